@@ -1,0 +1,127 @@
+import Contracts
+import Foundation
+import Logging
+import ServiceKit
+import SQLKit
+
+/// Signing up, signing in and sessions: the use cases behind `/v1/auth/...`.
+struct Accounts: Sendable {
+    static let sessionLifetime: TimeInterval = 30 * 24 * 3600
+
+    let database: Database
+    let users: any UserStore
+    let sessions: any SessionStore
+    let attempts: any LoginAttemptStore
+    let hasher: PasswordHasher
+    let issuer: TokenIssuer
+    let verifier: TokenVerifier
+    let facebook: FacebookVerifier
+    let throttle: LoginThrottle
+    /// Emails that hold the administrator role (`auth.admin.emails`).
+    let administratorEmails: Set<String>
+
+    func register(_ request: RegisterRequest) async throws -> Contracts.Session {
+        let email = AuthValidation.normalizedEmail(request.email)
+        try AuthValidation.require(
+            AuthValidation.emailProblem(email), AuthValidation.passwordProblem(request.password),
+            AuthValidation.nameProblem(request.name))
+        let passwordHash = try await hasher.hash(request.password)
+        let user = User(
+            id: UserID(), email: email, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            pictureUrl: nil, sports: [], passwordHash: passwordHash, facebookID: nil, roles: [], createdAt: Date())
+        return try await startSession(for: user) { sql in try await users.insert(user, on: sql) }
+    }
+
+    func login(_ request: LoginRequest) async throws -> Contracts.Session {
+        let email = AuthValidation.normalizedEmail(request.email)
+        let now = Date()
+        let recentFailures = try await database.read { sql in
+            try await attempts.failures(email: email, since: now.addingTimeInterval(-throttle.window), on: sql)
+        }
+        if let wait = throttle.retryAfter(failures: recentFailures, now: now) { throw AuthError.tooManyAttempts(retryAfterSeconds: wait) }
+        let user = try await database.read { sql in try await users.user(email: email, on: sql) }
+        // Unknown emails are checked against a dummy hash: same answer, same time.
+        guard try await hasher.verify(request.password, against: user?.passwordHash), let user else {
+            try await database.transaction { sql in try await attempts.recordFailure(email: email, at: now, on: sql) }
+            throw AuthError.invalidCredentials
+        }
+        return try await startSession(for: user) { sql in
+            try await attempts.clear(email: email, on: sql)
+        }
+    }
+
+    /// Signs in with a provider token: the same provider account always maps to the same user; a
+    /// first sign-in links to the account with the provider's verified email, or creates one.
+    func login(facebookToken: String) async throws -> Contracts.Session {
+        let identity = try await facebook.verify(facebookToken)
+        let existing = try await database.read { sql in try await users.user(facebookID: identity.providerUserID, on: sql) }
+        if let existing { return try await startSession(for: existing) { _ in } }
+        let email = identity.verifiedEmail.map(AuthValidation.normalizedEmail)
+        let linked = try await database.read { sql -> User? in
+            guard let email else { return nil }
+            return try await users.user(email: email, on: sql)
+        }
+        if var linked {
+            linked.facebookID = identity.providerUserID
+            let user = linked
+            return try await startSession(for: user) { sql in try await users.update(user, on: sql) }
+        }
+        let user = User(
+            id: UserID(), email: email ?? "facebook-\(identity.providerUserID)@users.huddle.invalid",
+            name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil,
+            facebookID: identity.providerUserID, roles: [], createdAt: Date())
+        return try await startSession(for: user) { sql in try await users.insert(user, on: sql) }
+    }
+
+    func refresh(_ token: String) async throws -> Contracts.Session {
+        let newToken = RefreshToken.generate()
+        let now = Date()
+        let outcome = try await database.transaction { sql in
+            try await sessions.rotate(refreshHash: RefreshToken.hash(token), newHash: RefreshToken.hash(newToken), now: now, on: sql)
+        }
+        switch outcome {
+        case .invalid:
+            throw AuthError.invalidRefreshToken
+        case .reused(let session):
+            // A rotated token came back: it was stolen or replayed, so the whole session ends.
+            try await revoke(session)
+            throw AuthError.invalidRefreshToken
+        case .rotated(let session, let userID):
+            guard let user = try await database.read({ sql in try await users.user(id: userID, on: sql) }) else {
+                throw AuthError.invalidRefreshToken
+            }
+            return try await makeSession(user: user, session: session, refreshToken: newToken)
+        }
+    }
+
+    func revoke(_ session: SessionID) async throws {
+        let now = Date()
+        try await database.transaction { sql in _ = try await sessions.revoke(session, at: now, on: sql) }
+        await verifier.revoke(session, revokedAt: now)
+    }
+
+    func roles(of user: User) -> Set<Role> {
+        administratorEmails.contains(user.email) ? user.roles.union([.administrator]) : user.roles
+    }
+
+    /// Runs `prepare` and creates the session in one transaction, then signs the access token.
+    private func startSession(
+        for user: User, prepare: @escaping @Sendable (any SQLDatabase) async throws -> Void
+    ) async throws -> Contracts.Session {
+        let session = SessionID()
+        let refreshToken = RefreshToken.generate()
+        try await database.transaction { sql in
+            try await prepare(sql)
+            try await sessions.insert(
+                session: session, user: user.id, expiresAt: Date().addingTimeInterval(Self.sessionLifetime),
+                refreshHash: RefreshToken.hash(refreshToken), on: sql)
+        }
+        return try await makeSession(user: user, session: session, refreshToken: refreshToken)
+    }
+
+    private func makeSession(user: User, session: SessionID, refreshToken: String) async throws -> Contracts.Session {
+        let accessToken = try await issuer.accessToken(for: user, session: session, roles: roles(of: user))
+        return Contracts.Session(
+            user: user.sessionUser, accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(AccessClaims.lifetime))
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+import ServiceKit
+
+/// Refresh tokens: 256 random bits handed to the client once; only their SHA-256 is stored.
+enum RefreshToken {
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64URLEncodedString()
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// bcrypt on the thread pool: hashing takes hundreds of milliseconds at cost 12 and must never
+/// run on an event loop.
+struct PasswordHasher: Sendable {
+    let cost: UInt8
+    /// Verified against when the email is unknown, so that answer takes as long as a wrong password.
+    let dummyHash: String
+
+    init(cost: UInt8) async throws {
+        self.cost = cost
+        self.dummyHash = try await NIOThreadPool.singleton.runIfActive {
+            Bcrypt.hash("not-a-real-password-\(UUID())", cost: cost)
+        }
+    }
+
+    func hash(_ password: String) async throws -> String {
+        let cost = self.cost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, against hash: String?) async throws -> Bool {
+        let hash = hash ?? dummyHash
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        return matches && hash != dummyHash
+    }
+}

@@ -1,0 +1,59 @@
+import Contracts
+import Crypto
+import Foundation
+import JWTKit
+import SQLKit
+import ServiceKit
+
+/// Signs access tokens with auth's Ed25519 key and publishes its public half as a JWKS.
+///
+/// The key comes from configuration (`auth.jwt.privatekey`, base64url of the 32-byte seed) or is
+/// generated on first start and kept in the store, so restarts do not sign everyone out.
+actor TokenIssuer {
+    private let keys = JWTKeyCollection()
+    private var signingKeyID: JWKIdentifier?
+    private var published = JWKS(keys: [])
+
+    /// Loads or creates the signing key. Call once, after migrations.
+    func prepare(configuredKey: String?, database: Database) async throws {
+        let seed: String
+        if let configuredKey {
+            seed = configuredKey
+        } else {
+            seed = try await database.transaction { sql in
+                if let stored = try await sql.select().column("private_key").from("signing_keys")
+                    .orderBy("created_at", .descending).first(decodingColumn: "private_key", as: String.self)
+                {
+                    return stored
+                }
+                let fresh = Curve25519.Signing.PrivateKey().rawRepresentation.base64URLEncodedString()
+                try await sql.insert(into: "signing_keys").columns("kid", "private_key", "created_at")
+                    .values(SQLBind(Self.keyID(forSeed: fresh)), SQLBind(fresh), SQLBind(Date())).run()
+                return fresh
+            }
+        }
+        let privateKey = try EdDSA.PrivateKey(d: seed, curve: .ed25519)
+        let kid = JWKIdentifier(string: Self.keyID(forSeed: seed))
+        await keys.add(eddsa: privateKey, kid: kid)
+        signingKeyID = kid
+        published = JWKS(keys: [
+            .octetKeyPair(
+                .eddsa, identifier: kid, x: privateKey.publicKey.rawRepresentation.base64URLEncodedString(), y: nil,
+                curve: .ed25519)
+        ])
+    }
+
+    func accessToken(for user: User, session: SessionID, roles: Set<Role>) async throws -> String {
+        try await keys.sign(AccessClaims(userID: user.id, sessionID: session, roles: roles), kid: signingKeyID)
+    }
+
+    var jwks: JWKS { published }
+
+    /// A key id derived from the public key, so the same key always has the same id.
+    static func keyID(forSeed seed: String) -> String {
+        guard let data = Data(base64URLEncoded: seed),
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: data)
+        else { return "invalid" }
+        return SHA256.hash(data: key.publicKey.rawRepresentation).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ServiceKit
+
+/// The identity a provider vouches for.
+struct ProviderIdentity: Sendable, Equatable {
+    var providerUserID: String
+    var name: String
+    /// Facebook returns an email only when the person verified it, so it can link accounts.
+    var verifiedEmail: String?
+}
+
+/// Checks a Facebook user access token the way Facebook documents it: `GET /debug_token` with the
+/// app's token must say `is_valid`, name our `app_id` and not be expired; then `GET /me` gives the
+/// profile. The base URL is configurable so development and tests use the stub provider.
+struct FacebookVerifier: Sendable {
+    struct Settings: Sendable {
+        var baseURL: String?
+        var appID: String
+        var appSecret: String
+        var timeout: Duration
+    }
+
+    let settings: Settings
+    let httpClient: HTTPClient
+
+    func verify(_ userToken: String) async throws -> ProviderIdentity {
+        guard let baseURL = settings.baseURL else { throw AuthError.oauthProviderUnavailable }
+        guard !userToken.isEmpty, userToken.count <= 4096 else { throw AuthError.invalidOAuthToken("The token is empty or too long.") }
+        let appToken = "\(settings.appID)|\(settings.appSecret)"
+        let debug: DebugTokenResponse = try await get(
+            baseURL + "/debug_token?input_token=\(Self.escape(userToken))&access_token=\(Self.escape(appToken))")
+        guard let data = debug.data, data.is_valid == true else {
+            throw AuthError.invalidOAuthToken("The provider says the token is not valid.")
+        }
+        guard data.app_id == settings.appID else { throw AuthError.invalidOAuthToken("The token was issued to another app.") }
+        if let expiresAt = data.expires_at, expiresAt != 0, Date(timeIntervalSince1970: TimeInterval(expiresAt)) <= Date() {
+            throw AuthError.invalidOAuthToken("The token has expired.")
+        }
+        let profile: ProfileResponse = try await get(
+            baseURL + "/me?fields=id,name,email&access_token=\(Self.escape(userToken))")
+        guard let userID = data.user_id, profile.id == userID else {
+            throw AuthError.invalidOAuthToken("The token does not belong to the profile it returns.")
+        }
+        return ProviderIdentity(providerUserID: userID, name: profile.name ?? "Player", verifiedEmail: profile.email)
+    }
+
+    private func get<T: Decodable>(_ url: String) async throws -> T {
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .init(settings.timeout))
+            body = try await response.body.collect(upTo: 1024 * 1024)
+        } catch {
+            throw AuthError.oauthProviderUnavailable
+        }
+        if response.status.code >= 500 { throw AuthError.oauthProviderUnavailable }
+        if response.status.code >= 400 { throw AuthError.invalidOAuthToken("The provider refused the token.") }
+        guard let decoded = try? JSONDecoder().decode(T.self, from: Data(buffer: body)) else {
+            throw AuthError.oauthProviderUnavailable
+        }
+        return decoded
+    }
+
+    private static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    // Field names are Facebook's.
+    private struct DebugTokenResponse: Decodable {
+        struct Data: Decodable {
+            var is_valid: Bool?
+            var app_id: String?
+            var user_id: String?
+            var expires_at: Int?
+        }
+        var data: Data?
+    }
+
+    private struct ProfileResponse: Decodable {
+        var id: String
+        var name: String?
+        var email: String?
+    }
+}

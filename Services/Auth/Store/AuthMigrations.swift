@@ -1,0 +1,46 @@
+import ServiceKit
+
+/// Auth's schema. Ids are lowercase UUID text; emails are stored lower-cased.
+enum AuthMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "users, sessions, refresh tokens, follows, keys") { kind in
+            [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL, picture_url TEXT,
+                    sports TEXT NOT NULL DEFAULT '', password_hash TEXT, facebook_id TEXT UNIQUE,
+                    roles TEXT NOT NULL DEFAULT '', created_at \(kind.timestamp) NOT NULL)
+                """,
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), created_at \(kind.timestamp) NOT NULL,
+                    expires_at \(kind.timestamp) NOT NULL, revoked_at \(kind.timestamp))
+                """,
+                "CREATE INDEX sessions_user ON sessions(user_id)",
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+                    created_at \(kind.timestamp) NOT NULL, rotated_at \(kind.timestamp))
+                """,
+                "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
+                """
+                CREATE TABLE session_revocations (
+                    seq \(kind.autoIncrementPrimaryKey), session_id TEXT NOT NULL, revoked_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE TABLE login_failures (email TEXT NOT NULL, failed_at \(kind.timestamp) NOT NULL)",
+                "CREATE INDEX login_failures_email ON login_failures(email, failed_at)",
+                """
+                CREATE TABLE follows (
+                    seq \(kind.autoIncrementPrimaryKey), follower_id TEXT NOT NULL REFERENCES users(id),
+                    followee_id TEXT NOT NULL REFERENCES users(id), created_at \(kind.timestamp) NOT NULL,
+                    UNIQUE (follower_id, followee_id))
+                """,
+                "CREATE INDEX follows_followee ON follows(followee_id)",
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY, private_key TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL)
+                """,
+            ]
+        }
+    ]
+}

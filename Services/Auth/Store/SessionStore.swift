@@ -1,0 +1,92 @@
+import Contracts
+import Foundation
+import SQLKit
+
+/// Sessions and their refresh tokens (stored only as SHA-256 hashes).
+protocol SessionStore: Sendable {
+    func insert(session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, on sql: any SQLDatabase) async throws
+    /// Marks a refresh token used and issues its successor in the same session.
+    func rotate(refreshHash: String, newHash: String, now: Date, on sql: any SQLDatabase) async throws -> RotationOutcome
+    /// Ends a session; returns false if it had already ended.
+    @discardableResult
+    func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool
+    func revocations(after cursor: Int64, since: Date, on sql: any SQLDatabase) async throws -> RevokedSessions
+}
+
+enum RotationOutcome: Sendable, Equatable {
+    case rotated(session: SessionID, user: UserID)
+    /// The token was already used once: someone replayed it. The caller revokes the session.
+    case reused(session: SessionID)
+    /// Unknown token, or its session ended or expired.
+    case invalid
+}
+
+struct SQLSessionStore: SessionStore {
+    func insert(session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, on sql: any SQLDatabase) async throws {
+        let now = Date()
+        try await sql.insert(into: "sessions").columns("id", "user_id", "created_at", "expires_at")
+            .values(SQLBind(session.description), SQLBind(user.description), SQLBind(now), SQLBind(expiresAt)).run()
+        try await insertToken(refreshHash, session: session, at: now, on: sql)
+    }
+
+    func rotate(refreshHash: String, newHash: String, now: Date, on sql: any SQLDatabase) async throws -> RotationOutcome {
+        // The conditional UPDATE is the single point of truth: of two concurrent refreshes with
+        // one token, exactly one sees its row come back.
+        let claimed = try await sql.update("refresh_tokens")
+            .set("rotated_at", to: SQLBind(now))
+            .where("token_hash", .equal, SQLBind(refreshHash))
+            .where("rotated_at", .is, SQLLiteral.null)
+            .returning("session_id")
+            .first(decodingColumn: "session_id", as: String.self)
+        guard let claimed, let session = SessionID(claimed) else {
+            let used = try await sql.select().column("session_id").from("refresh_tokens")
+                .where("token_hash", .equal, SQLBind(refreshHash))
+                .first(decodingColumn: "session_id", as: String.self)
+            return used.flatMap(SessionID.init).map { .reused(session: $0) } ?? .invalid
+        }
+        guard
+            let row = try await sql.select().columns("user_id", "expires_at", "revoked_at").from("sessions")
+                .where("id", .equal, SQLBind(session.description)).first(),
+            try row.decode(column: "revoked_at", as: Date?.self) == nil,
+            try row.decode(column: "expires_at", as: Date.self) > now,
+            let user = UserID(try row.decode(column: "user_id", as: String.self))
+        else { return .invalid }
+        try await insertToken(newHash, session: session, at: now, on: sql)
+        return .rotated(session: session, user: user)
+    }
+
+    func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let ended = try await sql.update("sessions")
+            .set("revoked_at", to: SQLBind(at))
+            .where("id", .equal, SQLBind(session.description))
+            .where("revoked_at", .is, SQLLiteral.null)
+            .returning("id").first()
+        guard ended != nil else { return false }
+        try await sql.insert(into: "session_revocations").columns("session_id", "revoked_at")
+            .values(SQLBind(session.description), SQLBind(at)).run()
+        return true
+    }
+
+    func revocations(after cursor: Int64, since: Date, on sql: any SQLDatabase) async throws -> RevokedSessions {
+        let rows = try await sql.select().columns("seq", "session_id", "revoked_at").from("session_revocations")
+            .where("seq", .greaterThan, SQLBind(cursor))
+            .orderBy("seq").limit(1000).all()
+        var entries: [RevokedSessions.Entry] = []
+        var last = cursor
+        for row in rows {
+            last = try row.decode(column: "seq", as: Int64.self)
+            let revokedAt = try row.decode(column: "revoked_at", as: Date.self)
+            // Older revocations no longer matter: every access token of those sessions has expired.
+            guard revokedAt >= since, let id = SessionID(try row.decode(column: "session_id", as: String.self)) else {
+                continue
+            }
+            entries.append(.init(sessionID: id, revokedAt: revokedAt))
+        }
+        return RevokedSessions(items: entries, cursor: last)
+    }
+
+    private func insertToken(_ hash: String, session: SessionID, at: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "refresh_tokens").columns("token_hash", "session_id", "created_at")
+            .values(SQLBind(hash), SQLBind(session.description), SQLBind(at)).run()
+    }
+}

@@ -1,0 +1,91 @@
+import Contracts
+import Foundation
+import SQLKit
+
+/// Members, their profiles and how they sign in. Every method runs on the handle it is given,
+/// so callers can combine several in one transaction.
+protocol UserStore: Sendable {
+    /// Inserts a new user. Fails with `AuthError.emailTaken` when the email is in use.
+    func insert(_ user: User, on sql: any SQLDatabase) async throws
+    func user(id: UserID, on sql: any SQLDatabase) async throws -> User?
+    /// Looks up by normalised (lower-case) email.
+    func user(email: String, on sql: any SQLDatabase) async throws -> User?
+    func user(facebookID: String, on sql: any SQLDatabase) async throws -> User?
+    /// Saves name, picture, sports and Facebook link.
+    func update(_ user: User, on sql: any SQLDatabase) async throws
+    func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
+}
+
+struct SQLUserStore: UserStore {
+    static let columns = ["id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "roles", "created_at"]
+
+    func insert(_ user: User, on sql: any SQLDatabase) async throws {
+        if try await self.user(email: user.email, on: sql) != nil { throw AuthError.emailTaken }
+        do {
+            try await sql.insert(into: "users").columns(Self.columns)
+                .values(
+                    SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
+                    SQLBind(Self.encode(user.sports)), SQLBind(user.passwordHash), SQLBind(user.facebookID),
+                    SQLBind(user.roles.map(\.rawValue).sorted().joined(separator: ",")), SQLBind(user.createdAt)
+                ).run()
+        } catch {
+            // Lost a race with another registration of the same email.
+            if try await self.user(email: user.email, on: sql) != nil { throw AuthError.emailTaken }
+            throw error
+        }
+    }
+
+    func user(id: UserID, on sql: any SQLDatabase) async throws -> User? {
+        try await one(where: "id", id.description, on: sql)
+    }
+
+    func user(email: String, on sql: any SQLDatabase) async throws -> User? {
+        try await one(where: "email", email, on: sql)
+    }
+
+    func user(facebookID: String, on sql: any SQLDatabase) async throws -> User? {
+        try await one(where: "facebook_id", facebookID, on: sql)
+    }
+
+    func update(_ user: User, on sql: any SQLDatabase) async throws {
+        try await sql.update("users")
+            .set("name", to: SQLBind(user.name))
+            .set("picture_url", to: SQLBind(user.pictureUrl))
+            .set("sports", to: SQLBind(Self.encode(user.sports)))
+            .set("facebook_id", to: SQLBind(user.facebookID))
+            .where("id", .equal, SQLBind(user.id.description))
+            .run()
+    }
+
+    func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User] {
+        guard !facebookIDs.isEmpty else { return [] }
+        return try await sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
+            .where("facebook_id", .in, SQLBind.group(facebookIDs))
+            .orderBy("name")
+            .all().map(Self.decode)
+    }
+
+    private func one(where column: String, _ value: String, on sql: any SQLDatabase) async throws -> User? {
+        try await sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
+            .where(SQLColumn(column), .equal, SQLBind(value))
+            .first().map(Self.decode)
+    }
+
+    static func decode(_ row: any SQLRow) throws -> User {
+        User(
+            id: UserID(try row.decode(column: "id", as: String.self))!,
+            email: try row.decode(column: "email", as: String.self),
+            name: try row.decode(column: "name", as: String.self),
+            pictureUrl: try row.decode(column: "picture_url", as: String?.self),
+            sports: decodeSports(try row.decode(column: "sports", as: String.self)),
+            passwordHash: try row.decode(column: "password_hash", as: String?.self),
+            facebookID: try row.decode(column: "facebook_id", as: String?.self),
+            roles: Set(try row.decode(column: "roles", as: String.self).split(separator: ",").compactMap { Role(rawValue: String($0)) }),
+            createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+
+    static func encode(_ sports: [Sport]) -> String { sports.map(\.rawValue).joined(separator: ",") }
+    static func decodeSports(_ text: String) -> [Sport] {
+        text.split(separator: ",").compactMap { Sport(rawValue: String($0)) }
+    }
+}

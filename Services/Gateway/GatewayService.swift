@@ -1,0 +1,98 @@
+public import Configuration
+public import Hummingbird
+public import ServiceKit
+import AsyncHTTPClient
+import Contracts
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+
+/// Builds the gateway: the only thing mobile clients talk to.
+///
+/// Configuration keys (besides `gateway.http.*` and each module's `<module>.url`):
+/// - `gateway.body.limit` — largest request body in bytes, default 1048576.
+/// - `gateway.ratelimit.rate`, `gateway.ratelimit.burst` — per-client token bucket, default 50/s, burst 100.
+/// - `gateway.upstream.timeout.ms` — time a module has to answer, default 10000.
+/// - `gateway.upstream.connect.ms` — time to connect to a module, default 500.
+/// - `gateway.modules` — modules whose health `/health` reports, default all but the gateway.
+public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    let logger = dependencies.logger
+    let directory = dependencies.directory
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .init(reader.milliseconds("gateway.upstream.connect.ms", default: 500))),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512),
+            decompression: .disabled))
+    let routes = RouteTable.standard
+    let proxy = ProxyMiddleware(
+        routes: routes, directory: directory, client: client,
+        limiter: RateLimiter(
+            ratePerSecond: Double(reader.integer("gateway.ratelimit.rate", default: 50)),
+            burst: Double(reader.integer("gateway.ratelimit.burst", default: 100))),
+        bodyLimit: reader.integer("gateway.body.limit", default: 1 << 20),
+        timeout: reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000))
+    let watched = try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList)
+        ?? ServiceModule.allCases.filter { $0 != .gateway }
+    let health = UpstreamHealth(modules: watched, directory: directory, client: client)
+
+    let router = Router(context: HuddleRequestContext.self)
+    router.addMiddleware {
+        RequestIDMiddleware()
+        MetricsMiddleware()
+        proxy
+    }
+    router.get("health") { _, _ in
+        let report = await health.report()
+        return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
+    }
+    router.get("metrics") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: dependencies.metrics.emitToBuffer())))
+    }
+    router.get("openapi.json") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+    }
+
+    var app = Application(
+        router: router,
+        server: .http1WebSocketUpgrade { head, channel, logger in
+            try await upgrade(head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, logger: logger)
+        },
+        configuration: reader.serverConfiguration(for: .gateway),
+        onServerRunning: dependencies.announce(.gateway), logger: logger)
+    app.addServices(HTTPClientService(client: client))
+    return app
+}
+
+/// Accepts a WebSocket upgrade only after the module behind the path accepted it too.
+private func upgrade(
+    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, directory: ServiceDirectory, limiter: RateLimiter,
+    logger: Logger
+) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    let path = head.path ?? "/"
+    let pathOnly = String(path.prefix { $0 != "?" })
+    guard !RouteTable.isInternal(pathOnly), let module = routes.module(for: pathOnly),
+        let base = directory.url(of: module)
+    else { return .dontUpgrade }
+    let client = channel.remoteAddress?.ipAddress ?? "unknown"
+    // A refused upgrade is answered by the HTTP path, which applies the limit and says 429.
+    guard limiter.check(client: client) == nil else { return .dontUpgrade }
+    var headers = HTTPFields()
+    if let authorization = head.headerFields[.authorization] { headers[.authorization] = authorization }
+    let requestID = head.headerFields[.requestID] ?? UUID().uuidString.lowercased()
+    headers[.requestID] = requestID
+    headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(client)" } ?? client
+    let url = "ws" + base.dropFirst("http".count) + path
+    guard let bridge = await WebSocketBridge.open(url: url, headers: headers, logger: logger) else { return .dontUpgrade }
+    return .upgrade([.requestID: requestID]) { inbound, outbound, _ in
+        await bridge.pump(inbound: inbound, outbound: outbound)
+    }
+}

@@ -1,0 +1,75 @@
+import HTTPTypes
+import HummingbirdWSClient
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// Joins a client's WebSocket to the same path on a module.
+///
+/// The upstream socket is opened *before* the client's upgrade is accepted: if the module refuses
+/// (401, 403, 404) or is down, the client's request is instead proxied as plain HTTP and gets the
+/// module's real answer, rather than an upgrade that closes at once.
+struct WebSocketBridge: Sendable {
+    static let maxMessageSize = 1 << 20
+
+    private let fromUpstream: AsyncStream<WebSocketMessage>
+    private let toUpstream: AsyncStream<WebSocketMessage>.Continuation
+
+    /// Connects to `url`; nil when the module does not accept the upgrade.
+    static func open(url: String, headers: HTTPFields, logger: Logger) async -> WebSocketBridge? {
+        let (fromUpstream, fromUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream()
+        let (toUpstream, toUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream()
+        let (connected, connectedInput) = AsyncStream<Bool>.makeStream()
+        Task {
+            do {
+                try await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: maxMessageSize, additionalHeaders: headers), logger: logger
+                ) { inbound, outbound, _ in
+                    connectedInput.yield(true)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await message in inbound.messages(maxSize: maxMessageSize) { fromUpstreamInput.yield(message) }
+                        }
+                        group.addTask {
+                            for await message in toUpstream { try await outbound.write(message.frame) }
+                        }
+                        // Whichever side ends first ends the bridge.
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+            } catch {
+                logger.debug("upstream websocket \(url) ended: \(error)")
+            }
+            connectedInput.yield(false)
+            fromUpstreamInput.finish()
+        }
+        var iterator = connected.makeAsyncIterator()
+        guard await iterator.next() == true else { return nil }
+        return WebSocketBridge(fromUpstream: fromUpstream, toUpstream: toUpstreamInput)
+    }
+
+    /// Pumps messages both ways until either side closes.
+    func pump(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        defer { toUpstream.finish() }
+        try? await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await message in inbound.messages(maxSize: Self.maxMessageSize) { toUpstream.yield(message) }
+            }
+            group.addTask {
+                for await message in fromUpstream { try await outbound.write(message.frame) }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+extension WebSocketMessage {
+    var frame: WebSocketOutboundWriter.OutboundFrame {
+        switch self {
+        case .text(let text): .text(text)
+        case .binary(let buffer): .binary(buffer)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+public import Configuration
+public import Hummingbird
+public import Logging
+import Foundation
+import NIOCore
+
+/// A stand-in for Facebook's Graph API, for development and tests: it issues user tokens on
+/// request and answers `debug_token` and `me` for them with Facebook's field names, so auth's
+/// real HTTP verifier runs unchanged against it.
+///
+/// - `POST /test/tokens {userId, name, email?, appId?, expiresIn?}` → `{accessToken}`
+/// - `GET /debug_token?input_token=&access_token=` → `{data: {is_valid, app_id, user_id, expires_at}}`
+/// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
+///
+/// Keys: `oauthstub.http.host`, `oauthstub.http.port` (default 8090), `oauthstub.appid`
+/// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another).
+public func buildOAuthStub(
+    reader: ConfigReader, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let tokens = StubTokens(defaultAppID: reader.string(forKey: "oauthstub.appid", default: "huddle-dev-app"))
+    let router = Router()
+    router.get("health") { _, _ in "ok" }
+    router.post("test/tokens") { request, context in
+        let grant = try await request.decode(as: StubTokens.Grant.self, context: context)
+        return ["accessToken": await tokens.issue(grant)]
+    }
+    router.get("debug_token") { request, _ -> DebugTokenResponse in
+        let token = request.uri.queryParameters["input_token"].map(String.init) ?? ""
+        guard let grant = await tokens.grant(for: token) else {
+            return DebugTokenResponse(data: .init(is_valid: false, app_id: nil, user_id: nil, expires_at: nil))
+        }
+        return DebugTokenResponse(
+            data: .init(
+                is_valid: grant.expiresAt > Date(), app_id: grant.appID, user_id: grant.userId,
+                expires_at: Int(grant.expiresAt.timeIntervalSince1970)))
+    }
+    router.get("me") { request, _ -> Profile in
+        let token = request.uri.queryParameters["access_token"].map(String.init) ?? ""
+        guard let grant = await tokens.grant(for: token), grant.expiresAt > Date() else {
+            throw HTTPError(.badRequest, message: "Invalid OAuth access token.")
+        }
+        return Profile(id: grant.userId, name: grant.name, email: grant.email)
+    }
+    return Application(
+        router: router,
+        configuration: .init(
+            address: .hostname(
+                reader.string(forKey: "oauthstub.http.host", default: "127.0.0.1"),
+                port: reader.int(forKey: "oauthstub.http.port", default: 8090)),
+            serverName: "huddle-oauth-stub"),
+        onServerRunning: { channel in if let port = channel.localAddress?.port { await onListening(port) } },
+        logger: logger)
+}
+
+actor StubTokens {
+    struct Grant: Codable, Sendable {
+        var userId: String
+        var name: String
+        var email: String?
+        var appId: String?
+        /// Seconds; negative issues an already expired token.
+        var expiresIn: Int?
+    }
+
+    struct Issued: Sendable {
+        var userId: String
+        var name: String
+        var email: String?
+        var appID: String
+        var expiresAt: Date
+    }
+
+    private let defaultAppID: String
+    private var issued: [String: Issued] = [:]
+
+    init(defaultAppID: String) { self.defaultAppID = defaultAppID }
+
+    func issue(_ grant: Grant) -> String {
+        let token = "stub-" + UUID().uuidString.lowercased()
+        issued[token] = Issued(
+            userId: grant.userId, name: grant.name, email: grant.email, appID: grant.appId ?? defaultAppID,
+            expiresAt: Date().addingTimeInterval(TimeInterval(grant.expiresIn ?? 3600)))
+        return token
+    }
+
+    func grant(for token: String) -> Issued? { issued[token] }
+}
+
+// Field names are Facebook's.
+struct DebugTokenResponse: ResponseEncodable {
+    struct Data: Codable {
+        var is_valid: Bool
+        var app_id: String?
+        var user_id: String?
+        var expires_at: Int?
+    }
+    var data: Data
+}
+
+struct Profile: ResponseEncodable {
+    var id: String
+    var name: String
+    var email: String?
+}

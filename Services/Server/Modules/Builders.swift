@@ -1,0 +1,18 @@
+public import ServiceKit
+import AuthService
+import Gateway
+
+/// Every module this build can run, by name.
+public enum HuddleModules {
+    public static let builders: [ServiceModule: ModuleBuilder] = [
+        .gateway: ModuleBuilder(.gateway) { try await buildGateway(reader: $0, dependencies: $1) },
+        .auth: ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+    ]
+
+    /// `all` means every module that exists so far.
+    public static var available: [ServiceModule] { ServiceModule.allCases.filter { builders[$0] != nil } }
+
+    public static func resolve(_ list: String) throws -> [ServiceModule] {
+        list == "all" ? available : try ServiceModule.parseList(list)
+    }
+}

@@ -1,0 +1,57 @@
+public import Configuration
+public import Logging
+public import ServiceKit
+public import ServiceLifecycle
+public import UnixSignals
+
+/// A set of modules running in this process in one `ServiceGroup`: what `huddle` runs, and what
+/// end-to-end tests start on port 0.
+public final class EmbeddedStack: Sendable {
+    public let runner: ModuleRunner
+    public let modules: [ServiceModule]
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    public static func start(
+        modules: [ServiceModule], reader: ConfigReader, internalToken: String? = nil, logger: Logger,
+        extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = []
+    ) async throws -> EmbeddedStack {
+        let runner = try ModuleRunner(reader: reader, internalToken: internalToken, logger: logger)
+        let services = try await runner.services(for: modules, builders: HuddleModules.builders, reader: reader)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: (extraServices + services).map { .init(service: $0) },
+                gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        let task = Task { try await group.run() }
+        let stack = EmbeddedStack(runner: runner, modules: modules, group: group, task: task)
+        do {
+            try await runner.waitUntilListening(modules)
+        } catch {
+            // A module that failed to start (e.g. its database is unreachable) says why here.
+            await group.triggerGracefulShutdown()
+            try await task.value
+            throw error
+        }
+        return stack
+    }
+
+    private init(runner: ModuleRunner, modules: [ServiceModule], group: ServiceGroup, task: Task<Void, any Error>) {
+        self.runner = runner
+        self.modules = modules
+        self.group = group
+        self.task = task
+    }
+
+    /// Base URL of a running module, e.g. `http://127.0.0.1:8080`.
+    public func url(of module: ServiceModule) -> String {
+        runner.directory.url(of: module) ?? "http://127.0.0.1:0"
+    }
+
+    /// Runs until a shutdown signal (or a module fails).
+    public func wait() async throws { try await task.value }
+
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+}

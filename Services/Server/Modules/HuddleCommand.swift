@@ -1,0 +1,76 @@
+public import ArgumentParser
+import Configuration
+import Foundation
+import Logging
+import OAuthStub
+import ServiceKit
+import ServiceLifecycle
+import UnixSignals
+
+/// `swift run huddle`: the whole stack in one process, each module on its own loopback port and
+/// talking to the others over HTTP, with SQLite files under `data/`, the OAuth stub, and demo data.
+public struct HuddleCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "huddle",
+        abstract: "Run the Huddle backend: every module in one process, gateway on :8080.",
+        discussion: """
+            Any configuration key can be set with --set key=value or its environment variable
+            (auth.db.url ↔ AUTH_DB_URL). Keys are listed in README.md.
+            """)
+
+    @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
+    var modules = "all"
+
+    @Option(help: "Directory for the SQLite files of modules without a PostgreSQL URL.")
+    var dataDir = "data"
+
+    @Flag(inversion: .prefixedNo, help: "Create demo users on first start and print their credentials.")
+    var demo = true
+
+    @Flag(inversion: .prefixedNo, help: "Run the Facebook stand-in on port 8090 and point auth at it.")
+    var oauthStub = true
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    @Option(help: "Set a configuration key, e.g. --set gateway.ratelimit.rate=200 (repeatable).")
+    var set: [String] = []
+
+    public init() {}
+
+    public func run() async throws {
+        let modules = try HuddleModules.resolve(self.modules)
+        var defaults: [String: String] = [:]
+        for module in ServiceModule.allCases {
+            defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
+            defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
+        }
+        if oauthStub {
+            defaults["auth.oauth.facebook.url"] = "http://127.0.0.1:8090"
+            defaults["auth.oauth.facebook.appsecret"] = "development-only"
+        }
+        defaults["auth.admin.emails"] = DemoData.administrator.email
+        let reader = ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
+        let logger = bootstrapLogging(level: logLevel, label: "huddle")
+
+        // One process shares one secret for internal calls; it only has to be stable while it runs.
+        let internalToken = reader.string(forKey: "internal.token", isSecret: true) ?? UUID().uuidString + UUID().uuidString
+        let extras: [any Service] = oauthStub ? [buildOAuthStub(reader: reader, logger: logger)] : []
+        let stack = try await EmbeddedStack.start(
+            modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: extras,
+            gracefulShutdownSignals: [.sigterm, .sigint])
+        for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
+        if demo, modules.contains(.auth) {
+            await DemoData.seed(authURL: stack.url(of: .auth), logger: logger)
+        }
+        if modules.contains(.gateway) {
+            print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
+        }
+        try await stack.wait()
+    }
+}
+
+extension HuddleCommand {
+    /// Entry point of the `huddle` executable.
+    public static func start() async { await main() }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Configuration
+public import Logging
+public import ServiceKit
+import UnixSignals
+
+/// The thin executables (`gateway`, `auth`, …): run one module, configured by the environment
+/// (e.g. `AUTH_HTTP_HOST=0.0.0.0 AUTH_DB_URL=postgres://… INTERNAL_TOKEN=…`) and `--set key=value`.
+public enum ModuleCommand {
+    public static func main(_ module: ServiceModule) async {
+        do {
+            let options = try Options.parse()
+            let reader = ConfigReader.huddle(overrides: try parseSettings(options.set))
+            let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.\(module.rawValue)")
+            let stack = try await EmbeddedStack.start(
+                modules: [module], reader: reader, logger: logger, gracefulShutdownSignals: [.sigterm, .sigint])
+            logger.info("\(module.rawValue) listening at \(stack.url(of: module))")
+            try await stack.wait()
+        } catch {
+            Options.exit(withError: error)
+        }
+    }
+
+    struct Options: ParsableArguments {
+        @Option(help: "Set a configuration key, e.g. --set auth.http.port=9000 (repeatable).")
+        var set: [String] = []
+    }
+}
+
+/// Logs to standard error at the given level (`trace` … `critical`).
+public func bootstrapLogging(level: String, label: String) -> Logger {
+    let parsed = Logger.Level(rawValue: level.lowercased()) ?? .info
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = parsed
+        return handler
+    }
+    return Logger(label: label)
+}
+
+extension ModuleCommand {
+    public static func gateway() async { await main(.gateway) }
+    public static func auth() async { await main(.auth) }
+}

@@ -1,0 +1,3 @@
+import HuddleModules
+
+try await OAuthStubCommand.main()

@@ -1,0 +1,162 @@
+public import Foundation
+
+// Wire types of the auth and people endpoints (API.md, "Auth and people").
+
+public struct RegisterRequest: Codable, Equatable, Sendable {
+    public var email: String
+    public var password: String
+    public var name: String
+    public init(email: String, password: String, name: String) {
+        self.email = email
+        self.password = password
+        self.name = name
+    }
+}
+
+public struct LoginRequest: Codable, Equatable, Sendable {
+    public var email: String
+    public var password: String
+    public init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+}
+
+public struct OAuthLoginRequest: Codable, Equatable, Sendable {
+    public var accessToken: String
+    public init(accessToken: String) { self.accessToken = accessToken }
+}
+
+public struct RefreshRequest: Codable, Equatable, Sendable {
+    public var refreshToken: String
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+/// The signed-in user as a session carries it.
+public struct SessionUser: Codable, Equatable, Sendable {
+    public var id: UserID
+    public var email: String
+    public var name: String
+    public var pictureUrl: String?
+    public init(id: UserID, email: String, name: String, pictureUrl: String?) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.pictureUrl = pictureUrl
+    }
+}
+
+public struct Session: Codable, Equatable, Sendable {
+    public var user: SessionUser
+    public var accessToken: String
+    public var refreshToken: String
+    /// Seconds until `accessToken` expires.
+    public var expiresIn: Int
+    public init(user: SessionUser, accessToken: String, refreshToken: String, expiresIn: Int) {
+        self.user = user
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+    }
+}
+
+/// What anyone may see of a player.
+public struct PublicProfile: Codable, Equatable, Sendable {
+    public var id: UserID
+    public var name: String
+    public var pictureUrl: String?
+    public var sports: [Sport]
+    public init(id: UserID, name: String, pictureUrl: String?, sports: [Sport]) {
+        self.id = id
+        self.name = name
+        self.pictureUrl = pictureUrl
+        self.sports = sports
+    }
+}
+
+/// What the signed-in user sees of themselves.
+public struct MyProfile: Codable, Equatable, Sendable {
+    public var id: UserID
+    public var email: String
+    public var name: String
+    public var pictureUrl: String?
+    public var sports: [Sport]
+    public init(id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport]) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.pictureUrl = pictureUrl
+        self.sports = sports
+    }
+}
+
+/// `PATCH /v1/users/me`: absent fields stay as they are; `pictureUrl: null` removes the picture.
+public struct UpdateProfileRequest: Codable, Equatable, Sendable {
+    public var name: String?
+    public var pictureUrl: String??
+    public var sports: [Sport]?
+    public init(name: String? = nil, pictureUrl: String?? = nil, sports: [Sport]? = nil) {
+        self.name = name
+        self.pictureUrl = pictureUrl
+        self.sports = sports
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, pictureUrl, sports }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        sports = try container.decodeIfPresent([Sport].self, forKey: .sports)
+        if container.contains(.pictureUrl) {
+            pictureUrl = .some(try container.decodeIfPresent(String.self, forKey: .pictureUrl))
+        } else {
+            pictureUrl = .none
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(sports, forKey: .sports)
+        if let pictureUrl { try container.encode(pictureUrl, forKey: .pictureUrl) }
+    }
+}
+
+public struct FriendMatchRequest: Codable, Equatable, Sendable {
+    public var facebookIds: [String]
+    public init(facebookIds: [String]) { self.facebookIds = facebookIds }
+}
+
+public struct FriendMatch: Codable, Equatable, Sendable {
+    public var facebookId: String
+    public var profile: PublicProfile
+    public init(facebookId: String, profile: PublicProfile) {
+        self.facebookId = facebookId
+        self.profile = profile
+    }
+}
+
+public struct FriendMatchResponse: Codable, Equatable, Sendable {
+    public var items: [FriendMatch]
+    public init(items: [FriendMatch]) { self.items = items }
+}
+
+/// `GET /internal/sessions/revoked?after=`: sessions revoked since a cursor, for every
+/// service's token verifier to refuse their access tokens before those expire.
+public struct RevokedSessions: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public var sessionID: SessionID
+        public var revokedAt: Date
+        public init(sessionID: SessionID, revokedAt: Date) {
+            self.sessionID = sessionID
+            self.revokedAt = revokedAt
+        }
+    }
+    public var items: [Entry]
+    /// Pass back as `after` on the next poll.
+    public var cursor: Int64
+    public init(items: [Entry], cursor: Int64) {
+        self.items = items
+        self.cursor = cursor
+    }
+}

@@ -1,0 +1,34 @@
+/// RFC 9457 problem details, the body of every error response (`application/problem+json`).
+public struct Problem: Codable, Equatable, Sendable, Error {
+    public struct FieldError: Codable, Equatable, Sendable {
+        public var field: String
+        public var message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String?
+    /// Stable machine-readable code, e.g. `EMAIL_TAKEN`; clients switch on this, not on `detail`.
+    public var code: String
+    public var errors: [FieldError]?
+
+    public init(
+        type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: String,
+        errors: [FieldError]? = nil
+    ) {
+        self.type = type
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.code = code
+        self.errors = errors
+    }
+
+    public static let mediaType = "application/problem+json"
+}

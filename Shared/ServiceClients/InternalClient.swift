@@ -1,0 +1,83 @@
+public import AsyncHTTPClient
+public import Contracts
+public import ServiceKit
+import Foundation
+import Logging
+import NIOFoundationCompat
+import NIOCore
+import NIOHTTP1
+
+/// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
+/// over this: it resolves the module's address on each call, sends the internal credential and the
+/// caller's request id, applies a timeout, and turns failures into problems the caller can pass
+/// on — a module that is down or slow becomes a 503, never a 500 or a hang.
+public struct InternalClient: Sendable {
+    public let module: ServiceModule
+    let dependencies: ServiceDependencies
+    let timeout: Duration
+
+    public init(_ module: ServiceModule, dependencies: ServiceDependencies, timeout: Duration = .seconds(2)) {
+        self.module = module
+        self.dependencies = dependencies
+        self.timeout = timeout
+    }
+
+    /// GET and decode; a 404 from the module becomes `nil`.
+    public func get<T: Decodable>(_ path: String, as type: T.Type, requestID: String? = nil) async throws -> T? {
+        let (status, body) = try await send(.GET, path, body: nil, requestID: requestID)
+        if status == 404 { return nil }
+        return try decode(T.self, status: status, body: body)
+    }
+
+    public func post<Body: Encodable, T: Decodable>(
+        _ path: String, body: Body, as type: T.Type, requestID: String? = nil
+    ) async throws -> T {
+        let data = try HuddleJSON.makeEncoder().encode(body)
+        let (status, responseBody) = try await send(.POST, path, body: data, requestID: requestID)
+        return try decode(T.self, status: status, body: responseBody)
+    }
+
+    /// POST that expects no body back (2xx).
+    public func post<Body: Encodable>(_ path: String, body: Body, requestID: String? = nil) async throws {
+        let data = try HuddleJSON.makeEncoder().encode(body)
+        let (status, _) = try await send(.POST, path, body: data, requestID: requestID)
+        guard (200..<300).contains(status) else { throw unexpected(status) }
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?) async throws -> (Int, ByteBuffer) {
+        guard let base = dependencies.directory.url(of: module) else {
+            throw CommonError.dependencyUnavailable(module.rawValue)
+        }
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: Routes.Header.internalToken, value: dependencies.internalToken)
+        if let requestID { request.headers.add(name: Routes.Header.requestID, value: requestID) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let response = try await dependencies.httpClient.execute(request, timeout: .init(timeout))
+            let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            return (Int(response.status.code), buffer)
+        } catch {
+            dependencies.logger.warning("call to \(module.rawValue) \(path) failed: \(error)")
+            throw CommonError.dependencyUnavailable(module.rawValue)
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, status: Int, body: ByteBuffer) throws -> T {
+        guard (200..<300).contains(status) else { throw unexpected(status) }
+        do {
+            return try HuddleJSON.makeDecoder().decode(T.self, from: Data(buffer: body))
+        } catch {
+            dependencies.logger.error("\(module.rawValue) answered a body we cannot read: \(error)")
+            throw CommonError.dependencyUnavailable(module.rawValue)
+        }
+    }
+
+    private func unexpected(_ status: Int) -> CommonError {
+        dependencies.logger.warning("\(module.rawValue) answered \(status)")
+        return .dependencyUnavailable(module.rawValue)
+    }
+}

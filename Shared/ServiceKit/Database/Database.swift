@@ -1,0 +1,163 @@
+public import Logging
+public import SQLKit
+public import ServiceLifecycle
+import Foundation
+import NIOCore
+import PostgresKit
+import PostgresNIO
+import SQLiteKit
+import SQLiteNIO
+
+/// A service's store: SQLite (one file, or in memory) by default, PostgreSQL when the URL says so.
+/// All SQL goes through SQLKit with bound parameters; `kind` lets a store branch on dialect.
+///
+/// It is a `Service`: add it with `app.addServices` so the PostgreSQL pool runs and SQLite closes
+/// on shutdown.
+public final class Database: Service, Sendable {
+    public enum Kind: Sendable, Equatable {
+        case sqlite, postgres
+
+        /// Column type for instants: `TIMESTAMPTZ` on PostgreSQL, seconds since 1970 on SQLite.
+        public var timestamp: String { self == .postgres ? "TIMESTAMPTZ" : "REAL" }
+        public var autoIncrementPrimaryKey: String {
+            self == .postgres ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT"
+        }
+        public var boolean: String { self == .postgres ? "BOOLEAN" : "INTEGER" }
+        public var bytes: String { self == .postgres ? "BYTEA" : "BLOB" }
+    }
+
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnection, AsyncLock)
+        case postgres(PostgresClient)
+    }
+
+    public let kind: Kind
+    /// The URL with any password removed, for messages.
+    public let displayURL: String
+    private let backend: Backend
+    private let logger: Logger
+
+    private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
+        self.kind = kind
+        self.displayURL = displayURL
+        self.backend = backend
+        self.logger = logger
+    }
+
+    /// Opens `postgres://user:pass@host:port/db?sslmode=disable`, `sqlite:PATH` or `sqlite::memory:`.
+    public static func open(url: String, logger: Logger) async throws -> Database {
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            let configuration = try postgresConfiguration(url: url)
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            return Database(kind: .postgres, displayURL: redact(url), backend: .postgres(client), logger: logger)
+        }
+        let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url
+        let storage: SQLiteConnection.Storage
+        if path == ":memory:" || path.isEmpty {
+            storage = .memory
+        } else {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            storage = .file(path: path)
+        }
+        let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+        let sql = connection.sql()
+        // WAL lets readers of other processes (backups, sqlite3 shell) work while we write.
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"] {
+            try await sql.raw(SQLQueryString(pragma)).run()
+        }
+        return Database(kind: .sqlite, displayURL: url, backend: .sqlite(connection, AsyncLock()), logger: logger)
+    }
+
+    /// Runs statements outside an explicit transaction (each statement is atomic on its own).
+    public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let connection, let lock):
+            return try await lock.withLock { try await body(connection.sql()) }
+        case .postgres(let client):
+            return try await client.withConnection { connection in try await body(connection.sql()) }
+        }
+    }
+
+    /// Runs `body` in one transaction: everything it wrote commits together, or nothing does.
+    /// Do not nest: on SQLite the inner call would wait for the outer forever.
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let connection, let lock):
+            return try await lock.withLock {
+                let sql = connection.sql()
+                try await sql.raw("BEGIN IMMEDIATE").run()
+                do {
+                    let result = try await body(sql)
+                    try await sql.raw("COMMIT").run()
+                    return result
+                } catch {
+                    try? await sql.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        case .postgres(let client):
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(connection.sql())
+            }
+        }
+    }
+
+    /// Fails with a clear message, instead of hanging, when the store cannot be reached.
+    public func checkReachable(within timeout: Duration = .seconds(10)) async throws {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.read { try await $0.raw("SELECT 1").run() } }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw DatabaseUnreachable(url: self.displayURL, reason: "no answer within \(timeout)")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch let error as DatabaseUnreachable {
+            throw error
+        } catch {
+            throw DatabaseUnreachable(url: displayURL, reason: String(describing: error))
+        }
+    }
+
+    public func run() async throws {
+        switch backend {
+        case .postgres(let client):
+            await client.run()
+        case .sqlite(let connection, _):
+            try? await gracefulShutdown()
+            try await connection.close()
+        }
+    }
+
+    private static func postgresConfiguration(url: String) throws -> PostgresClient.Configuration {
+        let parsed = try SQLPostgresConfiguration(url: url)
+        let core = parsed.coreConfiguration
+        guard let host = core.host else { throw DatabaseUnreachable(url: redact(url), reason: "the URL names no host") }
+        let tls: PostgresClient.Configuration.TLS =
+            if let context = core.tls.sslContext {
+                core.tls.isEnforced ? .require(context.configuration) : .prefer(context.configuration)
+            } else { .disable }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: core.port ?? 5432, username: core.username, password: core.password,
+            database: core.database, tls: tls)
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 20
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    static func redact(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "postgres://…" }
+        if components.password != nil { components.password = "***" }
+        return components.string ?? "postgres://…"
+    }
+}
+
+public struct DatabaseUnreachable: Error, CustomStringConvertible {
+    public let url: String
+    public let reason: String
+    public var description: String { "cannot reach the database at \(url): \(reason)" }
+}

@@ -1,0 +1,53 @@
+import Foundation
+public import Logging
+public import SQLKit
+
+/// One step of a service's schema. Versions increase; an applied version is never changed,
+/// only followed by a new one.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    /// DDL for the given dialect, run in one transaction together with the bookkeeping row.
+    public let statements: @Sendable (Database.Kind) -> [String]
+
+    public init(version: Int, name: String, statements: @escaping @Sendable (Database.Kind) -> [String]) {
+        self.version = version
+        self.name = name
+        self.statements = statements
+    }
+}
+
+extension Database {
+    /// Applies the migrations not yet recorded in `schema_migrations`, each in its own transaction.
+    /// On PostgreSQL an advisory lock keeps replicas starting together from racing.
+    public func migrate(_ migrations: [Migration], logger: Logger) async throws {
+        try await checkReachable()
+        let kind = self.kind
+        try await transaction { sql in
+            try await sql.raw(
+                SQLQueryString(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(kind.timestamp) NOT NULL)"
+                )
+            ).run()
+        }
+        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+            let applied = try await transaction { sql -> Bool in
+                if kind == .postgres {
+                    try await sql.raw("SELECT pg_advisory_xact_lock(727274)").run()
+                }
+                let existing = try await sql.select().column("version").from("schema_migrations")
+                    .where("version", .equal, migration.version).first()
+                guard existing == nil else { return false }
+                for statement in migration.statements(kind) {
+                    try await sql.raw(SQLQueryString(statement)).run()
+                }
+                try await sql.insert(into: "schema_migrations")
+                    .columns("version", "name", "applied_at")
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date()))
+                    .run()
+                return true
+            }
+            if applied { logger.info("applied migration \(migration.version) \(migration.name)") }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+public import Contracts
+public import Hummingbird
+public import HummingbirdAuth
+public import NIOCore
+public import Foundation
+
+/// Who is calling, as proven by a verified access token.
+public struct Identity: Sendable, Equatable {
+    public var userID: UserID
+    public var sessionID: SessionID
+    public var roles: Set<Role>
+
+    public init(userID: UserID, sessionID: SessionID, roles: Set<Role> = []) {
+        self.userID = userID
+        self.sessionID = sessionID
+        self.roles = roles
+    }
+
+    public var isAdministrator: Bool { roles.contains(.administrator) }
+}
+
+/// The request context of every Huddle service. `identity` is set by `AccessTokenMiddleware`
+/// when the request carries a valid bearer token.
+public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestContext, RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var identity: Identity?
+    public let remoteAddress: SocketAddress?
+    public var requestID: String = ""
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.identity = nil
+        self.remoteAddress = source.channel.remoteAddress
+    }
+
+    public var requestDecoder: JSONDecoder { HuddleJSON.makeDecoder() }
+    public var responseEncoder: JSONEncoder { HuddleJSON.makeEncoder() }
+}
+
+/// Context of routes that need a signed-in user. Its initialiser throws 401 when there is no
+/// identity, so a protected route cannot forget the check: it does not compile without this type.
+public struct AuthenticatedContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let identity: Identity
+    public let requestID: String
+
+    public init(context: HuddleRequestContext) throws {
+        guard let identity = context.identity else { throw CommonError.unauthorized() }
+        self.coreContext = context.coreContext
+        self.identity = identity
+        self.requestID = context.requestID
+    }
+
+    public var userID: UserID { identity.userID }
+    public var requestDecoder: JSONDecoder { HuddleJSON.makeDecoder() }
+    public var responseEncoder: JSONEncoder { HuddleJSON.makeEncoder() }
+}

@@ -1,0 +1,42 @@
+public import Hummingbird
+import Foundation
+
+/// `?limit=` (default 20, at most 100) and an opaque `?cursor=` that the service made itself.
+public struct PageRequest: Sendable {
+    public var limit: Int
+    /// The decoded cursor text, or nil for the first page.
+    public var cursor: String?
+
+    public init(limit: Int = 20, cursor: String? = nil) {
+        self.limit = limit
+        self.cursor = cursor
+    }
+
+    public init(_ request: Request) throws {
+        let parameters = request.uri.queryParameters
+        if let raw = parameters["limit"] {
+            guard let limit = Int(String(raw)), (1...100).contains(limit) else {
+                throw CommonError.invalid("limit", "must be an integer from 1 to 100")
+            }
+            self.limit = limit
+        } else {
+            self.limit = 20
+        }
+        if let raw = parameters["cursor"], !raw.isEmpty {
+            guard let data = Data(base64URLEncoded: String(raw)), let text = String(data: data, encoding: .utf8) else {
+                throw CommonError.invalid("cursor", "is not a cursor this list gave out")
+            }
+            self.cursor = text
+        }
+    }
+
+    /// A cursor that decodes as an integer position.
+    public func integerCursor() throws -> Int64? {
+        guard let cursor else { return nil }
+        guard let value = Int64(cursor) else { throw CommonError.invalid("cursor", "is not a cursor this list gave out") }
+        return value
+    }
+
+    /// Encodes a position for `nextCursor`.
+    public static func cursor(_ text: String) -> String { Data(text.utf8).base64URLEncodedString() }
+}

@@ -1,0 +1,92 @@
+public import Contracts
+public import Hummingbird
+import Foundation
+
+/// An error a client may see. Each service has one `enum <Name>Error: ProblemError` whose cases
+/// carry a stable `code`; internal detail never goes into the problem.
+public protocol ProblemError: HTTPResponseError {
+    var problem: Problem { get }
+    /// Extra response headers, e.g. `Retry-After`.
+    var headers: HTTPFields { get }
+}
+
+extension ProblemError {
+    public var status: HTTPResponse.Status { .init(code: problem.status) }
+    public var headers: HTTPFields { [:] }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try ProblemResponse.make(problem, headers: headers)
+    }
+}
+
+public enum ProblemResponse {
+    private static let encoder = HuddleJSON.makeEncoder()
+
+    public static func make(_ problem: Problem, headers extra: HTTPFields = [:]) throws -> Response {
+        var headers = extra
+        headers[.contentType] = Problem.mediaType
+        let body = try encoder.encode(problem)
+        return Response(
+            status: .init(code: problem.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Problems every service can raise; services add their own next to these.
+public enum CommonError: ProblemError {
+    case validation([Problem.FieldError])
+    case malformedBody(String)
+    case unauthorized(String = "A valid access token is required.")
+    case forbidden(String)
+    case notFound(String)
+    case dependencyUnavailable(String)
+    case rateLimited(retryAfterSeconds: Int)
+    case payloadTooLarge(limitBytes: Int)
+    case internalError
+    case http(status: Int, message: String?)
+
+    public static func invalid(_ field: String, _ message: String) -> CommonError {
+        .validation([.init(field: field, message: message)])
+    }
+
+    public var problem: Problem {
+        switch self {
+        case .validation(let errors):
+            let detail = errors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
+            return Problem(
+                title: "Invalid request", status: 422, detail: detail, code: "VALIDATION_FAILED", errors: errors)
+        case .malformedBody(let detail):
+            return Problem(title: "Malformed request body", status: 400, detail: detail, code: "MALFORMED_BODY")
+        case .unauthorized(let detail):
+            return Problem(title: "Unauthorized", status: 401, detail: detail, code: "UNAUTHORIZED")
+        case .forbidden(let detail):
+            return Problem(title: "Forbidden", status: 403, detail: detail, code: "FORBIDDEN")
+        case .notFound(let detail):
+            return Problem(title: "Not found", status: 404, detail: detail, code: "NOT_FOUND")
+        case .dependencyUnavailable(let name):
+            return Problem(
+                title: "Service unavailable", status: 503, detail: "\(name) is unavailable; try again shortly.",
+                code: "DEPENDENCY_UNAVAILABLE")
+        case .rateLimited(let seconds):
+            return Problem(
+                title: "Too many requests", status: 429, detail: "Try again in \(seconds) s.", code: "RATE_LIMITED")
+        case .payloadTooLarge(let limit):
+            return Problem(
+                title: "Payload too large", status: 413, detail: "The request body exceeds \(limit) bytes.",
+                code: "PAYLOAD_TOO_LARGE")
+        case .internalError:
+            return Problem(
+                title: "Internal error", status: 500, detail: "Something went wrong on our side.", code: "INTERNAL")
+        case .http(let status, let message):
+            let reason = HTTPResponse.Status(code: status).reasonPhrase
+            return Problem(
+                title: reason.isEmpty ? "Error" : reason, status: status, detail: message,
+                code: reason.uppercased().replacingOccurrences(of: " ", with: "_"))
+        }
+    }
+
+    public var headers: HTTPFields {
+        if case .rateLimited(let seconds) = self { return [.retryAfter: String(seconds)] }
+        return [:]
+    }
+}

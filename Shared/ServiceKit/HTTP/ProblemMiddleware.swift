@@ -1,0 +1,27 @@
+public import Hummingbird
+import Contracts
+import Logging
+
+/// Turns every error into problem+json. Known problems pass through; Hummingbird's own errors
+/// (unknown route, body too large) keep their status; anything else is logged with the request id
+/// and answered with a bare 500 that reveals nothing internal.
+public enum ProblemMiddleware {
+    public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
+        switch error {
+        case let problem as any ProblemError:
+            if problem.problem.status >= 500 {
+                context.logger.warning("answered \(problem.problem.status) \(problem.problem.code): \(String(reflecting: error))")
+            }
+            return try problem.response(from: request, context: context)
+        case let httpError as HTTPError:
+            return try ProblemResponse.make(
+                CommonError.http(status: httpError.status.code, message: httpError.body).problem,
+                headers: httpError.headers)
+        case let responseError as any HTTPResponseError:
+            return try ProblemResponse.make(CommonError.http(status: responseError.status.code, message: nil).problem)
+        default:
+            context.logger.error("unhandled error on \(request.method) \(request.uri.path): \(String(reflecting: error))")
+            return try ProblemResponse.make(CommonError.internalError.problem)
+        }
+    }
+}

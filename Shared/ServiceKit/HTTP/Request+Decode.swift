@@ -1,0 +1,62 @@
+public import Hummingbird
+import Contracts
+import Foundation
+import NIOFoundationCompat
+
+extension Request {
+    /// Decodes a JSON body, turning decoding failures into problems that name the field:
+    /// 400 for a body that is not JSON at all, 422 for a missing or wrongly typed field.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw CommonError.payloadTooLarge(limitBytes: context.maxUploadSize)
+        }
+        guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
+        do {
+            return try HuddleJSON.makeDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw Self.problem(for: error)
+        }
+    }
+
+    static func problem(for error: DecodingError) -> CommonError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            return keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+                .joined().trimmingPrefix(".").description
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .invalid(path(context.codingPath, key), "is required")
+        case .valueNotFound(_, let context):
+            return .invalid(path(context.codingPath), "must not be null")
+        case .typeMismatch(let type, let context):
+            return .invalid(path(context.codingPath), "must be \(describe(type))")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .malformedBody("The body is not valid JSON.")
+        case .dataCorrupted(let context):
+            return .invalid(path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return .malformedBody("The body could not be read.")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: type is any Collection.Type ? "an array" : "an object"
+        }
+    }
+
+    /// A query parameter that must parse when present.
+    public func query<T: LosslessStringConvertible>(_ name: String, as: T.Type) throws -> T? {
+        guard let raw = uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = T(String(raw)) else { throw CommonError.invalid(name, "has an invalid value") }
+        return value
+    }
+}

@@ -1,0 +1,45 @@
+public import HTTPTypes
+public import Hummingbird
+import Foundation
+import Logging
+
+/// Accepts a sane `X-Request-Id` or makes one, puts it on the logger and on every response —
+/// error responses included, which is why errors are rendered here rather than further out.
+public struct RequestIDMiddleware: RouterMiddleware {
+    public typealias Context = HuddleRequestContext
+
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: HuddleRequestContext,
+        next: (Request, HuddleRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        let requestID = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
+        context.requestID = requestID
+        context.logger[metadataKey: "request_id"] = .string(requestID)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = try ProblemMiddleware.render(error, request: request, context: context)
+        }
+        response.headers[.requestID] = requestID
+        return response
+    }
+
+    /// Client-given ids are echoed only when short and printable, so they cannot forge log lines.
+    static func acceptable(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.count <= 128,
+            value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else { return nil }
+        return value
+    }
+}
+
+extension HTTPField.Name {
+    public static let requestID = Self("X-Request-Id")!
+    public static let internalToken = Self("X-Internal-Token")!
+    public static let idempotencyKey = Self("Idempotency-Key")!
+    public static let forwardedFor = Self("X-Forwarded-For")!
+}

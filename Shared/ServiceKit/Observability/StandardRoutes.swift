@@ -1,0 +1,62 @@
+public import Hummingbird
+public import Prometheus
+import Foundation
+import Metrics
+import SQLKit
+
+/// `/health` and `/metrics`, the same on every service.
+public struct StandardRoutes<Context: RequestContext>: Sendable {
+    public typealias HealthCheck = @Sendable () async -> Bool
+    let module: String
+    let metrics: PrometheusCollectorRegistry
+    let checks: [String: HealthCheck]
+
+    /// `checks` name the dependencies that make this service unhealthy when they fail (its store).
+    public init(module: String, metrics: PrometheusCollectorRegistry, checks: [String: HealthCheck] = [:]) {
+        self.module = module
+        self.metrics = metrics
+        self.checks = checks
+    }
+
+    public struct Health: Codable, Sendable {
+        public var status: String
+        public var module: String
+        public var checks: [String: String]
+    }
+
+    public func add(to router: some RouterMethods<Context>) {
+        router.get("health") { _, _ -> Response in
+            var results: [String: String] = [:]
+            for (name, check) in checks { results[name] = await check() ? "up" : "down" }
+            let healthy = results.values.allSatisfy { $0 == "up" }
+            let health = Health(status: healthy ? "ok" : "degraded", module: module, checks: results)
+            let body = try HuddleJSON.makeEncoder().encode(health)
+            return Response(
+                status: healthy ? .ok : .serviceUnavailable, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+        }
+    }
+}
+
+/// swift-metrics can be bootstrapped once per process; every module of the process shares the registry.
+public enum MetricsBootstrap {
+    private static let shared: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    public static func registry() -> PrometheusCollectorRegistry { shared }
+}
+
+extension Database {
+    /// A health check that runs `SELECT 1`.
+    public var healthCheck: @Sendable () async -> Bool {
+        { [self] in (try? await self.read { try await $0.raw("SELECT 1").run() }) != nil }
+    }
+}

@@ -1,0 +1,113 @@
+public import AsyncHTTPClient
+public import Configuration
+public import Logging
+public import ServiceLifecycle
+import Foundation
+import NIOCore
+import Prometheus
+
+/// Builds one module's application. The executables register one per module they can run.
+public struct ModuleBuilder: Sendable {
+    public let module: ServiceModule
+    public let build: @Sendable (ConfigReader, ServiceDependencies) async throws -> any Service
+
+    public init(
+        _ module: ServiceModule, build: @escaping @Sendable (ConfigReader, ServiceDependencies) async throws -> any Service
+    ) {
+        self.module = module
+        self.build = build
+    }
+}
+
+/// Runs a set of modules in one process, each on its own port, talking over real HTTP.
+///
+/// Modules find each other through the `ServiceDirectory`: configured URLs first, then the port
+/// each module reports once listening (so tests can use port 0 everywhere).
+public final class ModuleRunner: Sendable {
+    public let directory: ServiceDirectory
+    public let dependencies: ServiceDependencies
+    private let readiness = Readiness()
+    private let httpClient: HTTPClient
+
+    /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`.
+    public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
+        guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
+            throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
+        }
+        directory = ServiceDirectory(reader: reader)
+        httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(
+                // A refused connection is retried until the connect timeout; keep it short so a
+                // dependency that is down answers 503 quickly instead of hanging the caller.
+                timeout: .init(connect: .milliseconds(500), read: .seconds(10))))
+        let directory = directory
+        let readiness = readiness
+        dependencies = ServiceDependencies(
+            directory: directory, httpClient: httpClient, metrics: MetricsBootstrap.registry(),
+            internalToken: token, logger: logger,
+            onListening: { module, port in
+                directory.set(module, url: "http://127.0.0.1:\(port)")
+                await readiness.markListening(module)
+            })
+    }
+
+    /// The services to put in one `ServiceGroup`: each module's application, and the shared client.
+    public func services(
+        for modules: [ServiceModule], builders: [ServiceModule: ModuleBuilder], reader: ConfigReader
+    ) async throws -> [any Service] {
+        var services: [any Service] = []
+        for module in modules {
+            guard let builder = builders[module] else {
+                throw MissingConfiguration(key: module.rawValue, hint: "this executable cannot run module \(module.rawValue)")
+            }
+            var dependencies = dependencies
+            dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
+            services.append(try await builder.build(reader, dependencies))
+        }
+        services.append(HTTPClientService(client: httpClient))
+        return services
+    }
+
+    /// Waits until each module reports that its server is listening.
+    public func waitUntilListening(_ modules: [ServiceModule], timeout: Duration = .seconds(30)) async throws {
+        try await readiness.wait(for: Set(modules), timeout: timeout)
+    }
+}
+
+public struct MissingConfiguration: Error, CustomStringConvertible {
+    public let key: String
+    public let hint: String
+    public init(key: String, hint: String) {
+        self.key = key
+        self.hint = hint
+    }
+    public var description: String { "configuration '\(key)': \(hint)" }
+}
+
+/// Shuts an HTTP client down after the servers that use it have stopped.
+public struct HTTPClientService: Service {
+    let client: HTTPClient
+    public init(client: HTTPClient) { self.client = client }
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}
+
+actor Readiness {
+    private var listening: Set<ServiceModule> = []
+
+    func markListening(_ module: ServiceModule) { listening.insert(module) }
+
+    func wait(for modules: Set<ServiceModule>, timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !modules.isSubset(of: listening) {
+            guard ContinuousClock.now < deadline else {
+                throw MissingConfiguration(
+                    key: "startup", hint: "modules not listening after \(timeout): \(modules.subtracting(listening))")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

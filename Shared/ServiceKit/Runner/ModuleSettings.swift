@@ -1,0 +1,48 @@
+public import Configuration
+public import Hummingbird
+import Foundation
+
+/// Reading the keys every module shares. Keys are dotted and lowercase; the environment variable of
+/// a key is its upper-cased form with underscores (`auth.http.port` → `AUTH_HTTP_PORT`).
+extension ConfigReader {
+    /// Server address of a module. Keys: `<module>.http.host` (default 127.0.0.1),
+    /// `<module>.http.port` (default the module's embedded-stack port; 0 picks a free one).
+    public func serverConfiguration(for module: String, defaultPort: Int) -> ApplicationConfiguration {
+        let host = string(forKey: ConfigKey("\(module).http.host"), default: "127.0.0.1")
+        let port = int(forKey: ConfigKey("\(module).http.port"), default: defaultPort)
+        return ApplicationConfiguration(address: .hostname(host, port: port), serverName: "huddle-\(module)")
+    }
+
+    public func serverConfiguration(for module: ServiceModule) -> ApplicationConfiguration {
+        serverConfiguration(for: module.rawValue, defaultPort: module.defaultPort)
+    }
+
+    /// Store of a module. Key: `<module>.db.url` — `postgres://…`, `sqlite:PATH`, or `sqlite::memory:`.
+    /// Default: `sqlite:data/<module>.sqlite`.
+    public func databaseURL(for module: ServiceModule) -> String {
+        string(forKey: ConfigKey("\(module.rawValue).db.url"), default: "sqlite:data/\(module.rawValue).sqlite")
+    }
+
+    /// A duration configured in milliseconds; by convention such keys end in `.ms`.
+    public func milliseconds(_ key: String, default defaultValue: Int) -> Duration {
+        .milliseconds(int(forKey: ConfigKey(key), default: defaultValue))
+    }
+
+    public func integer(_ key: String, default defaultValue: Int) -> Int {
+        int(forKey: ConfigKey(key), default: defaultValue)
+    }
+
+    public func text(_ key: String, default defaultValue: String) -> String {
+        string(forKey: ConfigKey(key), default: defaultValue)
+    }
+
+    public func text(_ key: String, isSecret: Bool = false) -> String? {
+        string(forKey: ConfigKey(key), isSecret: isSecret)
+    }
+
+    /// A comma-separated list (`a@x.com,b@y.com`); empty when the key is absent.
+    public func list(_ key: String) -> [String] {
+        (string(forKey: ConfigKey(key)) ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

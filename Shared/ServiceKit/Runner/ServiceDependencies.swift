@@ -1,0 +1,32 @@
+public import AsyncHTTPClient
+public import Configuration
+public import Logging
+public import Prometheus
+
+/// What every service builder is handed by whoever runs it: the runner in production, tests alike.
+public struct ServiceDependencies: Sendable {
+    /// Where the other modules are.
+    public var directory: ServiceDirectory
+    /// Shared client for internal calls; its lifetime is owned by the runner.
+    public var httpClient: HTTPClient
+    /// Registry that `/metrics` renders.
+    public var metrics: PrometheusCollectorRegistry
+    /// Secret that `/internal/...` routes require in `X-Internal-Token`.
+    public var internalToken: String
+    public var logger: Logger
+    /// Called once the module's server is listening, with the port it got.
+    public var onListening: @Sendable (ServiceModule, Int) async -> Void
+
+    public init(
+        directory: ServiceDirectory, httpClient: HTTPClient, metrics: PrometheusCollectorRegistry,
+        internalToken: String, logger: Logger,
+        onListening: @escaping @Sendable (ServiceModule, Int) async -> Void = { _, _ in }
+    ) {
+        self.directory = directory
+        self.httpClient = httpClient
+        self.metrics = metrics
+        self.internalToken = internalToken
+        self.logger = logger
+        self.onListening = onListening
+    }
+}

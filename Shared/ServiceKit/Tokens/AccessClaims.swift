@@ -1,0 +1,36 @@
+public import Contracts
+public import JWTKit
+public import Foundation
+
+/// Claims of a Huddle access token: `sub` (user), `sid` (session), `exp`, `iat`, `iss`, `roles`.
+public struct AccessClaims: JWTPayload, Equatable {
+    public static let issuer = "huddle-auth"
+    public static let lifetime: TimeInterval = 15 * 60
+
+    public var sub: SubjectClaim
+    public var sid: String
+    public var exp: ExpirationClaim
+    public var iat: IssuedAtClaim
+    public var iss: IssuerClaim
+    public var roles: [String]
+
+    public init(userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt: Date = Date()) {
+        self.sub = .init(value: userID.description)
+        self.sid = sessionID.description
+        self.iat = .init(value: issuedAt)
+        self.exp = .init(value: issuedAt.addingTimeInterval(Self.lifetime))
+        self.iss = .init(value: Self.issuer)
+        self.roles = roles.map(\.rawValue).sorted()
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp.verifyNotExpired()
+        guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "unknown issuer") }
+    }
+
+    /// The identity these claims prove, or nil if an id is malformed.
+    public var identity: Identity? {
+        guard let user = UserID(sub.value), let session = SessionID(sid) else { return nil }
+        return Identity(userID: user, sessionID: session, roles: Set(roles.compactMap(Role.init(rawValue:))))
+    }
+}

@@ -1,0 +1,25 @@
+public import Hummingbird
+import Crypto
+import Foundation
+
+/// Guards `/internal/...` routes: the caller must present the shared internal credential in
+/// `X-Internal-Token`. The gateway never routes these paths, so clients cannot reach them anyway;
+/// this stops anything else on the network that can.
+public struct InternalCredentialMiddleware<Context: RequestContext>: RouterMiddleware {
+    private let expectedDigest: SHA256.Digest
+
+    public init(token: String) {
+        self.expectedDigest = SHA256.hash(data: Data(token.utf8))
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let given = request.headers[.internalToken] ?? ""
+        // Comparing digests keeps the comparison time independent of where the strings differ.
+        guard SHA256.hash(data: Data(given.utf8)) == expectedDigest else {
+            throw CommonError.unauthorized("Internal credential required.")
+        }
+        return try await next(request, context)
+    }
+}

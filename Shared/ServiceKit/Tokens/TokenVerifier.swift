@@ -1,0 +1,107 @@
+public import Contracts
+public import JWTKit
+public import Foundation
+import Logging
+
+/// Where a verifier gets auth's public keys and the sessions auth has revoked. Auth answers from
+/// its own store; every other service asks auth over internal HTTP (`AuthClient`).
+public protocol AccessKeySource: Sendable {
+    func publicKeys() async throws -> JWKS
+    func revokedSessions(after cursor: Int64) async throws -> RevokedSessions
+}
+
+/// Verifies access tokens locally: signature against auth's JWKS (fetched once, fetched again
+/// when a token names a key id it has not seen), expiry, issuer, and that the session has not been
+/// revoked. Revocations are pulled by `RevocationPoller` and forgotten once every token of that
+/// session has expired anyway.
+public actor TokenVerifier {
+    private let source: any AccessKeySource
+    private let keys = JWTKeyCollection()
+    private var knownKeyIDs: Set<String> = []
+    private var lastKeyFetch: ContinuousClock.Instant?
+    private var revoked: [SessionID: Date] = [:]
+    private(set) var revocationCursor: Int64 = 0
+    /// A token naming an unknown key refetches the JWKS at most this often, so garbage tokens
+    /// cannot turn into a flood of requests to auth.
+    private let keyRefetchInterval: Duration
+
+    public init(source: any AccessKeySource, keyRefetchInterval: Duration = .seconds(1)) {
+        self.source = source
+        self.keyRefetchInterval = keyRefetchInterval
+    }
+
+    public enum Failure: Error, Equatable {
+        case malformed, unknownKey, invalid, revoked, keysUnavailable
+    }
+
+    public func verify(_ token: String) async throws(Failure) -> Identity {
+        guard let keyID = Self.keyID(of: token) else { throw .malformed }
+        if !knownKeyIDs.contains(keyID) {
+            try await refreshKeys()
+            guard knownKeyIDs.contains(keyID) else { throw .unknownKey }
+        }
+        let claims: AccessClaims
+        do {
+            claims = try await keys.verify(token, as: AccessClaims.self)
+        } catch {
+            throw .invalid
+        }
+        guard let identity = claims.identity else { throw .invalid }
+        guard revoked[identity.sessionID] == nil else { throw .revoked }
+        return identity
+    }
+
+    /// Records a revocation at once (auth does this on logout, before any poll).
+    public func revoke(_ session: SessionID, revokedAt: Date = Date()) {
+        revoked[session] = revokedAt
+    }
+
+    /// Applies one batch from `AccessKeySource.revokedSessions(after:)`.
+    public func apply(_ batch: RevokedSessions) {
+        for entry in batch.items { revoked[entry.sessionID] = entry.revokedAt }
+        revocationCursor = max(revocationCursor, batch.cursor)
+        let horizon = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
+        revoked = revoked.filter { $0.value > horizon }
+    }
+
+    public func pollRevocations() async throws {
+        apply(try await source.revokedSessions(after: revocationCursor))
+    }
+
+    private func refreshKeys() async throws(Failure) {
+        let now = ContinuousClock.now
+        if let last = lastKeyFetch, now - last < keyRefetchInterval { return }
+        lastKeyFetch = now
+        do {
+            let jwks = try await source.publicKeys()
+            try await keys.add(jwks: jwks)
+            knownKeyIDs.formUnion(jwks.keys.compactMap { $0.keyIdentifier?.string })
+        } catch {
+            // Allow the next token to try again straight away.
+            lastKeyFetch = nil
+            throw .keysUnavailable
+        }
+    }
+
+    /// The `kid` of a compact JWS header, read without verifying anything.
+    static func keyID(of token: String) -> String? {
+        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
+            let data = Data(base64URLEncoded: String(headerPart)),
+            let header = try? JSONDecoder().decode([String: String?].self, from: data)
+        else { return nil }
+        return header["kid"] ?? nil
+    }
+}
+
+extension Data {
+    public init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+
+    public func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
