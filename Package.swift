@@ -88,6 +88,14 @@ let package = Package(
                 "Contracts", "ServiceKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
@@ -166,8 +174,12 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "OAuthStub", "ServiceKitTesting", "Contracts",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "AuthService", "OAuthStub", "ServiceKitTesting", "Contracts", "ServiceKit",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(

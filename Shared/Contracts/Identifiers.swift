@@ -18,7 +18,7 @@ public struct TypedID<Tag>: Hashable, Sendable, Codable, CustomStringConvertible
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(uuid)
+        try container.encode(description)
     }
 
     /// Lowercase canonical form, the one stored and sent on the wire.

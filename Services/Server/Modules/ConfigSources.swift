@@ -1,13 +1,14 @@
 public import Configuration
 import Foundation
+import ServiceKit
 
 extension ConfigReader {
     /// Command line (as given key/values) > environment > defaults: the order every executable uses.
     public static func huddle(overrides: [String: String] = [:], defaults: [String: String] = [:]) -> ConfigReader {
-        func provider(_ values: [String: String]) -> InMemoryProvider {
-            InMemoryProvider(values: Dictionary(uniqueKeysWithValues: values.map { (AbsoluteConfigKey(ConfigKey($0.key).components), ConfigValue(.string($0.value), isSecret: false)) }))
-        }
-        return ConfigReader(providers: [provider(overrides), EnvironmentVariablesProvider(), provider(defaults)])
+        ConfigReader(providers: [
+            EnvironmentVariablesProvider.settings(overrides), EnvironmentVariablesProvider(),
+            EnvironmentVariablesProvider.settings(defaults),
+        ])
     }
 }
 

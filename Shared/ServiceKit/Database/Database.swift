@@ -2,6 +2,7 @@ public import Logging
 public import SQLKit
 public import ServiceLifecycle
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresKit
 import PostgresNIO
@@ -36,6 +37,7 @@ public final class Database: Service, Sendable {
     public let displayURL: String
     private let backend: Backend
     private let logger: Logger
+    private let sqliteClosed = NIOLockedValueBox(false)
 
     private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
         self.kind = kind
@@ -126,9 +128,25 @@ public final class Database: Service, Sendable {
         switch backend {
         case .postgres(let client):
             await client.run()
-        case .sqlite(let connection, _):
+        case .sqlite:
             try? await gracefulShutdown()
-            try await connection.close()
+            // Closing must happen even when this task was cancelled rather than shut down.
+            try await Task { try await closeSQLite() }.value
+        }
+    }
+
+    private func closeSQLite() async throws {
+        guard case .sqlite(let connection, _) = backend, sqliteClosed.withLockedValue({ closed in
+            defer { closed = true }
+            return !closed
+        }) else { return }
+        try await connection.close()
+    }
+
+    deinit {
+        // A store that was opened but never run (start-up failed elsewhere) still closes its file.
+        if case .sqlite(let connection, _) = backend, !sqliteClosed.withLockedValue({ $0 }) {
+            _ = connection.close()
         }
     }
 

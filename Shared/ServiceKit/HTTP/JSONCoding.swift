@@ -8,7 +8,7 @@ public enum HuddleJSON {
             var container = encoder.singleValueContainer()
             try container.encode(formatRFC3339(date))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }
 

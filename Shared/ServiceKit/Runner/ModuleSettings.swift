@@ -46,3 +46,15 @@ extension ConfigReader {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
+
+extension EnvironmentVariablesProvider {
+    /// Settings given as dotted keys (`auth.http.port=0`), read exactly as if they were the
+    /// environment variables of those keys (`AUTH_HTTP_PORT=0`): strings parsed per requested type.
+    public static func settings(_ values: [String: String]) -> EnvironmentVariablesProvider {
+        var variables: [String: String] = [:]
+        for (key, value) in values {
+            variables[String(key.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })] = value
+        }
+        return EnvironmentVariablesProvider(environmentVariables: variables)
+    }
+}

@@ -21,7 +21,7 @@ public enum ServiceModule: String, CaseIterable, Sendable, Codable {
 
     /// Parses `all` or a comma-separated list such as `gateway,auth`.
     public static func parseList(_ text: String) throws -> [ServiceModule] {
-        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if names == ["all"] { return allCases }
         return try names.map { name in
             guard let module = ServiceModule(rawValue: name) else {

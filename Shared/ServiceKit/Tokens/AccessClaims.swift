@@ -14,7 +14,9 @@ public struct AccessClaims: JWTPayload, Equatable {
     public var iss: IssuerClaim
     public var roles: [String]
 
-    public init(userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt: Date = Date()) {
+    public init(userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date = Date()) {
+        // NumericDate in whole seconds: some client libraries reject fractions.
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         self.sub = .init(value: userID.description)
         self.sid = sessionID.description
         self.iat = .init(value: issuedAt)

@@ -17,6 +17,8 @@ public struct RevocationPoller: Service {
     public func run() async throws {
         var failing = false
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            // Sleep first: at start-up the source may still be migrating its store.
+            try? await Task.sleep(for: interval)
             do {
                 try await verifier.pollRevocations()
                 if failing { logger.info("revocation list reachable again") }
@@ -25,7 +27,6 @@ public struct RevocationPoller: Service {
                 if !failing { logger.warning("cannot fetch revoked sessions: \(error)") }
                 failing = true
             }
-            try? await Task.sleep(for: interval)
         }
     }
 }

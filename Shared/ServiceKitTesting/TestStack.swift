@@ -1,0 +1,84 @@
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+public import ServiceKit
+public import ServiceLifecycle
+
+/// Modules started for a test on port 0, each with its own fresh store, talking over real HTTP.
+public final class TestStack: Sendable {
+    public static let internalToken = "test-internal-token-0123456789abcdef"
+
+    public let runner: ModuleRunner
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Starts `builders` with test defaults (port 0, bcrypt cost 4, a fresh `store` per module),
+    /// overridden by `config`. `extraServices` run in the same group (e.g. a stub provider).
+    public static func start(
+        _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
+        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:]
+    ) async throws -> TestStack {
+        var values: [String: String] = ["auth.bcrypt.cost": "4", "internal.token": internalToken]
+        let modules = builders.map(\.module)
+        for module in modules {
+            values["\(module.rawValue).http.port"] = "0"
+            values["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+        }
+        values["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
+        values.merge(config) { _, new in new }
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(values))
+        var logger = Logger(label: "test")
+        logger.logLevel = ProcessInfo.processInfo.environment["HUDDLE_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        let runner = try ModuleRunner(reader: reader, logger: logger)
+        for (module, url) in extraURLs { runner.directory.set(module, url: url) }
+        let services = try await runner.services(
+            for: modules, builders: Dictionary(uniqueKeysWithValues: builders.map { ($0.module, $0) }), reader: reader)
+        let group = ServiceGroup(
+            configuration: .init(services: (extraServices + services).map { .init(service: $0) }, logger: logger))
+        let task = Task { try await group.run() }
+        do {
+            try await runner.waitUntilListening(modules)
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            throw error
+        }
+        return TestStack(runner: runner, group: group, task: task)
+    }
+
+    private init(runner: ModuleRunner, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.runner = runner
+        self.group = group
+        self.task = task
+    }
+
+    public func url(_ module: ServiceModule) -> String { runner.directory.url(of: module) ?? "http://127.0.0.1:1" }
+
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+
+    /// Starts a stack, runs `body`, and always stops it.
+    public static func with<T>(
+        _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
+        extraServices: [any Service] = [], body: (TestStack) async throws -> T
+    ) async throws -> T {
+        let stack = try await start(builders, store: store, config: config, extraServices: extraServices)
+        do {
+            let result = try await body(stack)
+            await stack.stop()
+            return result
+        } catch {
+            await stack.stop()
+            throw error
+        }
+    }
+
+    /// A client for one module's public API.
+    public func client(_ module: ServiceModule) -> TestClient { TestClient(baseURL: url(module)) }
+}

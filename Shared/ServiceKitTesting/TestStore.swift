@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+
+/// The stores a test runs against: SQLite always, PostgreSQL too when `HUDDLE_TEST_POSTGRES_URL`
+/// is set. Use as `@Test(arguments: TestStore.all)`.
+public enum TestStore: String, Sendable, CaseIterable {
+    case sqlite, postgres
+
+    public static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["HUDDLE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public static var all: [TestStore] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    /// A database URL no other test uses: an in-memory SQLite, or a new PostgreSQL database.
+    public func freshDatabaseURL() async throws -> String {
+        switch self {
+        case .sqlite:
+            return "sqlite::memory:"
+        case .postgres:
+            guard let base = Self.postgresURL, var components = URLComponents(string: base) else {
+                throw MissingConfiguration(key: "HUDDLE_TEST_POSTGRES_URL", hint: "set it to run PostgreSQL tests")
+            }
+            let name = "huddle_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let admin = try await Database.open(url: base, logger: Logger(label: "test-admin"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await admin.run() }
+                try await admin.read { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
+                group.cancelAll()
+            }
+            components.path = "/" + name
+            return components.string!
+        }
+    }
+}
+

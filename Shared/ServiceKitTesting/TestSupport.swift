@@ -1,1 +1,0 @@
-// Test helpers live here.

@@ -1,0 +1,104 @@
+import Contracts
+import Foundation
+import NIOHTTP1
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Registration and sign-in")
+struct RegistrationTests {
+    @Test("registering returns a session whose token opens the profile", arguments: TestStore.all)
+    func registerThenMe(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            let response = try await auth.post(
+                "/v1/auth/register", json: RegisterRequest(email: "  Ana@Example.COM ", password: "long enough pw", name: "Ana"))
+            #expect(response.status == 201)
+            let session = try response.decode(Session.self)
+            #expect(session.user.email == "ana@example.com")
+            #expect(session.expiresIn == 900)
+            #expect(session.refreshToken.count >= 43)
+            let me = try await auth.get("/v1/users/me", token: session.accessToken)
+            #expect(me.status == 200)
+            let profile = try me.decode(MyProfile.self)
+            #expect(profile.id == session.user.id)
+            #expect(profile.name == "Ana")
+            #expect(me.text.contains(session.user.id.description))
+        }
+    }
+
+    @Test("an email can be registered once, whatever its case", arguments: TestStore.all)
+    func duplicateEmail(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            _ = try await auth.register(email: "dup@example.com")
+            let again = try await auth.post(
+                "/v1/auth/register", json: RegisterRequest(email: "DUP@example.com", password: "another long pw", name: "B"))
+            #expect(again.status == 409)
+            #expect(again.problem?.code == "EMAIL_TAKEN")
+            #expect(again.header("Content-Type") == "application/problem+json")
+        }
+    }
+
+    @Test("bad registrations are refused with the fields named")
+    func validation() async throws {
+        try await AuthHarness.with { auth, _ in
+            let short = try await auth.post(
+                "/v1/auth/register", json: RegisterRequest(email: "x@example.com", password: "short", name: "X"))
+            #expect(short.status == 422)
+            #expect(short.problem?.errors?.map(\.field) == ["password"])
+
+            let everything = try await auth.post(
+                "/v1/auth/register", json: RegisterRequest(email: "not-an-email", password: "short", name: " "))
+            #expect(Set(everything.problem?.errors?.map(\.field) ?? []) == ["email", "password", "name"])
+
+            let missing = try await auth.send(.POST, "/v1/auth/register", rawBody: Data(#"{"email":"a@b.co"}"#.utf8))
+            #expect(missing.status == 422)
+            #expect(missing.problem?.errors?.first?.field == "password")
+
+            let wrongType = try await auth.send(
+                .POST, "/v1/auth/register", rawBody: Data(#"{"email":"a@b.co","password":12,"name":"A"}"#.utf8))
+            #expect(wrongType.status == 422)
+            #expect(wrongType.problem?.errors?.first?.field == "password")
+
+            let notJSON = try await auth.send(.POST, "/v1/auth/register", rawBody: Data("{nope".utf8))
+            #expect(notJSON.status == 400)
+            #expect(notJSON.problem?.code == "MALFORMED_BODY")
+
+            // Nothing half-written: the refused email is still free.
+            _ = try await auth.register(email: "x@example.com")
+        }
+    }
+
+    @Test("a wrong password and an unknown email get the same answer", arguments: TestStore.all)
+    func noEnumeration(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            _ = try await auth.register(email: "known@example.com", password: "right password")
+            let wrong = try await auth.post("/v1/auth/login", json: LoginRequest(email: "known@example.com", password: "wrong password"))
+            let unknown = try await auth.post("/v1/auth/login", json: LoginRequest(email: "nobody@example.com", password: "wrong password"))
+            #expect(wrong.status == 401)
+            #expect(unknown.status == 401)
+            #expect(wrong.body == unknown.body)
+            let right = try await auth.post("/v1/auth/login", json: LoginRequest(email: "KNOWN@example.com", password: "right password"))
+            #expect(right.status == 200)
+        }
+    }
+
+    @Test("five failed sign-ins lock the account for a while, even with the right password")
+    func throttling() async throws {
+        try await AuthHarness.with { auth, _ in
+            _ = try await auth.register(email: "target@example.com", password: "right password")
+            for _ in 0..<5 {
+                let failed = try await auth.post("/v1/auth/login", json: LoginRequest(email: "target@example.com", password: "guess guess"))
+                #expect(failed.status == 401)
+            }
+            let locked = try await auth.post("/v1/auth/login", json: LoginRequest(email: "target@example.com", password: "right password"))
+            #expect(locked.status == 429)
+            #expect(locked.problem?.code == "TOO_MANY_ATTEMPTS")
+            let retryAfter = try #require(locked.header("Retry-After").flatMap(Int.init))
+            #expect((1...900).contains(retryAfter))
+            // Other accounts are unaffected.
+            _ = try await auth.register(email: "other@example.com", password: "right password")
+            let other = try await auth.post("/v1/auth/login", json: LoginRequest(email: "other@example.com", password: "right password"))
+            #expect(other.status == 200)
+        }
+    }
+}
