@@ -99,8 +99,13 @@ public final class Database: Service, Sendable {
                 }
             }
         case .postgres(let client):
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(connection.sql())
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(connection.sql())
+                }
+            } catch let error as PostgresTransactionError {
+                // Callers match on their own errors (e.g. a 409), not on the wrapper.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
         }
     }
