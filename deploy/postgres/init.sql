@@ -1,0 +1,6 @@
+-- One database and one role per service: no service can read another's tables.
+-- Passwords come from the environment of the postgres container (see docker-compose.yml).
+\set auth_password `echo "$AUTH_DB_PASSWORD"`
+CREATE ROLE huddle_auth LOGIN PASSWORD :'auth_password';
+CREATE DATABASE huddle_auth OWNER huddle_auth;
+REVOKE ALL ON DATABASE huddle_auth FROM PUBLIC;
