@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A stand-in module for gateway tests: echoes what it received, answers slowly on request,
+/// and runs a WebSocket echo, on a port of its own.
+struct FakeUpstream {
+    let url: String
+    private let group: ServiceGroup
+
+    struct Echo: ResponseCodable {
+        var method: String
+        var path: String
+        var headers: [String: String]
+        var bodyBytes: Int
+    }
+
+    static func with<T>(_ body: (FakeUpstream) async throws -> T) async throws -> T {
+        let router = Router()
+        router.on("/v1/teams/echo", method: .get) { request, _ in try await echo(request) }
+        router.on("/v1/teams/echo", method: .post) { request, _ in try await echo(request) }
+        router.get("/v1/teams/slow") { _, _ in
+            try await Task.sleep(for: .seconds(3))
+            return "late"
+        }
+        router.get("/v1/teams/big") { _, _ in
+            // 4 MiB in 64 KiB chunks, to show the gateway streams rather than collects.
+            let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+            return Response(status: .ok, body: ResponseBody { writer in
+                for _ in 0..<64 { try await writer.write(chunk) }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("/health") { _, _ in "ok" }
+        router.get("/internal/secret") { _, _ in "should never be reachable through the gateway" }
+
+        let wsRouter = Router(context: BasicWebSocketRequestContext.self)
+        wsRouter.ws("/v1/teams/live") { request, _ in
+            // Like a real module: refuse sockets without credentials.
+            request.headers[.authorization] == "Bearer let-me-in" ? .upgrade([:]) : .dontUpgrade
+        } onUpgrade: { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                if case .text(let text) = message { try await outbound.write(.text("echo: \(text)")) }
+            }
+        }
+        let (ports, portInput) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, server: .http1WebSocketUpgrade(webSocketRouter: wsRouter),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portInput.yield(channel.localAddress?.port ?? 0) },
+            logger: Logger(label: "fake-upstream"))
+        let group = ServiceGroup(services: [app], logger: Logger(label: "fake-upstream"))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let upstream = FakeUpstream(url: "http://127.0.0.1:\(await iterator.next() ?? 0)", group: group)
+        do {
+            let result = try await body(upstream)
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            throw error
+        }
+    }
+
+    private static func echo(_ request: Request) async throws -> Echo {
+        let body = try await request.body.collect(upTo: 8 << 20)
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        return Echo(method: request.method.rawValue, path: request.uri.string, headers: headers, bodyBytes: body.readableBytes)
+    }
+}

@@ -1,0 +1,188 @@
+import Contracts
+import Foundation
+import Gateway
+import HTTPTypes
+import NIOWebSocket
+import HummingbirdWSClient
+import Logging
+import NIOHTTP1
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Gateway")
+struct GatewayTests {
+    static let builder = ModuleBuilder(.gateway) { try await buildGateway(reader: $0, dependencies: $1) }
+
+    /// A gateway whose catalog upstream is `upstream` (any URL, reachable or not).
+    static func withGateway<T>(
+        catalog upstream: String, config: [String: String] = [:], body: (TestClient, TestStack) async throws -> T
+    ) async throws -> T {
+        let stack = try await TestStack.start([builder], config: config, directory: [.catalog: upstream])
+        do {
+            let result = try await body(stack.client(.gateway), stack)
+            await stack.stop()
+            return result
+        } catch {
+            await stack.stop()
+            throw error
+        }
+    }
+
+    @Test("routes by prefix, passes headers through, drops hop-by-hop ones, propagates the request id")
+    func forwarding() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                let response = try await gateway.send(
+                    .POST, "/v1/teams/echo?x=1", rawBody: Data(repeating: 7, count: 1000), token: "abc",
+                    headers: ["X-Request-Id": "req-42", "Connection": "keep-alive, X-Secret-Hop", "X-Secret-Hop": "1", "X-Forwarded-For": "10.0.0.9"])
+                #expect(response.status == 200)
+                #expect(response.header("X-Request-Id") == "req-42")
+                let echo = try response.decode(FakeUpstream.Echo.self)
+                #expect(echo.method == "POST")
+                #expect(echo.path == "/v1/teams/echo?x=1")
+                #expect(echo.bodyBytes == 1000)
+                #expect(echo.headers["authorization"] == "Bearer abc")
+                #expect(echo.headers["x-request-id"] == "req-42")
+                #expect(echo.headers["x-forwarded-for"] == "10.0.0.9, 127.0.0.1")
+                #expect(echo.headers["x-secret-hop"] == nil)
+            }
+        }
+    }
+
+    @Test("streams large responses through")
+    func streaming() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                let response = try await gateway.get("/v1/teams/big")
+                #expect(response.status == 200)
+                #expect(response.body.count == 4 * 1024 * 1024)
+            }
+        }
+    }
+
+    @Test("bodies over the limit get 413, with or without a Content-Length")
+    func bodyLimit() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url, config: ["gateway.body.limit": "1024"]) { gateway, _ in
+                let declared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 4096))
+                #expect(declared.status == 413)
+                #expect(declared.problem?.code == "PAYLOAD_TOO_LARGE")
+                let small = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 512))
+                #expect(small.status == 200)
+            }
+        }
+    }
+
+    @Test("a client over its rate gets 429 with Retry-After")
+    func rateLimit() async throws {
+        try await FakeUpstream.with { upstream in
+            let config = ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "3"]
+            try await Self.withGateway(catalog: upstream.url, config: config) { gateway, _ in
+                for _ in 0..<3 { #expect(try await gateway.get("/v1/teams/echo").status == 200) }
+                let limited = try await gateway.get("/v1/teams/echo")
+                #expect(limited.status == 429)
+                #expect(limited.header("Retry-After") == "1")
+                #expect(limited.problem?.code == "RATE_LIMITED")
+                // The gateway's own endpoints are not counted.
+                #expect(try await gateway.get("/health").status == 200)
+            }
+        }
+    }
+
+    @Test("a module that refuses connections gets a fast 503")
+    func refusedUpstream() async throws {
+        try await Self.withGateway(catalog: "http://127.0.0.1:1") { gateway, _ in
+            let started = ContinuousClock.now
+            let response = try await gateway.get("/v1/teams")
+            #expect(response.status == 503)
+            #expect(response.problem?.code == "UPSTREAM_UNAVAILABLE")
+            #expect(ContinuousClock.now - started < .seconds(3))
+            // A module nobody configured is unavailable too, not a 500.
+            #expect(try await gateway.get("/v1/chat/rooms").status == 503)
+        }
+    }
+
+    @Test("a module that is too slow gets 504 when its timeout passes")
+    func slowUpstream() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url, config: ["gateway.upstream.timeout.ms": "300"]) { gateway, _ in
+                let started = ContinuousClock.now
+                let response = try await gateway.get("/v1/teams/slow")
+                #expect(response.status == 504)
+                #expect(response.problem?.code == "UPSTREAM_TIMEOUT")
+                #expect(ContinuousClock.now - started < .seconds(2))
+            }
+        }
+    }
+
+    @Test("internal paths and unknown paths are 404")
+    func notRouted() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                for path in ["/internal/secret", "/INTERNAL/secret", "/internal/sessions/revoked", "/nope", "/v2/teams"] {
+                    let response = try await gateway.get(path)
+                    #expect(response.status == 404, "\(path)")
+                    #expect(response.header("Content-Type") == "application/problem+json")
+                }
+            }
+        }
+    }
+
+    @Test("health reports each upstream; metrics and the OpenAPI document are served")
+    func ownEndpoints() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url, config: ["gateway.modules": "catalog,chat"]) { gateway, _ in
+                let health = try await gateway.get("/health")
+                #expect(health.status == 503)
+                let report = try JSONSerialization.jsonObject(with: health.body) as? [String: Any]
+                #expect(report?["status"] as? String == "degraded")
+                #expect(report?["upstreams"] as? [String: String] == ["catalog": "up", "chat": "unknown"])
+
+                _ = try await gateway.get("/v1/teams/echo")
+                let metrics = try await gateway.get("/metrics")
+                #expect(metrics.status == 200)
+                #expect(metrics.text.contains("hb_requests"))
+
+                let openAPI = try await gateway.get("/openapi.json")
+                let document = try JSONSerialization.jsonObject(with: openAPI.body) as? [String: Any]
+                let paths = document?["paths"] as? [String: Any]
+                #expect(paths?["/v1/auth/register"] != nil)
+                #expect(paths?["/v1/users/{id}/follow"] != nil)
+            }
+        }
+    }
+
+    @Test("WebSockets are proxied both ways, and a refused upgrade gets the module's answer")
+    func webSocketProxy() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                let wsURL = "ws" + gateway.baseURL.dropFirst("http".count) + "/v1/teams/live"
+                let (replies, replyInput) = AsyncStream<String>.makeStream()
+                try await WebSocketClient.connect(
+                    url: wsURL, configuration: .init(additionalHeaders: [.authorization: "Bearer let-me-in"]),
+                    logger: Logger(label: "ws-test")
+                ) { inbound, outbound, _ in
+                    try await outbound.write(.text("hello"))
+                    try await outbound.write(.text("again"))
+                    var received = 0
+                    for try await message in inbound.messages(maxSize: 1 << 16) {
+                        if case .text(let text) = message { replyInput.yield(text) }
+                        received += 1
+                        if received == 2 { break }
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                replyInput.finish()
+                var collected: [String] = []
+                for await reply in replies { collected.append(reply) }
+                #expect(collected == ["echo: hello", "echo: again"])
+
+                // Without credentials the module refuses; the client sees a plain HTTP answer, no socket.
+                await #expect(throws: (any Error).self) {
+                    try await WebSocketClient.connect(url: wsURL, logger: Logger(label: "ws-test")) { _, _, _ in }
+                }
+            }
+        }
+    }
+}
