@@ -169,7 +169,13 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "ServiceKitTesting", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
@@ -200,7 +206,12 @@ let package = Package(
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
-            dependencies: ["HuddleModules", "ServiceKitTesting", "Contracts"],
+            dependencies: [
+                "HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Database and migrations")
+struct DatabaseTests {
+    static let logger: Logger = {
+        var logger = Logger(label: "db-test")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    static let migrations = [
+        Migration(version: 1, name: "notes") { kind in
+            ["CREATE TABLE notes (id \(kind.autoIncrementPrimaryKey), body TEXT NOT NULL, at \(kind.timestamp) NOT NULL)"]
+        },
+        Migration(version: 2, name: "tags") { _ in ["CREATE TABLE tags (name TEXT PRIMARY KEY)"] },
+    ]
+
+    static func withDatabase<T>(_ store: TestStore, body: (Database) async throws -> T) async throws -> T {
+        let database = try await Database.open(url: try await store.freshDatabaseURL(), logger: Self.logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            return try await body(database)
+        }
+    }
+
+    @Test("migrations apply once, in order, and are recorded", arguments: TestStore.all)
+    func migrationsApplyOnce(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            let versions = try await database.read { sql in
+                try await sql.select().column("version").from("schema_migrations").orderBy("version")
+                    .all(decodingColumn: "version", as: Int.self)
+            }
+            #expect(versions == [1, 2])
+        }
+    }
+
+    @Test("a transaction that throws leaves nothing behind", arguments: TestStore.all)
+    func rollback(store: TestStore) async throws {
+        struct Boom: Error {}
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            await #expect(throws: Boom.self) {
+                try await database.transaction { sql in
+                    try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("half"), SQLBind(Date())).run()
+                    throw Boom()
+                }
+            }
+            try await database.transaction { sql in
+                try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("whole"), SQLBind(Date())).run()
+            }
+            let bodies = try await database.read { sql in
+                try await sql.select().column("body").from("notes").all(decodingColumn: "body", as: String.self)
+            }
+            #expect(bodies == ["whole"])
+        }
+    }
+
+    @Test("concurrent transactions do not interleave", arguments: TestStore.all)
+    func concurrentTransactions(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await database.transaction { sql in
+                            try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("n\(index)"), SQLBind(Date())).run()
+                            try await sql.insert(into: "tags").columns("name").values(SQLBind("t\(index)")).run()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let counts = try await database.read { sql in
+                (try await sql.select().column("body").from("notes").all().count, try await sql.select().column("name").from("tags").all().count)
+            }
+            #expect(counts == (20, 20))
+        }
+    }
+
+    @Test("an unreachable PostgreSQL fails fast with a clear message")
+    func unreachable() async throws {
+        let database = try await Database.open(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", logger: Self.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            let started = ContinuousClock.now
+            await #expect(throws: DatabaseUnreachable.self) {
+                try await database.checkReachable(within: .seconds(2))
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ServiceKit
+import Testing
+
+@testable import AuthService
+@testable import Gateway
+
+@Suite("Pure rules")
+struct PureLogicTests {
+    @Test("the route table sends each prefix to its module, specific patterns first")
+    func routes() {
+        let table = RouteTable.standard
+        #expect(table.module(for: "/v1/auth/login") == .auth)
+        #expect(table.module(for: "/v1/users/me") == .auth)
+        #expect(table.module(for: "/v1/users/123/stats") == .games)
+        #expect(table.module(for: "/v1/users/123/follow") == .auth)
+        #expect(table.module(for: "/v1/teams") == .catalog)
+        #expect(table.module(for: "/v1/rounds/1/live") == .games)
+        #expect(table.module(for: "/v1/teamsx") == nil)
+        #expect(table.module(for: "/.well-known/jwks.json") == .auth)
+        #expect(RouteTable.isInternal("/Internal/x"))
+        #expect(!RouteTable.isInternal("/v1/internal"))
+    }
+
+    @Test("the token bucket allows a burst, then one request per refill")
+    func tokenBucket() {
+        let limiter = RateLimiter(ratePerSecond: 2, burst: 3)
+        #expect((0..<3).map { _ in limiter.check(client: "a", now: 100) } == [nil, nil, nil])
+        #expect(limiter.check(client: "a", now: 100) == 1)
+        #expect(limiter.check(client: "b", now: 100) == nil)
+        #expect(limiter.check(client: "a", now: 100.5) == nil)
+        #expect(limiter.check(client: "a", now: 100.5) == 1)
+    }
+
+    @Test("login throttling counts failures inside the window only")
+    func throttle() {
+        let throttle = LoginThrottle()
+        let now = Date(timeIntervalSince1970: 10_000)
+        let four = (1...4).map { now.addingTimeInterval(-Double($0) * 60) }
+        #expect(throttle.retryAfter(failures: four, now: now) == nil)
+        let five = four + [now.addingTimeInterval(-600)]
+        #expect(throttle.retryAfter(failures: five, now: now) == 300)
+        let stale = four + [now.addingTimeInterval(-901)]
+        #expect(throttle.retryAfter(failures: stale, now: now) == nil)
+    }
+
+    @Test("passwords are bcrypt-hashed at the configured cost with a salt")
+    func bcrypt() async throws {
+        let hasher = try await PasswordHasher(cost: 12)
+        let first = try await hasher.hash("correct horse battery")
+        let second = try await hasher.hash("correct horse battery")
+        #expect(first.hasPrefix("$2b$12$"))
+        #expect(first != second)
+        #expect(try await hasher.verify("correct horse battery", against: first))
+        #expect(try await !hasher.verify("wrong horse battery", against: first))
+        #expect(try await !hasher.verify("anything", against: nil))
+    }
+}

@@ -1,0 +1,66 @@
+import AuthService
+import Contracts
+import Foundation
+import Hummingbird
+import NIOHTTP1
+import ServiceClients
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// A service other than auth verifying tokens the way every module does: auth's JWKS over
+/// internal HTTP, and the revoked-session feed polled in the background.
+@Suite("Token verification in other services")
+struct TokenVerificationTests {
+    static let auth = ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }
+
+    /// A minimal module with one protected route, wired like every real one.
+    static let protectedModule = ModuleBuilder(.catalog) { reader, dependencies in
+        let verifier = TokenVerifier(source: AuthClient(dependencies: dependencies))
+        let router = Router<HuddleRequestContext>.huddle(module: .catalog, verifier: verifier, dependencies: dependencies)
+        router.authenticated("v1/whoami").get { _, context in context.userID.description }
+        var app = Application(
+            router: router, configuration: reader.serverConfiguration(for: .catalog),
+            onServerRunning: dependencies.announce(.catalog), logger: dependencies.logger)
+        app.addServices(RevocationPoller(verifier: verifier, interval: .milliseconds(200), logger: dependencies.logger))
+        return app
+    }
+
+    @Test("a token from auth is accepted elsewhere, and refused within a second of logout", arguments: TestStore.all)
+    func revocationReachesOtherServices(store: TestStore) async throws {
+        try await TestStack.with([Self.auth, Self.protectedModule], store: store) { stack in
+            let session = try await stack.client(.auth).register()
+            let other = stack.client(.catalog)
+            let before = try await other.get("/v1/whoami", token: session.accessToken)
+            #expect(before.status == 200)
+            #expect(before.text == session.user.id.description)
+            #expect(try await other.get("/v1/whoami").status == 401)
+
+            #expect(try await stack.client(.auth).post("/v1/auth/logout", token: session.accessToken).status == 204)
+            let loggedOut = ContinuousClock.now
+            var refusedAfter: Duration?
+            while ContinuousClock.now - loggedOut < .seconds(3) {
+                if try await other.get("/v1/whoami", token: session.accessToken).status == 401 {
+                    refusedAfter = ContinuousClock.now - loggedOut
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let elapsed = try #require(refusedAfter)
+            #expect(elapsed < .seconds(1))
+        }
+    }
+
+    @Test("when auth cannot be reached for keys, protected routes answer 503, not 500")
+    func authDown() async throws {
+        try await TestStack.with([Self.auth]) { authStack in
+            let session = try await authStack.client(.auth).register()
+            // A module whose auth address points nowhere.
+            let lonely = try await TestStack.start([Self.protectedModule], config: ["auth.url": "http://127.0.0.1:1"])
+            lonely.runner.directory.set(.auth, url: "http://127.0.0.1:1")
+            let response = try await lonely.client(.catalog).get("/v1/whoami", token: session.accessToken)
+            await lonely.stop()
+            #expect(response.status == 503)
+        }
+    }
+}
