@@ -8,6 +8,28 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Products used by several targets, named once.
+extension Target.Dependency {
+    static let hummingbird = product(name: "Hummingbird", package: "hummingbird")
+    static let asyncHTTPClient = product(name: "AsyncHTTPClient", package: "async-http-client")
+    static let configuration = product(name: "Configuration", package: "swift-configuration")
+    static let logging = product(name: "Logging", package: "swift-log")
+    static let serviceLifecycle = product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+    static let unixSignals = product(name: "UnixSignals", package: "swift-service-lifecycle")
+    static let sqlKit = product(name: "SQLKit", package: "sql-kit")
+    static let jwtKit = product(name: "JWTKit", package: "jwt-kit")
+    static let crypto = product(name: "Crypto", package: "swift-crypto")
+    static let httpTypes = product(name: "HTTPTypes", package: "swift-http-types")
+    static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
+    static let nioCore = product(name: "NIOCore", package: "swift-nio")
+    static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
+    static let nioHTTP1 = product(name: "NIOHTTP1", package: "swift-nio")
+    static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+    static let nioFoundationCompat = product(name: "NIOFoundationCompat", package: "swift-nio")
+    static let webSocket = product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")
+    static let webSocketClient = product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+}
+
 let package = Package(
     name: "huddle",
     platforms: [.macOS(.v15)],
@@ -32,6 +54,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
@@ -39,7 +62,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // MARK: Shared
@@ -47,55 +69,28 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "Contracts",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle,
+                .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
+                .nioFoundationCompat,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Shared/ServiceKit", swiftSettings: swiftSettings),
         .target(
             name: "ServiceClients",
             dependencies: [
-                "Contracts", "ServiceKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Contracts", "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                "Contracts", "ServiceKit",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .logging, .nioCore, .nioHTTP1,
+                .nioFoundationCompat, .sqlKit, .serviceLifecycle,
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
@@ -103,115 +98,64 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Contracts", "ServiceKit",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "Contracts", "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .asyncHTTPClient, .configuration,
+                .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
             ],
             path: "Services/Gateway", resources: [.copy("Resources/openapi.json")], swiftSettings: swiftSettings),
         .target(
             name: "AuthService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
+                .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             path: "Services/Auth", swiftSettings: swiftSettings),
         .target(
             name: "OAuthStub",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
+            dependencies: [.hummingbird, .configuration, .logging, .nioCore],
             path: "Services/OAuthStub", swiftSettings: swiftSettings),
 
         // MARK: Executables
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "OAuthStub", "Contracts",
+                "ServiceKit", "Gateway", "AuthService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
+                .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Services/Server/Modules", swiftSettings: swiftSettings),
         .executableTarget(name: "Huddle", dependencies: ["HuddleModules"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
         .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
         .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
-        .executableTarget(name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts", .hummingbird,
+                .sqlKit, .logging, .nioHTTP1,
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "OAuthStub", "ServiceKitTesting", "Contracts", "ServiceKit",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "AuthService", "OAuthStub", "ServiceKitTesting", "Contracts", "ServiceKit", .jwtKit, .configuration,
+                .logging, .serviceLifecycle, .nioHTTP1,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceKitTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                "ServiceKit", "Contracts",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Gateway", "ServiceKitTesting", "ServiceKit", "Contracts", .hummingbird, .webSocket, .webSocketClient,
+                .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .httpTypes,
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
-            dependencies: [
-                "HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioHTTP1],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
     ]
 )

@@ -11,7 +11,7 @@ enum GatewayError: ProblemError {
     var problem: Problem {
         switch self {
         case .noRoute:
-            Problem(title: "Not found", status: 404, detail: "No such endpoint.", code: "NOT_FOUND")
+            CommonError.noSuchRoute.problem
         case .upstreamUnavailable(let module):
             Problem(
                 title: "Service unavailable", status: 503, detail: "The \(module.rawValue) service is unavailable; try again shortly.",

@@ -18,6 +18,7 @@ struct ProxyMiddleware: RouterMiddleware {
     let limiter: RateLimiter
     let bodyLimit: Int
     let timeout: Duration
+    static let bufferedResponseLimit = 64 * 1024
 
     func handle(
         _ request: Request, context: HuddleRequestContext, next: (Request, HuddleRequestContext) async throws -> Response
@@ -52,10 +53,14 @@ struct ProxyMiddleware: RouterMiddleware {
         }
         do {
             let response = try await client.execute(upstream, timeout: .init(timeout))
-            return Response(
-                status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-                headers: HopByHop.returnable(response.headers),
-                body: ResponseBody(asyncSequence: response.body))
+            let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+            let headers = HopByHop.returnable(response.headers)
+            // Small bodies of known size go out in one write; everything else streams.
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length <= Self.bufferedResponseLimit {
+                let body = try await response.body.collect(upTo: length)
+                return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+            }
+            return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: response.body))
         } catch is LimitedBody.TooLarge {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {

@@ -59,3 +59,30 @@ struct StackTests {
         }
     }
 }
+
+extension StackTests {
+    /// The document clients are generated from must describe routes that exist.
+    @Test("every operation in /openapi.json reaches a route of the running stack")
+    func openAPIMatchesRoutes() async throws {
+        try await Self.withStack(store: .sqlite) { gateway in
+            let session = try await gateway.register()
+            let document = try JSONSerialization.jsonObject(with: try await gateway.get("/openapi.json").body) as? [String: Any]
+            let paths = try #require(document?["paths"] as? [String: [String: Any]])
+            #expect(paths.count >= 15)
+            for (template, operations) in paths {
+                let path = template.replacingOccurrences(of: "{id}", with: session.user.id.description)
+                    .replacingOccurrences(of: "{provider}", with: "facebook")
+                for method in operations.keys {
+                    // Anonymous, so that routing (not the token check) decides: a route that exists
+                    // answers 401 or a validation problem, a missing one NO_SUCH_ROUTE.
+                    let response = try await gateway.send(HTTPMethod(rawValue: method.uppercased()), path, rawBody: Data("{}".utf8))
+                    #expect(response.problem?.code != "NO_SUCH_ROUTE", "\(method.uppercased()) \(template)")
+                    #expect(response.status != 405, "\(method.uppercased()) \(template)")
+                    #expect(response.status < 500 || template == "/health", "\(method.uppercased()) \(template): \(response.status)")
+                }
+            }
+            // And an undocumented path is told apart.
+            #expect(try await gateway.get("/v1/users/me/nothing-here").problem?.code == "NO_SUCH_ROUTE")
+        }
+    }
+}

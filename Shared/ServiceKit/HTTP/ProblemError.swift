@@ -39,6 +39,8 @@ public enum CommonError: ProblemError {
     case unauthorized(String = "A valid access token is required.")
     case forbidden(String)
     case notFound(String)
+    /// No endpoint at this path and method.
+    case noSuchRoute
     case dependencyUnavailable(String)
     case rateLimited(retryAfterSeconds: Int)
     case payloadTooLarge(limitBytes: Int)
@@ -63,6 +65,8 @@ public enum CommonError: ProblemError {
             return Problem(title: "Forbidden", status: 403, detail: detail, code: "FORBIDDEN")
         case .notFound(let detail):
             return Problem(title: "Not found", status: 404, detail: detail, code: "NOT_FOUND")
+        case .noSuchRoute:
+            return Problem(title: "Not found", status: 404, detail: "No such endpoint.", code: "NO_SUCH_ROUTE")
         case .dependencyUnavailable(let name):
             return Problem(
                 title: "Service unavailable", status: 503, detail: "\(name) is unavailable; try again shortly.",

@@ -13,6 +13,9 @@ public enum ProblemMiddleware {
                 context.logger.warning("answered \(problem.problem.status) \(problem.problem.code): \(String(reflecting: error))")
             }
             return try problem.response(from: request, context: context)
+        case let httpError as HTTPError where httpError.status == .notFound:
+            // The router found no route: say so distinctly from "no such resource".
+            return try ProblemResponse.make(CommonError.noSuchRoute.problem)
         case let httpError as HTTPError:
             return try ProblemResponse.make(
                 CommonError.http(status: httpError.status.code, message: httpError.body).problem,
