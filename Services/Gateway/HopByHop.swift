@@ -9,9 +9,13 @@ enum HopByHop {
         "transfer-encoding", "upgrade",
     ]
 
-    /// Client → upstream. Host and Content-Length are set by the client library for the new request.
+    /// Client → upstream.
+    /// Also dropped client → upstream: the client library sets them for the new request.
+    static let notForwarded = names.union(["host", "content-length"])
+
     static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
-        let dropped = names.union(connectionListed(fields)).union(["host", "content-length"])
+        let listed = connectionListed(fields)
+        let dropped = listed.isEmpty ? notForwarded : notForwarded.union(listed)
         var headers = HTTPHeaders()
         for field in fields where !dropped.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: field.value)

@@ -32,14 +32,14 @@ public struct InternalClient: Sendable {
     public func post<Body: Encodable, T: Decodable>(
         _ path: String, body: Body, as type: T.Type, requestID: String? = nil
     ) async throws -> T {
-        let data = try HuddleJSON.makeEncoder().encode(body)
+        let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(.POST, path, body: data, requestID: requestID)
         return try decode(T.self, status: status, body: responseBody)
     }
 
     /// POST that expects no body back (2xx).
     public func post<Body: Encodable>(_ path: String, body: Body, requestID: String? = nil) async throws {
-        let data = try HuddleJSON.makeEncoder().encode(body)
+        let data = try HuddleJSON.encoder.encode(body)
         let (status, _) = try await send(.POST, path, body: data, requestID: requestID)
         guard (200..<300).contains(status) else { throw unexpected(status) }
     }
@@ -69,7 +69,7 @@ public struct InternalClient: Sendable {
     private func decode<T: Decodable>(_ type: T.Type, status: Int, body: ByteBuffer) throws -> T {
         guard (200..<300).contains(status) else { throw unexpected(status) }
         do {
-            return try HuddleJSON.makeDecoder().decode(T.self, from: Data(buffer: body))
+            return try HuddleJSON.decoder.decode(T.self, from: Data(buffer: body))
         } catch {
             dependencies.logger.error("\(module.rawValue) answered a body we cannot read: \(error)")
             throw CommonError.dependencyUnavailable(module.rawValue)

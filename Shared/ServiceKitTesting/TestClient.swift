@@ -18,7 +18,7 @@ public struct TestClient: Sendable {
         public let body: Data
 
         public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-            try HuddleJSON.makeDecoder().decode(T.self, from: body)
+            try HuddleJSON.decoder.decode(T.self, from: body)
         }
 
         public var problem: Problem? { try? decode(Problem.self) }
@@ -36,7 +36,7 @@ public struct TestClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try HuddleJSON.makeEncoder().encode(json)))
+            request.body = .bytes(ByteBuffer(bytes: try HuddleJSON.encoder.encode(json)))
         } else if let rawBody {
             request.body = .bytes(ByteBuffer(bytes: rawBody))
         }

@@ -28,7 +28,7 @@ enum DemoData {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             let body = RegisterRequest(email: account.email, password: account.password, name: account.name)
-            guard let data = try? HuddleJSON.makeEncoder().encode(body) else { continue }
+            guard let data = try? HuddleJSON.encoder.encode(body) else { continue }
             request.body = .bytes(ByteBuffer(bytes: data))
             do {
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))

@@ -33,8 +33,8 @@ public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestCont
         self.remoteAddress = source.channel.remoteAddress
     }
 
-    public var requestDecoder: JSONDecoder { HuddleJSON.makeDecoder() }
-    public var responseEncoder: JSONEncoder { HuddleJSON.makeEncoder() }
+    public var requestDecoder: JSONDecoder { HuddleJSON.decoder }
+    public var responseEncoder: JSONEncoder { HuddleJSON.encoder }
 }
 
 /// Context of routes that need a signed-in user. Its initialiser throws 401 when there is no
@@ -52,6 +52,6 @@ public struct AuthenticatedContext: ChildRequestContext {
     }
 
     public var userID: UserID { identity.userID }
-    public var requestDecoder: JSONDecoder { HuddleJSON.makeDecoder() }
-    public var responseEncoder: JSONEncoder { HuddleJSON.makeEncoder() }
+    public var requestDecoder: JSONDecoder { HuddleJSON.decoder }
+    public var responseEncoder: JSONEncoder { HuddleJSON.encoder }
 }

@@ -2,7 +2,11 @@ public import Foundation
 
 /// The one JSON dialect of Huddle: camelCase keys, RFC 3339 dates in UTC.
 public enum HuddleJSON {
-    public static func makeEncoder() -> JSONEncoder {
+    /// Shared instances for the hot path; both are safe to use from many tasks at once.
+    public static let encoder = makeEncoder()
+    public static let decoder = makeDecoder()
+
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
@@ -12,7 +16,7 @@ public enum HuddleJSON {
         return encoder
     }
 
-    public static func makeDecoder() -> JSONDecoder {
+    static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

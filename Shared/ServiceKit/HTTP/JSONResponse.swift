@@ -17,7 +17,7 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = try HuddleJSON.makeEncoder().encode(value)
+        let body = try HuddleJSON.encoder.encode(value)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -20,12 +20,11 @@ extension ProblemError {
 }
 
 public enum ProblemResponse {
-    private static let encoder = HuddleJSON.makeEncoder()
 
     public static func make(_ problem: Problem, headers extra: HTTPFields = [:]) throws -> Response {
         var headers = extra
         headers[.contentType] = Problem.mediaType
-        let body = try encoder.encode(problem)
+        let body = try HuddleJSON.encoder.encode(problem)
         return Response(
             status: .init(code: problem.status), headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -15,7 +15,7 @@ extension Request {
         }
         guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
         do {
-            return try HuddleJSON.makeDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try HuddleJSON.decoder.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw Self.problem(for: error)
         }

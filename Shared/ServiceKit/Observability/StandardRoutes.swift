@@ -30,7 +30,7 @@ public struct StandardRoutes<Context: RequestContext>: Sendable {
             for (name, check) in checks { results[name] = await check() ? "up" : "down" }
             let healthy = results.values.allSatisfy { $0 == "up" }
             let health = Health(status: healthy ? "ok" : "degraded", module: module, checks: results)
-            let body = try HuddleJSON.makeEncoder().encode(health)
+            let body = try HuddleJSON.encoder.encode(health)
             return Response(
                 status: healthy ? .ok : .serviceUnavailable, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
