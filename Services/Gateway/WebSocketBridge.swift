@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import HummingbirdWebSocket
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Joins a client's WebSocket to the same path on a module.
@@ -14,6 +15,7 @@ struct WebSocketBridge: Sendable {
 
     private let fromUpstream: AsyncStream<WebSocketMessage>
     private let toUpstream: AsyncStream<WebSocketMessage>.Continuation
+    private let pumping = NIOLockedValueBox(false)
 
     /// Connects to `url`; nil when the module does not accept the upgrade.
     static func open(url: String, headers: HTTPFields, logger: Logger) async -> WebSocketBridge? {
@@ -46,11 +48,18 @@ struct WebSocketBridge: Sendable {
         }
         var iterator = connected.makeAsyncIterator()
         guard await iterator.next() == true else { return nil }
-        return WebSocketBridge(fromUpstream: fromUpstream, toUpstream: toUpstreamInput)
+        let bridge = WebSocketBridge(fromUpstream: fromUpstream, toUpstream: toUpstreamInput)
+        // If the client's side of the upgrade never completes, do not hold the module's socket open.
+        Task {
+            try? await Task.sleep(for: .seconds(10))
+            if !bridge.pumping.withLockedValue({ $0 }) { toUpstreamInput.finish() }
+        }
+        return bridge
     }
 
     /// Pumps messages both ways until either side closes.
     func pump(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        pumping.withLockedValue { $0 = true }
         defer { toUpstream.finish() }
         try? await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
