@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts", .hummingbird,
+                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts", .hummingbird, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1,
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),

@@ -20,6 +20,13 @@ public actor TokenVerifier {
     private var knownKeyIDs: Set<String> = []
     private var lastKeyFetch: ContinuousClock.Instant?
     private var revoked: [SessionID: Date] = [:]
+    /// Tokens whose signature already checked out. A phone sends the same token for up to 15
+    /// minutes, and an Ed25519 verification costs far more than a dictionary lookup; expiry and
+    /// revocation are still checked on every use.
+    private var verified: [String: (identity: Identity, expiresAt: Date)] = [:]
+    private let verifiedCapacity = 10_000
+    /// JWT header segment → `kid`; there is one header per signing key, so this stays tiny.
+    private var headerKeyIDs: [Substring: String] = [:]
     private(set) var revocationCursor: Int64 = 0
     /// A token naming an unknown key refetches the JWKS at most this often, so garbage tokens
     /// cannot turn into a flood of requests to auth.
@@ -35,7 +42,15 @@ public actor TokenVerifier {
     }
 
     public func verify(_ token: String) async throws(Failure) -> Identity {
-        guard let keyID = Self.keyID(of: token) else { throw .malformed }
+        if let hit = verified[token] {
+            guard hit.expiresAt > Date() else {
+                verified[token] = nil
+                throw .invalid
+            }
+            guard revoked[hit.identity.sessionID] == nil else { throw .revoked }
+            return hit.identity
+        }
+        guard let keyID = keyID(of: token) else { throw .malformed }
         if !knownKeyIDs.contains(keyID) {
             try await refreshKeys()
             guard knownKeyIDs.contains(keyID) else { throw .unknownKey }
@@ -48,6 +63,8 @@ public actor TokenVerifier {
         }
         guard let identity = claims.identity else { throw .invalid }
         guard revoked[identity.sessionID] == nil else { throw .revoked }
+        if verified.count >= verifiedCapacity { verified.removeAll(keepingCapacity: true) }
+        verified[token] = (identity, claims.exp.value)
         return identity
     }
 
@@ -83,10 +100,17 @@ public actor TokenVerifier {
         }
     }
 
-    /// The `kid` of a compact JWS header, read without verifying anything.
-    static func keyID(of token: String) -> String? {
-        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
-            let data = Data(base64URLEncoded: String(headerPart)),
+    private func keyID(of token: String) -> String? {
+        guard let headerPart = token.split(separator: ".", maxSplits: 1).first else { return nil }
+        if let known = headerKeyIDs[headerPart] { return known }
+        guard let keyID = Self.keyID(ofHeader: headerPart) else { return nil }
+        if headerKeyIDs.count < 64 { headerKeyIDs[headerPart] = keyID }
+        return keyID
+    }
+
+    /// The `kid` of a compact JWS header segment, read without verifying anything.
+    static func keyID(ofHeader headerPart: Substring) -> String? {
+        guard let data = Data(base64URLEncoded: String(headerPart)),
             let header = try? JSONDecoder().decode([String: String?].self, from: data)
         else { return nil }
         return header["kid"] ?? nil

@@ -1,0 +1,77 @@
+import Contracts
+import Foundation
+import JWTKit
+import ServiceKit
+import Testing
+
+/// The verifier against a key source that serves real Ed25519 keys, as auth's JWKS would.
+@Suite("Token verifier")
+struct TokenVerifierTests {
+    actor KeySource: AccessKeySource {
+        var jwks = JWKS(keys: [])
+        var fetches = 0
+        var revocations = RevokedSessions(items: [], cursor: 0)
+
+        func publish(_ key: EdDSA.PrivateKey, kid: String) {
+            jwks.keys.append(
+                .octetKeyPair(.eddsa, identifier: JWKIdentifier(string: kid), x: key.publicKey.rawRepresentation.base64URLEncodedString(),
+                    y: nil, curve: .ed25519))
+        }
+        func revoke(_ session: SessionID) {
+            revocations = RevokedSessions(items: [.init(sessionID: session, revokedAt: Date())], cursor: revocations.cursor + 1)
+        }
+        func publicKeys() async throws -> JWKS {
+            fetches += 1
+            return jwks
+        }
+        func revokedSessions(after cursor: Int64) async throws -> RevokedSessions { revocations }
+    }
+
+    static func sign(_ claims: AccessClaims, with key: EdDSA.PrivateKey, kid: String) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(eddsa: key, kid: JWKIdentifier(string: kid))
+        return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+    }
+
+    @Test("valid tokens pass (again from cache), expired and revoked ones do not, a new key is fetched once")
+    func lifecycle() async throws {
+        let source = KeySource()
+        let first = try EdDSA.PrivateKey()
+        await source.publish(first, kid: "k1")
+        let verifier = TokenVerifier(source: source, keyRefetchInterval: .zero)
+        let user = UserID(), session = SessionID()
+
+        let token = try await Self.sign(AccessClaims(userID: user, sessionID: session, roles: [.administrator]), with: first, kid: "k1")
+        let identity = try await verifier.verify(token)
+        #expect(identity == Identity(userID: user, sessionID: session, roles: [.administrator]))
+        #expect(try await verifier.verify(token) == identity)
+        #expect(await source.fetches == 1)
+
+        let expired = try await Self.sign(
+            AccessClaims(userID: user, sessionID: SessionID(), roles: [], issuedAt: Date().addingTimeInterval(-3600)), with: first, kid: "k1")
+        await #expect(throws: TokenVerifier.Failure.invalid) { try await verifier.verify(expired) }
+
+        // Rotated key: an unseen kid makes the verifier fetch the JWKS again.
+        let second = try EdDSA.PrivateKey()
+        await source.publish(second, kid: "k2")
+        let rotated = try await Self.sign(AccessClaims(userID: user, sessionID: SessionID(), roles: []), with: second, kid: "k2")
+        #expect(try await verifier.verify(rotated).userID == user)
+        #expect(await source.fetches == 2)
+
+        // A token claiming k1 but signed by another key fails, cache or not.
+        let impostor = try await Self.sign(AccessClaims(userID: UserID(), sessionID: session, roles: []), with: second, kid: "k1")
+        await #expect(throws: TokenVerifier.Failure.invalid) { try await verifier.verify(impostor) }
+
+        await source.revoke(session)
+        try await verifier.pollRevocations()
+        await #expect(throws: TokenVerifier.Failure.revoked) { try await verifier.verify(token) }
+    }
+
+    @Test("garbage is refused without asking for keys")
+    func garbage() async throws {
+        let source = KeySource()
+        let verifier = TokenVerifier(source: source)
+        await #expect(throws: TokenVerifier.Failure.malformed) { try await verifier.verify("not.a.jwt") }
+        #expect(await source.fetches == 0)
+    }
+}
