@@ -72,8 +72,10 @@ struct SQLUserStore: UserStore {
     }
 
     static func decode(_ row: any SQLRow) throws -> User {
-        User(
-            id: UserID(try row.decode(column: "id", as: String.self))!,
+        let rawID = try row.decode(column: "id", as: String.self)
+        guard let id = UserID(rawID) else { throw CorruptRow(table: "users", detail: "id '\(rawID)' is not a UUID") }
+        return User(
+            id: id,
             email: try row.decode(column: "email", as: String.self),
             name: try row.decode(column: "name", as: String.self),
             pictureUrl: try row.decode(column: "picture_url", as: String?.self),
@@ -82,6 +84,11 @@ struct SQLUserStore: UserStore {
             facebookID: try row.decode(column: "facebook_id", as: String?.self),
             roles: Set(try row.decode(column: "roles", as: String.self).split(separator: ",").compactMap { Role(rawValue: String($0)) }),
             createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+
+    struct CorruptRow: Error {
+        let table: String
+        let detail: String
     }
 
     static func encode(_ sports: [Sport]) -> String { sports.map(\.rawValue).joined(separator: ",") }

@@ -30,11 +30,12 @@ public enum ModuleCommand {
 /// Logs to standard error at the given level (`trace` … `critical`).
 public func bootstrapLogging(level: String, label: String) -> Logger {
     let parsed = Logger.Level(rawValue: level.lowercased()) ?? .info
-    LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = parsed
-        return handler
-    }
+    LoggingSystem.bootstrap(
+        { label, metadataProvider in
+            var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+            handler.logLevel = parsed
+            return handler
+        }, metadataProvider: RequestMetadata.provider)
     return Logger(label: label)
 }
 

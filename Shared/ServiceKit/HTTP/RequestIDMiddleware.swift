@@ -3,8 +3,9 @@ public import Hummingbird
 import Foundation
 import Logging
 
-/// Accepts a sane `X-Request-Id` or makes one, puts it on the logger and on every response —
-/// error responses included, which is why errors are rendered here rather than further out.
+/// Accepts a sane `X-Request-Id` or makes one, puts it on every log line of the request
+/// (`RequestMetadata`) and on every response — error responses included, which is why errors
+/// are rendered here rather than further out.
 public struct RequestIDMiddleware: RouterMiddleware {
     public typealias Context = HuddleRequestContext
 
@@ -17,12 +18,13 @@ public struct RequestIDMiddleware: RouterMiddleware {
         var context = context
         let requestID = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
         context.requestID = requestID
-        context.logger[metadataKey: "request_id"] = .string(requestID)
         var response: Response
         do {
-            response = try await next(request, context)
+            response = try await RequestMetadata.$requestID.withValue(requestID) { try await next(request, context) }
         } catch {
-            response = try ProblemMiddleware.render(error, request: request, context: context)
+            response = try RequestMetadata.$requestID.withValue(requestID) {
+                try ProblemMiddleware.render(error, request: request, context: context)
+            }
         }
         response.headers[.requestID] = requestID
         return response
@@ -37,6 +39,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
     }
 }
 
+// Names of fixed, valid header spellings: the force-unwraps cannot fail.
 extension HTTPField.Name {
     public static let requestID = Self("X-Request-Id")!
     public static let internalToken = Self("X-Internal-Token")!

@@ -27,7 +27,8 @@ public struct AccessTokenMiddleware: RouterMiddleware {
         } catch {
             throw CommonError.unauthorized("The access token is invalid or expired.")
         }
-        context.logger[metadataKey: "user_id"] = .string(context.identity!.userID.description)
-        return try await next(request, context)
+        return try await RequestMetadata.$userID.withValue(context.identity?.userID.description) {
+            try await next(request, context)
+        }
     }
 }
