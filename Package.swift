@@ -101,7 +101,7 @@ let package = Package(
                 "Contracts", "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .asyncHTTPClient, .configuration,
                 .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
             ],
-            path: "Services/Gateway", resources: [.copy("Resources/openapi.json")], swiftSettings: swiftSettings),
+            path: "Services/Gateway", exclude: ["README.md"], resources: [.copy("Resources/openapi.json")], swiftSettings: swiftSettings),
         .target(
             name: "AuthService",
             dependencies: [
@@ -109,7 +109,7 @@ let package = Package(
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
-            path: "Services/Auth", swiftSettings: swiftSettings),
+            path: "Services/Auth", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "OAuthStub",
             dependencies: [.hummingbird, .configuration, .logging, .nioCore],
