@@ -21,13 +21,14 @@ import ServiceLifecycle
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let logger = dependencies.logger
     let directory = dependencies.directory
-    let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .init(reader.milliseconds("gateway.upstream.connect.ms", default: 500))),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512),
-            decompression: .disabled))
+    var clientConfiguration = HTTPClient.Configuration(
+        redirectConfiguration: .disallow,
+        timeout: .init(connect: .init(reader.milliseconds("gateway.upstream.connect.ms", default: 500))),
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512),
+        decompression: .disabled)
+    // No distributed tracing is set up; skip building a span per proxied request.
+    clientConfiguration.tracing.tracer = nil
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
         routes: routes, directory: directory, client: client,
