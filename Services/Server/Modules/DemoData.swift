@@ -22,7 +22,8 @@ enum DemoData {
     ]
 
     static func seed(authURL: String, logger: Logger) async {
-        var created: [Account] = []
+        // Created now, or on an earlier start: either way the credentials work, so show them.
+        var available: [Account] = []
         for account in [administrator] + players {
             var request = HTTPClientRequest(url: authURL + "/v1/auth/register")
             request.method = .POST
@@ -32,16 +33,17 @@ enum DemoData {
             request.body = .bytes(ByteBuffer(bytes: data))
             do {
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-                if response.status == .created { created.append(account) }
+                if response.status == .created || response.status == .conflict { available.append(account) }
             } catch {
                 logger.warning("could not create demo user \(account.email): \(error)")
             }
         }
-        guard !created.isEmpty else { return }
-        print("Demo accounts (first start):")
-        for account in created {
+        guard !available.isEmpty else { return }
+        print("Demo accounts:")
+        for account in available {
             let role = account.email == administrator.email ? " (administrator)" : ""
             print("  \(account.email)  password: \(account.password)\(role)")
         }
+        fflush(nil)
     }
 }

@@ -66,6 +66,8 @@ public struct HuddleCommand: AsyncParsableCommand {
         }
         if modules.contains(.gateway) {
             print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
+            // Shown at once even when stdout is a pipe or a file (docker logs, CI).
+            fflush(nil)
         }
         try await stack.wait()
     }
