@@ -51,11 +51,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         let report = await health.report()
         return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
     }
-    router.get("metrics") { _, _ in
-        Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: dependencies.metrics.emitToBuffer())))
-    }
+    StandardRoutes<HuddleRequestContext>.addMetrics(dependencies.metrics, to: router)
     router.get("openapi.json") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/json"],

@@ -25,16 +25,22 @@ public struct StandardRoutes<Context: RequestContext>: Sendable {
     }
 
     public func add(to router: some RouterMethods<Context>) {
-        router.get("health") { _, _ -> Response in
+        addHealth(to: router)
+        Self.addMetrics(metrics, to: router)
+    }
+
+    public func addHealth(to router: some RouterMethods<Context>) {
+        router.get("health") { _, _ in
             var results: [String: String] = [:]
             for (name, check) in checks { results[name] = await check() ? "up" : "down" }
             let healthy = results.values.allSatisfy { $0 == "up" }
             let health = Health(status: healthy ? "ok" : "degraded", module: module, checks: results)
-            let body = try HuddleJSON.encoder.encode(health)
-            return Response(
-                status: healthy ? .ok : .serviceUnavailable, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return JSONResponse(health, status: healthy ? .ok : .serviceUnavailable)
         }
+    }
+
+    /// `GET /metrics` in the Prometheus text format.
+    public static func addMetrics(_ metrics: PrometheusCollectorRegistry, to router: some RouterMethods<Context>) {
         router.get("metrics") { _, _ -> Response in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
