@@ -66,9 +66,10 @@ public final class TestStack: Sendable {
     /// Starts a stack, runs `body`, and always stops it.
     public static func with<T>(
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
-        extraServices: [any Service] = [], body: (TestStack) async throws -> T
+        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:],
+        body: (TestStack) async throws -> T
     ) async throws -> T {
-        let stack = try await start(builders, store: store, config: config, extraServices: extraServices)
+        let stack = try await start(builders, store: store, config: config, extraServices: extraServices, directory: extraURLs)
         do {
             let result = try await body(stack)
             await stack.stop()

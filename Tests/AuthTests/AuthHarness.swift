@@ -1,13 +1,10 @@
 import AuthService
 import Configuration
 import Foundation
-import NIOHTTP1
 import ServiceKit
 import Logging
 import OAuthStub
-import ServiceKit
 import ServiceKitTesting
-import ServiceLifecycle
 
 /// Auth on port 0 with a fresh store, optionally pointed at a running Facebook stand-in.
 enum AuthHarness {
@@ -25,23 +22,15 @@ enum AuthHarness {
 /// The Facebook stand-in, running for one test.
 struct StubProvider {
     let url: String
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
 
     static let appID = "huddle-test-app"
 
     static func with<T>(_ body: (StubProvider) async throws -> T) async throws -> T {
-        let (ports, portInput) = AsyncStream<Int>.makeStream()
         let reader = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["oauthstub.http.port": "0", "oauthstub.appid": appID]))
-        let app = buildOAuthStub(reader: reader, logger: Logger(label: "stub")) { portInput.yield($0) }
-        let group = ServiceGroup(services: [app], logger: Logger(label: "stub"))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        let stub = StubProvider(url: "http://127.0.0.1:\(port)", group: group, task: task)
-        defer { Task { await group.triggerGracefulShutdown() } }
-        return try await body(stub)
+        return try await withServerOnPort0({ onListening in
+            buildOAuthStub(reader: reader, logger: Logger(label: "stub"), onListening: onListening)
+        }) { url in try await body(StubProvider(url: url)) }
     }
 
     /// Auth settings that point the verifier at this stub.

@@ -3,13 +3,12 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import ServiceLifecycle
+import ServiceKitTesting
 
 /// A stand-in module for gateway tests: echoes what it received, answers slowly on request,
 /// and runs a WebSocket echo, on a port of its own.
 struct FakeUpstream {
     let url: String
-    private let group: ServiceGroup
 
     struct Echo: ResponseCodable {
         var method: String
@@ -46,26 +45,13 @@ struct FakeUpstream {
                 if case .text(let text) = message { try await outbound.write(.text("echo: \(text)")) }
             }
         }
-        let (ports, portInput) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, server: .http1WebSocketUpgrade(webSocketRouter: wsRouter),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portInput.yield(channel.localAddress?.port ?? 0) },
-            logger: Logger(label: "fake-upstream"))
-        let group = ServiceGroup(services: [app], logger: Logger(label: "fake-upstream"))
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        let upstream = FakeUpstream(url: "http://127.0.0.1:\(await iterator.next() ?? 0)", group: group)
-        do {
-            let result = try await body(upstream)
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
-        }
+        return try await withServerOnPort0({ onListening in
+            Application(
+                router: router, server: .http1WebSocketUpgrade(webSocketRouter: wsRouter),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+                logger: Logger(label: "fake-upstream"))
+        }) { url in try await body(FakeUpstream(url: url)) }
     }
 
     private static func echo(_ request: Request) async throws -> Echo {

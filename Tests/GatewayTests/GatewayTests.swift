@@ -18,14 +18,8 @@ struct GatewayTests {
     static func withGateway<T>(
         catalog upstream: String, config: [String: String] = [:], body: (TestClient, TestStack) async throws -> T
     ) async throws -> T {
-        let stack = try await TestStack.start([builder], config: config, directory: [.catalog: upstream])
-        do {
-            let result = try await body(stack.client(.gateway), stack)
-            await stack.stop()
-            return result
-        } catch {
-            await stack.stop()
-            throw error
+        try await TestStack.with([builder], config: config, directory: [.catalog: upstream]) { stack in
+            try await body(stack.client(.gateway), stack)
         }
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -26,9 +27,13 @@ struct FacebookVerifier: Sendable {
 
     let settings: Settings
     let httpClient: HTTPClient
+    let logger: Logger
 
     func verify(_ userToken: String) async throws -> ProviderIdentity {
-        guard let baseURL = settings.baseURL else { throw AuthError.oauthProviderUnavailable }
+        guard let baseURL = settings.baseURL else {
+            logger.warning("Facebook sign-in attempted but auth.oauth.facebook.url is not set")
+            throw AuthError.oauthProviderUnavailable
+        }
         guard !userToken.isEmpty, userToken.count <= 4096 else { throw AuthError.invalidOAuthToken("The token is empty or too long.") }
         let appToken = "\(settings.appID)|\(settings.appSecret)"
         let debug: DebugTokenResponse = try await get(
@@ -55,11 +60,16 @@ struct FacebookVerifier: Sendable {
             response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .init(settings.timeout))
             body = try await response.body.collect(upTo: 1024 * 1024)
         } catch {
+            logger.warning("sign-in provider unreachable: \(error)")
             throw AuthError.oauthProviderUnavailable
         }
-        if response.status.code >= 500 { throw AuthError.oauthProviderUnavailable }
+        if response.status.code >= 500 {
+            logger.warning("sign-in provider answered \(response.status.code)")
+            throw AuthError.oauthProviderUnavailable
+        }
         if response.status.code >= 400 { throw AuthError.invalidOAuthToken("The provider refused the token.") }
         guard let decoded = try? JSONDecoder().decode(T.self, from: Data(buffer: body)) else {
+            logger.warning("sign-in provider answered a body we cannot read")
             throw AuthError.oauthProviderUnavailable
         }
         return decoded

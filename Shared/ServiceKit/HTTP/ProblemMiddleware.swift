@@ -2,16 +2,15 @@ public import Hummingbird
 import Contracts
 import Logging
 
-/// Turns every error into problem+json. Known problems pass through; Hummingbird's own errors
-/// (unknown route, body too large) keep their status; anything else is logged with the request id
-/// and answered with a bare 500 that reveals nothing internal.
+/// Turns every error into problem+json. Known problems pass through (the code raising a 5xx one
+/// logs its cause); Hummingbird's own errors (unknown route, body too large) keep their status;
+/// anything else is logged with the request id and answered with a bare 500 that reveals nothing
+/// internal.
 public enum ProblemMiddleware {
     public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
         switch error {
         case let problem as any ProblemError:
-            if problem.problem.status >= 500 {
-                context.logger.warning("answered \(problem.problem.status) \(problem.problem.code): \(String(reflecting: error))")
-            }
+            // Expected failures: whoever raised a 5xx problem logged its cause there.
             return try problem.response(from: request, context: context)
         case let httpError as HTTPError where httpError.status == .notFound:
             // The router found no route: say so distinctly from "no such resource".

@@ -21,6 +21,7 @@ public struct AccessTokenMiddleware: RouterMiddleware {
         do {
             context.identity = try await verifier.verify(bearer.token)
         } catch .keysUnavailable {
+            context.logger.warning("cannot fetch auth's public keys to verify a token")
             throw CommonError.dependencyUnavailable("Token verification")
         } catch .revoked {
             throw CommonError.unauthorized("This session has ended; sign in again.")
