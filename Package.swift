@@ -37,6 +37,7 @@ let package = Package(
         .executable(name: "huddle", targets: ["Huddle"]),
         .executable(name: "gateway", targets: ["GatewayServer"]),
         .executable(name: "auth", targets: ["AuthServer"]),
+        .executable(name: "catalog", targets: ["CatalogServer"]),
         .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
     ],
     dependencies: [
@@ -111,6 +112,13 @@ let package = Package(
             ],
             path: "Services/Auth", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "CatalogService",
+            dependencies: [
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
+                .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle,
+            ],
+            path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "OAuthStub",
             dependencies: [.hummingbird, .configuration, .logging, .nioCore],
             path: "Services/OAuthStub", swiftSettings: swiftSettings),
@@ -119,7 +127,7 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -127,6 +135,7 @@ let package = Package(
         .executableTarget(name: "Huddle", dependencies: ["HuddleModules"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
         .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
         .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
+        .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
         .executableTarget(
             name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
 
@@ -145,6 +154,13 @@ let package = Package(
                 .logging, .serviceLifecycle, .nioHTTP1,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts", .hummingbird,
+                .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
+            ],
+            path: "Tests/CatalogTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

@@ -43,7 +43,14 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     keys.addPublic(to: router)
     router.addRoutes(SessionsController(accounts: accounts).endpoints, atPath: "/v1/auth")
     router.addRoutes(UsersController(database: database, users: users, follows: SQLFollowStore()).endpoints, atPath: "/v1/users")
-    router.internalGroup(token: dependencies.internalToken).addRoutes(keys.internalEndpoints)
+    let internalRoutes = router.internalGroup(token: dependencies.internalToken)
+    internalRoutes.addRoutes(keys.internalEndpoints)
+    internalRoutes.post("users/profiles") { request, context in
+        let body = try await request.decodeJSON(ProfilesRequest.self, context: context)
+        guard body.ids.count <= 1000 else { throw CommonError.invalid("ids", "must hold at most 1000 ids") }
+        let found = try await database.read { sql in try await users.users(ids: body.ids, on: sql) }
+        return JSONResponse(ProfilesResponse(items: found.map(\.publicProfile)))
+    }
 
     var app = Application(
         router: router, configuration: reader.serverConfiguration(for: .auth),

@@ -160,3 +160,14 @@ public struct RevokedSessions: Codable, Equatable, Sendable {
         self.cursor = cursor
     }
 }
+
+/// Internal: `POST /internal/users/profiles` — public profiles of the given users; unknown ids are left out.
+public struct ProfilesRequest: Codable, Equatable, Sendable {
+    public var ids: [UserID]
+    public init(ids: [UserID]) { self.ids = ids }
+}
+
+public struct ProfilesResponse: Codable, Equatable, Sendable {
+    public var items: [PublicProfile]
+    public init(items: [PublicProfile]) { self.items = items }
+}

@@ -19,3 +19,10 @@ public struct EventEnvelope: Codable, Equatable, Sendable {
         self.payload = payload
     }
 }
+
+/// The body of `POST /internal/events`: events in the order they must be applied.
+public struct EventBatch: Codable, Equatable, Sendable {
+    public var events: [EventEnvelope]
+
+    public init(events: [EventEnvelope]) { self.events = events }
+}

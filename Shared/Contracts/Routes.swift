@@ -10,6 +10,7 @@ public enum Routes {
     public enum Internal {
         public static let revokedSessions = "/internal/sessions/revoked"
         public static let events = "/internal/events"
+        public static let profiles = "/internal/users/profiles"
     }
 
     /// Headers with a meaning across the stack.

@@ -14,6 +14,7 @@ protocol UserStore: Sendable {
     /// Saves name, picture, sports and Facebook link.
     func update(_ user: User, on sql: any SQLDatabase) async throws
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
+    func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User]
 }
 
 struct SQLUserStore: UserStore {
@@ -62,6 +63,13 @@ struct SQLUserStore: UserStore {
         return try await sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
             .where("facebook_id", .in, SQLBind.group(facebookIDs))
             .orderBy("name")
+            .all().map(Self.decode)
+    }
+
+    func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User] {
+        guard !ids.isEmpty else { return [] }
+        return try await sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
+            .where("id", .in, SQLBind.group(ids.map(\.description)))
             .all().map(Self.decode)
     }
 

@@ -1,5 +1,6 @@
 public import ServiceKit
 import AuthService
+import CatalogService
 import Gateway
 
 /// Every module this build can run, by name.
@@ -7,6 +8,7 @@ public enum HuddleModules {
     public static let builders: [ServiceModule: ModuleBuilder] = [
         .gateway: ModuleBuilder(.gateway) { try await buildGateway(reader: $0, dependencies: $1) },
         .auth: ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        .catalog: ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

@@ -42,4 +42,5 @@ public func bootstrapLogging(level: String, label: String) -> Logger {
 extension ModuleCommand {
     public static func gateway() async { await main(.gateway) }
     public static func auth() async { await main(.auth) }
+    public static func catalog() async { await main(.catalog) }
 }

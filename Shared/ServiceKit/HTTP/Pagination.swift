@@ -1,3 +1,4 @@
+public import Contracts
 public import Hummingbird
 import Foundation
 
@@ -39,4 +40,13 @@ public struct PageRequest: Sendable {
 
     /// Encodes a position for `nextCursor`.
     public static func cursor(_ text: String) -> String { Data(text.utf8).base64URLEncodedString() }
+}
+
+extension Page {
+    /// A page from `limit + 1` fetched rows: the extra row only says that there is more, and the
+    /// cursor is made from the last row shown.
+    public static func from(_ rows: [Item], limit: Int, cursor: (Item) -> String) -> Page<Item> {
+        let items = Array(rows.prefix(limit))
+        return Page(items: items, nextCursor: rows.count > limit ? items.last.map(cursor) : nil)
+    }
 }

@@ -1,5 +1,5 @@
 public import Hummingbird
-import Contracts
+public import Contracts
 import Foundation
 import NIOFoundationCompat
 
@@ -58,5 +58,24 @@ extension Request {
         guard let raw = uri.queryParameters[Substring(name)] else { return nil }
         guard let value = T(String(raw)) else { throw CommonError.invalid(name, "has an invalid value") }
         return value
+    }
+}
+
+extension Request {
+    /// A query parameter naming one of an enum's cases (`?sport=volleyball`); 422 listing the choices otherwise.
+    public func query<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type) throws -> T? where T.RawValue == String {
+        guard let raw = uri.queryParameters[Substring(name)].map(String.init), !raw.isEmpty else { return nil }
+        guard let value = T(rawValue: raw) else {
+            throw CommonError.invalid(name, "must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+}
+
+extension Parameters {
+    /// A path id; one that is not a UUID names nothing, so it is a 404 like any unknown id.
+    public func id<Tag>(_ name: String = "id", as: TypedID<Tag>.Type, missing: @autoclosure () -> String) throws -> TypedID<Tag> {
+        guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.notFound(missing()) }
+        return id
     }
 }

@@ -1,0 +1,80 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// League use cases. A private league is seen only by its manager and the people of its teams.
+struct Leagues: Sendable {
+    let database: Database
+    let leagues: any LeagueStore
+    let teams: Teams
+    let outbox = Outbox()
+
+    func create(_ request: CreateLeagueRequest, by user: UserID) async throws -> League {
+        try CatalogValidation.require(
+            CatalogValidation.name(request.name) + (request.location.map { CatalogValidation.location($0) } ?? []))
+        let league = League(
+            id: LeagueID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, skill: request.skill,
+            ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,
+            managerId: user, teamCount: 0, createdAt: Date())
+        try await database.transaction { sql in
+            try await leagues.insert(league, on: sql)
+            try await publish(CatalogEvent.leagueCreated, league, teamIDs: [], on: sql)
+        }
+        return league
+    }
+
+    func league(_ id: LeagueID, viewer: UserID) async throws -> League {
+        try await database.read { sql in try await visibleLeague(id, to: viewer, on: sql) }
+    }
+
+    func list(sport: Sport?, viewer: UserID, page: PageRequest) async throws -> Page<League> {
+        let after = try NameCursor(page)
+        let rows = try await database.read { sql in
+            try await leagues.leagues(sport: sport, visibleTo: viewer, after: after, limit: page.limit + 1, on: sql)
+        }
+        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+    }
+
+    /// The league manager adds a team of the league's sport; adding it again changes nothing.
+    func add(_ teamID: TeamID, to id: LeagueID, by user: UserID) async throws -> League {
+        try await database.transaction { sql in
+            let league = try await visibleLeague(id, to: user, on: sql)
+            guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager adds teams.") }
+            let team: Team
+            do {
+                team = try await teams.visibleTeam(teamID, to: user, on: sql)
+            } catch is CommonError {
+                throw CommonError.invalid("teamId", "no team with id \(teamID)")
+            }
+            guard team.sport == league.sport else { throw CatalogError.sportMismatch(team: team.sport, league: league.sport) }
+            try await leagues.add(teamID, to: id, on: sql)
+            guard let updated = try await leagues.league(id, on: sql) else { throw CommonError.notFound("No league with id \(id).") }
+            try await publish(CatalogEvent.leagueTeamAdded, updated, teamIDs: try await leagues.teamIDs(in: id, on: sql), on: sql)
+            return updated
+        }
+    }
+
+    /// The league's teams that `viewer` may see.
+    func teams(of id: LeagueID, viewer: UserID) async throws -> [Team] {
+        try await database.read { sql in
+            _ = try await visibleLeague(id, to: viewer, on: sql)
+            let ids = try await leagues.teamIDs(in: id, on: sql)
+            return try await teams.teams.teams(ids: ids, viewer: viewer, on: sql)
+                .filter { TeamRules.canSee($0.privacy, standing: $0.membership) }
+        }
+    }
+
+    private func visibleLeague(_ id: LeagueID, to viewer: UserID, on sql: any SQLDatabase) async throws -> League {
+        guard let league = try await leagues.league(id, on: sql) else { throw CommonError.notFound("No league with id \(id).") }
+        if league.privacy == .private, league.managerId != viewer, try await !leagues.isInvolved(viewer, in: id, on: sql) {
+            throw CommonError.notFound("No league with id \(id).")
+        }
+        return league
+    }
+
+    private func publish(_ type: String, _ league: League, teamIDs: [TeamID], on sql: any SQLDatabase) async throws {
+        try await outbox.append(
+            type, aggregateID: league.id.description, payload: CatalogEvent.LeagueChanged(league: league, teamIds: teamIDs), on: sql)
+    }
+}

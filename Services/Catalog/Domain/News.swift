@@ -1,0 +1,77 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// News: ingested from providers (deduplicated by url), listed newest first, bookmarked by users.
+struct News: Sendable {
+    let database: Database
+    let store: any NewsStore
+
+    func ingest(_ request: NewsIngestRequest) async throws -> NewsIngestResult {
+        guard request.articles.count <= 500 else { throw CommonError.invalid("articles", "must hold at most 500 articles") }
+        var errors: [Problem.FieldError] = []
+        for (index, article) in request.articles.enumerated() {
+            if article.title.trimmingCharacters(in: .whitespaces).isEmpty {
+                errors.append(.init(field: "articles[\(index)].title", message: "must not be empty"))
+            }
+            errors += CatalogValidation.website(article.url, field: "articles[\(index)].url")
+        }
+        try CatalogValidation.require(errors)
+        let inserted = try await database.transaction { sql in
+            var inserted = 0
+            for article in request.articles {
+                let record = NewsArticle(
+                    id: ArticleID(), title: article.title, summary: article.summary, url: article.url, imageUrl: article.imageUrl,
+                    source: article.source, sport: article.sport, publishedAt: article.publishedAt)
+                if try await store.insertIfNew(record, on: sql) { inserted += 1 }
+            }
+            return inserted
+        }
+        return NewsIngestResult(inserted: inserted, duplicates: request.articles.count - inserted)
+    }
+
+    func list(sport: Sport?, page: PageRequest, viewer: UserID?) async throws -> Page<NewsArticle> {
+        let before = try NewsCursor(page)
+        let rows = try await database.read { sql in
+            try await markBookmarks(try await store.articles(sport: sport, before: before, limit: page.limit + 1, on: sql), viewer, sql)
+        }
+        return Page.from(rows, limit: page.limit) { NewsCursor(publishedAt: $0.publishedAt, id: $0.id.description).encoded }
+    }
+
+    func article(_ id: ArticleID, viewer: UserID?) async throws -> NewsArticle {
+        let found = try await database.read { sql in
+            try await markBookmarks(try await store.article(id, on: sql).map { [$0] } ?? [], viewer, sql).first
+        }
+        guard let found else { throw CommonError.notFound("No article with id \(id).") }
+        return found
+    }
+
+    func setBookmark(_ id: ArticleID, saved: Bool, user: UserID) async throws {
+        try await database.transaction { sql in
+            guard try await store.article(id, on: sql) != nil else { throw CommonError.notFound("No article with id \(id).") }
+            if saved {
+                try await store.bookmark(id, for: user, on: sql)
+            } else {
+                try await store.removeBookmark(id, for: user, on: sql)
+            }
+        }
+    }
+
+    func bookmarks(of user: UserID, page: PageRequest) async throws -> Page<NewsArticle> {
+        let before = try page.integerCursor()
+        let rows = try await database.read { sql in try await store.bookmarks(of: user, before: before, limit: page.limit + 1, on: sql) }
+        let next = rows.count > page.limit ? rows.prefix(page.limit).last.map { PageRequest.cursor(String($0.1)) } : nil
+        return Page(items: rows.prefix(page.limit).map(\.0), nextCursor: next)
+    }
+
+    private func markBookmarks(_ articles: [NewsArticle], _ viewer: UserID?, _ sql: any SQLDatabase) async throws -> [NewsArticle] {
+        guard let viewer else { return articles }
+        let saved = try await store.bookmarked(articles.map(\.id), by: viewer, on: sql)
+        return articles.map { article in
+            var article = article
+            article.bookmarked = saved.contains(article.id)
+            return article
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Disc golf courses and venues. Anyone reads them; only administrators change them.
+struct Places: Sendable {
+    let database: Database
+    let courses: any CourseStore
+    let venues: any VenueStore
+    let outbox = Outbox()
+
+    func createCourse(_ request: CreateCourseRequest, by identity: Identity) async throws -> Course {
+        try requireAdministrator(identity)
+        try CatalogValidation.require(
+            CatalogValidation.name(request.name) + CatalogValidation.location(request.location)
+                + CatalogValidation.website(request.website) + CatalogValidation.holes(request.holes))
+        let course = Course(
+            id: CourseID(), name: CatalogValidation.trimmed(request.name), location: request.location, website: request.website,
+            holes: request.holes)
+        try await database.transaction { sql in
+            try await courses.insert(course, on: sql)
+            try await publish(course, on: sql)
+        }
+        return course
+    }
+
+    func course(_ id: CourseID) async throws -> Course {
+        guard let course = try await database.read({ sql in try await courses.course(id, on: sql) }) else {
+            throw CommonError.notFound("No course with id \(id).")
+        }
+        return course
+    }
+
+    func courses(_ page: PageRequest) async throws -> Page<Course> {
+        let after = try NameCursor(page)
+        let rows = try await database.read { sql in try await courses.courses(after: after, limit: page.limit + 1, on: sql) }
+        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+    }
+
+    /// Replaces a hole, or adds the next one (`holeCount + 1`), so numbering never has gaps.
+    func saveHole(_ number: Int, _ request: UpdateHoleRequest, in id: CourseID, by identity: Identity) async throws -> Course {
+        try requireAdministrator(identity)
+        let hole = Hole(number: number, par: request.par, tee: request.tee, basket: request.basket)
+        try CatalogValidation.require(
+            CatalogValidation.hole(hole, field: "hole").map { error in
+                // The number comes from the path, the rest from the body.
+                error.field == "hole.number" ? .init(field: "number", message: error.message)
+                    : .init(field: String(error.field.dropFirst("hole.".count)), message: error.message)
+            })
+        return try await database.transaction { sql in
+            guard let course = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
+            guard number <= course.holeCount + 1 else {
+                throw CommonError.invalid("number", "must be an existing hole (1–\(course.holeCount)) or the next one")
+            }
+            try await courses.save(hole, in: id, on: sql)
+            guard let updated = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
+            try await publish(updated, on: sql)
+            return updated
+        }
+    }
+
+    func createVenue(_ request: CreateVenueRequest, by identity: Identity) async throws -> Venue {
+        try requireAdministrator(identity)
+        try CatalogValidation.require(
+            CatalogValidation.name(request.name) + CatalogValidation.location(request.location)
+                + CatalogValidation.website(request.website)
+                + (request.sports.isEmpty ? [.init(field: "sports", message: "must name at least one sport")] : []))
+        let venue = Venue(
+            id: VenueID(), name: CatalogValidation.trimmed(request.name), location: request.location,
+            sports: request.sports.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, website: request.website)
+        try await database.transaction { sql in
+            try await venues.insert(venue, on: sql)
+            try await outbox.append(
+                CatalogEvent.venueChanged, aggregateID: venue.id.description, payload: CatalogEvent.VenueChanged(venue: venue), on: sql)
+        }
+        return venue
+    }
+
+    func venue(_ id: VenueID) async throws -> Venue {
+        guard let venue = try await database.read({ sql in try await venues.venue(id, on: sql) }) else {
+            throw CommonError.notFound("No venue with id \(id).")
+        }
+        return venue
+    }
+
+    func venues(_ page: PageRequest) async throws -> Page<Venue> {
+        let after = try NameCursor(page)
+        let rows = try await database.read { sql in try await venues.venues(after: after, limit: page.limit + 1, on: sql) }
+        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+    }
+
+    private func requireAdministrator(_ identity: Identity) throws {
+        guard identity.isAdministrator else { throw CommonError.forbidden("Only administrators can change courses and venues.") }
+    }
+
+    private func publish(_ course: Course, on sql: any SQLDatabase) async throws {
+        try await outbox.append(
+            CatalogEvent.courseChanged, aggregateID: course.id.description, payload: CatalogEvent.CourseChanged(course: course), on: sql)
+    }
+}

@@ -1,0 +1,183 @@
+import Contracts
+import Foundation
+import ServiceClients
+import ServiceKit
+import SQLKit
+
+/// The team use cases: every privacy and role rule is checked here, on the server, whatever
+/// screen the call came from. Each change commits with its event.
+struct Teams: Sendable {
+    let database: Database
+    let teams: any TeamStore
+    let auth: AuthClient
+    let outbox = Outbox()
+
+    func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
+        try CatalogValidation.require(CatalogValidation.name(request.name) + CatalogValidation.location(request.location))
+        let team = Team(
+            id: TeamID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, privacy: request.privacy,
+            location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
+            managerId: user, memberCount: 1, membership: .manager, createdAt: Date())
+        try await database.transaction { sql in
+            try await teams.insert(team, on: sql)
+            try await teams.setMembership(.manager, of: user, in: team.id, on: sql)
+            try await publish(CatalogEvent.teamCreated, team, on: sql)
+        }
+        return team
+    }
+
+    /// The team as `viewer` may see it; hidden (404) when private and they have no standing.
+    func visibleTeam(_ id: TeamID, to viewer: UserID, on sql: any SQLDatabase) async throws -> Team {
+        guard let team = try await teams.team(id, viewer: viewer, on: sql),
+            TeamRules.canSee(team.privacy, standing: team.membership)
+        else { throw CommonError.notFound("No team with id \(id).") }
+        return team
+    }
+
+    func team(_ id: TeamID, viewer: UserID) async throws -> Team {
+        try await database.read { sql in try await visibleTeam(id, to: viewer, on: sql) }
+    }
+
+    func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
+        try CatalogValidation.require(
+            (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { CatalogValidation.location($0) } ?? []))
+        return try await database.transaction { sql in
+            var team = try await managedTeam(id, by: user, on: sql)
+            if let name = request.name { team.name = CatalogValidation.trimmed(name) }
+            if let privacy = request.privacy { team.privacy = privacy }
+            if let location = request.location { team.location = location }
+            if let ageGroup = request.ageGroup { team.ageGroup = ageGroup }
+            if let gender = request.gender { team.gender = gender }
+            if let skill = request.skill { team.skill = skill }
+            try await teams.update(team, on: sql)
+            try await publish(CatalogEvent.teamUpdated, team, on: sql)
+            return team
+        }
+    }
+
+    func delete(_ id: TeamID, by user: UserID) async throws {
+        try await database.transaction { sql in
+            _ = try await managedTeam(id, by: user, on: sql)
+            try await teams.delete(id, on: sql)
+            try await outbox.append(
+                CatalogEvent.teamDeleted, aggregateID: id.description, payload: CatalogEvent.TeamDeleted(teamId: id), on: sql)
+        }
+    }
+
+    func join(_ id: TeamID, user: UserID) async throws -> Team {
+        try await database.transaction { sql in
+            let team = try await visibleTeam(id, to: user, on: sql)
+            switch TeamRules.join(team.privacy, standing: team.membership) {
+            case .unchanged:
+                return team
+            case .refused:
+                throw CommonError.forbidden("This team is private: you can join only when its manager invites you.")
+            case .becomes(let role):
+                return try await setStanding(role, of: user, in: id, viewer: user, on: sql)
+            }
+        }
+    }
+
+    /// The manager invites users; someone who had asked to join is let in at once.
+    func invite(_ userIDs: [UserID], to id: TeamID, by manager: UserID) async throws -> InviteResult {
+        guard (1...100).contains(userIDs.count) else { throw CommonError.invalid("userIds", "must list 1 to 100 users") }
+        let unique = userIDs.reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
+        let known = try await auth.profiles(unique)
+        let unknown = unique.enumerated().filter { known[$0.element] == nil }
+        guard unknown.isEmpty else {
+            throw CommonError.validation(unknown.map { .init(field: "userIds[\($0.offset)]", message: "no player with id \($0.element)") })
+        }
+        return try await database.transaction { sql in
+            _ = try await managedTeam(id, by: manager, on: sql)
+            var invited: [UserID] = [], unchanged: [UserID] = []
+            for user in unique {
+                switch try await teams.membership(of: user, in: id, on: sql) {
+                case nil:
+                    _ = try await setStanding(.invited, of: user, in: id, viewer: manager, on: sql)
+                    invited.append(user)
+                case .pending:
+                    _ = try await setStanding(.player, of: user, in: id, viewer: manager, on: sql)
+                    invited.append(user)
+                case .manager, .player, .invited:
+                    unchanged.append(user)
+                }
+            }
+            return InviteResult(invited: invited, unchanged: unchanged)
+        }
+    }
+
+    /// The manager answers a request to join: approve makes a player, decline forgets it.
+    func decide(_ id: TeamID, request user: UserID, approve: Bool, by manager: UserID) async throws {
+        try await database.transaction { sql in
+            _ = try await managedTeam(id, by: manager, on: sql)
+            guard try await teams.membership(of: user, in: id, on: sql) == .pending else {
+                throw CommonError.notFound("No pending request from \(user) for this team.")
+            }
+            if approve {
+                _ = try await setStanding(.player, of: user, in: id, viewer: manager, on: sql)
+            } else {
+                try await removeStanding(of: user, in: id, on: sql)
+            }
+        }
+    }
+
+    func remove(_ target: UserID, from id: TeamID, by actor: UserID) async throws {
+        try await database.transaction { sql in
+            let team = try await visibleTeam(id, to: actor, on: sql)
+            let targetStanding = try await teams.membership(of: target, in: id, on: sql)
+            switch TeamRules.remove(target, by: actor, actorStanding: team.membership, targetStanding: targetStanding) {
+            case .hidden: throw CommonError.notFound("\(target) is not on this team.")
+            case .refused where target == actor: throw CatalogError.managerCannotLeave
+            case .refused(let reason): throw CommonError.forbidden(reason)
+            case .remove: try await removeStanding(of: target, in: id, on: sql)
+            }
+        }
+    }
+
+    /// The roster with names: managers see requests and invitations too; others see the team.
+    func roster(_ id: TeamID, viewer: UserID, requestID: String) async throws -> [TeamMember] {
+        let (team, memberships) = try await database.read { sql in
+            let team = try await visibleTeam(id, to: viewer, on: sql)
+            return (team, try await teams.memberships(of: id, on: sql))
+        }
+        let shown = team.membership == .manager ? memberships : memberships.filter { $0.role.isMember }
+        let profiles = try await auth.profiles(shown.map(\.userId), requestID: requestID)
+        return shown.map { TeamMember(userId: $0.userId, name: profiles[$0.userId]?.name ?? "Former player", role: $0.role) }
+    }
+
+    // MARK: Helpers
+
+    private func managedTeam(_ id: TeamID, by user: UserID, on sql: any SQLDatabase) async throws -> Team {
+        let team = try await visibleTeam(id, to: user, on: sql)
+        guard team.membership == .manager else { throw CommonError.forbidden("Only the team's manager can do this.") }
+        return team
+    }
+
+    private func setStanding(_ role: Membership, of user: UserID, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
+        async throws -> Team
+    {
+        try await teams.setMembership(role, of: user, in: id, on: sql)
+        return try await publishMembership(of: user, role: role, in: id, viewer: viewer, on: sql)
+    }
+
+    private func removeStanding(of user: UserID, in id: TeamID, on sql: any SQLDatabase) async throws {
+        try await teams.removeMembership(of: user, in: id, on: sql)
+        _ = try await publishMembership(of: user, role: nil, in: id, viewer: user, on: sql)
+    }
+
+    private func publishMembership(of user: UserID, role: Membership?, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
+        async throws -> Team
+    {
+        guard let team = try await teams.team(id, viewer: viewer, on: sql) else { throw CommonError.notFound("No team with id \(id).") }
+        try await outbox.append(
+            CatalogEvent.membershipChanged, aggregateID: id.description,
+            payload: CatalogEvent.MembershipChanged(teamId: id, userId: user, role: role, memberCount: team.memberCount), on: sql)
+        return team
+    }
+
+    private func publish(_ type: String, _ team: Team, on sql: any SQLDatabase) async throws {
+        var snapshot = team
+        snapshot.membership = nil
+        try await outbox.append(type, aggregateID: team.id.description, payload: CatalogEvent.TeamChanged(team: snapshot), on: sql)
+    }
+}

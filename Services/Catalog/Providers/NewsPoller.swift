@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import Contracts
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ServiceClients
+import ServiceKit
+import ServiceLifecycle
+
+/// The provider adapter: polls a NewsAPI-style feed (`{"articles":[{source:{name},title,description,url,
+/// urlToImage,publishedAt}]}`) and hands what it finds to catalog's internal ingest endpoint, which
+/// drops articles it already has (by url). A feed that fails is logged and tried again next time.
+struct NewsPoller: Service {
+    struct Settings: Sendable {
+        var feedURL: String
+        var sport: Sport
+        var interval: Duration
+    }
+
+    let settings: Settings
+    let dependencies: ServiceDependencies
+
+    func run() async throws {
+        let ingest = InternalClient(.catalog, dependencies: dependencies, timeout: .seconds(10))
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let articles = try await fetch()
+                    let result = try await ingest.post("/internal/news", body: NewsIngestRequest(articles: articles), as: NewsIngestResult.self)
+                    dependencies.logger.info("news: \(result.inserted) new, \(result.duplicates) known")
+                } catch {
+                    dependencies.logger.warning("news feed \(settings.feedURL) failed: \(error)")
+                }
+                try? await Task.sleep(for: settings.interval)
+            }
+        }
+    }
+
+    func fetch() async throws -> [NewsIngestRequest.Article] {
+        let response = try await dependencies.httpClient.execute(HTTPClientRequest(url: settings.feedURL), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
+        guard response.status == .ok else { throw FeedAnswered(status: Int(response.status.code)) }
+        return try NewsAPIFeed.articles(from: Data(buffer: body), sport: settings.sport)
+    }
+
+    struct FeedAnswered: Error {
+        let status: Int
+    }
+}
+
+/// Reading a NewsAPI-style answer. Pure, so the mapping is tested without a network.
+enum NewsAPIFeed {
+    private struct Answer: Decodable {
+        struct Article: Decodable {
+            struct Source: Decodable { let name: String? }
+            let source: Source?
+            let title: String?
+            let description: String?
+            let url: String?
+            let urlToImage: String?
+            let publishedAt: String?
+        }
+        let articles: [Article]
+    }
+
+    /// Articles with a title, an http(s) url and a readable date; others are skipped.
+    static func articles(from data: Data, sport: Sport) throws -> [NewsIngestRequest.Article] {
+        let answer = try JSONDecoder().decode(Answer.self, from: data)
+        let dates = ISO8601DateFormatter()
+        return answer.articles.compactMap { item in
+            guard let title = item.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title != "[Removed]",
+                let url = item.url, url.hasPrefix("http"), let published = item.publishedAt.flatMap(dates.date(from:))
+            else { return nil }
+            return NewsIngestRequest.Article(
+                title: String(title.prefix(300)), summary: String((item.description ?? "").prefix(2000)), url: url,
+                imageUrl: item.urlToImage, source: item.source?.name ?? "Unknown", sport: sport, publishedAt: published)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ServiceKit
+
+/// Catalog's schema. Ids are lowercase UUID text; `name_key` is the lower-cased name that lists
+/// sort and search on; coordinates are plain degrees.
+enum CatalogMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "teams, leagues, courses, venues, news") { kind in
+            [
+                """
+                CREATE TABLE teams (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, sport TEXT NOT NULL,
+                    privacy TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, address TEXT,
+                    age_group TEXT NOT NULL, gender TEXT NOT NULL, skill TEXT NOT NULL, manager_id TEXT NOT NULL,
+                    created_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX teams_name ON teams(name_key, id)",
+                """
+                CREATE TABLE memberships (
+                    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE, user_id TEXT NOT NULL,
+                    role TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL, PRIMARY KEY (team_id, user_id))
+                """,
+                "CREATE INDEX memberships_user ON memberships(user_id)",
+                """
+                CREATE TABLE leagues (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, sport TEXT NOT NULL,
+                    skill TEXT NOT NULL, age_group TEXT NOT NULL, gender TEXT NOT NULL, privacy TEXT NOT NULL,
+                    lat DOUBLE PRECISION, lng DOUBLE PRECISION, address TEXT, manager_id TEXT NOT NULL,
+                    created_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX leagues_sport_name ON leagues(sport, name_key, id)",
+                """
+                CREATE TABLE league_teams (
+                    league_id TEXT NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
+                    team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+                    added_at \(kind.timestamp) NOT NULL, PRIMARY KEY (league_id, team_id))
+                """,
+                "CREATE INDEX league_teams_team ON league_teams(team_id)",
+                """
+                CREATE TABLE courses (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL,
+                    lng DOUBLE PRECISION NOT NULL, address TEXT, website TEXT, created_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX courses_name ON courses(name_key, id)",
+                """
+                CREATE TABLE holes (
+                    course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                    par INTEGER NOT NULL, tee_lat DOUBLE PRECISION NOT NULL, tee_lng DOUBLE PRECISION NOT NULL,
+                    basket_lat DOUBLE PRECISION NOT NULL, basket_lng DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (course_id, number))
+                """,
+                """
+                CREATE TABLE venues (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, lat DOUBLE PRECISION NOT NULL,
+                    lng DOUBLE PRECISION NOT NULL, address TEXT, sports TEXT NOT NULL, website TEXT,
+                    created_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX venues_name ON venues(name_key, id)",
+                """
+                CREATE TABLE news_articles (
+                    id TEXT PRIMARY KEY, title TEXT NOT NULL, summary TEXT NOT NULL, url TEXT NOT NULL UNIQUE,
+                    image_url TEXT, source TEXT NOT NULL, sport TEXT NOT NULL, published_at \(kind.timestamp) NOT NULL,
+                    ingested_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX news_published ON news_articles(published_at, id)",
+                """
+                CREATE TABLE bookmarks (
+                    seq \(kind.autoIncrementPrimaryKey), user_id TEXT NOT NULL,
+                    article_id TEXT NOT NULL REFERENCES news_articles(id) ON DELETE CASCADE,
+                    created_at \(kind.timestamp) NOT NULL, UNIQUE (user_id, article_id))
+                """,
+            ]
+        },
+        .outbox(version: 2),
+    ]
+}

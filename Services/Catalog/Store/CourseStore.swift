@@ -1,0 +1,79 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Disc golf courses with their holes. Par and hole count are never stored: they come from the holes.
+protocol CourseStore: Sendable {
+    func insert(_ course: Course, on sql: any SQLDatabase) async throws
+    func course(_ id: CourseID, on sql: any SQLDatabase) async throws -> Course?
+    func courses(after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Course]
+    /// Replaces or adds one hole.
+    func save(_ hole: Hole, in course: CourseID, on sql: any SQLDatabase) async throws
+}
+
+struct SQLCourseStore: CourseStore {
+    func insert(_ course: Course, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "courses").columns("id", "name", "name_key", "lat", "lng", "address", "website", "created_at")
+            .values(
+                SQLBind(course.id.description), SQLBind(course.name), SQLBind(NameCursor.key(course.name)),
+                SQLBind(course.location.lat), SQLBind(course.location.lng), SQLBind(course.location.address),
+                SQLBind(course.website), SQLBind(Date())
+            ).run()
+        for hole in course.holes { try await save(hole, in: course.id, on: sql) }
+    }
+
+    func course(_ id: CourseID, on sql: any SQLDatabase) async throws -> Course? {
+        try await withHoles(select(on: sql).where("id", .equal, SQLBind(id.description)).all(), on: sql).first
+    }
+
+    func courses(after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Course] {
+        var query = select(on: sql)
+        if let after { query = query.where(after.condition(table: "courses")) }
+        return try await withHoles(query.orderBy("name_key").orderBy("id").limit(limit).all(), on: sql)
+    }
+
+    func save(_ hole: Hole, in course: CourseID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "holes")
+            .columns("course_id", "number", "par", "tee_lat", "tee_lng", "basket_lat", "basket_lng")
+            .values(
+                SQLBind(course.description), SQLBind(hole.number), SQLBind(hole.par), SQLBind(hole.tee.lat),
+                SQLBind(hole.tee.lng), SQLBind(hole.basket.lat), SQLBind(hole.basket.lng)
+            )
+            .onConflict(with: ["course_id", "number"]) { update in
+                update.set(excludedValueOf: "par").set(excludedValueOf: "tee_lat").set(excludedValueOf: "tee_lng")
+                    .set(excludedValueOf: "basket_lat").set(excludedValueOf: "basket_lng")
+            }
+            .run()
+    }
+
+    private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns("id", "name", "lat", "lng", "address", "website").from("courses")
+    }
+
+    private func withHoles(_ rows: [any SQLRow], on sql: any SQLDatabase) async throws -> [Course] {
+        guard !rows.isEmpty else { return [] }
+        let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
+        let holes = try await sql.select().columns("course_id", "number", "par", "tee_lat", "tee_lng", "basket_lat", "basket_lng")
+            .from("holes").where("course_id", .in, SQLBind.group(ids)).orderBy("number").all()
+            .reduce(into: [String: [Hole]]()) { result, row in
+                let hole = Hole(
+                    number: try row.decode(column: "number", as: Int.self), par: try row.decode(column: "par", as: Int.self),
+                    tee: Coordinates(
+                        lat: try row.decode(column: "tee_lat", as: Double.self), lng: try row.decode(column: "tee_lng", as: Double.self)),
+                    basket: Coordinates(
+                        lat: try row.decode(column: "basket_lat", as: Double.self),
+                        lng: try row.decode(column: "basket_lng", as: Double.self)))
+                result[try row.decode(column: "course_id", as: String.self), default: []].append(hole)
+            }
+        return try rows.map { row in
+            let id = try row.decode(column: "id", as: String.self)
+            return Course(
+                id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+                location: Location(
+                    lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
+                    address: try row.decode(column: "address", as: String?.self)),
+                website: try row.decode(column: "website", as: String?.self), holes: holes[id] ?? [])
+        }
+    }
+}

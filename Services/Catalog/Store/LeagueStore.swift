@@ -1,0 +1,108 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Leagues and the teams that play in them.
+protocol LeagueStore: Sendable {
+    func insert(_ league: League, on sql: any SQLDatabase) async throws
+    func league(_ id: LeagueID, on sql: any SQLDatabase) async throws -> League?
+    /// Leagues of `sport` (all sports when nil) that `viewer` may see, by name.
+    func leagues(sport: Sport?, visibleTo viewer: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
+        async throws -> [League]
+    /// Idempotent.
+    func add(_ team: TeamID, to league: LeagueID, on sql: any SQLDatabase) async throws
+    func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID]
+    /// Whether `user` manages the league or stands with one of its teams.
+    func isInvolved(_ user: UserID, in league: LeagueID, on sql: any SQLDatabase) async throws -> Bool
+}
+
+struct SQLLeagueStore: LeagueStore {
+    static let columns = [
+        "id", "name", "sport", "skill", "age_group", "gender", "privacy", "lat", "lng", "address", "manager_id", "created_at",
+    ]
+
+    func insert(_ league: League, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "leagues").columns(Self.columns + ["name_key"])
+            .values(
+                SQLBind(league.id.description), SQLBind(league.name), SQLBind(league.sport.rawValue),
+                SQLBind(league.skill.rawValue), SQLBind(league.ageGroup.rawValue), SQLBind(league.gender.rawValue),
+                SQLBind(league.privacy.rawValue), SQLBind(league.location?.lat), SQLBind(league.location?.lng),
+                SQLBind(league.location?.address), SQLBind(league.managerId.description), SQLBind(league.createdAt),
+                SQLBind(NameCursor.key(league.name))
+            ).run()
+    }
+
+    func league(_ id: LeagueID, on sql: any SQLDatabase) async throws -> League? {
+        guard let row = try await select(on: sql).where("id", .equal, SQLBind(id.description)).first() else { return nil }
+        return try await withTeamCounts([row], on: sql).first
+    }
+
+    func leagues(sport: Sport?, visibleTo viewer: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
+        async throws -> [League]
+    {
+        let involved: SQLQueryString = """
+            EXISTS (SELECT 1 FROM league_teams lt JOIN memberships m ON m.team_id = lt.team_id \
+            WHERE lt.league_id = leagues.id AND m.user_id = \(bind: viewer.description))
+            """
+        var query = select(on: sql).where(group: { group in
+            group.where("privacy", .notEqual, SQLBind(Privacy.private.rawValue))
+                .orWhere("manager_id", .equal, SQLBind(viewer.description))
+                .orWhere(involved)
+        })
+        if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
+        if let after { query = query.where(after.condition(table: "leagues")) }
+        return try await withTeamCounts(query.orderBy("name_key").orderBy("id").limit(limit).all(), on: sql)
+    }
+
+    func add(_ team: TeamID, to league: LeagueID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "league_teams").columns("league_id", "team_id", "added_at")
+            .values(SQLBind(league.description), SQLBind(team.description), SQLBind(Date()))
+            .ignoringConflicts(with: ["league_id", "team_id"]).run()
+    }
+
+    func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID] {
+        try await sql.select().column("team_id").from("league_teams").where("league_id", .equal, SQLBind(league.description))
+            .orderBy("added_at").orderBy("team_id").all().map { try CatalogRow.id($0, "team_id") }
+    }
+
+    func isInvolved(_ user: UserID, in league: LeagueID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.select().column(SQLLiteral.numeric("1")).from("league_teams")
+            .join("memberships", on: SQLColumn("team_id", table: "memberships"), .equal, SQLColumn("team_id", table: "league_teams"))
+            .where(SQLColumn("league_id", table: "league_teams"), .equal, SQLBind(league.description))
+            .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(user.description))
+            .first() != nil
+    }
+
+    private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns(Self.columns.map { SQLColumn($0) }).from("leagues")
+    }
+
+    private func withTeamCounts(_ rows: [any SQLRow], on sql: any SQLDatabase) async throws -> [League] {
+        var leagues = try rows.map(Self.decode)
+        guard !leagues.isEmpty else { return [] }
+        let counts = try await sql.select().column("league_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "teams")
+            .from("league_teams").where("league_id", .in, SQLBind.group(leagues.map { $0.id.description }))
+            .groupBy("league_id").all()
+            .reduce(into: [String: Int]()) { result, row in
+                result[try row.decode(column: "league_id", as: String.self)] = try row.decode(column: "teams", as: Int.self)
+            }
+        for index in leagues.indices { leagues[index].teamCount = counts[leagues[index].id.description] ?? 0 }
+        return leagues
+    }
+
+    static func decode(_ row: any SQLRow) throws -> League {
+        let lat = try row.decode(column: "lat", as: Double?.self)
+        let lng = try row.decode(column: "lng", as: Double?.self)
+        return League(
+            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+            sport: try CatalogRow.value(row, "sport"), skill: try CatalogRow.value(row, "skill"),
+            ageGroup: try CatalogRow.value(row, "age_group"), gender: try CatalogRow.value(row, "gender"),
+            privacy: try CatalogRow.value(row, "privacy"),
+            location: lat.flatMap { lat in
+                lng.map { Location(lat: lat, lng: $0, address: try? row.decode(column: "address", as: String?.self)) }
+            },
+            managerId: try CatalogRow.id(row, "manager_id"), teamCount: 0,
+            createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+}

@@ -1,0 +1,120 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// News articles, newest first, and each user's bookmarks.
+protocol NewsStore: Sendable {
+    /// Inserts the article unless one with the same url exists; returns whether it was new.
+    func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool
+    func article(_ id: ArticleID, on sql: any SQLDatabase) async throws -> NewsArticle?
+    /// Newest first; `before` is the position of the last article of the previous page.
+    func articles(sport: Sport?, before: NewsCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle]
+    /// Idempotent.
+    func bookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
+    func removeBookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
+    /// Which of `articles` the user saved.
+    func bookmarked(_ articles: [ArticleID], by user: UserID, on sql: any SQLDatabase) async throws -> Set<ArticleID>
+    /// The user's saved articles, most recently saved first, with each bookmark's position.
+    func bookmarks(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(NewsArticle, Int64)]
+}
+
+/// Position in the newest-first list: publication time, then id.
+struct NewsCursor: Sendable, Equatable {
+    let publishedAt: Date
+    let id: String
+
+    init(publishedAt: Date, id: String) {
+        self.publishedAt = publishedAt
+        self.id = id
+    }
+
+    init?(_ page: PageRequest) throws {
+        guard let text = page.cursor else { return nil }
+        let parts = text.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let seconds = Double(parts[0]) else {
+            throw CommonError.invalid("cursor", "is not a cursor this list gave out")
+        }
+        publishedAt = Date(timeIntervalSince1970: seconds)
+        id = String(parts[1])
+    }
+
+    var encoded: String { PageRequest.cursor("\(publishedAt.timeIntervalSince1970)|\(id)") }
+}
+
+struct SQLNewsStore: NewsStore {
+    static let columns = ["id", "title", "summary", "url", "image_url", "source", "sport", "published_at"]
+
+    func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool {
+        let inserted = try await sql.insert(into: "news_articles").columns(Self.columns + ["ingested_at"])
+            .values(
+                SQLBind(article.id.description), SQLBind(article.title), SQLBind(article.summary), SQLBind(article.url),
+                SQLBind(article.imageUrl), SQLBind(article.source), SQLBind(article.sport.rawValue), SQLBind(article.publishedAt),
+                SQLBind(Date())
+            )
+            .ignoringConflicts(with: ["url"]).returning("id").all()
+        return !inserted.isEmpty
+    }
+
+    func article(_ id: ArticleID, on sql: any SQLDatabase) async throws -> NewsArticle? {
+        try await select(on: sql).where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
+    }
+
+    func articles(sport: Sport?, before: NewsCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle] {
+        var query = select(on: sql)
+        if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
+        if let before {
+            query = query.where(group: { group in
+                group.where("published_at", .lessThan, SQLBind(before.publishedAt)).orWhere(group: { same in
+                    same.where("published_at", .equal, SQLBind(before.publishedAt)).where("id", .lessThan, SQLBind(before.id))
+                })
+            })
+        }
+        return try await query.orderBy("published_at", .descending).orderBy("id", .descending).limit(limit).all()
+            .map(Self.decode)
+    }
+
+    func bookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "bookmarks").columns("user_id", "article_id", "created_at")
+            .values(SQLBind(user.description), SQLBind(article.description), SQLBind(Date()))
+            .ignoringConflicts(with: ["user_id", "article_id"]).run()
+    }
+
+    func removeBookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "bookmarks")
+            .where("user_id", .equal, SQLBind(user.description)).where("article_id", .equal, SQLBind(article.description)).run()
+    }
+
+    func bookmarked(_ articles: [ArticleID], by user: UserID, on sql: any SQLDatabase) async throws -> Set<ArticleID> {
+        guard !articles.isEmpty else { return [] }
+        return Set(
+            try await sql.select().column("article_id").from("bookmarks").where("user_id", .equal, SQLBind(user.description))
+                .where("article_id", .in, SQLBind.group(articles.map(\.description))).all()
+                .map { try CatalogRow.id($0, "article_id") })
+    }
+
+    func bookmarks(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(NewsArticle, Int64)] {
+        var query = sql.select().columns(Self.columns.map { SQLColumn($0, table: "news_articles") })
+            .column(SQLColumn("seq", table: "bookmarks")).from("bookmarks")
+            .join("news_articles", on: SQLColumn("id", table: "news_articles"), .equal, SQLColumn("article_id", table: "bookmarks"))
+            .where(SQLColumn("user_id", table: "bookmarks"), .equal, SQLBind(user.description))
+        if let before { query = query.where(SQLColumn("seq", table: "bookmarks"), .lessThan, SQLBind(before)) }
+        return try await query.orderBy(SQLColumn("seq", table: "bookmarks"), SQLDirection.descending).limit(limit).all().map { row in
+            var article = try Self.decode(row)
+            article.bookmarked = true
+            return (article, try row.decode(column: "seq", as: Int64.self))
+        }
+    }
+
+    private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns(Self.columns.map { SQLColumn($0) }).from("news_articles")
+    }
+
+    static func decode(_ row: any SQLRow) throws -> NewsArticle {
+        NewsArticle(
+            id: try CatalogRow.id(row, "id"), title: try row.decode(column: "title", as: String.self),
+            summary: try row.decode(column: "summary", as: String.self), url: try row.decode(column: "url", as: String.self),
+            imageUrl: try row.decode(column: "image_url", as: String?.self), source: try row.decode(column: "source", as: String.self),
+            sport: try CatalogRow.value(row, "sport"), publishedAt: try row.decode(column: "published_at", as: Date.self))
+    }
+}

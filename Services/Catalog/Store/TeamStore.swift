@@ -1,0 +1,194 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Teams and who stands where with them. Reads fill `memberCount` and the viewer's `membership`.
+protocol TeamStore: Sendable {
+    func insert(_ team: Team, on sql: any SQLDatabase) async throws
+    func team(_ id: TeamID, viewer: UserID?, on sql: any SQLDatabase) async throws -> Team?
+    /// Saves name, privacy, location and attributes.
+    func update(_ team: Team, on sql: any SQLDatabase) async throws
+    /// Deletes the team with its memberships and league places.
+    func delete(_ id: TeamID, on sql: any SQLDatabase) async throws
+    func membership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws -> Membership?
+    func setMembership(_ role: Membership, of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
+    func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
+    /// Everyone with a standing, manager first, then by when they arrived.
+    func memberships(of team: TeamID, on sql: any SQLDatabase) async throws -> [TeamMembership]
+    /// Teams where `user` has any standing, by name.
+    func teams(of user: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team]
+    /// Public and protected teams whose name contains `text` (any case), by name.
+    func search(text: String?, sport: Sport?, viewer: UserID?, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
+        async throws -> [Team]
+    func teams(ids: [TeamID], viewer: UserID?, on sql: any SQLDatabase) async throws -> [Team]
+}
+
+struct SQLTeamStore: TeamStore {
+    static let columns = [
+        "id", "name", "sport", "privacy", "lat", "lng", "address", "age_group", "gender", "skill", "manager_id", "created_at",
+    ]
+
+    func insert(_ team: Team, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "teams").columns(Self.columns + ["name_key"])
+            .values(
+                SQLBind(team.id.description), SQLBind(team.name), SQLBind(team.sport.rawValue), SQLBind(team.privacy.rawValue),
+                SQLBind(team.location.lat), SQLBind(team.location.lng), SQLBind(team.location.address),
+                SQLBind(team.ageGroup.rawValue), SQLBind(team.gender.rawValue), SQLBind(team.skill.rawValue),
+                SQLBind(team.managerId.description), SQLBind(team.createdAt), SQLBind(NameCursor.key(team.name))
+            ).run()
+    }
+
+    func team(_ id: TeamID, viewer: UserID?, on sql: any SQLDatabase) async throws -> Team? {
+        try await teams(ids: [id], viewer: viewer, on: sql).first
+    }
+
+    func update(_ team: Team, on sql: any SQLDatabase) async throws {
+        try await sql.update("teams")
+            .set("name", to: SQLBind(team.name)).set("name_key", to: SQLBind(NameCursor.key(team.name)))
+            .set("privacy", to: SQLBind(team.privacy.rawValue))
+            .set("lat", to: SQLBind(team.location.lat)).set("lng", to: SQLBind(team.location.lng))
+            .set("address", to: SQLBind(team.location.address))
+            .set("age_group", to: SQLBind(team.ageGroup.rawValue)).set("gender", to: SQLBind(team.gender.rawValue))
+            .set("skill", to: SQLBind(team.skill.rawValue))
+            .where("id", .equal, SQLBind(team.id.description)).run()
+    }
+
+    func delete(_ id: TeamID, on sql: any SQLDatabase) async throws {
+        // Explicit, so it does not depend on foreign-key enforcement being on.
+        for table in ["memberships", "league_teams"] {
+            try await sql.delete(from: table).where("team_id", .equal, SQLBind(id.description)).run()
+        }
+        try await sql.delete(from: "teams").where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func membership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws -> Membership? {
+        try await sql.select().column("role").from("memberships")
+            .where("team_id", .equal, SQLBind(team.description)).where("user_id", .equal, SQLBind(user.description))
+            .first().flatMap { Membership(rawValue: try $0.decode(column: "role", as: String.self)) }
+    }
+
+    func setMembership(_ role: Membership, of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "memberships").columns("team_id", "user_id", "role", "created_at")
+            .values(SQLBind(team.description), SQLBind(user.description), SQLBind(role.rawValue), SQLBind(Date()))
+            .onConflict(with: ["team_id", "user_id"]) { $0.set(excludedValueOf: "role") }
+            .run()
+    }
+
+    func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "memberships")
+            .where("team_id", .equal, SQLBind(team.description)).where("user_id", .equal, SQLBind(user.description)).run()
+    }
+
+    func memberships(of team: TeamID, on sql: any SQLDatabase) async throws -> [TeamMembership] {
+        let rows = try await sql.select().columns("user_id", "role", "created_at").from("memberships")
+            .where("team_id", .equal, SQLBind(team.description)).orderBy("created_at").orderBy("user_id").all()
+        let members = try rows.compactMap { row -> TeamMembership? in
+            guard let user = UserID(try row.decode(column: "user_id", as: String.self)),
+                let role = Membership(rawValue: try row.decode(column: "role", as: String.self))
+            else { return nil }
+            return TeamMembership(teamId: team, userId: user, role: role)
+        }
+        return members.filter { $0.role == .manager } + members.filter { $0.role != .manager }
+    }
+
+    func teams(of user: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team] {
+        var query = selectTeams(on: sql)
+            .join("memberships", on: SQLColumn("team_id", table: "memberships"), .equal, SQLColumn("id", table: "teams"))
+            .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(user.description))
+        if let after { query = query.where(after.condition(table: "teams")) }
+        return try await decorate(
+            query.orderBy(SQLColumn("name_key", table: "teams")).orderBy(SQLColumn("id", table: "teams")).limit(limit).all(),
+            viewer: user, on: sql)
+    }
+
+    func search(text: String?, sport: Sport?, viewer: UserID?, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
+        async throws -> [Team]
+    {
+        var query = selectTeams(on: sql)
+            .where("privacy", .in, SQLBind.group([Privacy.public.rawValue, Privacy.protected.rawValue]))
+        if let text, !text.isEmpty {
+            // A plain substring test: no LIKE, so `%` and `_` in the user's text mean themselves.
+            let position = sql.dialect.name == "postgresql" ? "strpos" : "instr"
+            query = query.where(SQLFunction(position, args: SQLColumn("name_key"), SQLBind(NameCursor.key(text))), .greaterThan, SQLLiteral.numeric("0"))
+        }
+        if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
+        if let after { query = query.where(after.condition(table: "teams")) }
+        return try await decorate(query.orderBy("name_key").orderBy("id").limit(limit).all(), viewer: viewer, on: sql)
+    }
+
+    func teams(ids: [TeamID], viewer: UserID?, on sql: any SQLDatabase) async throws -> [Team] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await selectTeams(on: sql).where("id", .in, SQLBind.group(ids.map(\.description))).all()
+        let byID = Dictionary(uniqueKeysWithValues: try await decorate(rows, viewer: viewer, on: sql).map { ($0.id, $0) })
+        return ids.compactMap { byID[$0] }
+    }
+
+    // MARK: Reading rows
+
+    private func selectTeams(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns(Self.columns.map { SQLColumn($0, table: "teams") }).from("teams")
+    }
+
+    /// Adds member counts and the viewer's standing to decoded rows.
+    private func decorate(_ rows: [any SQLRow], viewer: UserID?, on sql: any SQLDatabase) async throws -> [Team] {
+        var teams = try rows.map(Self.decode)
+        guard !teams.isEmpty else { return [] }
+        let ids = teams.map { $0.id.description }
+        let counts = try await sql.select().column("team_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
+            .from("memberships")
+            .where("team_id", .in, SQLBind.group(ids))
+            .where("role", .in, SQLBind.group([Membership.manager.rawValue, Membership.player.rawValue]))
+            .groupBy("team_id").all()
+            .reduce(into: [String: Int]()) { result, row in
+                result[try row.decode(column: "team_id", as: String.self)] = try row.decode(column: "members", as: Int.self)
+            }
+        var standing: [String: Membership] = [:]
+        if let viewer {
+            standing = try await sql.select().columns("team_id", "role").from("memberships")
+                .where("team_id", .in, SQLBind.group(ids)).where("user_id", .equal, SQLBind(viewer.description)).all()
+                .reduce(into: [:]) { result, row in
+                    result[try row.decode(column: "team_id", as: String.self)] =
+                        Membership(rawValue: try row.decode(column: "role", as: String.self))
+                }
+        }
+        for index in teams.indices {
+            teams[index].memberCount = counts[teams[index].id.description] ?? 0
+            teams[index].membership = standing[teams[index].id.description]
+        }
+        return teams
+    }
+
+    static func decode(_ row: any SQLRow) throws -> Team {
+        Team(
+            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+            sport: try CatalogRow.value(row, "sport"), privacy: try CatalogRow.value(row, "privacy"),
+            location: Location(
+                lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
+                address: try row.decode(column: "address", as: String?.self)),
+            ageGroup: try CatalogRow.value(row, "age_group"), gender: try CatalogRow.value(row, "gender"),
+            skill: try CatalogRow.value(row, "skill"), managerId: try CatalogRow.id(row, "manager_id"), memberCount: 0,
+            createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+}
+
+/// Decoding helpers shared by catalog's stores.
+enum CatalogRow {
+    struct Corrupt: Error, CustomStringConvertible {
+        let column: String
+        let value: String
+        var description: String { "column \(column) holds '\(value)', which this version cannot read" }
+    }
+
+    static func id<Tag>(_ row: any SQLRow, _ column: String) throws -> TypedID<Tag> {
+        let raw = try row.decode(column: column, as: String.self)
+        guard let id = TypedID<Tag>(raw) else { throw Corrupt(column: column, value: raw) }
+        return id
+    }
+
+    static func value<T: RawRepresentable>(_ row: any SQLRow, _ column: String) throws -> T where T.RawValue == String {
+        let raw = try row.decode(column: column, as: String.self)
+        guard let value = T(rawValue: raw) else { throw Corrupt(column: column, value: raw) }
+        return value
+    }
+}

@@ -1,0 +1,46 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Grounds and parks where games are played.
+protocol VenueStore: Sendable {
+    func insert(_ venue: Venue, on sql: any SQLDatabase) async throws
+    func venue(_ id: VenueID, on sql: any SQLDatabase) async throws -> Venue?
+    func venues(after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Venue]
+}
+
+struct SQLVenueStore: VenueStore {
+    func insert(_ venue: Venue, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "venues").columns("id", "name", "name_key", "lat", "lng", "address", "sports", "website", "created_at")
+            .values(
+                SQLBind(venue.id.description), SQLBind(venue.name), SQLBind(NameCursor.key(venue.name)),
+                SQLBind(venue.location.lat), SQLBind(venue.location.lng), SQLBind(venue.location.address),
+                SQLBind(venue.sports.map(\.rawValue).joined(separator: ",")), SQLBind(venue.website), SQLBind(Date())
+            ).run()
+    }
+
+    func venue(_ id: VenueID, on sql: any SQLDatabase) async throws -> Venue? {
+        try await select(on: sql).where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
+    }
+
+    func venues(after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Venue] {
+        var query = select(on: sql)
+        if let after { query = query.where(after.condition(table: "venues")) }
+        return try await query.orderBy("name_key").orderBy("id").limit(limit).all().map(Self.decode)
+    }
+
+    private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns("id", "name", "lat", "lng", "address", "sports", "website").from("venues")
+    }
+
+    static func decode(_ row: any SQLRow) throws -> Venue {
+        Venue(
+            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+            location: Location(
+                lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
+                address: try row.decode(column: "address", as: String?.self)),
+            sports: try row.decode(column: "sports", as: String.self).split(separator: ",").compactMap { Sport(rawValue: String($0)) },
+            website: try row.decode(column: "website", as: String?.self))
+    }
+}

@@ -1,0 +1,234 @@
+public import Foundation
+
+public enum TeamTag {}
+public enum LeagueTag {}
+public enum CourseTag {}
+public enum VenueTag {}
+public enum ArticleTag {}
+
+public typealias TeamID = TypedID<TeamTag>
+public typealias LeagueID = TypedID<LeagueTag>
+public typealias CourseID = TypedID<CourseTag>
+public typealias VenueID = TypedID<VenueTag>
+public typealias ArticleID = TypedID<ArticleTag>
+
+/// A place: coordinates and, optionally, a human address.
+public struct Location: Codable, Equatable, Hashable, Sendable {
+    public var lat: Double
+    public var lng: Double
+    public var address: String?
+
+    public init(lat: Double, lng: Double, address: String? = nil) {
+        self.lat = lat
+        self.lng = lng
+        self.address = address
+    }
+
+    public var coordinates: Coordinates { Coordinates(lat: lat, lng: lng) }
+}
+
+/// `GET /v1/sports`.
+public struct SportInfo: Codable, Equatable, Sendable {
+    public var id: Sport
+    public var name: String
+
+    public init(id: Sport, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+// MARK: Teams
+
+/// How a user stands with a team. `pending`: asked to join a protected team; `invited`: asked by the manager.
+public enum Membership: String, Codable, Sendable, CaseIterable {
+    case manager, player, pending, invited
+
+    /// Manager and players are on the team; pending and invited are not yet.
+    public var isMember: Bool { self == .manager || self == .player }
+}
+
+public struct Team: Codable, Equatable, Sendable {
+    public var id: TeamID
+    public var name: String
+    public var sport: Sport
+    public var privacy: Privacy
+    public var location: Location
+    public var ageGroup: AgeGroup
+    public var gender: Gender
+    public var skill: Skill
+    public var managerId: UserID
+    /// Manager and players.
+    public var memberCount: Int
+    /// The caller's standing; absent when they have none.
+    public var membership: Membership?
+    public var createdAt: Date
+
+    public init(
+        id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location, ageGroup: AgeGroup, gender: Gender,
+        skill: Skill, managerId: UserID, memberCount: Int, membership: Membership? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.sport = sport
+        self.privacy = privacy
+        self.location = location
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+        self.managerId = managerId
+        self.memberCount = memberCount
+        self.membership = membership
+        self.createdAt = createdAt
+    }
+}
+
+public struct CreateTeamRequest: Codable, Equatable, Sendable {
+    public var name: String
+    public var sport: Sport
+    public var privacy: Privacy
+    public var location: Location
+    public var ageGroup: AgeGroup
+    public var gender: Gender
+    public var skill: Skill
+
+    public init(
+        name: String, sport: Sport, privacy: Privacy, location: Location, ageGroup: AgeGroup, gender: Gender, skill: Skill
+    ) {
+        self.name = name
+        self.sport = sport
+        self.privacy = privacy
+        self.location = location
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+    }
+}
+
+/// `PATCH /v1/teams/{id}`: only the fields present change.
+public struct UpdateTeamRequest: Codable, Equatable, Sendable {
+    public var name: String?
+    public var privacy: Privacy?
+    public var location: Location?
+    public var ageGroup: AgeGroup?
+    public var gender: Gender?
+    public var skill: Skill?
+
+    public init(
+        name: String? = nil, privacy: Privacy? = nil, location: Location? = nil, ageGroup: AgeGroup? = nil,
+        gender: Gender? = nil, skill: Skill? = nil
+    ) {
+        self.name = name
+        self.privacy = privacy
+        self.location = location
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+    }
+}
+
+/// A roster entry.
+public struct TeamMember: Codable, Equatable, Sendable {
+    public var userId: UserID
+    public var name: String
+    public var role: Membership
+
+    public init(userId: UserID, name: String, role: Membership) {
+        self.userId = userId
+        self.name = name
+        self.role = role
+    }
+}
+
+public struct InviteRequest: Codable, Equatable, Sendable {
+    public var userIds: [UserID]
+
+    public init(userIds: [UserID]) { self.userIds = userIds }
+}
+
+public struct InviteResult: Codable, Equatable, Sendable {
+    /// Users who now hold an invitation (or were let in, when they had asked to join).
+    public var invited: [UserID]
+    /// Users who were already on the team or invited.
+    public var unchanged: [UserID]
+
+    public init(invited: [UserID], unchanged: [UserID]) {
+        self.invited = invited
+        self.unchanged = unchanged
+    }
+}
+
+/// Internal: one user's standing with one team.
+public struct TeamMembership: Codable, Equatable, Sendable {
+    public var teamId: TeamID
+    public var userId: UserID
+    public var role: Membership
+
+    public init(teamId: TeamID, userId: UserID, role: Membership) {
+        self.teamId = teamId
+        self.userId = userId
+        self.role = role
+    }
+}
+
+// MARK: Leagues
+
+public struct League: Codable, Equatable, Sendable {
+    public var id: LeagueID
+    public var name: String
+    public var sport: Sport
+    public var skill: Skill
+    public var ageGroup: AgeGroup
+    public var gender: Gender
+    public var privacy: Privacy
+    public var location: Location?
+    public var managerId: UserID
+    public var teamCount: Int
+    public var createdAt: Date
+
+    public init(
+        id: LeagueID, name: String, sport: Sport, skill: Skill, ageGroup: AgeGroup, gender: Gender, privacy: Privacy,
+        location: Location?, managerId: UserID, teamCount: Int, createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.sport = sport
+        self.skill = skill
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.privacy = privacy
+        self.location = location
+        self.managerId = managerId
+        self.teamCount = teamCount
+        self.createdAt = createdAt
+    }
+}
+
+public struct CreateLeagueRequest: Codable, Equatable, Sendable {
+    public var name: String
+    public var sport: Sport
+    public var skill: Skill
+    public var ageGroup: AgeGroup
+    public var gender: Gender
+    public var privacy: Privacy
+    public var location: Location?
+
+    public init(
+        name: String, sport: Sport, skill: Skill, ageGroup: AgeGroup, gender: Gender, privacy: Privacy,
+        location: Location? = nil
+    ) {
+        self.name = name
+        self.sport = sport
+        self.skill = skill
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.privacy = privacy
+        self.location = location
+    }
+}
+
+public struct AddLeagueTeamRequest: Codable, Equatable, Sendable {
+    public var teamId: TeamID
+
+    public init(teamId: TeamID) { self.teamId = teamId }
+}

@@ -1,0 +1,231 @@
+public import Foundation
+
+/// One disc golf hole: where to throw from and where the basket is.
+public struct Hole: Codable, Equatable, Sendable {
+    public var number: Int
+    public var par: Int
+    public var tee: Coordinates
+    public var basket: Coordinates
+
+    public init(number: Int, par: Int, tee: Coordinates, basket: Coordinates) {
+        self.number = number
+        self.par = par
+        self.tee = tee
+        self.basket = basket
+    }
+}
+
+/// A disc golf course. `holeCount` and `par` are derived from `holes`.
+public struct Course: Codable, Equatable, Sendable {
+    public var id: CourseID
+    public var name: String
+    public var location: Location
+    public var website: String?
+    public var holeCount: Int
+    public var par: Int
+    public var holes: [Hole]
+
+    public init(id: CourseID, name: String, location: Location, website: String?, holes: [Hole]) {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.website = website
+        self.holes = holes.sorted { $0.number < $1.number }
+        self.holeCount = holes.count
+        self.par = holes.reduce(0) { $0 + $1.par }
+    }
+}
+
+public struct CreateCourseRequest: Codable, Equatable, Sendable {
+    public var name: String
+    public var location: Location
+    public var website: String?
+    public var holes: [Hole]
+
+    public init(name: String, location: Location, website: String? = nil, holes: [Hole]) {
+        self.name = name
+        self.location = location
+        self.website = website
+        self.holes = holes
+    }
+}
+
+/// `PUT /v1/courses/{id}/holes/{number}`.
+public struct UpdateHoleRequest: Codable, Equatable, Sendable {
+    public var par: Int
+    public var tee: Coordinates
+    public var basket: Coordinates
+
+    public init(par: Int, tee: Coordinates, basket: Coordinates) {
+        self.par = par
+        self.tee = tee
+        self.basket = basket
+    }
+}
+
+/// Distance and initial compass bearing (0 = north, clockwise) from the caller to a point.
+public struct Heading: Codable, Equatable, Sendable {
+    public var distanceMeters: Int
+    public var bearingDegrees: Double
+
+    public init(distanceMeters: Int, bearingDegrees: Double) {
+        self.distanceMeters = distanceMeters
+        self.bearingDegrees = bearingDegrees
+    }
+}
+
+public struct NextTee: Codable, Equatable, Sendable {
+    public var hole: Int
+    public var distanceMeters: Int
+    public var bearingDegrees: Double
+
+    public init(hole: Int, distanceMeters: Int, bearingDegrees: Double) {
+        self.hole = hole
+        self.distanceMeters = distanceMeters
+        self.bearingDegrees = bearingDegrees
+    }
+}
+
+/// `GET /v1/courses/{id}/navigation`.
+public struct Navigation: Codable, Equatable, Sendable {
+    public var hole: Int
+    public var tee: Heading
+    public var basket: Heading
+    public var nextTee: NextTee?
+
+    public init(hole: Int, tee: Heading, basket: Heading, nextTee: NextTee?) {
+        self.hole = hole
+        self.tee = tee
+        self.basket = basket
+        self.nextTee = nextTee
+    }
+}
+
+/// `GET /v1/courses/{id}/weather`: current conditions at the course.
+public struct Weather: Codable, Equatable, Sendable {
+    public var courseId: CourseID
+    public var temperatureCelsius: Double
+    public var windSpeedKmh: Double
+    public var windDirectionDegrees: Double
+    /// WMO weather interpretation code.
+    public var weatherCode: Int
+    /// When the provider observed it, as the provider said.
+    public var observedAt: String?
+    /// When Huddle fetched it; answers are cached for a few minutes.
+    public var fetchedAt: Date
+
+    public init(
+        courseId: CourseID, temperatureCelsius: Double, windSpeedKmh: Double, windDirectionDegrees: Double, weatherCode: Int,
+        observedAt: String?, fetchedAt: Date
+    ) {
+        self.courseId = courseId
+        self.temperatureCelsius = temperatureCelsius
+        self.windSpeedKmh = windSpeedKmh
+        self.windDirectionDegrees = windDirectionDegrees
+        self.weatherCode = weatherCode
+        self.observedAt = observedAt
+        self.fetchedAt = fetchedAt
+    }
+}
+
+// MARK: Venues
+
+/// A ground or park where games are played.
+public struct Venue: Codable, Equatable, Sendable {
+    public var id: VenueID
+    public var name: String
+    public var location: Location
+    public var sports: [Sport]
+    public var website: String?
+
+    public init(id: VenueID, name: String, location: Location, sports: [Sport], website: String?) {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.sports = sports
+        self.website = website
+    }
+}
+
+public struct CreateVenueRequest: Codable, Equatable, Sendable {
+    public var name: String
+    public var location: Location
+    public var sports: [Sport]
+    public var website: String?
+
+    public init(name: String, location: Location, sports: [Sport], website: String? = nil) {
+        self.name = name
+        self.location = location
+        self.sports = sports
+        self.website = website
+    }
+}
+
+// MARK: News
+
+public struct NewsArticle: Codable, Equatable, Sendable {
+    public var id: ArticleID
+    public var title: String
+    public var summary: String
+    public var url: String
+    public var imageUrl: String?
+    public var source: String
+    public var sport: Sport
+    public var publishedAt: Date
+    /// Whether the caller saved it; absent for anonymous callers.
+    public var bookmarked: Bool?
+
+    public init(
+        id: ArticleID, title: String, summary: String, url: String, imageUrl: String?, source: String, sport: Sport,
+        publishedAt: Date, bookmarked: Bool? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.url = url
+        self.imageUrl = imageUrl
+        self.source = source
+        self.sport = sport
+        self.publishedAt = publishedAt
+        self.bookmarked = bookmarked
+    }
+}
+
+/// Internal: articles from a provider adapter (`POST /internal/news`), deduplicated by `url`.
+public struct NewsIngestRequest: Codable, Equatable, Sendable {
+    public struct Article: Codable, Equatable, Sendable {
+        public var title: String
+        public var summary: String
+        public var url: String
+        public var imageUrl: String?
+        public var source: String
+        public var sport: Sport
+        public var publishedAt: Date
+
+        public init(
+            title: String, summary: String, url: String, imageUrl: String?, source: String, sport: Sport, publishedAt: Date
+        ) {
+            self.title = title
+            self.summary = summary
+            self.url = url
+            self.imageUrl = imageUrl
+            self.source = source
+            self.sport = sport
+            self.publishedAt = publishedAt
+        }
+    }
+
+    public var articles: [Article]
+
+    public init(articles: [Article]) { self.articles = articles }
+}
+
+public struct NewsIngestResult: Codable, Equatable, Sendable {
+    public var inserted: Int
+    public var duplicates: Int
+
+    public init(inserted: Int, duplicates: Int) {
+        self.inserted = inserted
+        self.duplicates = duplicates
+    }
+}

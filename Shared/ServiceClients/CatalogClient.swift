@@ -1,0 +1,39 @@
+public import Contracts
+public import ServiceKit
+
+/// Catalog's internal API: teams, memberships, leagues and courses as other services need them.
+/// Reads answer nil for something catalog does not have; a catalog that is down is a 503.
+public struct CatalogClient: Sendable {
+    let client: InternalClient
+
+    public init(dependencies: ServiceDependencies, timeout: Duration = .seconds(2)) {
+        self.client = InternalClient(.catalog, dependencies: dependencies, timeout: timeout)
+    }
+
+    public func team(_ id: TeamID, requestID: String? = nil) async throws -> Team? {
+        try await client.get("/internal/teams/\(id)", as: Team.self, requestID: requestID)
+    }
+
+    /// The user's standing with the team, or nil when they have none.
+    public func membership(of user: UserID, in team: TeamID, requestID: String? = nil) async throws -> TeamMembership? {
+        try await client.get("/internal/teams/\(team)/members/\(user)", as: TeamMembership.self, requestID: requestID)
+    }
+
+    /// Everyone with a standing (manager, players, pending, invited); nil when there is no such team.
+    public func members(of team: TeamID, requestID: String? = nil) async throws -> [TeamMembership]? {
+        try await client.get("/internal/teams/\(team)/members", as: Page<TeamMembership>.self, requestID: requestID)?.items
+    }
+
+    public func league(_ id: LeagueID, requestID: String? = nil) async throws -> League? {
+        try await client.get("/internal/leagues/\(id)", as: League.self, requestID: requestID)
+    }
+
+    public func teams(inLeague id: LeagueID, requestID: String? = nil) async throws -> [Team]? {
+        try await client.get("/internal/leagues/\(id)/teams", as: Page<Team>.self, requestID: requestID)?.items
+    }
+
+    /// A course with its holes.
+    public func course(_ id: CourseID, requestID: String? = nil) async throws -> Course? {
+        try await client.get("/internal/courses/\(id)", as: Course.self, requestID: requestID)
+    }
+}

@@ -1,0 +1,67 @@
+public import Contracts
+public import SQLKit
+import Foundation
+
+/// Writes domain events next to the change they describe. Call `append` inside the transaction
+/// that makes the change: the event commits with it or not at all, and the dispatcher delivers it.
+public struct Outbox: Sendable {
+    public init() {}
+
+    /// Appends an event whose payload is `payload` encoded as JSON.
+    @discardableResult
+    public func append(
+        _ type: String, aggregateID: String, payload: some Encodable & Sendable, on sql: any SQLDatabase
+    ) async throws -> EventEnvelope {
+        let event = EventEnvelope(
+            type: type, aggregateID: aggregateID, occurredAt: Date(), payload: try HuddleJSON.encoder.encode(payload))
+        try await append(event, on: sql)
+        return event
+    }
+
+    public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
+        if sql.dialect.name == "postgresql" {
+            // Sequence numbers are taken at insert but become visible at commit; holding this lock
+            // until commit makes them visible in order, so the dispatcher can never skip past an
+            // event whose transaction is still open.
+            try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.appendLock))").run()
+        }
+        try await sql.insert(into: "outbox")
+            .columns("event_id", "type", "aggregate_id", "occurred_at", "payload")
+            .values(
+                SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
+                SQLBind(String(decoding: event.payload, as: UTF8.self))
+            ).run()
+    }
+
+    /// Events after position `seq`, oldest first, with their positions.
+    func events(after seq: Int64, limit: Int, on sql: any SQLDatabase) async throws -> [(Int64, EventEnvelope)] {
+        try await sql.select().columns("seq", "event_id", "type", "aggregate_id", "occurred_at", "payload").from("outbox")
+            .where("seq", .greaterThan, SQLBind(seq)).orderBy("seq").limit(limit)
+            .all().map { row in
+                let rawID = try row.decode(column: "event_id", as: String.self)
+                let event = EventEnvelope(
+                    id: EventID(rawID) ?? EventID(), type: try row.decode(column: "type", as: String.self),
+                    aggregateID: try row.decode(column: "aggregate_id", as: String.self),
+                    occurredAt: try row.decode(column: "occurred_at", as: Date.self),
+                    payload: Data(try row.decode(column: "payload", as: String.self).utf8))
+                return (try row.decode(column: "seq", as: Int64.self), event)
+            }
+    }
+
+    /// How far `subscriber` has received; 0 when it has received nothing yet.
+    func deliveredPosition(of subscriber: String, on sql: any SQLDatabase) async throws -> Int64 {
+        try await sql.select().column("delivered_seq").from("outbox_positions")
+            .where("subscriber", .equal, SQLBind(subscriber)).first()?
+            .decode(column: "delivered_seq", as: Int64.self) ?? 0
+    }
+
+    func recordDelivered(to subscriber: String, through seq: Int64, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_seq")
+            .values(SQLBind(subscriber), SQLBind(seq))
+            .onConflict(with: ["subscriber"]) { $0.set(excludedValueOf: "delivered_seq") }
+            .run()
+    }
+
+    /// Arbitrary constant shared by every writer of one store's outbox.
+    static let appendLock: Int64 = 0x6875_6464_6f62
+}

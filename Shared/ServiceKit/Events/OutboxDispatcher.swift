@@ -1,0 +1,122 @@
+public import Configuration
+public import Contracts
+public import Logging
+public import ServiceLifecycle
+import Foundation
+
+/// Delivers a batch of events to one subscriber's `/internal/events`; throws when it was not
+/// accepted. `EventsClient` in ServiceClients is the HTTP implementation.
+public protocol EventTransport: Sendable {
+    func deliver(_ events: [EventEnvelope], to subscriber: ServiceModule) async throws
+}
+
+/// Sends every committed outbox event to each subscriber, oldest first, so events of one
+/// aggregate arrive in the order they happened. A subscriber that is down is retried with
+/// exponential backoff and resumes where it stopped: its position is stored with the outbox.
+/// Delivery is at least once; subscribers drop repeats with `Inbox`.
+public struct OutboxDispatcher: Service {
+    public struct Settings: Sendable {
+        public var subscribers: [ServiceModule]
+        /// How often to look for new events when there is nothing to send.
+        public var pollInterval: Duration
+        public var firstRetry: Duration
+        public var maxRetry: Duration
+        public var batchSize: Int
+
+        public init(
+            subscribers: [ServiceModule], pollInterval: Duration = .milliseconds(200), firstRetry: Duration = .milliseconds(100),
+            maxRetry: Duration = .seconds(30), batchSize: Int = 100
+        ) {
+            self.subscribers = subscribers
+            self.pollInterval = pollInterval
+            self.firstRetry = firstRetry
+            self.maxRetry = maxRetry
+            self.batchSize = batchSize
+        }
+    }
+
+    let database: Database
+    let transport: any EventTransport
+    let settings: Settings
+    let logger: Logger
+    let outbox = Outbox()
+
+    public init(database: Database, transport: any EventTransport, settings: Settings, logger: Logger) {
+        self.database = database
+        self.transport = transport
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for subscriber in settings.subscribers {
+                    group.addTask { await deliverForever(to: subscriber) }
+                }
+            }
+        }
+    }
+
+    private func deliverForever(to subscriber: ServiceModule) async {
+        var backoff = RetryBackoff(first: settings.firstRetry, max: settings.maxRetry)
+        while !Task.isCancelled {
+            do {
+                let sent = try await deliverNextBatch(to: subscriber)
+                backoff.reset()
+                if sent < settings.batchSize { try await Task.sleep(for: settings.pollInterval) }
+            } catch is CancellationError {
+                return
+            } catch {
+                let wait = backoff.next()
+                logger.warning("events to \(subscriber.rawValue) not delivered, retrying in \(wait): \(error)")
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// Sends the next batch and records it as delivered; returns how many events it sent.
+    func deliverNextBatch(to subscriber: ServiceModule) async throws -> Int {
+        let name = subscriber.rawValue
+        let batch = try await database.read { sql in
+            let position = try await outbox.deliveredPosition(of: name, on: sql)
+            return try await outbox.events(after: position, limit: settings.batchSize, on: sql)
+        }
+        guard let last = batch.last?.0 else { return 0 }
+        try await transport.deliver(batch.map(\.1), to: subscriber)
+        try await database.transaction { sql in try await outbox.recordDelivered(to: name, through: last, on: sql) }
+        return batch.count
+    }
+}
+
+/// Doubling waits between failed attempts, capped, with jitter so retries do not march in step.
+struct RetryBackoff {
+    let first: Duration
+    let max: Duration
+    private var current: Duration
+
+    init(first: Duration, max: Duration) {
+        self.first = first
+        self.max = max
+        self.current = first
+    }
+
+    mutating func next() -> Duration {
+        defer { current = min(current * 2, max) }
+        return current * Double.random(in: 0.8...1.2)
+    }
+
+    mutating func reset() { current = first }
+}
+
+extension OutboxDispatcher.Settings {
+    /// Keys: `<module>.events.subscribers` (modules, comma-separated; default none),
+    /// `<module>.events.poll.ms` (default 200), `<module>.events.retry.max.ms` (default 30000).
+    public init(reader: ConfigReader, module: ServiceModule) throws {
+        let prefix = "\(module.rawValue).events"
+        self.init(
+            subscribers: try ServiceModule.parseList(reader.list("\(prefix).subscribers").joined(separator: ",")),
+            pollInterval: reader.milliseconds("\(prefix).poll.ms", default: 200),
+            maxRetry: reader.milliseconds("\(prefix).retry.max.ms", default: 30_000))
+    }
+}
