@@ -55,6 +55,18 @@ public struct TestClient: Sendable {
         try await send(.POST, path, json: json, token: token, headers: headers)
     }
 
+    public func put(_ path: String, json: (any Encodable)? = nil, token: String? = nil) async throws -> Response {
+        try await send(.PUT, path, json: json, token: token)
+    }
+
+    public func patch(_ path: String, json: any Encodable, token: String? = nil) async throws -> Response {
+        try await send(.PATCH, path, json: json, token: token)
+    }
+
+    public func delete(_ path: String, token: String? = nil) async throws -> Response {
+        try await send(.DELETE, path, token: token)
+    }
+
     /// Registers a new member and returns their session.
     public func register(name: String = "Test Player", email: String? = nil, password: String = "correct horse battery")
         async throws -> Session

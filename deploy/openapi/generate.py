@@ -51,6 +51,60 @@ paths = {
     "/openapi.json": {"get": {"summary": "This document", "tags": ["gateway"], "responses": {"200": {"description": "OpenAPI 3.1"}}}},
 }
 
+def pid(name="id"): return {"name": name, "in": "path", "required": True, "schema": uuid}
+def query(name, schema, required=False, description=None):
+    q = {"name": name, "in": "query", "required": required, "schema": schema}
+    if description: q["description"] = description
+    return q
+sport_query = query("sport", ref("Sport"))
+catalog = lambda *a, **k: op(*a, tag="catalog", **k)
+
+paths.update({
+    "/v1/sports": {"get": catalog("The sport list", ok("SportPage"), security=False)},
+    "/v1/leagues": {
+        "post": catalog("Create a league (you become its manager)", {**ok("League", "201", "Created"), **problems(400, 401, 422)}, "CreateLeagueRequest"),
+        "get": catalog("Leagues by sport, by name; private ones only for those involved", {**ok("LeaguePage"), **problems(401, 422)}, parameters=[sport_query] + paging)},
+    "/v1/leagues/{id}": {"get": catalog("A league", {**ok("League"), **problems(401, 404)}, parameters=[pid()])},
+    "/v1/leagues/{id}/teams": {
+        "get": catalog("The league's teams", {**ok("TeamPage"), **problems(401, 404)}, parameters=[pid()]),
+        "post": catalog("Add a team (league manager only; same sport)", {**ok("League"), **problems(400, 401, 403, 404, 422)}, "AddLeagueTeamRequest", parameters=[pid()])},
+    "/v1/teams": {
+        "post": catalog("Create a team (you become its manager)", {**ok("Team", "201", "Created"), **problems(400, 401, 422)}, "CreateTeamRequest"),
+        "get": catalog("Teams: `member=me` for mine (with pending and invited), else name search over public and protected teams",
+            {**ok("TeamPage"), **problems(401, 422)},
+            parameters=[query("member", {"type": "string", "enum": ["me"]}), query("q", {"type": "string", "maxLength": 80}, description="name substring, any case"), sport_query] + paging)},
+    "/v1/teams/{id}": {
+        "get": catalog("A team (404 when private and you have no standing)", {**ok("Team"), **problems(401, 404)}, parameters=[pid()]),
+        "patch": catalog("Change a team (manager only)", {**ok("Team"), **problems(400, 401, 403, 404, 422)}, "UpdateTeamRequest", parameters=[pid()]),
+        "delete": catalog("Delete a team (manager only)", {**no_content(), **problems(401, 403, 404)}, parameters=[pid()])},
+    "/v1/teams/{id}/members": {"get": catalog("Roster with roles; the manager also sees pending and invited", {**ok("TeamMemberPage"), **problems(401, 404, 503)}, parameters=[pid()])},
+    "/v1/teams/{id}/join": {"post": catalog("Join: public → player, protected → pending, private → only when invited (403 otherwise)", {**ok("Team"), **problems(401, 403, 404)}, parameters=[pid()])},
+    "/v1/teams/{id}/invites": {"post": catalog("Invite players (manager only)", {**ok("InviteResult"), **problems(400, 401, 403, 404, 422, 503)}, "InviteRequest", parameters=[pid()])},
+    "/v1/teams/{id}/requests/{userId}/approve": {"post": catalog("Approve a request to join (manager only)", {**no_content(), **problems(401, 403, 404)}, parameters=[pid(), pid("userId")])},
+    "/v1/teams/{id}/requests/{userId}/decline": {"post": catalog("Decline a request to join (manager only)", {**no_content(), **problems(401, 403, 404)}, parameters=[pid(), pid("userId")])},
+    "/v1/teams/{id}/members/{userId}": {"delete": catalog("Remove a member (manager), or leave / withdraw / decline yourself", {**no_content(), **problems(401, 403, 404, 409)}, parameters=[pid(), pid("userId")])},
+    "/v1/courses": {
+        "post": catalog("Create a disc golf course (administrators)", {**ok("Course", "201", "Created"), **problems(400, 401, 403, 422)}, "CreateCourseRequest"),
+        "get": catalog("Courses by name", {**ok("CoursePage"), **problems(422)}, security=False, parameters=paging)},
+    "/v1/courses/{id}": {"get": catalog("A course with its holes", {**ok("Course"), **problems(404)}, security=False, parameters=[pid()])},
+    "/v1/courses/{id}/holes/{number}": {"put": catalog("Replace a hole, or add the next one (administrators)", {**ok("Course"), **problems(400, 401, 403, 404, 422)}, "UpdateHoleRequest",
+        parameters=[pid(), {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1, "maximum": 36}}])},
+    "/v1/courses/{id}/navigation": {"get": catalog("Distance and bearing from where I stand to a hole's tee and basket, and the next tee", {**ok("Navigation"), **problems(404, 422)}, security=False,
+        parameters=[pid(), query("lat", {"type": "number", "minimum": -90, "maximum": 90}, True), query("lng", {"type": "number", "minimum": -180, "maximum": 180}, True),
+                    query("hole", {"type": "integer", "minimum": 1, "default": 1})])},
+    "/v1/courses/{id}/weather": {"get": catalog("Current weather at the course (cached 10 minutes)", {**ok("Weather"), **problems(404, 503)}, security=False, parameters=[pid()])},
+    "/v1/venues": {
+        "post": catalog("Create a venue (administrators)", {**ok("Venue", "201", "Created"), **problems(400, 401, 403, 422)}, "CreateVenueRequest"),
+        "get": catalog("Venues by name", {**ok("VenuePage"), **problems(422)}, security=False, parameters=paging)},
+    "/v1/venues/{id}": {"get": catalog("A venue", {**ok("Venue"), **problems(404)}, security=False, parameters=[pid()])},
+    "/v1/news": {"get": catalog("News, newest first (`bookmarked` when signed in)", {**ok("NewsArticlePage"), **problems(422)}, security=False, parameters=[sport_query] + paging)},
+    "/v1/news/bookmarks": {"get": catalog("My saved articles, most recently saved first", {**ok("NewsArticlePage"), **problems(401, 422)}, parameters=paging)},
+    "/v1/news/{id}": {"get": catalog("An article", {**ok("NewsArticle"), **problems(404)}, security=False, parameters=[pid()])},
+    "/v1/news/{id}/bookmark": {
+        "put": catalog("Save an article (idempotent)", {**no_content(), **problems(401, 404)}, parameters=[pid()]),
+        "delete": catalog("Forget a saved article (idempotent)", {**no_content(), **problems(401, 404)}, parameters=[pid()])},
+})
+
 sport = {"type": "string", "enum": ["soccer", "volleyball", "softball", "basketball", "football", "discGolf", "cricket", "tennis", "hockey", "other"]}
 schemas = {
     "Problem": {"type": "object", "required": ["type", "title", "status", "code"], "properties": {
@@ -85,6 +139,66 @@ schemas = {
     "Health": {"type": "object", "required": ["status", "upstreams"], "properties": {
         "status": {"type": "string"}, "upstreams": {"type": "object", "additionalProperties": {"type": "string"}}}},
 }
+
+def enum(*values): return {"type": "string", "enum": list(values)}
+def obj(required, **properties): return {"type": "object", "required": list(required), "properties": properties}
+number = {"type": "number"}
+integer = {"type": "integer"}
+text = {"type": "string"}
+nullable_text = {"type": ["string", "null"]}
+date_time = {"type": "string", "format": "date-time"}
+coordinates = obj(["lat", "lng"], lat={"type": "number", "minimum": -90, "maximum": 90}, lng={"type": "number", "minimum": -180, "maximum": 180})
+attributes = dict(sport=ref("Sport"), privacy=ref("Privacy"), ageGroup=ref("AgeGroup"), gender=ref("Gender"), skill=ref("Skill"))
+hole = obj(["number", "par", "tee", "basket"], number={"type": "integer", "minimum": 1, "maximum": 36}, par={"type": "integer", "minimum": 2, "maximum": 7},
+           tee=ref("Coordinates"), basket=ref("Coordinates"))
+heading = obj(["distanceMeters", "bearingDegrees"], distanceMeters=integer, bearingDegrees=number)
+schemas.update({
+    "Sport": sport, "Privacy": enum("public", "protected", "private"), "AgeGroup": enum("youth", "adult", "masters", "any"),
+    "Gender": enum("male", "female", "coed", "any"), "Skill": enum("beginner", "intermediate", "advanced", "any"),
+    "Membership": enum("manager", "player", "pending", "invited"),
+    "Coordinates": coordinates,
+    "Location": obj(["lat", "lng"], lat=coordinates["properties"]["lat"], lng=coordinates["properties"]["lng"], address={"type": ["string", "null"], "maxLength": 200}),
+    "SportInfo": obj(["id", "name"], id=ref("Sport"), name=text), "SportPage": page("SportInfo"),
+    "Team": obj(["id", "name", "sport", "privacy", "location", "ageGroup", "gender", "skill", "managerId", "memberCount", "createdAt"],
+        id=uuid, name=text, location=ref("Location"), managerId=uuid, memberCount=integer, createdAt=date_time,
+        membership={"oneOf": [ref("Membership"), {"type": "null"}], "description": "your standing with the team"}, **attributes),
+    "TeamPage": page("Team"),
+    "CreateTeamRequest": obj(["name", "sport", "privacy", "location", "ageGroup", "gender", "skill"],
+        name={"type": "string", "minLength": 2, "maxLength": 80}, location=ref("Location"), **attributes),
+    "UpdateTeamRequest": {"type": "object", "properties": {"name": {"type": "string", "minLength": 2, "maxLength": 80}, "location": ref("Location"),
+        **{k: v for k, v in attributes.items() if k != "sport"}}},
+    "TeamMember": obj(["userId", "name", "role"], userId=uuid, name=text, role=ref("Membership")), "TeamMemberPage": page("TeamMember"),
+    "InviteRequest": obj(["userIds"], userIds={"type": "array", "minItems": 1, "maxItems": 100, "items": uuid}),
+    "InviteResult": obj(["invited", "unchanged"], invited={"type": "array", "items": uuid}, unchanged={"type": "array", "items": uuid}),
+    "League": obj(["id", "name", "sport", "skill", "ageGroup", "gender", "privacy", "managerId", "teamCount", "createdAt"],
+        id=uuid, name=text, location={"oneOf": [ref("Location"), {"type": "null"}]}, managerId=uuid, teamCount=integer, createdAt=date_time, **attributes),
+    "LeaguePage": page("League"),
+    "CreateLeagueRequest": obj(["name", "sport", "skill", "ageGroup", "gender", "privacy"],
+        name={"type": "string", "minLength": 2, "maxLength": 80}, location=ref("Location"), **attributes),
+    "AddLeagueTeamRequest": obj(["teamId"], teamId=uuid),
+    "Hole": hole,
+    "Course": obj(["id", "name", "location", "holeCount", "par", "holes"], id=uuid, name=text, location=ref("Location"), website=nullable_text,
+        holeCount=integer, par=integer, holes={"type": "array", "items": ref("Hole")}),
+    "CoursePage": page("Course"),
+    "CreateCourseRequest": obj(["name", "location", "holes"], name={"type": "string", "minLength": 2, "maxLength": 80}, location=ref("Location"),
+        website={"type": "string", "format": "uri"}, holes={"type": "array", "minItems": 1, "maxItems": 36, "items": ref("Hole"),
+        "description": "numbered 1…n without gaps or repeats"}),
+    "UpdateHoleRequest": obj(["par", "tee", "basket"], par=hole["properties"]["par"], tee=ref("Coordinates"), basket=ref("Coordinates")),
+    "Heading": heading,
+    "Navigation": obj(["hole", "tee", "basket"], hole=integer, tee=ref("Heading"), basket=ref("Heading"),
+        nextTee={"oneOf": [obj(["hole", "distanceMeters", "bearingDegrees"], hole=integer, distanceMeters=integer, bearingDegrees=number), {"type": "null"}]}),
+    "Weather": obj(["courseId", "temperatureCelsius", "windSpeedKmh", "windDirectionDegrees", "weatherCode", "fetchedAt"], courseId=uuid,
+        temperatureCelsius=number, windSpeedKmh=number, windDirectionDegrees=number, weatherCode={"type": "integer", "description": "WMO code"},
+        observedAt=nullable_text, fetchedAt=date_time),
+    "Venue": obj(["id", "name", "location", "sports"], id=uuid, name=text, location=ref("Location"), sports={"type": "array", "items": ref("Sport")}, website=nullable_text),
+    "VenuePage": page("Venue"),
+    "CreateVenueRequest": obj(["name", "location", "sports"], name={"type": "string", "minLength": 2, "maxLength": 80}, location=ref("Location"),
+        sports={"type": "array", "minItems": 1, "items": ref("Sport")}, website={"type": "string", "format": "uri"}),
+    "NewsArticle": obj(["id", "title", "summary", "url", "source", "sport", "publishedAt"], id=uuid, title=text, summary=text,
+        url={"type": "string", "format": "uri"}, imageUrl=nullable_text, source=text, sport=ref("Sport"), publishedAt=date_time,
+        bookmarked={"type": "boolean", "description": "present when signed in"}),
+    "NewsArticlePage": page("NewsArticle"),
+})
 
 document = {
     "openapi": "3.1.0",

@@ -49,6 +49,8 @@ public struct OutboxDispatcher: Service {
     }
 
     public func run() async throws {
+        // A service that returns early would stop its whole group, so with no one to deliver to it just waits.
+        guard !settings.subscribers.isEmpty else { return try await gracefulShutdown() }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for subscriber in settings.subscribers {

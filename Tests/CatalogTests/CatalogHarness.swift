@@ -1,0 +1,61 @@
+import AuthService
+import CatalogService
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+
+/// Auth and catalog on port 0, each with a fresh store; `admin@example.com` holds the administrator role.
+struct CatalogHarness {
+    static let adminEmail = "admin@example.com"
+    static let builders = [
+        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
+    ]
+
+    let stack: TestStack
+    var catalog: TestClient { stack.client(.catalog) }
+    var auth: TestClient { stack.client(.auth) }
+
+    static func with<T>(
+        store: TestStore = .sqlite, config: [String: String] = [:], directory: [ServiceModule: String] = [:],
+        body: (CatalogHarness) async throws -> T
+    ) async throws -> T {
+        var settings = ["auth.admin.emails": adminEmail, "catalog.events.poll.ms": "50", "catalog.events.retry.max.ms": "200"]
+        settings.merge(config) { _, new in new }
+        return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in
+            try await body(CatalogHarness(stack: stack))
+        }
+    }
+
+    func player(_ name: String = "Test Player") async throws -> Session { try await auth.register(name: name) }
+    func admin() async throws -> Session { try await auth.register(name: "Ada Admin", email: Self.adminEmail) }
+
+    func createTeam(_ token: String, name: String = "Tallinn Spikers", privacy: Privacy = .public, sport: Sport = .volleyball)
+        async throws -> Team
+    {
+        let response = try await catalog.post("/v1/teams", json: Self.team(name: name, privacy: privacy, sport: sport), token: token)
+        guard response.status == 201 else { throw Unexpected(response: response) }
+        return try response.decode(Team.self)
+    }
+
+    static func team(name: String = "Tallinn Spikers", privacy: Privacy = .public, sport: Sport = .volleyball) -> CreateTeamRequest {
+        CreateTeamRequest(
+            name: name, sport: sport, privacy: privacy, location: Location(lat: 59.437, lng: 24.7536, address: "Tallinn"),
+            ageGroup: .adult, gender: .coed, skill: .intermediate)
+    }
+
+    /// Sends a request to an internal route with the internal credential.
+    func internalGet(_ path: String) async throws -> TestClient.Response {
+        try await catalog.get(path, headers: [Routes.Header.internalToken: TestStack.internalToken])
+    }
+
+    func internalPost(_ path: String, json: any Encodable) async throws -> TestClient.Response {
+        try await catalog.post(path, json: json, headers: [Routes.Header.internalToken: TestStack.internalToken])
+    }
+}
+
+struct Unexpected: Error, CustomStringConvertible {
+    let response: TestClient.Response
+    var description: String { "unexpected \(response.status): \(response.text)" }
+}

@@ -1,0 +1,129 @@
+import Contracts
+import Foundation
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import ServiceClients
+import ServiceKit
+import ServiceKitTesting
+import SQLKit
+import Testing
+
+/// A subscriber built like a real one: `/internal/events` feeding an `EventConsumer` with its own inbox.
+struct RecordingSubscriber {
+    let url: String
+    let applied: NIOLockedValueBox<[EventEnvelope]>
+
+    static func with<T>(_ body: (RecordingSubscriber) async throws -> T) async throws -> T {
+        let database = try await Database.open(url: "sqlite::memory:", logger: Logger(label: "subscriber"))
+        try await database.migrate([.inbox(version: 1)], logger: Logger(label: "subscriber"))
+        let applied = NIOLockedValueBox<[EventEnvelope]>([])
+        let consumer = EventConsumer(database: database) { event, _ in applied.withLockedValue { $0.append(event) } }
+        let router = Router(context: HuddleRequestContext.self)
+        router.internalGroup(token: TestStack.internalToken).addEventConsumer(consumer)
+        return try await withServerOnPort0({ onListening in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) }, logger: Logger(label: "subscriber"))
+        }) { url in try await body(RecordingSubscriber(url: url, applied: applied)) }
+    }
+
+    var events: [EventEnvelope] { applied.withLockedValue { $0 } }
+
+    func waitFor(count: Int) async throws {
+        for _ in 0..<400 where events.count < count { try await Task.sleep(for: .milliseconds(25)) }
+    }
+}
+
+@Suite("Catalog events")
+struct EventDeliveryTests {
+    @Test("A subscriber that was down while changes happened receives every event, in order, once", arguments: TestStore.all)
+    func catchUpAfterDowntime(store: TestStore) async throws {
+        // Nothing listens on port 1: the subscriber is down.
+        let config = ["catalog.events.subscribers": "search"]
+        try await CatalogHarness.with(store: store, config: config, directory: [.search: "http://127.0.0.1:1"]) { h in
+            let manager = try await h.player()
+            let player = try await h.player()
+            let team = try await h.createTeam(manager.accessToken)
+            _ = try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)
+            _ = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Renamed"), token: manager.accessToken)
+            _ = try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken)
+            let admin = try await h.admin()
+            let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+            _ = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("League"), token: manager.accessToken)
+            // A refused change writes no event.
+            _ = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "x"), token: manager.accessToken)
+            try await Task.sleep(for: .milliseconds(300))
+
+            try await RecordingSubscriber.with { subscriber in
+                h.stack.runner.directory.set(.search, url: subscriber.url)
+                try await subscriber.waitFor(count: 6)
+                try await Task.sleep(for: .milliseconds(300))
+                let events = subscriber.events
+                #expect(events.map(\.type) == [
+                    CatalogEvent.teamCreated, CatalogEvent.membershipChanged, CatalogEvent.teamUpdated, CatalogEvent.membershipChanged,
+                    CatalogEvent.courseChanged, CatalogEvent.leagueCreated,
+                ])
+                #expect(Set(events.map(\.id)).count == events.count)
+                let renamed = try HuddleJSON.decoder.decode(CatalogEvent.TeamChanged.self, from: events[2].payload)
+                #expect(renamed.team.name == "Renamed" && renamed.team.id == team.id)
+                let left = try HuddleJSON.decoder.decode(CatalogEvent.MembershipChanged.self, from: events[3].payload)
+                #expect(left.userId == player.user.id && left.role == nil && left.memberCount == 1)
+                let changedCourse = try HuddleJSON.decoder.decode(CatalogEvent.CourseChanged.self, from: events[4].payload)
+                #expect(changedCourse.course == course)
+            }
+        }
+    }
+
+    @Test("A redelivered event is applied once")
+    func inboxDropsRepeats() async throws {
+        try await RecordingSubscriber.with { subscriber in
+            let event = EventEnvelope(type: "test.happened", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8))
+            let client = TestClient(baseURL: subscriber.url)
+            for _ in 0..<3 {
+                let response = try await client.post(
+                    "/internal/events", json: EventBatch(events: [event]), headers: [Routes.Header.internalToken: TestStack.internalToken])
+                #expect(response.status == 204)
+            }
+            #expect(try await client.post("/internal/events", json: EventBatch(events: [event])).status == 401)
+            #expect(subscriber.events.map(\.id) == [event.id])
+        }
+    }
+
+    @Test("Other services read teams, memberships, leagues and courses through CatalogClient", arguments: TestStore.all)
+    func internalReads(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player()
+            let player = try await h.player()
+            let team = try await h.createTeam(manager.accessToken, privacy: .private)
+            _ = try await h.catalog.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            let league = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("Lake League"), token: manager.accessToken).decode(League.self)
+            _ = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
+            let admin = try await h.admin()
+            let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+
+            let client = CatalogClient(dependencies: h.stack.runner.dependencies)
+            #expect(try await client.team(team.id)?.name == team.name)
+            #expect(try await client.team(TeamID()) == nil)
+            #expect(try await client.membership(of: manager.user.id, in: team.id)?.role == .manager)
+            #expect(try await client.membership(of: player.user.id, in: team.id)?.role == .invited)
+            #expect(try await client.membership(of: admin.user.id, in: team.id) == nil)
+            #expect(try await client.members(of: team.id)?.map(\.userId) == [manager.user.id, player.user.id])
+            #expect(try await client.league(league.id)?.teamCount == 1)
+            #expect(try await client.teams(inLeague: league.id)?.map(\.id) == [team.id])
+            #expect(try await client.course(course.id) == course)
+
+            // Internal routes need the internal credential.
+            #expect(try await h.catalog.get("/internal/teams/\(team.id)").status == 401)
+        }
+    }
+
+    @Test("A catalog that is down is a 503 for its callers")
+    func catalogDown() async throws {
+        try await CatalogHarness.with(directory: [:]) { h in
+            var dependencies = h.stack.runner.dependencies
+            dependencies.directory = ServiceDirectory(urls: [.catalog: "http://127.0.0.1:1"])
+            await #expect(throws: CommonError.self) { try await CatalogClient(dependencies: dependencies).team(TeamID()) }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Contracts
+import Foundation
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import ServiceKitTesting
+import Testing
+
+/// A weather and news provider served by the test itself, counting the calls it gets.
+struct FakeProviders {
+    let url: String
+    let calls: NIOLockedValueBox<[String: Int]>
+
+    static let feed = #"""
+        {"status":"ok","totalResults":3,"articles":[
+          {"source":{"id":null,"name":"ERR Sport"},"title":"Levadia wins the derby","description":"A late goal settles it.",
+           "url":"https://news.example/levadia","urlToImage":"https://news.example/levadia.jpg","publishedAt":"2026-11-21T18:30:00Z"},
+          {"source":{"name":"Postimees"},"title":"Flora signs a striker","description":null,
+           "url":"https://news.example/flora","urlToImage":null,"publishedAt":"2026-11-22T08:00:00Z"},
+          {"source":{"name":"Spam"},"title":"[Removed]","description":"","url":"https://removed.com","publishedAt":"2026-11-22T08:00:00Z"}
+        ]}
+        """#
+
+    static func with<T>(_ body: (FakeProviders) async throws -> T) async throws -> T {
+        let calls = NIOLockedValueBox<[String: Int]>([:])
+        let router = Router()
+        router.get("/v1/forecast") { request, _ in
+            calls.withLockedValue { $0["weather", default: 0] += 1 }
+            let lat = request.uri.queryParameters["latitude"] ?? "?"
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: """
+                    {"latitude":\(lat),"current_weather":{"temperature":4.5,"windspeed":12.2,"winddirection":250,"weathercode":3,"time":"2026-11-22T10:00"}}
+                    """)))
+        }
+        router.get("/slow/v1/forecast") { _, _ in
+            try await Task.sleep(for: .seconds(5))
+            return "too late"
+        }
+        router.get("/news") { _, _ in
+            calls.withLockedValue { $0["news", default: 0] += 1 }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: feed)))
+        }
+        return try await withServerOnPort0({ onListening in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) }, logger: Logger(label: "providers"))
+        }) { url in try await body(FakeProviders(url: url, calls: calls)) }
+    }
+
+    func count(_ name: String) -> Int { calls.withLockedValue { $0[name] ?? 0 } }
+}
+
+@Suite("Weather and news providers")
+struct ProviderTests {
+    @Test("Weather comes from the provider and is cached per course")
+    func weatherCached() async throws {
+        try await FakeProviders.with { providers in
+            try await CatalogHarness.with(config: ["catalog.weather.url": providers.url]) { h in
+                let admin = try await h.admin()
+                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+                let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                #expect(first.status == 200)
+                let weather = try first.decode(Weather.self)
+                #expect(weather.courseId == course.id && weather.temperatureCelsius == 4.5 && weather.windDirectionDegrees == 250)
+                #expect(weather.weatherCode == 3 && weather.observedAt == "2026-11-22T10:00")
+                #expect(try await h.catalog.get("/v1/courses/\(course.id)/weather").decode(Weather.self) == weather)
+                #expect(providers.count("weather") == 1)
+                #expect(try await h.catalog.get("/v1/courses/\(CourseID())/weather").status == 404)
+            }
+        }
+    }
+
+    @Test("A provider that is down or too slow is a 503 problem, not a 500")
+    func weatherUnavailable() async throws {
+        try await FakeProviders.with { providers in
+            for url in ["http://127.0.0.1:1", providers.url + "/slow"] {
+                try await CatalogHarness.with(config: ["catalog.weather.url": url, "catalog.weather.timeout.ms": "300"]) { h in
+                    let admin = try await h.admin()
+                    let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken)
+                        .decode(Course.self)
+                    let response = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                    #expect(response.status == 503)
+                    #expect(response.problem?.code == "WEATHER_UNAVAILABLE")
+                    #expect(response.header("Content-Type") == "application/problem+json")
+                }
+            }
+        }
+    }
+
+    @Test("The news adapter polls the feed and ingests each article once")
+    func newsPolling() async throws {
+        try await FakeProviders.with { providers in
+            let config = ["catalog.news.url": providers.url + "/news", "catalog.news.poll.ms": "50", "catalog.news.sport": "soccer"]
+            try await CatalogHarness.with(config: config) { h in
+                func articles() async throws -> [NewsArticle] { try await h.catalog.get("/v1/news").decode(Page<NewsArticle>.self).items }
+                for _ in 0..<200 where try await articles().count < 2 { try await Task.sleep(for: .milliseconds(25)) }
+                // Let the same feed come back a few more times: nothing is added twice.
+                let polls = providers.count("news")
+                for _ in 0..<200 where providers.count("news") < polls + 3 { try await Task.sleep(for: .milliseconds(25)) }
+                #expect(providers.count("news") >= polls + 3)
+                let news = try await h.catalog.get("/v1/news").decode(Page<NewsArticle>.self)
+                #expect(news.items.map(\.title) == ["Flora signs a striker", "Levadia wins the derby"])
+                #expect(news.items.map(\.source) == ["Postimees", "ERR Sport"])
+                #expect(news.items.allSatisfy { $0.sport == .soccer })
+            }
+        }
+    }
+}

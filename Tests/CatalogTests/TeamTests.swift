@@ -1,0 +1,242 @@
+import Contracts
+import Foundation
+import NIOHTTP1
+import ServiceKitTesting
+import Testing
+
+@Suite("Teams")
+struct TeamTests {
+    @Test("The creator of a team is its manager and can read, rename and delete it", arguments: TestStore.all)
+    func createReadUpdateDelete(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player("Maria Manager")
+            let team = try await h.createTeam(manager.accessToken)
+            #expect(team.managerId == manager.user.id)
+            #expect(team.membership == .manager)
+            #expect(team.memberCount == 1)
+
+            let read = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            #expect(read.name == "Tallinn Spikers" && read.location.address == "Tallinn")
+
+            let renamed = try await h.catalog.patch(
+                "/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "  Kalev Spikers ", skill: .advanced), token: manager.accessToken)
+            #expect(renamed.status == 200)
+            let updated = try renamed.decode(Team.self)
+            #expect(updated.name == "Kalev Spikers" && updated.skill == .advanced && updated.sport == .volleyball)
+
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)", token: manager.accessToken).status == 204)
+            #expect(try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).status == 404)
+        }
+    }
+
+    @Test("Only the manager changes or deletes a team")
+    func managerOnlyChanges() async throws {
+        try await CatalogHarness.with { h in
+            let manager = try await h.player()
+            let other = try await h.player()
+            let team = try await h.createTeam(manager.accessToken)
+            let patch = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Mine now"), token: other.accessToken)
+            #expect(patch.status == 403)
+            #expect(patch.problem?.code == "FORBIDDEN")
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)", token: other.accessToken).status == 403)
+            let still = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            #expect(still.name == team.name)
+        }
+    }
+
+    @Test("Bad team input is a 422 naming each field, and nothing is created")
+    func validation() async throws {
+        try await CatalogHarness.with { h in
+            let manager = try await h.player()
+            var request = CatalogHarness.team()
+            request.name = "x"
+            request.location = Location(lat: 91, lng: -200)
+            let response = try await h.catalog.post("/v1/teams", json: request, token: manager.accessToken)
+            #expect(response.status == 422)
+            #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["name", "location.lat", "location.lng"])
+
+            let unknownSport = try await h.catalog.send(
+                .POST, "/v1/teams", rawBody: Data(#"{"name":"Team","sport":"quidditch","privacy":"public","location":{"lat":1,"lng":1},"ageGroup":"adult","gender":"coed","skill":"any"}"#.utf8),
+                token: manager.accessToken, headers: ["Content-Type": "application/json"])
+            #expect(unknownSport.status == 422)
+            #expect(unknownSport.problem?.errors?.first?.field == "sport")
+            #expect(try await h.catalog.send(.POST, "/v1/teams", rawBody: Data("{".utf8), token: manager.accessToken).status == 400)
+
+            let mine = try await h.catalog.get("/v1/teams?member=me", token: manager.accessToken).decode(Page<Team>.self)
+            #expect(mine.items.isEmpty)
+            #expect(try await h.catalog.get("/v1/teams").status == 401)
+            #expect(try await h.catalog.get("/v1/teams/not-a-uuid", token: manager.accessToken).status == 404)
+        }
+    }
+
+    @Test("Joining a public team makes a player at once", arguments: TestStore.all)
+    func publicJoin(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player("Maria Manager")
+            let player = try await h.player("Pete Player")
+            let team = try await h.createTeam(manager.accessToken, privacy: .public)
+            let joined = try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)
+            #expect(joined.status == 200)
+            #expect(try joined.decode(Team.self).membership == .player)
+            #expect(try joined.decode(Team.self).memberCount == 2)
+            // Joining again changes nothing.
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self).memberCount == 2)
+
+            let roster = try await h.catalog.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
+            #expect(roster.items == [
+                TeamMember(userId: manager.user.id, name: "Maria Manager", role: .manager),
+                TeamMember(userId: player.user.id, name: "Pete Player", role: .player),
+            ])
+        }
+    }
+
+    @Test("A protected team turns a join into a request the manager approves or declines", arguments: TestStore.all)
+    func protectedJoin(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player("Maria Manager")
+            let asker = try await h.player("Ann Asker")
+            let declined = try await h.player("Dan Declined")
+            let team = try await h.createTeam(manager.accessToken, privacy: .protected)
+
+            for user in [asker, declined] {
+                let response = try await h.catalog.post("/v1/teams/\(team.id)/join", token: user.accessToken)
+                #expect(try response.decode(Team.self).membership == .pending)
+            }
+            // A pending request is not membership: the roster others see does not show it, the manager's does.
+            let seenByAsker = try await h.catalog.get("/v1/teams/\(team.id)/members", token: asker.accessToken).decode(Page<TeamMember>.self)
+            #expect(seenByAsker.items.map(\.role) == [.manager])
+            let seenByManager = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken)
+                .decode(Page<TeamMember>.self)
+            #expect(seenByManager.items.map(\.role) == [.manager, .pending, .pending])
+
+            // Only the manager decides.
+            let selfApproval = try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: asker.accessToken)
+            #expect(selfApproval.status == 403)
+
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: manager.accessToken).status == 204)
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/decline", token: manager.accessToken).status == 204)
+            // There is no request left to decide.
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/approve", token: manager.accessToken).status == 404)
+
+            let after = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken).decode(Page<TeamMember>.self)
+            #expect(after.items.map(\.userId) == [manager.user.id, asker.user.id])
+            #expect(after.items.map(\.role) == [.manager, .player])
+            let mine = try await h.catalog.get("/v1/teams?member=me", token: declined.accessToken).decode(Page<Team>.self)
+            #expect(mine.items.isEmpty)
+        }
+    }
+
+    @Test("A private team is invisible to outsiders and joined only by invitation", arguments: TestStore.all)
+    func privateTeam(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player("Maria Manager")
+            let outsider = try await h.player("Olga Outsider")
+            let friend = try await h.player("Fred Friend")
+            let team = try await h.createTeam(manager.accessToken, name: "Secret Six", privacy: .private)
+
+            for path in ["/v1/teams/\(team.id)", "/v1/teams/\(team.id)/members"] {
+                let hidden = try await h.catalog.get(path, token: outsider.accessToken)
+                #expect(hidden.status == 404)
+            }
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: outsider.accessToken).status == 404)
+            let search = try await h.catalog.get("/v1/teams?q=secret", token: outsider.accessToken).decode(Page<Team>.self)
+            #expect(search.items.isEmpty)
+
+            // Outsiders cannot invite themselves in.
+            let selfInvite = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [outsider.user.id]), token: outsider.accessToken)
+            #expect(selfInvite.status == 404)
+
+            let invite = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [friend.user.id, manager.user.id]), token: manager.accessToken)
+            #expect(try invite.decode(InviteResult.self) == InviteResult(invited: [friend.user.id], unchanged: [manager.user.id]))
+            let seen = try await h.catalog.get("/v1/teams/\(team.id)", token: friend.accessToken).decode(Team.self)
+            #expect(seen.membership == .invited)
+            let mine = try await h.catalog.get("/v1/teams?member=me", token: friend.accessToken).decode(Page<Team>.self)
+            #expect(mine.items.map(\.membership) == [.invited])
+
+            let joined = try await h.catalog.post("/v1/teams/\(team.id)/join", token: friend.accessToken).decode(Team.self)
+            #expect(joined.membership == .player && joined.memberCount == 2)
+        }
+    }
+
+    @Test("Joining a private team without an invitation is forbidden to someone who can see it")
+    func privateJoinForbidden() async throws {
+        try await CatalogHarness.with { h in
+            let manager = try await h.player()
+            let player = try await h.player()
+            let team = try await h.createTeam(manager.accessToken, privacy: .private)
+            _ = try await h.catalog.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            // The player turns the invitation down, then changes their mind: they are no longer invited.
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken).status == 204)
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 404)
+            // A member of another private team... the manager themselves joining is a no-op.
+            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: manager.accessToken).decode(Team.self).membership == .manager)
+        }
+    }
+
+    @Test("Invites name existing players only")
+    func inviteUnknownUser() async throws {
+        try await CatalogHarness.with { h in
+            let manager = try await h.player()
+            let team = try await h.createTeam(manager.accessToken)
+            let response = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [UserID()]), token: manager.accessToken)
+            #expect(response.status == 422)
+            #expect(response.problem?.errors?.first?.field == "userIds[0]")
+            let notManager = try await h.player()
+            let forbidden = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [manager.user.id]), token: notManager.accessToken)
+            #expect(forbidden.status == 403)
+        }
+    }
+
+    @Test("Players leave, managers remove others, and nobody else removes anyone")
+    func leavingAndRemoving() async throws {
+        try await CatalogHarness.with { h in
+            let manager = try await h.player()
+            let first = try await h.player()
+            let second = try await h.player()
+            let team = try await h.createTeam(manager.accessToken)
+            for user in [first, second] { _ = try await h.catalog.post("/v1/teams/\(team.id)/join", token: user.accessToken) }
+
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(second.user.id)", token: first.accessToken).status == 403)
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(first.user.id)", token: first.accessToken).status == 204)
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(second.user.id)", token: manager.accessToken).status == 204)
+            let managerLeaves = try await h.catalog.delete("/v1/teams/\(team.id)/members/\(manager.user.id)", token: manager.accessToken)
+            #expect(managerLeaves.status == 409)
+            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(first.user.id)", token: manager.accessToken).status == 404)
+            let now = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            #expect(now.memberCount == 1)
+        }
+    }
+
+    @Test("Name search finds public and protected teams by any part of the name, paged by name", arguments: TestStore.all)
+    func search(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player()
+            for (name, privacy) in [("Tartu Volley A", Privacy.public), ("Tartu Volley B", .protected), ("Tartu Volley C", .private),
+                                    ("Pärnu Volley", .public), ("100% Volley_", .public)]
+            {
+                _ = try await h.createTeam(manager.accessToken, name: name, privacy: privacy)
+            }
+            _ = try await h.createTeam(manager.accessToken, name: "Tartu Kickers", sport: .soccer)
+            let searcher = try await h.player()
+
+            let first = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken).decode(Page<Team>.self)
+            #expect(first.items.map(\.name) == ["Tartu Volley A"])
+            let cursor = try #require(first.nextCursor)
+            let second = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1&cursor=\(cursor)", token: searcher.accessToken)
+                .decode(Page<Team>.self)
+            #expect(second.items.map(\.name) == ["Tartu Volley B"])
+            #expect(second.nextCursor == nil)
+
+            let literal = try await h.catalog.get("/v1/teams?q=%25%20volley_", token: searcher.accessToken).decode(Page<Team>.self)
+            #expect(literal.items.map(\.name) == ["100% Volley_"])
+            let unicode = try await h.catalog.get("/v1/teams?q=p%C3%A4rnu", token: searcher.accessToken).decode(Page<Team>.self)
+            #expect(unicode.items.map(\.name) == ["Pärnu Volley"])
+            #expect(try await h.catalog.get("/v1/teams?sport=quidditch", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.get("/v1/teams?cursor=%%%", token: searcher.accessToken).status == 422)
+        }
+    }
+}
