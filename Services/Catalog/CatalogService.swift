@@ -51,7 +51,7 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
         OutboxDispatcher(
             database: database, transport: EventsClient(dependencies: dependencies),
             settings: try .init(reader: reader, module: .catalog), logger: logger))
-    if let feed = reader.text("catalog.news.url") {
+    if let feed = reader.text("catalog.news.url"), !feed.isEmpty {
         let sport = Sport(rawValue: reader.text("catalog.news.sport", default: Sport.soccer.rawValue)) ?? .soccer
         app.addServices(
             NewsPoller(

@@ -12,8 +12,13 @@ import Testing
 /// on port 0, driven only through the gateway.
 @Suite("Stack through the gateway")
 struct StackTests {
+    static let adminEmail = "stack-admin@example.com"
+
     static func withStack<T>(store: TestStore, body: (TestClient) async throws -> T) async throws -> T {
-        var settings = ["auth.bcrypt.cost": "4", "gateway.modules": "auth"]
+        var settings = [
+            "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
+            "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
+        ]
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
@@ -61,6 +66,40 @@ struct StackTests {
 }
 
 extension StackTests {
+    @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: TestStore.all)
+    func teamAndCourse(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let manager = try await gateway.register(name: "Maria Manager")
+            let player = try await gateway.register(name: "Pete Player")
+            let request = CreateTeamRequest(
+                name: "Tallinn Spikers", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
+                ageGroup: .adult, gender: .coed, skill: .intermediate)
+            let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
+            let found = try await gateway.get("/v1/teams?q=spikers", token: player.accessToken).decode(Page<Team>.self)
+            #expect(found.items.map(\.id) == [team.id])
+            let asked = try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self)
+            #expect(asked.membership == .pending)
+            #expect(try await gateway.post("/v1/teams/\(team.id)/requests/\(player.user.id)/approve", token: manager.accessToken).status == 204)
+            let roster = try await gateway.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
+            #expect(roster.items.map(\.name) == ["Maria Manager", "Pete Player"])
+            #expect(roster.items.map(\.role) == [.manager, .player])
+
+            let admin = try await gateway.register(name: "Stack Admin", email: Self.adminEmail)
+            let holes = [
+                Hole(number: 1, par: 3, tee: Coordinates(lat: 58.98068, lng: 26.25523), basket: Coordinates(lat: 58.98140, lng: 26.25610)),
+                Hole(number: 2, par: 3, tee: Coordinates(lat: 58.98160, lng: 26.25630), basket: Coordinates(lat: 58.98300, lng: 26.25700)),
+            ]
+            let course = CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
+            #expect(try await gateway.post("/v1/courses", json: course, token: player.accessToken).status == 403)
+            let created = try await gateway.post("/v1/courses", json: course, token: admin.accessToken).decode(Course.self)
+            #expect(created.par == 6 && created.holeCount == 2)
+            let navigation = try await gateway.get("/v1/courses/\(created.id)/navigation?lat=58.98068&lng=26.25523&hole=1")
+                .decode(Navigation.self)
+            #expect(navigation.tee.distanceMeters == 0 && navigation.nextTee?.hole == 2)
+            #expect(try await gateway.get("/internal/teams/\(team.id)").status == 404)
+        }
+    }
+
     /// The document clients are generated from must describe routes that exist.
     @Test("every operation in /openapi.json reaches a route of the running stack")
     func openAPIMatchesRoutes() async throws {

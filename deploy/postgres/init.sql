@@ -4,3 +4,8 @@
 CREATE ROLE huddle_auth LOGIN PASSWORD :'auth_password';
 CREATE DATABASE huddle_auth OWNER huddle_auth;
 REVOKE ALL ON DATABASE huddle_auth FROM PUBLIC;
+
+\set catalog_password `echo "$CATALOG_DB_PASSWORD"`
+CREATE ROLE huddle_catalog LOGIN PASSWORD :'catalog_password';
+CREATE DATABASE huddle_catalog OWNER huddle_catalog;
+REVOKE ALL ON DATABASE huddle_catalog FROM PUBLIC;

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
-import NIOCore
 import NIOHTTP1
 import ServiceKit
 
@@ -21,29 +19,33 @@ enum DemoData {
         Account(name: "Dmitri Disc", email: "dmitri@huddle.dev", password: "huddle-demo-player"),
     ]
 
-    static func seed(authURL: String, logger: Logger) async {
-        // Created now, or on an earlier start: either way the credentials work, so show them.
-        var available: [Account] = []
+    /// Creates the demo accounts (or signs in to those an earlier start created), prints their
+    /// credentials, and returns their sessions by email.
+    @discardableResult
+    static func seed(authURL: String, logger: Logger) async -> [String: Session] {
+        let auth = DemoClient(baseURL: authURL)
+        var sessions: [String: Session] = [:]
         for account in [administrator] + players {
-            var request = HTTPClientRequest(url: authURL + "/v1/auth/register")
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            let body = RegisterRequest(email: account.email, password: account.password, name: account.name)
-            guard let data = try? HuddleJSON.encoder.encode(body) else { continue }
-            request.body = .bytes(ByteBuffer(bytes: data))
             do {
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-                if response.status == .created || response.status == .conflict { available.append(account) }
+                let body = RegisterRequest(email: account.email, password: account.password, name: account.name)
+                let (status, session) = try await auth.send(.POST, "/v1/auth/register", json: body, as: Session.self)
+                if let session {
+                    sessions[account.email] = session
+                } else if status == 409 {
+                    sessions[account.email] = try await auth.expect(
+                        .POST, "/v1/auth/login", json: LoginRequest(email: account.email, password: account.password), as: Session.self)
+                }
             } catch {
-                logger.warning("could not create demo user \(account.email): \(error)")
+                logger.warning("could not prepare demo user \(account.email): \(error)")
             }
         }
-        guard !available.isEmpty else { return }
+        guard !sessions.isEmpty else { return sessions }
         print("Demo accounts:")
-        for account in available {
+        for account in [administrator] + players where sessions[account.email] != nil {
             let role = account.email == administrator.email ? " (administrator)" : ""
             print("  \(account.email)  password: \(account.password)\(role)")
         }
         fflush(nil)
+        return sessions
     }
 }

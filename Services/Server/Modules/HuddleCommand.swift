@@ -62,7 +62,11 @@ public struct HuddleCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint])
         for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
         if demo, modules.contains(.auth) {
-            await DemoData.seed(authURL: stack.url(of: .auth), logger: logger)
+            let sessions = await DemoData.seed(authURL: stack.url(of: .auth), logger: logger)
+            if modules.contains(.catalog) {
+                await DemoCatalog.seed(
+                    catalogURL: stack.url(of: .catalog), internalToken: internalToken, sessions: sessions, logger: logger)
+            }
         }
         if modules.contains(.gateway) {
             print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
