@@ -35,6 +35,7 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
 
     let router = Router<HuddleRequestContext>.huddle(
         module: .catalog, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
+    router.add(middleware: IdempotencyMiddleware(database: database))
     PlacesController(places: places, weather: weather).add(to: router)
     router.addRoutes(TeamsController(teams: teams).endpoints, atPath: "/v1/teams")
     router.addRoutes(LeaguesController(leagues: leagues).endpoints, atPath: "/v1/leagues")

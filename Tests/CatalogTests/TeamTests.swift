@@ -240,3 +240,38 @@ struct TeamTests {
         }
     }
 }
+
+@Suite("Retried writes")
+struct IdempotencyTests {
+    @Test("A create retried with the same Idempotency-Key makes one team and answers the same", arguments: TestStore.all)
+    func retriedCreate(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player()
+            let key = ["Idempotency-Key": "create-team-1"]
+            let first = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: manager.accessToken, headers: key)
+            let second = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: manager.accessToken, headers: key)
+            #expect(first.status == 201 && second.status == 201)
+            #expect(try first.decode(Team.self).id == second.decode(Team.self).id)
+            #expect(second.header("Idempotent-Replayed") == "true")
+            let mine = try await h.catalog.get("/v1/teams?member=me", token: manager.accessToken).decode(Page<Team>.self)
+            #expect(mine.items.count == 1)
+
+            // The same key with another body is a mistake, not a retry.
+            let other = try await h.catalog.post(
+                "/v1/teams", json: CatalogHarness.team(name: "Other Team"), token: manager.accessToken, headers: key)
+            #expect(other.status == 422 && other.problem?.errors?.first?.field == "Idempotency-Key")
+            // Keys belong to one user: someone else's identical key is their own.
+            let stranger = try await h.player()
+            let theirs = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: stranger.accessToken, headers: key)
+            #expect(try theirs.decode(Team.self).id != first.decode(Team.self).id)
+            // A refused request is answered the same way again.
+            var invalid = CatalogHarness.team()
+            invalid.name = "x"
+            let refusedKey = ["Idempotency-Key": "bad-team"]
+            let refused = try await h.catalog.post("/v1/teams", json: invalid, token: manager.accessToken, headers: refusedKey)
+            let refusedAgain = try await h.catalog.post("/v1/teams", json: invalid, token: manager.accessToken, headers: refusedKey)
+            #expect(refused.status == 422 && refusedAgain.status == 422)
+            #expect(refusedAgain.problem?.errors?.first?.field == "name")
+        }
+    }
+}

@@ -105,6 +105,14 @@ paths.update({
         "delete": catalog("Forget a saved article (idempotent)", {**no_content(), **problems(401, 404)}, parameters=[pid()])},
 })
 
+# Signed-in POSTs of catalog may be retried safely with an Idempotency-Key.
+idempotency_key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 255},
+                   "description": "retrying with the same key and body returns the first answer (Idempotent-Replayed: true)"}
+for operations in paths.values():
+    post = operations.get("post")
+    if post and post.get("security") and "catalog" in post["tags"]:
+        post["parameters"] = post.get("parameters", []) + [idempotency_key]
+
 sport = {"type": "string", "enum": ["soccer", "volleyball", "softball", "basketball", "football", "discGolf", "cricket", "tennis", "hockey", "other"]}
 schemas = {
     "Problem": {"type": "object", "required": ["type", "title", "status", "code"], "properties": {

@@ -59,8 +59,7 @@ struct TeamsController {
         if let text, text.count > 80 { throw CommonError.invalid("q", "must be at most 80 characters") }
         let rows = try await teams.database.read { sql in
             if member != nil {
-                return try await teams.teams.teams(of: context.userID, after: after, limit: page.limit + 1, on: sql)
-                    .filter { sport == nil || $0.sport == sport }
+                return try await teams.teams.teams(of: context.userID, sport: sport, after: after, limit: page.limit + 1, on: sql)
             }
             return try await teams.teams.search(
                 text: text?.trimmingCharacters(in: .whitespaces), sport: sport, viewer: context.userID, after: after,

@@ -71,5 +71,6 @@ enum CatalogMigrations {
             ]
         },
         .outbox(version: 2),
+        .idempotency(version: 3),
     ]
 }

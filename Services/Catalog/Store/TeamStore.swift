@@ -16,8 +16,8 @@ protocol TeamStore: Sendable {
     func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
     /// Everyone with a standing, manager first, then by when they arrived.
     func memberships(of team: TeamID, on sql: any SQLDatabase) async throws -> [TeamMembership]
-    /// Teams where `user` has any standing, by name.
-    func teams(of user: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team]
+    /// Teams where `user` has any standing (of `sport`, when given), by name.
+    func teams(of user: UserID, sport: Sport?, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team]
     /// Public and protected teams whose name contains `text` (any case), by name.
     func search(text: String?, sport: Sport?, viewer: UserID?, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
         async throws -> [Team]
@@ -92,10 +92,11 @@ struct SQLTeamStore: TeamStore {
         return members.filter { $0.role == .manager } + members.filter { $0.role != .manager }
     }
 
-    func teams(of user: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team] {
+    func teams(of user: UserID, sport: Sport?, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team] {
         var query = selectTeams(on: sql)
             .join("memberships", on: SQLColumn("team_id", table: "memberships"), .equal, SQLColumn("id", table: "teams"))
             .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(user.description))
+        if let sport { query = query.where(SQLColumn("sport", table: "teams"), .equal, SQLBind(sport.rawValue)) }
         if let after { query = query.where(after.condition(table: "teams")) }
         return try await decorate(
             query.orderBy(SQLColumn("name_key", table: "teams")).orderBy(SQLColumn("id", table: "teams")).limit(limit).all(),
