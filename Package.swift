@@ -144,7 +144,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts", .hummingbird, .jwtKit,
-                .sqlKit, .logging, .nioHTTP1,
+                .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers,
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(

@@ -62,6 +62,15 @@ public struct Outbox: Sendable {
             .run()
     }
 
+    /// Deletes events older than `cutoff` that every one of `subscribers` has received.
+    func prune(deliveredTo subscribers: [String], before cutoff: Date, on sql: any SQLDatabase) async throws {
+        var everyone: Int64 = .max
+        for subscriber in subscribers { everyone = min(everyone, try await deliveredPosition(of: subscriber, on: sql)) }
+        guard everyone != .max else { return }
+        try await sql.delete(from: "outbox").where("seq", .lessThanOrEqual, SQLBind(everyone))
+            .where("occurred_at", .lessThan, SQLBind(cutoff)).run()
+    }
+
     /// Arbitrary constant shared by every writer of one store's outbox.
     static let appendLock: Int64 = 0x6875_6464_6f62
 }

@@ -56,6 +56,7 @@ public struct OutboxDispatcher: Service {
                 for subscriber in settings.subscribers {
                     group.addTask { await deliverForever(to: subscriber) }
                 }
+                group.addTask { await pruneForever() }
             }
         }
     }
@@ -74,6 +75,21 @@ public struct OutboxDispatcher: Service {
                 logger.warning("events to \(subscriber.rawValue) not delivered, retrying in \(wait): \(error)")
                 try? await Task.sleep(for: wait)
             }
+        }
+    }
+
+    /// Events every subscriber has received are kept for a day (to look into), then deleted.
+    private func pruneForever() async {
+        while !Task.isCancelled {
+            do {
+                let subscribers = settings.subscribers.map(\.rawValue)
+                try await database.transaction { sql in
+                    try await outbox.prune(deliveredTo: subscribers, before: Date().addingTimeInterval(-24 * 3600), on: sql)
+                }
+            } catch {
+                logger.warning("outbox pruning failed: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(3600))
         }
     }
 
