@@ -128,7 +128,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
-                .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioHTTP1,
+                .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/Modules", swiftSettings: swiftSettings),

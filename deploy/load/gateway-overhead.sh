@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Gateway overhead benchmark: the same cheap authenticated route (GET /v1/users/me) called
 # directly on auth and through the gateway, side by side in one run, on loopback, with wrk.
+# auth and the gateway run as their own executables, as deployed.
 # Two phases: throughput with many connections (the saturated rate of each path), and latency
 # with one connection (what a request pays for the extra hop when nothing queues).
 # Targets: throughput ratio >= 0.70, added p50 <= 0.5 ms.
@@ -13,12 +14,16 @@ DURATION=${1:-10}
 CONNECTIONS=${2:-32}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
-swift build -c release --product huddle >/dev/null
+# As deployed: the gateway and auth each in their own process (the thin executables).
+swift build -c release --product gateway --product auth >/dev/null
 DATA=$(mktemp -d)
-.build/release/huddle --no-demo --no-oauth-stub --data-dir "$DATA" --log-level warning \
-  --set gateway.ratelimit.rate=100000000 --set gateway.ratelimit.burst=100000000 >"$DATA/huddle.log" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT
+export INTERNAL_TOKEN=benchmark-internal-token-0123456789 LOG_LEVEL=warning
+AUTH_HTTP_PORT=8081 AUTH_DB_URL="sqlite:$DATA/auth.sqlite" .build/release/auth >"$DATA/auth.log" 2>&1 &
+AUTH_PID=$!
+AUTH_URL=http://127.0.0.1:8081 GATEWAY_HTTP_PORT=8080 GATEWAY_MODULES=auth \
+  GATEWAY_RATELIMIT_RATE=100000000 GATEWAY_RATELIMIT_BURST=100000000 .build/release/gateway >"$DATA/gateway.log" 2>&1 &
+GATEWAY_PID=$!
+trap 'kill $AUTH_PID $GATEWAY_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 100); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 0.1; done
 
 TOKEN=$(curl -sf -X POST http://127.0.0.1:8080/v1/auth/register -H 'content-type: application/json' \

@@ -2,6 +2,8 @@ import ArgumentParser
 import Configuration
 public import Logging
 public import ServiceKit
+import NIOCore
+import NIOPosix
 import UnixSignals
 
 /// The thin executables (`gateway`, `auth`, …): run one module, configured by the environment
@@ -40,6 +42,12 @@ public func bootstrapLogging(level: String, label: String) -> Logger {
 }
 
 extension ModuleCommand {
+    /// Makes NIO's event loops Swift Concurrency's global executor. Call first thing in `main`,
+    /// before any task starts; suits a process that mostly waits on sockets (the gateway).
+    public static func runTasksOnEventLoops() {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
     public static func gateway() async { await main(.gateway) }
     public static func auth() async { await main(.auth) }
     public static func catalog() async { await main(.catalog) }
