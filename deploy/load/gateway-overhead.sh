@@ -15,7 +15,7 @@ CONNECTIONS=${2:-32}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 
 # As deployed: the gateway and auth each in their own process (the thin executables).
-swift build -c release --product gateway --product auth >/dev/null
+for product in gateway auth; do swift build -c release --product "$product" >/dev/null; done
 DATA=$(mktemp -d)
 export INTERNAL_TOKEN=benchmark-internal-token-0123456789 LOG_LEVEL=warning
 AUTH_HTTP_PORT=8081 AUTH_DB_URL="sqlite:$DATA/auth.sqlite" .build/release/auth >"$DATA/auth.log" 2>&1 &
