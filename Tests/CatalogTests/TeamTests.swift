@@ -160,7 +160,7 @@ struct TeamTests {
         }
     }
 
-    @Test("Joining a private team without an invitation is forbidden to someone who can see it")
+    @Test("Turning down an invitation to a private team hides it again; the manager joining changes nothing")
     func privateJoinForbidden() async throws {
         try await CatalogHarness.with { h in
             let manager = try await h.player()
@@ -170,7 +170,6 @@ struct TeamTests {
             // The player turns the invitation down, then changes their mind: they are no longer invited.
             #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken).status == 204)
             #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 404)
-            // A member of another private team... the manager themselves joining is a no-op.
             #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: manager.accessToken).decode(Team.self).membership == .manager)
         }
     }

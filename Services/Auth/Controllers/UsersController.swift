@@ -94,8 +94,6 @@ struct UsersController {
         let page = try PageRequest(request)
         let before = try page.integerCursor()
         let rows = try await database.read { sql in try await fetch(before, page.limit + 1, sql) }
-        let items = rows.prefix(page.limit)
-        let next = rows.count > page.limit ? items.last.map { PageRequest.cursor(String($0.1)) } : nil
-        return JSONResponse(Page(items: items.map { $0.0.publicProfile }, nextCursor: next))
+        return JSONResponse(page.page(rows, cursor: { PageRequest.cursor(String($0.1)) }, item: { $0.0.publicProfile }))
     }
 }

@@ -54,6 +54,6 @@ actor TokenIssuer {
         guard let data = Data(base64URLEncoded: seed),
             let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: data)
         else { return "invalid" }
-        return SHA256.hash(data: key.publicKey.rawRepresentation).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: key.publicKey.rawRepresentation).prefix(8).hexString
     }
 }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServiceKit
 
 /// Members, their profiles and how they sign in. Every method runs on the handle it is given,
 /// so callers can combine several in one transaction.
@@ -26,8 +27,8 @@ struct SQLUserStore: UserStore {
             try await sql.insert(into: "users").columns(Self.columns)
                 .values(
                     SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
-                    SQLBind(Self.encode(user.sports)), SQLBind(user.passwordHash), SQLBind(user.facebookID),
-                    SQLBind(user.roles.map(\.rawValue).sorted().joined(separator: ",")), SQLBind(user.createdAt)
+                    SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID),
+                    SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
                 ).run()
         } catch {
             // Lost a race with another registration of the same email.
@@ -52,7 +53,7 @@ struct SQLUserStore: UserStore {
         try await sql.update("users")
             .set("name", to: SQLBind(user.name))
             .set("picture_url", to: SQLBind(user.pictureUrl))
-            .set("sports", to: SQLBind(Self.encode(user.sports)))
+            .set("sports", to: SQLBind(user.sports.storedList))
             .set("facebook_id", to: SQLBind(user.facebookID))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
@@ -80,27 +81,15 @@ struct SQLUserStore: UserStore {
     }
 
     static func decode(_ row: any SQLRow) throws -> User {
-        let rawID = try row.decode(column: "id", as: String.self)
-        guard let id = UserID(rawID) else { throw CorruptRow(table: "users", detail: "id '\(rawID)' is not a UUID") }
-        return User(
-            id: id,
+        User(
+            id: try row.typedID("id"),
             email: try row.decode(column: "email", as: String.self),
             name: try row.decode(column: "name", as: String.self),
             pictureUrl: try row.decode(column: "picture_url", as: String?.self),
-            sports: decodeSports(try row.decode(column: "sports", as: String.self)),
+            sports: try row.enumList("sports"),
             passwordHash: try row.decode(column: "password_hash", as: String?.self),
             facebookID: try row.decode(column: "facebook_id", as: String?.self),
-            roles: Set(try row.decode(column: "roles", as: String.self).split(separator: ",").compactMap { Role(rawValue: String($0)) }),
+            roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self))
-    }
-
-    struct CorruptRow: Error {
-        let table: String
-        let detail: String
-    }
-
-    static func encode(_ sports: [Sport]) -> String { sports.map(\.rawValue).joined(separator: ",") }
-    static func decodeSports(_ text: String) -> [Sport] {
-        text.split(separator: ",").compactMap { Sport(rawValue: String($0)) }
     }
 }

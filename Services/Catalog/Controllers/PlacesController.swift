@@ -19,12 +19,11 @@ struct PlacesController {
     private var courses: RouteCollection<HuddleRequestContext> {
         let routes = RouteCollection(context: HuddleRequestContext.self)
         routes.get { request, _ in JSONResponse(try await places.courses(try PageRequest(request))) }
-        routes.get(":id") { _, context in JSONResponse(try await places.course(try courseID(context))) }
+        routes.get(":id") { _, context in JSONResponse(try await places.course(try courseID(context.parameters))) }
         routes.get(":id/navigation") { request, context in
-            let course = try await places.course(try courseID(context))
             let position = Coordinates(lat: try required(request, "lat"), lng: try required(request, "lng"))
-            try CatalogValidation.require(
-                CatalogValidation.coordinates(position, field: "position").map { .init(field: String($0.field.dropFirst("position.".count)), message: $0.message) })
+            try CatalogValidation.require(CatalogValidation.coordinates(position, field: ""))
+            let course = try await places.course(try courseID(context.parameters))
             let hole = try request.query("hole", as: Int.self) ?? 1
             guard let navigation = course.navigation(from: position, hole: hole) else {
                 throw CommonError.invalid("hole", "must be a hole of this course (1–\(course.holeCount))")
@@ -32,7 +31,7 @@ struct PlacesController {
             return JSONResponse(navigation)
         }
         routes.get(":id/weather") { _, context in
-            JSONResponse(try await weather.current(for: try await places.course(try courseID(context))))
+            JSONResponse(try await weather.current(for: try await places.course(try courseID(context.parameters))))
         }
         let signedIn = routes.authenticated()
         signedIn.post { request, context in
@@ -40,7 +39,7 @@ struct PlacesController {
             return JSONResponse(try await places.createCourse(body, by: context.identity), status: .created)
         }
         signedIn.put(":id/holes/:number") { request, context in
-            let id = try context.parameters.id(as: CourseID.self, missing: "No course with id \(context.parameters.get("id") ?? "").")
+            let id = try courseID(context.parameters)
             guard let number = context.parameters.get("number", as: Int.self) else {
                 throw CommonError.invalid("number", "must be a hole number")
             }
@@ -54,10 +53,7 @@ struct PlacesController {
         let routes = RouteCollection(context: HuddleRequestContext.self)
         routes.get { request, _ in JSONResponse(try await places.venues(try PageRequest(request))) }
         routes.get(":id") { _, context in
-            JSONResponse(
-                try await places.venue(
-                    try context.parameters.id(as: VenueID.self, missing: "No venue with id \(context.parameters.get("id") ?? "")."))
-            )
+            JSONResponse(try await places.venue(try context.parameters.id(as: VenueID.self, missing: "No venue with id \(context.parameters.get("id") ?? "").")))
         }
         routes.authenticated().post { request, context in
             let body = try await request.decodeJSON(CreateVenueRequest.self, context: context)
@@ -66,8 +62,8 @@ struct PlacesController {
         return routes
     }
 
-    private func courseID(_ context: HuddleRequestContext) throws -> CourseID {
-        try context.parameters.id(as: CourseID.self, missing: "No course with id \(context.parameters.get("id") ?? "").")
+    private func courseID(_ parameters: Parameters) throws -> CourseID {
+        try parameters.id(as: CourseID.self, missing: "No course with id \(parameters.get("id") ?? "").")
     }
 
     private func required(_ request: Request, _ name: String) throws -> Double {

@@ -50,22 +50,14 @@ struct TeamsController {
 
     /// `?member=me` lists my teams; otherwise `?q=` and `?sport=` search public and protected teams.
     private func list(_ request: Request, _ context: AuthenticatedContext) async throws -> JSONResponse<Page<Team>> {
-        let page = try PageRequest(request)
-        let after = try NameCursor(page)
         let member = request.uri.queryParameters["member"].map(String.init)
-        let text = request.uri.queryParameters["q"].map(String.init)
-        let sport = try request.query("sport", as: Sport.self)
         if let member, member != "me" { throw CommonError.invalid("member", "must be 'me'") }
+        let text = request.uri.queryParameters["q"].map { $0.trimmingCharacters(in: .whitespaces) }
         if let text, text.count > 80 { throw CommonError.invalid("q", "must be at most 80 characters") }
-        let rows = try await teams.database.read { sql in
-            if member != nil {
-                return try await teams.teams.teams(of: context.userID, sport: sport, after: after, limit: page.limit + 1, on: sql)
-            }
-            return try await teams.teams.search(
-                text: text?.trimmingCharacters(in: .whitespaces), sport: sport, viewer: context.userID, after: after,
-                limit: page.limit + 1, on: sql)
-        }
-        return JSONResponse(Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded })
+        return JSONResponse(
+            try await teams.list(
+                mine: member != nil, text: text, sport: try request.query("sport", as: Sport.self), viewer: context.userID,
+                page: try PageRequest(request)))
     }
 
     private func teamID(_ context: AuthenticatedContext) throws -> TeamID {

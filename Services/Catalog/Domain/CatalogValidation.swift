@@ -16,18 +16,19 @@ enum CatalogValidation {
     static func location(_ value: Location, field: String = "location") -> [Problem.FieldError] {
         var errors = coordinates(value.coordinates, field: field)
         if let address = value.address, address.count > 200 {
-            errors.append(.init(field: "\(field).address", message: "must be at most 200 characters"))
+            errors.append(.init(field: path(field, "address"), message: "must be at most 200 characters"))
         }
         return errors
     }
 
+    /// `field` is the path of the object holding the values; empty when they are top-level (query parameters).
     static func coordinates(_ value: Coordinates, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
         if !(value.lat.isFinite && (-90...90).contains(value.lat)) {
-            errors.append(.init(field: "\(field).lat", message: "must be between -90 and 90"))
+            errors.append(.init(field: path(field, "lat"), message: "must be between -90 and 90"))
         }
         if !(value.lng.isFinite && (-180...180).contains(value.lng)) {
-            errors.append(.init(field: "\(field).lng", message: "must be between -180 and 180"))
+            errors.append(.init(field: path(field, "lng"), message: "must be between -180 and 180"))
         }
         return errors
     }
@@ -59,10 +60,12 @@ enum CatalogValidation {
 
     static func hole(_ hole: Hole, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
-        if !(1...36).contains(hole.number) { errors.append(.init(field: "\(field).number", message: "must be from 1 to 36")) }
-        if !(2...7).contains(hole.par) { errors.append(.init(field: "\(field).par", message: "must be from 2 to 7")) }
-        return errors + coordinates(hole.tee, field: "\(field).tee") + coordinates(hole.basket, field: "\(field).basket")
+        if !(1...36).contains(hole.number) { errors.append(.init(field: path(field, "number"), message: "must be from 1 to 36")) }
+        if !(2...7).contains(hole.par) { errors.append(.init(field: path(field, "par"), message: "must be from 2 to 7")) }
+        return errors + coordinates(hole.tee, field: path(field, "tee")) + coordinates(hole.basket, field: path(field, "basket"))
     }
+
+    private static func path(_ parent: String, _ name: String) -> String { parent.isEmpty ? name : "\(parent).\(name)" }
 
     static func require(_ errors: [Problem.FieldError]) throws {
         if !errors.isEmpty { throw CommonError.validation(errors) }

@@ -33,7 +33,7 @@ struct Leagues: Sendable {
         let rows = try await database.read { sql in
             try await leagues.leagues(sport: sport, visibleTo: viewer, after: after, limit: page.limit + 1, on: sql)
         }
-        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+        return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
     /// The league manager adds a team of the league's sport; adding it again changes nothing.

@@ -36,7 +36,7 @@ struct News: Sendable {
         let rows = try await database.read { sql in
             try await markBookmarks(try await store.articles(sport: sport, before: before, limit: page.limit + 1, on: sql), viewer, sql)
         }
-        return Page.from(rows, limit: page.limit) { NewsCursor(publishedAt: $0.publishedAt, id: $0.id.description).encoded }
+        return page.page(rows) { NewsCursor(publishedAt: $0.publishedAt, id: $0.id.description).encoded }
     }
 
     func article(_ id: ArticleID, viewer: UserID?) async throws -> NewsArticle {
@@ -61,8 +61,7 @@ struct News: Sendable {
     func bookmarks(of user: UserID, page: PageRequest) async throws -> Page<NewsArticle> {
         let before = try page.integerCursor()
         let rows = try await database.read { sql in try await store.bookmarks(of: user, before: before, limit: page.limit + 1, on: sql) }
-        let next = rows.count > page.limit ? rows.prefix(page.limit).last.map { PageRequest.cursor(String($0.1)) } : nil
-        return Page(items: rows.prefix(page.limit).map(\.0), nextCursor: next)
+        return page.page(rows, cursor: { PageRequest.cursor(String($0.1)) }, item: \.0)
     }
 
     private func markBookmarks(_ articles: [NewsArticle], _ viewer: UserID?, _ sql: any SQLDatabase) async throws -> [NewsArticle] {

@@ -35,19 +35,15 @@ struct Places: Sendable {
     func courses(_ page: PageRequest) async throws -> Page<Course> {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in try await courses.courses(after: after, limit: page.limit + 1, on: sql) }
-        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+        return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
     /// Replaces a hole, or adds the next one (`holeCount + 1`), so numbering never has gaps.
     func saveHole(_ number: Int, _ request: UpdateHoleRequest, in id: CourseID, by identity: Identity) async throws -> Course {
         try requireAdministrator(identity)
         let hole = Hole(number: number, par: request.par, tee: request.tee, basket: request.basket)
-        try CatalogValidation.require(
-            CatalogValidation.hole(hole, field: "hole").map { error in
-                // The number comes from the path, the rest from the body.
-                error.field == "hole.number" ? .init(field: "number", message: error.message)
-                    : .init(field: String(error.field.dropFirst("hole.".count)), message: error.message)
-            })
+        // The number comes from the path, the rest from the body: all of them are top-level fields.
+        try CatalogValidation.require(CatalogValidation.hole(hole, field: ""))
         return try await database.transaction { sql in
             guard let course = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
             guard number <= course.holeCount + 1 else {
@@ -87,7 +83,7 @@ struct Places: Sendable {
     func venues(_ page: PageRequest) async throws -> Page<Venue> {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in try await venues.venues(after: after, limit: page.limit + 1, on: sql) }
-        return Page.from(rows, limit: page.limit) { NameCursor(nameKey: NameCursor.key($0.name), id: $0.id.description).encoded }
+        return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
     private func requireAdministrator(_ identity: Identity) throws {

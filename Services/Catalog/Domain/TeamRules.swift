@@ -18,7 +18,8 @@ enum TeamRules {
     /// invitation. An invitation is the manager's yes, so it lets anyone in.
     static func join(_ privacy: Privacy, standing: Membership?) -> JoinOutcome {
         switch (standing, privacy) {
-        case (.manager, _), (.player, _): .unchanged(standing!)
+        case (.manager, _): .unchanged(.manager)
+        case (.player, _): .unchanged(.player)
         case (.invited, _): .becomes(.player)
         case (.pending, .public): .becomes(.player)
         case (.pending, _): .unchanged(.pending)
@@ -31,6 +32,8 @@ enum TeamRules {
     enum RemovalOutcome: Equatable {
         case remove
         case refused(String)
+        /// A team always has a manager; they delete it instead.
+        case managerCannotLeave
         case hidden
     }
 
@@ -38,7 +41,7 @@ enum TeamRules {
     /// (leave, withdraw a request, turn down an invitation).
     static func remove(_ target: UserID, by actor: UserID, actorStanding: Membership?, targetStanding: Membership?) -> RemovalOutcome {
         if actorStanding == .manager {
-            if target == actor { return .refused("The manager cannot leave; delete the team or hand it over first.") }
+            if target == actor { return .managerCannotLeave }
             return targetStanding == nil ? .hidden : .remove
         }
         guard target == actor else { return .refused("Only the team's manager removes other members.") }

@@ -38,6 +38,17 @@ struct Teams: Sendable {
         try await database.read { sql in try await visibleTeam(id, to: viewer, on: sql) }
     }
 
+    /// My teams (any standing) when `mine`, otherwise public and protected teams whose name contains `text`.
+    func list(mine: Bool, text: String?, sport: Sport?, viewer: UserID, page: PageRequest) async throws -> Page<Team> {
+        let after = try NameCursor(page)
+        let rows = try await database.read { sql in
+            mine
+                ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
+                : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql)
+        }
+        return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
+    }
+
     func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
         try CatalogValidation.require(
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { CatalogValidation.location($0) } ?? []))
@@ -127,7 +138,7 @@ struct Teams: Sendable {
             let targetStanding = try await teams.membership(of: target, in: id, on: sql)
             switch TeamRules.remove(target, by: actor, actorStanding: team.membership, targetStanding: targetStanding) {
             case .hidden: throw CommonError.notFound("\(target) is not on this team.")
-            case .refused where target == actor: throw CatalogError.managerCannotLeave
+            case .managerCannotLeave: throw CatalogError.managerCannotLeave
             case .refused(let reason): throw CommonError.forbidden(reason)
             case .remove: try await removeStanding(of: target, in: id, on: sql)
             }

@@ -69,7 +69,7 @@ struct SQLCourseStore: CourseStore {
         return try rows.map { row in
             let id = try row.decode(column: "id", as: String.self)
             return Course(
-                id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+                id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
                 location: Location(
                     lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
                     address: try row.decode(column: "address", as: String?.self)),

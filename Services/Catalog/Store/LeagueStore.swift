@@ -63,7 +63,7 @@ struct SQLLeagueStore: LeagueStore {
 
     func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID] {
         try await sql.select().column("team_id").from("league_teams").where("league_id", .equal, SQLBind(league.description))
-            .orderBy("added_at").orderBy("team_id").all().map { try CatalogRow.id($0, "team_id") }
+            .orderBy("added_at").orderBy("team_id").all().map { try $0.typedID("team_id") }
     }
 
     func isInvolved(_ user: UserID, in league: LeagueID, on sql: any SQLDatabase) async throws -> Bool {
@@ -95,14 +95,14 @@ struct SQLLeagueStore: LeagueStore {
         let lat = try row.decode(column: "lat", as: Double?.self)
         let lng = try row.decode(column: "lng", as: Double?.self)
         return League(
-            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
-            sport: try CatalogRow.value(row, "sport"), skill: try CatalogRow.value(row, "skill"),
-            ageGroup: try CatalogRow.value(row, "age_group"), gender: try CatalogRow.value(row, "gender"),
-            privacy: try CatalogRow.value(row, "privacy"),
+            id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
+            sport: try row.enumValue("sport"), skill: try row.enumValue("skill"),
+            ageGroup: try row.enumValue("age_group"), gender: try row.enumValue("gender"),
+            privacy: try row.enumValue("privacy"),
             location: lat.flatMap { lat in
                 lng.map { Location(lat: lat, lng: $0, address: try? row.decode(column: "address", as: String?.self)) }
             },
-            managerId: try CatalogRow.id(row, "manager_id"), teamCount: 0,
+            managerId: try row.typedID("manager_id"), teamCount: 0,
             createdAt: try row.decode(column: "created_at", as: Date.self))
     }
 }

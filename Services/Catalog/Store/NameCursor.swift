@@ -26,6 +26,11 @@ struct NameCursor: Sendable, Equatable {
 
     var encoded: String { PageRequest.cursor(nameKey + String(Self.separator) + id) }
 
+    /// The cursor that continues after the item with this name and id.
+    static func after(name: String, id: some CustomStringConvertible) -> String {
+        NameCursor(nameKey: key(name), id: id.description).encoded
+    }
+
     /// Rows strictly after this position.
     func condition(table: String) -> any SQLExpression {
         SQLGroupExpression(

@@ -90,7 +90,7 @@ struct SQLNewsStore: NewsStore {
         return Set(
             try await sql.select().column("article_id").from("bookmarks").where("user_id", .equal, SQLBind(user.description))
                 .where("article_id", .in, SQLBind.group(articles.map(\.description))).all()
-                .map { try CatalogRow.id($0, "article_id") })
+                .map { try $0.typedID("article_id") })
     }
 
     func bookmarks(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(NewsArticle, Int64)] {
@@ -112,9 +112,9 @@ struct SQLNewsStore: NewsStore {
 
     static func decode(_ row: any SQLRow) throws -> NewsArticle {
         NewsArticle(
-            id: try CatalogRow.id(row, "id"), title: try row.decode(column: "title", as: String.self),
+            id: try row.typedID("id"), title: try row.decode(column: "title", as: String.self),
             summary: try row.decode(column: "summary", as: String.self), url: try row.decode(column: "url", as: String.self),
             imageUrl: try row.decode(column: "image_url", as: String?.self), source: try row.decode(column: "source", as: String.self),
-            sport: try CatalogRow.value(row, "sport"), publishedAt: try row.decode(column: "published_at", as: Date.self))
+            sport: try row.enumValue("sport"), publishedAt: try row.decode(column: "published_at", as: Date.self))
     }
 }

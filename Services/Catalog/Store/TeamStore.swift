@@ -162,34 +162,13 @@ struct SQLTeamStore: TeamStore {
 
     static func decode(_ row: any SQLRow) throws -> Team {
         Team(
-            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
-            sport: try CatalogRow.value(row, "sport"), privacy: try CatalogRow.value(row, "privacy"),
+            id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
+            sport: try row.enumValue("sport"), privacy: try row.enumValue("privacy"),
             location: Location(
                 lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
                 address: try row.decode(column: "address", as: String?.self)),
-            ageGroup: try CatalogRow.value(row, "age_group"), gender: try CatalogRow.value(row, "gender"),
-            skill: try CatalogRow.value(row, "skill"), managerId: try CatalogRow.id(row, "manager_id"), memberCount: 0,
+            ageGroup: try row.enumValue("age_group"), gender: try row.enumValue("gender"),
+            skill: try row.enumValue("skill"), managerId: try row.typedID("manager_id"), memberCount: 0,
             createdAt: try row.decode(column: "created_at", as: Date.self))
-    }
-}
-
-/// Decoding helpers shared by catalog's stores.
-enum CatalogRow {
-    struct Corrupt: Error, CustomStringConvertible {
-        let column: String
-        let value: String
-        var description: String { "column \(column) holds '\(value)', which this version cannot read" }
-    }
-
-    static func id<Tag>(_ row: any SQLRow, _ column: String) throws -> TypedID<Tag> {
-        let raw = try row.decode(column: column, as: String.self)
-        guard let id = TypedID<Tag>(raw) else { throw Corrupt(column: column, value: raw) }
-        return id
-    }
-
-    static func value<T: RawRepresentable>(_ row: any SQLRow, _ column: String) throws -> T where T.RawValue == String {
-        let raw = try row.decode(column: column, as: String.self)
-        guard let value = T(rawValue: raw) else { throw Corrupt(column: column, value: raw) }
-        return value
     }
 }

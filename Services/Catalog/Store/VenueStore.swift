@@ -16,7 +16,7 @@ struct SQLVenueStore: VenueStore {
             .values(
                 SQLBind(venue.id.description), SQLBind(venue.name), SQLBind(NameCursor.key(venue.name)),
                 SQLBind(venue.location.lat), SQLBind(venue.location.lng), SQLBind(venue.location.address),
-                SQLBind(venue.sports.map(\.rawValue).joined(separator: ",")), SQLBind(venue.website), SQLBind(Date())
+                SQLBind(venue.sports.storedList), SQLBind(venue.website), SQLBind(Date())
             ).run()
     }
 
@@ -36,11 +36,11 @@ struct SQLVenueStore: VenueStore {
 
     static func decode(_ row: any SQLRow) throws -> Venue {
         Venue(
-            id: try CatalogRow.id(row, "id"), name: try row.decode(column: "name", as: String.self),
+            id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
             location: Location(
                 lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
                 address: try row.decode(column: "address", as: String?.self)),
-            sports: try row.decode(column: "sports", as: String.self).split(separator: ",").compactMap { Sport(rawValue: String($0)) },
+            sports: try row.enumList("sports"),
             website: try row.decode(column: "website", as: String?.self))
     }
 }

@@ -63,8 +63,8 @@ enum DemoCatalog {
             if let admin = sessions[DemoData.administrator.email]?.accessToken {
                 try await seedPlaces(catalog, admin: admin)
             }
-            if let chloe = sessions["chloe@huddle.dev"]?.accessToken, let bruno = sessions["bruno@huddle.dev"]?.accessToken,
-                let dmitri = sessions["dmitri@huddle.dev"]?.accessToken
+            if let chloe = sessions[DemoData.chloe.email]?.accessToken, let bruno = sessions[DemoData.bruno.email]?.accessToken,
+                let dmitri = sessions[DemoData.dmitri.email]?.accessToken
             {
                 try await seedTeams(catalog, chloe: chloe, bruno: bruno, dmitri: dmitri)
             }

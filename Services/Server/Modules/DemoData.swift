@@ -13,11 +13,10 @@ enum DemoData {
     }
 
     static let administrator = Account(name: "Ada Admin", email: "ada@huddle.dev", password: "huddle-demo-admin")
-    static let players = [
-        Account(name: "Bruno Player", email: "bruno@huddle.dev", password: "huddle-demo-player"),
-        Account(name: "Chloe Captain", email: "chloe@huddle.dev", password: "huddle-demo-player"),
-        Account(name: "Dmitri Disc", email: "dmitri@huddle.dev", password: "huddle-demo-player"),
-    ]
+    static let bruno = Account(name: "Bruno Player", email: "bruno@huddle.dev", password: "huddle-demo-player")
+    static let chloe = Account(name: "Chloe Captain", email: "chloe@huddle.dev", password: "huddle-demo-player")
+    static let dmitri = Account(name: "Dmitri Disc", email: "dmitri@huddle.dev", password: "huddle-demo-player")
+    static let players = [bruno, chloe, dmitri]
 
     /// Creates the demo accounts (or signs in to those an earlier start created), prints their
     /// credentials, and returns their sessions by email.

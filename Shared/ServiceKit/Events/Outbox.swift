@@ -38,9 +38,8 @@ public struct Outbox: Sendable {
         try await sql.select().columns("seq", "event_id", "type", "aggregate_id", "occurred_at", "payload").from("outbox")
             .where("seq", .greaterThan, SQLBind(seq)).orderBy("seq").limit(limit)
             .all().map { row in
-                let rawID = try row.decode(column: "event_id", as: String.self)
                 let event = EventEnvelope(
-                    id: EventID(rawID) ?? EventID(), type: try row.decode(column: "type", as: String.self),
+                    id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
                     aggregateID: try row.decode(column: "aggregate_id", as: String.self),
                     occurredAt: try row.decode(column: "occurred_at", as: Date.self),
                     payload: Data(try row.decode(column: "payload", as: String.self).utf8))

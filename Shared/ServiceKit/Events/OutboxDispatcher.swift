@@ -81,6 +81,8 @@ public struct OutboxDispatcher: Service {
     /// Events every subscriber has received are kept for a day (to look into), then deleted.
     private func pruneForever() async {
         while !Task.isCancelled {
+            // Waiting first also leaves start-up (and its migrations) alone.
+            try? await Task.sleep(for: .seconds(3600))
             do {
                 let subscribers = settings.subscribers.map(\.rawValue)
                 try await database.transaction { sql in
@@ -89,7 +91,6 @@ public struct OutboxDispatcher: Service {
             } catch {
                 logger.warning("outbox pruning failed: \(error)")
             }
-            try? await Task.sleep(for: .seconds(3600))
         }
     }
 

@@ -28,11 +28,11 @@ public struct IdempotencyMiddleware: RouterMiddleware {
         guard (1...255).contains(key.count) else {
             throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters")
         }
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let body = try await request.collectBody(context: context)
         var digest = SHA256()
         digest.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))
         digest.update(data: Data(buffer: body))
-        let fingerprint = digest.finalize().map { String(format: "%02x", $0) }.joined()
+        let fingerprint = digest.finalize().hexString
 
         let claimed = try await database.transaction { sql in
             try await claim(user: user, key: key, fingerprint: fingerprint, on: sql)

@@ -42,11 +42,15 @@ public struct PageRequest: Sendable {
     public static func cursor(_ text: String) -> String { Data(text.utf8).base64URLEncodedString() }
 }
 
-extension Page {
+extension PageRequest {
     /// A page from `limit + 1` fetched rows: the extra row only says that there is more, and the
     /// cursor is made from the last row shown.
-    public static func from(_ rows: [Item], limit: Int, cursor: (Item) -> String) -> Page<Item> {
-        let items = Array(rows.prefix(limit))
-        return Page(items: items, nextCursor: rows.count > limit ? items.last.map(cursor) : nil)
+    public func page<Row, Item>(_ rows: [Row], cursor: (Row) -> String, item: (Row) throws -> Item) rethrows -> Page<Item> {
+        let shown = rows.prefix(limit)
+        return Page(items: try shown.map(item), nextCursor: rows.count > limit ? shown.last.map(cursor) : nil)
+    }
+
+    public func page<Item>(_ rows: [Item], cursor: (Item) -> String) -> Page<Item> {
+        page(rows, cursor: cursor, item: { $0 })
     }
 }

@@ -7,17 +7,21 @@ extension Request {
     /// Decodes a JSON body, turning decoding failures into problems that name the field:
     /// 400 for a body that is not JSON at all, 422 for a missing or wrongly typed field.
     public func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await body.collect(upTo: context.maxUploadSize)
-        } catch {
-            throw CommonError.payloadTooLarge(limitBytes: context.maxUploadSize)
-        }
+        let buffer = try await collectBody(context: context)
         guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
         do {
             return try HuddleJSON.decoder.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw Self.problem(for: error)
+        }
+    }
+
+    /// The whole body, up to the context's upload limit (413 beyond it).
+    public func collectBody(context: some RequestContext) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw CommonError.payloadTooLarge(limitBytes: context.maxUploadSize)
         }
     }
 

@@ -1,0 +1,35 @@
+public import Contracts
+public import SQLKit
+
+extension SQLRow {
+    /// A typed id stored as UUID text.
+    public func typedID<Tag>(_ column: String) throws -> TypedID<Tag> {
+        let raw = try decode(column: column, as: String.self)
+        guard let id = TypedID<Tag>(raw) else { throw CorruptRow(column: column, value: raw) }
+        return id
+    }
+
+    /// An enum stored as its raw string.
+    public func enumValue<T: RawRepresentable>(_ column: String) throws -> T where T.RawValue == String {
+        let raw = try decode(column: column, as: String.self)
+        guard let value = T(rawValue: raw) else { throw CorruptRow(column: column, value: raw) }
+        return value
+    }
+
+    /// A list of enums stored as comma-separated raw strings; values this version does not know are skipped.
+    public func enumList<T: RawRepresentable>(_ column: String) throws -> [T] where T.RawValue == String {
+        try decode(column: column, as: String.self).split(separator: ",").compactMap { T(rawValue: String($0)) }
+    }
+}
+
+extension Sequence where Element: RawRepresentable, Element.RawValue == String {
+    /// The stored form that `SQLRow.enumList` reads back.
+    public var storedList: String { map(\.rawValue).joined(separator: ",") }
+}
+
+/// A stored value this version cannot read: a bug or a foreign write, never the client's fault (500).
+public struct CorruptRow: Error, CustomStringConvertible {
+    public let column: String
+    public let value: String
+    public var description: String { "column \(column) holds '\(value)', which this version cannot read" }
+}
