@@ -11,6 +11,8 @@ public enum Routes {
         public static let revokedSessions = "/internal/sessions/revoked"
         public static let events = "/internal/events"
         public static let profiles = "/internal/users/profiles"
+        /// Catalog's news ingest, fed by provider adapters.
+        public static let news = "/internal/news"
     }
 
     /// Headers with a meaning across the stack.
