@@ -22,7 +22,7 @@ struct PlacesController {
         routes.get(":id") { _, context in JSONResponse(try await places.course(try courseID(context.parameters))) }
         routes.get(":id/navigation") { request, context in
             let position = Coordinates(lat: try required(request, "lat"), lng: try required(request, "lng"))
-            try CatalogValidation.require(CatalogValidation.coordinates(position, field: ""))
+            try FieldRules.require(FieldRules.coordinates(position, field: ""))
             let course = try await places.course(try courseID(context.parameters))
             let hole = try request.query("hole", as: Int.self) ?? 1
             guard let navigation = course.navigation(from: position, hole: hole) else {

@@ -2,8 +2,7 @@ import Contracts
 import Foundation
 import ServiceKit
 
-/// Field rules for catalog's requests. Each check returns every problem at once, so a client can
-/// show them all; `require` throws them as one 422.
+/// Field rules for catalog's requests, beside the shared `FieldRules`.
 enum CatalogValidation {
     static let nameLength = 2...80
 
@@ -11,26 +10,6 @@ enum CatalogValidation {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         return nameLength.contains(trimmed.count)
             ? [] : [.init(field: field, message: "must be \(nameLength.lowerBound) to \(nameLength.upperBound) characters")]
-    }
-
-    static func location(_ value: Location, field: String = "location") -> [Problem.FieldError] {
-        var errors = coordinates(value.coordinates, field: field)
-        if let address = value.address, address.count > 200 {
-            errors.append(.init(field: path(field, "address"), message: "must be at most 200 characters"))
-        }
-        return errors
-    }
-
-    /// `field` is the path of the object holding the values; empty when they are top-level (query parameters).
-    static func coordinates(_ value: Coordinates, field: String) -> [Problem.FieldError] {
-        var errors: [Problem.FieldError] = []
-        if !(value.lat.isFinite && (-90...90).contains(value.lat)) {
-            errors.append(.init(field: path(field, "lat"), message: "must be between -90 and 90"))
-        }
-        if !(value.lng.isFinite && (-180...180).contains(value.lng)) {
-            errors.append(.init(field: path(field, "lng"), message: "must be between -180 and 180"))
-        }
-        return errors
     }
 
     static func website(_ value: String?, field: String = "website") -> [Problem.FieldError] {
@@ -60,15 +39,10 @@ enum CatalogValidation {
 
     static func hole(_ hole: Hole, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
-        if !(1...36).contains(hole.number) { errors.append(.init(field: path(field, "number"), message: "must be from 1 to 36")) }
-        if !(2...7).contains(hole.par) { errors.append(.init(field: path(field, "par"), message: "must be from 2 to 7")) }
-        return errors + coordinates(hole.tee, field: path(field, "tee")) + coordinates(hole.basket, field: path(field, "basket"))
-    }
-
-    private static func path(_ parent: String, _ name: String) -> String { parent.isEmpty ? name : "\(parent).\(name)" }
-
-    static func require(_ errors: [Problem.FieldError]) throws {
-        if !errors.isEmpty { throw CommonError.validation(errors) }
+        if !(1...36).contains(hole.number) { errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to 36")) }
+        if !(2...7).contains(hole.par) { errors.append(.init(field: FieldRules.path(field, "par"), message: "must be from 2 to 7")) }
+        return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
+            + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))
     }
 
     static func trimmed(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -11,8 +11,8 @@ struct Leagues: Sendable {
     let outbox = Outbox()
 
     func create(_ request: CreateLeagueRequest, by user: UserID) async throws -> League {
-        try CatalogValidation.require(
-            CatalogValidation.name(request.name) + (request.location.map { CatalogValidation.location($0) } ?? []))
+        try FieldRules.require(
+            CatalogValidation.name(request.name) + (request.location.map { FieldRules.location($0) } ?? []))
         let league = League(
             id: LeagueID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, skill: request.skill,
             ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,

@@ -17,7 +17,7 @@ struct News: Sendable {
             }
             errors += CatalogValidation.website(article.url, field: "articles[\(index)].url")
         }
-        try CatalogValidation.require(errors)
+        try FieldRules.require(errors)
         let inserted = try await database.transaction { sql in
             var inserted = 0
             for article in request.articles {
@@ -32,11 +32,11 @@ struct News: Sendable {
     }
 
     func list(sport: Sport?, page: PageRequest, viewer: UserID?) async throws -> Page<NewsArticle> {
-        let before = try NewsCursor(page)
+        let before = try TimeCursor(page)
         let rows = try await database.read { sql in
             try await markBookmarks(try await store.articles(sport: sport, before: before, limit: page.limit + 1, on: sql), viewer, sql)
         }
-        return page.page(rows) { NewsCursor(publishedAt: $0.publishedAt, id: $0.id.description).encoded }
+        return page.page(rows) { TimeCursor(time: $0.publishedAt, id: $0.id).encoded }
     }
 
     func article(_ id: ArticleID, viewer: UserID?) async throws -> NewsArticle {

@@ -12,8 +12,8 @@ struct Places: Sendable {
 
     func createCourse(_ request: CreateCourseRequest, by identity: Identity) async throws -> Course {
         try requireAdministrator(identity)
-        try CatalogValidation.require(
-            CatalogValidation.name(request.name) + CatalogValidation.location(request.location)
+        try FieldRules.require(
+            CatalogValidation.name(request.name) + FieldRules.location(request.location)
                 + CatalogValidation.website(request.website) + CatalogValidation.holes(request.holes))
         let course = Course(
             id: CourseID(), name: CatalogValidation.trimmed(request.name), location: request.location, website: request.website,
@@ -43,7 +43,7 @@ struct Places: Sendable {
         try requireAdministrator(identity)
         let hole = Hole(number: number, par: request.par, tee: request.tee, basket: request.basket)
         // The number comes from the path, the rest from the body: all of them are top-level fields.
-        try CatalogValidation.require(CatalogValidation.hole(hole, field: ""))
+        try FieldRules.require(CatalogValidation.hole(hole, field: ""))
         return try await database.transaction { sql in
             guard let course = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
             guard number <= course.holeCount + 1 else {
@@ -58,8 +58,8 @@ struct Places: Sendable {
 
     func createVenue(_ request: CreateVenueRequest, by identity: Identity) async throws -> Venue {
         try requireAdministrator(identity)
-        try CatalogValidation.require(
-            CatalogValidation.name(request.name) + CatalogValidation.location(request.location)
+        try FieldRules.require(
+            CatalogValidation.name(request.name) + FieldRules.location(request.location)
                 + CatalogValidation.website(request.website)
                 + (request.sports.isEmpty ? [.init(field: "sports", message: "must name at least one sport")] : []))
         let venue = Venue(

@@ -13,7 +13,7 @@ struct Teams: Sendable {
     let outbox = Outbox()
 
     func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
-        try CatalogValidation.require(CatalogValidation.name(request.name) + CatalogValidation.location(request.location))
+        try FieldRules.require(CatalogValidation.name(request.name) + FieldRules.location(request.location))
         let team = Team(
             id: TeamID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, privacy: request.privacy,
             location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
@@ -50,8 +50,8 @@ struct Teams: Sendable {
     }
 
     func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
-        try CatalogValidation.require(
-            (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { CatalogValidation.location($0) } ?? []))
+        try FieldRules.require(
+            (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))
         return try await database.transaction { sql in
             var team = try await managedTeam(id, by: user, on: sql)
             if let name = request.name { team.name = CatalogValidation.trimmed(name) }

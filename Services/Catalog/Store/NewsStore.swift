@@ -9,7 +9,7 @@ protocol NewsStore: Sendable {
     func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool
     func article(_ id: ArticleID, on sql: any SQLDatabase) async throws -> NewsArticle?
     /// Newest first; `before` is the position of the last article of the previous page.
-    func articles(sport: Sport?, before: NewsCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle]
+    func articles(sport: Sport?, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle]
     /// Idempotent.
     func bookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
     func removeBookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
@@ -17,29 +17,6 @@ protocol NewsStore: Sendable {
     func bookmarked(_ articles: [ArticleID], by user: UserID, on sql: any SQLDatabase) async throws -> Set<ArticleID>
     /// The user's saved articles, most recently saved first, with each bookmark's position.
     func bookmarks(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(NewsArticle, Int64)]
-}
-
-/// Position in the newest-first list: publication time, then id.
-struct NewsCursor: Sendable, Equatable {
-    let publishedAt: Date
-    let id: String
-
-    init(publishedAt: Date, id: String) {
-        self.publishedAt = publishedAt
-        self.id = id
-    }
-
-    init?(_ page: PageRequest) throws {
-        guard let text = page.cursor else { return nil }
-        let parts = text.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let seconds = Double(parts[0]) else {
-            throw CommonError.invalid("cursor", "is not a cursor this list gave out")
-        }
-        publishedAt = Date(timeIntervalSince1970: seconds)
-        id = String(parts[1])
-    }
-
-    var encoded: String { PageRequest.cursor("\(publishedAt.timeIntervalSince1970)|\(id)") }
 }
 
 struct SQLNewsStore: NewsStore {
@@ -60,15 +37,11 @@ struct SQLNewsStore: NewsStore {
         try await select(on: sql).where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
     }
 
-    func articles(sport: Sport?, before: NewsCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle] {
+    func articles(sport: Sport?, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle] {
         var query = select(on: sql)
         if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
         if let before {
-            query = query.where(group: { group in
-                group.where("published_at", .lessThan, SQLBind(before.publishedAt)).orWhere(group: { same in
-                    same.where("published_at", .equal, SQLBind(before.publishedAt)).where("id", .lessThan, SQLBind(before.id))
-                })
-            })
+            query = query.where(before.continuation(time: SQLColumn("published_at"), id: SQLColumn("id"), descending: true))
         }
         return try await query.orderBy("published_at", .descending).orderBy("id", .descending).limit(limit).all()
             .map(Self.decode)

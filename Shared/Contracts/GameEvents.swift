@@ -1,0 +1,67 @@
+/// Events games publishes (`EventEnvelope.type`) and their payloads, for search, notify and chat.
+/// Like catalog's, each carries the whole current state of what changed.
+public enum GameEvent {
+    public static let created = "games.game.created"
+    public static let updated = "games.game.updated"
+    public static let cancelled = "games.game.cancelled"
+    public static let rosterChanged = "games.roster.changed"
+    public static let needsPlayersChanged = "games.game.needsPlayersChanged"
+
+    /// `created`, `updated`, `cancelled`: the game with its exact location and counts, without a
+    /// viewer's `myStatus` or distance.
+    public struct GameChanged: Codable, Equatable, Sendable {
+        public var game: Game
+        public init(game: Game) { self.game = game }
+    }
+
+    /// `status` is nil when the user left the roster. `promoted` lists waiting players who took a
+    /// freed slot in the same change, so they can be told.
+    public struct RosterChanged: Codable, Equatable, Sendable {
+        public var gameId: GameID
+        public var userId: UserID
+        public var status: RosterStatus?
+        public var promoted: [UserID]
+        public var goingCount: Int
+        public var waitlistCount: Int
+        public var subsNeeded: Int
+
+        public init(
+            gameId: GameID, userId: UserID, status: RosterStatus?, promoted: [UserID] = [], goingCount: Int, waitlistCount: Int,
+            subsNeeded: Int
+        ) {
+            self.gameId = gameId
+            self.userId = userId
+            self.status = status
+            self.promoted = promoted
+            self.goingCount = goingCount
+            self.waitlistCount = waitlistCount
+            self.subsNeeded = subsNeeded
+        }
+    }
+
+    public struct NeedsPlayersChanged: Codable, Equatable, Sendable {
+        public var gameId: GameID
+        public var subsNeeded: Int
+        public var needsPlayers: Bool { subsNeeded > 0 }
+
+        public init(gameId: GameID, subsNeeded: Int) {
+            self.gameId = gameId
+            self.subsNeeded = subsNeeded
+        }
+
+        enum CodingKeys: String, CodingKey { case gameId, subsNeeded, needsPlayers }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            gameId = try container.decode(GameID.self, forKey: .gameId)
+            subsNeeded = try container.decode(Int.self, forKey: .subsNeeded)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(gameId, forKey: .gameId)
+            try container.encode(subsNeeded, forKey: .subsNeeded)
+            try container.encode(needsPlayers, forKey: .needsPlayers)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+public import Foundation
+
+public enum GameTag {}
+public typealias GameID = TypedID<GameTag>
+
+/// `team`: a team's own game; `league`: two teams of a league; `pickup`: anyone's open game.
+public enum GameKind: String, Codable, Sendable, CaseIterable {
+    case team, league, pickup
+}
+
+public enum GameStatus: String, Codable, Sendable, CaseIterable {
+    case scheduled, cancelled
+}
+
+/// Where a person stands on a game's roster. Players choose `going`, `maybe` and `notGoing`
+/// themselves; `pending` waits for the organiser, `invited` for the player, and `waitlisted` for a slot.
+public enum RosterStatus: String, Codable, Sendable, CaseIterable {
+    case going, maybe, notGoing, pending, invited, waitlisted
+
+    /// The answers a player may give with `PUT /status`.
+    public static let answers: [RosterStatus] = [.going, .maybe, .notGoing]
+
+    /// On the roster with the organiser's agreement: sees the exact location of a protected game.
+    public var isParticipant: Bool { self != .pending }
+}
+
+/// A game as one viewer sees it: `location` only when they may see it exactly, otherwise
+/// `distanceMeters` when they said where they are (`?lat=&lng=`).
+public struct Game: Codable, Equatable, Sendable {
+    public var id: GameID
+    public var kind: GameKind
+    public var status: GameStatus
+    public var teamId: TeamID?
+    public var teamName: String?
+    public var leagueId: LeagueID?
+    public var homeTeamId: TeamID?
+    public var homeTeamName: String?
+    public var awayTeamId: TeamID?
+    public var awayTeamName: String?
+    public var organizerId: UserID
+    public var startsAt: Date
+    public var sport: Sport
+    public var privacy: Privacy
+    public var ageGroup: AgeGroup
+    public var gender: Gender
+    public var skill: Skill
+    /// Player slots; absent when any number may go.
+    public var capacity: Int?
+    public var goingCount: Int
+    public var waitlistCount: Int
+    /// Substitutes still wanted; above zero the game "needs players" in search.
+    public var subsNeeded: Int
+    public var location: Location?
+    public var distanceMeters: Int?
+    public var description: String?
+    /// The caller's place on the roster; absent when they have none.
+    public var myStatus: RosterStatus?
+    public var createdAt: Date
+
+    public init(
+        id: GameID, kind: GameKind, status: GameStatus = .scheduled, teamId: TeamID? = nil, teamName: String? = nil,
+        leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, homeTeamName: String? = nil, awayTeamId: TeamID? = nil,
+        awayTeamName: String? = nil, organizerId: UserID, startsAt: Date, sport: Sport, privacy: Privacy, ageGroup: AgeGroup,
+        gender: Gender, skill: Skill, capacity: Int? = nil, goingCount: Int = 0, waitlistCount: Int = 0, subsNeeded: Int = 0,
+        location: Location? = nil, distanceMeters: Int? = nil, description: String? = nil, myStatus: RosterStatus? = nil,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.kind = kind
+        self.status = status
+        self.teamId = teamId
+        self.teamName = teamName
+        self.leagueId = leagueId
+        self.homeTeamId = homeTeamId
+        self.homeTeamName = homeTeamName
+        self.awayTeamId = awayTeamId
+        self.awayTeamName = awayTeamName
+        self.organizerId = organizerId
+        self.startsAt = startsAt
+        self.sport = sport
+        self.privacy = privacy
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+        self.capacity = capacity
+        self.goingCount = goingCount
+        self.waitlistCount = waitlistCount
+        self.subsNeeded = subsNeeded
+        self.location = location
+        self.distanceMeters = distanceMeters
+        self.description = description
+        self.myStatus = myStatus
+        self.createdAt = createdAt
+    }
+}
+
+/// `POST /v1/games`. Which fields are needed depends on `kind` (see API.md); team and league games
+/// take what they omit from the team.
+public struct CreateGameRequest: Codable, Equatable, Sendable {
+    public var kind: GameKind
+    public var teamId: TeamID?
+    public var leagueId: LeagueID?
+    public var homeTeamId: TeamID?
+    public var awayTeamId: TeamID?
+    public var startsAt: Date
+    public var location: Location?
+    public var sport: Sport?
+    public var privacy: Privacy?
+    public var ageGroup: AgeGroup?
+    public var gender: Gender?
+    public var skill: Skill?
+    public var capacity: Int?
+    public var description: String?
+
+    public init(
+        kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
+        startsAt: Date, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil,
+        gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+    ) {
+        self.kind = kind
+        self.teamId = teamId
+        self.leagueId = leagueId
+        self.homeTeamId = homeTeamId
+        self.awayTeamId = awayTeamId
+        self.startsAt = startsAt
+        self.location = location
+        self.sport = sport
+        self.privacy = privacy
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+        self.capacity = capacity
+        self.description = description
+    }
+}
+
+/// `PATCH /v1/games/{id}`: absent fields stay as they are.
+public struct UpdateGameRequest: Codable, Equatable, Sendable {
+    public var startsAt: Date?
+    public var location: Location?
+    public var privacy: Privacy?
+    public var ageGroup: AgeGroup?
+    public var gender: Gender?
+    public var skill: Skill?
+    public var capacity: Int?
+    public var description: String?
+
+    public init(
+        startsAt: Date? = nil, location: Location? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil, gender: Gender? = nil,
+        skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+    ) {
+        self.startsAt = startsAt
+        self.location = location
+        self.privacy = privacy
+        self.ageGroup = ageGroup
+        self.gender = gender
+        self.skill = skill
+        self.capacity = capacity
+        self.description = description
+    }
+}
+
+/// A roster entry: `position` counts from 1 on the waiting list; `substitute` marks someone who
+/// came in answer to a call for substitutes.
+public struct RosterEntry: Codable, Equatable, Sendable {
+    public var userId: UserID
+    public var name: String
+    public var status: RosterStatus
+    public var position: Int?
+    public var substitute: Bool
+
+    public init(userId: UserID, name: String, status: RosterStatus, position: Int? = nil, substitute: Bool = false) {
+        self.userId = userId
+        self.name = name
+        self.status = status
+        self.position = position
+        self.substitute = substitute
+    }
+}
+
+public struct SetRosterStatusRequest: Codable, Equatable, Sendable {
+    public var status: RosterStatus
+    public init(status: RosterStatus) { self.status = status }
+}
+
+public struct SubstitutesRequest: Codable, Equatable, Sendable {
+    public var needed: Int
+    public init(needed: Int) { self.needed = needed }
+}
+
+/// The answer to join, status, approve: the caller's (or the approved player's) place now.
+public struct RosterPlace: Codable, Equatable, Sendable {
+    public var gameId: GameID
+    public var userId: UserID
+    public var status: RosterStatus
+    public var position: Int?
+    public var substitute: Bool
+    public var goingCount: Int
+    public var subsNeeded: Int
+
+    public init(
+        gameId: GameID, userId: UserID, status: RosterStatus, position: Int? = nil, substitute: Bool = false, goingCount: Int,
+        subsNeeded: Int
+    ) {
+        self.gameId = gameId
+        self.userId = userId
+        self.status = status
+        self.position = position
+        self.substitute = substitute
+        self.goingCount = goingCount
+        self.subsNeeded = subsNeeded
+    }
+}
+
+extension Privacy {
+    /// The one location rule of games and search: a public game shows where it is to everyone;
+    /// a protected or private one only to its participants, and others get a distance.
+    public func revealsExactLocation(toParticipant isParticipant: Bool) -> Bool {
+        self == .public || isParticipant
+    }
+}
