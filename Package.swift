@@ -38,6 +38,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["GatewayServer"]),
         .executable(name: "auth", targets: ["AuthServer"]),
         .executable(name: "catalog", targets: ["CatalogServer"]),
+        .executable(name: "games", targets: ["GamesServer"]),
         .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
     ],
     dependencies: [
@@ -90,8 +91,8 @@ let package = Package(
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .logging, .nioCore, .nioHTTP1,
-                .nioFoundationCompat, .sqlKit, .serviceLifecycle,
+                "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle,
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
@@ -119,6 +120,13 @@ let package = Package(
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "GamesService",
+            dependencies: [
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioHTTP1,
+                .serviceLifecycle,
+            ],
+            path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "OAuthStub",
             dependencies: [.hummingbird, .configuration, .logging, .nioCore],
             path: "Services/OAuthStub", swiftSettings: swiftSettings),
@@ -127,7 +135,7 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -136,6 +144,7 @@ let package = Package(
         .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
         .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
         .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
+        .executableTarget(name: "GamesServer", dependencies: ["HuddleModules"], path: "Services/Server/games", swiftSettings: swiftSettings),
         .executableTarget(
             name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
 
@@ -161,6 +170,13 @@ let package = Package(
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
             path: "Tests/CatalogTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GamesTests",
+            dependencies: [
+                "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
+                .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
+            ],
+            path: "Tests/GamesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

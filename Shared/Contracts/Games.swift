@@ -188,18 +188,19 @@ public struct SubstitutesRequest: Codable, Equatable, Sendable {
     public init(needed: Int) { self.needed = needed }
 }
 
-/// The answer to join, status, approve: the caller's (or the approved player's) place now.
+/// The answer to join, status, approve: the caller's (or the approved player's) place now;
+/// `status` is absent once they are off the roster (a withdrawn request).
 public struct RosterPlace: Codable, Equatable, Sendable {
     public var gameId: GameID
     public var userId: UserID
-    public var status: RosterStatus
+    public var status: RosterStatus?
     public var position: Int?
     public var substitute: Bool
     public var goingCount: Int
     public var subsNeeded: Int
 
     public init(
-        gameId: GameID, userId: UserID, status: RosterStatus, position: Int? = nil, substitute: Bool = false, goingCount: Int,
+        gameId: GameID, userId: UserID, status: RosterStatus?, position: Int? = nil, substitute: Bool = false, goingCount: Int,
         subsNeeded: Int
     ) {
         self.gameId = gameId

@@ -19,6 +19,7 @@ struct StackTests {
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]
+        settings.merge(HuddleModules.subscriberSettings(for: HuddleModules.available)) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()

@@ -50,6 +50,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
+        defaults.merge(HuddleModules.subscriberSettings(for: modules)) { _, new in new }
         defaults["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         let reader = ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
         let logger = bootstrapLogging(level: logLevel, label: "huddle")

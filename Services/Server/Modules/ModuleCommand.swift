@@ -51,4 +51,5 @@ extension ModuleCommand {
     public static func gateway() async { await main(.gateway) }
     public static func auth() async { await main(.auth) }
     public static func catalog() async { await main(.catalog) }
+    public static func games() async { await main(.games) }
 }

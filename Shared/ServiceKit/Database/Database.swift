@@ -38,6 +38,8 @@ public final class Database: Service, Sendable {
     private let backend: Backend
     private let logger: Logger
     private let sqliteClosed = NIOLockedValueBox(false)
+    /// Set once `migrate` has brought the schema up to date.
+    let migrated = NIOLockedValueBox(false)
 
     private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
         self.kind = kind
@@ -108,6 +110,12 @@ public final class Database: Service, Sendable {
                 throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
         }
+    }
+
+    /// Returns once `migrate` has finished, for background work that must not touch the tables
+    /// before they exist (it starts with the service group, migrations run just before the server).
+    public func waitUntilMigrated() async throws {
+        while !migrated.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// Fails with a clear message, instead of hanging, when the store cannot be reached.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 public import Logging
 public import SQLKit
 
@@ -49,5 +50,6 @@ extension Database {
             }
             if applied { logger.info("applied migration \(migration.version) \(migration.name)") }
         }
+        self.migrated.withLockedValue { $0 = true }
     }
 }

@@ -52,6 +52,7 @@ public struct OutboxDispatcher: Service {
         // A service that returns early would stop its whole group, so with no one to deliver to it just waits.
         guard !settings.subscribers.isEmpty else { return try await gracefulShutdown() }
         await cancelWhenGracefulShutdown {
+            guard (try? await database.waitUntilMigrated()) != nil else { return }
             await withDiscardingTaskGroup { group in
                 for subscriber in settings.subscribers {
                     group.addTask { await deliverForever(to: subscriber) }

@@ -1,0 +1,43 @@
+import Contracts
+import Foundation
+import ServiceKit
+
+/// Field rules for games' requests, beside the shared `FieldRules`.
+enum GameValidation {
+    static let capacityRange = 1...500
+    static let subsRange = 0...50
+    static let descriptionLength = 1000
+    /// Games are planned at most this far ahead.
+    static let horizon: TimeInterval = 2 * 365 * 24 * 3600
+
+    static func startsAt(_ value: Date, now: Date, field: String = "startsAt") -> [Problem.FieldError] {
+        if value <= now { return [.init(field: field, message: "must be in the future")] }
+        if value > now.addingTimeInterval(horizon) { return [.init(field: field, message: "must be within two years")] }
+        return []
+    }
+
+    static func capacity(_ value: Int?, field: String = "capacity") -> [Problem.FieldError] {
+        guard let value, !capacityRange.contains(value) else { return [] }
+        return [.init(field: field, message: "must be from \(capacityRange.lowerBound) to \(capacityRange.upperBound)")]
+    }
+
+    static func description(_ value: String?) -> [Problem.FieldError] {
+        guard let value, value.count > descriptionLength else { return [] }
+        return [.init(field: "description", message: "must be at most \(descriptionLength) characters")]
+    }
+
+    static func location(_ value: Location?) -> [Problem.FieldError] {
+        value.map { FieldRules.location($0) } ?? []
+    }
+
+    /// A field that `kind` needs.
+    static func required(_ value: (some Any)?, _ field: String, for kind: GameKind) -> [Problem.FieldError] {
+        value == nil ? [.init(field: field, message: "is required for a \(kind.rawValue) game")] : []
+    }
+
+    /// Shared by create and update: every field a client may send, checked at once.
+    static func common(startsAt: Date?, location: Location?, capacity: Int?, description: String?, now: Date) -> [Problem.FieldError] {
+        (startsAt.map { self.startsAt($0, now: now) } ?? []) + self.location(location) + self.capacity(capacity)
+            + self.description(description)
+    }
+}

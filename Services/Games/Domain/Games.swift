@@ -1,0 +1,121 @@
+import Contracts
+import Foundation
+import ServiceClients
+import ServiceKit
+import SQLKit
+
+/// The game use cases: creating, reading, changing and cancelling games. Roster changes are in
+/// `Games+Roster.swift`. Every rule is checked here, on the server; each change commits with its event.
+struct Games: Sendable {
+    let database: Database
+    let games: any GameStore
+    let roster: any RosterStore
+    let catalog: CatalogClient
+    let auth: AuthClient
+    let outbox = Outbox()
+
+    /// Team and league facts come from catalog before anything is written, so a catalog that is
+    /// down fails the request with a 503 and leaves nothing behind.
+    func create(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> Game {
+        let now = Date()
+        try FieldRules.require(
+            GameValidation.common(
+                startsAt: request.startsAt, location: request.location, capacity: request.capacity,
+                description: request.description, now: now) + GameValidation.kindFields(request))
+        let plan: GamePlan
+        switch request.kind {
+        case .team: plan = try await teamGame(request, by: user, requestID: requestID)
+        case .league: plan = try await leagueGame(request, by: user, requestID: requestID)
+        case .pickup: plan = GamePlan.pickup(request, by: user, now: now)
+        }
+        try await database.transaction { sql in
+            try await games.insert(plan.game, on: sql)
+            for invitee in plan.invited {
+                try await roster.set(.invited, substitute: false, of: invitee, in: plan.game.id, on: sql)
+            }
+            for player in plan.going { try await roster.set(.going, substitute: false, of: player, in: plan.game.id, on: sql) }
+            try await publish(GameEvent.created, plan.game.id, on: sql)
+        }
+        return try await game(plan.game.id, viewer: user, from: nil)
+    }
+
+    func game(_ id: GameID, viewer: UserID, from position: Coordinates?) async throws -> Game {
+        let game = try await database.read { sql in try await visibleGame(id, to: viewer, on: sql) }
+        return GameView.shown(game, to: viewer, from: position)
+    }
+
+    /// The viewer's games in `window`, paged by (startsAt, id).
+    func mine(_ viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest) async throws -> Page<Game> {
+        let after = try TimeCursor(page)
+        let rows = try await database.read { sql in
+            try await games.games(of: viewer, window: window, now: Date(), after: after, limit: page.limit + 1, on: sql)
+        }
+        return page.page(
+            rows, cursor: { TimeCursor(time: $0.startsAt, id: $0.id).encoded },
+            item: { GameView.shown($0, to: viewer, from: position) })
+    }
+
+    func update(_ id: GameID, with request: UpdateGameRequest, by user: UserID) async throws -> Game {
+        try FieldRules.require(
+            GameValidation.common(
+                startsAt: request.startsAt, location: request.location, capacity: request.capacity,
+                description: request.description, now: Date()))
+        try await database.transaction { sql in
+            var game = try await organizedGame(id, by: user, on: sql)
+            try GameRules.requireOpen(game, now: Date())
+            if let capacity = request.capacity, capacity < game.goingCount {
+                throw CommonError.invalid("capacity", "is below the \(game.goingCount) players already going")
+            }
+            if let startsAt = request.startsAt { game.startsAt = startsAt }
+            if let location = request.location { game.location = location }
+            if let privacy = request.privacy { game.privacy = privacy }
+            if let ageGroup = request.ageGroup { game.ageGroup = ageGroup }
+            if let gender = request.gender { game.gender = gender }
+            if let skill = request.skill { game.skill = skill }
+            if let capacity = request.capacity { game.capacity = capacity }
+            if let description = request.description { game.description = description }
+            try await games.update(game, on: sql)
+            // More slots seat people from the waiting list.
+            for user in try await promoteWaiting(in: game.id, on: sql) {
+                try await publishRosterChange(of: user, status: .going, in: game.id, promoted: [user], on: sql)
+            }
+            try await publish(GameEvent.updated, game.id, on: sql)
+        }
+        return try await self.game(id, viewer: user, from: nil)
+    }
+
+    /// Cancelling keeps the game and its roster, so everyone still sees what happened to it.
+    func cancel(_ id: GameID, by user: UserID) async throws {
+        try await database.transaction { sql in
+            var game = try await organizedGame(id, by: user, on: sql)
+            guard game.status != .cancelled else { return }
+            game.status = .cancelled
+            try await games.update(game, on: sql)
+            try await publish(GameEvent.cancelled, game.id, on: sql)
+        }
+    }
+
+    // MARK: Access
+
+    /// The game as `viewer` may see it, held for the transaction when `locked`; 404 when private to others.
+    func visibleGame(_ id: GameID, to viewer: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Game {
+        let game = locked ? try await games.lock(id, viewer: viewer, on: sql) : try await games.game(id, viewer: viewer, on: sql)
+        guard let game, GameRules.canSee(game, viewer: viewer) else { throw CommonError.notFound("No game with id \(id).") }
+        return game
+    }
+
+    /// The locked game when `user` organises it; 403 for others who can see it.
+    func organizedGame(_ id: GameID, by user: UserID, on sql: any SQLDatabase) async throws -> Game {
+        let game = try await visibleGame(id, to: user, locked: true, on: sql)
+        guard game.organizerId == user else { throw CommonError.forbidden("Only the game's organiser can do this.") }
+        return game
+    }
+
+    // MARK: Events
+
+    /// Appends `type` with the game as it now is: exact location and counts, no viewer fields.
+    func publish(_ type: String, _ id: GameID, on sql: any SQLDatabase) async throws {
+        guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
+        try await outbox.append(type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game), on: sql)
+    }
+}

@@ -1,0 +1,68 @@
+import Contracts
+
+/// Who may take which place on a game's roster, decided from the game and the person's current
+/// place alone. The domain applies the outcome under the game's lock.
+enum RosterRules {
+    enum Outcome: Equatable {
+        case unchanged(RosterStatus)
+        case becomes(RosterStatus, substitute: Bool)
+        /// Off the roster altogether (a withdrawn request).
+        case leaves
+        case refused(String)
+    }
+
+    /// Someone who wants to play gets a slot when one is free, else the end of the waiting list.
+    static func seat(hasFreeSlot: Bool) -> RosterStatus { hasFreeSlot ? .going : .waitlisted }
+
+    /// `POST /join`. While the organiser asks for substitutes, anyone who can see the game comes
+    /// in as one without waiting for approval: the call for substitutes is that approval.
+    static func join(privacy: Privacy, current: RosterStatus?, subsNeeded: Int, hasFreeSlot: Bool) -> Outcome {
+        switch current {
+        case .going, .pending, .waitlisted:
+            return .unchanged(current!)
+        case .invited, .maybe, .notGoing:
+            return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
+        case nil:
+            if subsNeeded > 0, privacy != .private, hasFreeSlot { return .becomes(.going, substitute: true) }
+            switch privacy {
+            case .public: return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
+            case .protected: return .becomes(.pending, substitute: false)
+            case .private: return .refused("This game is private: you can join only when its organiser invites you.")
+            }
+        }
+    }
+
+    /// `PUT /status`: a player's own answer. `going` may land on the waiting list; a pending
+    /// request can only be withdrawn (`notGoing`) until the organiser decides.
+    static func answer(_ wanted: RosterStatus, current: RosterStatus?, hasFreeSlot: Bool) -> Outcome {
+        guard RosterStatus.answers.contains(wanted) else {
+            return .refused("A player answers only going, maybe or notGoing.")
+        }
+        switch (current, wanted) {
+        case (nil, _):
+            return .refused("You are not on this game's roster: join it first.")
+        case (.pending, .notGoing):
+            return .leaves
+        case (.pending, _):
+            return .refused("Your request to join waits for the organiser's approval.")
+        case (.going, .going), (.waitlisted, .going):
+            return .unchanged(current!)
+        case (_, .going):
+            return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
+        case (let current?, let wanted) where current == wanted:
+            return .unchanged(current)
+        default:
+            return .becomes(wanted, substitute: false)
+        }
+    }
+
+    /// How many of the waiting list move up: as many as there are free slots.
+    static func promotions(capacity: Int?, going: Int, waiting: Int) -> Int {
+        guard let capacity else { return waiting }
+        return max(0, min(waiting, capacity - going))
+    }
+
+    static func hasFreeSlot(capacity: Int?, going: Int) -> Bool {
+        capacity.map { going < $0 } ?? true
+    }
+}

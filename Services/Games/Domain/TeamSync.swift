@@ -1,0 +1,51 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Keeps games in step with catalog's teams through its events: someone who joins a team is
+/// invited to its upcoming games, someone who leaves loses the invitations they had not answered,
+/// a renamed team is renamed on its games, and a deleted team's upcoming games are cancelled.
+struct TeamSync: Sendable {
+    let games: Games
+
+    func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
+        switch event.type {
+        case CatalogEvent.membershipChanged:
+            let change = try HuddleJSON.decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload)
+            try await membershipChanged(change, on: sql)
+        case CatalogEvent.teamUpdated:
+            let team = try HuddleJSON.decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team
+            try await games.games.renameTeam(team.id, to: team.name, on: sql)
+        case CatalogEvent.teamDeleted:
+            let deleted = try HuddleJSON.decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload)
+            try await cancelGames(of: deleted.teamId, on: sql)
+        default:
+            break
+        }
+    }
+
+    private func membershipChanged(_ change: CatalogEvent.MembershipChanged, on sql: any SQLDatabase) async throws {
+        let isMember = change.role?.isMember == true
+        for id in try await games.games.upcomingGames(of: change.teamId, now: Date(), on: sql) {
+            guard let game = try await games.games.lock(id, viewer: change.userId, on: sql) else { continue }
+            switch (isMember, game.myStatus) {
+            case (true, nil):
+                _ = try await games.apply(.becomes(.invited, substitute: false), to: change.userId, in: game, on: sql)
+            case (false, .invited):
+                _ = try await games.apply(.leaves, to: change.userId, in: game, on: sql)
+            default:
+                break
+            }
+        }
+    }
+
+    private func cancelGames(of team: TeamID, on sql: any SQLDatabase) async throws {
+        for id in try await games.games.upcomingGames(of: team, now: Date(), on: sql) {
+            guard var game = try await games.games.lock(id, viewer: nil, on: sql) else { continue }
+            game.status = .cancelled
+            try await games.games.update(game, on: sql)
+            try await games.publish(GameEvent.cancelled, id, on: sql)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+public import Configuration
+public import Hummingbird
+public import ServiceKit
+import Contracts
+import Foundation
+import Logging
+import ServiceClients
+import ServiceLifecycle
+
+/// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes.
+///
+/// Configuration keys (besides the shared `games.http.*`, `games.db.url`, `internal.token`):
+/// - `games.events.subscribers` — modules that receive games' events (e.g. `search,notify`);
+///   `games.events.poll.ms`, `games.events.retry.max.ms` — see `OutboxDispatcher.Settings`.
+/// - `games.revocation.poll.ms` — how often revoked sessions are fetched from auth (default 500).
+/// Games consumes catalog's team events at `/internal/events`: list `games` in `catalog.events.subscribers`.
+public func buildGamesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    let logger = dependencies.logger
+    let database = try await Database.open(url: reader.databaseURL(for: .games), logger: logger)
+    let auth = AuthClient(dependencies: dependencies)
+    let verifier = TokenVerifier(source: auth)
+    let games = Games(
+        database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: CatalogClient(dependencies: dependencies),
+        auth: auth)
+    let teamSync = TeamSync(games: games)
+
+    let router = Router<HuddleRequestContext>.huddle(
+        module: .games, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
+    router.add(middleware: IdempotencyMiddleware(database: database))
+    router.addRoutes(GamesController(games: games).endpoints, atPath: "/v1/games")
+    router.internalGroup(token: dependencies.internalToken)
+        .addEventConsumer(EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
+
+    var app = Application(
+        router: router, configuration: reader.serverConfiguration(for: .games),
+        onServerRunning: dependencies.announce(.games), logger: logger)
+    app.addServices(
+        database,
+        RevocationPoller(verifier: verifier, interval: reader.milliseconds("games.revocation.poll.ms", default: 500), logger: logger),
+        OutboxDispatcher(
+            database: database, transport: EventsClient(dependencies: dependencies),
+            settings: try .init(reader: reader, module: .games), logger: logger))
+    app.beforeServerStarts { try await database.migrate(GamesMigrations.all, logger: logger) }
+    return app
+}

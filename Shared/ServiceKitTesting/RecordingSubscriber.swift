@@ -1,0 +1,31 @@
+public import Contracts
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import ServiceKit
+
+/// A subscriber built like a real one: `/internal/events` feeding an `EventConsumer` with its own inbox.
+public struct RecordingSubscriber: Sendable {
+    public let url: String
+    let applied: NIOLockedValueBox<[EventEnvelope]>
+
+    public static func with<T>(_ body: (RecordingSubscriber) async throws -> T) async throws -> T {
+        let database = try await Database.open(url: "sqlite::memory:", logger: Logger(label: "subscriber"))
+        try await database.migrate([.inbox(version: 1)], logger: Logger(label: "subscriber"))
+        let applied = NIOLockedValueBox<[EventEnvelope]>([])
+        let consumer = EventConsumer(database: database) { event, _ in applied.withLockedValue { $0.append(event) } }
+        let router = Router(context: HuddleRequestContext.self)
+        router.internalGroup(token: TestStack.internalToken).addEventConsumer(consumer)
+        return try await withServerOnPort0({ onListening in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) }, logger: Logger(label: "subscriber"))
+        }) { url in try await body(RecordingSubscriber(url: url, applied: applied)) }
+    }
+
+    public var events: [EventEnvelope] { applied.withLockedValue { $0 } }
+
+    public func waitFor(count: Int) async throws {
+        for _ in 0..<400 where events.count < count { try await Task.sleep(for: .milliseconds(25)) }
+    }
+}

@@ -1,0 +1,79 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Games events")
+struct GameEventsTests {
+    @Test("Games publishes created, roster, needs-players and cancelled events, in order, with the state they produced", arguments: TestStore.all)
+    func publishes(store: TestStore) async throws {
+        try await RecordingSubscriber.with { subscriber in
+            let config = ["games.events.subscribers": "search"]
+            try await GamesHarness.with(store: store, config: config, directory: [.search: subscriber.url]) { h in
+                let organizer = try await h.player(), player = try await h.player(), waiting = try await h.player()
+                let game = try await h.pickup(by: organizer, capacity: 2)
+                _ = try await h.join(game, as: player)
+                _ = try await h.join(game, as: waiting)
+                _ = try await expect(200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: organizer.accessToken))
+                _ = try await expect(200, h.answer(game, .notGoing, as: player))
+                // A refused change publishes nothing.
+                _ = try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: player.accessToken)
+                _ = try await expect(204, h.games.delete("/v1/games/\(game.id)", token: organizer.accessToken))
+
+                try await subscriber.waitFor(count: 6)
+                try await Task.sleep(for: .milliseconds(200))
+                let events = subscriber.events
+                #expect(events.map(\.type) == [
+                    GameEvent.created, GameEvent.rosterChanged, GameEvent.rosterChanged, GameEvent.needsPlayersChanged,
+                    GameEvent.rosterChanged, GameEvent.cancelled,
+                ])
+                let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: events[0].payload).game
+                #expect(created.id == game.id && created.location == GamesHarness.kadriorg && created.goingCount == 1 && created.myStatus == nil)
+                let queued = try HuddleJSON.decoder.decode(GameEvent.RosterChanged.self, from: events[2].payload)
+                #expect(queued.userId == waiting.user.id && queued.status == .waitlisted && queued.waitlistCount == 1)
+                let needs = try HuddleJSON.decoder.decode(GameEvent.NeedsPlayersChanged.self, from: events[3].payload)
+                #expect(needs.subsNeeded == 1 && needs.needsPlayers)
+                let dropped = try HuddleJSON.decoder.decode(GameEvent.RosterChanged.self, from: events[4].payload)
+                #expect(dropped.userId == player.user.id && dropped.status == .notGoing && dropped.promoted == [waiting.user.id])
+                #expect(dropped.goingCount == 2 && dropped.waitlistCount == 0)
+                let cancelled = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: events[5].payload).game
+                #expect(cancelled.status == .cancelled)
+            }
+        }
+    }
+
+    @Test("Catalog's team events keep games in step: new members invited, leavers' open invitations dropped, renames, deletions", arguments: TestStore.all)
+    func followsTeams(store: TestStore) async throws {
+        try await GamesHarness.with(store: store) { h in
+            let manager = try await h.player(), newcomer = try await h.player("Newcomer"), answered = try await h.player("Answered")
+            let team = try await h.team(managedBy: manager, players: [answered])
+            let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), by: manager)
+            _ = try await expect(200, h.answer(game, .going, as: answered))
+
+            _ = try await expect(200, h.catalog.post("/v1/teams/\(team.id)/join", token: newcomer.accessToken))
+            try await eventually { try await h.read(game, as: newcomer).decode(Game.self).myStatus == .invited }
+
+            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)/members/\(newcomer.user.id)", token: newcomer.accessToken))
+            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)/members/\(answered.user.id)", token: answered.accessToken))
+            try await eventually { try await h.roster(game, as: manager).allSatisfy { $0.userId != newcomer.user.id } }
+            // An answer given stays: they said they would come.
+            #expect(try await h.roster(game, as: manager).contains { $0.userId == answered.user.id && $0.status == .going })
+
+            _ = try await expect(200, h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Kalev Spikers"), token: manager.accessToken))
+            try await eventually { try await h.read(game, as: manager).decode(Game.self).teamName == "Kalev Spikers" }
+
+            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)", token: manager.accessToken))
+            try await eventually { try await h.read(game, as: manager).decode(Game.self).status == .cancelled }
+        }
+    }
+}
+
+/// Waits up to five seconds for events to arrive and `condition` to hold.
+func eventually(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    for _ in 0..<100 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("condition did not hold within five seconds", sourceLocation: sourceLocation)
+}

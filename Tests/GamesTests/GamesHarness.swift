@@ -1,0 +1,112 @@
+import AuthService
+import CatalogService
+import Contracts
+import Foundation
+import GamesService
+import ServiceKit
+import ServiceKitTesting
+
+/// Auth, catalog and games on port 0, each with a fresh store; catalog delivers its events to games.
+struct GamesHarness {
+    static let builders = [
+        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
+    ]
+
+    let stack: TestStack
+    var games: TestClient { stack.client(.games) }
+    var catalog: TestClient { stack.client(.catalog) }
+    var auth: TestClient { stack.client(.auth) }
+
+    static func with<T>(
+        store: TestStore = .sqlite, config: [String: String] = [:], directory: [ServiceModule: String] = [:],
+        body: (GamesHarness) async throws -> T
+    ) async throws -> T {
+        var settings = [
+            "catalog.events.subscribers": "games", "catalog.events.poll.ms": "50", "catalog.events.retry.max.ms": "200",
+            "games.events.poll.ms": "50", "games.events.retry.max.ms": "200",
+        ]
+        settings.merge(config) { _, new in new }
+        return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in
+            try await body(GamesHarness(stack: stack))
+        }
+    }
+
+    func player(_ name: String = "Test Player") async throws -> Session { try await auth.register(name: name) }
+
+    /// A team managed by `manager`, with `players` joined (the team is public while they join).
+    func team(managedBy manager: Session, players: [Session] = [], privacy: Privacy = .public, name: String = "Tallinn Spikers")
+        async throws -> Team
+    {
+        let request = CreateTeamRequest(
+            name: name, sport: .volleyball, privacy: .public, location: Self.tallinn, ageGroup: .adult, gender: .coed,
+            skill: .intermediate)
+        let team = try await expect(201, catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
+        for player in players { _ = try await expect(200, catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)) }
+        if privacy != .public {
+            _ = try await expect(200, catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(privacy: privacy), token: manager.accessToken))
+        }
+        return team
+    }
+
+    func create(_ request: CreateGameRequest, by session: Session) async throws -> Game {
+        try await expect(201, games.post("/v1/games", json: request, token: session.accessToken)).decode(Game.self)
+    }
+
+    func pickup(
+        by session: Session, privacy: Privacy = .public, capacity: Int? = nil, startsAt: Date = GamesHarness.nextWeek,
+        location: Location = GamesHarness.kadriorg
+    ) async throws -> Game {
+        try await create(Self.pickupRequest(privacy: privacy, capacity: capacity, startsAt: startsAt, location: location), by: session)
+    }
+
+    func join(_ game: Game, as session: Session) async throws -> RosterPlace {
+        try await expect(200, games.post("/v1/games/\(game.id)/join", token: session.accessToken)).decode(RosterPlace.self)
+    }
+
+    func answer(_ game: Game, _ status: RosterStatus, as session: Session) async throws -> TestClient.Response {
+        try await answer(game.id, status, as: session)
+    }
+
+    func answer(_ id: GameID, _ status: RosterStatus, as session: Session) async throws -> TestClient.Response {
+        try await games.put("/v1/games/\(id)/status", json: SetRosterStatusRequest(status: status), token: session.accessToken)
+    }
+
+    func read(_ game: Game, as session: Session, query: String = "") async throws -> TestClient.Response {
+        try await games.get("/v1/games/\(game.id)\(query)", token: session.accessToken)
+    }
+
+    func roster(_ game: Game, as session: Session) async throws -> [RosterEntry] {
+        try await expect(200, games.get("/v1/games/\(game.id)/roster", token: session.accessToken)).decode(Page<RosterEntry>.self).items
+    }
+
+    static let tallinn = Location(lat: 59.437, lng: 24.7536, address: "Tallinn")
+    static let kadriorg = Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium")
+    static var nextWeek: Date { Date().addingTimeInterval(7 * 24 * 3600).rounded }
+
+    static func pickupRequest(
+        privacy: Privacy = .public, capacity: Int? = nil, startsAt: Date = nextWeek, location: Location = kadriorg
+    ) -> CreateGameRequest {
+        CreateGameRequest(
+            kind: .pickup, startsAt: startsAt, location: location, sport: .volleyball, privacy: privacy, ageGroup: .adult,
+            gender: .coed, skill: .intermediate, capacity: capacity, description: "Beach volleyball, bring water")
+    }
+}
+
+/// Fails with the answer's status and body unless it has the expected status.
+func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient.Response {
+    guard response.status == status else { throw Unexpected(response: response, expected: status) }
+    return response
+}
+
+struct Unexpected: Error, CustomStringConvertible {
+    let response: TestClient.Response
+    let expected: Int
+    var description: String { "expected \(expected), got \(response.status): \(response.text)" }
+}
+
+extension Date {
+    /// Whole seconds, as times travel on the wire.
+    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
