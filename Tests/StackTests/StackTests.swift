@@ -101,6 +101,51 @@ extension StackTests {
         }
     }
 
+    @Test("next week's game: two players answer, one drops out, the manager asks for a substitute, an outsider fills in", arguments: TestStore.all)
+    func substituteStory(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let manager = try await gateway.register(name: "Maria Manager")
+            let pete = try await gateway.register(name: "Pete Player"), paula = try await gateway.register(name: "Paula Player")
+            let outsider = try await gateway.register(name: "Otto Outsider")
+            let request = CreateTeamRequest(
+                name: "Tallinn Spikers", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
+                ageGroup: .adult, gender: .coed, skill: .intermediate)
+            let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
+            _ = try await gateway.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [pete.user.id, paula.user.id]), token: manager.accessToken)
+            for player in [pete, paula] { #expect(try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 200) }
+
+            let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
+            let created = try await gateway.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek, capacity: 6), token: manager.accessToken)
+            #expect(created.status == 201)
+            let game = try created.decode(Game.self)
+            let pending = try await gateway.get("/v1/games?scope=mine&when=pending", token: pete.accessToken).decode(Page<Game>.self)
+            #expect(pending.items.map(\.id) == [game.id] && pending.items.first?.teamName == "Tallinn Spikers")
+
+            for player in [pete, paula] {
+                #expect(try await gateway.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: player.accessToken).status == 200)
+            }
+            let dropped = try await gateway.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: paula.accessToken)
+            #expect(try dropped.decode(RosterPlace.self).goingCount == 1)
+
+            // Outside the protected team, a join is only a request until substitutes are wanted.
+            let beforeCall = try await gateway.get("/v1/games/\(game.id)", token: outsider.accessToken).decode(Game.self)
+            #expect(beforeCall.location == nil && beforeCall.subsNeeded == 0)
+            let asked = try await gateway.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken)
+            #expect(try asked.decode(Game.self).subsNeeded == 1)
+            let joined = try await gateway.post("/v1/games/\(game.id)/join", token: outsider.accessToken).decode(RosterPlace.self)
+            #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0 && joined.goingCount == 2)
+
+            let roster = try await gateway.get("/v1/games/\(game.id)/roster", token: manager.accessToken).decode(Page<RosterEntry>.self).items
+            #expect(roster.map(\.name) == ["Pete Player", "Otto Outsider", "Maria Manager", "Paula Player"])
+            #expect(roster.map(\.status) == [.going, .going, .invited, .notGoing])
+            let seen = try await gateway.get("/v1/games/\(game.id)", token: outsider.accessToken).decode(Game.self)
+            #expect(seen.location == team.location && seen.myStatus == .going)
+            let mine = try await gateway.get("/v1/games?scope=mine", token: outsider.accessToken).decode(Page<Game>.self)
+            #expect(mine.items.map(\.id) == [game.id])
+        }
+    }
+
     /// The document clients are generated from must describe routes that exist.
     @Test("every operation in /openapi.json reaches a route of the running stack")
     func openAPIMatchesRoutes() async throws {

@@ -51,6 +51,7 @@ paths = {
     "/openapi.json": {"get": {"summary": "This document", "tags": ["gateway"], "responses": {"200": {"description": "OpenAPI 3.1"}}}},
 }
 
+def enum(*values): return {"type": "string", "enum": list(values)}
 def pid(name="id"): return {"name": name, "in": "path", "required": True, "schema": uuid}
 def query(name, schema, required=False, description=None):
     q = {"name": name, "in": "query", "required": required, "schema": schema}
@@ -105,12 +106,36 @@ paths.update({
         "delete": catalog("Forget a saved article (idempotent)", {**no_content(), **problems(401, 404)}, parameters=[pid()])},
 })
 
-# Signed-in POSTs of catalog may be retried safely with an Idempotency-Key.
+games = lambda *a, **k: op(*a, tag="games", **k)
+position = [query("lat", {"type": "number", "minimum": -90, "maximum": 90}, description="where you are, for distanceMeters (with lng)"),
+            query("lng", {"type": "number", "minimum": -180, "maximum": 180}, description="with lat")]
+paths.update({
+    "/v1/games": {
+        "post": games("Plan a game: `team` (team manager; the team's place and attributes are defaults; members are invited), "
+                      "`league` (league manager, two of its teams), `pickup` (anyone; needs location and attributes)",
+                      {**ok("Game", "201", "Created"), **problems(400, 401, 403, 422, 503)}, "CreateGameRequest"),
+        "get": games("My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
+                     {**ok("GamePage"), **problems(401, 422)},
+                     parameters=[query("scope", enum("mine"), required=True), query("when", enum("upcoming", "past", "pending"))] + position + paging)},
+    "/v1/games/{id}": {
+        "get": games("A game; the exact location only for participants and public games, others get distanceMeters", {**ok("Game"), **problems(401, 404, 422)}, parameters=[pid()] + position),
+        "patch": games("Change a game (organiser only); more capacity seats the waiting list", {**ok("Game"), **problems(400, 401, 403, 404, 409, 422)}, "UpdateGameRequest", parameters=[pid()]),
+        "delete": games("Cancel a game (organiser only); it stays readable with status cancelled", {**no_content(), **problems(401, 403, 404)}, parameters=[pid()])},
+    "/v1/games/{id}/roster": {"get": games("Players with their status and waiting-list position; pending requests only for the organiser", {**ok("RosterEntryPage"), **problems(401, 404, 503)}, parameters=[pid()])},
+    "/v1/games/{id}/status": {"put": games("Set my own answer: going (waiting list when full), maybe, notGoing (withdraws a pending request)", {**ok("RosterPlace"), **problems(400, 401, 403, 404, 409, 422)}, "SetRosterStatusRequest", parameters=[pid()])},
+    "/v1/games/{id}/join": {"post": games("Join: public → going (or waitlisted when full), protected → pending, private → invited players only; while substitutes are wanted, anyone who can see the game comes in as one", {**ok("RosterPlace"), **problems(401, 403, 404, 409)}, parameters=[pid()])},
+    "/v1/games/{id}/requests/{userId}/approve": {"post": games("Approve a request to join (organiser only)", {**ok("RosterPlace"), **problems(401, 403, 404, 409)}, parameters=[pid(), pid("userId")])},
+    "/v1/games/{id}/requests/{userId}/decline": {"post": games("Decline a request to join (organiser only)", {**no_content(), **problems(401, 403, 404, 409)}, parameters=[pid(), pid("userId")])},
+    "/v1/games/{id}/invites": {"post": games("Invite players (organiser only); a pending asker is seated", {**ok("InviteResult"), **problems(400, 401, 403, 404, 409, 422, 503)}, "InviteRequest", parameters=[pid()])},
+    "/v1/games/{id}/subs": {"put": games("Ask for substitutes (organiser only); `needed: 0` clears the call", {**ok("Game"), **problems(400, 401, 403, 404, 409, 422)}, "SubstitutesRequest", parameters=[pid()])},
+})
+
+# Signed-in POSTs of catalog and games may be retried safely with an Idempotency-Key.
 idempotency_key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 255},
                    "description": "retrying with the same key and body returns the first answer (Idempotent-Replayed: true)"}
 for operations in paths.values():
     post = operations.get("post")
-    if post and post.get("security") and "catalog" in post["tags"]:
+    if post and post.get("security") and post["tags"][0] in ("catalog", "games"):
         post["parameters"] = post.get("parameters", []) + [idempotency_key]
 
 sport = {"type": "string", "enum": ["soccer", "volleyball", "softball", "basketball", "football", "discGolf", "cricket", "tennis", "hockey", "other"]}
@@ -148,7 +173,6 @@ schemas = {
         "status": {"type": "string"}, "upstreams": {"type": "object", "additionalProperties": {"type": "string"}}}},
 }
 
-def enum(*values): return {"type": "string", "enum": list(values)}
 def obj(required, **properties): return {"type": "object", "required": list(required), "properties": properties}
 number = {"type": "number"}
 integer = {"type": "integer"}
@@ -206,6 +230,34 @@ schemas.update({
         url={"type": "string", "format": "uri"}, imageUrl=nullable_text, source=text, sport=ref("Sport"), publishedAt=date_time,
         bookmarked={"type": "boolean", "description": "present when signed in"}),
     "NewsArticlePage": page("NewsArticle"),
+})
+
+roster_status = enum("going", "maybe", "notGoing", "pending", "invited", "waitlisted")
+game_fields = dict(startsAt=date_time, location=ref("Location"), capacity={"type": "integer", "minimum": 1, "maximum": 500},
+                   description={"type": "string", "maxLength": 1000})
+schemas.update({
+    "RosterStatus": roster_status,
+    "Game": obj(["id", "kind", "status", "organizerId", "startsAt", "sport", "privacy", "ageGroup", "gender", "skill", "goingCount",
+                 "waitlistCount", "subsNeeded", "createdAt"],
+        id=uuid, kind=enum("team", "league", "pickup"), status=enum("scheduled", "cancelled"), teamId=uuid, teamName=text, leagueId=uuid,
+        homeTeamId=uuid, homeTeamName=text, awayTeamId=uuid, awayTeamName=text, organizerId=uuid, startsAt=date_time,
+        capacity={"type": "integer", "description": "player slots; absent when unlimited"}, goingCount=integer, waitlistCount=integer,
+        subsNeeded={"type": "integer", "description": "substitutes still wanted; above 0 the game needs players"},
+        location={**ref("Location"), "description": "only for participants and public games"},
+        distanceMeters={"type": "integer", "description": "from lat/lng when given"}, description=text,
+        myStatus={**ref("RosterStatus"), "description": "your place on the roster, absent when you have none"}, createdAt=date_time, **attributes),
+    "GamePage": page("Game"),
+    "CreateGameRequest": obj(["kind", "startsAt"], kind=enum("team", "league", "pickup"), teamId=uuid, leagueId=uuid, homeTeamId=uuid,
+        awayTeamId=uuid, **game_fields, **attributes),
+    "UpdateGameRequest": {"type": "object", "properties": {**game_fields, **{k: v for k, v in attributes.items() if k != "sport"}}},
+    "RosterEntry": obj(["userId", "name", "status", "substitute"], userId=uuid, name=text, status=ref("RosterStatus"),
+        position={"type": "integer", "minimum": 1, "description": "place on the waiting list"}, substitute={"type": "boolean"}),
+    "RosterEntryPage": page("RosterEntry"),
+    "RosterPlace": obj(["gameId", "userId", "substitute", "goingCount", "subsNeeded"], gameId=uuid, userId=uuid,
+        status={**ref("RosterStatus"), "description": "absent once off the roster"}, position={"type": "integer", "minimum": 1},
+        substitute={"type": "boolean"}, goingCount=integer, subsNeeded=integer),
+    "SetRosterStatusRequest": obj(["status"], status=enum("going", "maybe", "notGoing")),
+    "SubstitutesRequest": obj(["needed"], needed={"type": "integer", "minimum": 0, "maximum": 50}),
 })
 
 document = {

@@ -9,3 +9,8 @@ REVOKE ALL ON DATABASE huddle_auth FROM PUBLIC;
 CREATE ROLE huddle_catalog LOGIN PASSWORD :'catalog_password';
 CREATE DATABASE huddle_catalog OWNER huddle_catalog;
 REVOKE ALL ON DATABASE huddle_catalog FROM PUBLIC;
+
+\set games_password `echo "$GAMES_DB_PASSWORD"`
+CREATE ROLE huddle_games LOGIN PASSWORD :'games_password';
+CREATE DATABASE huddle_games OWNER huddle_games;
+REVOKE ALL ON DATABASE huddle_games FROM PUBLIC;
