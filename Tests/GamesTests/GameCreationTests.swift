@@ -7,13 +7,16 @@ import Testing
 
 @Suite("Creating and changing games")
 struct GameCreationTests {
-    @Test("A team's manager plans a team game: the team's place and attributes are the defaults, every member is invited", arguments: TestStore.all)
+    @Test(
+        "A team's manager plans a team game: the team's place and attributes are the defaults, every member is invited",
+        arguments: TestStore.all)
     func teamGame(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in
             let manager = try await h.player("Maria Manager")
             let pete = try await h.player("Pete Player"), paula = try await h.player("Paula Player")
             let team = try await h.team(managedBy: manager, players: [pete, paula], privacy: .protected)
-            let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, capacity: 12), by: manager)
+            let game = try await h.create(
+                CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, capacity: 12), by: manager)
             #expect(game.kind == .team && game.teamId == team.id && game.teamName == "Tallinn Spikers")
             #expect(game.sport == .volleyball && game.privacy == .protected && game.skill == .intermediate)
             #expect(game.location == GamesHarness.tallinn)
@@ -36,21 +39,30 @@ struct GameCreationTests {
         try await GamesHarness.with { h in
             let manager = try await h.player(), player = try await h.player(), stranger = try await h.player()
             let team = try await h.team(managedBy: manager, players: [player])
-            let byPlayer = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), token: player.accessToken)
+            let byPlayer = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
+                token: player.accessToken)
             #expect(byPlayer.status == 403)
 
-            let unknown = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, teamId: TeamID(), startsAt: GamesHarness.nextWeek), token: manager.accessToken)
+            let unknown = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: TeamID(), startsAt: GamesHarness.nextWeek),
+                token: manager.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.map(\.field) == ["teamId"])
 
-            let missing = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, startsAt: GamesHarness.nextWeek), token: manager.accessToken)
+            let missing = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, startsAt: GamesHarness.nextWeek), token: manager.accessToken)
             #expect(missing.status == 422 && missing.problem?.errors?.map(\.field) == ["teamId"])
 
-            let wrongSport = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, sport: .soccer), token: manager.accessToken)
+            let wrongSport = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, sport: .soccer),
+                token: manager.accessToken)
             #expect(wrongSport.status == 422 && wrongSport.problem?.errors?.map(\.field) == ["sport"])
 
             // A private team is unknown to someone with no standing, not forbidden.
             let hidden = try await h.team(managedBy: manager, privacy: .private, name: "Secret Six")
-            let probe = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, teamId: hidden.id, startsAt: GamesHarness.nextWeek), token: stranger.accessToken)
+            let probe = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: hidden.id, startsAt: GamesHarness.nextWeek),
+                token: stranger.accessToken)
             #expect(probe.status == 422)
 
             let mine = try await h.games.get("/v1/games?scope=mine", token: player.accessToken).decode(Page<Game>.self)
@@ -64,7 +76,9 @@ struct GameCreationTests {
             let manager = try await h.player()
             let team = try await h.team(managedBy: manager)
             h.stack.runner.directory.set(.catalog, url: "http://127.0.0.1:1")
-            let response = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), token: manager.accessToken)
+            let response = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
+                token: manager.accessToken)
             #expect(response.status == 503)
             #expect(response.problem?.code == "DEPENDENCY_UNAVAILABLE")
             let mine = try await h.games.get("/v1/games?scope=mine", token: manager.accessToken).decode(Page<Game>.self)
@@ -82,13 +96,22 @@ struct GameCreationTests {
             let home = try await h.team(managedBy: homeManager, name: "Home Side")
             let away = try await h.team(managedBy: awayManager, players: [awayPlayer], name: "Away Side")
             let outsider = try await h.team(managedBy: homeManager, name: "Not In League")
-            let league = try await expect(201, h.catalog.post("/v1/leagues", json: CreateLeagueRequest(
-                name: "Tallinn Volley League", sport: .volleyball, skill: .intermediate, ageGroup: .adult, gender: .coed,
-                privacy: .public), token: commissioner.accessToken)).decode(League.self)
+            let league = try await expect(
+                201,
+                h.catalog.post(
+                    "/v1/leagues",
+                    json: CreateLeagueRequest(
+                        name: "Tallinn Volley League", sport: .volleyball, skill: .intermediate, ageGroup: .adult, gender: .coed,
+                        privacy: .public), token: commissioner.accessToken)
+            ).decode(League.self)
             for team in [home, away] {
-                _ = try await expect(200, h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken))
+                _ = try await expect(
+                    200,
+                    h.catalog.post(
+                        "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken))
             }
-            let request = CreateGameRequest(kind: .league, leagueId: league.id, homeTeamId: home.id, awayTeamId: away.id, startsAt: GamesHarness.nextWeek)
+            let request = CreateGameRequest(
+                kind: .league, leagueId: league.id, homeTeamId: home.id, awayTeamId: away.id, startsAt: GamesHarness.nextWeek)
             let game = try await h.create(request, by: commissioner)
             #expect(game.homeTeamName == "Home Side" && game.awayTeamName == "Away Side" && game.leagueId == league.id)
             #expect(game.location == home.location && game.sport == .volleyball)
@@ -102,7 +125,10 @@ struct GameCreationTests {
             #expect(try await h.games.post("/v1/games", json: request, token: homeManager.accessToken).status == 403)
             var same = request
             same.awayTeamId = home.id
-            #expect(try await h.games.post("/v1/games", json: same, token: commissioner.accessToken).problem?.errors?.map(\.field) == ["awayTeamId"])
+            #expect(
+                try await h.games.post("/v1/games", json: same, token: commissioner.accessToken).problem?.errors?.map(\.field) == [
+                    "awayTeamId"
+                ])
         }
     }
 
@@ -110,20 +136,26 @@ struct GameCreationTests {
     func pickupValidation() async throws {
         try await GamesHarness.with { h in
             let organizer = try await h.player()
-            let bare = try await h.games.post("/v1/games", json: CreateGameRequest(kind: .pickup, startsAt: GamesHarness.nextWeek), token: organizer.accessToken)
+            let bare = try await h.games.post(
+                "/v1/games", json: CreateGameRequest(kind: .pickup, startsAt: GamesHarness.nextWeek), token: organizer.accessToken)
             #expect(bare.status == 422)
             #expect(Set(bare.problem?.errors?.map(\.field) ?? []) == ["location", "sport", "privacy", "ageGroup", "gender", "skill"])
 
-            var bad = GamesHarness.pickupRequest(capacity: 0, startsAt: Date().addingTimeInterval(-3600), location: Location(lat: 95, lng: 200))
+            var bad = GamesHarness.pickupRequest(
+                capacity: 0, startsAt: Date().addingTimeInterval(-3600), location: Location(lat: 95, lng: 200))
             let response = try await h.games.post("/v1/games", json: bad, token: organizer.accessToken)
             #expect(response.status == 422)
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["startsAt", "capacity", "location.lat", "location.lng"])
             bad = GamesHarness.pickupRequest()
             bad.description = String(repeating: "x", count: 1001)
-            #expect(try await h.games.post("/v1/games", json: bad, token: organizer.accessToken).problem?.errors?.map(\.field) == ["description"])
+            #expect(
+                try await h.games.post("/v1/games", json: bad, token: organizer.accessToken).problem?.errors?.map(\.field) == [
+                    "description"
+                ])
 
             let unknownKind = try await h.games.send(
-                .POST, "/v1/games", rawBody: Data(#"{"kind":"friendly","startsAt":"2031-01-01T10:00:00Z"}"#.utf8), token: organizer.accessToken,
+                .POST, "/v1/games", rawBody: Data(#"{"kind":"friendly","startsAt":"2031-01-01T10:00:00Z"}"#.utf8),
+                token: organizer.accessToken,
                 headers: ["Content-Type": "application/json"])
             #expect(unknownKind.status == 422 && unknownKind.problem?.errors?.first?.field == "kind")
             let badTime = try await h.games.send(
@@ -139,7 +171,8 @@ struct GameCreationTests {
             #expect(game.myStatus == .going && game.goingCount == 1 && game.description == "Beach volleyball, bring water")
             #expect(try await h.games.get("/v1/games/not-a-uuid", token: organizer.accessToken).status == 404)
             #expect(try await h.games.get("/v1/games/\(GameID())", token: organizer.accessToken).status == 404)
-            #expect(try await h.games.get("/v1/games?scope=everyone", token: organizer.accessToken).problem?.errors?.first?.field == "scope")
+            #expect(
+                try await h.games.get("/v1/games?scope=everyone", token: organizer.accessToken).problem?.errors?.first?.field == "scope")
         }
     }
 
@@ -151,14 +184,22 @@ struct GameCreationTests {
             _ = try await h.join(game, as: player)
 
             let later = GamesHarness.nextWeek.addingTimeInterval(3600)
-            let changed = try await expect(200, h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: later, skill: .advanced, capacity: 6), token: organizer.accessToken)).decode(Game.self)
+            let changed = try await expect(
+                200,
+                h.games.patch(
+                    "/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: later, skill: .advanced, capacity: 6),
+                    token: organizer.accessToken)
+            ).decode(Game.self)
             #expect(changed.startsAt == later && changed.skill == .advanced && changed.capacity == 6 && changed.goingCount == 2)
 
-            #expect(try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: player.accessToken).status == 403)
+            #expect(
+                try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: player.accessToken).status
+                    == 403)
             #expect(try await h.games.delete("/v1/games/\(game.id)", token: player.accessToken).status == 403)
             let shrink = try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(capacity: 1), token: organizer.accessToken)
             #expect(shrink.status == 422 && shrink.problem?.errors?.map(\.field) == ["capacity"])
-            let past = try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: Date().addingTimeInterval(-60)), token: organizer.accessToken)
+            let past = try await h.games.patch(
+                "/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: Date().addingTimeInterval(-60)), token: organizer.accessToken)
             #expect(past.status == 422 && past.problem?.errors?.map(\.field) == ["startsAt"])
 
             #expect(try await h.games.delete("/v1/games/\(game.id)", token: organizer.accessToken).status == 204)
@@ -167,7 +208,9 @@ struct GameCreationTests {
             #expect(cancelled.status == .cancelled && cancelled.goingCount == 2)
             let join = try await h.games.post("/v1/games/\(game.id)/join", token: late.accessToken)
             #expect(join.status == 409 && join.problem?.code == "GAME_CANCELLED")
-            #expect(try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: organizer.accessToken).status == 409)
+            #expect(
+                try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: organizer.accessToken)
+                    .status == 409)
         }
     }
 }

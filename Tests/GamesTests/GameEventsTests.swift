@@ -6,7 +6,9 @@ import Testing
 
 @Suite("Games events")
 struct GameEventsTests {
-    @Test("Games publishes created, roster, needs-players and cancelled events, in order, with the state they produced", arguments: TestStore.all)
+    @Test(
+        "Games publishes created, roster, needs-players and cancelled events, in order, with the state they produced",
+        arguments: TestStore.all)
     func publishes(store: TestStore) async throws {
         try await RecordingSubscriber.with { subscriber in
             let config = ["games.events.subscribers": "search"]
@@ -15,7 +17,8 @@ struct GameEventsTests {
                 let game = try await h.pickup(by: organizer, capacity: 2)
                 _ = try await h.join(game, as: player)
                 _ = try await h.join(game, as: waiting)
-                _ = try await expect(200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: organizer.accessToken))
+                _ = try await expect(
+                    200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: organizer.accessToken))
                 _ = try await expect(200, h.answer(game, .notGoing, as: player))
                 // A refused change publishes nothing.
                 _ = try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: player.accessToken)
@@ -24,12 +27,15 @@ struct GameEventsTests {
                 try await subscriber.waitFor(count: 6)
                 try await Task.sleep(for: .milliseconds(200))
                 let events = subscriber.events
-                #expect(events.map(\.type) == [
-                    GameEvent.created, GameEvent.rosterChanged, GameEvent.rosterChanged, GameEvent.needsPlayersChanged,
-                    GameEvent.rosterChanged, GameEvent.cancelled,
-                ])
+                #expect(
+                    events.map(\.type) == [
+                        GameEvent.created, GameEvent.rosterChanged, GameEvent.rosterChanged, GameEvent.needsPlayersChanged,
+                        GameEvent.rosterChanged, GameEvent.cancelled,
+                    ])
                 let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: events[0].payload).game
-                #expect(created.id == game.id && created.location == GamesHarness.kadriorg && created.goingCount == 1 && created.myStatus == nil)
+                #expect(
+                    created.id == game.id && created.location == GamesHarness.kadriorg && created.goingCount == 1 && created.myStatus == nil
+                )
                 let queued = try HuddleJSON.decoder.decode(GameEvent.RosterChanged.self, from: events[2].payload)
                 #expect(queued.userId == waiting.user.id && queued.status == .waitlisted && queued.waitlistCount == 1)
                 let needs = try HuddleJSON.decoder.decode(GameEvent.NeedsPlayersChanged.self, from: events[3].payload)
@@ -43,7 +49,9 @@ struct GameEventsTests {
         }
     }
 
-    @Test("Catalog's team events keep games in step: new members invited, leavers' open invitations dropped, renames, deletions", arguments: TestStore.all)
+    @Test(
+        "Catalog's team events keep games in step: new members invited, leavers' open invitations dropped, renames, deletions",
+        arguments: TestStore.all)
     func followsTeams(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in
             let manager = try await h.player(), newcomer = try await h.player("Newcomer"), answered = try await h.player("Answered")
@@ -60,7 +68,8 @@ struct GameEventsTests {
             // An answer given stays: they said they would come.
             #expect(try await h.roster(game, as: manager).contains { $0.userId == answered.user.id && $0.status == .going })
 
-            _ = try await expect(200, h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Kalev Spikers"), token: manager.accessToken))
+            _ = try await expect(
+                200, h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Kalev Spikers"), token: manager.accessToken))
             try await eventually { try await h.read(game, as: manager).decode(Game.self).teamName == "Kalev Spikers" }
 
             _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)", token: manager.accessToken))

@@ -45,7 +45,8 @@ struct GamesHarness {
         let team = try await expect(201, catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
         for player in players { _ = try await expect(200, catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)) }
         if privacy != .public {
-            _ = try await expect(200, catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(privacy: privacy), token: manager.accessToken))
+            _ = try await expect(
+                200, catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(privacy: privacy), token: manager.accessToken))
         }
         return team
     }

@@ -26,7 +26,12 @@ struct MyGamesTests {
             for offset in offsets {
                 let startsAt = base.addingTimeInterval(Double(offset.minutes) * 60)
                 let body = #"{"kind":"team","teamId":"\#(team.id)","startsAt":"\#(Self.local(startsAt, hoursFromUTC: offset.hours))"}"#
-                let game = try await expect(201, h.games.send(.POST, "/v1/games", rawBody: Data(body.utf8), token: manager.accessToken, headers: ["Content-Type": "application/json"])).decode(Game.self)
+                let game = try await expect(
+                    201,
+                    h.games.send(
+                        .POST, "/v1/games", rawBody: Data(body.utf8), token: manager.accessToken,
+                        headers: ["Content-Type": "application/json"])
+                ).decode(Game.self)
                 #expect(game.startsAt == startsAt)
                 created.append((game.id, startsAt))
             }
@@ -34,9 +39,11 @@ struct MyGamesTests {
             _ = try await expect(200, h.answer(created[1].0, .going, as: me))
 
             let expected = (created + [(pickup.id, pickup.startsAt)]).sorted { $0.1 < $1.1 }.map(\.0)
-            let first = try await expect(200, h.games.get("/v1/games?scope=mine&when=upcoming&limit=3", token: me.accessToken)).decode(Page<Game>.self)
+            let first = try await expect(200, h.games.get("/v1/games?scope=mine&when=upcoming&limit=3", token: me.accessToken)).decode(
+                Page<Game>.self)
             #expect(first.items.count == 3 && first.nextCursor != nil)
-            let second = try await h.games.get("/v1/games?scope=mine&limit=3&cursor=\(first.nextCursor!)", token: me.accessToken).decode(Page<Game>.self)
+            let second = try await h.games.get("/v1/games?scope=mine&limit=3&cursor=\(first.nextCursor!)", token: me.accessToken).decode(
+                Page<Game>.self)
             #expect((first.items + second.items).map(\.id) == expected)
             #expect(second.nextCursor == nil)
             let all = first.items + second.items
@@ -47,7 +54,8 @@ struct MyGamesTests {
             // Pending: the team games I have not answered yet.
             let pending = try await h.games.get("/v1/games?scope=mine&when=pending", token: me.accessToken).decode(Page<Game>.self)
             #expect(pending.items.map(\.id) == [created[2].0, created[0].0])
-            #expect(try await h.games.get("/v1/games?scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(\.field) == ["when"])
+            #expect(
+                try await h.games.get("/v1/games?scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(\.field) == ["when"])
             #expect(try await h.games.get("/v1/games?scope=mine&cursor=%%%", token: me.accessToken).status == 422)
         }
     }
@@ -88,7 +96,8 @@ struct MyGamesTests {
             // Asking is not enough; being let in is.
             _ = try await h.join(protected, as: player)
             #expect(try await h.read(protected, as: player).decode(Game.self).location == nil)
-            _ = try await expect(200, h.games.post("/v1/games/\(protected.id)/requests/\(player.user.id)/approve", token: organizer.accessToken))
+            _ = try await expect(
+                200, h.games.post("/v1/games/\(protected.id)/requests/\(player.user.id)/approve", token: organizer.accessToken))
             #expect(try await h.read(protected, as: player).decode(Game.self).location == GamesHarness.kadriorg)
             #expect(try await h.read(protected, as: organizer).decode(Game.self).location == GamesHarness.kadriorg)
             #expect(try await h.read(open, as: outsider).decode(Game.self).location == GamesHarness.kadriorg)

@@ -47,11 +47,18 @@ struct RosterTests {
             #expect(try await h.roster(game, as: other).map(\.userId) == [organizer.user.id])
             #expect(try await h.roster(game, as: organizer).filter { $0.status == .pending }.count == 2)
 
-            #expect(try await h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: other.accessToken).status == 403)
-            let approved = try await expect(200, h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: organizer.accessToken)).decode(RosterPlace.self)
+            #expect(
+                try await h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: other.accessToken).status == 403)
+            let approved = try await expect(
+                200, h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: organizer.accessToken)
+            ).decode(RosterPlace.self)
             #expect(approved.status == .going && approved.goingCount == 2)
-            #expect(try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 204)
-            #expect(try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 404)
+            #expect(
+                try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 204
+            )
+            #expect(
+                try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 404
+            )
             #expect(try await h.roster(game, as: organizer).map(\.userId) == [organizer.user.id, asker.user.id])
 
             // Withdrawing a request takes the asker off the roster.
@@ -70,11 +77,20 @@ struct RosterTests {
             #expect(try await h.read(game, as: stranger).status == 404)
             #expect(try await h.games.post("/v1/games/\(game.id)/join", token: stranger.accessToken).status == 404)
             #expect(try await h.games.get("/v1/games/\(game.id)/roster", token: stranger.accessToken).status == 404)
-            #expect(try await h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [stranger.user.id]), token: stranger.accessToken).status == 404)
+            #expect(
+                try await h.games.post(
+                    "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [stranger.user.id]), token: stranger.accessToken
+                ).status == 404)
 
-            let unknown = try await h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, UserID()]), token: organizer.accessToken)
+            let unknown = try await h.games.post(
+                "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, UserID()]), token: organizer.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.map(\.field) == ["userIds[1]"])
-            let invited = try await expect(200, h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, organizer.user.id]), token: organizer.accessToken)).decode(InviteResult.self)
+            let invited = try await expect(
+                200,
+                h.games.post(
+                    "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, organizer.user.id]),
+                    token: organizer.accessToken)
+            ).decode(InviteResult.self)
             #expect(invited.invited == [friend.user.id] && invited.unchanged == [organizer.user.id])
             #expect(try await h.read(game, as: friend).decode(Game.self).myStatus == .invited)
             #expect(try await h.join(game, as: friend).status == .going)
@@ -88,9 +104,13 @@ struct RosterTests {
             let organizer = try await h.player(), asker = try await h.player()
             let game = try await h.pickup(by: organizer, privacy: .protected)
             _ = try await h.join(game, as: asker)
-            _ = try await expect(200, h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [asker.user.id]), token: organizer.accessToken))
+            _ = try await expect(
+                200,
+                h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [asker.user.id]), token: organizer.accessToken))
             #expect(try await h.read(game, as: asker).decode(Game.self).myStatus == .going)
-            #expect(try await h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: []), token: organizer.accessToken).status == 422)
+            #expect(
+                try await h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: []), token: organizer.accessToken)
+                    .status == 422)
         }
     }
 }

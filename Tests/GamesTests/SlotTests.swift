@@ -35,7 +35,9 @@ struct SlotTests {
             #expect(again.status == .waitlisted && again.position == 2)
 
             // More slots seat the waiting list in order.
-            let bigger = try await expect(200, h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(capacity: 3), token: organizer.accessToken)).decode(Game.self)
+            let bigger = try await expect(
+                200, h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(capacity: 3), token: organizer.accessToken)
+            ).decode(Game.self)
             #expect(bigger.goingCount == 3 && bigger.waitlistCount == 1)
             #expect(try await h.read(game, as: cleo).decode(Game.self).myStatus == .going)
             #expect(try await h.read(game, as: anna).decode(Game.self).myStatus == .waitlisted)
@@ -52,7 +54,8 @@ struct SlotTests {
             }
             for round in 0..<3 {
                 // Two slots: the organiser holds one, eight players race for the other.
-                let game = try await h.pickup(by: organizer, capacity: 2, startsAt: GamesHarness.nextWeek.addingTimeInterval(Double(round) * 60))
+                let game = try await h.pickup(
+                    by: organizer, capacity: 2, startsAt: GamesHarness.nextWeek.addingTimeInterval(Double(round) * 60))
                 let places = try await withThrowingTaskGroup(of: RosterPlace.self) { group in
                     for racer in racers { group.addTask { try await h.join(game, as: racer) } }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -75,11 +78,15 @@ struct SlotTests {
 
             // Without a call, an outsider of a protected game only asks.
             #expect(try await h.join(game, as: late).status == .pending)
-            #expect(try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: member.accessToken).status == 403)
+            #expect(
+                try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: member.accessToken).status
+                    == 403)
             let bad = try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: -1), token: manager.accessToken)
             #expect(bad.status == 422 && bad.problem?.errors?.map(\.field) == ["needed"])
 
-            let asked = try await expect(200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: manager.accessToken)).decode(Game.self)
+            let asked = try await expect(
+                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: manager.accessToken)
+            ).decode(Game.self)
             #expect(asked.subsNeeded == 2)
             let first = try await h.join(game, as: sub1)
             #expect(first.status == .going && first.substitute && first.subsNeeded == 1)
@@ -93,8 +100,11 @@ struct SlotTests {
             let roster = try await h.roster(game, as: manager)
             #expect(roster.filter(\.substitute).map(\.name) == ["Sub One", "Sub Two"])
 
-            _ = try await expect(200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken))
-            let cleared = try await expect(200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 0), token: manager.accessToken)).decode(Game.self)
+            _ = try await expect(
+                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken))
+            let cleared = try await expect(
+                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 0), token: manager.accessToken)
+            ).decode(Game.self)
             #expect(cleared.subsNeeded == 0)
         }
     }

@@ -41,7 +41,8 @@ struct StackTests {
     func sessionLifecycle(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let registered = try await gateway.register(name: "Stack Player", email: "stack@example.com", password: "stack password 1")
-            let login = try await gateway.post("/v1/auth/login", json: LoginRequest(email: "stack@example.com", password: "stack password 1"))
+            let login = try await gateway.post(
+                "/v1/auth/login", json: LoginRequest(email: "stack@example.com", password: "stack password 1"))
             #expect(login.status == 200)
             let session = try login.decode(Session.self)
             #expect(session.user.id == registered.user.id)
@@ -80,7 +81,8 @@ extension StackTests {
             #expect(found.items.map(\.id) == [team.id])
             let asked = try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self)
             #expect(asked.membership == .pending)
-            #expect(try await gateway.post("/v1/teams/\(team.id)/requests/\(player.user.id)/approve", token: manager.accessToken).status == 204)
+            #expect(
+                try await gateway.post("/v1/teams/\(team.id)/requests/\(player.user.id)/approve", token: manager.accessToken).status == 204)
             let roster = try await gateway.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
             #expect(roster.items.map(\.name) == ["Maria Manager", "Pete Player"])
             #expect(roster.items.map(\.role) == [.manager, .player])
@@ -101,7 +103,9 @@ extension StackTests {
         }
     }
 
-    @Test("next week's game: two players answer, one drops out, the manager asks for a substitute, an outsider fills in", arguments: TestStore.all)
+    @Test(
+        "next week's game: two players answer, one drops out, the manager asks for a substitute, an outsider fills in",
+        arguments: TestStore.all)
     func substituteStory(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let manager = try await gateway.register(name: "Maria Manager")
@@ -111,21 +115,29 @@ extension StackTests {
                 name: "Tallinn Spikers", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
                 ageGroup: .adult, gender: .coed, skill: .intermediate)
             let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
-            _ = try await gateway.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [pete.user.id, paula.user.id]), token: manager.accessToken)
-            for player in [pete, paula] { #expect(try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 200) }
+            _ = try await gateway.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [pete.user.id, paula.user.id]), token: manager.accessToken)
+            for player in [pete, paula] {
+                #expect(try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 200)
+            }
 
             let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
             let created = try await gateway.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek, capacity: 6), token: manager.accessToken)
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek, capacity: 6),
+                token: manager.accessToken)
             #expect(created.status == 201)
             let game = try created.decode(Game.self)
             let pending = try await gateway.get("/v1/games?scope=mine&when=pending", token: pete.accessToken).decode(Page<Game>.self)
             #expect(pending.items.map(\.id) == [game.id] && pending.items.first?.teamName == "Tallinn Spikers")
 
             for player in [pete, paula] {
-                #expect(try await gateway.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: player.accessToken).status == 200)
+                #expect(
+                    try await gateway.put(
+                        "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: player.accessToken
+                    ).status == 200)
             }
-            let dropped = try await gateway.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: paula.accessToken)
+            let dropped = try await gateway.put(
+                "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: paula.accessToken)
             #expect(try dropped.decode(RosterPlace.self).goingCount == 1)
 
             // Outside the protected team, a join is only a request until substitutes are wanted.
@@ -136,7 +148,8 @@ extension StackTests {
             let joined = try await gateway.post("/v1/games/\(game.id)/join", token: outsider.accessToken).decode(RosterPlace.self)
             #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0 && joined.goingCount == 2)
 
-            let roster = try await gateway.get("/v1/games/\(game.id)/roster", token: manager.accessToken).decode(Page<RosterEntry>.self).items
+            let roster = try await gateway.get("/v1/games/\(game.id)/roster", token: manager.accessToken).decode(Page<RosterEntry>.self)
+                .items
             #expect(roster.map(\.name) == ["Pete Player", "Otto Outsider", "Maria Manager", "Paula Player"])
             #expect(roster.map(\.status) == [.going, .going, .invited, .notGoing])
             let seen = try await gateway.get("/v1/games/\(game.id)", token: outsider.accessToken).decode(Game.self)

@@ -29,7 +29,8 @@ extension GameValidation {
         case .team:
             return required(request.teamId, "teamId", for: .team)
         case .league:
-            var errors = required(request.leagueId, "leagueId", for: .league) + required(request.homeTeamId, "homeTeamId", for: .league)
+            var errors =
+                required(request.leagueId, "leagueId", for: .league) + required(request.homeTeamId, "homeTeamId", for: .league)
                 + required(request.awayTeamId, "awayTeamId", for: .league)
             if let home = request.homeTeamId, home == request.awayTeamId {
                 errors.append(.init(field: "awayTeamId", message: "must differ from homeTeamId"))

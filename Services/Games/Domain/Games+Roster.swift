@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
+import SQLKit
 import ServiceClients
 import ServiceKit
-import SQLKit
 
 /// Roster use cases. Each runs under the game's lock, so two players racing for the last slot
 /// are served one after the other and only one of them gets it.
@@ -40,7 +40,9 @@ extension Games {
             }
             let outcome: RosterRules.Outcome =
                 approve
-                ? .becomes(RosterRules.seat(hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount)), substitute: false)
+                ? .becomes(
+                    RosterRules.seat(hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount)),
+                    substitute: false)
                 : .leaves
             return try await apply(outcome, to: user, in: game, on: sql)
         }
@@ -80,7 +82,8 @@ extension Games {
     /// The organiser asks for `needed` substitutes (0 clears the call).
     func requestSubstitutes(_ needed: Int, for id: GameID, by organizer: UserID) async throws -> Game {
         guard GameValidation.subsRange.contains(needed) else {
-            throw CommonError.invalid("needed", "must be from \(GameValidation.subsRange.lowerBound) to \(GameValidation.subsRange.upperBound)")
+            throw CommonError.invalid(
+                "needed", "must be from \(GameValidation.subsRange.lowerBound) to \(GameValidation.subsRange.upperBound)")
         }
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: organizer, on: sql)
@@ -120,7 +123,8 @@ extension Games {
             break
         case .leaves:
             try await roster.remove(user, from: game.id, on: sql)
-            try await publishRosterChange(of: user, status: nil, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
+            try await publishRosterChange(
+                of: user, status: nil, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
         case .becomes(let status, let substitute):
             let wasSubstitute = try await roster.placement(of: user, in: game.id, on: sql)?.substitute ?? false
             try await roster.set(status, substitute: substitute || wasSubstitute, of: user, in: game.id, on: sql)
@@ -130,7 +134,8 @@ extension Games {
                 try await games.update(game, on: sql)
                 try await publishNeedsPlayers(game, on: sql)
             }
-            try await publishRosterChange(of: user, status: status, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
+            try await publishRosterChange(
+                of: user, status: status, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
         }
         return try await place(of: user, in: game.id, on: sql)
     }

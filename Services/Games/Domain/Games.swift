@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
+import SQLKit
 import ServiceClients
 import ServiceKit
-import SQLKit
 
 /// The game use cases: creating, reading, changing and cancelling games. Roster changes are in
 /// `Games+Roster.swift`. Every rule is checked here, on the server; each change commits with its event.

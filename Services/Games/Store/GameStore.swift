@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Which of a user's games a list shows.
 enum GameWindow: String, CaseIterable, Sendable {
@@ -99,8 +99,10 @@ struct SQLGameStore: GameStore {
                     .orWhere(SQLColumn("organizer_id", table: "games"), .equal, SQLBind(user.description))
             }).where(startsAt, .lessThan, SQLBind(now))
         case .pending:
-            query = query.where(SQLColumn("status", table: "roster"), .in, SQLBind.group([RosterStatus.invited.rawValue, RosterStatus.pending.rawValue]))
-                .where(startsAt, .greaterThanOrEqual, SQLBind(now))
+            query = query.where(
+                SQLColumn("status", table: "roster"), .in, SQLBind.group([RosterStatus.invited.rawValue, RosterStatus.pending.rawValue])
+            )
+            .where(startsAt, .greaterThanOrEqual, SQLBind(now))
         }
         let descending = window == .past
         if let after { query = query.where(after.continuation(time: startsAt, id: id, descending: descending)) }
@@ -144,7 +146,11 @@ struct SQLGameStore: GameStore {
             .groupBy("game_id").groupBy("status").all()
         {
             let game = try row.decode(column: "game_id", as: String.self), count = try row.decode(column: "players", as: Int.self)
-            if try row.decode(column: "status", as: String.self) == RosterStatus.going.rawValue { going[game] = count } else { waiting[game] = count }
+            if try row.decode(column: "status", as: String.self) == RosterStatus.going.rawValue {
+                going[game] = count
+            } else {
+                waiting[game] = count
+            }
         }
         var mine: [String: RosterStatus] = [:]
         if let viewer {

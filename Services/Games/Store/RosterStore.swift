@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// One person's place on a game's roster as stored.
 struct RosterPlacement: Sendable, Equatable {

@@ -1,8 +1,8 @@
-public import ServiceKit
 import AuthService
 import CatalogService
 import GamesService
 import Gateway
+public import ServiceKit
 
 /// Every module this build can run, by name.
 public enum HuddleModules {

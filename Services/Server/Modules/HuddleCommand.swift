@@ -68,6 +68,9 @@ public struct HuddleCommand: AsyncParsableCommand {
                 await DemoCatalog.seed(
                     catalogURL: stack.url(of: .catalog), internalToken: internalToken, sessions: sessions, logger: logger)
             }
+            if modules.contains(.catalog), modules.contains(.games) {
+                await DemoGames.seed(catalogURL: stack.url(of: .catalog), gamesURL: stack.url(of: .games), sessions: sessions, logger: logger)
+            }
         }
         if modules.contains(.gateway) {
             print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")

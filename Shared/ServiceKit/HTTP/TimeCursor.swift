@@ -1,5 +1,5 @@
-public import SQLKit
 public import Foundation
+public import SQLKit
 
 /// The position in a list sorted by a time column, then id: stable when times repeat. Lists
 /// newest first continue `before` it; lists soonest first continue `after` it.
