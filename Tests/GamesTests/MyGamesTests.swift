@@ -64,11 +64,13 @@ struct MyGamesTests {
     func pastGames() async throws {
         try await GamesHarness.with { h in
             let me = try await h.player()
-            let soon = Date().addingTimeInterval(1.2)
+            // Games can only be planned ahead, so these start a few seconds from now (room for a busy
+            // machine) and the test waits until they have.
+            let soon = Date().addingTimeInterval(5)
             let earlier = try await h.pickup(by: me, startsAt: soon)
-            let later = try await h.pickup(by: me, startsAt: soon.addingTimeInterval(0.3))
+            let later = try await h.pickup(by: me, startsAt: soon.addingTimeInterval(0.5))
             let future = try await h.pickup(by: me)
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(max(0, soon.timeIntervalSinceNow + 1)))
             let past = try await h.games.get("/v1/games?scope=mine&when=past", token: me.accessToken).decode(Page<Game>.self)
             #expect(past.items.map(\.id) == [later.id, earlier.id])
             let upcoming = try await h.games.get("/v1/games?scope=mine", token: me.accessToken).decode(Page<Game>.self)
