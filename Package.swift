@@ -92,7 +92,8 @@ let package = Package(
             name: "ServiceKitTesting",
             dependencies: [
                 "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
-                .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle,
+                .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
@@ -122,8 +123,8 @@ let package = Package(
         .target(
             name: "GamesService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioHTTP1,
-                .serviceLifecycle,
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(

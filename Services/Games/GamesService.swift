@@ -1,13 +1,15 @@
 public import Configuration
 import Contracts
 import Foundation
+import HummingbirdWebSocket
 public import Hummingbird
 import Logging
 import ServiceClients
 public import ServiceKit
 import ServiceLifecycle
 
-/// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes.
+/// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes;
+/// disc golf rounds with a live scorecard (WebSocket), completed rounds and personal records.
 ///
 /// Configuration keys (besides the shared `games.http.*`, `games.db.url`, `internal.token`):
 /// - `games.events.subscribers` — modules that receive games' events (e.g. `search,notify`);
@@ -23,23 +25,38 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: CatalogClient(dependencies: dependencies),
         auth: auth)
     let teamSync = TeamSync(games: games)
+    let roundStore = SQLRoundStore()
+    let live = LiveRounds(logger: logger) { round, after in
+        try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }
+    }
+    let rounds = Rounds(
+        database: database, rounds: roundStore, catalog: CatalogClient(dependencies: dependencies), auth: auth, live: live)
 
     let router = Router<HuddleRequestContext>.huddle(
         module: .games, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
     router.add(middleware: IdempotencyMiddleware(database: database))
     router.addRoutes(GamesController(games: games).endpoints, atPath: "/v1/games")
+    let roundsController = RoundsController(rounds: rounds)
+    router.addRoutes(roundsController.endpoints, atPath: "/v1/rounds")
+    router.addRoutes(roundsController.stats, atPath: "/v1/users")
+    let liveRouter = Router(context: LiveRequestContext.self)
+    LiveController(rounds: rounds, live: live, verifier: verifier).add(to: liveRouter)
     router.internalGroup(token: dependencies.internalToken)
         .addEventConsumer(EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
 
     var app = Application(
-        router: router, configuration: reader.serverConfiguration(for: .games),
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: liveRouter, configuration: .init(maxFrameSize: LiveController.maxMessageSize)),
+        configuration: reader.serverConfiguration(for: .games),
         onServerRunning: dependencies.announce(.games), logger: logger)
     app.addServices(
         database,
         RevocationPoller(verifier: verifier, interval: reader.milliseconds("games.revocation.poll.ms", default: 500), logger: logger),
         OutboxDispatcher(
             database: database, transport: EventsClient(dependencies: dependencies),
-            settings: try .init(reader: reader, module: .games), logger: logger))
+            settings: try .init(reader: reader, module: .games), logger: logger),
+        RoundNotifications(database: database, live: live, logger: logger))
     app.beforeServerStarts { try await database.migrate(GamesMigrations.all, logger: logger) }
     return app
 }

@@ -25,7 +25,7 @@ struct GamesHarness {
     ) async throws -> T {
         var settings = [
             "catalog.events.subscribers": "games", "catalog.events.poll.ms": "50", "catalog.events.retry.max.ms": "200",
-            "games.events.poll.ms": "50", "games.events.retry.max.ms": "200",
+            "games.events.poll.ms": "50", "games.events.retry.max.ms": "200", "auth.admin.emails": adminEmail,
         ]
         settings.merge(config) { _, new in new }
         return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in

@@ -1,7 +1,8 @@
 import ServiceKit
 
 /// Games' schema. Ids are lowercase UUID text; team names are copied from catalog (and kept current
-/// by its events) so lists need no call to catalog; `queue_number` orders the waiting list.
+/// by its events) so lists need no call to catalog; `queue_number` orders the waiting list. A
+/// round copies its course's holes and pars, so later course edits do not change it.
 enum GamesMigrations {
     static let all: [Migration] = [
         Migration(version: 1, name: "games and rosters") { kind in
@@ -31,5 +32,38 @@ enum GamesMigrations {
         .outbox(version: 2),
         .idempotency(version: 3),
         .inbox(version: 4),
+        Migration(version: 5, name: "disc golf rounds") { kind in
+            [
+                """
+                CREATE TABLE rounds (
+                    id TEXT PRIMARY KEY, course_id TEXT NOT NULL, course_name TEXT NOT NULL, status TEXT NOT NULL,
+                    version INTEGER NOT NULL, current_hole INTEGER NOT NULL, started_by TEXT NOT NULL,
+                    started_at \(kind.timestamp) NOT NULL, finished_at \(kind.timestamp))
+                """,
+                """
+                CREATE TABLE round_holes (
+                    round_id TEXT NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                    par INTEGER NOT NULL, PRIMARY KEY (round_id, number))
+                """,
+                """
+                CREATE TABLE round_players (
+                    round_id TEXT NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, player_id TEXT NOT NULL,
+                    user_id TEXT, name TEXT NOT NULL, seat INTEGER NOT NULL, PRIMARY KEY (round_id, player_id))
+                """,
+                "CREATE INDEX round_players_user ON round_players(user_id, round_id)",
+                """
+                CREATE TABLE round_scores (
+                    round_id TEXT NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, player_id TEXT NOT NULL,
+                    hole INTEGER NOT NULL, strokes INTEGER NOT NULL, PRIMARY KEY (round_id, player_id, hole))
+                """,
+                // Every change with the version it produced: what a reconnecting device missed.
+                """
+                CREATE TABLE round_changes (
+                    round_id TEXT NOT NULL REFERENCES rounds(id) ON DELETE CASCADE, version INTEGER NOT NULL,
+                    kind TEXT NOT NULL, player_id TEXT, hole INTEGER, strokes INTEGER,
+                    changed_at \(kind.timestamp) NOT NULL, PRIMARY KEY (round_id, version))
+                """,
+            ]
+        },
     ]
 }

@@ -118,6 +118,28 @@ public final class Database: Service, Sendable {
         while !migrated.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
     }
 
+    /// Queues `payload` on `channel` for every listener of this PostgreSQL database; delivered when
+    /// the surrounding transaction commits (and not at all if it rolls back). Nothing on SQLite,
+    /// whose single process needs no cross-instance signal.
+    public func notify(channel: String, payload: String, on sql: any SQLDatabase) async throws {
+        guard kind == .postgres else { return }
+        try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
+    }
+
+    /// Calls `handle` with each payload notified on `channel` until cancelled or the connection
+    /// drops (then it throws; callers listen again). Returns at once on SQLite.
+    public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @Sendable (String) async -> Void)
+        async throws
+    {
+        guard case .postgres(let client) = backend else { return }
+        try await client.withConnection { connection in
+            try await connection.listen(on: channel) { notifications in
+                await onListening()
+                for try await notification in notifications { await handle(notification.payload) }
+            }
+        }
+    }
+
     /// Fails with a clear message, instead of hanging, when the store cannot be reached.
     public func checkReachable(within timeout: Duration = .seconds(10)) async throws {
         do {

@@ -1,0 +1,127 @@
+import Contracts
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOConcurrencyHelpers
+import ServiceKit
+
+/// The request context of WebSocket upgrades (`GET /v1/rounds/{id}/live`).
+struct LiveRequestContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<Self>
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.webSocket = .init()
+    }
+}
+
+/// `GET /v1/rounds/{id}/live?afterVersion=`: every change of the card, pushed to every device of
+/// the round. A device that gives `afterVersion` first gets exactly the changes after it (no gaps,
+/// no repeats), otherwise the whole card; then live ones. Devices may send `ScoreUpdate`s.
+/// Only a signed-in player of the round is upgraded; the HTTP route answers everyone else.
+struct LiveController {
+    static let maxMessageSize = 1 << 16
+
+    let rounds: Rounds
+    let live: LiveRounds
+    let verifier: TokenVerifier
+
+    func add(to router: Router<LiveRequestContext>) {
+        router.ws("/v1/rounds/:id/live") { request, context in
+            guard let (_, _) = await player(request, context) else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let (round, user) = await player(context.request, context.requestContext) else { return }
+            do {
+                try await serve(round, to: user, after: afterVersion(context.request), inbound: inbound, outbound: outbound)
+            } catch {
+                context.logger.debug("live round \(round) ended: \(error)")
+            }
+        }
+    }
+
+    /// The round and the signed-in player asking for it; nil for anyone else.
+    private func player(_ request: Request, _ context: LiveRequestContext) async -> (RoundID, UserID)? {
+        guard let round = context.parameters.get("id").flatMap(RoundID.init),
+            let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
+            let identity = try? await verifier.verify(String(authorization.dropFirst("Bearer ".count))),
+            (try? await rounds.card(round, viewer: identity.userID)) != nil
+        else { return nil }
+        return (round, identity.userID)
+    }
+
+    private func afterVersion(_ request: Request) -> Int? {
+        request.uri.queryParameters["afterVersion"].flatMap { Int(String($0)) }.map { max(0, $0) }
+    }
+
+    private func serve(
+        _ round: RoundID, to user: UserID, after: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
+        // Subscribe before reading what the device missed: whatever commits in between comes both
+        // ways, and versions already sent are skipped.
+        let known = try await rounds.card(round, viewer: user).version
+        let (subscription, changes) = await live.subscribe(to: round, after: known)
+        let (outgoing, send) = AsyncStream<LiveMessage>.makeStream()
+        let sent = NIOLockedValueBox(0)
+        let card = try await rounds.card(round, viewer: user)
+        if let after, after <= card.version {
+            let missed = try await rounds.changes(of: round, after: after, viewer: user)
+            for message in missed { send.yield(message) }
+            sent.withLockedValue { $0 = max(after, missed.last?.version ?? after) }
+        } else {
+            send.yield(LiveMessage(type: .card, version: card.version, card: card))
+            sent.withLockedValue { $0 = card.version }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in outgoing {
+                    try await outbound.write(.text(String(decoding: try HuddleJSON.encoder.encode(message), as: UTF8.self)))
+                }
+            }
+            group.addTask {
+                for await change in changes {
+                    let isNew = sent.withLockedValue { last in
+                        guard change.version > last else { return false }
+                        last = change.version
+                        return true
+                    }
+                    if isNew { send.yield(change) }
+                }
+            }
+            group.addTask {
+                for try await message in inbound.messages(maxSize: Self.maxMessageSize) {
+                    if let refusal = await apply(message, to: round, by: user, version: sent.withLockedValue { $0 }) { send.yield(refusal) }
+                }
+            }
+            // The device hung up, or the service is shutting down.
+            try await group.next()
+            group.cancelAll()
+        }
+        send.finish()
+        await live.unsubscribe(subscription, from: round)
+    }
+
+    /// Applies a score sent on the socket; its change reaches every device, this one included.
+    /// Returns the message that tells this device why nothing changed, if so.
+    private func apply(_ message: WebSocketMessage, to round: RoundID, by user: UserID, version: Int) async -> LiveMessage? {
+        guard case .text(let text) = message, let update = try? HuddleJSON.decoder.decode(ScoreUpdate.self, from: Data(text.utf8))
+        else {
+            let problem = Problem(
+                title: "Invalid message", status: 400, detail: "Send a JSON score: {playerId, hole, strokes, expectedVersion?}.",
+                code: "MALFORMED_MESSAGE")
+            return LiveMessage(type: .error, version: version, problem: problem)
+        }
+        do {
+            _ = try await rounds.score(update, in: round, by: user)
+            return nil
+        } catch GamesError.versionConflict(let card) {
+            return LiveMessage(type: .error, version: card.version, card: card, problem: GamesError.versionConflict(card).problem)
+        } catch let error as any ProblemError {
+            return LiveMessage(type: .error, version: version, problem: error.problem)
+        } catch {
+            return LiveMessage(type: .error, version: version, problem: CommonError.internalError.problem)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Contracts
+import Foundation
+import ServiceClients
+import ServiceKit
+import SQLKit
+
+/// Disc golf rounds: one shared scorecard per group, changed one version at a time, each change
+/// committed with its log entry and announced to every connected device.
+struct Rounds: Sendable {
+    static let maxPlayers = 20
+    static let guestNameLength = 1...40
+
+    let database: Database
+    let rounds: any RoundStore
+    let catalog: CatalogClient
+    let auth: AuthClient
+    let live: LiveRounds
+    let outbox = Outbox()
+
+    /// Holes and pars are copied from catalog now, so later edits of the course leave this round
+    /// alone. The starter plays; every score starts at the hole's par.
+    func start(_ request: StartRoundRequest, by user: UserID, requestID: String) async throws -> Scorecard {
+        let entries = try await players(request.players, starter: user, requestID: requestID)
+        guard let course = try await catalog.course(request.courseId, requestID: requestID) else {
+            throw CommonError.invalid("courseId", "no course with id \(request.courseId)")
+        }
+        let holes = course.holes.map { ScorecardHole(number: $0.number, par: $0.par) }
+        let card = Scorecard(
+            id: RoundID(), courseId: course.id, courseName: course.name, status: .ongoing, version: 0, currentHole: 1, holes: holes,
+            players: entries.map { Scoring.line(playerId: RoundPlayerID(), userId: $0.userId, name: $0.name, strokes: [:], holes: holes) },
+            startedBy: user, startedAt: Date())
+        try await database.transaction { sql in
+            try await rounds.insert(card, on: sql)
+            let added = card.players.compactMap(\.userId).filter { $0 != user }
+            try await outbox.append(
+                RoundEvent.started, aggregateID: card.id.description,
+                payload: RoundEvent.RoundChanged(scorecard: card, addedUserIds: added), on: sql)
+        }
+        return card
+    }
+
+    /// The card, for its players only: to anyone else the round does not exist.
+    func card(_ id: RoundID, viewer: UserID) async throws -> Scorecard {
+        try await database.read { sql in try await playedCard(id, by: viewer, on: sql) }
+    }
+
+    func mine(_ user: UserID, status: RoundStatus?, page: PageRequest) async throws -> Page<Scorecard> {
+        let after = try TimeCursor(page)
+        let cards = try await database.read { sql in
+            try await rounds.rounds(of: user, status: status, after: after, limit: page.limit + 1, on: sql)
+        }
+        return page.page(cards) { TimeCursor(time: $0.startedAt, id: $0.id).encoded }
+    }
+
+    /// Writes one cell (last write wins per cell). With `expectedVersion`, a card that has moved on
+    /// is a 409 with the current card, so the client can show what it missed.
+    func score(_ update: ScoreUpdate, in id: RoundID, by user: UserID) async throws -> Scorecard {
+        try validate(update)
+        let card = try await database.transaction { sql -> Scorecard in
+            let card = try await playedCard(id, by: user, locked: true, on: sql)
+            guard card.status == .ongoing else { throw GamesError.roundFinished }
+            var errors: [Problem.FieldError] = []
+            let player = card.players.first { $0.playerId == update.playerId }
+            if player == nil { errors.append(.init(field: "playerId", message: "is not a player of this round")) }
+            if !card.holes.contains(where: { $0.number == update.hole }) {
+                errors.append(.init(field: "hole", message: "this course has holes 1 to \(card.holes.count)"))
+            }
+            try FieldRules.require(errors)
+            if let expected = update.expectedVersion, expected != card.version { throw GamesError.versionConflict(card) }
+            // The same value again (a retry) changes nothing and makes no version.
+            if player?.scores.first(where: { $0.hole == update.hole })?.strokes == update.strokes { return card }
+            let version = card.version + 1
+            try await rounds.setScore(update.strokes, of: update.playerId, hole: update.hole, in: id, version: version, on: sql)
+            try await database.notify(channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+            return try await rounds.card(id, on: sql)!
+        }
+        await live.changed(id, version: card.version)
+        return card
+    }
+
+    /// Any player finishes the round; from then on it is read-only. Finishing again changes nothing.
+    func finish(_ id: RoundID, by user: UserID) async throws -> Scorecard {
+        let card = try await database.transaction { sql -> Scorecard in
+            let card = try await playedCard(id, by: user, locked: true, on: sql)
+            guard card.status == .ongoing else { return card }
+            let version = card.version + 1
+            try await rounds.finish(id, version: version, at: Date(), on: sql)
+            try await database.notify(channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+            let finished = try await rounds.card(id, on: sql)!
+            try await outbox.append(
+                RoundEvent.finished, aggregateID: id.description, payload: RoundEvent.RoundChanged(scorecard: finished), on: sql)
+            return finished
+        }
+        await live.changed(id, version: card.version)
+        return card
+    }
+
+    /// The changes after `version`, for a device catching up.
+    func changes(of id: RoundID, after version: Int, viewer: UserID) async throws -> [LiveMessage] {
+        try await database.read { sql in
+            _ = try await playedCard(id, by: viewer, on: sql)
+            return try await rounds.changes(of: id, after: version, on: sql)
+        }
+    }
+
+    func stats(of user: UserID) async throws -> PlayerStats {
+        let cards = try await database.read { sql in
+            try await rounds.rounds(of: user, status: .completed, after: nil, limit: 100_000, on: sql)
+        }
+        return Scoring.stats(of: user, cards: cards)
+    }
+
+    // MARK: Helpers
+
+    func playedCard(_ id: RoundID, by user: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Scorecard {
+        let card = locked ? try await rounds.lock(id, on: sql) : try await rounds.card(id, on: sql)
+        guard let card, card.players.contains(where: { $0.userId == user }) else {
+            throw CommonError.notFound("No round with id \(id).")
+        }
+        return card
+    }
+
+    private func validate(_ update: ScoreUpdate) throws {
+        guard Scoring.strokesRange.contains(update.strokes) else {
+            throw CommonError.invalid("strokes", "must be from \(Scoring.strokesRange.lowerBound) to \(Scoring.strokesRange.upperBound)")
+        }
+    }
+
+    /// The starter first, then the listed players and guests, each registered player once.
+    private func players(_ requested: [RoundPlayerRequest], starter: UserID, requestID: String) async throws
+        -> [(userId: UserID?, name: String)]
+    {
+        guard requested.count < Self.maxPlayers else {
+            throw CommonError.invalid("players", "a round has at most \(Self.maxPlayers) players, you included")
+        }
+        var errors: [Problem.FieldError] = []
+        for (index, entry) in requested.enumerated() {
+            switch (entry.userId, entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            case (nil, nil), (.some, .some):
+                errors.append(.init(field: "players[\(index)]", message: "give either userId or guestName"))
+            case (nil, let name?) where !Self.guestNameLength.contains(name.count):
+                errors.append(.init(field: "players[\(index)].guestName", message: "must be 1 to 40 characters"))
+            default:
+                break
+            }
+        }
+        try FieldRules.require(errors)
+        let userIDs = [starter] + requested.compactMap(\.userId).filter { $0 != starter }
+        let profiles = try await auth.profiles(userIDs, requestID: requestID)
+        let unknown = requested.enumerated().filter { entry in entry.element.userId.map { profiles[$0] == nil } ?? false }
+        try FieldRules.require(unknown.map { .init(field: "players[\($0.offset)].userId", message: "no player with id \($0.element.userId!)") })
+        var seen: Set<UserID> = []
+        var entries: [(userId: UserID?, name: String)] = []
+        for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }
+        for entry in requested { if let name = entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines) { entries.append((nil, name)) } }
+        return entries
+    }
+}

@@ -1,0 +1,160 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Rounds with their copied holes, players, scores and the log of changes by version.
+protocol RoundStore: Sendable {
+    func insert(_ card: Scorecard, on sql: any SQLDatabase) async throws
+    func card(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard?
+    /// Reads the card and holds the round until the transaction ends, so its versions are handed
+    /// out one at a time (a row lock on PostgreSQL; SQLite transactions already run one by one).
+    func lock(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard?
+    /// Writes one cell and logs it as `version`.
+    func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
+        async throws
+    /// Marks the round completed and logs it as `version`.
+    func finish(_ round: RoundID, version: Int, at date: Date, on sql: any SQLDatabase) async throws
+    /// Changes after `version`, oldest first, as live messages.
+    func changes(of round: RoundID, after version: Int, on sql: any SQLDatabase) async throws -> [LiveMessage]
+    /// Rounds `user` plays in, newest first.
+    func rounds(of user: UserID, status: RoundStatus?, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws
+        -> [Scorecard]
+}
+
+struct SQLRoundStore: RoundStore {
+    func insert(_ card: Scorecard, on sql: any SQLDatabase) async throws {
+        let id = SQLBind(card.id.description)
+        try await sql.insert(into: "rounds")
+            .columns("id", "course_id", "course_name", "status", "version", "current_hole", "started_by", "started_at")
+            .values(
+                id, SQLBind(card.courseId.description), SQLBind(card.courseName), SQLBind(card.status.rawValue), SQLBind(card.version),
+                SQLBind(card.currentHole), SQLBind(card.startedBy.description), SQLBind(card.startedAt)
+            ).run()
+        let holes: [[any SQLExpression]] = card.holes.map { [id, SQLBind($0.number), SQLBind($0.par)] }
+        try await sql.insert(into: "round_holes").columns("round_id", "number", "par").rows(holes).run()
+        try await sql.insert(into: "round_players").columns("round_id", "player_id", "user_id", "name", "seat")
+            .rows(
+                card.players.enumerated().map { seat, player -> [any SQLExpression] in
+                    [id, SQLBind(player.playerId.description), SQLBind(player.userId?.description), SQLBind(player.name), SQLBind(seat)]
+                }
+            ).run()
+        let cells = card.players.flatMap { player in
+            player.scores.map { score -> [any SQLExpression] in
+                [id, SQLBind(player.playerId.description), SQLBind(score.hole), SQLBind(score.strokes)]
+            }
+        }
+        try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes").rows(cells).run()
+    }
+
+    func card(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard? {
+        try await cards(sql.select().columns(Self.roundColumns).from("rounds").where("id", .equal, SQLBind(id.description)), on: sql)
+            .first
+    }
+
+    func lock(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard? {
+        try await cards(
+            sql.select().columns(Self.roundColumns).from("rounds").where("id", .equal, SQLBind(id.description)).for(.update), on: sql
+        ).first
+    }
+
+    func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
+        async throws
+    {
+        try await sql.update("round_scores").set("strokes", to: SQLBind(strokes))
+            .where("round_id", .equal, SQLBind(round.description)).where("player_id", .equal, SQLBind(player.description))
+            .where("hole", .equal, SQLBind(hole)).run()
+        try await sql.update("rounds").set("version", to: SQLBind(version)).set("current_hole", to: SQLBind(hole))
+            .where("id", .equal, SQLBind(round.description)).run()
+        try await logChange(
+            round, version: version, kind: .score, values: [SQLBind(player.description), SQLBind(hole), SQLBind(strokes)], on: sql)
+    }
+
+    func finish(_ round: RoundID, version: Int, at date: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("rounds").set("status", to: SQLBind(RoundStatus.completed.rawValue)).set("version", to: SQLBind(version))
+            .set("finished_at", to: SQLBind(date)).where("id", .equal, SQLBind(round.description)).run()
+        try await logChange(round, version: version, kind: .finished, values: [SQLLiteral.null, SQLLiteral.null, SQLLiteral.null], on: sql)
+    }
+
+    func changes(of round: RoundID, after version: Int, on sql: any SQLDatabase) async throws -> [LiveMessage] {
+        try await sql.select().columns("version", "kind", "player_id", "hole", "strokes").from("round_changes")
+            .where("round_id", .equal, SQLBind(round.description)).where("version", .greaterThan, SQLBind(version))
+            .orderBy("version").all()
+            .map { row in
+                LiveMessage(
+                    type: try row.enumValue("kind"), version: try row.decode(column: "version", as: Int.self),
+                    playerId: try row.decode(column: "player_id", as: String?.self).flatMap(RoundPlayerID.init),
+                    hole: try row.decode(column: "hole", as: Int?.self), strokes: try row.decode(column: "strokes", as: Int?.self))
+            }
+    }
+
+    func rounds(of user: UserID, status: RoundStatus?, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws
+        -> [Scorecard]
+    {
+        let startedAt = SQLColumn("started_at", table: "rounds"), id = SQLColumn("id", table: "rounds")
+        var query = sql.select().columns(Self.roundColumns.map { SQLColumn($0, table: "rounds") }).from("rounds")
+            .join("round_players", on: SQLColumn("round_id", table: "round_players"), .equal, id)
+            .where(SQLColumn("user_id", table: "round_players"), .equal, SQLBind(user.description))
+        if let status { query = query.where(SQLColumn("status", table: "rounds"), .equal, SQLBind(status.rawValue)) }
+        if let after { query = query.where(after.continuation(time: startedAt, id: id, descending: true)) }
+        return try await cards(query.orderBy(startedAt, SQLDirection.descending).orderBy(id, SQLDirection.descending).limit(limit), on: sql)
+    }
+
+    // MARK: Reading cards
+
+    static let roundColumns = [
+        "id", "course_id", "course_name", "status", "version", "current_hole", "started_by", "started_at", "finished_at",
+    ]
+
+    private func logChange(_ round: RoundID, version: Int, kind: LiveMessage.Kind, values: [any SQLExpression], on sql: any SQLDatabase)
+        async throws
+    {
+        try await sql.insert(into: "round_changes")
+            .columns("round_id", "version", "kind", "player_id", "hole", "strokes", "changed_at")
+            .values([SQLBind(round.description), SQLBind(version), SQLBind(kind.rawValue)] + values + [SQLBind(Date())]).run()
+    }
+
+    /// Whole cards for the rounds `query` selects, in its order: four queries however many rounds.
+    private func cards(_ query: SQLSelectBuilder, on sql: any SQLDatabase) async throws -> [Scorecard] {
+        let rounds = try await query.all()
+        guard !rounds.isEmpty else { return [] }
+        let ids = try rounds.map { try $0.decode(column: "id", as: String.self) }
+        var holes: [String: [ScorecardHole]] = [:]
+        for row in try await sql.select().columns("round_id", "number", "par").from("round_holes")
+            .where("round_id", .in, SQLBind.group(ids)).orderBy("number").all()
+        {
+            holes[try row.decode(column: "round_id", as: String.self), default: []].append(
+                ScorecardHole(number: try row.decode(column: "number", as: Int.self), par: try row.decode(column: "par", as: Int.self)))
+        }
+        var strokes: [String: [Int: Int]] = [:]
+        for row in try await sql.select().columns("round_id", "player_id", "hole", "strokes").from("round_scores")
+            .where("round_id", .in, SQLBind.group(ids)).all()
+        {
+            let key = try row.decode(column: "round_id", as: String.self) + "/" + row.decode(column: "player_id", as: String.self)
+            strokes[key, default: [:]][try row.decode(column: "hole", as: Int.self)] = try row.decode(column: "strokes", as: Int.self)
+        }
+        var players: [String: [ScorecardPlayer]] = [:]
+        for row in try await sql.select().columns("round_id", "player_id", "user_id", "name").from("round_players")
+            .where("round_id", .in, SQLBind.group(ids)).orderBy("seat").all()
+        {
+            let round = try row.decode(column: "round_id", as: String.self)
+            let playerId: RoundPlayerID = try row.typedID("player_id")
+            let player = playerId.description
+            players[round, default: []].append(
+                Scoring.line(
+                    playerId: playerId, userId: try row.decode(column: "user_id", as: String?.self).flatMap(UserID.init),
+                    name: try row.decode(column: "name", as: String.self), strokes: strokes[round + "/" + player] ?? [:],
+                    holes: holes[round] ?? []))
+        }
+        return try rounds.map { row in
+            let id = try row.decode(column: "id", as: String.self)
+            return Scorecard(
+                id: try row.typedID("id"), courseId: try row.typedID("course_id"),
+                courseName: try row.decode(column: "course_name", as: String.self), status: try row.enumValue("status"),
+                version: try row.decode(column: "version", as: Int.self), currentHole: try row.decode(column: "current_hole", as: Int.self),
+                holes: holes[id] ?? [], players: players[id] ?? [], startedBy: try row.typedID("started_by"),
+                startedAt: try row.decode(column: "started_at", as: Date.self),
+                finishedAt: try row.decode(column: "finished_at", as: Date?.self))
+        }
+    }
+}

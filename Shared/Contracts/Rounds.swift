@@ -1,0 +1,260 @@
+public import Foundation
+
+public enum RoundTag {}
+public enum RoundPlayerTag {}
+public typealias RoundID = TypedID<RoundTag>
+/// A place on a round's scorecard: a registered player or a guest.
+public typealias RoundPlayerID = TypedID<RoundPlayerTag>
+
+public enum RoundStatus: String, Codable, Sendable, CaseIterable {
+    case ongoing, completed
+}
+
+/// One entry of `StartRoundRequest.players`: a registered player (`userId`) or a guest (`guestName`).
+public struct RoundPlayerRequest: Codable, Equatable, Sendable {
+    public var userId: UserID?
+    public var guestName: String?
+
+    public init(userId: UserID? = nil, guestName: String? = nil) {
+        self.userId = userId
+        self.guestName = guestName
+    }
+}
+
+/// `POST /v1/rounds`. The starter always plays; `players` lists the others.
+public struct StartRoundRequest: Codable, Equatable, Sendable {
+    public var courseId: CourseID
+    public var players: [RoundPlayerRequest]
+
+    public init(courseId: CourseID, players: [RoundPlayerRequest] = []) {
+        self.courseId = courseId
+        self.players = players
+    }
+}
+
+public struct ScorecardHole: Codable, Equatable, Sendable {
+    public var number: Int
+    public var par: Int
+
+    public init(number: Int, par: Int) {
+        self.number = number
+        self.par = par
+    }
+}
+
+public struct HoleScore: Codable, Equatable, Sendable {
+    public var hole: Int
+    public var strokes: Int
+
+    public init(hole: Int, strokes: Int) {
+        self.hole = hole
+        self.strokes = strokes
+    }
+}
+
+public struct ScorecardPlayer: Codable, Equatable, Sendable {
+    public var playerId: RoundPlayerID
+    /// Absent for guests.
+    public var userId: UserID?
+    public var name: String
+    public var scores: [HoleScore]
+    public var total: Int
+    public var toPar: Int
+
+    public init(playerId: RoundPlayerID, userId: UserID?, name: String, scores: [HoleScore], total: Int, toPar: Int) {
+        self.playerId = playerId
+        self.userId = userId
+        self.name = name
+        self.scores = scores
+        self.total = total
+        self.toPar = toPar
+    }
+}
+
+/// A round's one shared scorecard. `version` grows by one with every change.
+public struct Scorecard: Codable, Equatable, Sendable {
+    public var id: RoundID
+    public var courseId: CourseID
+    public var courseName: String
+    public var status: RoundStatus
+    public var version: Int
+    /// The hole most recently scored (1 before any score).
+    public var currentHole: Int
+    public var holes: [ScorecardHole]
+    public var players: [ScorecardPlayer]
+    public var startedBy: UserID
+    public var startedAt: Date
+    public var finishedAt: Date?
+
+    public init(
+        id: RoundID, courseId: CourseID, courseName: String, status: RoundStatus, version: Int, currentHole: Int,
+        holes: [ScorecardHole], players: [ScorecardPlayer], startedBy: UserID, startedAt: Date, finishedAt: Date? = nil
+    ) {
+        self.id = id
+        self.courseId = courseId
+        self.courseName = courseName
+        self.status = status
+        self.version = version
+        self.currentHole = currentHole
+        self.holes = holes
+        self.players = players
+        self.startedBy = startedBy
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    public var par: Int { holes.reduce(0) { $0 + $1.par } }
+}
+
+/// `PUT /v1/rounds/{id}/scores`, and what a client sends on the live socket. With
+/// `expectedVersion`, a card that moved on since is a 409 carrying the current card.
+public struct ScoreUpdate: Codable, Equatable, Sendable {
+    public var playerId: RoundPlayerID
+    public var hole: Int
+    public var strokes: Int
+    public var expectedVersion: Int?
+
+    public init(playerId: RoundPlayerID, hole: Int, strokes: Int, expectedVersion: Int? = nil) {
+        self.playerId = playerId
+        self.hole = hole
+        self.strokes = strokes
+        self.expectedVersion = expectedVersion
+    }
+}
+
+/// A message on `GET /v1/rounds/{id}/live`:
+/// - `card`: the whole card at `version` (on connecting without `afterVersion`);
+/// - `score`: one change, `{version, playerId, hole, strokes}`;
+/// - `finished`: the round was finished at `version`;
+/// - `error`: a score sent on the socket was refused (`problem`); nothing changed.
+public struct LiveMessage: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case card, score, finished, error
+    }
+
+    public var type: Kind
+    public var version: Int
+    public var playerId: RoundPlayerID?
+    public var hole: Int?
+    public var strokes: Int?
+    public var card: Scorecard?
+    public var problem: Problem?
+
+    public init(
+        type: Kind, version: Int, playerId: RoundPlayerID? = nil, hole: Int? = nil, strokes: Int? = nil, card: Scorecard? = nil,
+        problem: Problem? = nil
+    ) {
+        self.type = type
+        self.version = version
+        self.playerId = playerId
+        self.hole = hole
+        self.strokes = strokes
+        self.card = card
+        self.problem = problem
+    }
+}
+
+/// The 409 of a score sent with a stale `expectedVersion`: a problem with the current card.
+public struct ScoreConflict: Codable, Equatable, Sendable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String?
+    public var code: String
+    public var scorecard: Scorecard
+
+    public init(problem: Problem, scorecard: Scorecard) {
+        self.type = problem.type
+        self.title = problem.title
+        self.status = problem.status
+        self.detail = problem.detail
+        self.code = problem.code
+        self.scorecard = scorecard
+    }
+}
+
+/// A personal record on one course: the best total of a completed round.
+public struct PersonalRecord: Codable, Equatable, Sendable {
+    public var total: Int
+    public var toPar: Int
+    public var date: Date
+    public var roundId: RoundID
+
+    public init(total: Int, toPar: Int, date: Date, roundId: RoundID) {
+        self.total = total
+        self.toPar = toPar
+        self.date = date
+        self.roundId = roundId
+    }
+}
+
+public struct CourseStats: Codable, Equatable, Sendable {
+    public var courseId: CourseID
+    public var courseName: String
+    public var roundsPlayed: Int
+    public var best: PersonalRecord
+    public var averageTotal: Double
+
+    public init(courseId: CourseID, courseName: String, roundsPlayed: Int, best: PersonalRecord, averageTotal: Double) {
+        self.courseId = courseId
+        self.courseName = courseName
+        self.roundsPlayed = roundsPlayed
+        self.best = best
+        self.averageTotal = averageTotal
+    }
+}
+
+/// How many holes of completed rounds ended each way.
+public struct ScoreCounts: Codable, Equatable, Sendable {
+    /// Holes in one, whatever the par.
+    public var aces: Int
+    /// Two or more under par (aces excluded).
+    public var eagles: Int
+    public var birdies: Int
+    public var pars: Int
+    public var bogeys: Int
+    /// Two or more over par.
+    public var doubleBogeys: Int
+
+    public init(aces: Int = 0, eagles: Int = 0, birdies: Int = 0, pars: Int = 0, bogeys: Int = 0, doubleBogeys: Int = 0) {
+        self.aces = aces
+        self.eagles = eagles
+        self.birdies = birdies
+        self.pars = pars
+        self.bogeys = bogeys
+        self.doubleBogeys = doubleBogeys
+    }
+}
+
+/// `GET /v1/users/{id}/stats`, from the user's completed rounds.
+public struct PlayerStats: Codable, Equatable, Sendable {
+    public var userId: UserID
+    public var roundsPlayed: Int
+    public var courses: [CourseStats]
+    public var scores: ScoreCounts
+
+    public init(userId: UserID, roundsPlayed: Int, courses: [CourseStats], scores: ScoreCounts) {
+        self.userId = userId
+        self.roundsPlayed = roundsPlayed
+        self.courses = courses
+        self.scores = scores
+    }
+}
+
+/// Events of rounds (`EventEnvelope.type`), for notify and search.
+public enum RoundEvent {
+    public static let started = "games.round.started"
+    public static let finished = "games.round.finished"
+
+    /// `started`: the card at the start, and the registered players the starter added (to notify).
+    /// `finished`: the final card.
+    public struct RoundChanged: Codable, Equatable, Sendable {
+        public var scorecard: Scorecard
+        public var addedUserIds: [UserID]
+
+        public init(scorecard: Scorecard, addedUserIds: [UserID] = []) {
+            self.scorecard = scorecard
+            self.addedUserIds = addedUserIds
+        }
+    }
+}

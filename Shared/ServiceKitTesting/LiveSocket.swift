@@ -1,0 +1,98 @@
+public import Contracts
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOConcurrencyHelpers
+import NIOWebSocket
+import ServiceKit
+
+/// A device on a round's live socket, for tests and the benchmark: it collects every message it
+/// receives (with when it arrived) and sends score updates.
+public final class LiveSocket: Sendable {
+    public struct Received: Sendable {
+        public let message: LiveMessage
+        public let at: ContinuousClock.Instant
+    }
+
+    public enum Refused: Error { case upgrade }
+
+    private let outgoing: AsyncStream<String>.Continuation
+    private let received: NIOLockedValueBox<[Received]>
+    private let task: Task<Void, Never>
+
+    private init(outgoing: AsyncStream<String>.Continuation, received: NIOLockedValueBox<[Received]>, task: Task<Void, Never>) {
+        self.outgoing = outgoing
+        self.received = received
+        self.task = task
+    }
+
+    /// Connects to `baseURL` (`http://…`) + `/v1/rounds/{round}/live`; throws `Refused.upgrade`
+    /// when the server does not accept the socket.
+    public static func connect(baseURL: String, round: RoundID, token: String, afterVersion: Int? = nil) async throws -> LiveSocket {
+        let query = afterVersion.map { "?afterVersion=\($0)" } ?? ""
+        let url = "ws" + baseURL.dropFirst("http".count) + "/v1/rounds/\(round)/live" + query
+        let (outgoing, outgoingInput) = AsyncStream<String>.makeStream()
+        let (opened, openedInput) = AsyncStream<Bool>.makeStream()
+        let received = NIOLockedValueBox<[Received]>([])
+        let task = Task {
+            do {
+                try await WebSocketClient.connect(
+                    url: url, configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: [.authorization: "Bearer \(token)"]),
+                    logger: Logger(label: "live-socket")
+                ) { inbound, outbound, _ in
+                    openedInput.yield(true)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for try await frame in inbound.messages(maxSize: 1 << 20) {
+                                guard case .text(let text) = frame,
+                                    let message = try? HuddleJSON.decoder.decode(LiveMessage.self, from: Data(text.utf8))
+                                else { continue }
+                                let arrival = Received(message: message, at: .now)
+                                received.withLockedValue { $0.append(arrival) }
+                            }
+                        }
+                        group.addTask {
+                            for await text in outgoing { try await outbound.write(.text(text)) }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+            } catch {}
+            openedInput.yield(false)
+        }
+        var iterator = opened.makeAsyncIterator()
+        guard await iterator.next() == true else { throw Refused.upgrade }
+        return LiveSocket(outgoing: outgoingInput, received: received, task: task)
+    }
+
+    /// Everything received so far, in order.
+    public var messages: [LiveMessage] { received.withLockedValue { $0.map(\.message) } }
+    public var arrivals: [Received] { received.withLockedValue { $0 } }
+
+    public func send(_ update: ScoreUpdate) throws {
+        outgoing.yield(String(decoding: try HuddleJSON.encoder.encode(update), as: UTF8.self))
+    }
+
+    /// Sends raw text, e.g. something that is not a score.
+    public func send(text: String) { outgoing.yield(text) }
+
+    /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
+    @discardableResult
+    public func waitFor(timeout: Duration = .seconds(5), _ condition: @Sendable (LiveMessage) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if messages.contains(where: condition) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Closes the socket and waits until it is closed.
+    public func close() async {
+        outgoing.finish()
+        await task.value
+    }
+}

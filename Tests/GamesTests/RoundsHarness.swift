@@ -1,0 +1,77 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+
+/// Courses and rounds on top of `GamesHarness`.
+extension GamesHarness {
+    static let adminEmail = "admin@example.com"
+
+    /// A course of `pars.count` holes, created by an administrator.
+    func course(pars: [Int] = Array(repeating: 3, count: 9), name: String = "Rakke DiscGolfPark") async throws -> Course {
+        let holes = pars.enumerated().map { index, par in
+            let step = Double(index) * 0.001
+            return Hole(
+                number: index + 1, par: par, tee: Coordinates(lat: 58.98 + step, lng: 26.25),
+                basket: Coordinates(lat: 58.98 + step + 0.0005, lng: 26.25))
+        }
+        let request = CreateCourseRequest(name: name, location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
+        return try await expect(201, catalog.post("/v1/courses", json: request, token: try await administrator().accessToken))
+            .decode(Course.self)
+    }
+
+    /// The administrator's session (registered on first use).
+    func administrator() async throws -> Session {
+        let login = try await auth.post("/v1/auth/login", json: LoginRequest(email: Self.adminEmail, password: "correct horse battery"))
+        if login.status == 200 { return try login.decode(Session.self) }
+        return try await auth.register(name: "Ada Admin", email: Self.adminEmail)
+    }
+
+    func startRound(on course: Course, by starter: Session, with players: [RoundPlayerRequest] = []) async throws -> Scorecard {
+        try await expect(201, games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id, players: players), token: starter.accessToken))
+            .decode(Scorecard.self)
+    }
+
+    func score(_ card: Scorecard, player: Int, hole: Int, strokes: Int, as session: Session, expectedVersion: Int? = nil)
+        async throws -> TestClient.Response
+    {
+        let update = ScoreUpdate(playerId: card.players[player].playerId, hole: hole, strokes: strokes, expectedVersion: expectedVersion)
+        return try await games.put("/v1/rounds/\(card.id)/scores", json: update, token: session.accessToken)
+    }
+
+    func card(_ id: RoundID, as session: Session) async throws -> Scorecard {
+        try await expect(200, games.get("/v1/rounds/\(id)", token: session.accessToken)).decode(Scorecard.self)
+    }
+
+    func socket(_ card: Scorecard, as session: Session, afterVersion: Int? = nil) async throws -> LiveSocket {
+        try await LiveSocket.connect(baseURL: stack.url(.games), round: card.id, token: session.accessToken, afterVersion: afterVersion)
+    }
+}
+
+extension Scorecard {
+    /// The card a device holds after applying live messages in order: what it shows the player.
+    func applying(_ messages: [LiveMessage]) -> Scorecard {
+        var card = self
+        for message in messages {
+            switch message.type {
+            case .card:
+                if let whole = message.card { card = whole }
+            case .score:
+                guard let player = card.players.firstIndex(where: { $0.playerId == message.playerId }),
+                    let hole = card.players[player].scores.firstIndex(where: { $0.hole == message.hole }), let strokes = message.strokes
+                else { continue }
+                card.players[player].scores[hole].strokes = strokes
+                card.players[player].total = card.players[player].scores.reduce(0) { $0 + $1.strokes }
+                card.players[player].toPar = card.players[player].total - card.par
+                card.currentHole = message.hole ?? card.currentHole
+                card.version = message.version
+            case .finished:
+                card.status = .completed
+                card.version = message.version
+            case .error:
+                continue
+            }
+        }
+        return card
+    }
+}
