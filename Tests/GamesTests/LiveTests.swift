@@ -127,4 +127,33 @@ struct LiveTests {
             await benPhone.close()
         }
     }
+
+    @Test("With PostgreSQL, a change written on one instance reaches devices connected to another", .enabled(if: TestStore.postgresURL != nil))
+    func acrossInstances() async throws {
+        let shared = try await TestStore.postgres.freshDatabaseURL()
+        try await GamesHarness.with(store: .postgres, config: ["games.db.url": shared]) { h in
+            let elsewhere = [ServiceModule.auth: h.stack.url(.auth), .catalog: h.stack.url(.catalog)]
+            let gamesOnly = GamesHarness.builders.filter { $0.module == .games }
+            try await TestStack.with(gamesOnly, store: .postgres, config: ["games.db.url": shared], directory: elsewhere) { second in
+                let course = try await h.course()
+                let ann = try await h.player(), ben = try await h.player()
+                let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id)])
+                let annPhone = try await h.socket(card, as: ann)
+                let benPhone = try await LiveSocket.connect(baseURL: second.url(.games), round: card.id, token: ben.accessToken)
+                #expect(try await benPhone.waitFor { $0.type == .card && $0.card == card })
+
+                // Written on the first instance, seen on the second; and the other way round.
+                _ = try await expect(200, h.score(card, player: 0, hole: 1, strokes: 2, as: ann))
+                #expect(try await benPhone.waitFor { $0.version == 1 && $0.strokes == 2 })
+                try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 1, strokes: 5))
+                #expect(try await annPhone.waitFor { $0.version == 2 && $0.strokes == 5 })
+                let viaSecond = try await expect(200, TestClient(baseURL: second.url(.games)).get("/v1/rounds/\(card.id)", token: ben.accessToken))
+                #expect(try viaSecond.decode(Scorecard.self).version == 2)
+                #expect(try await benPhone.waitFor { $0.version == 2 })
+                #expect(benPhone.messages.filter { $0.type == .score }.map(\.version) == [1, 2])
+                await annPhone.close()
+                await benPhone.close()
+            }
+        }
+    }
 }
