@@ -125,7 +125,7 @@ public struct ScoreUpdate: Codable, Equatable, Sendable {
 /// A message on `GET /v1/rounds/{id}/live`:
 /// - `card`: the whole card at `version` (on connecting without `afterVersion`);
 /// - `score`: one change, `{version, playerId, hole, strokes}`;
-/// - `finished`: the round was finished at `version`;
+/// - `finished`: the round was finished at `version`, with the final `card`;
 /// - `error`: a score sent on the socket was refused (`problem`); nothing changed.
 public struct LiveMessage: Codable, Equatable, Sendable {
     public enum Kind: String, Codable, Sendable {

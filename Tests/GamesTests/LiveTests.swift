@@ -107,14 +107,16 @@ struct LiveTests {
                 try annPhone.send(ScoreUpdate(playerId: card.players[0].playerId, hole: 9, strokes: 2 + round % 3))
                 try benPhone.send(ScoreUpdate(playerId: card.players[0].playerId, hole: 9, strokes: 5 + round % 2))
             }
-            // Let the writes settle, then compare what each device shows with the stored card.
-            var final = try await h.card(card.id, as: ann)
-            for _ in 0..<50 {
-                try await Task.sleep(for: .milliseconds(100))
-                let now = try await h.card(card.id, as: ann)
-                if now.version == final.version, annPhone.messages.last?.version == now.version, benPhone.messages.last?.version == now.version { break }
-                final = now
+            // Each socket's messages are applied in order, so once both closing marks (two values
+            // of Ben's hole 9) have arrived everywhere, everything sent before them has been applied.
+            try annPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 9, strokes: 7))
+            try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 9, strokes: 8))
+            for device in [annPhone, benPhone] {
+                for mark in [7, 8] {
+                    #expect(try await device.waitFor { $0.playerId == card.players[1].playerId && $0.hole == 9 && $0.strokes == mark })
+                }
             }
+            let final = try await h.card(card.id, as: ann)
             #expect(final.players[0].scores.prefix(8).allSatisfy { $0.strokes == 2 })
             #expect(final.players[1].scores.prefix(8).allSatisfy { $0.strokes == 4 })
             #expect(card.applying(annPhone.messages) == final)

@@ -159,6 +159,54 @@ extension StackTests {
         }
     }
 
+    @Test("two players on two sockets through the gateway play nine holes to the end, see one card, and the record shows in stats", arguments: TestStore.all)
+    func liveRound(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let admin = try await gateway.register(name: "Stack Admin", email: Self.adminEmail)
+            let holes = (1...9).map { number in
+                Hole(
+                    number: number, par: number == 5 ? 4 : 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
+                    basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
+            }
+            let course = try await gateway.post(
+                "/v1/courses", json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
+                token: admin.accessToken
+            ).decode(Course.self)
+            let ann = try await gateway.register(name: "Ann Anhyzer"), ben = try await gateway.register(name: "Ben Backhand")
+            let started = try await gateway.post(
+                "/v1/rounds", json: StartRoundRequest(courseId: course.id, players: [.init(userId: ben.user.id)]), token: ann.accessToken)
+            #expect(started.status == 201)
+            let card = try started.decode(Scorecard.self)
+            let annPhone = try await LiveSocket.connect(baseURL: gateway.baseURL, round: card.id, token: ann.accessToken)
+            let benPhone = try await LiveSocket.connect(baseURL: gateway.baseURL, round: card.id, token: ben.accessToken)
+            #expect(try await benPhone.waitFor { $0.type == .card })
+
+            // Each phone keeps its own player's score, hole by hole.
+            let annStrokes = [3, 2, 3, 3, 4, 2, 3, 3, 3], benStrokes = [4, 3, 3, 4, 5, 3, 3, 4, 3]
+            for hole in 1...9 {
+                try annPhone.send(ScoreUpdate(playerId: card.players[0].playerId, hole: hole, strokes: annStrokes[hole - 1]))
+                try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: hole, strokes: benStrokes[hole - 1]))
+            }
+            let expectedChanges = zip(annStrokes, holes).filter { $0 != $1.par }.count + zip(benStrokes, holes).filter { $0 != $1.par }.count
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.version == expectedChanges }) }
+            let finish = try await gateway.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)
+            #expect(finish.status == 200)
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.type == .finished }) }
+
+            let final = try finish.decode(Scorecard.self)
+            #expect(final.players.map(\.total) == [26, 32] && final.players.map(\.toPar) == [-2, 4])
+            #expect(card.applying(annPhone.messages) == final)
+            #expect(card.applying(benPhone.messages) == final)
+            await annPhone.close()
+            await benPhone.close()
+
+            let stats = try await gateway.get("/v1/users/\(ann.user.id)/stats", token: ben.accessToken).decode(PlayerStats.self)
+            #expect(stats.roundsPlayed == 1)
+            #expect(stats.courses.first?.best == PersonalRecord(total: 26, toPar: -2, date: final.finishedAt!, roundId: card.id))
+            #expect(stats.scores.birdies == 2 && stats.scores.pars == 7)
+        }
+    }
+
     /// The document clients are generated from must describe routes that exist.
     @Test("every operation in /openapi.json reaches a route of the running stack")
     func openAPIMatchesRoutes() async throws {

@@ -77,7 +77,7 @@ struct SQLRoundStore: RoundStore {
     }
 
     func changes(of round: RoundID, after version: Int, on sql: any SQLDatabase) async throws -> [LiveMessage] {
-        try await sql.select().columns("version", "kind", "player_id", "hole", "strokes").from("round_changes")
+        var messages = try await sql.select().columns("version", "kind", "player_id", "hole", "strokes").from("round_changes")
             .where("round_id", .equal, SQLBind(round.description)).where("version", .greaterThan, SQLBind(version))
             .orderBy("version").all()
             .map { row in
@@ -86,6 +86,11 @@ struct SQLRoundStore: RoundStore {
                     playerId: try row.decode(column: "player_id", as: String?.self).flatMap(RoundPlayerID.init),
                     hole: try row.decode(column: "hole", as: Int?.self), strokes: try row.decode(column: "strokes", as: Int?.self))
             }
+        // The last message of a round carries its final card.
+        if let finished = messages.firstIndex(where: { $0.type == .finished }) {
+            messages[finished].card = try await card(round, on: sql)
+        }
+        return messages
     }
 
     func rounds(of user: UserID, status: RoundStatus?, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws

@@ -25,13 +25,16 @@ public struct TimeCursor: Sendable, Equatable {
     public var encoded: String { PageRequest.cursor("\(time.timeIntervalSince1970)|\(id)") }
 
     /// Rows that come after this one in a list ordered by (`timeColumn`, `idColumn`), ascending
-    /// (`descending: false`) or descending.
+    /// (`descending: false`) or descending. Times within half a microsecond count as equal: a time
+    /// read back from SQLite's REAL seconds may differ from the stored one in its last bit, and
+    /// PostgreSQL keeps microseconds.
     public func continuation(time timeColumn: SQLColumn, id idColumn: SQLColumn, descending: Bool) -> any SQLExpression {
-        let beyond: SQLBinaryOperator = descending ? .lessThan : .greaterThan
-        return SQLGroupExpression(
-            SQLBinaryExpression(
-                SQLBinaryExpression(timeColumn, beyond, SQLBind(time)), .or,
-                SQLBinaryExpression(
-                    SQLBinaryExpression(timeColumn, .equal, SQLBind(time)), .and, SQLBinaryExpression(idColumn, beyond, SQLBind(id)))))
+        let tolerance = 0.000_000_5
+        let low = SQLBind(time.addingTimeInterval(-tolerance)), high = SQLBind(time.addingTimeInterval(tolerance))
+        let beyondTime = descending ? SQLBinaryExpression(timeColumn, .lessThan, low) : SQLBinaryExpression(timeColumn, .greaterThan, high)
+        let sameTime = SQLBinaryExpression(
+            SQLBinaryExpression(timeColumn, .greaterThanOrEqual, low), .and, SQLBinaryExpression(timeColumn, .lessThanOrEqual, high))
+        let beyondID = SQLBinaryExpression(idColumn, descending ? .lessThan : .greaterThan, SQLBind(id))
+        return SQLGroupExpression(SQLBinaryExpression(beyondTime, .or, SQLGroupExpression(SQLBinaryExpression(sameTime, .and, beyondID))))
     }
 }
