@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "catalog", targets: ["CatalogServer"]),
         .executable(name: "games", targets: ["GamesServer"]),
         .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
+        .executable(name: "huddle-bench", targets: ["HuddleBench"]),
     ],
     dependencies: [
         // Traits named explicitly so `swift build` and `swift test` agree and do not rebuild each other's output.
@@ -146,6 +147,13 @@ let package = Package(
         .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
         .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
         .executableTarget(name: "GamesServer", dependencies: ["HuddleModules"], path: "Services/Server/games", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "HuddleBench",
+            dependencies: [
+                "HuddleModules", "ServiceKitTesting", "ServiceKit", "Contracts", .configuration, .logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Server/bench", swiftSettings: swiftSettings),
         .executableTarget(
             name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
 

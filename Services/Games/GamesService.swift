@@ -47,7 +47,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     var app = Application(
         router: router,
         server: .http1WebSocketUpgrade(
-            webSocketRouter: liveRouter, configuration: .init(maxFrameSize: LiveController.maxMessageSize)),
+            webSocketRouter: liveRouter, configuration: .init(ws: .init(maxFrameSize: LiveController.maxMessageSize))),
         configuration: reader.serverConfiguration(for: .games),
         onServerRunning: dependencies.announce(.games), logger: logger)
     app.addServices(

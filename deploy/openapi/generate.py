@@ -130,6 +130,24 @@ paths.update({
     "/v1/games/{id}/subs": {"put": games("Ask for substitutes (organiser only); `needed: 0` clears the call", {**ok("Game"), **problems(400, 401, 403, 404, 409, 422)}, "SubstitutesRequest", parameters=[pid()])},
 })
 
+paths.update({
+    "/v1/rounds": {
+        "post": games("Start a disc golf round on a course: holes and pars are copied, every score starts at par; you play, with the listed players and guests",
+                      {**ok("Scorecard", "201", "Created"), **problems(400, 401, 422, 503)}, "StartRoundRequest"),
+        "get": games("My rounds, most recent first", {**ok("ScorecardPage"), **problems(401, 422)},
+                     parameters=[query("scope", enum("mine"), required=True), query("status", enum("ongoing", "completed"))] + paging)},
+    "/v1/rounds/{id}": {"get": games("The scorecard (players of the round only; 404 for others)", {**ok("Scorecard"), **problems(401, 404)}, parameters=[pid()])},
+    "/v1/rounds/{id}/scores": {"put": games("Set one player's strokes on one hole; bumps the version. With expectedVersion, a card that moved on is a 409 carrying it (ScoreConflict)",
+        {**ok("Scorecard"), **problems(400, 401, 404, 422), "409": {"description": "VERSION_CONFLICT (body: ScoreConflict) or ROUND_FINISHED",
+         "content": {"application/problem+json": {"schema": {"oneOf": [ref("ScoreConflict"), ref("Problem")]}}}}}, "ScoreUpdate", parameters=[pid()])},
+    "/v1/rounds/{id}/finish": {"post": games("Finish the round (any player); it becomes read-only", {**ok("Scorecard"), **problems(401, 404)}, parameters=[pid()])},
+    "/v1/rounds/{id}/live": {"get": games("WebSocket: every change of the card as LiveMessage JSON text frames. With afterVersion, first exactly the changes after it, "
+        "otherwise the whole card; then live changes. Send ScoreUpdate JSON to score. Over plain HTTP: 426 for players, 401/404 otherwise",
+        {"101": {"description": "Switching to WebSocket"}, **problems(401, 404, 426)},
+        parameters=[pid(), query("afterVersion", {"type": "integer", "minimum": 0})])},
+    "/v1/users/{id}/stats": {"get": games("A player's disc golf statistics from completed rounds", {**ok("PlayerStats"), **problems(401, 404)}, parameters=[pid()])},
+})
+
 # Signed-in POSTs of catalog and games may be retried safely with an Idempotency-Key.
 idempotency_key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 255},
                    "description": "retrying with the same key and body returns the first answer (Idempotent-Replayed: true)"}
@@ -258,6 +276,29 @@ schemas.update({
         substitute={"type": "boolean"}, goingCount=integer, subsNeeded=integer),
     "SetRosterStatusRequest": obj(["status"], status=enum("going", "maybe", "notGoing")),
     "SubstitutesRequest": obj(["needed"], needed={"type": "integer", "minimum": 0, "maximum": 50}),
+})
+
+scorecard_player = obj(["playerId", "name", "scores", "total", "toPar"], playerId=uuid, userId={**uuid, "description": "absent for guests"},
+    name=text, scores={"type": "array", "items": obj(["hole", "strokes"], hole=integer, strokes=integer)}, total=integer, toPar=integer)
+schemas.update({
+    "StartRoundRequest": obj(["courseId"], courseId=uuid, players={"type": "array", "maxItems": 19, "items": {
+        "type": "object", "description": "either userId or guestName", "properties": {"userId": uuid, "guestName": {"type": "string", "minLength": 1, "maxLength": 40}}}}),
+    "Scorecard": obj(["id", "courseId", "courseName", "status", "version", "currentHole", "holes", "players", "startedBy", "startedAt"],
+        id=uuid, courseId=uuid, courseName=text, status=enum("ongoing", "completed"), version=integer, currentHole=integer,
+        holes={"type": "array", "items": obj(["number", "par"], number=integer, par=integer)}, players={"type": "array", "items": scorecard_player},
+        startedBy=uuid, startedAt=date_time, finishedAt=date_time),
+    "ScorecardPage": page("Scorecard"),
+    "ScoreUpdate": obj(["playerId", "hole", "strokes"], playerId=uuid, hole=integer, strokes={"type": "integer", "minimum": 1, "maximum": 20},
+        expectedVersion={"type": "integer", "description": "the card's version this change was made against"}),
+    "ScoreConflict": obj(["type", "title", "status", "code", "scorecard"], type=text, title=text, status=integer, detail=text, code=text, scorecard=ref("Scorecard")),
+    "LiveMessage": obj(["type", "version"], type=enum("card", "score", "finished", "error"), version=integer, playerId=uuid, hole=integer,
+        strokes=integer, card=ref("Scorecard"), problem=ref("Problem")),
+    "PlayerStats": obj(["userId", "roundsPlayed", "courses", "scores"], userId=uuid, roundsPlayed=integer,
+        courses={"type": "array", "items": obj(["courseId", "courseName", "roundsPlayed", "best", "averageTotal"], courseId=uuid, courseName=text,
+            roundsPlayed=integer, averageTotal=number,
+            best=obj(["total", "toPar", "date", "roundId"], total=integer, toPar=integer, date=date_time, roundId=uuid))},
+        scores=obj(["aces", "eagles", "birdies", "pars", "bogeys", "doubleBogeys"], aces=integer, eagles=integer, birdies=integer, pars=integer,
+            bogeys=integer, doubleBogeys=integer)),
 })
 
 document = {

@@ -1,0 +1,8 @@
+import ArgumentParser
+
+/// `huddle-bench`: load and latency benchmarks that print their figures.
+@main
+struct HuddleBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "huddle-bench", abstract: "Huddle benchmarks.", subcommands: [LiveScoresBenchmark.self])
+}
