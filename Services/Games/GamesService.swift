@@ -1,8 +1,8 @@
 public import Configuration
 import Contracts
 import Foundation
-import HummingbirdWebSocket
 public import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import ServiceClients
 public import ServiceKit

@@ -6,13 +6,16 @@ import Testing
 
 @Suite("Live scorecards")
 struct LiveTests {
-    @Test("Every change reaches every connected device of the round with its version, whether sent over HTTP or the socket", arguments: TestStore.all)
+    @Test(
+        "Every change reaches every connected device of the round with its version, whether sent over HTTP or the socket",
+        arguments: TestStore.all)
     func fanOut(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in
             let course = try await h.course()
             let ann = try await h.player("Ann"), ben = try await h.player("Ben")
             let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id)])
-            let annPhone = try await h.socket(card, as: ann), benPhone = try await h.socket(card, as: ben), annWatch = try await h.socket(card, as: ann)
+            let annPhone = try await h.socket(card, as: ann), benPhone = try await h.socket(card, as: ben),
+                annWatch = try await h.socket(card, as: ann)
             for device in [annPhone, benPhone, annWatch] {
                 #expect(try await device.waitFor { $0.type == .card && $0.card == card })
             }
@@ -130,7 +133,9 @@ struct LiveTests {
         }
     }
 
-    @Test("With PostgreSQL, a change written on one instance reaches devices connected to another", .enabled(if: TestStore.postgresURL != nil))
+    @Test(
+        "With PostgreSQL, a change written on one instance reaches devices connected to another", .enabled(if: TestStore.postgresURL != nil)
+    )
     func acrossInstances() async throws {
         let shared = try await TestStore.postgres.freshDatabaseURL()
         try await GamesHarness.with(store: .postgres, config: ["games.db.url": shared]) { h in
@@ -149,7 +154,8 @@ struct LiveTests {
                 #expect(try await benPhone.waitFor { $0.version == 1 && $0.strokes == 2 })
                 try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 1, strokes: 5))
                 #expect(try await annPhone.waitFor { $0.version == 2 && $0.strokes == 5 })
-                let viaSecond = try await expect(200, TestClient(baseURL: second.url(.games)).get("/v1/rounds/\(card.id)", token: ben.accessToken))
+                let viaSecond = try await expect(
+                    200, TestClient(baseURL: second.url(.games)).get("/v1/rounds/\(card.id)", token: ben.accessToken))
                 #expect(try viaSecond.decode(Scorecard.self).version == 2)
                 #expect(try await benPhone.waitFor { $0.version == 2 })
                 #expect(benPhone.messages.filter { $0.type == .score }.map(\.version) == [1, 2])

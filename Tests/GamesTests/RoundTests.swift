@@ -7,14 +7,17 @@ import Testing
 
 @Suite("Disc golf rounds")
 struct RoundTests {
-    @Test("A round copies the course's holes and pars, starts every score at par, and exists only for its players", arguments: TestStore.all)
+    @Test(
+        "A round copies the course's holes and pars, starts every score at par, and exists only for its players", arguments: TestStore.all)
     func start(store: TestStore) async throws {
         try await RecordingSubscriber.with { subscriber in
-            try await GamesHarness.with(store: store, config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url]) { h in
+            try await GamesHarness.with(store: store, config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url])
+            { h in
                 let course = try await h.course(pars: [3, 4, 3, 5])
                 let ann = try await h.player("Ann"), ben = try await h.player("Ben"), stranger = try await h.player()
                 let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id), .init(guestName: " Gus Guest ")])
-                #expect(card.holes == [.init(number: 1, par: 3), .init(number: 2, par: 4), .init(number: 3, par: 3), .init(number: 4, par: 5)])
+                #expect(
+                    card.holes == [.init(number: 1, par: 3), .init(number: 2, par: 4), .init(number: 3, par: 3), .init(number: 4, par: 5)])
                 #expect(card.players.map(\.name) == ["Ann", "Ben", "Gus Guest"])
                 #expect(card.players.map(\.userId) == [ann.user.id, ben.user.id, nil])
                 #expect(card.players.allSatisfy { $0.total == 15 && $0.toPar == 0 && $0.scores.map(\.strokes) == [3, 4, 3, 5] })
@@ -52,14 +55,16 @@ struct RoundTests {
             #expect(unknownUser.status == 422 && unknownUser.problem?.errors?.map(\.field) == ["players[1].userId"])
             let unclear = try await h.games.post(
                 "/v1/rounds",
-                json: StartRoundRequest(courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both"), .init(guestName: "  ")]),
+                json: StartRoundRequest(
+                    courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both"), .init(guestName: "  ")]),
                 token: ann.accessToken)
             #expect(unclear.problem?.errors?.map(\.field) == ["players[0]", "players[1]", "players[2].guestName"])
             let crowd = StartRoundRequest(courseId: course.id, players: (0..<20).map { .init(guestName: "Guest \($0)") })
             #expect(try await h.games.post("/v1/rounds", json: crowd, token: ann.accessToken).problem?.errors?.map(\.field) == ["players"])
 
             h.stack.runner.directory.set(.catalog, url: "http://127.0.0.1:1")
-            #expect(try await h.games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id), token: ann.accessToken).status == 503)
+            #expect(
+                try await h.games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id), token: ann.accessToken).status == 503)
             let mine = try await h.games.get("/v1/rounds?scope=mine", token: ann.accessToken).decode(Page<Scorecard>.self)
             #expect(mine.items.isEmpty)
         }
@@ -95,7 +100,8 @@ struct RoundTests {
             #expect(stale.status == 409)
             let conflict = try stale.decode(ScoreConflict.self)
             #expect(conflict.code == "VERSION_CONFLICT" && conflict.scorecard == second)
-            #expect(try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann, expectedVersion: 2).decode(Scorecard.self).version == 3)
+            #expect(
+                try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann, expectedVersion: 2).decode(Scorecard.self).version == 3)
             #expect(try await h.card(card.id, as: ann).version == 3)
         }
     }
@@ -108,21 +114,27 @@ struct RoundTests {
             let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id)])
             let other = try await h.startRound(on: course, by: ann)
             #expect(try await h.games.post("/v1/rounds/\(card.id)/finish", token: stranger.accessToken).status == 404)
-            let finished = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)).decode(Scorecard.self)
+            let finished = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)).decode(
+                Scorecard.self)
             #expect(finished.status == .completed && finished.version == 1 && finished.finishedAt != nil)
             #expect(try await h.games.post("/v1/rounds/\(card.id)/finish", token: ann.accessToken).decode(Scorecard.self).version == 1)
             let late = try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann)
             #expect(late.status == 409 && late.problem?.code == "ROUND_FINISHED")
 
-            let completed = try await h.games.get("/v1/rounds?scope=mine&status=completed", token: ann.accessToken).decode(Page<Scorecard>.self)
+            let completed = try await h.games.get("/v1/rounds?scope=mine&status=completed", token: ann.accessToken).decode(
+                Page<Scorecard>.self)
             #expect(completed.items.map(\.id) == [card.id])
             let ongoing = try await h.games.get("/v1/rounds?scope=mine&status=ongoing", token: ann.accessToken).decode(Page<Scorecard>.self)
             #expect(ongoing.items.map(\.id) == [other.id])
             let all = try await h.games.get("/v1/rounds?scope=mine&limit=1", token: ann.accessToken).decode(Page<Scorecard>.self)
             #expect(all.items.map(\.id) == [other.id] && all.nextCursor != nil)
-            let rest = try await h.games.get("/v1/rounds?scope=mine&limit=1&cursor=\(all.nextCursor!)", token: ann.accessToken).decode(Page<Scorecard>.self)
+            let rest = try await h.games.get("/v1/rounds?scope=mine&limit=1&cursor=\(all.nextCursor!)", token: ann.accessToken).decode(
+                Page<Scorecard>.self)
             #expect(rest.items.map(\.id) == [card.id])
-            #expect(try await h.games.get("/v1/rounds?scope=mine&status=paused", token: ann.accessToken).problem?.errors?.map(\.field) == ["status"])
+            #expect(
+                try await h.games.get("/v1/rounds?scope=mine&status=paused", token: ann.accessToken).problem?.errors?.map(\.field) == [
+                    "status"
+                ])
             #expect(try await h.games.get("/v1/rounds?scope=mine", token: stranger.accessToken).decode(Page<Scorecard>.self).items.isEmpty)
         }
     }
@@ -138,14 +150,17 @@ struct RoundTests {
             var records: [RoundID] = []
             for (course, strokes) in plays {
                 let card = try await h.startRound(on: course, by: ann, with: [.init(guestName: "Gus")])
-                for (index, value) in strokes.enumerated() { _ = try await expect(200, h.score(card, player: 0, hole: index + 1, strokes: value, as: ann)) }
+                for (index, value) in strokes.enumerated() {
+                    _ = try await expect(200, h.score(card, player: 0, hole: index + 1, strokes: value, as: ann))
+                }
                 _ = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ann.accessToken))
                 records.append(card.id)
             }
             let unfinished = try await h.startRound(on: rakke, by: ann)
             _ = try await h.score(unfinished, player: 0, hole: 1, strokes: 1, as: ann)
 
-            let stats = try await expect(200, h.games.get("/v1/users/\(ann.user.id)/stats", token: viewer.accessToken)).decode(PlayerStats.self)
+            let stats = try await expect(200, h.games.get("/v1/users/\(ann.user.id)/stats", token: viewer.accessToken)).decode(
+                PlayerStats.self)
             #expect(stats.roundsPlayed == 3)
             #expect(stats.courses.map(\.courseName) == ["Pirita", "Rakke"])
             let rakkeStats = try #require(stats.courses.last)

@@ -28,8 +28,10 @@ extension GamesHarness {
     }
 
     func startRound(on course: Course, by starter: Session, with players: [RoundPlayerRequest] = []) async throws -> Scorecard {
-        try await expect(201, games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id, players: players), token: starter.accessToken))
-            .decode(Scorecard.self)
+        try await expect(
+            201, games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id, players: players), token: starter.accessToken)
+        )
+        .decode(Scorecard.self)
     }
 
     func score(_ card: Scorecard, player: Int, hole: Int, strokes: Int, as session: Session, expectedVersion: Int? = nil)

@@ -159,7 +159,9 @@ extension StackTests {
         }
     }
 
-    @Test("two players on two sockets through the gateway play nine holes to the end, see one card, and the record shows in stats", arguments: TestStore.all)
+    @Test(
+        "two players on two sockets through the gateway play nine holes to the end, see one card, and the record shows in stats",
+        arguments: TestStore.all)
     func liveRound(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let admin = try await gateway.register(name: "Stack Admin", email: Self.adminEmail)
@@ -169,7 +171,8 @@ extension StackTests {
                     basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
             }
             let course = try await gateway.post(
-                "/v1/courses", json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
+                "/v1/courses",
+                json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
                 token: admin.accessToken
             ).decode(Course.self)
             let ann = try await gateway.register(name: "Ann Anhyzer"), ben = try await gateway.register(name: "Ben Backhand")
@@ -187,7 +190,8 @@ extension StackTests {
                 try annPhone.send(ScoreUpdate(playerId: card.players[0].playerId, hole: hole, strokes: annStrokes[hole - 1]))
                 try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: hole, strokes: benStrokes[hole - 1]))
             }
-            let expectedChanges = zip(annStrokes, holes).filter { $0 != $1.par }.count + zip(benStrokes, holes).filter { $0 != $1.par }.count
+            let expectedChanges =
+                zip(annStrokes, holes).filter { $0 != $1.par }.count + zip(benStrokes, holes).filter { $0 != $1.par }.count
             for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.version == expectedChanges }) }
             let finish = try await gateway.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)
             #expect(finish.status == 200)

@@ -16,8 +16,7 @@ struct GamesController {
             return JSONResponse(try await games.create(body, by: context.userID, requestID: context.requestID), status: .created)
         }
         signedIn.get { request, context in
-            let scope = request.uri.queryParameters["scope"].map(String.init)
-            guard scope == "mine" else { throw CommonError.invalid("scope", "must be 'mine'; search finds other games") }
+            try request.requireMineScope()
             return JSONResponse(
                 try await games.mine(
                     context.userID, window: try request.query("when", as: GameWindow.self) ?? .upcoming,

@@ -15,8 +15,7 @@ struct RoundsController {
             return JSONResponse(try await rounds.start(body, by: context.userID, requestID: context.requestID), status: .created)
         }
         signedIn.get { request, context in
-            let scope = request.uri.queryParameters["scope"].map(String.init)
-            guard scope == "mine" else { throw CommonError.invalid("scope", "must be 'mine'") }
+            try request.requireMineScope()
             return JSONResponse(
                 try await rounds.mine(
                     context.userID, status: try request.query("status", as: RoundStatus.self), page: try PageRequest(request)))

@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
+import SQLKit
 import ServiceClients
 import ServiceKit
-import SQLKit
 
 /// Disc golf rounds: one shared scorecard per group, changed one version at a time, each change
 /// committed with its log entry and announced to every connected device.
@@ -71,7 +71,8 @@ struct Rounds: Sendable {
             if player?.scores.first(where: { $0.hole == update.hole })?.strokes == update.strokes { return card }
             let version = card.version + 1
             try await rounds.setScore(update.strokes, of: update.playerId, hole: update.hole, in: id, version: version, on: sql)
-            try await database.notify(channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+            try await database.notify(
+                channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
             return try await rounds.card(id, on: sql)!
         }
         await live.changed(id, version: card.version)
@@ -85,7 +86,8 @@ struct Rounds: Sendable {
             guard card.status == .ongoing else { return card }
             let version = card.version + 1
             try await rounds.finish(id, version: version, at: Date(), on: sql)
-            try await database.notify(channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+            try await database.notify(
+                channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
             let finished = try await rounds.card(id, on: sql)!
             try await outbox.append(
                 RoundEvent.finished, aggregateID: id.description, payload: RoundEvent.RoundChanged(scorecard: finished), on: sql)
@@ -148,11 +150,14 @@ struct Rounds: Sendable {
         let userIDs = [starter] + requested.compactMap(\.userId).filter { $0 != starter }
         let profiles = try await auth.profiles(userIDs, requestID: requestID)
         let unknown = requested.enumerated().filter { entry in entry.element.userId.map { profiles[$0] == nil } ?? false }
-        try FieldRules.require(unknown.map { .init(field: "players[\($0.offset)].userId", message: "no player with id \($0.element.userId!)") })
+        try FieldRules.require(
+            unknown.map { .init(field: "players[\($0.offset)].userId", message: "no player with id \($0.element.userId!)") })
         var seen: Set<UserID> = []
         var entries: [(userId: UserID?, name: String)] = []
         for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }
-        for entry in requested { if let name = entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines) { entries.append((nil, name)) } }
+        for entry in requested {
+            if let name = entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines) { entries.append((nil, name)) }
+        }
         return entries
     }
 }

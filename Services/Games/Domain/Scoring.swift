@@ -33,7 +33,8 @@ enum Scoring {
             return CourseStats(
                 courseId: courseId, courseName: best.card.courseName, roundsPlayed: played.count,
                 best: PersonalRecord(
-                    total: best.line.total, toPar: best.line.toPar, date: best.card.finishedAt ?? best.card.startedAt, roundId: best.card.id),
+                    total: best.line.total, toPar: best.line.toPar, date: best.card.finishedAt ?? best.card.startedAt, roundId: best.card.id
+                ),
                 averageTotal: (average * 100).rounded() / 100)
         }
         return PlayerStats(

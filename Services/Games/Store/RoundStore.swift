@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Rounds with their copied holes, players, scores and the log of changes by version.
 protocol RoundStore: Sendable {

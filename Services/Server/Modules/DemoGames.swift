@@ -4,45 +4,73 @@ import Logging
 import NIOHTTP1
 import ServiceKit
 
-/// Demo games, created through the games API on a start that finds none coming up: Chloe's team
+/// Demo games, created through the games API: on a start that finds none coming up, Chloe's team
 /// game in Tallinn that needs substitutes, Bruno's open pick-up at Casey Race, and a protected
-/// pick-up in Tallinn with a request waiting for Bruno.
+/// pick-up in Tallinn with a request waiting for Bruno; on the first start, a finished disc golf
+/// round at Rakke, so Dmitri and Bruno have records.
 enum DemoGames {
     static func seed(catalogURL: String, gamesURL: String, sessions: [String: Session], logger: Logger) async {
-        guard let chloe = sessions[DemoData.chloe.email]?.accessToken, let bruno = sessions[DemoData.bruno.email]?.accessToken,
-            let dmitri = sessions[DemoData.dmitri.email]?.accessToken
+        guard let chloe = sessions[DemoData.chloe.email], let bruno = sessions[DemoData.bruno.email],
+            let dmitri = sessions[DemoData.dmitri.email]
         else { return }
-        let games = DemoClient(baseURL: gamesURL)
+        let catalog = DemoClient(baseURL: catalogURL), games = DemoClient(baseURL: gamesURL)
         do {
-            let upcoming = try await games.expect(.GET, "/v1/games?scope=mine&limit=1", token: bruno, as: Page<Game>.self)
-            guard upcoming.items.isEmpty else { return }
-            let teams = try await DemoClient(baseURL: catalogURL).expect(.GET, "/v1/teams?member=me", token: chloe, as: Page<Team>.self)
-            // Whole hours, a few days out, so the demo always has something coming up.
-            let today = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-            func day(_ days: Double, hour: Double) -> Date { today.addingTimeInterval(days * 86_400 + hour * 3600) }
-
-            if let spikers = teams.items.first(where: { $0.name == "Kalev Spikers" }) {
-                let request = CreateGameRequest(
-                    kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), capacity: 12, description: "Weekly training game")
-                let game = try await games.expect(.POST, "/v1/games", json: request, token: chloe, as: Game.self)
-                _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: chloe)
-                _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: dmitri)
-                _ = try await games.send(.PUT, "/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: chloe)
-            }
-            let casey = CreateGameRequest(
-                kind: .pickup, startsAt: day(3, hour: 7),
-                location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
-                sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
-                description: "Social volleyball, all levels welcome")
-            _ = try await games.expect(.POST, "/v1/games", json: casey, token: bruno, as: Game.self)
-            let kadriorg = CreateGameRequest(
-                kind: .pickup, startsAt: day(2, hour: 4),
-                location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
-                sport: .soccer, privacy: .protected, ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14)
-            let protected = try await games.expect(.POST, "/v1/games", json: kadriorg, token: bruno, as: Game.self)
-            _ = try await games.send(.POST, "/v1/games/\(protected.id)/join", token: chloe)
+            try await seedGames(
+                catalog: catalog, games: games, chloe: chloe.accessToken, bruno: bruno.accessToken, dmitri: dmitri.accessToken)
         } catch {
             logger.warning("demo games incomplete: \(error)")
         }
+        do {
+            try await seedRound(catalog: catalog, games: games, dmitri: dmitri, bruno: bruno)
+        } catch {
+            logger.warning("demo round incomplete: \(error)")
+        }
+    }
+
+    private static func seedGames(catalog: DemoClient, games: DemoClient, chloe: String, bruno: String, dmitri: String) async throws {
+        let upcoming = try await games.expect(.GET, "/v1/games?scope=mine&limit=1", token: bruno, as: Page<Game>.self)
+        guard upcoming.items.isEmpty else { return }
+        let teams = try await catalog.expect(.GET, "/v1/teams?member=me", token: chloe, as: Page<Team>.self)
+        // Whole hours, a few days out, so the demo always has something coming up.
+        let today = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        func day(_ days: Double, hour: Double) -> Date { today.addingTimeInterval(days * 86_400 + hour * 3600) }
+
+        if let spikers = teams.items.first(where: { $0.name == "Kalev Spikers" }) {
+            let request = CreateGameRequest(
+                kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), capacity: 12, description: "Weekly training game")
+            let game = try await games.expect(.POST, "/v1/games", json: request, token: chloe, as: Game.self)
+            _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: chloe)
+            _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: dmitri)
+            _ = try await games.send(.PUT, "/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: chloe)
+        }
+        let casey = CreateGameRequest(
+            kind: .pickup, startsAt: day(3, hour: 7),
+            location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
+            sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
+            description: "Social volleyball, all levels welcome")
+        _ = try await games.expect(.POST, "/v1/games", json: casey, token: bruno, as: Game.self)
+        let kadriorg = CreateGameRequest(
+            kind: .pickup, startsAt: day(2, hour: 4), location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
+            sport: .soccer, privacy: .protected, ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14)
+        let protected = try await games.expect(.POST, "/v1/games", json: kadriorg, token: bruno, as: Game.self)
+        _ = try await games.send(.POST, "/v1/games/\(protected.id)/join", token: chloe)
+    }
+
+    /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it.
+    private static func seedRound(catalog: DemoClient, games: DemoClient, dmitri: Session, bruno: Session) async throws {
+        let rounds = try await games.expect(.GET, "/v1/rounds?scope=mine&limit=1", token: dmitri.accessToken, as: Page<Scorecard>.self)
+        guard rounds.items.isEmpty else { return }
+        let courses = try await catalog.expect(.GET, "/v1/courses?limit=100", as: Page<Course>.self)
+        guard let rakke = courses.items.first(where: { $0.name == "Rakke DiscGolfPark" }) else { return }
+        let start = StartRoundRequest(courseId: rakke.id, players: [.init(userId: bruno.user.id), .init(guestName: "Maris")])
+        let card = try await games.expect(.POST, "/v1/rounds", json: start, token: dmitri.accessToken, as: Scorecard.self)
+        let strokes = [[3, 2, 3, 4, 3, 3, 2, 3, 3], [4, 3, 3, 3, 5, 3, 4, 3, 3], [5, 4, 3, 4, 4, 3, 5, 4, 3]]
+        for (player, line) in zip(card.players, strokes) {
+            for (index, value) in line.enumerated() {
+                let update = ScoreUpdate(playerId: player.playerId, hole: index + 1, strokes: value)
+                _ = try await games.send(.PUT, "/v1/rounds/\(card.id)/scores", json: update, token: dmitri.accessToken)
+            }
+        }
+        _ = try await games.expect(.POST, "/v1/rounds/\(card.id)/finish", token: dmitri.accessToken, as: Scorecard.self)
     }
 }

@@ -95,14 +95,21 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
                 guard let playerId = arrival.message.playerId, let hole = arrival.message.hole, let strokes = arrival.message.strokes,
                     let sent = sentAt[Self.key(playerId, hole, strokes)]
                 else { continue }
-                latencies.append(Double((arrival.at - sent).components.attoseconds) / 1e15 + Double((arrival.at - sent).components.seconds) * 1000)
+                latencies.append(
+                    Double((arrival.at - sent).components.attoseconds) / 1e15 + Double((arrival.at - sent).components.seconds) * 1000)
             }
         }
         latencies.sort()
-        func percentile(_ p: Double) -> Double { latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        let where_ = instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL")
+        func percentile(_ p: Double) -> Double {
+            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        let where_ =
+            instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL")
         print("live-scores: \(clients) devices, \(count) updates at \(rate)/s, \(where_)")
-        print(String(format: "  deliveries %d (missing %d)  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, missing, percentile(0.5), percentile(0.99), latencies.last ?? .nan))
+        print(
+            String(
+                format: "  deliveries %d (missing %d)  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, missing, percentile(0.5),
+                percentile(0.99), latencies.last ?? .nan))
         for device in devices { await device.close() }
     }
 
@@ -126,7 +133,8 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
         var sessions: [Session] = []
         for index in 0..<10 { sessions.append(try await authClient.register(name: "Bench Player \(index)")) }
         let request = StartRoundRequest(courseId: course.id, players: sessions.dropFirst().map { RoundPlayerRequest(userId: $0.user.id) })
-        let card = try await TestClient(baseURL: games).post("/v1/rounds", json: request, token: sessions[0].accessToken).decode(Scorecard.self)
+        let card = try await TestClient(baseURL: games).post("/v1/rounds", json: request, token: sessions[0].accessToken).decode(
+            Scorecard.self)
         return (card, card.players.map(\.playerId), sessions)
     }
 }
