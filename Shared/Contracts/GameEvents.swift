@@ -8,10 +8,16 @@ public enum GameEvent {
     public static let needsPlayersChanged = "games.game.needsPlayersChanged"
 
     /// `created`, `updated`, `cancelled`: the game with its exact location and counts, without a
-    /// viewer's `myStatus` or distance.
+    /// viewer's `myStatus` or distance. `invited` lists the team members a new game invited, so
+    /// they can be told.
     public struct GameChanged: Codable, Equatable, Sendable {
         public var game: Game
-        public init(game: Game) { self.game = game }
+        public var invited: [UserID]
+
+        public init(game: Game, invited: [UserID] = []) {
+            self.game = game
+            self.invited = invited
+        }
     }
 
     /// `status` is nil when the user left the roster. `promoted` lists waiting players who took a

@@ -49,6 +49,22 @@ struct GameEventsTests {
         }
     }
 
+    @Test("A new team game's event names the members it invited, so they can be told")
+    func invitedMembersNamed() async throws {
+        try await RecordingSubscriber.with { subscriber in
+            try await GamesHarness.with(config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url]) { h in
+                let manager = try await h.player(), player = try await h.player()
+                let team = try await h.team(managedBy: manager, players: [player])
+                let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), by: manager)
+                try await subscriber.waitFor(count: 1)
+                let event = try #require(subscriber.events.first)
+                let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: event.payload)
+                #expect(event.type == GameEvent.created && created.game.id == game.id)
+                #expect(Set(created.invited) == [manager.user.id, player.user.id])
+            }
+        }
+    }
+
     @Test(
         "Catalog's team events keep games in step: new members invited, leavers' open invitations dropped, renames, deletions",
         arguments: TestStore.all)

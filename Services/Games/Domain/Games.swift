@@ -34,7 +34,7 @@ struct Games: Sendable {
                 try await roster.set(.invited, substitute: false, of: invitee, in: plan.game.id, on: sql)
             }
             for player in plan.going { try await roster.set(.going, substitute: false, of: player, in: plan.game.id, on: sql) }
-            try await publish(GameEvent.created, plan.game.id, on: sql)
+            try await publish(GameEvent.created, plan.game.id, invited: plan.invited, on: sql)
         }
         return try await game(plan.game.id, viewer: user, from: nil)
     }
@@ -114,8 +114,8 @@ struct Games: Sendable {
     // MARK: Events
 
     /// Appends `type` with the game as it now is: exact location and counts, no viewer fields.
-    func publish(_ type: String, _ id: GameID, on sql: any SQLDatabase) async throws {
+    func publish(_ type: String, _ id: GameID, invited: [UserID] = [], on sql: any SQLDatabase) async throws {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
-        try await outbox.append(type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game), on: sql)
+        try await outbox.append(type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game, invited: invited), on: sql)
     }
 }
