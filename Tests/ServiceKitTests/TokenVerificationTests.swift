@@ -47,7 +47,9 @@ struct TokenVerificationTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             let elapsed = try #require(refusedAfter)
-            #expect(elapsed < .seconds(1))
+            // The poll runs every half second; "about a second" leaves room for a machine busy
+            // running the whole suite in parallel.
+            #expect(elapsed < .seconds(2))
         }
     }
 

@@ -52,13 +52,7 @@ actor LiveRounds {
         rooms[round]!.reading = true
         defer { rooms[round]?.reading = false }
         while let room = rooms[round], room.announced > room.delivered {
-            let changes: [LiveMessage]
-            do {
-                changes = try await readChanges(round, room.delivered)
-            } catch {
-                logger.warning("cannot read changes of round \(round): \(error)")
-                return
-            }
+            guard let changes = await read(round, after: room.delivered) else { return }
             guard let current = rooms[round] else { return }
             let fresh = changes.filter { $0.version > current.delivered }
             for message in fresh { for subscriber in current.subscribers.values { subscriber.yield(message) } }
@@ -67,6 +61,22 @@ actor LiveRounds {
             guard let last = fresh.last?.version else { return }
             rooms[round]!.delivered = last
         }
+    }
+
+    /// The log after `version`; a failed read is tried again a few times (the change is committed,
+    /// so it will be there), and nil only when the store stays unreachable.
+    private func read(_ round: RoundID, after version: Int) async -> [LiveMessage]? {
+        var wait = Duration.milliseconds(20)
+        for attempt in 1...6 {
+            do {
+                return try await readChanges(round, version)
+            } catch {
+                logger.warning("cannot read changes of round \(round) (attempt \(attempt)): \(error)")
+                try? await Task.sleep(for: wait)
+                wait *= 3
+            }
+        }
+        return nil
     }
 
     /// After the notification connection was lost: read every room again in case something was missed.
