@@ -39,6 +39,7 @@ let package = Package(
         .executable(name: "auth", targets: ["AuthServer"]),
         .executable(name: "catalog", targets: ["CatalogServer"]),
         .executable(name: "games", targets: ["GamesServer"]),
+        .executable(name: "search", targets: ["SearchServer"]),
         .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
     ],
@@ -129,6 +130,12 @@ let package = Package(
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "SearchService",
+            dependencies: [
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+            ],
+            path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "OAuthStub",
             dependencies: [.hummingbird, .configuration, .logging, .nioCore],
             path: "Services/OAuthStub", swiftSettings: swiftSettings),
@@ -137,7 +144,7 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -147,6 +154,7 @@ let package = Package(
         .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
         .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
         .executableTarget(name: "GamesServer", dependencies: ["HuddleModules"], path: "Services/Server/games", swiftSettings: swiftSettings),
+        .executableTarget(name: "SearchServer", dependencies: ["HuddleModules"], path: "Services/Server/search", swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -186,6 +194,13 @@ let package = Package(
                 .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
             path: "Tests/GamesTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SearchTests",
+            dependencies: [
+                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients",
+                "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
+            ],
+            path: "Tests/SearchTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import AuthService
 import CatalogService
 import GamesService
+import SearchService
 import Gateway
 public import ServiceKit
 
@@ -11,6 +12,7 @@ public enum HuddleModules {
         .auth: ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
         .catalog: ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
         .games: ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
+        .search: ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

@@ -52,4 +52,5 @@ extension ModuleCommand {
     public static func auth() async { await main(.auth) }
     public static func catalog() async { await main(.catalog) }
     public static func games() async { await main(.games) }
+    public static func search() async { await main(.search) }
 }

@@ -1,0 +1,80 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+/// Where and how far a search looks.
+struct SearchArea: Sendable {
+    static let defaultRadiusKm = 160.934
+    static let maxRadiusKm = 500.0
+
+    var center: Coordinates
+    var radiusKm: Double
+    var radiusMeters: Double { radiusKm * 1000 }
+}
+
+/// The search use cases: candidates from the spatial index, the exact haversine distance, the
+/// privacy rule, then nearest first.
+struct Search: Sendable {
+    let database: Database
+    let places: any PlaceStore
+
+    /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest.
+    func games(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<Game>> {
+        var filter = filter
+        filter.startingAfter = Date()
+        let hits = try await nearby(.game, in: area, filter: filter, as: Game.self) { game, _ in
+            var game = game
+            if !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
+            return game
+        }
+        return try paged(hits.sorted { ($0.distanceMeters, $0.item.startsAt, $0.item.id.description) < ($1.distanceMeters, $1.item.startsAt, $1.item.id.description) }, page)
+    }
+
+    func teams(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<TeamResult>> {
+        let hits = try await nearby(.team, in: area, filter: filter, as: TeamResult.self) { team, _ in
+            var team = team
+            if !team.privacy.revealsExactLocation(toParticipant: false) { team.location = nil }
+            return team
+        }
+        return try paged(hits.sorted { ($0.distanceMeters, $0.item.name, $0.item.id.description) < ($1.distanceMeters, $1.item.name, $1.item.id.description) }, page)
+    }
+
+    func courses(in area: SearchArea, page: PageRequest) async throws -> Page<Nearby<Course>> {
+        let hits = try await nearby(.course, in: area, filter: PlaceFilter(), as: Course.self) { course, _ in course }
+        return try paged(hits.sorted { ($0.distanceMeters, $0.item.id.description) < ($1.distanceMeters, $1.item.id.description) }, page)
+    }
+
+    /// The nearest venues, however far (within the largest radius).
+    func venues(near center: Coordinates, limit: Int) async throws -> [Nearby<Venue>] {
+        let area = SearchArea(center: center, radiusKm: SearchArea.maxRadiusKm)
+        let hits = try await nearby(.venue, in: area, filter: PlaceFilter(), as: Venue.self) { venue, _ in venue }
+        return Array(hits.sorted { ($0.distanceMeters, $0.item.id.description) < ($1.distanceMeters, $1.item.id.description) }.prefix(limit))
+    }
+
+    // MARK: Helpers
+
+    private func nearby<Item: Codable & Sendable & Equatable>(
+        _ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter, as type: Item.Type, shown: (Item, PlaceCandidate) -> Item
+    ) async throws -> [Nearby<Item>] {
+        let boxes = GeoBox.covering(area.center, radiusMeters: area.radiusMeters)
+        let candidates = try await database.read { sql in
+            try await places.candidates(kind, in: boxes, center: area.center, radiusMeters: area.radiusMeters, filter: filter, on: sql)
+        }
+        return try candidates.compactMap { candidate in
+            let distance = Geodesy.distance(from: area.center, to: candidate.coordinates)
+            guard distance <= area.radiusMeters else { return nil }
+            let item = try HuddleJSON.decoder.decode(Item.self, from: candidate.doc)
+            return Nearby(item: shown(item, candidate), distanceMeters: Int(distance.rounded()))
+        }
+    }
+
+    /// Results are worked out whole, so a page is a slice; the cursor is the offset of the next one.
+    private func paged<Item>(_ sorted: [Item], _ page: PageRequest) throws -> Page<Item> {
+        let offset = Int(try page.integerCursor() ?? 0)
+        guard offset >= 0 else { throw CommonError.invalid("cursor", "is not a cursor this list gave out") }
+        let slice = Array(sorted.dropFirst(offset).prefix(page.limit))
+        let next = offset + slice.count
+        return Page(items: slice, nextCursor: next < sorted.count ? PageRequest.cursor(String(next)) : nil)
+    }
+}

@@ -1,0 +1,37 @@
+public import Configuration
+public import Hummingbird
+public import ServiceKit
+import Contracts
+import Foundation
+import Logging
+import ServiceClients
+import ServiceLifecycle
+
+/// Builds the search service: games, teams, courses and venues near a place, from a read model that
+/// catalog's and games' events keep current (list `search` in `catalog.events.subscribers` and
+/// `games.events.subscribers`). It never reads their databases.
+///
+/// Configuration keys (besides the shared `search.http.*`, `search.db.url`, `internal.token`):
+/// `search.revocation.poll.ms` — how often revoked sessions are fetched from auth (default 500).
+public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    let logger = dependencies.logger
+    let database = try await Database.open(url: reader.databaseURL(for: .search), logger: logger)
+    let verifier = TokenVerifier(source: AuthClient(dependencies: dependencies))
+    let places = SQLPlaceStore(kind: database.kind)
+    let indexer = Indexer(places: places)
+
+    let router = Router<HuddleRequestContext>.huddle(
+        module: .search, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
+    router.addRoutes(SearchController(search: Search(database: database, places: places)).endpoints, atPath: "/v1/search")
+    router.internalGroup(token: dependencies.internalToken)
+        .addEventConsumer(EventConsumer(database: database) { event, sql in try await indexer.apply(event, on: sql) })
+
+    var app = Application(
+        router: router, configuration: reader.serverConfiguration(for: .search),
+        onServerRunning: dependencies.announce(.search), logger: logger)
+    app.addServices(
+        database,
+        RevocationPoller(verifier: verifier, interval: reader.milliseconds("search.revocation.poll.ms", default: 500), logger: logger))
+    app.beforeServerStarts { try await database.migrate(SearchMigrations.all, logger: logger) }
+    return app
+}

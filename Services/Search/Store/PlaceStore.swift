@@ -1,0 +1,175 @@
+import Contracts
+import Foundation
+import ServiceKit
+import SQLKit
+
+enum PlaceKind: String, Sendable, CaseIterable {
+    case game, team, course, venue
+}
+
+/// A searchable item as stored: its public JSON and what filters and the spatial index need.
+struct PlaceDocument: Sendable, Equatable {
+    var kind: PlaceKind
+    var id: String
+    var doc: Data
+    var coordinates: Coordinates
+    var privacy: Privacy
+    var sport: Sport?
+    var skill: Skill?
+    var ageGroup: AgeGroup?
+    var gender: Gender?
+    var startsAt: Date?
+    var subsNeeded: Int = 0
+    var cancelled = false
+}
+
+/// What narrows a search besides the circle. Attribute filters match the value itself or `any`
+/// (and, for a player's gender, `coed` games too).
+struct PlaceFilter: Sendable {
+    var sport: Sport?
+    var skill: Skill?
+    var ageGroup: AgeGroup?
+    var gender: Gender?
+    var from: Date?
+    var to: Date?
+    var needsPlayers: Bool?
+    /// Only games that have not started.
+    var startingAfter: Date?
+}
+
+/// A candidate from the spatial index, before the exact distance check.
+struct PlaceCandidate: Sendable {
+    var id: String
+    var doc: Data
+    var coordinates: Coordinates
+    var privacy: Privacy
+    var startsAt: Date?
+}
+
+protocol PlaceStore: Sendable {
+    func upsert(_ document: PlaceDocument, on sql: any SQLDatabase) async throws
+    func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument?
+    func delete(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws
+    /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle).
+    func candidates(_ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase)
+        async throws -> [PlaceCandidate]
+}
+
+struct SQLPlaceStore: PlaceStore {
+    let kind: Database.Kind
+    /// earthdistance measures on a sphere of 6,378,168 m (`earth()`), haversine here on 6,371,008.8 m:
+    /// its box is widened by the ratio (and a little more), so it always holds the whole circle.
+    static let earthBoxScale = 6_378_168.0 / Geodesy.earthRadiusMeters * 1.001
+
+    func upsert(_ document: PlaceDocument, on sql: any SQLDatabase) async throws {
+        let row = try await sql.insert(into: "places")
+            .columns("kind", "id", "doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled")
+            .values(
+                SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),
+                SQLBind(document.coordinates.lat), SQLBind(document.coordinates.lng), SQLBind(document.privacy.rawValue),
+                SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
+                SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded), SQLBind(document.cancelled)
+            )
+            .onConflict(with: ["kind", "id"]) { update in
+                ["doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled"]
+                    .reduce(update) { $0.set(excludedValueOf: $1) }
+            }
+            .returning("rid").first()
+        guard kind == .sqlite, let rid = try row?.decode(column: "rid", as: Int64.self) else { return }
+        let point = document.coordinates
+        try await sql.raw(
+            """
+            INSERT OR REPLACE INTO places_geo (rid, min_lat, max_lat, min_lng, max_lng)
+            VALUES (\(bind: rid), \(bind: point.lat), \(bind: point.lat), \(bind: point.lng), \(bind: point.lng))
+            """
+        ).run()
+    }
+
+    func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument? {
+        guard let row = try await sql.select().columns("*").from("places")
+            .where("kind", .equal, SQLBind(kind.rawValue)).where("id", .equal, SQLBind(id)).first()
+        else { return nil }
+        return PlaceDocument(
+            kind: kind, id: id, doc: Data(try row.decode(column: "doc", as: String.self).utf8),
+            coordinates: Coordinates(lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
+            privacy: try row.enumValue("privacy"), sport: try row.decode(column: "sport", as: String?.self).flatMap(Sport.init),
+            skill: try row.decode(column: "skill", as: String?.self).flatMap(Skill.init),
+            ageGroup: try row.decode(column: "age_group", as: String?.self).flatMap(AgeGroup.init),
+            gender: try row.decode(column: "gender", as: String?.self).flatMap(Gender.init),
+            startsAt: try row.decode(column: "starts_at", as: Date?.self), subsNeeded: try row.decode(column: "subs_needed", as: Int.self),
+            cancelled: try row.decode(column: "cancelled", as: Bool.self))
+    }
+
+    func delete(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws {
+        if self.kind == .sqlite {
+            try await sql.raw(
+                "DELETE FROM places_geo WHERE rid IN (SELECT rid FROM places WHERE kind = \(bind: kind.rawValue) AND id = \(bind: id))"
+            ).run()
+        }
+        try await sql.delete(from: "places").where("kind", .equal, SQLBind(kind.rawValue)).where("id", .equal, SQLBind(id)).run()
+    }
+
+    func candidates(
+        _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
+    ) async throws -> [PlaceCandidate] {
+        var query = sql.select().columns(["id", "doc", "lat", "lng", "privacy", "starts_at"].map { SQLColumn($0, table: "places") })
+            .from("places")
+            .where(SQLColumn("kind", table: "places"), .equal, SQLBind(kind.rawValue))
+            .where(SQLColumn("privacy", table: "places"), .notEqual, SQLBind(Privacy.private.rawValue))
+        switch self.kind {
+        case .sqlite:
+            query = query.join("places_geo", on: SQLColumn("rid", table: "places_geo"), .equal, SQLColumn("rid", table: "places"))
+                .where(group: { any in
+                    var any = any
+                    for box in boxes {
+                        any = any.orWhere(group: { inBox in
+                            inBox.where(SQLColumn("max_lat", table: "places_geo"), .greaterThanOrEqual, SQLBind(box.minLat))
+                                .where(SQLColumn("min_lat", table: "places_geo"), .lessThanOrEqual, SQLBind(box.maxLat))
+                                .where(SQLColumn("max_lng", table: "places_geo"), .greaterThanOrEqual, SQLBind(box.minLng))
+                                .where(SQLColumn("min_lng", table: "places_geo"), .lessThanOrEqual, SQLBind(box.maxLng))
+                        })
+                    }
+                    return any
+                })
+        case .postgres:
+            let box = SQLFunction(
+                "earth_box", args: SQLFunction("ll_to_earth", args: SQLBind(center.lat), SQLBind(center.lng)),
+                SQLBind(radiusMeters * Self.earthBoxScale))
+            // The same expression as the GiST index, so the index answers it.
+            let point = SQLFunction("ll_to_earth", args: SQLColumn("lat"), SQLColumn("lng"))
+            query = query.where(SQLBinaryExpression(left: box, op: SQLRaw("@>"), right: point))
+        }
+        query = apply(filter, to: query)
+        return try await query.all().map { row in
+            PlaceCandidate(
+                id: try row.decode(column: "id", as: String.self), doc: Data(try row.decode(column: "doc", as: String.self).utf8),
+                coordinates: Coordinates(lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
+                privacy: try row.enumValue("privacy"), startsAt: try row.decode(column: "starts_at", as: Date?.self))
+        }
+    }
+
+    private func apply(_ filter: PlaceFilter, to query: SQLSelectBuilder) -> SQLSelectBuilder {
+        var query = query
+        func column(_ name: String) -> SQLColumn { SQLColumn(name, table: "places") }
+        if let sport = filter.sport { query = query.where(column("sport"), .equal, SQLBind(sport.rawValue)) }
+        if let skill = filter.skill, skill != .any {
+            query = query.where(column("skill"), .in, SQLBind.group([skill.rawValue, Skill.any.rawValue]))
+        }
+        if let ageGroup = filter.ageGroup, ageGroup != .any {
+            query = query.where(column("age_group"), .in, SQLBind.group([ageGroup.rawValue, AgeGroup.any.rawValue]))
+        }
+        if let gender = filter.gender, gender != .any {
+            let accepted = gender == .coed ? [Gender.coed, .any] : [gender, .coed, .any]
+            query = query.where(column("gender"), .in, SQLBind.group(accepted.map(\.rawValue)))
+        }
+        if let startingAfter = filter.startingAfter {
+            query = query.where(column("starts_at"), .greaterThan, SQLBind(startingAfter)).where(column("cancelled"), .equal, SQLBind(false))
+        }
+        if let from = filter.from { query = query.where(column("starts_at"), .greaterThanOrEqual, SQLBind(from)) }
+        if let to = filter.to { query = query.where(column("starts_at"), .lessThanOrEqual, SQLBind(to)) }
+        if let needsPlayers = filter.needsPlayers {
+            query = query.where(column("subs_needed"), needsPlayers ? .greaterThan : .equal, SQLBind(0))
+        }
+        return query
+    }
+}

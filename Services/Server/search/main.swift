@@ -1,0 +1,3 @@
+import HuddleModules
+
+await ModuleCommand.search()

@@ -1,0 +1,147 @@
+import Contracts
+import Foundation
+import NIOHTTP1
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Searching near a place")
+struct GeoSearchTests {
+    /// A repeatable generator, so a failure can be replayed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+    }
+
+    @Test("Games within the radius are exactly those a brute-force haversine finds, nearest first", arguments: TestStore.all)
+    func matchesBruteForce(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            var random = Seeded(state: 42)
+            let center = Coordinates(lat: 59.437, lng: 24.7536)
+            // 400 games up to ~700 km away, some private, cancelled or already past.
+            var games: [Game] = []
+            for index in 0..<400 {
+                let point = Coordinates(lat: center.lat + .random(in: -6...6, using: &random), lng: center.lng + .random(in: -12...12, using: &random))
+                var game = SearchHarness.game(at: point, privacy: index % 10 == 0 ? .private : .public)
+                if index % 17 == 0 { game.status = .cancelled }
+                games.append(game)
+            }
+            try await h.deliver(games.map { try SearchHarness.gameEvent($0) })
+            let searcher = try await h.player()
+            for _ in 0..<12 {
+                let here = Coordinates(lat: center.lat + .random(in: -3...3, using: &random), lng: center.lng + .random(in: -6...6, using: &random))
+                let radiusKm = Double.random(in: 5...400, using: &random)
+                let expected = games.filter { $0.privacy != .private && $0.status == .scheduled }
+                    .map { ($0.id, Geodesy.distance(from: here, to: $0.location!.coordinates)) }
+                    .filter { $0.1 <= radiusKm * 1000 }
+                    .sorted { $0.1 < $1.1 }
+                let found = try await h.get(
+                    "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=\(radiusKm)&limit=100", as: Page<Nearby<Game>>.self,
+                    token: searcher.accessToken)
+                #expect(found.items.map(\.item.id) == Array(expected.prefix(100).map(\.0)))
+                #expect(zip(found.items, expected).allSatisfy { abs(Double($0.distanceMeters) - $1.1) <= 0.5 })
+            }
+        }
+    }
+
+    @Test("Filters narrow by sport, skill, age group, gender, time window and need of players", arguments: TestStore.all)
+    func filters(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let here = Coordinates(lat: -38.069, lng: 145.303)
+            func near(_ metres: Double) -> Coordinates { Coordinates(lat: here.lat + metres / 111_320, lng: here.lng) }
+            let volley = SearchHarness.game(at: near(500))
+            let soccer = SearchHarness.game(at: near(600), sport: .soccer)
+            let beginners = SearchHarness.game(at: near(700), skill: .beginner)
+            let anyone = SearchHarness.game(at: near(800), skill: .any, ageGroup: .any, gender: .any)
+            let women = SearchHarness.game(at: near(900), gender: .female)
+            let youth = SearchHarness.game(at: near(1000), ageGroup: .youth)
+            let nextMonth = SearchHarness.game(at: near(1100), startsIn: 24 * 30)
+            let needsSubs = SearchHarness.game(at: near(1200), subsNeeded: 2)
+            let past = SearchHarness.game(at: near(1300), startsIn: -2)
+            let all = [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs, past]
+            try await h.deliver(all.map { try SearchHarness.gameEvent($0) })
+            let token = try await h.player().accessToken
+            func ids(_ query: String) async throws -> [GameID] {
+                try await h.get("/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", as: Page<Nearby<Game>>.self, token: token)
+                    .items.map(\.item.id)
+            }
+            #expect(try await ids("") == [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs].map(\.id))
+            #expect(try await ids("&sport=soccer") == [soccer.id])
+            #expect(try await ids("&sport=volleyball&skill=beginner") == [beginners.id, anyone.id])
+            #expect(try await ids("&sport=volleyball&ageGroup=youth") == [anyone.id, youth.id])
+            #expect(try await ids("&sport=volleyball&gender=male&ageGroup=adult&skill=intermediate") == [volley.id, anyone.id, nextMonth.id, needsSubs.id])
+            let weekAhead = HuddleJSON.formatRFC3339(Date().addingTimeInterval(7 * 24 * 3600))
+            #expect(try await ids("&sport=volleyball&gender=female&to=\(weekAhead)") == [volley.id, beginners.id, anyone.id, women.id, youth.id, needsSubs.id])
+            #expect(try await ids("&needsPlayers=true") == [needsSubs.id])
+            #expect(try await ids("&needsPlayers=false").count == 7)
+        }
+    }
+
+    @Test("Private games never appear; protected ones appear without their exact location", arguments: TestStore.all)
+    func privacy(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let here = Coordinates(lat: 58.38, lng: 26.72)
+            let open = SearchHarness.game(at: Coordinates(lat: 58.381, lng: 26.72))
+            let protected = SearchHarness.game(at: Coordinates(lat: 58.382, lng: 26.72), privacy: .protected)
+            let hidden = SearchHarness.game(at: Coordinates(lat: 58.383, lng: 26.72), privacy: .private)
+            try await h.deliver([open, protected, hidden].map { try SearchHarness.gameEvent($0) })
+            let found = try await h.get(
+                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=10", as: Page<Nearby<Game>>.self, token: try await h.player().accessToken)
+            #expect(found.items.map(\.item.id) == [open.id, protected.id])
+            #expect(found.items[0].item.location != nil && found.items[1].item.location == nil)
+            #expect(found.items[1].distanceMeters > 0)
+        }
+    }
+
+    @Test("Results page nearest first, then soonest; a redelivered event changes nothing", arguments: TestStore.all)
+    func pagingAndReplay(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let spot = Coordinates(lat: 40.0, lng: -3.7)
+            // Three games at the same spot: the soonest first.
+            let games = [72.0, 24.0, 48.0].map { SearchHarness.game(at: spot, startsIn: $0) }
+            let farther = SearchHarness.game(at: Coordinates(lat: 40.01, lng: -3.7))
+            let events = try (games + [farther]).map { try SearchHarness.gameEvent($0) }
+            try await h.deliver(events)
+            try await h.deliver(events)
+            let token = try await h.player().accessToken
+            let first = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2", as: Page<Nearby<Game>>.self, token: token)
+            let cursor = try #require(first.nextCursor)
+            let second = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", as: Page<Nearby<Game>>.self, token: token)
+            #expect((first.items + second.items).map(\.item.id) == [games[1].id, games[2].id, games[0].id, farther.id])
+            #expect(second.nextCursor == nil)
+
+            // Cancelling takes a game out; a change moves it.
+            var cancelled = games[1]
+            cancelled.status = .cancelled
+            var moved = games[2]
+            moved.location = Location(lat: 40.02, lng: -3.7)
+            try await h.deliver([try SearchHarness.gameEvent(cancelled, type: GameEvent.cancelled), try SearchHarness.gameEvent(moved, type: GameEvent.updated)])
+            let after = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
+            #expect(after.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
+        }
+    }
+
+    @Test("Bad parameters are a 422 naming each one")
+    func validation() async throws {
+        try await SearchHarness.with { h in
+            let token = try await h.player().accessToken
+            func fields(_ query: String) async throws -> [String] {
+                try await h.search.get("/v1/search/games\(query)", token: token).problem?.errors?.map(\.field) ?? []
+            }
+            #expect(try await fields("") == ["lat", "lng"])
+            #expect(try await fields("?lat=91&lng=181") == ["lat", "lng"])
+            #expect(try await fields("?lat=1&lng=1&radiusKm=0") == ["radiusKm"])
+            #expect(try await fields("?lat=1&lng=1&radiusKm=501") == ["radiusKm"])
+            #expect(try await fields("?lat=north&lng=1") == ["lat"])
+            #expect(try await fields("?lat=1&lng=1&sport=quidditch") == ["sport"])
+            #expect(try await fields("?lat=1&lng=1&gender=robot") == ["gender"])
+            #expect(try await fields("?lat=1&lng=1&needsPlayers=maybe") == ["needsPlayers"])
+            #expect(try await fields("?lat=1&lng=1&from=tomorrow") == ["from"])
+            #expect(try await h.search.get("/v1/search/games?lat=1&lng=1").status == 401)
+            #expect(try await h.search.get("/v1/search/venues?lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == ["limit"])
+        }
+    }
+}

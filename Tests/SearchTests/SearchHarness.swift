@@ -1,0 +1,84 @@
+import AuthService
+import CatalogService
+import Contracts
+import Foundation
+import GamesService
+import SearchService
+import ServiceKit
+import ServiceKitTesting
+
+/// Auth, catalog, games and search on port 0; catalog and games deliver their events to search.
+struct SearchHarness {
+    static let builders = [
+        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
+    ]
+    static let adminEmail = "admin@example.com"
+
+    let stack: TestStack
+    var search: TestClient { stack.client(.search) }
+    var games: TestClient { stack.client(.games) }
+    var catalog: TestClient { stack.client(.catalog) }
+
+    static func with<T>(store: TestStore = .sqlite, body: (SearchHarness) async throws -> T) async throws -> T {
+        let settings = [
+            "catalog.events.subscribers": "games,search", "games.events.subscribers": "search", "auth.admin.emails": adminEmail,
+            "catalog.events.poll.ms": "20", "games.events.poll.ms": "20", "catalog.events.retry.max.ms": "200",
+            "games.events.retry.max.ms": "200",
+        ]
+        return try await TestStack.with(builders, store: store, config: settings) { stack in try await body(SearchHarness(stack: stack)) }
+    }
+
+    func player(_ name: String = "Test Player") async throws -> Session { try await stack.client(.auth).register(name: name) }
+
+    /// Feeds events to search as catalog and games would, through `/internal/events`.
+    func deliver(_ events: [EventEnvelope]) async throws {
+        for batch in stride(from: 0, to: events.count, by: 500).map({ Array(events[$0..<min($0 + 500, events.count)]) }) {
+            let response = try await search.post(
+                Routes.Internal.events, json: EventBatch(events: batch), headers: [Routes.Header.internalToken: TestStack.internalToken])
+            guard response.status == 204 else { throw SearchFailure(response: response) }
+        }
+    }
+
+    func get<T: Decodable>(_ path: String, as type: T.Type, token: String) async throws -> T {
+        let response = try await search.get(path, token: token)
+        guard response.status == 200 else { throw SearchFailure(response: response) }
+        return try response.decode(T.self)
+    }
+
+    /// Waits until `condition` holds (events travel asynchronously).
+    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<200 {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+
+    static func gameEvent(_ game: Game, type: String = GameEvent.created) throws -> EventEnvelope {
+        EventEnvelope(
+            type: type, aggregateID: game.id.description, occurredAt: Date(),
+            payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game)))
+    }
+
+    static func game(
+        at coordinates: Coordinates, sport: Sport = .volleyball, privacy: Privacy = .public, startsIn hours: Double = 48,
+        skill: Skill = .intermediate, ageGroup: AgeGroup = .adult, gender: Gender = .coed, subsNeeded: Int = 0
+    ) -> Game {
+        Game(
+            id: GameID(), kind: .pickup, organizerId: UserID(), startsAt: Date().addingTimeInterval(hours * 3600).rounded, sport: sport,
+            privacy: privacy, ageGroup: ageGroup, gender: gender, skill: skill, capacity: 10, goingCount: 1, subsNeeded: subsNeeded,
+            location: Location(lat: coordinates.lat, lng: coordinates.lng), createdAt: Date().rounded)
+    }
+}
+
+struct SearchFailure: Error, CustomStringConvertible {
+    let response: TestClient.Response
+    var description: String { "\(response.status): \(response.text)" }
+}
+
+extension Date {
+    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
