@@ -5,6 +5,7 @@ import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
+import ServiceClients
 
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.
 ///
@@ -57,7 +58,10 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         onServerRunning: dependencies.announce(.auth), logger: logger)
     app.addServices(
         database,
-        RevocationPoller(verifier: verifier, interval: reader.milliseconds("auth.revocation.poll.ms", default: 500), logger: logger))
+        RevocationPoller(verifier: verifier, interval: reader.milliseconds("auth.revocation.poll.ms", default: 500), logger: logger),
+        OutboxDispatcher(
+            database: database, transport: EventsClient(dependencies: dependencies),
+            settings: try .init(reader: reader, module: .auth), logger: logger))
     let configuredKey = reader.text("auth.jwt.privatekey", isSecret: true)
     app.beforeServerStarts {
         try await database.migrate(AuthMigrations.all, logger: logger)

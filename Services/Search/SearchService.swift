@@ -7,9 +7,9 @@ import Logging
 import ServiceClients
 import ServiceLifecycle
 
-/// Builds the search service: games, teams, courses and venues near a place, from a read model that
-/// catalog's and games' events keep current (list `search` in `catalog.events.subscribers` and
-/// `games.events.subscribers`). It never reads their databases.
+/// Builds the search service: games, teams, courses and venues near a place, and players by name,
+/// from a read model that the events of auth, catalog and games keep current (list `search` in
+/// their `<module>.events.subscribers`). It never reads their databases.
 ///
 /// Configuration keys (besides the shared `search.http.*`, `search.db.url`, `internal.token`):
 /// `search.revocation.poll.ms` — how often revoked sessions are fetched from auth (default 500).
@@ -18,11 +18,12 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     let database = try await Database.open(url: reader.databaseURL(for: .search), logger: logger)
     let verifier = TokenVerifier(source: AuthClient(dependencies: dependencies))
     let places = SQLPlaceStore(kind: database.kind)
-    let indexer = Indexer(places: places)
+    let players = SQLPlayerStore(kind: database.kind)
+    let indexer = Indexer(places: places, players: players)
 
     let router = Router<HuddleRequestContext>.huddle(
         module: .search, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
-    router.addRoutes(SearchController(search: Search(database: database, places: places)).endpoints, atPath: "/v1/search")
+    router.addRoutes(SearchController(search: Search(database: database, places: places, players: players)).endpoints, atPath: "/v1/search")
     router.internalGroup(token: dependencies.internalToken)
         .addEventConsumer(EventConsumer(database: database) { event, sql in try await indexer.apply(event, on: sql) })
 

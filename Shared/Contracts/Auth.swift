@@ -171,3 +171,14 @@ public struct ProfilesResponse: Codable, Equatable, Sendable {
     public var items: [PublicProfile]
     public init(items: [PublicProfile]) { self.items = items }
 }
+
+/// Events auth publishes (`EventEnvelope.type`): a player's public profile as it now is, whenever
+/// an account is created or its profile changes, so search can find players by name.
+public enum AuthEvent {
+    public static let profileChanged = "auth.user.profileChanged"
+
+    public struct ProfileChanged: Codable, Equatable, Sendable {
+        public var profile: PublicProfile
+        public init(profile: PublicProfile) { self.profile = profile }
+    }
+}

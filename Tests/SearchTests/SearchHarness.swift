@@ -7,7 +7,7 @@ import SearchService
 import ServiceKit
 import ServiceKitTesting
 
-/// Auth, catalog, games and search on port 0; catalog and games deliver their events to search.
+/// Auth, catalog, games and search on port 0; auth, catalog and games deliver their events to search.
 struct SearchHarness {
     static let builders = [
         ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
@@ -24,9 +24,9 @@ struct SearchHarness {
 
     static func with<T>(store: TestStore = .sqlite, body: (SearchHarness) async throws -> T) async throws -> T {
         let settings = [
-            "catalog.events.subscribers": "games,search", "games.events.subscribers": "search", "auth.admin.emails": adminEmail,
-            "catalog.events.poll.ms": "20", "games.events.poll.ms": "20", "catalog.events.retry.max.ms": "200",
-            "games.events.retry.max.ms": "200",
+            "catalog.events.subscribers": "games,search", "games.events.subscribers": "search", "auth.events.subscribers": "search",
+            "auth.admin.emails": adminEmail, "catalog.events.poll.ms": "20", "games.events.poll.ms": "20", "auth.events.poll.ms": "20",
+            "catalog.events.retry.max.ms": "200", "games.events.retry.max.ms": "200", "auth.events.retry.max.ms": "200",
         ]
         return try await TestStack.with(builders, store: store, config: settings) { stack in try await body(SearchHarness(stack: stack)) }
     }

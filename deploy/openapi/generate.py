@@ -148,6 +148,23 @@ paths.update({
     "/v1/users/{id}/stats": {"get": games("A player's disc golf statistics from completed rounds", {**ok("PlayerStats"), **problems(401, 404)}, parameters=[pid()])},
 })
 
+search = lambda *a, **k: op(*a, tag="search", **k)
+area = [query("lat", {"type": "number", "minimum": -90, "maximum": 90}, required=True), query("lng", {"type": "number", "minimum": -180, "maximum": 180}, required=True),
+        query("radiusKm", {"type": "number", "exclusiveMinimum": 0, "maximum": 500, "default": 160.934})]
+attribute_filters = [query("sport", ref("Sport")), query("skill", ref("Skill"), description="matches that skill or any"),
+                     query("ageGroup", ref("AgeGroup"), description="matches that age group or any"),
+                     query("gender", ref("Gender"), description="male or female also match coed and any")]
+paths.update({
+    "/v1/search/games": {"get": search("Upcoming games within the radius, nearest first, then soonest; private games never, protected ones without location",
+        {**ok("NearbyGamePage"), **problems(401, 422)},
+        parameters=area + attribute_filters + [query("from", {"type": "string", "format": "date-time"}), query("to", {"type": "string", "format": "date-time"}), query("needsPlayers", {"type": "boolean"})] + paging)},
+    "/v1/search/teams": {"get": search("Teams within the radius, nearest first; private never, protected without location",
+        {**ok("NearbyTeamPage"), **problems(401, 422)}, parameters=area + attribute_filters + paging)},
+    "/v1/search/courses": {"get": search("Disc golf courses within the radius, nearest first", {**ok("NearbyCoursePage"), **problems(401, 422)}, parameters=area + paging)},
+    "/v1/search/venues": {"get": search("The nearest grounds", {**ok("NearbyVenuePage"), **problems(401, 422)},
+        parameters=area[:2] + [query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 5})])},
+})
+
 # Signed-in POSTs of catalog and games may be retried safely with an Idempotency-Key.
 idempotency_key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 255},
                    "description": "retrying with the same key and body returns the first answer (Idempotent-Replayed: true)"}
@@ -299,6 +316,16 @@ schemas.update({
             best=obj(["total", "toPar", "date", "roundId"], total=integer, toPar=integer, date=date_time, roundId=uuid))},
         scores=obj(["aces", "eagles", "birdies", "pars", "bogeys", "doubleBogeys"], aces=integer, eagles=integer, birdies=integer, pars=integer,
             bogeys=integer, doubleBogeys=integer)),
+})
+
+def nearby(name): return {"allOf": [ref(name), obj(["distanceMeters"], distanceMeters=integer)]}
+schemas.update({
+    "TeamResult": obj(["id", "name", "sport", "privacy", "ageGroup", "gender", "skill", "memberCount"], id=uuid, name=text, memberCount=integer,
+        location={**ref("Location"), "description": "absent for protected teams"}, **attributes),
+    "NearbyGamePage": page("NearbyGame"), "NearbyGame": nearby("Game"),
+    "NearbyTeamPage": page("NearbyTeam"), "NearbyTeam": nearby("TeamResult"),
+    "NearbyCoursePage": page("NearbyCourse"), "NearbyCourse": nearby("Course"),
+    "NearbyVenuePage": page("NearbyVenue"), "NearbyVenue": nearby("Venue"),
 })
 
 document = {

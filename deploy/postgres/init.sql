@@ -14,3 +14,14 @@ REVOKE ALL ON DATABASE huddle_catalog FROM PUBLIC;
 CREATE ROLE huddle_games LOGIN PASSWORD :'games_password';
 CREATE DATABASE huddle_games OWNER huddle_games;
 REVOKE ALL ON DATABASE huddle_games FROM PUBLIC;
+
+\set search_password `echo "$SEARCH_DB_PASSWORD"`
+CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
+CREATE DATABASE huddle_search OWNER huddle_search;
+REVOKE ALL ON DATABASE huddle_search FROM PUBLIC;
+-- earthdistance is not a trusted extension, so the superuser creates it for search's spatial index
+-- (search's migration only checks that it exists).
+\connect huddle_search
+CREATE EXTENSION IF NOT EXISTS cube;
+CREATE EXTENSION IF NOT EXISTS earthdistance;
+CREATE EXTENSION IF NOT EXISTS pg_trgm;

@@ -83,6 +83,7 @@ struct UsersController {
                 user.sports = sports.filter { seen.insert($0).inserted }
             }
             try await users.update(user, on: sql)
+            try await ProfileEvents().published(user, on: sql)
             return user
         }
     }

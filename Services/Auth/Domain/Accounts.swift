@@ -19,6 +19,7 @@ struct Accounts: Sendable {
     let throttle: LoginThrottle
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
+    let profileEvents = ProfileEvents()
 
     func register(_ request: RegisterRequest) async throws -> Contracts.Session {
         let email = AuthValidation.normalizedEmail(request.email)
@@ -29,7 +30,10 @@ struct Accounts: Sendable {
         let user = User(
             id: UserID(), email: email, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
             pictureUrl: nil, sports: [], passwordHash: passwordHash, facebookID: nil, roles: [], createdAt: Date())
-        return try await startSession(for: user) { sql in try await users.insert(user, on: sql) }
+        return try await startSession(for: user) { sql in
+            try await users.insert(user, on: sql)
+            try await profileEvents.published(user, on: sql)
+        }
     }
 
     func login(_ request: LoginRequest) async throws -> Contracts.Session {
@@ -64,13 +68,19 @@ struct Accounts: Sendable {
         if var linked {
             linked.facebookID = identity.providerUserID
             let user = linked
-            return try await startSession(for: user) { sql in try await users.update(user, on: sql) }
+            return try await startSession(for: user) { sql in
+                try await users.update(user, on: sql)
+                try await profileEvents.published(user, on: sql)
+            }
         }
         let user = User(
             id: UserID(), email: email ?? "facebook-\(identity.providerUserID)@users.huddle.invalid",
             name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil,
             facebookID: identity.providerUserID, roles: [], createdAt: Date())
-        return try await startSession(for: user) { sql in try await users.insert(user, on: sql) }
+        return try await startSession(for: user) { sql in
+            try await users.insert(user, on: sql)
+            try await profileEvents.published(user, on: sql)
+        }
     }
 
     func refresh(_ token: String) async throws -> Contracts.Session {

@@ -41,6 +41,7 @@ enum AuthMigrations {
                     kid TEXT PRIMARY KEY, private_key TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL)
                 """,
             ]
-        }
+        },
+        .outbox(version: 2),
     ]
 }

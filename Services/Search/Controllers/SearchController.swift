@@ -27,6 +27,11 @@ struct SearchController {
             guard (1...100).contains(limit) else { throw CommonError.invalid("limit", "must be from 1 to 100") }
             return JSONResponse(Page(items: try await search.venues(near: center, limit: limit), nextCursor: nil))
         }
+        signedIn.get("players") { request, _ in
+            let text = request.uri.queryParameters["q"].map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+            guard (1...80).contains(text.count) else { throw CommonError.invalid("q", "must be 1 to 80 characters") }
+            return JSONResponse(try await search.players(matching: text, page: try PageRequest(request)))
+        }
         return routes
     }
 }

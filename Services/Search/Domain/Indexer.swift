@@ -3,10 +3,11 @@ import Foundation
 import ServiceKit
 import SQLKit
 
-/// Keeps the read model in step with the events of catalog and games. Each event carries the
+/// Keeps the read model in step with the events of auth, catalog and games. Each event carries the
 /// whole current state of what changed, so applying one is an upsert; the inbox applies each once.
 struct Indexer: Sendable {
     let places: any PlaceStore
+    let players: any PlayerStore
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         let decoder = HuddleJSON.decoder
@@ -48,6 +49,9 @@ struct Indexer: Sendable {
                     kind: .venue, id: venue.id.description, doc: try HuddleJSON.encoder.encode(venue), coordinates: venue.location.coordinates,
                     privacy: .public),
                 on: sql)
+        case AuthEvent.profileChanged:
+            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
+            try await players.upsert(PlayerResult(id: profile.id, name: profile.name), on: sql)
         default:
             break
         }

@@ -18,6 +18,7 @@ struct SearchArea: Sendable {
 struct Search: Sendable {
     let database: Database
     let places: any PlaceStore
+    let players: any PlayerStore
 
     /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest.
     func games(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<Game>> {
@@ -50,6 +51,16 @@ struct Search: Sendable {
         let area = SearchArea(center: center, radiusKm: SearchArea.maxRadiusKm)
         let hits = try await nearby(.venue, in: area, filter: PlaceFilter(), as: Venue.self) { venue, _ in venue }
         return Array(hits.sorted { ($0.distanceMeters, $0.item.id.description) < ($1.distanceMeters, $1.item.id.description) }.prefix(limit))
+    }
+
+    /// Players by name, best match first: prefixes, then shared trigrams (typos forgiven).
+    func players(matching text: String, page: PageRequest) async throws -> Page<PlayerResult> {
+        let candidates = try await database.read { sql in try await players.candidates(matching: text, limit: 200, on: sql) }
+        let ranked = candidates.map { ($0, NameMatch.score(name: $0.name, query: text)) }
+            .filter { $0.1 >= NameMatch.threshold }
+            .sorted { ($1.1, $0.0.name, $0.0.id.description) < ($0.1, $1.0.name, $1.0.id.description) }
+            .map(\.0)
+        return try paged(ranked, page)
     }
 
     // MARK: Helpers

@@ -29,5 +29,28 @@ enum SearchMigrations {
             }
         },
         .inbox(version: 2),
+        Migration(version: 3, name: "players by name") { kind in
+            switch kind {
+            case .sqlite:
+                return [
+                    "CREATE TABLE players (rid INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, name_key TEXT NOT NULL)",
+                    // A trigram index answers substrings; the store ORs a query's trigrams to forgive typos.
+                    "CREATE VIRTUAL TABLE players_fts USING fts5(name_key, content='players', content_rowid='rid', tokenize='trigram')",
+                    "CREATE TRIGGER players_ai AFTER INSERT ON players BEGIN INSERT INTO players_fts(rowid, name_key) VALUES (new.rid, new.name_key); END",
+                    """
+                    CREATE TRIGGER players_au AFTER UPDATE ON players BEGIN
+                        INSERT INTO players_fts(players_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
+                        INSERT INTO players_fts(rowid, name_key) VALUES (new.rid, new.name_key);
+                    END
+                    """,
+                ]
+            case .postgres:
+                return [
+                    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+                    "CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL)",
+                    "CREATE INDEX players_trigrams ON players USING gin (name_key gin_trgm_ops)",
+                ]
+            }
+        },
     ]
 }

@@ -20,6 +20,7 @@ public enum HuddleModules {
 
     /// Which modules consume whose events (`/internal/events`).
     static let consumers: [ServiceModule: [ServiceModule]] = [
+        .auth: [.search],
         .catalog: [.games, .search],
         .games: [.search, .notify, .chat],
     ]

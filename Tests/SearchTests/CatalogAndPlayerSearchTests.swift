@@ -1,0 +1,89 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Searching teams, places and players fed by events")
+struct CatalogAndPlayerSearchTests {
+    @Test("Players are found by name prefix and despite typos, best match first", arguments: TestStore.all)
+    func players(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let bruno = try await h.player("Bruno Player"), brunhilde = try await h.player("Brunhilde Stone")
+            let annika = try await h.player("Annika Kask"), ulle = try await h.player("Ülle Õun")
+            _ = try await h.player("Anna Tamm")
+            let token = bruno.accessToken
+            func names(_ query: String) async throws -> [String] {
+                try await h.get("/v1/search/players?q=\(query)", as: Page<PlayerResult>.self, token: token).items.map(\.name)
+            }
+            #expect(try await h.eventually { try await names("ulle") == ["Ülle Õun"] })
+            #expect(try await names("bru") == ["Brunhilde Stone", "Bruno Player"])
+            #expect(try await names("BRUNO").first == "Bruno Player")
+            #expect(try await names("anika") == ["Annika Kask"])
+            #expect(try await names("stone") == ["Brunhilde Stone"])
+            #expect(try await names("zzzz").isEmpty)
+            _ = (brunhilde, annika, ulle)
+
+            // A renamed player is found by the new name.
+            _ = try await expect(200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
+            #expect(try await h.eventually { try await names("backhand") == ["Bruno Backhand"] })
+            #expect(try await h.search.get("/v1/search/players?q=", token: token).problem?.errors?.map(\.field) == ["q"])
+        }
+    }
+
+    @Test("Teams, courses and venues come from catalog's events: nearest first, protected teams without location", arguments: TestStore.all)
+    func catalogPlaces(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let manager = try await h.player(), joiner = try await h.player()
+            let admin = try await h.stack.client(.auth).register(name: "Ada Admin", email: SearchHarness.adminEmail)
+            func team(_ name: String, _ privacy: Privacy, _ lat: Double) async throws -> Team {
+                let request = CreateTeamRequest(
+                    name: name, sport: .volleyball, privacy: privacy, location: Location(lat: lat, lng: 24.75), ageGroup: .adult, gender: .coed,
+                    skill: .intermediate)
+                return try await expect(201, h.catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
+            }
+            let near = try await team("Near Spikers", .public, 59.44), protected = try await team("Closed Circle", .protected, 59.45)
+            _ = try await team("Secret Six", .private, 59.441)
+            _ = try await expect(200, h.catalog.post("/v1/teams/\(near.id)/join", token: joiner.accessToken))
+            for (name, lat) in [("Pirita", 59.465), ("Far Park", 58.0)] {
+                let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: lat, lng: 24.8), basket: Coordinates(lat: lat + 0.0005, lng: 24.8))]
+                _ = try await expect(201, h.catalog.post("/v1/courses", json: CreateCourseRequest(name: name, location: Location(lat: lat, lng: 24.8), holes: holes), token: admin.accessToken))
+            }
+            for index in 0..<7 {
+                let venue = CreateVenueRequest(name: "Ground \(index)", location: Location(lat: 59.4 + Double(index) * 0.01, lng: 24.75), sports: [.soccer])
+                _ = try await expect(201, h.catalog.post("/v1/venues", json: venue, token: admin.accessToken))
+            }
+            let token = manager.accessToken
+            let here = "lat=59.437&lng=24.75"
+            #expect(try await h.eventually {
+                try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.first?.item.memberCount == 2
+            })
+            let teams = try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items
+            #expect(teams.map(\.item.name) == ["Near Spikers", "Closed Circle"])
+            #expect(teams[0].item.location != nil && teams[1].item.location == nil)
+            #expect(try await h.get("/v1/search/teams?\(here)&radiusKm=10&sport=soccer", as: Page<Nearby<TeamResult>>.self, token: token).items.isEmpty)
+
+            #expect(try await h.eventually {
+                try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items.count == 2
+            })
+            let courses = try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items
+            #expect(courses.map(\.item.name) == ["Pirita", "Far Park"] && courses[0].distanceMeters < courses[1].distanceMeters)
+            #expect(try await h.eventually {
+                try await h.get("/v1/search/venues?\(here)&limit=7", as: Page<Nearby<Venue>>.self, token: token).items.count == 7
+            })
+            let venues = try await h.get("/v1/search/venues?\(here)", as: Page<Nearby<Venue>>.self, token: token).items
+            #expect(venues.map(\.item.name) == ["Ground 4", "Ground 3", "Ground 5", "Ground 2", "Ground 6"])
+
+            // A deleted team leaves the index.
+            _ = try await expect(204, h.catalog.delete("/v1/teams/\(near.id)", token: manager.accessToken))
+            #expect(try await h.eventually {
+                try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [protected.id]
+            })
+        }
+    }
+}
+
+func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient.Response {
+    guard response.status == status else { throw SearchFailure(response: response) }
+    return response
+}
