@@ -211,6 +211,62 @@ extension StackTests {
         }
     }
 
+    @Test("a player new to a city finds volleyball games near them for their group, nearest first, one needing a substitute, and joins it", arguments: TestStore.all)
+    func findAndJoin(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let organizer = try await gateway.register(name: "Olga Organiser"), manager = try await gateway.register(name: "Mia Manager")
+            let newcomer = try await gateway.register(name: "Nina Newcomer")
+            let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
+            // Around Narre Warren (City of Casey): games 1, 3 and 6 km north of where Nina stands.
+            let here = Coordinates(lat: -38.069, lng: 145.303)
+            func north(_ km: Double) -> Location { Location(lat: here.lat + km / 111.32, lng: here.lng) }
+            func pickup(_ km: Double, sport: Sport = .volleyball, ageGroup: AgeGroup = .adult) async throws -> Game {
+                let request = CreateGameRequest(
+                    kind: .pickup, startsAt: nextWeek, location: north(km), sport: sport, privacy: .public, ageGroup: ageGroup, gender: .coed,
+                    skill: .beginner, capacity: 12)
+                return try await gateway.post("/v1/games", json: request, token: organizer.accessToken).decode(Game.self)
+            }
+            let nearest = try await pickup(1), farthest = try await pickup(6)
+            _ = try await pickup(2, sport: .soccer)
+            _ = try await pickup(2.5, ageGroup: .youth)
+            let team = try await gateway.post(
+                "/v1/teams",
+                json: CreateTeamRequest(
+                    name: "Casey Casuals", sport: .volleyball, privacy: .protected, location: north(3), ageGroup: .adult, gender: .coed,
+                    skill: .any),
+                token: manager.accessToken
+            ).decode(Team.self)
+            let teamGame = try await gateway.post(
+                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek), token: manager.accessToken
+            ).decode(Game.self)
+            _ = try await gateway.put("/v1/games/\(teamGame.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken)
+
+            let query = "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=20&sport=volleyball&ageGroup=adult&skill=beginner&gender=female"
+            var found: [Nearby<Game>] = []
+            for _ in 0..<200 {
+                found = try await gateway.get(query, token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items
+                if found.count == 3, found.contains(where: { $0.item.subsNeeded == 1 }) { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(found.map(\.item.id) == [nearest.id, teamGame.id, farthest.id])
+            #expect(found.map(\.distanceMeters) == found.map(\.distanceMeters).sorted())
+            let needing = try #require(found.first { $0.item.subsNeeded > 0 })
+            #expect(needing.item.location == nil && (2900...3100).contains(needing.distanceMeters))
+            let needsPlayers = try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self)
+            #expect(needsPlayers.items.map(\.item.id) == [teamGame.id])
+
+            let joined = try await gateway.post("/v1/games/\(needing.item.id)/join", token: newcomer.accessToken).decode(RosterPlace.self)
+            #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0)
+            // Filled: it no longer needs players.
+            var stillNeeding = true
+            for _ in 0..<200 where stillNeeding {
+                stillNeeding = !(try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
+                if stillNeeding { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(!stillNeeding)
+        }
+    }
+
     /// The document clients are generated from must describe routes that exist.
     @Test("every operation in /openapi.json reaches a route of the running stack")
     func openAPIMatchesRoutes() async throws {
