@@ -87,3 +87,40 @@ func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient
     guard response.status == status else { throw SearchFailure(response: response) }
     return response
 }
+
+@Suite("Search catching up")
+struct CatchUpTests {
+    @Test("After search was unreachable while games changed, it converges with nothing lost", arguments: TestStore.all)
+    func catchUp(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let searchURL = h.stack.url(.search)
+            let search = TestClient(baseURL: searchURL)
+            let organizer = try await h.player()
+            // Deliveries to search fail from now on: nothing listens on port 1.
+            h.stack.runner.directory.set(.search, url: "http://127.0.0.1:1")
+            let when = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3 * 24 * 3600).rounded(.down))
+            var created: [GameID] = []
+            for index in 0..<5 {
+                let request = CreateGameRequest(
+                    kind: .pickup, startsAt: when, location: Location(lat: 52.52 + Double(index) * 0.001, lng: 13.405), sport: .basketball,
+                    privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10)
+                created.append(try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+            }
+            _ = try await expect(204, h.games.delete("/v1/games/\(created[4])", token: organizer.accessToken))
+            _ = try await expect(200, h.games.put("/v1/games/\(created[0])/subs", json: SubstitutesRequest(needed: 3), token: organizer.accessToken))
+            try await Task.sleep(for: .milliseconds(300))
+            let query = "/v1/search/games?lat=52.52&lng=13.405&radiusKm=5"
+            #expect(try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
+
+            h.stack.runner.directory.set(.search, url: searchURL)
+            var items: [Nearby<Game>] = []
+            for _ in 0..<200 {
+                items = try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items
+                if items.count == 4, items.first?.item.subsNeeded == 3 { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            #expect(items.map(\.item.id) == Array(created.prefix(4)))
+            #expect(items.first?.item.subsNeeded == 3)
+        }
+    }
+}
