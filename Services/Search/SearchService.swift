@@ -25,7 +25,7 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
         module: .search, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
     router.addRoutes(SearchController(search: Search(database: database, places: places, players: players)).endpoints, atPath: "/v1/search")
     router.internalGroup(token: dependencies.internalToken)
-        .addEventConsumer(EventConsumer(database: database) { event, sql in try await indexer.apply(event, on: sql) })
+        .addEventConsumer(EventConsumer(database: database) { events, sql in try await indexer.apply(events, on: sql) })
 
     var app = Application(
         router: router, configuration: reader.serverConfiguration(for: .search),

@@ -6,7 +6,7 @@ public import ServiceKit
 public struct CatalogClient: Sendable {
     let client: InternalClient
 
-    public init(dependencies: ServiceDependencies, timeout: Duration = .seconds(2)) {
+    public init(dependencies: ServiceDependencies, timeout: Duration = .seconds(5)) {
         self.client = InternalClient(.catalog, dependencies: dependencies, timeout: timeout)
     }
 

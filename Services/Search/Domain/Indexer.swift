@@ -3,88 +3,135 @@ import Foundation
 import ServiceKit
 import SQLKit
 
-/// Keeps the read model in step with the events of auth, catalog and games. Each event carries the
-/// whole current state of what changed, so applying one is an upsert; the inbox applies each once.
+/// Keeps the read model in step with the events of auth, catalog and games. Each batch of new
+/// events is folded, in order, into the documents it changes, then written with a few bulk
+/// statements: the latest state wins, and partial changes (roster counts, member counts) apply
+/// to the state before them in the same batch.
 struct Indexer: Sendable {
     let places: any PlaceStore
     let players: any PlayerStore
 
-    func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
+    func apply(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws {
+        var batch = PendingChanges()
+        for event in events { try await fold(event, into: &batch, on: sql) }
+        for kind in PlaceKind.allCases {
+            try await places.delete(kind, ids: batch.deleted(kind), on: sql)
+        }
+        try await places.upsert(batch.upserts, on: sql)
+        for player in batch.players { try await players.upsert(player, on: sql) }
+    }
+
+    private func fold(_ event: EventEnvelope, into batch: inout PendingChanges, on sql: any SQLDatabase) async throws {
         let decoder = HuddleJSON.decoder
         switch event.type {
         case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
-            try await index(try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game, on: sql)
+            if let document = try Self.document(for: try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game) {
+                batch.set(document)
+            }
         case GameEvent.rosterChanged:
             let change = try decoder.decode(GameEvent.RosterChanged.self, from: event.payload)
-            try await updateGame(change.gameId, on: sql) { game in
+            try await update(.game, id: change.gameId.description, as: Game.self, in: &batch, on: sql) { game in
                 game.goingCount = change.goingCount
                 game.waitlistCount = change.waitlistCount
                 game.subsNeeded = change.subsNeeded
+                return try Self.document(for: game)
             }
         case GameEvent.needsPlayersChanged:
             let change = try decoder.decode(GameEvent.NeedsPlayersChanged.self, from: event.payload)
-            try await updateGame(change.gameId, on: sql) { $0.subsNeeded = change.subsNeeded }
+            try await update(.game, id: change.gameId.description, as: Game.self, in: &batch, on: sql) { game in
+                game.subsNeeded = change.subsNeeded
+                return try Self.document(for: game)
+            }
         case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
-            try await index(try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team, on: sql)
+            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team))
         case CatalogEvent.membershipChanged:
             let change = try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload)
-            guard var document = try await places.document(.team, id: change.teamId.description, on: sql) else { return }
-            var team = try decoder.decode(TeamResult.self, from: document.doc)
-            team.memberCount = change.memberCount
-            document.doc = try HuddleJSON.encoder.encode(team)
-            try await places.upsert(document, on: sql)
+            try await update(.team, id: change.teamId.description, as: TeamResult.self, in: &batch, on: sql) { team in
+                team.memberCount = change.memberCount
+                return nil
+            }
         case CatalogEvent.teamDeleted:
-            try await places.delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description, on: sql)
+            batch.delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description)
         case CatalogEvent.courseChanged:
             let course = try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course
-            try await places.upsert(
+            batch.set(
                 PlaceDocument(
                     kind: .course, id: course.id.description, doc: try HuddleJSON.encoder.encode(course),
-                    coordinates: course.location.coordinates, privacy: .public, sport: .discGolf),
-                on: sql)
+                    coordinates: course.location.coordinates, privacy: .public, sport: .discGolf))
         case CatalogEvent.venueChanged:
             let venue = try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue
-            try await places.upsert(
+            batch.set(
                 PlaceDocument(
-                    kind: .venue, id: venue.id.description, doc: try HuddleJSON.encoder.encode(venue), coordinates: venue.location.coordinates,
-                    privacy: .public),
-                on: sql)
+                    kind: .venue, id: venue.id.description, doc: try HuddleJSON.encoder.encode(venue),
+                    coordinates: venue.location.coordinates, privacy: .public))
         case AuthEvent.profileChanged:
             let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
-            try await players.upsert(PlayerResult(id: profile.id, name: profile.name), on: sql)
+            batch.players.append(PlayerResult(id: profile.id, name: profile.name))
         default:
             break
         }
     }
 
-    func index(_ game: Game, on sql: any SQLDatabase) async throws {
-        guard let location = game.location else { return }
+    /// Changes the stored item in place: `change` edits it and may build the whole document
+    /// (when filter columns change too); otherwise only the JSON is replaced.
+    private func update<Item: Codable>(
+        _ kind: PlaceKind, id: String, as type: Item.Type, in batch: inout PendingChanges, on sql: any SQLDatabase,
+        _ change: (inout Item) throws -> PlaceDocument?
+    ) async throws {
+        let current: PlaceDocument?
+        if let pending = batch.pending(kind, id: id) { current = pending } else { current = try await places.document(kind, id: id, on: sql) }
+        guard var document = current else { return }
+        var item = try HuddleJSON.decoder.decode(Item.self, from: document.doc)
+        if let rebuilt = try change(&item) {
+            document = rebuilt
+        } else {
+            document.doc = try HuddleJSON.encoder.encode(item)
+        }
+        batch.set(document)
+    }
+
+    static func document(for game: Game) throws -> PlaceDocument? {
+        guard let location = game.location else { return nil }
         var stored = game
         stored.myStatus = nil
         stored.distanceMeters = nil
-        try await places.upsert(
-            PlaceDocument(
-                kind: .game, id: game.id.description, doc: try HuddleJSON.encoder.encode(stored), coordinates: location.coordinates,
-                privacy: game.privacy, sport: game.sport, skill: game.skill, ageGroup: game.ageGroup, gender: game.gender,
-                startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled),
-            on: sql)
+        return PlaceDocument(
+            kind: .game, id: game.id.description, doc: try HuddleJSON.encoder.encode(stored), coordinates: location.coordinates,
+            privacy: game.privacy, sport: game.sport, skill: game.skill, ageGroup: game.ageGroup, gender: game.gender,
+            startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled)
     }
 
-    func index(_ team: Team, on sql: any SQLDatabase) async throws {
+    static func document(for team: Team) throws -> PlaceDocument {
         let result = TeamResult(
             id: team.id, name: team.name, sport: team.sport, privacy: team.privacy, ageGroup: team.ageGroup, gender: team.gender,
             skill: team.skill, memberCount: team.memberCount, location: team.location)
-        try await places.upsert(
-            PlaceDocument(
-                kind: .team, id: team.id.description, doc: try HuddleJSON.encoder.encode(result), coordinates: team.location.coordinates,
-                privacy: team.privacy, sport: team.sport, skill: team.skill, ageGroup: team.ageGroup, gender: team.gender),
-            on: sql)
+        return PlaceDocument(
+            kind: .team, id: team.id.description, doc: try HuddleJSON.encoder.encode(result), coordinates: team.location.coordinates,
+            privacy: team.privacy, sport: team.sport, skill: team.skill, ageGroup: team.ageGroup, gender: team.gender)
+    }
+}
+
+/// What a batch of events leaves behind: the last document of each place, places to delete, players.
+struct PendingChanges {
+    struct Key: Hashable {
+        var kind: PlaceKind
+        var id: String
     }
 
-    private func updateGame(_ id: GameID, on sql: any SQLDatabase, _ change: (inout Game) -> Void) async throws {
-        guard let document = try await places.document(.game, id: id.description, on: sql) else { return }
-        var game = try HuddleJSON.decoder.decode(Game.self, from: document.doc)
-        change(&game)
-        try await index(game, on: sql)
+    private var documents: [Key: PlaceDocument?] = [:]
+    private var order: [Key] = []
+    var players: [PlayerResult] = []
+
+    mutating func set(_ document: PlaceDocument) { record(Key(kind: document.kind, id: document.id), document) }
+    mutating func delete(_ kind: PlaceKind, id: String) { record(Key(kind: kind, id: id), nil) }
+
+    /// The document as the batch has left it so far; nil when the batch has not touched it or deleted it.
+    func pending(_ kind: PlaceKind, id: String) -> PlaceDocument? { documents[Key(kind: kind, id: id)] ?? nil }
+
+    var upserts: [PlaceDocument] { order.compactMap { documents[$0] ?? nil } }
+    func deleted(_ kind: PlaceKind) -> [String] { order.filter { $0.kind == kind && documents[$0]! == nil }.map(\.id) }
+
+    private mutating func record(_ key: Key, _ document: PlaceDocument?) {
+        if documents.updateValue(document, forKey: key) == nil, !order.contains(key) { order.append(key) }
     }
 }

@@ -47,9 +47,10 @@ struct PlaceCandidate: Sendable {
 }
 
 protocol PlaceStore: Sendable {
-    func upsert(_ document: PlaceDocument, on sql: any SQLDatabase) async throws
+    /// Inserts or replaces the documents, a few statements for many documents. Keys must not repeat.
+    func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws
     func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument?
-    func delete(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws
+    func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws
     /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle).
     func candidates(_ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase)
         async throws -> [PlaceCandidate]
@@ -61,28 +62,34 @@ struct SQLPlaceStore: PlaceStore {
     /// its box is widened by the ratio (and a little more), so it always holds the whole circle.
     static let earthBoxScale = 6_378_168.0 / Geodesy.earthRadiusMeters * 1.001
 
-    func upsert(_ document: PlaceDocument, on sql: any SQLDatabase) async throws {
-        let row = try await sql.insert(into: "places")
-            .columns("kind", "id", "doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled")
-            .values(
-                SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),
-                SQLBind(document.coordinates.lat), SQLBind(document.coordinates.lng), SQLBind(document.privacy.rawValue),
-                SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
-                SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded), SQLBind(document.cancelled)
-            )
-            .onConflict(with: ["kind", "id"]) { update in
-                ["doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled"]
-                    .reduce(update) { $0.set(excludedValueOf: $1) }
+    static let documentColumns = [
+        "kind", "id", "doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled",
+    ]
+
+    func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws {
+        // 13 values a row: 1,000 rows stay under SQLite's limit of bound parameters.
+        for chunk in stride(from: 0, to: documents.count, by: 1000).map({ documents[$0..<min($0 + 1000, documents.count)] }) {
+            let rows = chunk.map { document -> [any SQLExpression] in
+                [
+                    SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),
+                    SQLBind(document.coordinates.lat), SQLBind(document.coordinates.lng), SQLBind(document.privacy.rawValue),
+                    SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
+                    SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded), SQLBind(document.cancelled),
+                ]
             }
-            .returning("rid").first()
-        guard kind == .sqlite, let rid = try row?.decode(column: "rid", as: Int64.self) else { return }
-        let point = document.coordinates
-        try await sql.raw(
-            """
-            INSERT OR REPLACE INTO places_geo (rid, min_lat, max_lat, min_lng, max_lng)
-            VALUES (\(bind: rid), \(bind: point.lat), \(bind: point.lat), \(bind: point.lng), \(bind: point.lng))
-            """
-        ).run()
+            let stored = try await sql.insert(into: "places").columns(Self.documentColumns).rows(rows)
+                .onConflict(with: ["kind", "id"]) { update in Self.documentColumns.dropFirst(2).reduce(update) { $0.set(excludedValueOf: $1) } }
+                .returning("rid", "lat", "lng").all()
+            guard kind == .sqlite else { continue }
+            // An R*Tree takes no upsert: moved and new points are deleted, then inserted.
+            let rids = try stored.map { try $0.decode(column: "rid", as: Int64.self) }
+            try await sql.delete(from: "places_geo").where("rid", .in, SQLBind.group(rids)).run()
+            let points = try zip(rids, stored).map { rid, row -> [any SQLExpression] in
+                let lat = try row.decode(column: "lat", as: Double.self), lng = try row.decode(column: "lng", as: Double.self)
+                return [SQLBind(rid), SQLBind(lat), SQLBind(lat), SQLBind(lng), SQLBind(lng)]
+            }
+            try await sql.insert(into: "places_geo").columns("rid", "min_lat", "max_lat", "min_lng", "max_lng").rows(points).run()
+        }
     }
 
     func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument? {
@@ -100,37 +107,42 @@ struct SQLPlaceStore: PlaceStore {
             cancelled: try row.decode(column: "cancelled", as: Bool.self))
     }
 
-    func delete(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws {
+    func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws {
+        guard !ids.isEmpty else { return }
         if self.kind == .sqlite {
-            try await sql.raw(
-                "DELETE FROM places_geo WHERE rid IN (SELECT rid FROM places WHERE kind = \(bind: kind.rawValue) AND id = \(bind: id))"
-            ).run()
+            try await sql.delete(from: "places_geo")
+                .where(
+                    "rid", .in,
+                    SQLSubquery.select {
+                        $0.column("rid").from("places").where("kind", .equal, SQLBind(kind.rawValue)).where("id", .in, SQLBind.group(ids))
+                    }
+                ).run()
         }
-        try await sql.delete(from: "places").where("kind", .equal, SQLBind(kind.rawValue)).where("id", .equal, SQLBind(id)).run()
+        try await sql.delete(from: "places").where("kind", .equal, SQLBind(kind.rawValue)).where("id", .in, SQLBind.group(ids)).run()
     }
 
     func candidates(
         _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
     ) async throws -> [PlaceCandidate] {
         var query = sql.select().columns(["id", "doc", "lat", "lng", "privacy", "starts_at"].map { SQLColumn($0, table: "places") })
-            .from("places")
+            // On SQLite no other index may drive: only rowids from the R*Tree are looked up.
+            .from(self.kind == .sqlite ? SQLRaw("places NOT INDEXED") : SQLIdentifier("places"))
             .where(SQLColumn("kind", table: "places"), .equal, SQLBind(kind.rawValue))
             .where(SQLColumn("privacy", table: "places"), .notEqual, SQLBind(Privacy.private.rawValue))
         switch self.kind {
         case .sqlite:
-            query = query.join("places_geo", on: SQLColumn("rid", table: "places_geo"), .equal, SQLColumn("rid", table: "places"))
-                .where(group: { any in
-                    var any = any
-                    for box in boxes {
-                        any = any.orWhere(group: { inBox in
-                            inBox.where(SQLColumn("max_lat", table: "places_geo"), .greaterThanOrEqual, SQLBind(box.minLat))
-                                .where(SQLColumn("min_lat", table: "places_geo"), .lessThanOrEqual, SQLBind(box.maxLat))
-                                .where(SQLColumn("max_lng", table: "places_geo"), .greaterThanOrEqual, SQLBind(box.minLng))
-                                .where(SQLColumn("min_lng", table: "places_geo"), .lessThanOrEqual, SQLBind(box.maxLng))
+            // The R*Tree hands over the rowids in the boxes, and only those rows are read.
+            let inBoxes = SQLSubquery.select { geo in
+                geo.column("rid").from("places_geo").where(group: { any in
+                    boxes.reduce(any) { any, box in
+                        any.orWhere(group: { inBox in
+                            inBox.where("max_lat", .greaterThanOrEqual, SQLBind(box.minLat)).where("min_lat", .lessThanOrEqual, SQLBind(box.maxLat))
+                                .where("max_lng", .greaterThanOrEqual, SQLBind(box.minLng)).where("min_lng", .lessThanOrEqual, SQLBind(box.maxLng))
                         })
                     }
-                    return any
                 })
+            }
+            query = query.where(SQLColumn("rid", table: "places"), .in, inBoxes)
         case .postgres:
             let box = SQLFunction(
                 "earth_box", args: SQLFunction("ll_to_earth", args: SQLBind(center.lat), SQLBind(center.lng)),

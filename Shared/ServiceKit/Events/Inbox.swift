@@ -6,6 +6,22 @@ import Foundation
 public struct Inbox: Sendable {
     public init() {}
 
+    /// Records the events as applied and returns those that were not yet, in their order. A few
+    /// statements however many events; call inside the transaction that applies them.
+    public func markApplied(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws -> [EventEnvelope] {
+        var fresh: Set<String> = []
+        let now = Date()
+        for chunk in stride(from: 0, to: events.count, by: 1000).map({ events[$0..<min($0 + 1000, events.count)] }) {
+            let rows = chunk.map { event -> [any SQLExpression] in [SQLBind(event.id.description), SQLBind(event.type), SQLBind(now)] }
+            let inserted = try await sql.insert(into: "inbox").columns("event_id", "type", "applied_at").rows(rows)
+                .ignoringConflicts(with: ["event_id"]).returning("event_id").all()
+            for row in inserted { fresh.insert(try row.decode(column: "event_id", as: String.self)) }
+        }
+        // A batch that names one event twice applies it once.
+        var seen: Set<String> = []
+        return events.filter { fresh.contains($0.id.description) && seen.insert($0.id.description).inserted }
+    }
+
     /// Records `event` as applied and returns true, or returns false when it already was.
     /// Call inside the transaction that applies the event, so both commit together.
     public func markApplied(_ event: EventEnvelope, on sql: any SQLDatabase) async throws -> Bool {

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Configuration
+import Contracts
+import Foundation
+import HuddleModules
+import Logging
+import ServiceKit
+import ServiceKitTesting
+
+/// `huddle-bench search`: loads games spread over Europe into search's index through
+/// `/internal/events` (as games would deliver them) and measures the indexing rate, then the
+/// latency of 5 km and 50 km searches with filters through HTTP.
+struct SearchBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Search indexing rate and geo query latency.")
+
+    @Option(help: "Games to index.") var games = 1_000_000
+    @Option(help: "Events per delivered batch.") var batch = 1_000
+    @Option(help: "Searches per radius.") var queries = 1_000
+    @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file otherwise.") var postgres: String?
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let searchDB: String
+        if let postgres {
+            setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1)
+            searchDB = try await TestStore.postgres.freshDatabaseURL()
+        } else {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-bench-\(UUID().uuidString)")
+            searchDB = "sqlite:" + directory.appendingPathComponent("search.sqlite").path
+        }
+        let settings = [
+            "auth.bcrypt.cost": "4", "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "search.http.port": "0",
+            "search.db.url": searchDB, "log.level": "error",
+        ]
+        let stack = try await EmbeddedStack.start(
+            modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+            internalToken: TestStack.internalToken, logger: logger)
+        do {
+            try await measure(search: TestClient(baseURL: stack.url(of: .search)), auth: TestClient(baseURL: stack.url(of: .auth)))
+        } catch {
+            try? await stack.stop()
+            throw error
+        }
+        try await stack.stop()
+    }
+
+    private func measure(search: TestClient, auth: TestClient) async throws {
+        var random = SystemRandomNumberGenerator()
+        var centers: [Coordinates] = []
+        let started = ContinuousClock.now
+        var sent = 0
+        while sent < games {
+            let size = min(batch, games - sent)
+            var events: [EventEnvelope] = []
+            events.reserveCapacity(size)
+            for _ in 0..<size {
+                let game = Self.randomGame(using: &random)
+                if centers.count < 10_000, game.privacy == .public { centers.append(game.location!.coordinates) }
+                events.append(
+                    EventEnvelope(
+                        type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(),
+                        payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game))))
+            }
+            let response = try await search.post(
+                Routes.Internal.events, json: EventBatch(events: events), headers: [Routes.Header.internalToken: TestStack.internalToken])
+            guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
+            sent += size
+            if sent % 100_000 == 0 { print("  indexed \(sent)"); fflush(nil) }
+        }
+        let loading = ContinuousClock.now - started
+        let seconds = Double(loading.components.seconds) + Double(loading.components.attoseconds) / 1e18
+        let store = postgres == nil ? "SQLite file" : "PostgreSQL"
+        print(String(format: "search: %d games indexed on %@ in %.1f s: %.0f events/s", games, store, seconds, Double(games) / seconds))
+
+        let token = try await auth.register(name: "Bench Searcher").accessToken
+        for radius in [5.0, 50.0] {
+            var latencies: [Double] = [], found = 0
+            for _ in 0..<queries {
+                let center = centers.randomElement(using: &random)!
+                let sport = Sport.allCases.randomElement(using: &random)!
+                let path = "/v1/search/games?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
+                let start = ContinuousClock.now
+                let response = try await search.get(path, token: token)
+                let elapsed = ContinuousClock.now - start
+                guard response.status == 200 else { throw ValidationError("search failed: \(response.status) \(response.text)") }
+                found += try response.decode(Page<Nearby<Game>>.self).items.count
+                latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            latencies.sort()
+            print(
+                String(
+                    format: "  %.0f km with sport and age group: p50 %.2f ms  p99 %.2f ms  (%d searches, %.1f results each)", radius,
+                    latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)], queries,
+                    Double(found) / Double(queries)))
+        }
+    }
+
+    /// Somewhere between Lisbon and the Urals, Crete and the North Cape.
+    static func randomGame(using random: inout SystemRandomNumberGenerator) -> Game {
+        let privacy: Privacy = [.public, .public, .public, .public, .public, .public, .public, .public, .protected, .private].randomElement(using: &random)!
+        return Game(
+            id: GameID(), kind: .pickup, organizerId: UserID(),
+            startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).rounded,
+            sport: Sport.allCases.randomElement(using: &random)!, privacy: privacy,
+            ageGroup: AgeGroup.allCases.randomElement(using: &random)!, gender: Gender.allCases.randomElement(using: &random)!,
+            skill: Skill.allCases.randomElement(using: &random)!, capacity: 12, goingCount: 1,
+            subsNeeded: Int.random(in: 0..<10, using: &random) == 0 ? 2 : 0,
+            location: Location(lat: .random(in: 36...70, using: &random), lng: .random(in: -10...40, using: &random)), createdAt: Date())
+    }
+}
+
+extension Date {
+    fileprivate var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
