@@ -52,6 +52,12 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         let found = try await database.read { sql in try await users.users(ids: body.ids, on: sql) }
         return JSONResponse(ProfilesResponse(items: found.map(\.publicProfile)))
     }
+    // Every profile, page by page, for a read model rebuilding itself (search).
+    internalRoutes.get("snapshots/profiles") { request, _ in
+        let page = try PageRequest(request)
+        let found = try await database.read { sql in try await users.users(after: page.cursor, limit: page.limit + 1, on: sql) }
+        return JSONResponse(page.page(found, cursor: { PageRequest.cursor($0.id.description) }, item: \.publicProfile))
+    }
 
     var app = Application(
         router: router, configuration: reader.serverConfiguration(for: .auth),

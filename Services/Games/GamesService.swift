@@ -41,8 +41,9 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     router.addRoutes(roundsController.stats, atPath: "/v1/users")
     let liveRouter = Router(context: LiveRequestContext.self)
     LiveController(rounds: rounds, live: live, verifier: verifier).add(to: liveRouter)
-    router.internalGroup(token: dependencies.internalToken)
-        .addEventConsumer(EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
+    let internalRoutes = router.internalGroup(token: dependencies.internalToken)
+    internalRoutes.addEventConsumer(EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
+    internalRoutes.get("snapshots/games") { request, _ in JSONResponse(try await games.snapshot(page: try PageRequest(request))) }
 
     var app = Application(
         router: router,

@@ -24,8 +24,11 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     let router = Router<HuddleRequestContext>.huddle(
         module: .search, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
     router.addRoutes(SearchController(search: Search(database: database, places: places, players: players)).endpoints, atPath: "/v1/search")
-    router.internalGroup(token: dependencies.internalToken)
-        .addEventConsumer(EventConsumer(database: database) { events, sql in try await indexer.apply(events, on: sql) })
+    let reindex = Reindex(database: database, places: places, players: players, snapshots: SnapshotClient(dependencies: dependencies))
+    let internalRoutes = router.internalGroup(token: dependencies.internalToken)
+    internalRoutes.addEventConsumer(EventConsumer(database: database) { events, sql in try await indexer.apply(events, on: sql) })
+    // Rebuilds the index from the owners' snapshots; answers what it read.
+    internalRoutes.post("reindex") { _, _ in JSONResponse(try await reindex.run()) }
 
     var app = Application(
         router: router, configuration: reader.serverConfiguration(for: .search),

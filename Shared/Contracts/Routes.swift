@@ -13,6 +13,8 @@ public enum Routes {
         public static let profiles = "/internal/users/profiles"
         /// Catalog's news ingest, fed by provider adapters.
         public static let news = "/internal/news"
+        /// Full snapshots a read model rebuilds from: `/internal/snapshots/{teams|courses|venues|games|profiles}?cursor=`.
+        public static let snapshots = "/internal/snapshots"
     }
 
     /// Headers with a meaning across the stack.

@@ -124,3 +124,45 @@ struct CatchUpTests {
         }
     }
 }
+
+@Suite("Rebuilding the index")
+struct ReindexTests {
+    @Test("An index that lost everything is rebuilt from the owners' snapshots", arguments: TestStore.all)
+    func rebuild(store: TestStore) async throws {
+        // Nothing is delivered to search: as if its store had been lost.
+        let silent = ["catalog.events.subscribers": "games", "games.events.subscribers": "", "auth.events.subscribers": ""]
+        try await SearchHarness.with(store: store, config: silent) { h in
+            let organizer = try await h.player("Rita Rebuild")
+            let admin = try await h.stack.client(.auth).register(name: "Ada Admin", email: SearchHarness.adminEmail)
+            let team = try await expect(201, h.catalog.post("/v1/teams", json: CreateTeamRequest(
+                name: "Kalev Spikers", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75), ageGroup: .adult,
+                gender: .coed, skill: .any), token: organizer.accessToken)).decode(Team.self)
+            let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: 59.465, lng: 24.84), basket: Coordinates(lat: 59.4655, lng: 24.84))]
+            _ = try await expect(201, h.catalog.post("/v1/courses", json: CreateCourseRequest(name: "Pirita", location: Location(lat: 59.465, lng: 24.84), holes: holes), token: admin.accessToken))
+            _ = try await expect(201, h.catalog.post("/v1/venues", json: CreateVenueRequest(name: "Kadriorg", location: Location(lat: 59.438, lng: 24.79), sports: [.soccer]), token: admin.accessToken))
+            let when = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2 * 24 * 3600).rounded(.down))
+            var games: [GameID] = []
+            for (index, privacy) in [Privacy.public, .private, .protected].enumerated() {
+                let request = CreateGameRequest(
+                    kind: .pickup, startsAt: when.addingTimeInterval(Double(index) * 60), location: Location(lat: 59.437 + Double(index) * 0.001, lng: 24.75),
+                    sport: .volleyball, privacy: privacy, ageGroup: .adult, gender: .coed, skill: .any)
+                games.append(try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+            }
+            let token = organizer.accessToken
+            let near = "lat=59.437&lng=24.75&radiusKm=20"
+            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.isEmpty)
+
+            let rebuilt = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
+            #expect(rebuilt.status == 200)
+            #expect(try await h.search.post("/internal/reindex").status == 401)
+            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.map(\.item.id) == [games[0], games[2]])
+            #expect(try await h.get("/v1/search/teams?\(near)", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [team.id])
+            #expect(try await h.get("/v1/search/courses?\(near)", as: Page<Nearby<Course>>.self, token: token).items.map(\.item.name) == ["Pirita"])
+            #expect(try await h.get("/v1/search/venues?\(near)", as: Page<Nearby<Venue>>.self, token: token).items.map(\.item.name) == ["Kadriorg"])
+            #expect(try await h.get("/v1/search/players?q=rita", as: Page<PlayerResult>.self, token: token).items.map(\.name) == ["Rita Rebuild"])
+            // Rebuilding again changes nothing.
+            _ = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
+            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.count == 2)
+        }
+    }
+}

@@ -16,6 +16,8 @@ protocol UserStore: Sendable {
     func update(_ user: User, on sql: any SQLDatabase) async throws
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
     func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User]
+    /// Everyone, by id, after `id`: for full snapshots.
+    func users(after id: String?, limit: Int, on sql: any SQLDatabase) async throws -> [User]
 }
 
 struct SQLUserStore: UserStore {
@@ -72,6 +74,12 @@ struct SQLUserStore: UserStore {
         return try await sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
             .where("id", .in, SQLBind.group(ids.map(\.description)))
             .all().map(Self.decode)
+    }
+
+    func users(after id: String?, limit: Int, on sql: any SQLDatabase) async throws -> [User] {
+        var query = sql.select().columns(Self.columns.map { SQLColumn($0) }).from("users")
+        if let id { query = query.where("id", .greaterThan, SQLBind(id)) }
+        return try await query.orderBy("id").limit(limit).all().map(Self.decode)
     }
 
     private func one(where column: String, _ value: String, on sql: any SQLDatabase) async throws -> User? {

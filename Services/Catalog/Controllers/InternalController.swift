@@ -54,6 +54,10 @@ struct InternalController {
         routes.get("courses/:id") { _, context in
             JSONResponse(try await places.course(try context.parameters.id(as: CourseID.self, missing: "No such course.")))
         }
+        // Full snapshots, page by page, for a read model rebuilding itself (search).
+        routes.get("snapshots/teams") { request, _ in JSONResponse(try await teams.listed(page: try PageRequest(request))) }
+        routes.get("snapshots/courses") { request, _ in JSONResponse(try await places.courses(try PageRequest(request))) }
+        routes.get("snapshots/venues") { request, _ in JSONResponse(try await places.venues(try PageRequest(request))) }
         routes.post("news") { request, context in
             JSONResponse(try await news.ingest(try await request.decodeJSON(NewsIngestRequest.self, context: context)))
         }

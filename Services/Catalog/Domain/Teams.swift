@@ -49,6 +49,15 @@ struct Teams: Sendable {
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
+    /// Every public and protected team (what search may list), by name.
+    func listed(page: PageRequest) async throws -> Page<Team> {
+        let after = try NameCursor(page)
+        let rows = try await database.read { sql in
+            try await teams.search(text: nil, sport: nil, viewer: nil, after: after, limit: page.limit + 1, on: sql)
+        }
+        return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
+    }
+
     func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))

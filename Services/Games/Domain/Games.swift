@@ -55,6 +55,13 @@ struct Games: Sendable {
             item: { GameView.shown($0, to: viewer, from: position) })
     }
 
+    /// Every upcoming game with its exact location, soonest first: for search rebuilding its index.
+    func snapshot(page: PageRequest) async throws -> Page<Game> {
+        let after = try TimeCursor(page)
+        let rows = try await database.read { sql in try await games.upcoming(now: Date(), after: after, limit: page.limit + 1, on: sql) }
+        return page.page(rows) { TimeCursor(time: $0.startsAt, id: $0.id).encoded }
+    }
+
     func update(_ id: GameID, with request: UpdateGameRequest, by user: UserID) async throws -> Game {
         try FieldRules.require(
             GameValidation.common(

@@ -28,6 +28,8 @@ protocol GameStore: Sendable {
         async throws -> [Game]
     /// Scheduled games of `team` (as its own, home or away team) that have not started.
     func upcomingGames(of team: TeamID, now: Date, on sql: any SQLDatabase) async throws -> [GameID]
+    /// Scheduled games that have not started, soonest first: a full snapshot for search.
+    func upcoming(now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Game]
     /// Keeps the copied team name current wherever the team plays.
     func renameTeam(_ team: TeamID, to name: String, on sql: any SQLDatabase) async throws
 }
@@ -120,6 +122,12 @@ struct SQLGameStore: GameStore {
             })
             .where("status", .equal, SQLBind(GameStatus.scheduled.rawValue)).where("starts_at", .greaterThan, SQLBind(now))
             .orderBy("starts_at").all().map { try $0.typedID("id") }
+    }
+
+    func upcoming(now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Game] {
+        var query = select(on: sql).where("status", .equal, SQLBind(GameStatus.scheduled.rawValue)).where("starts_at", .greaterThan, SQLBind(now))
+        if let after { query = query.where(after.continuation(time: SQLColumn("starts_at"), id: SQLColumn("id"), descending: false)) }
+        return try await decorate(query.orderBy("starts_at").orderBy("id").limit(limit).all(), viewer: nil, on: sql)
     }
 
     func renameTeam(_ team: TeamID, to name: String, on sql: any SQLDatabase) async throws {

@@ -53,17 +53,9 @@ struct Indexer: Sendable {
         case CatalogEvent.teamDeleted:
             batch.delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description)
         case CatalogEvent.courseChanged:
-            let course = try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course
-            batch.set(
-                PlaceDocument(
-                    kind: .course, id: course.id.description, doc: try HuddleJSON.encoder.encode(course),
-                    coordinates: course.location.coordinates, privacy: .public, sport: .discGolf))
+            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course))
         case CatalogEvent.venueChanged:
-            let venue = try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue
-            batch.set(
-                PlaceDocument(
-                    kind: .venue, id: venue.id.description, doc: try HuddleJSON.encoder.encode(venue),
-                    coordinates: venue.location.coordinates, privacy: .public))
+            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue))
         case AuthEvent.profileChanged:
             let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
             batch.players.append(PlayerResult(id: profile.id, name: profile.name))
@@ -99,6 +91,18 @@ struct Indexer: Sendable {
             kind: .game, id: game.id.description, doc: try HuddleJSON.encoder.encode(stored), coordinates: location.coordinates,
             privacy: game.privacy, sport: game.sport, skill: game.skill, ageGroup: game.ageGroup, gender: game.gender,
             startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled)
+    }
+
+    static func document(for course: Course) throws -> PlaceDocument {
+        PlaceDocument(
+            kind: .course, id: course.id.description, doc: try HuddleJSON.encoder.encode(course), coordinates: course.location.coordinates,
+            privacy: .public, sport: .discGolf)
+    }
+
+    static func document(for venue: Venue) throws -> PlaceDocument {
+        PlaceDocument(
+            kind: .venue, id: venue.id.description, doc: try HuddleJSON.encoder.encode(venue), coordinates: venue.location.coordinates,
+            privacy: .public)
     }
 
     static func document(for team: Team) throws -> PlaceDocument {
