@@ -1,10 +1,10 @@
 public import Configuration
-public import Hummingbird
-public import ServiceKit
 import Contracts
 import Foundation
+public import Hummingbird
 import Logging
 import ServiceClients
+public import ServiceKit
 import ServiceLifecycle
 
 /// Builds the search service: games, teams, courses and venues near a place, and players by name,

@@ -18,7 +18,9 @@ public struct SnapshotClient: Sendable {
         var cursor: String? = nil, count = 0
         repeat {
             let path = "\(Routes.Internal.snapshots)/\(name)?limit=\(pageSize)" + (cursor.map { "&cursor=\($0)" } ?? "")
-            guard let page = try await client.get(path, as: Page<Item>.self) else { throw CommonError.dependencyUnavailable(module.rawValue) }
+            guard let page = try await client.get(path, as: Page<Item>.self) else {
+                throw CommonError.dependencyUnavailable(module.rawValue)
+            }
             try await body(page.items)
             count += page.items.count
             cursor = page.nextCursor

@@ -25,7 +25,8 @@ struct CatalogAndPlayerSearchTests {
             _ = (brunhilde, annika, ulle)
 
             // A renamed player is found by the new name.
-            _ = try await expect(200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
+            _ = try await expect(
+                200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
             #expect(try await h.eventually { try await names("backhand") == ["Bruno Backhand"] })
             #expect(try await h.search.get("/v1/search/players?q=", token: token).problem?.errors?.map(\.field) == ["q"])
         }
@@ -38,7 +39,8 @@ struct CatalogAndPlayerSearchTests {
             let admin = try await h.stack.client(.auth).register(name: "Ada Admin", email: SearchHarness.adminEmail)
             func team(_ name: String, _ privacy: Privacy, _ lat: Double) async throws -> Team {
                 let request = CreateTeamRequest(
-                    name: name, sport: .volleyball, privacy: privacy, location: Location(lat: lat, lng: 24.75), ageGroup: .adult, gender: .coed,
+                    name: name, sport: .volleyball, privacy: privacy, location: Location(lat: lat, lng: 24.75), ageGroup: .adult,
+                    gender: .coed,
                     skill: .intermediate)
                 return try await expect(201, h.catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
             }
@@ -46,39 +48,54 @@ struct CatalogAndPlayerSearchTests {
             _ = try await team("Secret Six", .private, 59.441)
             _ = try await expect(200, h.catalog.post("/v1/teams/\(near.id)/join", token: joiner.accessToken))
             for (name, lat) in [("Pirita", 59.465), ("Far Park", 58.0)] {
-                let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: lat, lng: 24.8), basket: Coordinates(lat: lat + 0.0005, lng: 24.8))]
-                _ = try await expect(201, h.catalog.post("/v1/courses", json: CreateCourseRequest(name: name, location: Location(lat: lat, lng: 24.8), holes: holes), token: admin.accessToken))
+                let holes = [
+                    Hole(number: 1, par: 3, tee: Coordinates(lat: lat, lng: 24.8), basket: Coordinates(lat: lat + 0.0005, lng: 24.8))
+                ]
+                _ = try await expect(
+                    201,
+                    h.catalog.post(
+                        "/v1/courses", json: CreateCourseRequest(name: name, location: Location(lat: lat, lng: 24.8), holes: holes),
+                        token: admin.accessToken))
             }
             for index in 0..<7 {
-                let venue = CreateVenueRequest(name: "Ground \(index)", location: Location(lat: 59.4 + Double(index) * 0.01, lng: 24.75), sports: [.soccer])
+                let venue = CreateVenueRequest(
+                    name: "Ground \(index)", location: Location(lat: 59.4 + Double(index) * 0.01, lng: 24.75), sports: [.soccer])
                 _ = try await expect(201, h.catalog.post("/v1/venues", json: venue, token: admin.accessToken))
             }
             let token = manager.accessToken
             let here = "lat=59.437&lng=24.75"
-            #expect(try await h.eventually {
-                try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.first?.item.memberCount == 2
-            })
+            #expect(
+                try await h.eventually {
+                    try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.first?
+                        .item.memberCount == 2
+                })
             let teams = try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items
             #expect(teams.map(\.item.name) == ["Near Spikers", "Closed Circle"])
             #expect(teams[0].item.location != nil && teams[1].item.location == nil)
-            #expect(try await h.get("/v1/search/teams?\(here)&radiusKm=10&sport=soccer", as: Page<Nearby<TeamResult>>.self, token: token).items.isEmpty)
+            #expect(
+                try await h.get("/v1/search/teams?\(here)&radiusKm=10&sport=soccer", as: Page<Nearby<TeamResult>>.self, token: token).items
+                    .isEmpty)
 
-            #expect(try await h.eventually {
-                try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items.count == 2
-            })
+            #expect(
+                try await h.eventually {
+                    try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items.count == 2
+                })
             let courses = try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items
             #expect(courses.map(\.item.name) == ["Pirita", "Far Park"] && courses[0].distanceMeters < courses[1].distanceMeters)
-            #expect(try await h.eventually {
-                try await h.get("/v1/search/venues?\(here)&limit=7", as: Page<Nearby<Venue>>.self, token: token).items.count == 7
-            })
+            #expect(
+                try await h.eventually {
+                    try await h.get("/v1/search/venues?\(here)&limit=7", as: Page<Nearby<Venue>>.self, token: token).items.count == 7
+                })
             let venues = try await h.get("/v1/search/venues?\(here)", as: Page<Nearby<Venue>>.self, token: token).items
             #expect(venues.map(\.item.name) == ["Ground 4", "Ground 3", "Ground 5", "Ground 2", "Ground 6"])
 
             // A deleted team leaves the index.
             _ = try await expect(204, h.catalog.delete("/v1/teams/\(near.id)", token: manager.accessToken))
-            #expect(try await h.eventually {
-                try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [protected.id]
-            })
+            #expect(
+                try await h.eventually {
+                    try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.map(
+                        \.item.id) == [protected.id]
+                })
         }
     }
 }
@@ -104,10 +121,12 @@ struct CatchUpTests {
                 let request = CreateGameRequest(
                     kind: .pickup, startsAt: when, location: Location(lat: 52.52 + Double(index) * 0.001, lng: 13.405), sport: .basketball,
                     privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10)
-                created.append(try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+                created.append(
+                    try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
             }
             _ = try await expect(204, h.games.delete("/v1/games/\(created[4])", token: organizer.accessToken))
-            _ = try await expect(200, h.games.put("/v1/games/\(created[0])/subs", json: SubstitutesRequest(needed: 3), token: organizer.accessToken))
+            _ = try await expect(
+                200, h.games.put("/v1/games/\(created[0])/subs", json: SubstitutesRequest(needed: 3), token: organizer.accessToken))
             try await Task.sleep(for: .milliseconds(300))
             let query = "/v1/search/games?lat=52.52&lng=13.405&radiusKm=5"
             #expect(try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
@@ -134,19 +153,36 @@ struct ReindexTests {
         try await SearchHarness.with(store: store, config: silent) { h in
             let organizer = try await h.player("Rita Rebuild")
             let admin = try await h.stack.client(.auth).register(name: "Ada Admin", email: SearchHarness.adminEmail)
-            let team = try await expect(201, h.catalog.post("/v1/teams", json: CreateTeamRequest(
-                name: "Kalev Spikers", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75), ageGroup: .adult,
-                gender: .coed, skill: .any), token: organizer.accessToken)).decode(Team.self)
+            let team = try await expect(
+                201,
+                h.catalog.post(
+                    "/v1/teams",
+                    json: CreateTeamRequest(
+                        name: "Kalev Spikers", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75),
+                        ageGroup: .adult,
+                        gender: .coed, skill: .any), token: organizer.accessToken)
+            ).decode(Team.self)
             let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: 59.465, lng: 24.84), basket: Coordinates(lat: 59.4655, lng: 24.84))]
-            _ = try await expect(201, h.catalog.post("/v1/courses", json: CreateCourseRequest(name: "Pirita", location: Location(lat: 59.465, lng: 24.84), holes: holes), token: admin.accessToken))
-            _ = try await expect(201, h.catalog.post("/v1/venues", json: CreateVenueRequest(name: "Kadriorg", location: Location(lat: 59.438, lng: 24.79), sports: [.soccer]), token: admin.accessToken))
+            _ = try await expect(
+                201,
+                h.catalog.post(
+                    "/v1/courses", json: CreateCourseRequest(name: "Pirita", location: Location(lat: 59.465, lng: 24.84), holes: holes),
+                    token: admin.accessToken))
+            _ = try await expect(
+                201,
+                h.catalog.post(
+                    "/v1/venues",
+                    json: CreateVenueRequest(name: "Kadriorg", location: Location(lat: 59.438, lng: 24.79), sports: [.soccer]),
+                    token: admin.accessToken))
             let when = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2 * 24 * 3600).rounded(.down))
             var games: [GameID] = []
             for (index, privacy) in [Privacy.public, .private, .protected].enumerated() {
                 let request = CreateGameRequest(
-                    kind: .pickup, startsAt: when.addingTimeInterval(Double(index) * 60), location: Location(lat: 59.437 + Double(index) * 0.001, lng: 24.75),
+                    kind: .pickup, startsAt: when.addingTimeInterval(Double(index) * 60),
+                    location: Location(lat: 59.437 + Double(index) * 0.001, lng: 24.75),
                     sport: .volleyball, privacy: privacy, ageGroup: .adult, gender: .coed, skill: .any)
-                games.append(try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+                games.append(
+                    try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
             }
             let token = organizer.accessToken
             let near = "lat=59.437&lng=24.75&radiusKm=20"
@@ -155,11 +191,26 @@ struct ReindexTests {
             let rebuilt = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
             #expect(rebuilt.status == 200)
             #expect(try await h.search.post("/internal/reindex").status == 401)
-            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.map(\.item.id) == [games[0], games[2]])
-            #expect(try await h.get("/v1/search/teams?\(near)", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [team.id])
-            #expect(try await h.get("/v1/search/courses?\(near)", as: Page<Nearby<Course>>.self, token: token).items.map(\.item.name) == ["Pirita"])
-            #expect(try await h.get("/v1/search/venues?\(near)", as: Page<Nearby<Venue>>.self, token: token).items.map(\.item.name) == ["Kadriorg"])
-            #expect(try await h.get("/v1/search/players?q=rita", as: Page<PlayerResult>.self, token: token).items.map(\.name) == ["Rita Rebuild"])
+            #expect(
+                try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.map(\.item.id) == [
+                    games[0], games[2],
+                ])
+            #expect(
+                try await h.get("/v1/search/teams?\(near)", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [
+                    team.id
+                ])
+            #expect(
+                try await h.get("/v1/search/courses?\(near)", as: Page<Nearby<Course>>.self, token: token).items.map(\.item.name) == [
+                    "Pirita"
+                ])
+            #expect(
+                try await h.get("/v1/search/venues?\(near)", as: Page<Nearby<Venue>>.self, token: token).items.map(\.item.name) == [
+                    "Kadriorg"
+                ])
+            #expect(
+                try await h.get("/v1/search/players?q=rita", as: Page<PlayerResult>.self, token: token).items.map(\.name) == [
+                    "Rita Rebuild"
+                ])
             // Rebuilding again changes nothing.
             _ = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
             #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.count == 2)

@@ -24,7 +24,8 @@ struct GeoSearchTests {
             // 400 games up to ~700 km away, some private, cancelled or already past.
             var games: [Game] = []
             for index in 0..<400 {
-                let point = Coordinates(lat: center.lat + .random(in: -6...6, using: &random), lng: center.lng + .random(in: -12...12, using: &random))
+                let point = Coordinates(
+                    lat: center.lat + .random(in: -6...6, using: &random), lng: center.lng + .random(in: -12...12, using: &random))
                 var game = SearchHarness.game(at: point, privacy: index % 10 == 0 ? .private : .public)
                 if index % 17 == 0 { game.status = .cancelled }
                 games.append(game)
@@ -32,7 +33,8 @@ struct GeoSearchTests {
             try await h.deliver(games.map { try SearchHarness.gameEvent($0) })
             let searcher = try await h.player()
             for _ in 0..<12 {
-                let here = Coordinates(lat: center.lat + .random(in: -3...3, using: &random), lng: center.lng + .random(in: -6...6, using: &random))
+                let here = Coordinates(
+                    lat: center.lat + .random(in: -3...3, using: &random), lng: center.lng + .random(in: -6...6, using: &random))
                 let radiusKm = Double.random(in: 5...400, using: &random)
                 let expected = games.filter { $0.privacy != .private && $0.status == .scheduled }
                     .map { ($0.id, Geodesy.distance(from: here, to: $0.location!.coordinates)) }
@@ -65,16 +67,24 @@ struct GeoSearchTests {
             try await h.deliver(all.map { try SearchHarness.gameEvent($0) })
             let token = try await h.player().accessToken
             func ids(_ query: String) async throws -> [GameID] {
-                try await h.get("/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", as: Page<Nearby<Game>>.self, token: token)
-                    .items.map(\.item.id)
+                try await h.get(
+                    "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", as: Page<Nearby<Game>>.self, token: token
+                )
+                .items.map(\.item.id)
             }
             #expect(try await ids("") == [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs].map(\.id))
             #expect(try await ids("&sport=soccer") == [soccer.id])
             #expect(try await ids("&sport=volleyball&skill=beginner") == [beginners.id, anyone.id])
             #expect(try await ids("&sport=volleyball&ageGroup=youth") == [anyone.id, youth.id])
-            #expect(try await ids("&sport=volleyball&gender=male&ageGroup=adult&skill=intermediate") == [volley.id, anyone.id, nextMonth.id, needsSubs.id])
+            #expect(
+                try await ids("&sport=volleyball&gender=male&ageGroup=adult&skill=intermediate") == [
+                    volley.id, anyone.id, nextMonth.id, needsSubs.id,
+                ])
             let weekAhead = HuddleJSON.formatRFC3339(Date().addingTimeInterval(7 * 24 * 3600))
-            #expect(try await ids("&sport=volleyball&gender=female&to=\(weekAhead)") == [volley.id, beginners.id, anyone.id, women.id, youth.id, needsSubs.id])
+            #expect(
+                try await ids("&sport=volleyball&gender=female&to=\(weekAhead)") == [
+                    volley.id, beginners.id, anyone.id, women.id, youth.id, needsSubs.id,
+                ])
             #expect(try await ids("&needsPlayers=true") == [needsSubs.id])
             #expect(try await ids("&needsPlayers=false").count == 7)
         }
@@ -89,7 +99,8 @@ struct GeoSearchTests {
             let hidden = SearchHarness.game(at: Coordinates(lat: 58.383, lng: 26.72), privacy: .private)
             try await h.deliver([open, protected, hidden].map { try SearchHarness.gameEvent($0) })
             let found = try await h.get(
-                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=10", as: Page<Nearby<Game>>.self, token: try await h.player().accessToken)
+                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=10", as: Page<Nearby<Game>>.self,
+                token: try await h.player().accessToken)
             #expect(found.items.map(\.item.id) == [open.id, protected.id])
             #expect(found.items[0].item.location != nil && found.items[1].item.location == nil)
             #expect(found.items[1].distanceMeters > 0)
@@ -109,7 +120,8 @@ struct GeoSearchTests {
             let token = try await h.player().accessToken
             let first = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2", as: Page<Nearby<Game>>.self, token: token)
             let cursor = try #require(first.nextCursor)
-            let second = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", as: Page<Nearby<Game>>.self, token: token)
+            let second = try await h.get(
+                "/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", as: Page<Nearby<Game>>.self, token: token)
             #expect((first.items + second.items).map(\.item.id) == [games[1].id, games[2].id, games[0].id, farther.id])
             #expect(second.nextCursor == nil)
 
@@ -118,7 +130,10 @@ struct GeoSearchTests {
             cancelled.status = .cancelled
             var moved = games[2]
             moved.location = Location(lat: 40.02, lng: -3.7)
-            try await h.deliver([try SearchHarness.gameEvent(cancelled, type: GameEvent.cancelled), try SearchHarness.gameEvent(moved, type: GameEvent.updated)])
+            try await h.deliver([
+                try SearchHarness.gameEvent(cancelled, type: GameEvent.cancelled),
+                try SearchHarness.gameEvent(moved, type: GameEvent.updated),
+            ])
             let after = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
             #expect(after.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
         }
@@ -141,7 +156,8 @@ struct GeoSearchTests {
             #expect(try await fields("?lat=1&lng=1&needsPlayers=maybe") == ["needsPlayers"])
             #expect(try await fields("?lat=1&lng=1&from=tomorrow") == ["from"])
             #expect(try await h.search.get("/v1/search/games?lat=1&lng=1").status == 401)
-            #expect(try await h.search.get("/v1/search/venues?lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == ["limit"])
+            #expect(
+                try await h.search.get("/v1/search/venues?lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == ["limit"])
         }
     }
 }

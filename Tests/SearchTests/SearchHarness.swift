@@ -22,7 +22,9 @@ struct SearchHarness {
     var games: TestClient { stack.client(.games) }
     var catalog: TestClient { stack.client(.catalog) }
 
-    static func with<T>(store: TestStore = .sqlite, config: [String: String] = [:], body: (SearchHarness) async throws -> T) async throws -> T {
+    static func with<T>(store: TestStore = .sqlite, config: [String: String] = [:], body: (SearchHarness) async throws -> T) async throws
+        -> T
+    {
         var settings = [
             "catalog.events.subscribers": "games,search", "games.events.subscribers": "search", "auth.events.subscribers": "search",
             "auth.admin.emails": adminEmail, "catalog.events.poll.ms": "20", "games.events.poll.ms": "20", "auth.events.poll.ms": "20",

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Keeps the read model in step with the events of auth, catalog and games. Each batch of new
 /// events is folded, in order, into the documents it changes, then written with a few bulk
@@ -71,7 +71,11 @@ struct Indexer: Sendable {
         _ change: (inout Item) throws -> PlaceDocument?
     ) async throws {
         let current: PlaceDocument?
-        if let pending = batch.pending(kind, id: id) { current = pending } else { current = try await places.document(kind, id: id, on: sql) }
+        if let pending = batch.pending(kind, id: id) {
+            current = pending
+        } else {
+            current = try await places.document(kind, id: id, on: sql)
+        }
         guard var document = current else { return }
         var item = try HuddleJSON.decoder.decode(Item.self, from: document.doc)
         if let rebuilt = try change(&item) {

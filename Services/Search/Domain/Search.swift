@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Where and how far a search looks.
 struct SearchArea: Sendable {
@@ -29,7 +29,12 @@ struct Search: Sendable {
             if !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
             return game
         }
-        return try paged(hits.sorted { ($0.distanceMeters, $0.item.startsAt, $0.item.id.description) < ($1.distanceMeters, $1.item.startsAt, $1.item.id.description) }, page)
+        return try paged(
+            hits.sorted {
+                ($0.distanceMeters, $0.item.startsAt, $0.item.id.description) < (
+                    $1.distanceMeters, $1.item.startsAt, $1.item.id.description
+                )
+            }, page)
     }
 
     func teams(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<TeamResult>> {
@@ -38,7 +43,10 @@ struct Search: Sendable {
             if !team.privacy.revealsExactLocation(toParticipant: false) { team.location = nil }
             return team
         }
-        return try paged(hits.sorted { ($0.distanceMeters, $0.item.name, $0.item.id.description) < ($1.distanceMeters, $1.item.name, $1.item.id.description) }, page)
+        return try paged(
+            hits.sorted {
+                ($0.distanceMeters, $0.item.name, $0.item.id.description) < ($1.distanceMeters, $1.item.name, $1.item.id.description)
+            }, page)
     }
 
     func courses(in area: SearchArea, page: PageRequest) async throws -> Page<Nearby<Course>> {
@@ -50,7 +58,8 @@ struct Search: Sendable {
     func venues(near center: Coordinates, limit: Int) async throws -> [Nearby<Venue>] {
         let area = SearchArea(center: center, radiusKm: SearchArea.maxRadiusKm)
         let hits = try await nearby(.venue, in: area, filter: PlaceFilter(), as: Venue.self) { venue, _ in venue }
-        return Array(hits.sorted { ($0.distanceMeters, $0.item.id.description) < ($1.distanceMeters, $1.item.id.description) }.prefix(limit))
+        return Array(
+            hits.sorted { ($0.distanceMeters, $0.item.id.description) < ($1.distanceMeters, $1.item.id.description) }.prefix(limit))
     }
 
     /// Players by name, best match first: prefixes, then shared trigrams (typos forgiven).

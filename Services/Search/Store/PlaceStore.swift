@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 enum PlaceKind: String, Sendable, CaseIterable {
     case game, team, course, venue
@@ -52,7 +52,9 @@ protocol PlaceStore: Sendable {
     func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument?
     func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws
     /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle).
-    func candidates(_ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase)
+    func candidates(
+        _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
+    )
         async throws -> [PlaceCandidate]
 }
 
@@ -74,11 +76,14 @@ struct SQLPlaceStore: PlaceStore {
                     SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),
                     SQLBind(document.coordinates.lat), SQLBind(document.coordinates.lng), SQLBind(document.privacy.rawValue),
                     SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
-                    SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded), SQLBind(document.cancelled),
+                    SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded),
+                    SQLBind(document.cancelled),
                 ]
             }
             let stored = try await sql.insert(into: "places").columns(Self.documentColumns).rows(rows)
-                .onConflict(with: ["kind", "id"]) { update in Self.documentColumns.dropFirst(2).reduce(update) { $0.set(excludedValueOf: $1) } }
+                .onConflict(with: ["kind", "id"]) { update in
+                    Self.documentColumns.dropFirst(2).reduce(update) { $0.set(excludedValueOf: $1) }
+                }
                 .returning("rid", "lat", "lng").all()
             guard kind == .sqlite else { continue }
             // An R*Tree takes no upsert: moved and new points are deleted, then inserted.
@@ -93,12 +98,14 @@ struct SQLPlaceStore: PlaceStore {
     }
 
     func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument? {
-        guard let row = try await sql.select().columns("*").from("places")
-            .where("kind", .equal, SQLBind(kind.rawValue)).where("id", .equal, SQLBind(id)).first()
+        guard
+            let row = try await sql.select().columns("*").from("places")
+                .where("kind", .equal, SQLBind(kind.rawValue)).where("id", .equal, SQLBind(id)).first()
         else { return nil }
         return PlaceDocument(
             kind: kind, id: id, doc: Data(try row.decode(column: "doc", as: String.self).utf8),
-            coordinates: Coordinates(lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
+            coordinates: Coordinates(
+                lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
             privacy: try row.enumValue("privacy"), sport: try row.decode(column: "sport", as: String?.self).flatMap(Sport.init),
             skill: try row.decode(column: "skill", as: String?.self).flatMap(Skill.init),
             ageGroup: try row.decode(column: "age_group", as: String?.self).flatMap(AgeGroup.init),
@@ -136,8 +143,11 @@ struct SQLPlaceStore: PlaceStore {
                 geo.column("rid").from("places_geo").where(group: { any in
                     boxes.reduce(any) { any, box in
                         any.orWhere(group: { inBox in
-                            inBox.where("max_lat", .greaterThanOrEqual, SQLBind(box.minLat)).where("min_lat", .lessThanOrEqual, SQLBind(box.maxLat))
-                                .where("max_lng", .greaterThanOrEqual, SQLBind(box.minLng)).where("min_lng", .lessThanOrEqual, SQLBind(box.maxLng))
+                            inBox.where("max_lat", .greaterThanOrEqual, SQLBind(box.minLat)).where(
+                                "min_lat", .lessThanOrEqual, SQLBind(box.maxLat)
+                            )
+                            .where("max_lng", .greaterThanOrEqual, SQLBind(box.minLng)).where(
+                                "min_lng", .lessThanOrEqual, SQLBind(box.maxLng))
                         })
                     }
                 })
@@ -155,7 +165,8 @@ struct SQLPlaceStore: PlaceStore {
         return try await query.all().map { row in
             PlaceCandidate(
                 id: try row.decode(column: "id", as: String.self), doc: Data(try row.decode(column: "doc", as: String.self).utf8),
-                coordinates: Coordinates(lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
+                coordinates: Coordinates(
+                    lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
                 privacy: try row.enumValue("privacy"), startsAt: try row.decode(column: "starts_at", as: Date?.self))
         }
     }
@@ -175,7 +186,8 @@ struct SQLPlaceStore: PlaceStore {
             query = query.where(column("gender"), .in, SQLBind.group(accepted.map(\.rawValue)))
         }
         if let startingAfter = filter.startingAfter {
-            query = query.where(column("starts_at"), .greaterThan, SQLBind(startingAfter)).where(column("cancelled"), .equal, SQLBind(false))
+            query = query.where(column("starts_at"), .greaterThan, SQLBind(startingAfter)).where(
+                column("cancelled"), .equal, SQLBind(false))
         }
         if let from = filter.from { query = query.where(column("starts_at"), .greaterThanOrEqual, SQLBind(from)) }
         if let to = filter.to { query = query.where(column("starts_at"), .lessThanOrEqual, SQLBind(to)) }

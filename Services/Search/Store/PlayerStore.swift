@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Players by name: candidates from a trigram index (SQLite FTS5 `trigram`, PostgreSQL `pg_trgm`),
 /// ranked by `NameMatch`.
@@ -29,7 +29,10 @@ struct SQLPlayerStore: PlayerStore {
             let trigrams = NameMatch.trigrams(key)
             if trigrams.isEmpty {
                 rows = try await sql.select().columns("id", "name").from("players")
-                    .where(SQLFunction("substr", args: SQLColumn("name_key"), SQLLiteral.numeric("1"), SQLBind(key.count)), .equal, SQLBind(key))
+                    .where(
+                        SQLFunction("substr", args: SQLColumn("name_key"), SQLLiteral.numeric("1"), SQLBind(key.count)), .equal,
+                        SQLBind(key)
+                    )
                     .limit(limit).all()
             } else {
                 // Each trigram quoted as an FTS5 string: the user's text never becomes query syntax.

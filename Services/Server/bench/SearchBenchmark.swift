@@ -79,7 +79,8 @@ struct SearchBenchmark: AsyncParsableCommand {
             for _ in 0..<queries {
                 let center = centers.randomElement(using: &random)!
                 let sport = Sport.allCases.randomElement(using: &random)!
-                let path = "/v1/search/games?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
+                let path =
+                    "/v1/search/games?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
                 let start = ContinuousClock.now
                 let response = try await search.get(path, token: token)
                 let elapsed = ContinuousClock.now - start
@@ -98,7 +99,8 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     /// Somewhere between Lisbon and the Urals, Crete and the North Cape.
     static func randomGame(using random: inout SystemRandomNumberGenerator) -> Game {
-        let privacy: Privacy = [.public, .public, .public, .public, .public, .public, .public, .public, .protected, .private].randomElement(using: &random)!
+        let privacy: Privacy = [.public, .public, .public, .public, .public, .public, .public, .public, .protected, .private].randomElement(
+            using: &random)!
         return Game(
             id: GameID(), kind: .pickup, organizerId: UserID(),
             startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).rounded,
