@@ -81,7 +81,7 @@ struct SQLPlaceStore: PlaceStore {
                 ]
             }
             let stored = try await sql.insert(into: "places").columns(Self.documentColumns).rows(rows)
-                .onConflict(with: ["kind", "id"]) { update in
+                .onConflict(with: ["id", "kind"]) { update in
                     Self.documentColumns.dropFirst(2).reduce(update) { $0.set(excludedValueOf: $1) }
                 }
                 .returning("rid", "lat", "lng").all()

@@ -11,7 +11,7 @@ enum SearchMigrations {
                     rid \(kind.autoIncrementPrimaryKey), kind TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
                     lat DOUBLE PRECISION NOT NULL, lng DOUBLE PRECISION NOT NULL, privacy TEXT NOT NULL, sport TEXT,
                     skill TEXT, age_group TEXT, gender TEXT, starts_at \(kind.timestamp), subs_needed INTEGER NOT NULL,
-                    cancelled \(kind.boolean) NOT NULL, UNIQUE (kind, id))
+                    cancelled \(kind.boolean) NOT NULL, UNIQUE (id, kind))
                 """
             switch kind {
             case .sqlite:

@@ -15,6 +15,7 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     @Option(help: "Games to index.") var games = 1_000_000
     @Option(help: "Events per delivered batch.") var batch = 1_000
+    @Option(help: "Batches delivered at once (publishers deliver concurrently: auth, catalog, games, their replicas).") var streams = 1
     @Option(help: "Searches per radius.") var queries = 1_000
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file otherwise.") var postgres: String?
 
@@ -47,31 +48,52 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     private func measure(search: TestClient, auth: TestClient) async throws {
         var random = SystemRandomNumberGenerator()
-        var centers: [Coordinates] = []
-        let started = ContinuousClock.now
-        var sent = 0
-        while sent < games {
-            let size = min(batch, games - sent)
-            var events: [EventEnvelope] = []
-            events.reserveCapacity(size)
-            for _ in 0..<size {
-                let game = Self.randomGame(using: &random)
-                if centers.count < 10_000, game.privacy == .public { centers.append(game.location!.coordinates) }
-                events.append(
-                    EventEnvelope(
-                        type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(),
-                        payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game))))
+        // Batches are made on another task while the previous one is indexed, so the load
+        // generator does not hold back the indexer it measures.
+        let (batches, batchInput) = AsyncStream<(body: EventBatch, centers: [Coordinates])>.makeStream(bufferingPolicy: .bufferingOldest(2))
+        let total = games, size = batch
+        let producer = Task {
+            var random = SystemRandomNumberGenerator()
+            var made = 0
+            while made < total {
+                let count = min(size, total - made)
+                var events: [EventEnvelope] = [], centers: [Coordinates] = []
+                events.reserveCapacity(count)
+                for _ in 0..<count {
+                    let game = Self.randomGame(using: &random)
+                    if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
+                    guard let payload = try? HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game)) else { continue }
+                    events.append(EventEnvelope(type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(), payload: payload))
+                }
+                while case .dropped = batchInput.yield((EventBatch(events: events), centers)) { try? await Task.sleep(for: .milliseconds(1)) }
+                made += count
             }
-            let response = try await search.post(
-                Routes.Internal.events, json: EventBatch(events: events), headers: [Routes.Header.internalToken: TestStack.internalToken])
-            guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
-            sent += size
-            if sent % 100_000 == 0 { print("  indexed \(sent)"); fflush(nil) }
+            batchInput.finish()
         }
+        let started = ContinuousClock.now
+        let centers = try await withThrowingTaskGroup(of: [Coordinates].self) { group in
+            for _ in 0..<streams {
+                group.addTask {
+                    var centers: [Coordinates] = []
+                    for await (body, batchCenters) in batches {
+                        if centers.count < 5_000 { centers += batchCenters }
+                        let response = try await search.post(
+                            Routes.Internal.events, json: body, headers: [Routes.Header.internalToken: TestStack.internalToken])
+                        guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
+                    }
+                    return centers
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        await producer.value
         let loading = ContinuousClock.now - started
         let seconds = Double(loading.components.seconds) + Double(loading.components.attoseconds) / 1e18
         let store = postgres == nil ? "SQLite file" : "PostgreSQL"
-        print(String(format: "search: %d games indexed on %@ in %.1f s: %.0f events/s", games, store, seconds, Double(games) / seconds))
+        print(
+            String(
+                format: "search: %d games indexed on %@ in %.1f s: %.0f events/s (%d batch%@ of %d at a time)", games, store, seconds,
+                Double(games) / seconds, streams, streams == 1 ? "" : "es", batch))
 
         let token = try await auth.register(name: "Bench Searcher").accessToken
         for radius in [5.0, 50.0] {

@@ -67,8 +67,13 @@ public final class Database: Service, Sendable {
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         let sql = connection.sql()
         // WAL lets readers of other processes (backups, sqlite3 shell) work while we write. A 64 MiB
-        // page cache (the default is 2 MiB) keeps the indexes of a large read model in memory.
-        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536"] {
+        // page cache (the default is 2 MiB) and reads through a 1 GiB memory map keep the indexes
+        // of a large read model close at hand; neither is allocated before it is used.
+        let pragmas = [
+            "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536",
+            "PRAGMA mmap_size=1073741824",
+        ]
+        for pragma in pragmas {
             try await sql.raw(SQLQueryString(pragma)).run()
         }
         return Database(kind: .sqlite, displayURL: url, backend: .sqlite(connection, AsyncLock()), logger: logger)
