@@ -2,7 +2,9 @@ import ServiceKit
 
 /// Search's read model: one row per searchable place (game, team, course, venue) holding the
 /// item's public JSON and the columns filters use, under a spatial index — SQLite's R*Tree, or on
-/// PostgreSQL a GiST index over `ll_to_earth` (the cube and earthdistance extensions).
+/// PostgreSQL a GiST index over `ll_to_earth` (the cube and earthdistance extensions). The key is
+/// (id, kind), not (kind, id): an index led by `kind` would tempt a planner to read every game
+/// instead of asking the spatial index.
 enum SearchMigrations {
     static let all: [Migration] = [
         Migration(version: 1, name: "places with a spatial index") { kind in
