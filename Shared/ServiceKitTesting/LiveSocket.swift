@@ -81,7 +81,7 @@ public final class LiveSocket: Sendable {
 
     /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
     @discardableResult
-    public func waitFor(timeout: Duration = .seconds(5), _ condition: @Sendable (LiveMessage) -> Bool) async throws -> Bool {
+    public func waitFor(timeout: Duration = .seconds(15), _ condition: @Sendable (LiveMessage) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if messages.contains(where: condition) { return true }

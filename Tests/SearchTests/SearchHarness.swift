@@ -53,7 +53,7 @@ struct SearchHarness {
 
     /// Waits until `condition` holds (events travel asynchronously).
     func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -10,7 +10,7 @@ import Testing
 
 /// The whole stack as `huddle` runs it (one process, each module on its own port, real HTTP),
 /// on port 0, driven only through the gateway.
-@Suite("Stack through the gateway")
+@Suite("Stack through the gateway", .serialized)
 struct StackTests {
     static let adminEmail = "stack-admin@example.com"
 
@@ -192,10 +192,10 @@ extension StackTests {
             }
             let expectedChanges =
                 zip(annStrokes, holes).filter { $0 != $1.par }.count + zip(benStrokes, holes).filter { $0 != $1.par }.count
-            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.version == expectedChanges }) }
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor(timeout: .seconds(20)) { $0.version == expectedChanges }) }
             let finish = try await gateway.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)
             #expect(finish.status == 200)
-            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.type == .finished }) }
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor(timeout: .seconds(20)) { $0.type == .finished }) }
 
             let final = try finish.decode(Scorecard.self)
             #expect(final.players.map(\.total) == [26, 32] && final.players.map(\.toPar) == [-2, 4])
