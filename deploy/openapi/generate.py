@@ -161,6 +161,8 @@ paths.update({
     "/v1/search/teams": {"get": search("Teams within the radius, nearest first; private never, protected without location",
         {**ok("NearbyTeamPage"), **problems(401, 422)}, parameters=area + attribute_filters + paging)},
     "/v1/search/courses": {"get": search("Disc golf courses within the radius, nearest first", {**ok("NearbyCoursePage"), **problems(401, 422)}, parameters=area + paging)},
+    "/v1/search/players": {"get": search("Players by name: prefixes first, small typos forgiven", {**ok("PlayerResultPage"), **problems(401, 422)},
+        parameters=[query("q", {"type": "string", "minLength": 1, "maxLength": 80}, required=True)] + paging)},
     "/v1/search/venues": {"get": search("The nearest grounds", {**ok("NearbyVenuePage"), **problems(401, 422)},
         parameters=area[:2] + [query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 5})])},
 })
@@ -322,6 +324,7 @@ def nearby(name): return {"allOf": [ref(name), obj(["distanceMeters"], distanceM
 schemas.update({
     "TeamResult": obj(["id", "name", "sport", "privacy", "ageGroup", "gender", "skill", "memberCount"], id=uuid, name=text, memberCount=integer,
         location={**ref("Location"), "description": "absent for protected teams"}, **attributes),
+    "PlayerResult": obj(["id", "name"], id=uuid, name=text), "PlayerResultPage": page("PlayerResult"),
     "NearbyGamePage": page("NearbyGame"), "NearbyGame": nearby("Game"),
     "NearbyTeamPage": page("NearbyTeam"), "NearbyTeam": nearby("TeamResult"),
     "NearbyCoursePage": page("NearbyCourse"), "NearbyCourse": nearby("Course"),
