@@ -100,13 +100,7 @@ struct Teams: Sendable {
 
     /// The manager invites users; someone who had asked to join is let in at once.
     func invite(_ userIDs: [UserID], to id: TeamID, by manager: UserID) async throws -> InviteResult {
-        guard (1...100).contains(userIDs.count) else { throw CommonError.invalid("userIds", "must list 1 to 100 users") }
-        let unique = userIDs.reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
-        let known = try await auth.profiles(unique)
-        let unknown = unique.enumerated().filter { known[$0.element] == nil }
-        guard unknown.isEmpty else {
-            throw CommonError.validation(unknown.map { .init(field: "userIds[\($0.offset)]", message: "no player with id \($0.element)") })
-        }
+        let unique = try await auth.inviteeIDs(userIDs)
         return try await database.transaction { sql in
             _ = try await managedTeam(id, by: manager, on: sql)
             var invited: [UserID] = [], unchanged: [UserID] = []

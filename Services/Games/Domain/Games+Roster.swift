@@ -40,9 +40,7 @@ extension Games {
             }
             let outcome: RosterRules.Outcome =
                 approve
-                ? .becomes(
-                    RosterRules.seat(hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount)),
-                    substitute: false)
+                ? .becomes(RosterRules.seat(in: game), substitute: false)
                 : .leaves
             return try await apply(outcome, to: user, in: game, on: sql)
         }
@@ -50,13 +48,7 @@ extension Games {
 
     /// The organiser invites users; someone who had asked to join is seated at once.
     func invite(_ userIDs: [UserID], to id: GameID, by organizer: UserID, requestID: String) async throws -> InviteResult {
-        guard (1...100).contains(userIDs.count) else { throw CommonError.invalid("userIds", "must list 1 to 100 users") }
-        let unique = userIDs.reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
-        let known = try await auth.profiles(unique, requestID: requestID)
-        let unknown = unique.enumerated().filter { known[$0.element] == nil }
-        guard unknown.isEmpty else {
-            throw CommonError.validation(unknown.map { .init(field: "userIds[\($0.offset)]", message: "no player with id \($0.element)") })
-        }
+        let unique = try await auth.inviteeIDs(userIDs, requestID: requestID)
         return try await database.transaction { sql in
             var game = try await organizedGame(id, by: organizer, on: sql)
             try GameRules.requireOpen(game, now: Date())
@@ -67,8 +59,7 @@ extension Games {
                     _ = try await apply(.becomes(.invited, substitute: false), to: user, in: game, on: sql)
                     invited.append(user)
                 case .pending:
-                    let seat = RosterRules.seat(hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount))
-                    _ = try await apply(.becomes(seat, substitute: false), to: user, in: game, on: sql)
+                    _ = try await apply(.becomes(RosterRules.seat(in: game), substitute: false), to: user, in: game, on: sql)
                     invited.append(user)
                 default:
                     unchanged.append(user)
@@ -116,6 +107,7 @@ extension Games {
     /// Writes `outcome` for `user`, counts a substitute against the call, moves the waiting list
     /// up into freed slots, and publishes what changed.
     func apply(_ outcome: RosterRules.Outcome, to user: UserID, in game: Game, on sql: any SQLDatabase) async throws -> RosterPlace {
+        var changed: (status: RosterStatus?, promoted: [UserID])? = nil
         switch outcome {
         case .refused(let reason):
             throw CommonError.forbidden(reason)
@@ -123,21 +115,23 @@ extension Games {
             break
         case .leaves:
             try await roster.remove(user, from: game.id, on: sql)
-            try await publishRosterChange(
-                of: user, status: nil, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
+            changed = (nil, try await promoteWaiting(in: game.id, on: sql))
         case .becomes(let status, let substitute):
-            let wasSubstitute = try await roster.placement(of: user, in: game.id, on: sql)?.substitute ?? false
-            try await roster.set(status, substitute: substitute || wasSubstitute, of: user, in: game.id, on: sql)
+            try await roster.set(status, substitute: substitute, of: user, in: game.id, on: sql)
             if substitute, game.subsNeeded > 0 {
                 var game = game
                 game.subsNeeded -= 1
                 try await games.update(game, on: sql)
                 try await publishNeedsPlayers(game, on: sql)
             }
-            try await publishRosterChange(
-                of: user, status: status, in: game.id, promoted: try await promoteWaiting(in: game.id, on: sql), on: sql)
+            changed = (status, try await promoteWaiting(in: game.id, on: sql))
         }
-        return try await place(of: user, in: game.id, on: sql)
+        guard let after = try await games.game(game.id, viewer: nil, on: sql) else { throw CommonError.notFound("No game with id \(game.id).") }
+        if let changed { try await publishRosterChange(of: user, status: changed.status, in: after, promoted: changed.promoted, on: sql) }
+        let placement = try await roster.placement(of: user, in: game.id, on: sql)
+        return RosterPlace(
+            gameId: game.id, userId: user, status: placement?.status, position: placement?.position,
+            substitute: placement?.substitute ?? false, goingCount: after.goingCount, subsNeeded: after.subsNeeded)
     }
 
     /// Seats the first in line in every free slot; returns who moved up.
@@ -146,31 +140,20 @@ extension Games {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return [] }
         let count = RosterRules.promotions(capacity: game.capacity, going: game.goingCount, waiting: game.waitlistCount)
         let promoted = try await roster.firstWaiting(count, in: id, on: sql)
-        for user in promoted {
-            let substitute = try await roster.placement(of: user, in: id, on: sql)?.substitute ?? false
-            try await roster.set(.going, substitute: substitute, of: user, in: id, on: sql)
-        }
+        for user in promoted { try await roster.set(.going, substitute: false, of: user, in: id, on: sql) }
         return promoted
-    }
-
-    private func place(of user: UserID, in id: GameID, on sql: any SQLDatabase) async throws -> RosterPlace {
-        let placement = try await roster.placement(of: user, in: id, on: sql)
-        let game = try await games.game(id, viewer: nil, on: sql)
-        return RosterPlace(
-            gameId: id, userId: user, status: placement?.status, position: placement?.position,
-            substitute: placement?.substitute ?? false, goingCount: game?.goingCount ?? 0, subsNeeded: game?.subsNeeded ?? 0)
     }
 
     // MARK: Events
 
-    func publishRosterChange(of user: UserID, status: RosterStatus?, in id: GameID, promoted: [UserID], on sql: any SQLDatabase)
+    /// `game` as the change left it, for its counts.
+    func publishRosterChange(of user: UserID, status: RosterStatus?, in game: Game, promoted: [UserID], on sql: any SQLDatabase)
         async throws
     {
-        guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
         try await outbox.append(
-            GameEvent.rosterChanged, aggregateID: id.description,
+            GameEvent.rosterChanged, aggregateID: game.id.description,
             payload: GameEvent.RosterChanged(
-                gameId: id, userId: user, status: status, promoted: promoted, goingCount: game.goingCount,
+                gameId: game.id, userId: user, status: status, promoted: promoted, goingCount: game.goingCount,
                 waitlistCount: game.waitlistCount, subsNeeded: game.subsNeeded),
             on: sql)
     }

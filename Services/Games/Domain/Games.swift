@@ -83,8 +83,9 @@ struct Games: Sendable {
             if let description = request.description { game.description = description }
             try await games.update(game, on: sql)
             // More slots seat people from the waiting list.
-            for user in try await promoteWaiting(in: game.id, on: sql) {
-                try await publishRosterChange(of: user, status: .going, in: game.id, promoted: [user], on: sql)
+            let promoted = try await promoteWaiting(in: game.id, on: sql)
+            if !promoted.isEmpty, let after = try await games.game(game.id, viewer: nil, on: sql) {
+                for user in promoted { try await publishRosterChange(of: user, status: .going, in: after, promoted: [user], on: sql) }
             }
             try await publish(GameEvent.updated, game.id, on: sql)
         }

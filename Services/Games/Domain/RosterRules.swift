@@ -62,6 +62,9 @@ enum RosterRules {
         return max(0, min(waiting, capacity - going))
     }
 
+    /// Where someone who wants to play lands in `game` as it stands.
+    static func seat(in game: Game) -> RosterStatus { seat(hasFreeSlot: hasFreeSlot(capacity: game.capacity, going: game.goingCount)) }
+
     static func hasFreeSlot(capacity: Int?, going: Int) -> Bool {
         capacity.map { going < $0 } ?? true
     }

@@ -15,7 +15,8 @@ struct RosterPlacement: Sendable, Equatable {
 /// Who stands where on each game. Callers hold the game's lock (`GameStore.lock`) while writing.
 protocol RosterStore: Sendable {
     func placement(of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws -> RosterPlacement?
-    /// Puts the user at `status`; becoming `waitlisted` queues them last, any other status leaves the queue.
+    /// Puts the user at `status`; becoming `waitlisted` queues them last, any other status leaves the
+    /// queue. `substitute` marks them as one; once marked, they stay marked.
     func set(_ status: RosterStatus, substitute: Bool, of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws
     func remove(_ user: UserID, from game: GameID, on sql: any SQLDatabase) async throws
     /// Everyone on the roster: going, maybe, waiting (in queue order), invited, pending, not going.
@@ -28,7 +29,18 @@ struct SQLRosterStore: RosterStore {
     static let displayOrder: [RosterStatus] = [.going, .maybe, .waitlisted, .invited, .pending, .notGoing]
 
     func placement(of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws -> RosterPlacement? {
-        try await placements(in: game, on: sql).first { $0.userId == user }
+        guard let row = try await sql.select().columns("status", "substitute", "queue_number").from("roster")
+            .where("game_id", .equal, SQLBind(game.description)).where("user_id", .equal, SQLBind(user.description)).first()
+        else { return nil }
+        var placement = RosterPlacement(
+            userId: user, status: try row.enumValue("status"), substitute: try row.decode(column: "substitute", as: Bool.self))
+        if placement.status == .waitlisted, let number = try row.decode(column: "queue_number", as: Int?.self) {
+            // A position counts the people ahead, from 1.
+            placement.position = try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "ahead").from("roster")
+                .where("game_id", .equal, SQLBind(game.description)).where("status", .equal, SQLBind(RosterStatus.waitlisted.rawValue))
+                .where("queue_number", .lessThanOrEqual, SQLBind(number)).first()?.decode(column: "ahead", as: Int.self)
+        }
+        return placement
     }
 
     func set(_ status: RosterStatus, substitute: Bool, of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws {
@@ -49,8 +61,8 @@ struct SQLRosterStore: RosterStore {
                 SQLBind(queueNumber), SQLBind(Date())
             )
             .onConflict(with: ["game_id", "user_id"]) {
-                $0.set(excludedValueOf: "status").set(excludedValueOf: "substitute").set(excludedValueOf: "queue_number")
-                    .set(excludedValueOf: "updated_at")
+                $0.set(excludedValueOf: "status").set(excludedValueOf: "queue_number").set(excludedValueOf: "updated_at")
+                    .set("substitute", to: SQLBinaryExpression(SQLColumn("substitute", table: "roster"), .or, SQLExcludedColumn("substitute")))
             }
             .run()
     }
