@@ -26,7 +26,8 @@ public struct AuthClient: AccessKeySource {
     /// Public profiles of `ids`, keyed by id; ids auth does not know are missing.
     public func profiles(_ ids: [UserID], requestID: String? = nil) async throws -> [UserID: PublicProfile] {
         guard !ids.isEmpty else { return [:] }
-        let response = try await client.post(Routes.Internal.profiles, body: ProfilesRequest(ids: ids), as: ProfilesResponse.self, requestID: requestID)
+        let response = try await client.post(
+            Routes.Internal.profiles, body: ProfilesRequest(ids: ids), as: ProfilesResponse.self, requestID: requestID)
         return Dictionary(response.items.map { ($0.id, $0) }) { first, _ in first }
     }
 

@@ -1,11 +1,11 @@
 public import AsyncHTTPClient
 public import Contracts
-public import ServiceKit
 import Foundation
 import Logging
-import NIOFoundationCompat
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
+public import ServiceKit
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
 /// over this: it resolves the module's address on each call, sends the internal credential and the

@@ -35,4 +35,3 @@ public enum TestStore: String, Sendable, CaseIterable {
         }
     }
 }
-

@@ -35,7 +35,7 @@ struct CatalogHarness {
         async throws -> Team
     {
         let response = try await catalog.post("/v1/teams", json: Self.team(name: name, privacy: privacy, sport: sport), token: token)
-        guard response.status == 201 else { throw Unexpected(response: response) }
+        guard response.status == 201 else { throw UnexpectedResponse(response: response) }
         return try response.decode(Team.self)
     }
 
@@ -53,9 +53,4 @@ struct CatalogHarness {
     func internalPost(_ path: String, json: any Encodable) async throws -> TestClient.Response {
         try await catalog.post(path, json: json, headers: [Routes.Header.internalToken: TestStack.internalToken])
     }
-}
-
-struct Unexpected: Error, CustomStringConvertible {
-    let response: TestClient.Response
-    var description: String { "unexpected \(response.status): \(response.text)" }
 }

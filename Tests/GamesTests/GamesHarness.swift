@@ -84,7 +84,7 @@ struct GamesHarness {
 
     static let tallinn = Location(lat: 59.437, lng: 24.7536, address: "Tallinn")
     static let kadriorg = Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium")
-    static var nextWeek: Date { Date().addingTimeInterval(7 * 24 * 3600).rounded }
+    static var nextWeek: Date { Date().addingTimeInterval(7 * 24 * 3600).wholeSeconds }
 
     static func pickupRequest(
         privacy: Privacy = .public, capacity: Int? = nil, startsAt: Date = nextWeek, location: Location = kadriorg
@@ -93,21 +93,4 @@ struct GamesHarness {
             kind: .pickup, startsAt: startsAt, location: location, sport: .volleyball, privacy: privacy, ageGroup: .adult,
             gender: .coed, skill: .intermediate, capacity: capacity, description: "Beach volleyball, bring water")
     }
-}
-
-/// Fails with the answer's status and body unless it has the expected status.
-func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient.Response {
-    guard response.status == status else { throw Unexpected(response: response, expected: status) }
-    return response
-}
-
-struct Unexpected: Error, CustomStringConvertible {
-    let response: TestClient.Response
-    let expected: Int
-    var description: String { "expected \(expected), got \(response.status): \(response.text)" }
-}
-
-extension Date {
-    /// Whole seconds, as times travel on the wire.
-    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }

@@ -116,7 +116,10 @@ struct LiveTests {
             try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 9, strokes: 8))
             for device in [annPhone, benPhone] {
                 for mark in [7, 8] {
-                    #expect(try await device.waitFor(timeout: .seconds(20)) { $0.playerId == card.players[1].playerId && $0.hole == 9 && $0.strokes == mark })
+                    #expect(
+                        try await device.waitFor(timeout: .seconds(20)) {
+                            $0.playerId == card.players[1].playerId && $0.hole == 9 && $0.strokes == mark
+                        })
                 }
             }
             let final = try await h.card(card.id, as: ann)

@@ -9,9 +9,8 @@ struct CatalogAndPlayerSearchTests {
     @Test("Players are found by name prefix and despite typos, best match first", arguments: TestStore.all)
     func players(store: TestStore) async throws {
         try await SearchHarness.with(store: store) { h in
-            let bruno = try await h.player("Bruno Player"), brunhilde = try await h.player("Brunhilde Stone")
-            let annika = try await h.player("Annika Kask"), ulle = try await h.player("Ülle Õun")
-            _ = try await h.player("Anna Tamm")
+            let bruno = try await h.player("Bruno Player")
+            for name in ["Brunhilde Stone", "Annika Kask", "Ülle Õun", "Anna Tamm"] { _ = try await h.player(name) }
             let token = bruno.accessToken
             func names(_ query: String) async throws -> [String] {
                 try await h.get("/v1/search/players?q=\(query)", as: Page<PlayerResult>.self, token: token).items.map(\.name)
@@ -22,7 +21,6 @@ struct CatalogAndPlayerSearchTests {
             #expect(try await names("anika") == ["Annika Kask"])
             #expect(try await names("stone") == ["Brunhilde Stone"])
             #expect(try await names("zzzz").isEmpty)
-            _ = (brunhilde, annika, ulle)
 
             // A renamed player is found by the new name.
             _ = try await expect(
@@ -98,11 +96,6 @@ struct CatalogAndPlayerSearchTests {
                 })
         }
     }
-}
-
-func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient.Response {
-    guard response.status == status else { throw SearchFailure(response: response) }
-    return response
 }
 
 @Suite("Search catching up")

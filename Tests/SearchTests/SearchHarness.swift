@@ -41,13 +41,13 @@ struct SearchHarness {
         for batch in stride(from: 0, to: events.count, by: 500).map({ Array(events[$0..<min($0 + 500, events.count)]) }) {
             let response = try await search.post(
                 Routes.Internal.events, json: EventBatch(events: batch), headers: [Routes.Header.internalToken: TestStack.internalToken])
-            guard response.status == 204 else { throw SearchFailure(response: response) }
+            guard response.status == 204 else { throw UnexpectedResponse(response: response) }
         }
     }
 
     func get<T: Decodable>(_ path: String, as type: T.Type, token: String) async throws -> T {
         let response = try await search.get(path, token: token)
-        guard response.status == 200 else { throw SearchFailure(response: response) }
+        guard response.status == 200 else { throw UnexpectedResponse(response: response) }
         return try response.decode(T.self)
     }
 
@@ -71,17 +71,9 @@ struct SearchHarness {
         skill: Skill = .intermediate, ageGroup: AgeGroup = .adult, gender: Gender = .coed, subsNeeded: Int = 0
     ) -> Game {
         Game(
-            id: GameID(), kind: .pickup, organizerId: UserID(), startsAt: Date().addingTimeInterval(hours * 3600).rounded, sport: sport,
+            id: GameID(), kind: .pickup, organizerId: UserID(), startsAt: Date().addingTimeInterval(hours * 3600).wholeSeconds,
+            sport: sport,
             privacy: privacy, ageGroup: ageGroup, gender: gender, skill: skill, capacity: 10, goingCount: 1, subsNeeded: subsNeeded,
-            location: Location(lat: coordinates.lat, lng: coordinates.lng), createdAt: Date().rounded)
+            location: Location(lat: coordinates.lat, lng: coordinates.lng), createdAt: Date().wholeSeconds)
     }
-}
-
-struct SearchFailure: Error, CustomStringConvertible {
-    let response: TestClient.Response
-    var description: String { "\(response.status): \(response.text)" }
-}
-
-extension Date {
-    var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }

@@ -126,7 +126,9 @@ extension Games {
             }
             changed = (status, try await promoteWaiting(in: game.id, on: sql))
         }
-        guard let after = try await games.game(game.id, viewer: nil, on: sql) else { throw CommonError.notFound("No game with id \(game.id).") }
+        guard let after = try await games.game(game.id, viewer: nil, on: sql) else {
+            throw CommonError.notFound("No game with id \(game.id).")
+        }
         if let changed { try await publishRosterChange(of: user, status: changed.status, in: after, promoted: changed.promoted, on: sql) }
         let placement = try await roster.placement(of: user, in: game.id, on: sql)
         return RosterPlace(

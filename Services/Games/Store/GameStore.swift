@@ -125,7 +125,8 @@ struct SQLGameStore: GameStore {
     }
 
     func upcoming(now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Game] {
-        var query = select(on: sql).where("status", .equal, SQLBind(GameStatus.scheduled.rawValue)).where("starts_at", .greaterThan, SQLBind(now))
+        var query = select(on: sql).where("status", .equal, SQLBind(GameStatus.scheduled.rawValue)).where(
+            "starts_at", .greaterThan, SQLBind(now))
         if let after { query = query.where(after.continuation(time: SQLColumn("starts_at"), id: SQLColumn("id"), descending: false)) }
         return try await decorate(query.orderBy("starts_at").orderBy("id").limit(limit).all(), viewer: nil, on: sql)
     }

@@ -29,8 +29,9 @@ struct SQLRosterStore: RosterStore {
     static let displayOrder: [RosterStatus] = [.going, .maybe, .waitlisted, .invited, .pending, .notGoing]
 
     func placement(of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws -> RosterPlacement? {
-        guard let row = try await sql.select().columns("status", "substitute", "queue_number").from("roster")
-            .where("game_id", .equal, SQLBind(game.description)).where("user_id", .equal, SQLBind(user.description)).first()
+        guard
+            let row = try await sql.select().columns("status", "substitute", "queue_number").from("roster")
+                .where("game_id", .equal, SQLBind(game.description)).where("user_id", .equal, SQLBind(user.description)).first()
         else { return nil }
         var placement = RosterPlacement(
             userId: user, status: try row.enumValue("status"), substitute: try row.decode(column: "substitute", as: Bool.self))
@@ -62,7 +63,9 @@ struct SQLRosterStore: RosterStore {
             )
             .onConflict(with: ["game_id", "user_id"]) {
                 $0.set(excludedValueOf: "status").set(excludedValueOf: "queue_number").set(excludedValueOf: "updated_at")
-                    .set("substitute", to: SQLBinaryExpression(SQLColumn("substitute", table: "roster"), .or, SQLExcludedColumn("substitute")))
+                    .set(
+                        "substitute",
+                        to: SQLBinaryExpression(SQLColumn("substitute", table: "roster"), .or, SQLExcludedColumn("substitute")))
             }
             .run()
     }

@@ -125,15 +125,11 @@ struct SearchBenchmark: AsyncParsableCommand {
             using: &random)!
         return Game(
             id: GameID(), kind: .pickup, organizerId: UserID(),
-            startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).rounded,
+            startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).wholeSeconds,
             sport: Sport.allCases.randomElement(using: &random)!, privacy: privacy,
             ageGroup: AgeGroup.allCases.randomElement(using: &random)!, gender: Gender.allCases.randomElement(using: &random)!,
             skill: Skill.allCases.randomElement(using: &random)!, capacity: 12, goingCount: 1,
             subsNeeded: Int.random(in: 0..<10, using: &random) == 0 ? 2 : 0,
             location: Location(lat: .random(in: 36...70, using: &random), lng: .random(in: -10...40, using: &random)), createdAt: Date())
     }
-}
-
-extension Date {
-    fileprivate var rounded: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }
