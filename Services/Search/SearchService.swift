@@ -26,7 +26,7 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     router.addRoutes(SearchController(search: Search(database: database, places: places, players: players)).endpoints, atPath: "/v1/search")
     let reindex = Reindex(database: database, places: places, players: players, snapshots: SnapshotClient(dependencies: dependencies))
     let internalRoutes = router.internalGroup(token: dependencies.internalToken)
-    internalRoutes.addEventConsumer(EventConsumer(database: database) { events, sql in try await indexer.apply(events, on: sql) })
+    internalRoutes.addEventConsumer(EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
     // Rebuilds the index from the owners' snapshots; answers what it read.
     internalRoutes.post("reindex") { _, _ in JSONResponse(try await reindex.run()) }
 

@@ -136,6 +136,18 @@ struct GeoSearchTests {
             ])
             let after = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
             #expect(after.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
+
+            // A large batch (decoded in slices) that repeats an old event applies only its new
+            // events, in order: the old position of the moved game does not come back.
+            var movedAgain = moved
+            movedAgain.location = Location(lat: 40.03, lng: -3.7)
+            let elsewhere = try (0..<300).map { _ in try SearchHarness.gameEvent(SearchHarness.game(at: Coordinates(lat: 10, lng: 10))) }
+            try await h.deliver([events[2]] + elsewhere + [try SearchHarness.gameEvent(movedAgain, type: GameEvent.updated)])
+            let last = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
+            #expect(last.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
+            #expect(last.items.last?.item.location?.lat == 40.03)
+            let far = try await h.get("/v1/search/games?lat=10&lng=10&radiusKm=1&limit=100", as: Page<Nearby<Game>>.self, token: token)
+            #expect(far.items.count == 100 && far.nextCursor != nil)
         }
     }
 

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import ServiceKit
 import Testing
@@ -54,5 +55,22 @@ struct PureLogicTests {
         #expect(try await hasher.verify("correct horse battery", against: first))
         #expect(try await !hasher.verify("wrong horse battery", against: first))
         #expect(try await !hasher.verify("anything", against: nil))
+    }
+
+    @Test("event ids are version 7 UUIDs that sort by their time, and never repeat")
+    func timeOrderedEventIDs() {
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        let ids = (0..<1000).map { EventID.timeOrdered(at: start.addingTimeInterval(Double($0) / 100)) }
+        #expect(Set(ids.map(\.description)).count == ids.count)
+        #expect(ids.map(\.description) == ids.map(\.description).sorted())
+        for id in ids {
+            let text = id.description.lowercased()
+            #expect(text.dropFirst(14).first == "7")
+            #expect(["8", "9", "a", "b"].contains(text.dropFirst(19).first))
+        }
+        // The first 48 bits are the milliseconds since 1970.
+        let milliseconds = String(1_790_000_000_000, radix: 16)
+        let prefix = ids[0].description.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        #expect(prefix == String(repeating: "0", count: 12 - milliseconds.count) + milliseconds)
     }
 }

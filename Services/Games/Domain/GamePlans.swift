@@ -14,7 +14,7 @@ struct GamePlan: Sendable {
     static func pickup(_ request: CreateGameRequest, by user: UserID, now: Date) -> GamePlan {
         // `kindFields` has checked that every attribute is present.
         let game = Game(
-            id: GameID(), kind: .pickup, organizerId: user, startsAt: request.startsAt, sport: request.sport ?? .other,
+            id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, sport: request.sport ?? .other,
             privacy: request.privacy ?? .public, ageGroup: request.ageGroup ?? .any, gender: request.gender ?? .any,
             skill: request.skill ?? .any, capacity: request.capacity, location: request.location,
             description: request.description, createdAt: now)
@@ -54,7 +54,7 @@ extension Games {
             throw CommonError.invalid("sport", "a team game is played in the team's sport, \(team.sport.rawValue)")
         }
         let game = Game(
-            id: GameID(), kind: .team, teamId: team.id, teamName: team.name, organizerId: user, startsAt: request.startsAt,
+            id: .timeOrdered(), kind: .team, teamId: team.id, teamName: team.name, organizerId: user, startsAt: request.startsAt,
             sport: team.sport, privacy: request.privacy ?? team.privacy, ageGroup: request.ageGroup ?? team.ageGroup,
             gender: request.gender ?? team.gender, skill: request.skill ?? team.skill, capacity: request.capacity,
             location: request.location ?? team.location, description: request.description, createdAt: Date())
@@ -74,7 +74,7 @@ extension Games {
         if away == nil { errors.append(.init(field: "awayTeamId", message: "is not a team of this league")) }
         try FieldRules.require(errors)
         let game = Game(
-            id: GameID(), kind: .league, leagueId: league.id, homeTeamId: home!.id, homeTeamName: home!.name, awayTeamId: away!.id,
+            id: .timeOrdered(), kind: .league, leagueId: league.id, homeTeamId: home!.id, homeTeamName: home!.name, awayTeamId: away!.id,
             awayTeamName: away!.name, organizerId: user, startsAt: request.startsAt, sport: league.sport,
             privacy: request.privacy ?? league.privacy, ageGroup: request.ageGroup ?? league.ageGroup,
             gender: request.gender ?? league.gender, skill: request.skill ?? league.skill, capacity: request.capacity,

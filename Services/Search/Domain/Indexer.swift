@@ -3,17 +3,56 @@ import Foundation
 import SQLKit
 import ServiceKit
 
+/// What one event asks of the index. Decoding it needs no database, so it happens before the
+/// batch's transaction.
+enum IndexChange: Sendable {
+    case set(PlaceDocument)
+    case delete(PlaceKind, id: String)
+    case rosterCounts(GameEvent.RosterChanged)
+    case subsNeeded(GameEvent.NeedsPlayersChanged)
+    case memberCount(CatalogEvent.MembershipChanged)
+    case player(PlayerResult)
+    case none
+}
+
 /// Keeps the read model in step with the events of auth, catalog and games. Each batch of new
-/// events is folded, in order, into the documents it changes, then written with a few bulk
+/// changes is folded, in order, into the documents it touches, then written with a few bulk
 /// statements: the latest state wins, and partial changes (roster counts, member counts) apply
 /// to the state before them in the same batch.
 struct Indexer: Sendable {
     let places: any PlaceStore
     let players: any PlayerStore
 
-    func apply(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws {
+    static func change(for event: EventEnvelope) throws -> IndexChange {
+        let decoder = HuddleJSON.decoder
+        switch event.type {
+        case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
+            return try document(for: try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game).map(IndexChange.set) ?? .none
+        case GameEvent.rosterChanged:
+            return .rosterCounts(try decoder.decode(GameEvent.RosterChanged.self, from: event.payload))
+        case GameEvent.needsPlayersChanged:
+            return .subsNeeded(try decoder.decode(GameEvent.NeedsPlayersChanged.self, from: event.payload))
+        case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
+            return .set(try document(for: try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team))
+        case CatalogEvent.membershipChanged:
+            return .memberCount(try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload))
+        case CatalogEvent.teamDeleted:
+            return .delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description)
+        case CatalogEvent.courseChanged:
+            return .set(try document(for: try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course))
+        case CatalogEvent.venueChanged:
+            return .set(try document(for: try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue))
+        case AuthEvent.profileChanged:
+            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
+            return .player(PlayerResult(id: profile.id, name: profile.name))
+        default:
+            return .none
+        }
+    }
+
+    func apply(_ changes: [IndexChange], on sql: any SQLDatabase) async throws {
         var batch = PendingChanges()
-        for event in events { try await fold(event, into: &batch, on: sql) }
+        for change in changes { try await fold(change, into: &batch, on: sql) }
         for kind in PlaceKind.allCases {
             try await places.delete(kind, ids: batch.deleted(kind), on: sql)
         }
@@ -21,45 +60,32 @@ struct Indexer: Sendable {
         for player in batch.players { try await players.upsert(player, on: sql) }
     }
 
-    private func fold(_ event: EventEnvelope, into batch: inout PendingChanges, on sql: any SQLDatabase) async throws {
-        let decoder = HuddleJSON.decoder
-        switch event.type {
-        case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
-            if let document = try Self.document(for: try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game) {
-                batch.set(document)
-            }
-        case GameEvent.rosterChanged:
-            let change = try decoder.decode(GameEvent.RosterChanged.self, from: event.payload)
+    private func fold(_ change: IndexChange, into batch: inout PendingChanges, on sql: any SQLDatabase) async throws {
+        switch change {
+        case .set(let document):
+            batch.set(document)
+        case .delete(let kind, let id):
+            batch.delete(kind, id: id)
+        case .rosterCounts(let change):
             try await update(.game, id: change.gameId.description, as: Game.self, in: &batch, on: sql) { game in
                 game.goingCount = change.goingCount
                 game.waitlistCount = change.waitlistCount
                 game.subsNeeded = change.subsNeeded
                 return try Self.document(for: game)
             }
-        case GameEvent.needsPlayersChanged:
-            let change = try decoder.decode(GameEvent.NeedsPlayersChanged.self, from: event.payload)
+        case .subsNeeded(let change):
             try await update(.game, id: change.gameId.description, as: Game.self, in: &batch, on: sql) { game in
                 game.subsNeeded = change.subsNeeded
                 return try Self.document(for: game)
             }
-        case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
-            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team))
-        case CatalogEvent.membershipChanged:
-            let change = try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload)
+        case .memberCount(let change):
             try await update(.team, id: change.teamId.description, as: TeamResult.self, in: &batch, on: sql) { team in
                 team.memberCount = change.memberCount
                 return nil
             }
-        case CatalogEvent.teamDeleted:
-            batch.delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description)
-        case CatalogEvent.courseChanged:
-            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course))
-        case CatalogEvent.venueChanged:
-            batch.set(try Self.document(for: try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue))
-        case AuthEvent.profileChanged:
-            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
-            batch.players.append(PlayerResult(id: profile.id, name: profile.name))
-        default:
+        case .player(let player):
+            batch.players.append(player)
+        case .none:
             break
         }
     }
@@ -140,6 +166,7 @@ struct PendingChanges {
     func deleted(_ kind: PlaceKind) -> [String] { order.filter { $0.kind == kind && documents[$0]! == nil }.map(\.id) }
 
     private mutating func record(_ key: Key, _ document: PlaceDocument?) {
-        if documents.updateValue(document, forKey: key) == nil, !order.contains(key) { order.append(key) }
+        // A key is new only when it had no entry, not even a deletion (an entry holding nil).
+        if documents.updateValue(document, forKey: key) == nil { order.append(key) }
     }
 }

@@ -124,7 +124,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         let privacy: Privacy = [.public, .public, .public, .public, .public, .public, .public, .public, .protected, .private].randomElement(
             using: &random)!
         return Game(
-            id: GameID(), kind: .pickup, organizerId: UserID(),
+            id: .timeOrdered(), kind: .pickup, organizerId: UserID(),
             startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).wholeSeconds,
             sport: Sport.allCases.randomElement(using: &random)!, privacy: privacy,
             ageGroup: AgeGroup.allCases.randomElement(using: &random)!, gender: Gender.allCases.randomElement(using: &random)!,

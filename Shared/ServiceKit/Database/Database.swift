@@ -68,10 +68,12 @@ public final class Database: Service, Sendable {
         let sql = connection.sql()
         // WAL lets readers of other processes (backups, sqlite3 shell) work while we write. A 64 MiB
         // page cache (the default is 2 MiB) and reads through a 1 GiB memory map keep the indexes
-        // of a large read model close at hand; neither is allocated before it is used.
+        // of a large read model close at hand; neither is allocated before it is used. Statement
+        // journals (kept by every multi-row upsert inside a transaction) stay in memory instead of
+        // a temporary file opened and written for each statement.
         let pragmas = [
             "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536",
-            "PRAGMA mmap_size=1073741824",
+            "PRAGMA mmap_size=1073741824", "PRAGMA temp_store=MEMORY",
         ]
         for pragma in pragmas {
             try await sql.raw(SQLQueryString(pragma)).run()

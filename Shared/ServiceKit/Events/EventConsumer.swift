@@ -8,33 +8,55 @@ public import SQLKit
 /// fast.
 public struct EventConsumer: Sendable {
     public typealias Handler = @Sendable (EventEnvelope, any SQLDatabase) async throws -> Void
-    /// Gets the new events of a batch, in order, to apply together (e.g. with bulk writes).
-    public typealias BatchHandler = @Sendable ([EventEnvelope], any SQLDatabase) async throws -> Void
 
-    let database: Database
-    let handler: BatchHandler
-    let inbox = Inbox()
+    private let process: @Sendable ([EventEnvelope]) async throws -> Int
 
+    /// Applies each new event on its own, in order.
     public init(database: Database, handler: @escaping Handler) {
-        self.database = database
-        self.handler = { events, sql in for event in events { try await handler(event, sql) } }
+        self.init(database: database, decode: { $0 }) { events, sql in
+            for event in events { try await handler(event, sql) }
+        }
     }
 
-    public init(database: Database, batchHandler: @escaping BatchHandler) {
-        self.database = database
-        self.handler = batchHandler
+    /// Decodes every event of a batch before the transaction, then gets the decoded new ones, in
+    /// order, to apply together (e.g. with bulk writes). Decoding needs no database, so concurrent
+    /// deliveries decode while another batch holds the database.
+    public init<Change: Sendable>(
+        database: Database, decode: @escaping @Sendable (EventEnvelope) throws -> Change,
+        apply: @escaping @Sendable ([Change], any SQLDatabase) async throws -> Void
+    ) {
+        let inbox = Inbox()
+        process = { events in
+            guard !events.isEmpty else { return 0 }
+            let changes = try await Self.decodeInParallel(events, decode)
+            return try await database.transaction { sql in
+                let fresh = try await inbox.markApplied(events, on: sql).map { changes[$0] }
+                if !fresh.isEmpty { try await apply(fresh, sql) }
+                return fresh.count
+            }
+        }
+    }
+
+    /// Decodes a large batch in slices on all cores, keeping the order: on a read model fed
+    /// faster than it writes, decoding otherwise adds to every batch's turn at the database.
+    static func decodeInParallel<Change: Sendable>(
+        _ events: [EventEnvelope], _ decode: @escaping @Sendable (EventEnvelope) throws -> Change
+    ) async throws -> [Change] {
+        let slice = 256
+        guard events.count > slice else { return try events.map(decode) }
+        return try await withThrowingTaskGroup(of: (Int, [Change]).self) { group in
+            for start in stride(from: 0, to: events.count, by: slice) {
+                let events = events[start..<min(start + slice, events.count)]
+                group.addTask { (start, try events.map(decode)) }
+            }
+            let decoded = try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            return decoded.keys.sorted().flatMap { decoded[$0]! }
+        }
     }
 
     /// Applies events in the order given; returns how many were new.
     @discardableResult
-    public func apply(_ events: [EventEnvelope]) async throws -> Int {
-        guard !events.isEmpty else { return 0 }
-        return try await database.transaction { sql in
-            let fresh = try await inbox.markApplied(events, on: sql)
-            if !fresh.isEmpty { try await handler(fresh, sql) }
-            return fresh.count
-        }
-    }
+    public func apply(_ events: [EventEnvelope]) async throws -> Int { try await process(events) }
 }
 
 extension RouterMethods where Context == HuddleRequestContext {

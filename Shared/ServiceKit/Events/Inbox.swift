@@ -6,9 +6,10 @@ import Foundation
 public struct Inbox: Sendable {
     public init() {}
 
-    /// Records the events as applied and returns those that were not yet, in their order. A few
-    /// statements however many events; call inside the transaction that applies them.
-    public func markApplied(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws -> [EventEnvelope] {
+    /// Records the events as applied and returns the positions of those that were not yet, in
+    /// their order. A few statements however many events; call inside the transaction that
+    /// applies them.
+    public func markApplied(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws -> [Int] {
         var fresh: Set<String> = []
         let now = Date()
         for chunk in stride(from: 0, to: events.count, by: 1000).map({ events[$0..<min($0 + 1000, events.count)] }) {
@@ -19,7 +20,7 @@ public struct Inbox: Sendable {
         }
         // A batch that names one event twice applies it once.
         var seen: Set<String> = []
-        return events.filter { fresh.contains($0.id.description) && seen.insert($0.id.description).inserted }
+        return events.indices.filter { fresh.contains(events[$0].id.description) && seen.insert(events[$0].id.description).inserted }
     }
 
     /// Records `event` as applied and returns true, or returns false when it already was.
