@@ -57,6 +57,15 @@ struct PureLogicTests {
         #expect(try await !hasher.verify("anything", against: nil))
     }
 
+    @Test("random ids are version 4 UUIDs that never repeat")
+    func randomUUIDs() {
+        let ids = (0..<10_000).map { _ in UUID.random().uuidString.lowercased() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.dropFirst(14).first == "4" && ["8", "9", "a", "b"].contains($0.dropFirst(19).first) })
+        // Every other hex digit takes many values: the bits are random, not fixed.
+        #expect(Set(ids.map { $0.first! }).count > 8)
+    }
+
     @Test("event ids are version 7 UUIDs that sort by their time, and never repeat")
     func timeOrderedEventIDs() {
         let start = Date(timeIntervalSince1970: 1_790_000_000)

@@ -32,7 +32,7 @@ actor LiveRounds {
     /// connected; anything older it reads from the log itself).
     func subscribe(to round: RoundID, after version: Int) -> (id: UUID, messages: Subscription) {
         let (messages, continuation) = Subscription.makeStream()
-        let id = UUID()
+        let id = UUID.random()
         if rooms[round] == nil { rooms[round] = Room(delivered: version, announced: version) }
         rooms[round]!.subscribers[id] = continuation
         return (id, messages)

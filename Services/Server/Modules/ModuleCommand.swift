@@ -33,18 +33,20 @@ public enum ModuleCommand {
 public func bootstrapLogging(level: String, label: String) -> Logger {
     let parsed = Logger.Level(rawValue: level.lowercased()) ?? .info
     LoggingSystem.bootstrap(
-        { label, metadataProvider in
-            var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
-            handler.logLevel = parsed
-            return handler
-        }, metadataProvider: RequestMetadata.provider)
+        { label, metadataProvider in StandardErrorLogHandler(label: label, logLevel: parsed, metadataProvider: metadataProvider) },
+        metadataProvider: RequestMetadata.provider)
     return Logger(label: label)
 }
 
 extension ModuleCommand {
-    /// Makes NIO's event loops Swift Concurrency's global executor. Call first thing in `main`,
-    /// before any task starts; suits a process that mostly waits on sockets (the gateway).
-    public static func runTasksOnEventLoops() {
+    /// Makes NIO's event loops Swift Concurrency's global executor, `<module>.event.loops` of them
+    /// (default: one a core). Call first thing in `main`, before any task starts; suits a process
+    /// that mostly waits on sockets (the gateway).
+    public static func runTasksOnEventLoops(_ module: ServiceModule) {
+        // Bad options are reported by `main`; here they only leave NIO's default.
+        let overrides = (try? Options.parse()).flatMap { try? parseSettings($0.set) } ?? [:]
+        let loops = ConfigReader.huddle(overrides: overrides).integer("\(module.rawValue).event.loops", default: 0)
+        if loops > 0 { NIOSingletons.groupLoopCountSuggestion = loops }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 

@@ -1,6 +1,7 @@
 import HuddleModules
+import ServiceKit
 
 // The gateway only moves bytes between sockets: running its tasks on NIO's event loops saves a
 // thread hop on every await of every proxied request.
-ModuleCommand.runTasksOnEventLoops()
+ModuleCommand.runTasksOnEventLoops(.gateway)
 await ModuleCommand.gateway()

@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Hummingbird
+import Contracts
 import Foundation
 import Logging
 
@@ -16,7 +17,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
         next: (Request, HuddleRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let requestID = Self.acceptable(request.headers[.requestID]) ?? UUID().uuidString.lowercased()
+        let requestID = Self.acceptable(request.headers[.requestID]) ?? UUID.random().uuidString.lowercased()
         context.requestID = requestID
         var response: Response
         do {
