@@ -44,7 +44,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
         RequestIDMiddleware()
-        MetricsMiddleware()
+        RequestMetricsMiddleware()
         proxy
     }
     router.get("health") { _, _ in

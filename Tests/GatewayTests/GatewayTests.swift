@@ -140,7 +140,10 @@ struct GatewayTests {
                 _ = try await gateway.get("/v1/teams/echo")
                 let metrics = try await gateway.get("/metrics")
                 #expect(metrics.status == 200)
-                #expect(metrics.text.contains("hb_requests"))
+                // Requests are counted and timed by route, method and status.
+                let lines = metrics.text.split(separator: "\n")
+                #expect(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_response_status_code=\"200\"") })
+                #expect(lines.contains { $0.hasPrefix("http_server_request_duration") })
 
                 let openAPI = try await gateway.get("/openapi.json")
                 let document = try JSONSerialization.jsonObject(with: openAPI.body) as? [String: Any]

@@ -11,7 +11,7 @@ extension Router where Context == HuddleRequestContext {
         let router = Router(context: HuddleRequestContext.self)
         router.addMiddleware {
             RequestIDMiddleware()
-            MetricsMiddleware()
+            RequestMetricsMiddleware()
             AccessTokenMiddleware(verifier: verifier)
         }
         StandardRoutes<HuddleRequestContext>(
