@@ -25,7 +25,10 @@ struct ProxyMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         if RouteTable.isInternal(path) { throw GatewayError.noRoute }
-        guard let module = routes.module(for: path) else { return try await next(request, context) }
+        guard let route = routes.entry(for: path) else { return try await next(request, context) }
+        let module = route.module
+        // Metrics count proxied requests by the route table's pattern, as the router does its own.
+        context.coreContext.endpointPath.value = route.route
         if let wait = limiter.check(client: Self.clientAddress(context)) {
             throw CommonError.rateLimited(retryAfterSeconds: wait)
         }

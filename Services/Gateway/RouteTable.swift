@@ -8,12 +8,18 @@ public struct RouteTable: Sendable {
         public let module: ServiceModule
         /// Whether the pattern also matches deeper paths (`/v1/teams` covers `/v1/teams/1/members`).
         public let coversSubpaths: Bool
+        /// The pattern as written, with `/**` when it covers subpaths: the route metrics name.
+        public let route: String
     }
 
     public let entries: [Entry]
 
     public init(_ routes: [(String, ServiceModule, coversSubpaths: Bool)]) {
-        entries = routes.map { Entry(pattern: $0.0.split(separator: "/"), module: $0.1, coversSubpaths: $0.coversSubpaths) }
+        entries = routes.map {
+            Entry(
+                pattern: $0.0.split(separator: "/"), module: $0.1, coversSubpaths: $0.coversSubpaths,
+                route: $0.coversSubpaths ? $0.0 + "/**" : $0.0)
+        }
     }
 
     /// The prefixes of API.md.
@@ -37,13 +43,15 @@ public struct RouteTable: Sendable {
         ("/v1/notifications", .notify, coversSubpaths: true),
     ])
 
-    public func module(for path: String) -> ServiceModule? {
+    public func module(for path: String) -> ServiceModule? { entry(for: path)?.module }
+
+    public func entry(for path: String) -> Entry? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         return entries.first { entry in
             guard segments.count == entry.pattern.count || (entry.coversSubpaths && segments.count > entry.pattern.count)
             else { return false }
             return zip(entry.pattern, segments).allSatisfy { $0 == "*" || $0 == $1 }
-        }?.module
+        }
     }
 
     /// Internal routes are never reachable from outside, whatever their spelling.

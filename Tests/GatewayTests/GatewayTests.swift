@@ -142,7 +142,11 @@ struct GatewayTests {
                 #expect(metrics.status == 200)
                 // Requests are counted and timed by route, method and status.
                 let lines = metrics.text.split(separator: "\n")
-                #expect(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_response_status_code=\"200\"") })
+                #expect(
+                    lines.contains {
+                        $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/v1/teams/**\"")
+                            && $0.contains("http_response_status_code=\"200\"")
+                    })
                 #expect(lines.contains { $0.hasPrefix("http_server_request_duration") })
 
                 let openAPI = try await gateway.get("/openapi.json")

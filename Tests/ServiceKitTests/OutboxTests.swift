@@ -29,7 +29,7 @@ struct OutboxTests {
             try await database.migrate([.outbox(version: 1)], logger: DatabaseTests.logger)
             let outbox = Outbox()
             for index in 0..<5 {
-                try await database.transaction { sql in
+                _ = try await database.transaction { sql in
                     try await outbox.append("test.event", aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
                 }
             }
