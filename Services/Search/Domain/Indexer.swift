@@ -12,7 +12,8 @@ enum IndexChange: Sendable {
     case subsNeeded(GameEvent.NeedsPlayersChanged)
     case memberCount(CatalogEvent.MembershipChanged)
     case player(PlayerResult)
-    case none
+    /// An event search keeps nothing of (another type, or a game without a location).
+    case ignored
 }
 
 /// Keeps the read model in step with the events of auth, catalog and games. Each batch of new
@@ -27,7 +28,8 @@ struct Indexer: Sendable {
         let decoder = HuddleJSON.decoder
         switch event.type {
         case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
-            return try document(for: try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game).map(IndexChange.set) ?? .none
+            let game = try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game
+            return try document(for: game).map(IndexChange.set) ?? .ignored
         case GameEvent.rosterChanged:
             return .rosterCounts(try decoder.decode(GameEvent.RosterChanged.self, from: event.payload))
         case GameEvent.needsPlayersChanged:
@@ -46,7 +48,7 @@ struct Indexer: Sendable {
             let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
             return .player(PlayerResult(id: profile.id, name: profile.name))
         default:
-            return .none
+            return .ignored
         }
     }
 
@@ -85,7 +87,7 @@ struct Indexer: Sendable {
             }
         case .player(let player):
             batch.players.append(player)
-        case .none:
+        case .ignored:
             break
         }
     }
