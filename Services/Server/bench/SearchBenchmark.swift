@@ -53,6 +53,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         let (batches, batchInput) = AsyncStream<(body: EventBatch, centers: [Coordinates])>.makeStream(bufferingPolicy: .bufferingOldest(2))
         let total = games, size = batch
         let producer = Task {
+            defer { batchInput.finish() }
             var random = SystemRandomNumberGenerator()
             var made = 0
             while made < total {
@@ -62,13 +63,12 @@ struct SearchBenchmark: AsyncParsableCommand {
                 for _ in 0..<count {
                     let game = Self.randomGame(using: &random)
                     if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
-                    guard let payload = try? HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game)) else { continue }
+                    let payload = try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game))
                     events.append(EventEnvelope(type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(), payload: payload))
                 }
                 while case .dropped = batchInput.yield((EventBatch(events: events), centers)) { try? await Task.sleep(for: .milliseconds(1)) }
                 made += count
             }
-            batchInput.finish()
         }
         let started = ContinuousClock.now
         let centers = try await withThrowingTaskGroup(of: [Coordinates].self) { group in
@@ -86,7 +86,7 @@ struct SearchBenchmark: AsyncParsableCommand {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        await producer.value
+        try await producer.value
         let loading = ContinuousClock.now - started
         let seconds = Double(loading.components.seconds) + Double(loading.components.attoseconds) / 1e18
         let store = postgres == nil ? "SQLite file" : "PostgreSQL"

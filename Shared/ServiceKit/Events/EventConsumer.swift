@@ -44,13 +44,15 @@ public struct EventConsumer: Sendable {
     ) async throws -> [Change] {
         let slice = 256
         guard events.count > slice else { return try events.map(decode) }
+        let starts = Array(stride(from: 0, to: events.count, by: slice))
         return try await withThrowingTaskGroup(of: (Int, [Change]).self) { group in
-            for start in stride(from: 0, to: events.count, by: slice) {
+            for (index, start) in starts.enumerated() {
                 let events = events[start..<min(start + slice, events.count)]
-                group.addTask { (start, try events.map(decode)) }
+                group.addTask { (index, try events.map(decode)) }
             }
-            let decoded = try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-            return decoded.keys.sorted().flatMap { decoded[$0]! }
+            var decoded = [[Change]](repeating: [], count: starts.count)
+            for try await (index, changes) in group { decoded[index] = changes }
+            return decoded.flatMap { $0 }
         }
     }
 

@@ -20,7 +20,10 @@ public struct Inbox: Sendable {
         }
         // A batch that names one event twice applies it once.
         var seen: Set<String> = []
-        return events.indices.filter { fresh.contains(events[$0].id.description) && seen.insert(events[$0].id.description).inserted }
+        return events.indices.filter { index in
+            let id = events[index].id.description
+            return fresh.contains(id) && seen.insert(id).inserted
+        }
     }
 
     /// Records `event` as applied and returns true, or returns false when it already was.

@@ -8,8 +8,9 @@ import Synchronization
 /// `http.server.active_requests`), but leaves a buffered response as it is. Hummingbird's records
 /// after the body is written by turning every body into a streamed one, so a small response went
 /// out as two writes (head, then body): one more system call and packet on every response of
-/// every service, and twice that on the gateway's path. A buffered body is written at once, so
-/// timing it up to its hand-over measures the same; streamed bodies are still timed to their end.
+/// every service, and twice that on the gateway's path. A body of known length (buffered, in
+/// practice) is timed up to its hand-over, which for a buffered one is when it is written; a
+/// body of unknown length (a stream) is still timed to its end.
 public struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private let cache = RequestMetricsCache()
 
