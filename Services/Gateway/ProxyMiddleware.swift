@@ -51,8 +51,15 @@ struct ProxyMiddleware: RouterMiddleware {
         upstream.headers.replaceOrAdd(name: "X-Forwarded-For", value: forwardedFor)
         if request.method != .get && request.method != .head {
             let length = request.headers[.contentLength].flatMap(Int.init)
-            upstream.body = .stream(
-                LimitedBody(base: request.body, limit: bodyLimit), length: length.map { .known(Int64($0)) } ?? .unknown)
+            if let length, length <= Self.bufferedResponseLimit {
+                // A small body of known size is read whole first. A module may answer before it has
+                // read the body, and the server then drains what is left of it: a body still
+                // streaming upstream would be read from two places at once.
+                upstream.body = .bytes(try await request.body.collect(upTo: length))
+            } else {
+                upstream.body = .stream(
+                    LimitedBody(base: request.body, limit: bodyLimit), length: length.map { .known(Int64($0)) } ?? .unknown)
+            }
         }
         do {
             let response = try await client.execute(upstream, timeout: .init(timeout))
