@@ -58,6 +58,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -103,8 +104,10 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Contracts", "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .asyncHTTPClient, .configuration,
-                .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
+                "Contracts", "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
+                .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             path: "Services/Gateway", exclude: ["README.md"], resources: [.copy("Resources/openapi.json")], swiftSettings: swiftSettings),
         .target(

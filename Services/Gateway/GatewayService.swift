@@ -1,7 +1,6 @@
 public import Configuration
 public import Hummingbird
 public import ServiceKit
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import HummingbirdWebSocket
@@ -21,14 +20,7 @@ import ServiceLifecycle
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let logger = dependencies.logger
     let directory = dependencies.directory
-    var clientConfiguration = HTTPClient.Configuration(
-        redirectConfiguration: .disallow,
-        timeout: .init(connect: .init(reader.milliseconds("gateway.upstream.connect.ms", default: 500))),
-        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512),
-        decompression: .disabled)
-    // No distributed tracing is set up; skip building a span per proxied request.
-    clientConfiguration.tracing.tracer = nil
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    let client = UpstreamClient(connectTimeout: reader.milliseconds("gateway.upstream.connect.ms", default: 500))
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
         routes: routes, directory: directory, client: client,
@@ -65,7 +57,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)
-    app.addServices(HTTPClientService(client: client))
+    app.addServices(client)
     return app
 }
 

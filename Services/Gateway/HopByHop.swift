@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import NIOHTTP1
 
 /// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1).
 enum HopByHop {
@@ -9,32 +8,21 @@ enum HopByHop {
         "transfer-encoding", "upgrade",
     ]
 
-    /// Client → upstream.
-    /// Also dropped client → upstream: the client library sets them for the new request.
+    /// Client → upstream. Also dropped: the framing and host, which the upstream request gets anew.
     static let notForwarded = names.union(["host", "content-length"])
 
-    static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
-        let listed = connectionListed(fields)
-        let dropped = listed.isEmpty ? notForwarded : notForwarded.union(listed)
-        var headers = HTTPHeaders()
-        for field in fields where !dropped.contains(field.name.canonicalName) {
-            headers.add(name: field.name.rawName, value: field.value)
-        }
-        return headers
-    }
+    /// Upstream → client. Also dropped: the module's own date and server, which the gateway sets.
+    static let notReturned = names.union(["date", "server"])
 
-    /// Upstream → client.
-    static func returnable(_ headers: HTTPHeaders) -> HTTPFields {
-        let listed = Set(headers["connection"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        let dropped = names.union(listed).union(["date", "server"])
-        var fields = HTTPFields()
-        for (name, value) in headers where !dropped.contains(name.lowercased()) {
-            if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-        }
-        return fields
-    }
+    static func forwardable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notForwarded) }
 
-    private static func connectionListed(_ fields: HTTPFields) -> Set<String> {
-        Set(fields[values: .connection].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    static func returnable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notReturned) }
+
+    /// `fields` without `dropped` and without the headers their Connection header lists.
+    private static func keeping(_ fields: HTTPFields, without dropped: Set<String>) -> HTTPFields {
+        let listed = Set(
+            fields[values: .connection].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        let dropped = listed.isEmpty ? dropped : dropped.union(listed)
+        return HTTPFields(fields.filter { !dropped.contains($0.name.canonicalName) })
     }
 }

@@ -1,8 +1,7 @@
-import AsyncHTTPClient
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTP1
 import ServiceKit
 
 /// Passes every routable request to its module: streams bodies both ways, drops hop-by-hop
@@ -14,11 +13,12 @@ struct ProxyMiddleware: RouterMiddleware {
 
     let routes: RouteTable
     let directory: ServiceDirectory
-    let client: HTTPClient
+    let client: UpstreamClient
     let limiter: RateLimiter
     let bodyLimit: Int
     let timeout: Duration
-    static let bufferedResponseLimit = 64 * 1024
+    /// Largest request body read whole before it is forwarded; larger ones stream.
+    static let wholeRequestLimit = 64 * 1024
 
     func handle(
         _ request: Request, context: HuddleRequestContext, next: (Request, HuddleRequestContext) async throws -> Response
@@ -42,40 +42,40 @@ struct ProxyMiddleware: RouterMiddleware {
     private func forward(_ request: Request, to base: String, module: ServiceModule, context: HuddleRequestContext) async throws
         -> Response
     {
-        var upstream = HTTPClientRequest(url: base + (request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string))
-        upstream.method = HTTPMethod(rawValue: request.method.rawValue)
-        upstream.headers = HopByHop.forwardable(request.headers)
-        upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestID)
+        var fields = HopByHop.forwardable(request.headers)
+        fields[.requestID] = context.requestID
         let clientIP = Self.clientAddress(context)
-        let forwardedFor = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
-        upstream.headers.replaceOrAdd(name: "X-Forwarded-For", value: forwardedFor)
-        if request.method != .get && request.method != .head {
-            let length = request.headers[.contentLength].flatMap(Int.init)
-            if let length, length <= Self.bufferedResponseLimit {
-                // A small body of known size is read whole first. A module may answer before it has
-                // read the body, and the server then drains what is left of it: a body still
-                // streaming upstream would be read from two places at once.
-                upstream.body = .bytes(try await request.body.collect(upTo: length))
-            } else {
-                upstream.body = .stream(
-                    LimitedBody(base: request.body, limit: bodyLimit), length: length.map { .known(Int64($0)) } ?? .unknown)
-            }
-        }
+        fields[.forwardedFor] = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
+        let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
+        var head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
         do {
-            let response = try await client.execute(upstream, timeout: .init(timeout))
-            let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-            let headers = HopByHop.returnable(response.headers)
-            // Small bodies of known size go out in one write; everything else streams.
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length <= Self.bufferedResponseLimit {
-                let body = try await response.body.collect(upTo: length)
-                return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+            let answer: UpstreamResponse
+            let length = request.headers[.contentLength].flatMap(Int.init)
+            if request.method == .get || request.method == .head {
+                answer = try await client.send(head, body: nil, to: base, deadline: deadline)
+            } else if let length, length <= Self.wholeRequestLimit {
+                // A small body of known size is read whole first and goes out with the head in one write.
+                let body = try await request.body.collect(upTo: length)
+                head.headerFields[.contentLength] = String(body.readableBytes)
+                answer = try await client.send(head, body: body, to: base, deadline: deadline)
+            } else {
+                head.headerFields[length == nil ? .transferEncoding : .contentLength] = length.map(String.init) ?? "chunked"
+                answer = try await client.send(
+                    head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
             }
-            return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: response.body))
+            let headers = HopByHop.returnable(answer.head.headerFields)
+            switch answer.body {
+            case .whole(let body):
+                return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
+            case .stream(let body):
+                return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
+            }
         } catch is LimitedBody.TooLarge {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+        } catch UpstreamFailure.timedOut {
             throw GatewayError.upstreamTimeout(module)
-        } catch let error as HTTPClientError where error == .remoteConnectionClosed {
+        } catch UpstreamFailure.closed, UpstreamFailure.stale {
             throw GatewayError.badUpstream(module)
         } catch {
             context.logger.warning("upstream \(module.rawValue) unreachable: \(error)")

@@ -1,7 +1,6 @@
-import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import NIOCore
-import NIOHTTP1
 import ServiceKit
 
 /// `GET /health` of the gateway: its own state and each module's, asked concurrently with a short
@@ -9,7 +8,7 @@ import ServiceKit
 struct UpstreamHealth: Sendable {
     let modules: [ServiceModule]
     let directory: ServiceDirectory
-    let client: HTTPClient
+    let client: UpstreamClient
 
     struct Report: Codable, Sendable {
         var status: String
@@ -31,8 +30,10 @@ struct UpstreamHealth: Sendable {
     private func state(of module: ServiceModule) async -> String {
         guard let base = directory.url(of: module) else { return "unknown" }
         do {
-            let response = try await client.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(1))
-            return response.status.code == 200 ? "up" : "degraded"
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
+            let response = try await client.send(request, body: nil, to: base, deadline: .now() + .seconds(1))
+            if case .stream(let body) = response.body { for try await _ in body {} }
+            return response.head.status == .ok ? "up" : "degraded"
         } catch {
             return "down"
         }

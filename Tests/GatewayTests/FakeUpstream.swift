@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceKit
 import ServiceKitTesting
 
 /// A stand-in module for gateway tests: echoes what it received, answers slowly on request,
@@ -15,12 +16,19 @@ struct FakeUpstream {
         var path: String
         var headers: [String: String]
         var bodyBytes: Int
+        /// The port the gateway's connection came from: equal ports mean a reused connection.
+        var fromPort: Int
     }
 
-    static func with<T>(_ body: (FakeUpstream) async throws -> T) async throws -> T {
-        let router = Router()
-        router.on("/v1/teams/echo", method: .get) { request, _ in try await echo(request) }
-        router.on("/v1/teams/echo", method: .post) { request, _ in try await echo(request) }
+    /// `idleTimeout`: how long the module keeps an unused connection open (default: for ever).
+    static func with<T>(idleTimeout: Duration? = nil, _ body: (FakeUpstream) async throws -> T) async throws -> T {
+        let router = Router(context: HuddleRequestContext.self)
+        router.on("/v1/teams/echo", method: .get) { request, context in try await echo(request, context: context) }
+        router.on("/v1/teams/echo", method: .post) { request, context in try await echo(request, context: context) }
+        router.post("/v1/teams/closed-door") { _, _ in
+            // Like a module refusing a request: it answers before reading the body.
+            Response(status: .unauthorized)
+        }
         router.get("/v1/teams/slow") { _, _ in
             try await Task.sleep(for: .seconds(3))
             return "late"
@@ -47,17 +55,20 @@ struct FakeUpstream {
         }
         return try await withServerOnPort0({ onListening in
             Application(
-                router: router, server: .http1WebSocketUpgrade(webSocketRouter: wsRouter),
+                router: router,
+                server: .http1WebSocketUpgrade(webSocketRouter: wsRouter, configuration: .init(http1: .init(idleTimeout: idleTimeout.map { TimeAmount($0) }))),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
                 logger: Logger(label: "fake-upstream"))
         }) { url in try await body(FakeUpstream(url: url)) }
     }
 
-    private static func echo(_ request: Request) async throws -> Echo {
+    private static func echo(_ request: Request, context: HuddleRequestContext) async throws -> Echo {
         let body = try await request.body.collect(upTo: 8 << 20)
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
-        return Echo(method: request.method.rawValue, path: request.uri.string, headers: headers, bodyBytes: body.readableBytes)
+        return Echo(
+            method: request.method.rawValue, path: request.uri.string, headers: headers, bodyBytes: body.readableBytes,
+            fromPort: context.remoteAddress?.port ?? 0)
     }
 }

@@ -55,6 +55,49 @@ struct GatewayTests {
         }
     }
 
+    @Test("keeps connections to a module open and reuses them")
+    func keepAlive() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                let first = try await gateway.get("/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                let second = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 10)).decode(FakeUpstream.Echo.self)
+                #expect(first.fromPort != 0)
+                #expect(second.fromPort == first.fromPort)
+            }
+        }
+    }
+
+    @Test("a module that closes idle connections still gets every request, on a fresh connection")
+    func moduleClosesIdleConnections() async throws {
+        try await FakeUpstream.with(idleTimeout: .milliseconds(100)) { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                let first = try await gateway.get("/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                try await Task.sleep(for: .milliseconds(400))
+                let again = try await gateway.get("/v1/teams/echo")
+                #expect(again.status == 200)
+                #expect(try again.decode(FakeUpstream.Echo.self).fromPort != first.fromPort)
+                try await Task.sleep(for: .milliseconds(400))
+                // Not idempotent, so never sent twice: it must find a live connection the first time.
+                let post = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 10))
+                #expect(post.status == 200)
+            }
+        }
+    }
+
+    @Test("a module that answers before reading a large body: the client gets that answer, and the gateway goes on")
+    func earlyAnswerToStreamedBody() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, _ in
+                // Over the size read whole, so the body streams to the module.
+                let refused = try await gateway.send(.POST, "/v1/teams/closed-door", rawBody: Data(count: 300 * 1024))
+                #expect(refused.status == 401)
+                let echo = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 300 * 1024))
+                #expect(echo.status == 200)
+                #expect(try echo.decode(FakeUpstream.Echo.self).bodyBytes == 300 * 1024)
+            }
+        }
+    }
+
     @Test("bodies over the limit get 413, with or without a Content-Length")
     func bodyLimit() async throws {
         try await FakeUpstream.with { upstream in

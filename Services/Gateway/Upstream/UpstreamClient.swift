@@ -1,0 +1,195 @@
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// The gateway's HTTP/1.1 client for its modules. Keep-alive connections are pooled per module;
+/// a request takes one of the event loop it runs on when there is one, so it stays on its loop.
+///
+/// A general-purpose client (AsyncHTTPClient) does per request what a proxy to a few internal
+/// `http://host:port` addresses does not need: URL parsing, header validation, redirect and
+/// cancellation bookkeeping, a pool state machine. On the gateway benchmark that work was most of
+/// the gateway's cost per request; this client does only the exchange.
+final class UpstreamClient: Service, Sendable {
+    private let group: any EventLoopGroup
+    private let connectTimeout: TimeAmount
+    private let idleTimeout: TimeAmount
+    private let pool = NIOLockedValueBox(Pool())
+    /// Idle connections kept per module; more are closed when they come free.
+    static let idleLimit = 256
+
+    private struct Pool {
+        /// By module base URL, most recently used last.
+        var idle: [String: [UpstreamConnection]] = [:]
+        var isShutDown = false
+
+        mutating func take(_ base: String, preferring loop: any EventLoop) -> UpstreamConnection? {
+            guard let connections = idle[base], !connections.isEmpty else { return nil }
+            let index = connections.lastIndex { $0.channel.eventLoop === loop } ?? connections.index(before: connections.endIndex)
+            return idle[base]!.remove(at: index)
+        }
+    }
+
+    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: Duration, idleTimeout: Duration = .seconds(60)) {
+        self.group = group
+        self.connectTimeout = TimeAmount(connectTimeout)
+        self.idleTimeout = TimeAmount(idleTimeout)
+    }
+
+    /// Sends a request whose body, if any, is at hand. A request that finds its pooled connection
+    /// closed by the module goes out again on a fresh one when that cannot do harm: when nothing
+    /// was sent, or when its method is idempotent.
+    func send(_ request: HTTPRequest, body: ByteBuffer?, to base: String, deadline: NIODeadline) async throws -> UpstreamResponse {
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? group.any()
+        var mayResend = request.method.isIdempotent
+        while true {
+            let (connection, reused) = try await lease(base, on: loop)
+            do {
+                return try await connection.start(request, body: body, isComplete: true, deadline: deadline).get()
+            } catch UpstreamFailure.stale where reused {
+                continue
+            } catch UpstreamFailure.closed(beforeResponse: true) where reused && mayResend {
+                mayResend = false
+            }
+        }
+    }
+
+    /// Sends a request whose body streams from `body`, on a fresh connection (a pooled one could
+    /// turn out closed after part of the body was taken). If the module answers and closes before
+    /// taking the whole body, its answer is returned.
+    func send(
+        _ request: HTTPRequest, streaming body: some AsyncSequence<ByteBuffer, any Error>, to base: String, deadline: NIODeadline
+    ) async throws -> UpstreamResponse {
+        let connection = try await connect(base, on: MultiThreadedEventLoopGroup.currentEventLoop ?? group.any())
+        let answer = connection.start(request, body: nil, isComplete: false, deadline: deadline)
+        do {
+            var delivered = true
+            for try await chunk in body {
+                delivered = await connection.write(.body(chunk))
+                if !delivered { break }
+            }
+            if delivered { _ = await connection.write(.end(nil)) }
+        } catch {
+            // The body failed (too large, or the client went away): the request is cut short.
+            connection.channel.close(promise: nil)
+            throw error
+        }
+        do {
+            return try await answer.get()
+        } catch UpstreamFailure.stale {
+            throw UpstreamFailure.closed(beforeResponse: true)
+        }
+    }
+
+    private func lease(_ base: String, on loop: any EventLoop) async throws -> (UpstreamConnection, reused: Bool) {
+        let pooled = try pool.withLockedValue { pool -> UpstreamConnection? in
+            guard !pool.isShutDown else { throw UpstreamFailure.unreachable }
+            return pool.take(base, preferring: loop)
+        }
+        if let pooled { return (pooled, true) }
+        return (try await connect(base, on: loop), false)
+    }
+
+    private func connect(_ base: String, on loop: any EventLoop) async throws -> UpstreamConnection {
+        guard let address = URL(string: base), address.scheme == "http", let host = address.host() else {
+            throw UpstreamFailure.unreachable
+        }
+        let port = address.port ?? 80
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: loop)
+                .connectTimeout(connectTimeout)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { [idleTimeout] channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        // Header values come as HTTPFields, which never hold characters HTTP/1 forbids.
+                        try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+                        try pipeline.addHandlers(
+                            HTTP1ToHTTPClientCodec(), IdleStateHandler(allTimeout: idleTimeout),
+                            UpstreamExchangeHandler(eventLoop: channel.eventLoop))
+                    }
+                }
+                .connect(host: host, port: port).get()
+        } catch {
+            throw UpstreamFailure.unreachable
+        }
+        return try await channel.eventLoop.submit { [self] in
+            let handler = try channel.pipeline.syncOperations.handler(type: UpstreamExchangeHandler.self)
+            let connection = UpstreamConnection(
+                channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), authority: "\(host):\(port)")
+            handler.whenIdle = { self.release(connection, base: base) }
+            handler.whenClosed = { self.forget(connection, base: base) }
+            return connection
+        }.get()
+    }
+
+    private func release(_ connection: UpstreamConnection, base: String) {
+        let kept = pool.withLockedValue { pool in
+            guard !pool.isShutDown, pool.idle[base, default: []].count < Self.idleLimit else { return false }
+            pool.idle[base, default: []].append(connection)
+            return true
+        }
+        if !kept { connection.channel.close(promise: nil) }
+    }
+
+    private func forget(_ connection: UpstreamConnection, base: String) {
+        pool.withLockedValue { $0.idle[base]?.removeAll { $0.channel === connection.channel } }
+    }
+
+    /// Runs until the service group shuts down, then closes every idle connection; connections in
+    /// use close when their exchange ends.
+    func run() async throws {
+        try? await gracefulShutdown()
+        let idle = pool.withLockedValue { pool in
+            pool.isShutDown = true
+            defer { pool.idle = [:] }
+            return pool.idle.values.joined()
+        }
+        for connection in idle { connection.channel.close(promise: nil) }
+    }
+}
+
+/// A pooled connection: its channel and, on the channel's event loop, its exchange handler.
+struct UpstreamConnection: Sendable {
+    let channel: any Channel
+    let handler: NIOLoopBound<UpstreamExchangeHandler>
+    /// `host:port`, sent as the Host header.
+    let authority: String
+
+    func start(_ request: HTTPRequest, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse> {
+        var request = request
+        request.authority = authority
+        guard channel.eventLoop.inEventLoop else {
+            return channel.eventLoop.flatSubmit { [request, handler] in
+                handler.value.start(request, body: body, isComplete: isComplete, deadline: deadline)
+            }
+        }
+        return handler.value.start(request, body: body, isComplete: isComplete, deadline: deadline)
+    }
+
+    /// Writes part of a streamed request; false once the connection can take no more.
+    func write(_ part: HTTPRequestPart) async -> Bool {
+        do {
+            try await channel.writeAndFlush(part).get()
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+extension HTTPRequest.Method {
+    /// Methods whose repetition has the same effect as one request (RFC 9110 §9.2.2).
+    var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete, .options, .trace: true
+        default: false
+        }
+    }
+}
