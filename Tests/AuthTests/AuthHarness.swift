@@ -35,7 +35,12 @@ struct StubProvider {
 
     /// Auth settings that point the verifier at this stub.
     var authConfig: [String: String] {
-        ["auth.oauth.facebook.url": url, "auth.oauth.facebook.appid": Self.appID, "auth.oauth.facebook.appsecret": "s3cret"]
+        // A generous timeout: with the whole suite running on a small machine a call to the stand-in can
+        // take longer than the 2 s default. A provider that is down is tested with refused connections.
+        [
+            "auth.oauth.facebook.url": url, "auth.oauth.facebook.appid": Self.appID, "auth.oauth.facebook.appsecret": "s3cret",
+            "auth.oauth.facebook.timeout.ms": "15000",
+        ]
     }
 
     struct Grant: Encodable {
