@@ -52,7 +52,9 @@ struct ProxyMiddleware: RouterMiddleware {
         do {
             let answer: UpstreamResponse
             let length = request.headers[.contentLength].flatMap(Int.init)
-            if request.method == .get || request.method == .head {
+            // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
+            let hasBody = length != nil || request.headers[.transferEncoding] != nil
+            if request.method == .get || request.method == .head || !hasBody {
                 answer = try await client.send(head, body: nil, to: base, deadline: deadline)
             } else if let length, length <= Self.wholeRequestLimit {
                 // A small body of known size is read whole first and goes out with the head in one write.

@@ -25,6 +25,7 @@ struct FakeUpstream {
         let router = Router(context: HuddleRequestContext.self)
         router.on("/v1/teams/echo", method: .get) { request, context in try await echo(request, context: context) }
         router.on("/v1/teams/echo", method: .post) { request, context in try await echo(request, context: context) }
+        router.on("/v1/teams/echo", method: .delete) { request, context in try await echo(request, context: context) }
         router.post("/v1/teams/closed-door") { _, _ in
             // Like a module refusing a request: it answers before reading the body.
             Response(status: .unauthorized)

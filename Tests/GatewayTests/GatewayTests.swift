@@ -61,8 +61,11 @@ struct GatewayTests {
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
                 let first = try await gateway.get("/v1/teams/echo").decode(FakeUpstream.Echo.self)
                 let second = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 10)).decode(FakeUpstream.Echo.self)
+                let bodiless = try await gateway.send(.DELETE, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
                 #expect(first.fromPort != 0)
                 #expect(second.fromPort == first.fromPort)
+                #expect(bodiless.fromPort == first.fromPort)
+                #expect(bodiless.method == "DELETE")
             }
         }
     }
