@@ -26,9 +26,10 @@ public struct TestClient: Sendable {
         public func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
+    /// `chunked`: send `rawBody` in pieces without a Content-Length, as a client streaming an upload does.
     public func send(
-        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, rawBody: Data? = nil, token: String? = nil,
-        headers: [String: String] = [:], timeout: Duration = .seconds(30)
+        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, rawBody: Data? = nil, chunked: Bool = false,
+        token: String? = nil, headers: [String: String] = [:], timeout: Duration = .seconds(30)
     ) async throws -> Response {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -38,11 +39,20 @@ public struct TestClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try HuddleJSON.encoder.encode(json)))
         } else if let rawBody {
-            request.body = .bytes(ByteBuffer(bytes: rawBody))
+            let bytes = ByteBuffer(bytes: rawBody)
+            request.body = chunked ? .stream(Self.pieces(of: bytes), length: .unknown) : .bytes(bytes)
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
         let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Response(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    private static func pieces(of bytes: ByteBuffer) -> AsyncStream<ByteBuffer> {
+        AsyncStream { continuation in
+            var rest = bytes
+            while rest.readableBytes > 0 { continuation.yield(rest.readSlice(length: min(1024, rest.readableBytes))!) }
+            continuation.finish()
+        }
     }
 
     public func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Response {

@@ -110,6 +110,13 @@ struct GatewayTests {
                 #expect(declared.problem?.code == "PAYLOAD_TOO_LARGE")
                 let small = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 512))
                 #expect(small.status == 200)
+                // Without a Content-Length the body streams to the module until it passes the limit.
+                let undeclared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 4096), chunked: true)
+                #expect(undeclared.status == 413)
+                #expect(undeclared.problem?.code == "PAYLOAD_TOO_LARGE")
+                let smallUndeclared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 512), chunked: true)
+                #expect(smallUndeclared.status == 200)
+                #expect(try smallUndeclared.decode(FakeUpstream.Echo.self).bodyBytes == 512)
             }
         }
     }
