@@ -42,30 +42,9 @@ struct ProxyMiddleware: RouterMiddleware {
     private func forward(_ request: Request, to base: String, module: ServiceModule, context: HuddleRequestContext) async throws
         -> Response
     {
-        var fields = HopByHop.forwardable(request.headers)
-        fields[.requestID] = context.requestID
-        let clientIP = Self.clientAddress(context)
-        fields[.forwardedFor] = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
-        let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
-        var head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         do {
-            let answer: UpstreamResponse
-            let length = request.headers[.contentLength].flatMap(Int.init)
-            // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
-            let hasBody = length != nil || request.headers[.transferEncoding] != nil
-            if request.method == .get || request.method == .head || !hasBody {
-                answer = try await client.send(head, body: nil, to: base, deadline: deadline)
-            } else if let length, length <= Self.wholeRequestLimit {
-                // A small body of known size is read whole first and goes out with the head in one write.
-                let body = try await request.body.collect(upTo: length)
-                head.headerFields[.contentLength] = String(body.readableBytes)
-                answer = try await client.send(head, body: body, to: base, deadline: deadline)
-            } else {
-                head.headerFields[length == nil ? .transferEncoding : .contentLength] = length.map(String.init) ?? "chunked"
-                answer = try await client.send(
-                    head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
-            }
+            let answer = try await send(request, head: upstreamHead(of: request, context: context), to: base, deadline: deadline)
             let headers = HopByHop.returnable(answer.head.headerFields)
             switch answer.body {
             case .whole(let body):
@@ -83,6 +62,35 @@ struct ProxyMiddleware: RouterMiddleware {
             context.logger.warning("upstream \(module.rawValue) unreachable: \(error)")
             throw GatewayError.upstreamUnavailable(module)
         }
+    }
+
+    /// The request as the module gets it: end-to-end headers, the request id, the client's address.
+    private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequest {
+        var fields = HopByHop.forwardable(request.headers)
+        fields[.requestID] = context.requestID
+        let clientIP = Self.clientAddress(context)
+        fields[.forwardedFor] = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
+        let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
+        return HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+    }
+
+    /// Sends the request with its body in the cheapest way its framing allows.
+    private func send(_ request: Request, head: HTTPRequest, to base: String, deadline: NIODeadline) async throws -> UpstreamResponse {
+        var head = head
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
+        let hasBody = length != nil || request.headers[.transferEncoding] != nil
+        if request.method == .get || request.method == .head || !hasBody {
+            return try await client.send(head, body: nil, to: base, deadline: deadline)
+        }
+        if let length, length <= Self.wholeRequestLimit {
+            // Read whole first, it goes out with the head in one write.
+            let body = try await request.body.collect(upTo: length)
+            head.headerFields[.contentLength] = String(body.readableBytes)
+            return try await client.send(head, body: body, to: base, deadline: deadline)
+        }
+        if let length { head.headerFields[.contentLength] = String(length) } else { head.headerFields[.transferEncoding] = "chunked" }
+        return try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
     }
 
     static func clientAddress(_ context: HuddleRequestContext) -> String {

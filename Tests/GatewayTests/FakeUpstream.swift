@@ -37,10 +37,12 @@ struct FakeUpstream {
         router.get("/v1/teams/big") { _, _ in
             // 4 MiB in 64 KiB chunks, to show the gateway streams rather than collects.
             let chunk = ByteBuffer(repeating: UInt8(ascii: "x"), count: 64 * 1024)
-            return Response(status: .ok, body: ResponseBody { writer in
-                for _ in 0..<64 { try await writer.write(chunk) }
-                try await writer.finish(nil)
-            })
+            return Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for _ in 0..<64 { try await writer.write(chunk) }
+                    try await writer.finish(nil)
+                })
         }
         router.get("/health") { _, _ in "ok" }
         router.get("/internal/secret") { _, _ in "should never be reachable through the gateway" }
@@ -57,7 +59,8 @@ struct FakeUpstream {
         return try await withServerOnPort0({ onListening in
             Application(
                 router: router,
-                server: .http1WebSocketUpgrade(webSocketRouter: wsRouter, configuration: .init(http1: .init(idleTimeout: idleTimeout.map { TimeAmount($0) }))),
+                server: .http1WebSocketUpgrade(
+                    webSocketRouter: wsRouter, configuration: .init(http1: .init(idleTimeout: idleTimeout.map { TimeAmount($0) }))),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
                 logger: Logger(label: "fake-upstream"))

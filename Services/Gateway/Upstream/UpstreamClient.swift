@@ -35,7 +35,8 @@ final class UpstreamClient: Service, Sendable {
         }
     }
 
-    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: Duration, idleTimeout: Duration = .seconds(60)) {
+    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, connectTimeout: Duration, idleTimeout: Duration = .seconds(60))
+    {
         self.group = group
         self.connectTimeout = TimeAmount(connectTimeout)
         self.idleTimeout = TimeAmount(idleTimeout)
