@@ -76,7 +76,7 @@ private func upgrade(
     guard limiter.check(client: client) == nil else { return .dontUpgrade }
     var headers = HTTPFields()
     if let authorization = head.headerFields[.authorization] { headers[.authorization] = authorization }
-    let requestID = head.headerFields[.requestID] ?? UUID.random().uuidString.lowercased()
+    let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
     headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(client)" } ?? client
     let url = "ws" + base.dropFirst("http".count) + path

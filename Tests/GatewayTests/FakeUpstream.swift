@@ -51,9 +51,12 @@ struct FakeUpstream {
         wsRouter.ws("/v1/teams/live") { request, _ in
             // Like a real module: refuse sockets without credentials.
             request.headers[.authorization] == "Bearer let-me-in" ? .upgrade([:]) : .dontUpgrade
-        } onUpgrade: { inbound, outbound, _ in
+        } onUpgrade: { inbound, outbound, context in
             for try await message in inbound.messages(maxSize: 1 << 20) {
-                if case .text(let text) = message { try await outbound.write(.text("echo: \(text)")) }
+                guard case .text(let text) = message else { continue }
+                // "id?" asks for the request id the upgrade arrived with.
+                let reply = text == "id?" ? context.request.headers[.requestID] ?? "none" : "echo: \(text)"
+                try await outbound.write(.text(reply))
             }
         }
         return try await withServerOnPort0({ onListening in

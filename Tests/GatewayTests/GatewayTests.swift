@@ -217,24 +217,29 @@ struct GatewayTests {
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
                 let wsURL = "ws" + gateway.baseURL.dropFirst("http".count) + "/v1/teams/live"
                 let (replies, replyInput) = AsyncStream<String>.makeStream()
+                // A request id that could forge a log line is replaced, as on plain HTTP requests.
+                let headers: HTTPFields = [.authorization: "Bearer let-me-in", .requestID: "forged\u{7F}id"]
                 try await WebSocketClient.connect(
-                    url: wsURL, configuration: .init(additionalHeaders: [.authorization: "Bearer let-me-in"]),
-                    logger: Logger(label: "ws-test")
+                    url: wsURL, configuration: .init(additionalHeaders: headers), logger: Logger(label: "ws-test")
                 ) { inbound, outbound, _ in
                     try await outbound.write(.text("hello"))
                     try await outbound.write(.text("again"))
+                    try await outbound.write(.text("id?"))
                     var received = 0
                     for try await message in inbound.messages(maxSize: 1 << 16) {
                         if case .text(let text) = message { replyInput.yield(text) }
                         received += 1
-                        if received == 2 { break }
+                        if received == 3 { break }
                     }
                     try await outbound.close(.normalClosure, reason: nil)
                 }
                 replyInput.finish()
                 var collected: [String] = []
                 for await reply in replies { collected.append(reply) }
-                #expect(collected == ["echo: hello", "echo: again"])
+                #expect(collected.prefix(2) == ["echo: hello", "echo: again"])
+                let forwardedID = try #require(collected.last)
+                #expect(forwardedID != "forged\u{7F}id")
+                #expect(UUID(uuidString: forwardedID) != nil)
 
                 // Without credentials the module refuses; the client sees a plain HTTP answer, no socket.
                 await #expect(throws: (any Error).self) {

@@ -17,7 +17,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
         next: (Request, HuddleRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        let requestID = Self.acceptable(request.headers[.requestID]) ?? UUID.random().uuidString.lowercased()
+        let requestID = Self.requestID(for: request.headers)
         context.requestID = requestID
         var response: Response
         do {
@@ -29,6 +29,12 @@ public struct RequestIDMiddleware: RouterMiddleware {
         }
         response.headers[.requestID] = requestID
         return response
+    }
+
+    /// The request's own id when acceptable, else a new one. Every path that takes requests (HTTP
+    /// routes, WebSocket upgrades) names them this way.
+    public static func requestID(for headers: HTTPFields) -> String {
+        acceptable(headers[.requestID]) ?? UUID.random().uuidString.lowercased()
     }
 
     /// Client-given ids are echoed only when short and printable, so they cannot forge log lines.
