@@ -14,7 +14,9 @@ import Testing
 struct StackTests {
     static let adminEmail = "stack-admin@example.com"
 
-    static func withStack<T>(store: TestStore, body: (TestClient) async throws -> T) async throws -> T {
+    static func withStack<T>(
+        store: TestStore, logger: Logger = Logger(label: "stack-test"), body: (TestClient) async throws -> T
+    ) async throws -> T {
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
@@ -26,7 +28,7 @@ struct StackTests {
         }
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalToken: TestStack.internalToken, logger: Logger(label: "stack-test"))
+            internalToken: TestStack.internalToken, logger: logger)
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
             try await stack.stop()
@@ -68,6 +70,19 @@ struct StackTests {
 }
 
 extension StackTests {
+    @Test("stopping the stack is quiet: background work ends before the modules and the client it calls")
+    func quietShutdown() async throws {
+        let recorder = LogRecorder()
+        try await Self.withStack(store: .sqlite, logger: recorder.logger(label: "stack-test")) { gateway in
+            // Registering leaves an event for auth to deliver to search; every module polls auth each 500 ms.
+            _ = try await gateway.register(name: "Quiet Player", email: "quiet@example.com", password: "quiet password 1")
+            try await Task.sleep(for: .milliseconds(700))
+        }
+        let warnings = recorder.logged.filter { $0.level >= .warning }
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(recorder.logged.contains { $0.message.contains("Server started") })
+    }
+
     @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: TestStore.all)
     func teamAndCourse(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in

@@ -31,6 +31,7 @@ struct NewsPoller: Service {
                     let result = try await ingest.post(Routes.Internal.news, body: NewsIngestRequest(articles: articles), as: NewsIngestResult.self)
                     dependencies.logger.info("news: \(result.inserted) new, \(result.duplicates) known")
                 } catch {
+                    if Task.isCancelled { return }
                     dependencies.logger.warning("news feed \(settings.feedURL) failed: \(error)")
                 }
                 try? await Task.sleep(for: settings.interval)

@@ -69,9 +69,9 @@ public struct OutboxDispatcher: Service {
                 let sent = try await deliverNextBatch(to: subscriber)
                 backoff.reset()
                 if sent < settings.batchSize { try await Task.sleep(for: settings.pollInterval) }
-            } catch is CancellationError {
-                return
             } catch {
+                // A call cut short by shutdown is not a failed delivery; the batch goes again at next start.
+                if Task.isCancelled { return }
                 let wait = backoff.next()
                 logger.warning("events to \(subscriber.rawValue) not delivered, retrying in \(wait): \(error)")
                 try? await Task.sleep(for: wait)
@@ -83,13 +83,14 @@ public struct OutboxDispatcher: Service {
     private func pruneForever() async {
         while !Task.isCancelled {
             // Waiting first also leaves start-up (and its migrations) alone.
-            try? await Task.sleep(for: .seconds(3600))
+            do { try await Task.sleep(for: .seconds(3600)) } catch { return }
             do {
                 let subscribers = settings.subscribers.map(\.rawValue)
                 try await database.transaction { sql in
                     try await outbox.prune(deliveredTo: subscribers, before: Date().addingTimeInterval(-24 * 3600), on: sql)
                 }
             } catch {
+                if Task.isCancelled { return }
                 logger.warning("outbox pruning failed: \(error)")
             }
         }

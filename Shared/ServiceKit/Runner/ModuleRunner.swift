@@ -53,11 +53,15 @@ public final class ModuleRunner: Sendable {
     }
 
     /// The services to put in one `ServiceGroup`: each module's application, and the shared client.
+    ///
+    /// A `ServiceGroup` stops its services in reverse order, so they are listed to stop the gateway
+    /// first (no new requests), auth last of the modules (the others poll it for revoked sessions)
+    /// and the shared client after every module that calls through it.
     public func services(
         for modules: [ServiceModule], builders: [ServiceModule: ModuleBuilder], reader: ConfigReader
     ) async throws -> [any Service] {
-        var services: [any Service] = []
-        for module in modules {
+        var services: [any Service] = [HTTPClientService(client: httpClient)]
+        for module in Self.startOrder(modules) {
             guard let builder = builders[module] else {
                 throw MissingConfiguration(key: module.rawValue, hint: "this executable cannot run module \(module.rawValue)")
             }
@@ -65,8 +69,11 @@ public final class ModuleRunner: Sendable {
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
             services.append(try await builder.build(reader, dependencies))
         }
-        services.append(HTTPClientService(client: httpClient))
         return services
+    }
+
+    static func startOrder(_ modules: [ServiceModule]) -> [ServiceModule] {
+        modules.filter { $0 == .auth } + modules.filter { $0 != .auth && $0 != .gateway } + modules.filter { $0 == .gateway }
     }
 
     /// Waits until each module reports that its server is listening.

@@ -15,17 +15,21 @@ public struct RevocationPoller: Service {
     }
 
     public func run() async throws {
-        var failing = false
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            // Sleep first: at start-up the source may still be migrating its store.
-            try? await Task.sleep(for: interval)
-            do {
-                try await verifier.pollRevocations()
-                if failing { logger.info("revocation list reachable again") }
-                failing = false
-            } catch {
-                if !failing { logger.warning("cannot fetch revoked sessions: \(error)") }
-                failing = true
+        // Stops at once on shutdown: a poll then would only fail against modules that are stopping too.
+        await cancelWhenGracefulShutdown {
+            var failing = false
+            while true {
+                // Sleep first: at start-up the source may still be migrating its store.
+                do { try await Task.sleep(for: interval) } catch { return }
+                do {
+                    try await verifier.pollRevocations()
+                    if failing { logger.info("revocation list reachable again") }
+                    failing = false
+                } catch {
+                    if Task.isCancelled { return }
+                    if !failing { logger.warning("cannot fetch revoked sessions: \(error)") }
+                    failing = true
+                }
             }
         }
     }
