@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
-                "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle,
+                "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
                 .nioFoundationCompat,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -214,7 +214,9 @@ let package = Package(
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
-            dependencies: ["HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioHTTP1],
+            dependencies: [
+                "HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1, .nioPosix,
+            ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
     ]
 )

@@ -37,9 +37,8 @@ public final class TestStack: Sendable {
         for (module, url) in extraURLs { runner.directory.set(module, url: url) }
         let services = try await runner.services(
             for: modules, builders: Dictionary(uniqueKeysWithValues: builders.map { ($0.module, $0) }), reader: reader)
-        let group = ServiceGroup(
-            configuration: .init(services: (extraServices + services).map { .init(service: $0) }, logger: logger))
-        let task = Task { try await group.run() }
+        let group = runner.group(running: extraServices + services, logger: logger)
+        let task = Task { try await runner.run(group) }
         do {
             try await runner.waitUntilListening(modules)
         } catch {

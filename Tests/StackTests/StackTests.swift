@@ -3,7 +3,9 @@ import Contracts
 import Foundation
 import HuddleModules
 import Logging
+import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -81,6 +83,28 @@ extension StackTests {
         let warnings = recorder.logged.filter { $0.level >= .warning }
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(recorder.logged.contains { $0.message.contains("Server started") })
+    }
+
+    @Test("a module whose port is taken ends start-up at once, naming itself, the address and the key that moves it")
+    func portInUse() async throws {
+        let taken = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(taken.localAddress?.port)
+        let settings = [
+            "gateway.http.port": "\(port)", "gateway.modules": "auth",
+            "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "auth.bcrypt.cost": "4",
+        ]
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ModuleFailed.self) {
+            try await EmbeddedStack.start(
+                modules: [.gateway, .auth], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+                internalToken: TestStack.internalToken, logger: Logger(label: "stack-test"))
+        }
+        #expect(error?.module == .gateway)
+        #expect(error?.description.contains("127.0.0.1:\(port)") == true)
+        #expect(error?.description.contains("gateway.http.port") == true)
+        // Not the 30 s that start-up waits for modules to listen.
+        #expect(ContinuousClock.now - started < .seconds(15))
+        try await taken.close()
     }
 
     @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: TestStore.all)

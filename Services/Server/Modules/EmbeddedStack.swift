@@ -18,11 +18,8 @@ public final class EmbeddedStack: Sendable {
     ) async throws -> EmbeddedStack {
         let runner = try ModuleRunner(reader: reader, internalToken: internalToken, logger: logger)
         let services = try await runner.services(for: modules, builders: HuddleModules.builders, reader: reader)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: (extraServices + services).map { .init(service: $0) },
-                gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
-        let task = Task { try await group.run() }
+        let group = runner.group(running: extraServices + services, signals: gracefulShutdownSignals, logger: logger)
+        let task = Task { try await runner.run(group) }
         let stack = EmbeddedStack(runner: runner, modules: modules, group: group, task: task)
         do {
             try await runner.waitUntilListening(modules)

@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Configuration
 public import Logging
 public import ServiceLifecycle
+public import UnixSignals
 import Foundation
 import NIOCore
 import Prometheus
@@ -67,13 +68,36 @@ public final class ModuleRunner: Sendable {
             }
             var dependencies = dependencies
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
-            services.append(try await builder.build(reader, dependencies))
+            let (host, port) = reader.listenAddress(for: module.rawValue, defaultPort: module.defaultPort)
+            let application = try await builder.build(reader, dependencies)
+            services.append(ModuleService(module: module, address: "\(host):\(port)", application: application))
         }
         return services
     }
 
     static func startOrder(_ modules: [ServiceModule]) -> [ServiceModule] {
         modules.filter { $0 == .auth } + modules.filter { $0 != .auth && $0 != .gateway } + modules.filter { $0 == .gateway }
+    }
+
+    /// The group that runs `services`: one that fails stops the others gracefully, so they close
+    /// their connections and stores, and its error is what the group's `run` throws.
+    public func group(running services: [any Service], signals: [UnixSignal] = [], logger: Logger) -> ServiceGroup {
+        ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
+                gracefulShutdownSignals: signals, logger: logger))
+    }
+
+    /// Runs a group made by `group(running:)`. Once it ends, whoever waits for modules to listen stops
+    /// waiting: a module that failed to start says why at once rather than after the wait's timeout.
+    public func run(_ group: ServiceGroup) async throws {
+        do {
+            try await group.run()
+        } catch {
+            await readiness.markEnded()
+            throw error
+        }
+        await readiness.markEnded()
     }
 
     /// Waits until each module reports that its server is listening.
@@ -104,12 +128,17 @@ public struct HTTPClientService: Service {
 
 actor Readiness {
     private var listening: Set<ServiceModule> = []
+    private var ended = false
 
     func markListening(_ module: ServiceModule) { listening.insert(module) }
+    func markEnded() { ended = true }
 
     func wait(for modules: Set<ServiceModule>, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while !modules.isSubset(of: listening) {
+            guard !ended else {
+                throw MissingConfiguration(key: "startup", hint: "stopped before listening: \(modules.subtracting(listening))")
+            }
             guard ContinuousClock.now < deadline else {
                 throw MissingConfiguration(
                     key: "startup", hint: "modules not listening after \(timeout): \(modules.subtracting(listening))")

@@ -5,11 +5,17 @@ import Foundation
 /// Reading the keys every module shares. Keys are dotted and lowercase; the environment variable of
 /// a key is its upper-cased form with underscores (`auth.http.port` → `AUTH_HTTP_PORT`).
 extension ConfigReader {
-    /// Server address of a module. Keys: `<module>.http.host` (default 127.0.0.1),
-    /// `<module>.http.port` (default the module's embedded-stack port; 0 picks a free one).
+    /// Where a module listens. Keys: `<module>.http.host` (default 127.0.0.1), `<module>.http.port`
+    /// (default the module's embedded-stack port; 0 picks a free one).
+    public func listenAddress(for module: String, defaultPort: Int) -> (host: String, port: Int) {
+        (
+            string(forKey: ConfigKey("\(module).http.host"), default: "127.0.0.1"),
+            int(forKey: ConfigKey("\(module).http.port"), default: defaultPort)
+        )
+    }
+
     public func serverConfiguration(for module: String, defaultPort: Int) -> ApplicationConfiguration {
-        let host = string(forKey: ConfigKey("\(module).http.host"), default: "127.0.0.1")
-        let port = int(forKey: ConfigKey("\(module).http.port"), default: defaultPort)
+        let (host, port) = listenAddress(for: module, defaultPort: defaultPort)
         return ApplicationConfiguration(address: .hostname(host, port: port), serverName: "huddle-\(module)")
     }
 
