@@ -34,7 +34,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
                 appID: reader.text("auth.oauth.facebook.appid", default: "huddle-dev-app"),
                 appSecret: reader.text("auth.oauth.facebook.appsecret", isSecret: true) ?? "",
                 timeout: reader.milliseconds("auth.oauth.facebook.timeout.ms", default: 2000)),
-            httpClient: dependencies.httpClient, logger: logger),
+            httpClient: dependencies.providerClient, logger: logger),
         throttle: LoginThrottle(),
         administratorEmails: Set(reader.list("auth.admin.emails").map(AuthValidation.normalizedEmail)))
 

@@ -31,7 +31,7 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
             baseURL: reader.text("catalog.weather.url", default: "https://api.open-meteo.com"),
             timeout: reader.milliseconds("catalog.weather.timeout.ms", default: 1500),
             cacheLifetime: reader.milliseconds("catalog.weather.cache.ms", default: 600_000)),
-        httpClient: dependencies.httpClient, logger: logger)
+        httpClient: dependencies.providerClient, logger: logger)
 
     let router = Router<HuddleRequestContext>.huddle(
         module: .catalog, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])

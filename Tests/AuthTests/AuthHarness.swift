@@ -35,11 +35,12 @@ struct StubProvider {
 
     /// Auth settings that point the verifier at this stub.
     var authConfig: [String: String] {
-        // A generous timeout: with the whole suite running on a small machine a call to the stand-in can
-        // take longer than the 2 s default. A provider that is down is tested with refused connections.
+        // Generous timeouts: with the whole suite starting at once on a small machine, connecting to
+        // the stand-in and its answer can each take longer than the defaults. A provider that is down
+        // is tested with refused connections and the default timeouts.
         [
             "auth.oauth.facebook.url": url, "auth.oauth.facebook.appid": Self.appID, "auth.oauth.facebook.appsecret": "s3cret",
-            "auth.oauth.facebook.timeout.ms": "15000",
+            "auth.oauth.facebook.timeout.ms": "15000", "providers.connect.ms": "15000",
         ]
     }
 

@@ -29,8 +29,10 @@ public final class ModuleRunner: Sendable {
     public let dependencies: ServiceDependencies
     private let readiness = Readiness()
     private let httpClient: HTTPClient
+    private let providerClient: HTTPClient
 
-    /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`.
+    /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`,
+    /// `providers.connect.ms` (default 3000).
     public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
         guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
             throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
@@ -42,10 +44,16 @@ public final class ModuleRunner: Sendable {
                 // A refused connection is retried until the connect timeout; keep it short so a
                 // dependency that is down answers 503 quickly instead of hanging the caller.
                 timeout: .init(connect: .milliseconds(500), read: .seconds(10))))
+        // Outside providers sit across the internet (and TLS): a connection there may take longer
+        // than one inside the cluster. Each call still has its own deadline, its provider's timeout.
+        providerClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(
+                timeout: .init(connect: .milliseconds(Int64(reader.integer("providers.connect.ms", default: 3000))), read: .seconds(30))))
         let directory = directory
         let readiness = readiness
         dependencies = ServiceDependencies(
-            directory: directory, httpClient: httpClient, metrics: MetricsBootstrap.registry(),
+            directory: directory, httpClient: httpClient, providerClient: providerClient, metrics: MetricsBootstrap.registry(),
             internalToken: token, logger: logger,
             onListening: { module, port in
                 directory.set(module, url: "http://127.0.0.1:\(port)")
@@ -53,15 +61,15 @@ public final class ModuleRunner: Sendable {
             })
     }
 
-    /// The services to put in one `ServiceGroup`: each module's application, and the shared client.
+    /// The services to put in one `ServiceGroup`: each module's application, and the shared clients.
     ///
     /// A `ServiceGroup` stops its services in reverse order, so they are listed to stop the gateway
     /// first (no new requests), auth last of the modules (the others poll it for revoked sessions)
-    /// and the shared client after every module that calls through it.
+    /// and the shared clients after every module that calls through them.
     public func services(
         for modules: [ServiceModule], builders: [ServiceModule: ModuleBuilder], reader: ConfigReader
     ) async throws -> [any Service] {
-        var services: [any Service] = [HTTPClientService(client: httpClient)]
+        var services: [any Service] = [HTTPClientService(client: httpClient), HTTPClientService(client: providerClient)]
         for module in Self.startOrder(modules) {
             guard let builder = builders[module] else {
                 throw MissingConfiguration(key: module.rawValue, hint: "this executable cannot run module \(module.rawValue)")

@@ -9,6 +9,9 @@ public struct ServiceDependencies: Sendable {
     public var directory: ServiceDirectory
     /// Shared client for internal calls; its lifetime is owned by the runner.
     public var httpClient: HTTPClient
+    /// Shared client for outside providers (Facebook, weather, news feeds), which may take longer
+    /// to connect to; its lifetime is owned by the runner.
+    public var providerClient: HTTPClient
     /// Registry that `/metrics` renders.
     public var metrics: PrometheusCollectorRegistry
     /// Secret that `/internal/...` routes require in `X-Internal-Token`.
@@ -18,12 +21,13 @@ public struct ServiceDependencies: Sendable {
     public var onListening: @Sendable (ServiceModule, Int) async -> Void
 
     public init(
-        directory: ServiceDirectory, httpClient: HTTPClient, metrics: PrometheusCollectorRegistry,
+        directory: ServiceDirectory, httpClient: HTTPClient, providerClient: HTTPClient, metrics: PrometheusCollectorRegistry,
         internalToken: String, logger: Logger,
         onListening: @escaping @Sendable (ServiceModule, Int) async -> Void = { _, _ in }
     ) {
         self.directory = directory
         self.httpClient = httpClient
+        self.providerClient = providerClient
         self.metrics = metrics
         self.internalToken = internalToken
         self.logger = logger
