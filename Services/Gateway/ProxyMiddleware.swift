@@ -17,8 +17,6 @@ struct ProxyMiddleware: RouterMiddleware {
     let limiter: RateLimiter
     let bodyLimit: Int
     let timeout: Duration
-    /// Largest request body read whole before it is forwarded; larger ones stream.
-    static let wholeRequestLimit = 64 * 1024
 
     func handle(
         _ request: Request, context: HuddleRequestContext, next: (Request, HuddleRequestContext) async throws -> Response
@@ -83,7 +81,7 @@ struct ProxyMiddleware: RouterMiddleware {
         if request.method == .get || request.method == .head || !hasBody {
             return try await client.send(head, body: nil, to: base, deadline: deadline)
         }
-        if let length, length <= Self.wholeRequestLimit {
+        if let length, length <= UpstreamClient.wholeBodyLimit {
             // Read whole first, it goes out with the head in one write.
             let body = try await request.body.collect(upTo: length)
             head.headerFields[.contentLength] = String(body.readableBytes)

@@ -22,6 +22,9 @@ final class UpstreamClient: Service, Sendable {
     private let pool = NIOLockedValueBox(Pool())
     /// Idle connections kept per module; more are closed when they come free.
     static let idleLimit = 256
+    /// Largest body, either way, moved whole (a request's goes out with its head in one write, an
+    /// answer's is read before it is handed on); larger ones, or those of unknown size, stream.
+    static let wholeBodyLimit = 64 * 1024
 
     private struct Pool {
         /// By module base URL, most recently used last.

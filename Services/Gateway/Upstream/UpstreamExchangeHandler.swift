@@ -32,6 +32,8 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     private var state = State.idle
     private var requestSent = true
     private var reusable = true
+    /// Reading was paused for a streamed answer's slow reader; the next exchange needs it back on.
+    private var readingPaused = false
     private var exchangeNumber = 0
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
@@ -86,7 +88,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         if head.status.kind == .informational { return }
         if head.headerFields[values: .connection].contains(where: { $0.lowercased().contains("close") }) { reusable = false }
         let length = head.headerFields[.contentLength].flatMap(Int.init)
-        if head.status == .noContent || head.status == .notModified || length.map({ $0 <= UpstreamResponse.wholeBodyLimit }) == true {
+        if head.status == .noContent || head.status == .notModified || length.map({ $0 <= UpstreamClient.wholeBodyLimit }) == true {
             state = .collecting(promise, head, nil)
             return
         }
@@ -108,6 +110,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
             state = .collecting(promise, head, body)
         case .streaming(let source):
             if source.yield(chunk) == .stopProducing {
+                readingPaused = true
                 context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
             }
         default:
@@ -133,7 +136,10 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     private func finishExchange(_ context: ChannelHandlerContext) {
         state = .idle
         guard reusable else { return context.close(promise: nil) }
-        context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        if readingPaused {
+            readingPaused = false
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        }
         whenIdle?()
     }
 

@@ -11,9 +11,6 @@ struct UpstreamResponse: Sendable {
 
     var head: HTTPResponse
     var body: Body
-
-    /// Largest body delivered whole; anything larger, or of unknown size, streams.
-    static let wholeBodyLimit = 64 * 1024
 }
 
 typealias UpstreamBodyStream = NIOThrowingAsyncSequenceProducer<
