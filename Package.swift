@@ -109,7 +109,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
-            path: "Services/Gateway", exclude: ["README.md"], resources: [.copy("Resources/openapi.json")], swiftSettings: swiftSettings),
+            path: "Services/Gateway", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "AuthService",
             dependencies: [
@@ -152,12 +152,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/Modules", swiftSettings: swiftSettings),
-        .executableTarget(name: "Huddle", dependencies: ["HuddleModules"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
-        .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
-        .executableTarget(name: "AuthServer", dependencies: ["HuddleModules"], path: "Services/Server/auth", swiftSettings: swiftSettings),
-        .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
-        .executableTarget(name: "GamesServer", dependencies: ["HuddleModules"], path: "Services/Server/games", swiftSettings: swiftSettings),
-        .executableTarget(name: "SearchServer", dependencies: ["HuddleModules"], path: "Services/Server/search", swiftSettings: swiftSettings),
+        .executableTarget(name: "Huddle", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
+        .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
+        .executableTarget(name: "AuthServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/auth", swiftSettings: swiftSettings),
+        .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
+        .executableTarget(name: "GamesServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/games", swiftSettings: swiftSettings),
+        .executableTarget(name: "SearchServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/search", swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -166,7 +166,7 @@ let package = Package(
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "OAuthStubServer", dependencies: ["HuddleModules"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
+            name: "OAuthStubServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(

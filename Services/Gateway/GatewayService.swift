@@ -39,16 +39,18 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         RequestMetricsMiddleware()
         proxy
     }
-    router.get("health") { _, _ in
+    router.get(RouterPath(GatewayAPI.health.operation.path.text)) { _, _ in
         let report = await health.report()
         return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
     }
     StandardRoutes<HuddleRequestContext>.addMetrics(dependencies.metrics, to: router)
-    router.get("openapi.json") { _, _ in
+    let document = ServedDocument.json
+    router.get(RouterPath(GatewayAPI.openAPI.operation.path.text)) { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+            body: .init(byteBuffer: ByteBuffer(bytes: document)))
     }
+    router.answerWrongMethods()
 
     var app = Application(
         router: router,

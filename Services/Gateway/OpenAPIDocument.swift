@@ -1,11 +1,15 @@
+import Contracts
 import Foundation
+import ServiceKit
 
-/// The OpenAPI document served at `/openapi.json`; it lists the public routes that exist.
-enum OpenAPIDocument {
+/// The document served at `/openapi.json`, written once at start-up from the endpoint descriptions.
+enum ServedDocument {
     static let json: Data = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-            let data = try? Data(contentsOf: url)
-        else { return Data("{}".utf8) }
-        return data
+        do {
+            return try OpenAPIDocument.json()
+        } catch {
+            // A description the document cannot express is a programming error; tests catch it first.
+            fatalError("cannot write the OpenAPI document: \(error)")
+        }
     }()
 }

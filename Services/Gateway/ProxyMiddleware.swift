@@ -1,3 +1,4 @@
+public import Contracts
 import HTTPTypes
 import Hummingbird
 import Logging

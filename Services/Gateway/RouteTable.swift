@@ -1,47 +1,46 @@
+public import Contracts
 public import ServiceKit
 
-/// Which module answers a public path. Patterns are matched segment by segment; `*` matches any
-/// one segment; the first matching entry wins, so specific entries come before general ones.
+/// Which module answers a public path, derived from the endpoint descriptions: every described
+/// path of every module routes to its owner. Patterns are matched segment by segment; a path
+/// parameter matches any one segment; more literal patterns are tried first, so `/v1/users/me`
+/// wins over `/v1/users/{id}`.
 public struct RouteTable: Sendable {
     public struct Entry: Sendable {
         public let pattern: [Substring]
         public let module: ServiceModule
-        /// Whether the pattern also matches deeper paths (`/v1/teams` covers `/v1/teams/1/members`).
+        /// Whether the pattern also matches deeper paths (a planned module's prefix).
         public let coversSubpaths: Bool
-        /// The pattern as written, with `/**` when it covers subpaths: the route metrics name.
+        /// The pattern as described (with `/**` for a prefix): the route metrics name.
         public let route: String
     }
 
     public let entries: [Entry]
 
-    public init(_ routes: [(String, ServiceModule, coversSubpaths: Bool)]) {
-        entries = routes.map {
-            Entry(
-                pattern: $0.0.split(separator: "/"), module: $0.1, coversSubpaths: $0.coversSubpaths,
-                route: $0.coversSubpaths ? $0.0 + "/**" : $0.0)
+    public init(operations: [APIOperation], plannedPrefixes: [(String, ServiceModule)] = []) {
+        var seen = Set<String>()
+        let described = operations.filter { $0.owner != .gateway && seen.insert($0.path.text).inserted }
+            .sorted { $0.path.specificity > $1.path.specificity }
+            .map { operation in
+                Entry(
+                    pattern: operation.path.segments.map { segment in
+                        if case .literal(let text) = segment { Substring(text) } else { "*" }
+                    },
+                    module: operation.owner, coversSubpaths: false, route: operation.path.text)
+            }
+        let planned = plannedPrefixes.map { prefix, module in
+            Entry(pattern: prefix.split(separator: "/"), module: module, coversSubpaths: true, route: prefix + "/**")
         }
+        entries = described + planned
     }
 
-    /// The prefixes of API.md.
-    public static let standard = RouteTable([
-        ("/.well-known/jwks.json", .auth, coversSubpaths: false),
-        ("/v1/auth", .auth, coversSubpaths: true),
-        ("/v1/users/*/stats", .games, coversSubpaths: false),
-        ("/v1/users", .auth, coversSubpaths: true),
-        ("/v1/sports", .catalog, coversSubpaths: true),
-        ("/v1/leagues", .catalog, coversSubpaths: true),
-        ("/v1/teams", .catalog, coversSubpaths: true),
-        ("/v1/courses", .catalog, coversSubpaths: true),
-        ("/v1/venues", .catalog, coversSubpaths: true),
-        ("/v1/news", .catalog, coversSubpaths: true),
-        ("/v1/games", .games, coversSubpaths: true),
-        ("/v1/rounds", .games, coversSubpaths: true),
-        ("/v1/matches", .games, coversSubpaths: true),
-        ("/v1/search", .search, coversSubpaths: true),
-        ("/v1/betting", .betting, coversSubpaths: true),
-        ("/v1/chat", .chat, coversSubpaths: true),
-        ("/v1/notifications", .notify, coversSubpaths: true),
-    ])
+    /// The public operations of API.md's modules, and the prefixes of modules still to come, which
+    /// answer 503 until they run.
+    public static let standard = RouteTable(
+        operations: API.publicOperations,
+        plannedPrefixes: [
+            ("/v1/matches", .games), ("/v1/betting", .betting), ("/v1/chat", .chat), ("/v1/notifications", .notify),
+        ])
 
     public func module(for path: String) -> ServiceModule? { entry(for: path)?.module }
 

@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -10,10 +11,7 @@ struct UpstreamHealth: Sendable {
     let directory: ServiceDirectory
     let client: UpstreamClient
 
-    struct Report: Codable, Sendable {
-        var status: String
-        var upstreams: [String: String]
-    }
+    typealias Report = GatewayHealth
 
     func report() async -> Report {
         let states = await withTaskGroup(of: (ServiceModule, String).self) { group in

@@ -122,7 +122,10 @@ public struct UpdateProfileRequest: Codable, Equatable, Sendable {
     }
 }
 
-public struct FriendMatchRequest: Codable, Equatable, Sendable {
+public struct FriendMatchRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public static let maxFacebookIDs = 5000
+    public static var constraints: [String: JSONSchema] { ["facebookIds": JSONSchema().items(0...maxFacebookIDs)] }
+
     public var facebookIds: [String]
     public init(facebookIds: [String]) { self.facebookIds = facebookIds }
 }
@@ -163,6 +166,7 @@ public struct RevokedSessions: Codable, Equatable, Sendable {
 
 /// Internal: `POST /internal/users/profiles` — public profiles of the given users; unknown ids are left out.
 public struct ProfilesRequest: Codable, Equatable, Sendable {
+    public static let maxIDs = 1000
     public var ids: [UserID]
     public init(ids: [UserID]) { self.ids = ids }
 }

@@ -41,7 +41,7 @@ public struct SportInfo: Codable, Equatable, Sendable {
 // MARK: Teams
 
 /// How a user stands with a team. `pending`: asked to join a protected team; `invited`: asked by the manager.
-public enum Membership: String, Codable, Sendable, CaseIterable {
+public enum Membership: String, Codable, Sendable, CaseIterable, WireEnum {
     case manager, player, pending, invited
 
     /// Manager and players are on the team; pending and invited are not yet.
@@ -140,7 +140,11 @@ public struct TeamMember: Codable, Equatable, Sendable {
     }
 }
 
-public struct InviteRequest: Codable, Equatable, Sendable {
+public struct InviteRequest: Codable, Equatable, Sendable, FieldConstraints {
+    /// An invitation names 1 to 100 players.
+    public static let count = 1...100
+    public static var constraints: [String: JSONSchema] { ["userIds": JSONSchema().items(count)] }
+
     public var userIds: [UserID]
 
     public init(userIds: [UserID]) { self.userIds = userIds }

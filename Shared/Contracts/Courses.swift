@@ -2,6 +2,9 @@ public import Foundation
 
 /// One disc golf hole: where to throw from and where the basket is.
 public struct Hole: Codable, Equatable, Sendable {
+    /// Courses have 1 to 36 holes, numbered from 1.
+    public static let maxNumber = 36
+
     public var number: Int
     public var par: Int
     public var tee: Coordinates

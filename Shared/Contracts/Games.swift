@@ -4,17 +4,17 @@ public enum GameTag {}
 public typealias GameID = TypedID<GameTag>
 
 /// `team`: a team's own game; `league`: two teams of a league; `pickup`: anyone's open game.
-public enum GameKind: String, Codable, Sendable, CaseIterable {
+public enum GameKind: String, Codable, Sendable, CaseIterable, WireEnum {
     case team, league, pickup
 }
 
-public enum GameStatus: String, Codable, Sendable, CaseIterable {
+public enum GameStatus: String, Codable, Sendable, CaseIterable, WireEnum {
     case scheduled, cancelled
 }
 
 /// Where a person stands on a game's roster. Players choose `going`, `maybe` and `notGoing`
 /// themselves; `pending` waits for the organiser, `invited` for the player, and `waitlisted` for a slot.
-public enum RosterStatus: String, Codable, Sendable, CaseIterable {
+public enum RosterStatus: String, Codable, Sendable, CaseIterable, WireEnum {
     case going, maybe, notGoing, pending, invited, waitlisted
 
     /// The answers a player may give with `PUT /status`.

@@ -6,7 +6,7 @@ public typealias RoundID = TypedID<RoundTag>
 /// A place on a round's scorecard: a registered player or a guest.
 public typealias RoundPlayerID = TypedID<RoundPlayerTag>
 
-public enum RoundStatus: String, Codable, Sendable, CaseIterable {
+public enum RoundStatus: String, Codable, Sendable, CaseIterable, WireEnum {
     case ongoing, completed
 }
 
@@ -128,7 +128,7 @@ public struct ScoreUpdate: Codable, Equatable, Sendable {
 /// - `finished`: the round was finished at `version`, with the final `card`;
 /// - `error`: a score sent on the socket was refused (`problem`); nothing changed.
 public struct LiveMessage: Codable, Equatable, Sendable {
-    public enum Kind: String, Codable, Sendable {
+    public enum Kind: String, Codable, Sendable, CaseIterable, WireEnum {
         case card, score, finished, error
     }
 

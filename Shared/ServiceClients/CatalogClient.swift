@@ -11,29 +11,29 @@ public struct CatalogClient: Sendable {
     }
 
     public func team(_ id: TeamID, requestID: String? = nil) async throws -> Team? {
-        try await client.get("/internal/teams/\(id)", as: Team.self, requestID: requestID)
+        try await client.call(CatalogAPI.Internal.team, path: [id], requestID: requestID)
     }
 
     /// The user's standing with the team, or nil when they have none.
     public func membership(of user: UserID, in team: TeamID, requestID: String? = nil) async throws -> TeamMembership? {
-        try await client.get("/internal/teams/\(team)/members/\(user)", as: TeamMembership.self, requestID: requestID)
+        try await client.call(CatalogAPI.Internal.membership, path: [team, user], requestID: requestID)
     }
 
     /// Everyone with a standing (manager, players, pending, invited); nil when there is no such team.
     public func members(of team: TeamID, requestID: String? = nil) async throws -> [TeamMembership]? {
-        try await client.get("/internal/teams/\(team)/members", as: Page<TeamMembership>.self, requestID: requestID)?.items
+        try await client.call(CatalogAPI.Internal.members, path: [team], requestID: requestID)?.items
     }
 
     public func league(_ id: LeagueID, requestID: String? = nil) async throws -> League? {
-        try await client.get("/internal/leagues/\(id)", as: League.self, requestID: requestID)
+        try await client.call(CatalogAPI.Internal.league, path: [id], requestID: requestID)
     }
 
     public func teams(inLeague id: LeagueID, requestID: String? = nil) async throws -> [Team]? {
-        try await client.get("/internal/leagues/\(id)/teams", as: Page<Team>.self, requestID: requestID)?.items
+        try await client.call(CatalogAPI.Internal.leagueTeams, path: [id], requestID: requestID)?.items
     }
 
     /// A course with its holes.
     public func course(_ id: CourseID, requestID: String? = nil) async throws -> Course? {
-        try await client.get("/internal/courses/\(id)", as: Course.self, requestID: requestID)
+        try await client.call(CatalogAPI.Internal.course, path: [id], requestID: requestID)
     }
 }

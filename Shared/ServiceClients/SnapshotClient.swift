@@ -1,8 +1,8 @@
 public import Contracts
 public import ServiceKit
 
-/// Reads another service's full snapshot (`/internal/snapshots/{name}`) page by page: how a read
-/// model that lost its data rebuilds it. A service that is down is a 503.
+/// Reads another service's full snapshot page by page: how a read model that lost its data
+/// rebuilds it. A service that is down is a 503.
 public struct SnapshotClient: Sendable {
     let dependencies: ServiceDependencies
 
@@ -11,14 +11,14 @@ public struct SnapshotClient: Sendable {
     /// Calls `body` with each page, in order, until the last; returns how many items there were.
     @discardableResult
     public func forEachPage<Item: Codable & Sendable>(
-        of name: String, from module: ServiceModule, as type: Item.Type, pageSize: Int = 100,
-        _ body: ([Item]) async throws -> Void
+        of snapshot: Endpoint<InternalCaller, NoBody, Page<Item>>, pageSize: Int = 100, _ body: ([Item]) async throws -> Void
     ) async throws -> Int {
+        let module = snapshot.operation.owner
         let client = InternalClient(module, dependencies: dependencies, timeout: .seconds(30))
         var cursor: String? = nil, count = 0
         repeat {
-            let path = "\(Routes.Internal.snapshots)/\(name)?limit=\(pageSize)" + (cursor.map { "&cursor=\($0)" } ?? "")
-            guard let page = try await client.get(path, as: Page<Item>.self) else {
+            let query = [("limit", String(pageSize))] + (cursor.map { [("cursor", $0)] } ?? [])
+            guard let page = try await client.call(snapshot, query: query) else {
                 throw CommonError.dependencyUnavailable(module.rawValue)
             }
             try await body(page.items)

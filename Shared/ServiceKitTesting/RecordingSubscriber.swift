@@ -15,7 +15,12 @@ public struct RecordingSubscriber: Sendable {
         let applied = NIOLockedValueBox<[EventEnvelope]>([])
         let consumer = EventConsumer(database: database) { event, _ in applied.withLockedValue { $0.append(event) } }
         let router = Router(context: HuddleRequestContext.self)
-        router.internalGroup(token: TestStack.internalToken).addEventConsumer(consumer)
+        router.add(middleware: InternalCredentialMiddleware<HuddleRequestContext>(token: TestStack.internalToken))
+        // Any module's description of the route: they are one path and one shape.
+        router.on(EventsAPI.deliver(to: .search)) { batch, _, _ in
+            try await consumer.apply(batch.events)
+            return NoContent()
+        }
         return try await withServerOnPort0({ onListening in
             Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

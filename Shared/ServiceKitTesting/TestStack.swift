@@ -1,3 +1,4 @@
+public import Contracts
 import AsyncHTTPClient
 import Configuration
 import Foundation

@@ -1,3 +1,4 @@
+import Contracts
 import AuthService
 import Configuration
 import Foundation

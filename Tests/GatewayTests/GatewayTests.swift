@@ -197,7 +197,7 @@ struct GatewayTests {
                 let lines = metrics.text.split(separator: "\n")
                 #expect(
                     lines.contains {
-                        $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/v1/teams/**\"")
+                        $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/v1/teams/{id}\"")
                             && $0.contains("http_response_status_code=\"200\"")
                     })
                 #expect(lines.contains { $0.hasPrefix("http_server_request_duration") })

@@ -16,9 +16,9 @@ struct TokenVerificationTests {
 
     /// A minimal module with one protected route, wired like every real one.
     static let protectedModule = ModuleBuilder(.catalog) { reader, dependencies in
-        let verifier = TokenVerifier(source: AuthClient(dependencies: dependencies))
+        let verifier = TokenVerifier(source: AuthKeys(dependencies: dependencies))
         let router = Router<HuddleRequestContext>.huddle(module: .catalog, verifier: verifier, dependencies: dependencies)
-        router.authenticated("v1/whoami").get { _, context in context.userID.description }
+        router.group("v1/whoami", context: AuthenticatedContext.self).get { _, context in context.userID.description }
         var app = Application(
             router: router, configuration: reader.serverConfiguration(for: .catalog),
             onServerRunning: dependencies.announce(.catalog), logger: dependencies.logger)

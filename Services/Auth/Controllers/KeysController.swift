@@ -4,26 +4,14 @@ import Hummingbird
 import JWTKit
 import ServiceKit
 
-/// The public keys that verify access tokens, and the internal feed of revoked sessions.
-struct KeysController {
-    let issuer: TokenIssuer
-    let database: Database
-    let sessions: any SessionStore
+/// `GET /.well-known/jwks.json`: the public keys that verify access tokens.
+struct KeysController: Controller {
+    let keys: LocalKeySource
 
-    func addPublic(to router: Router<HuddleRequestContext>) {
-        router.get(RouterPath(Routes.jwks)) { _, _ in
-            JSONResponse(await issuer.jwks, headers: [.cacheControl: "public, max-age=300"])
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(AuthAPI.keys, headers: [.cacheControl: "public, max-age=300"]) { _, _ in
+            try JSONWebKeySet(await keys.publicKeys())
         }
-    }
-
-    var internalEndpoints: RouteCollection<HuddleRequestContext> {
-        let routes = RouteCollection(context: HuddleRequestContext.self)
-        routes.get("sessions/revoked") { request, _ in
-            let after = try request.query("after", as: Int64.self) ?? 0
-            let since = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
-            return JSONResponse(try await database.read { sql in try await sessions.revocations(after: after, since: since, on: sql) })
-        }
-        return routes
     }
 }
 
@@ -38,5 +26,12 @@ struct LocalKeySource: AccessKeySource {
     func revokedSessions(after cursor: Int64) async throws -> RevokedSessions {
         let since = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
         return try await database.read { sql in try await sessions.revocations(after: cursor, since: since, on: sql) }
+    }
+}
+
+extension JSONWebKeySet {
+    /// The wire form of jwt-kit's key set.
+    init(_ jwks: JWKS) throws {
+        self = try HuddleJSON.decoder.decode(JSONWebKeySet.self, from: try HuddleJSON.encoder.encode(jwks))
     }
 }

@@ -28,7 +28,7 @@ struct NewsPoller: Service {
             while !Task.isCancelled {
                 do {
                     let articles = try await fetch()
-                    let result = try await ingest.post(Routes.Internal.news, body: NewsIngestRequest(articles: articles), as: NewsIngestResult.self)
+                    let result = try await ingest.call(CatalogAPI.Internal.ingestNews, body: NewsIngestRequest(articles: articles))
                     dependencies.logger.info("news: \(result.inserted) new, \(result.duplicates) known")
                 } catch {
                     if Task.isCancelled { return }

@@ -1,64 +1,50 @@
 import Contracts
 import Foundation
 import Hummingbird
-import NIOHTTP1
 import ServiceKit
 
 /// `/v1/games/...`. Every route needs a signed-in user; `Games` enforces privacy and roles.
-struct GamesController {
+struct GamesController: Controller {
     let games: Games
 
-    var endpoints: RouteCollection<HuddleRequestContext> {
-        let routes = RouteCollection(context: HuddleRequestContext.self)
-        let signedIn = routes.authenticated()
-        signedIn.post { request, context in
-            let body = try await request.decodeJSON(CreateGameRequest.self, context: context)
-            return JSONResponse(try await games.create(body, by: context.userID, requestID: context.requestID), status: .created)
-        }
-        signedIn.get { request, context in
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(GamesAPI.createGame) { body, _, context in try await games.create(body, by: context.userID, requestID: context.requestID) }
+        router.on(GamesAPI.myGames) { request, context in
             try request.requireMineScope()
-            return JSONResponse(
-                try await games.mine(
-                    context.userID, window: try request.query("when", as: GameWindow.self) ?? .upcoming,
-                    from: try position(request), page: try PageRequest(request)))
+            return try await games.mine(
+                context.userID, window: try request.query("when", as: GameWindow.self) ?? .upcoming, from: try position(request),
+                page: try PageRequest(request))
         }
-        signedIn.get(":id") { request, context in
-            JSONResponse(try await games.game(try gameID(context), viewer: context.userID, from: try position(request)))
+        router.on(GamesAPI.game) { request, context in
+            try await games.game(try context.parameters.gameID(), viewer: context.userID, from: try position(request))
         }
-        signedIn.patch(":id") { request, context in
-            let body = try await request.decodeJSON(UpdateGameRequest.self, context: context)
-            return JSONResponse(try await games.update(try gameID(context), with: body, by: context.userID))
+        router.on(GamesAPI.updateGame) { body, _, context in
+            try await games.update(try context.parameters.gameID(), with: body, by: context.userID)
         }
-        signedIn.delete(":id") { _, context in
-            try await games.cancel(try gameID(context), by: context.userID)
-            return HTTPResponse.Status.noContent
+        router.on(GamesAPI.cancelGame) { _, context in
+            try await games.cancel(try context.parameters.gameID(), by: context.userID)
+            return NoContent()
         }
-        signedIn.get(":id/roster") { _, context in
-            let entries = try await games.roster(try gameID(context), viewer: context.userID, requestID: context.requestID)
-            return JSONResponse(Page(items: entries, nextCursor: nil))
+        router.on(GamesAPI.roster) { _, context in
+            Page(items: try await games.roster(try context.parameters.gameID(), viewer: context.userID, requestID: context.requestID), nextCursor: nil)
         }
-        signedIn.put(":id/status") { request, context in
-            let body = try await request.decodeJSON(SetRosterStatusRequest.self, context: context)
-            return JSONResponse(try await games.answer(try gameID(context), user: context.userID, status: body.status))
+        router.on(GamesAPI.setStatus) { body, _, context in
+            try await games.answer(try context.parameters.gameID(), user: context.userID, status: body.status)
         }
-        signedIn.post(":id/join") { _, context in JSONResponse(try await games.join(try gameID(context), user: context.userID)) }
-        signedIn.post(":id/requests/:userId/approve") { _, context in
-            JSONResponse(try await games.decide(try gameID(context), request: try userID(context), approve: true, by: context.userID))
+        router.on(GamesAPI.joinGame) { _, context in try await games.join(try context.parameters.gameID(), user: context.userID) }
+        router.on(GamesAPI.approveGameRequest) { _, context in
+            try await games.decide(try context.parameters.gameID(), request: try context.parameters.userID(), approve: true, by: context.userID)
         }
-        signedIn.post(":id/requests/:userId/decline") { _, context in
-            _ = try await games.decide(try gameID(context), request: try userID(context), approve: false, by: context.userID)
-            return HTTPResponse.Status.noContent
+        router.on(GamesAPI.declineGameRequest) { _, context in
+            _ = try await games.decide(try context.parameters.gameID(), request: try context.parameters.userID(), approve: false, by: context.userID)
+            return NoContent()
         }
-        signedIn.post(":id/invites") { request, context in
-            let body = try await request.decodeJSON(InviteRequest.self, context: context)
-            return JSONResponse(
-                try await games.invite(body.userIds, to: try gameID(context), by: context.userID, requestID: context.requestID))
+        router.on(GamesAPI.inviteToGame) { body, _, context in
+            try await games.invite(body.userIds, to: try context.parameters.gameID(), by: context.userID, requestID: context.requestID)
         }
-        signedIn.put(":id/subs") { request, context in
-            let body = try await request.decodeJSON(SubstitutesRequest.self, context: context)
-            return JSONResponse(try await games.requestSubstitutes(body.needed, for: try gameID(context), by: context.userID))
+        router.on(GamesAPI.askForSubstitutes) { body, _, context in
+            try await games.requestSubstitutes(body.needed, for: try context.parameters.gameID(), by: context.userID)
         }
-        return routes
     }
 
     /// `?lat=&lng=`: where the caller is, for `distanceMeters`. Both or neither.
@@ -73,12 +59,21 @@ struct GamesController {
         try FieldRules.require(FieldRules.coordinates(position, field: ""))
         return position
     }
+}
 
-    private func gameID(_ context: AuthenticatedContext) throws -> GameID {
-        try context.parameters.id(as: GameID.self, missing: "No game with id \(context.parameters.get("id") ?? "").")
-    }
+/// `/internal/...` of games.
+struct GamesInternalController: Controller {
+    let games: Games
 
-    private func userID(_ context: AuthenticatedContext) throws -> UserID {
-        try context.parameters.id("userId", as: UserID.self, missing: "No player with id \(context.parameters.get("userId") ?? "").")
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(GamesAPI.Internal.gameSnapshot) { request, _ in try await games.snapshot(page: try PageRequest(request)) }
     }
+}
+
+/// Games' path ids, each with its one 404 wording.
+extension Parameters {
+    func gameID() throws -> GameID { try id(as: GameID.self, missing: "No game with id \(get("id") ?? "").") }
+    func roundID() throws -> RoundID { try id(as: RoundID.self, missing: "No round with id \(get("id") ?? "").") }
+    func userID() throws -> UserID { try id("userId", as: UserID.self, missing: "No player with id \(get("userId") ?? "").") }
+    func playerID() throws -> UserID { try id(as: UserID.self, missing: "No player with id \(get("id") ?? "").") }
 }

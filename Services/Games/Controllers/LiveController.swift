@@ -29,7 +29,7 @@ struct LiveController {
     let verifier: TokenVerifier
 
     func add(to router: Router<LiveRequestContext>) {
-        router.ws("/v1/rounds/:id/live") { request, context in
+        router.ws(RouterPath(GamesAPI.liveRound.operation.path.text)) { request, context in
             guard let (_, _) = await player(request, context) else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in

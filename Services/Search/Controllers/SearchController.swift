@@ -4,35 +4,41 @@ import Hummingbird
 import ServiceKit
 
 /// `/v1/search/...`: anyone signed in searches. Query parameters are checked field by field.
-struct SearchController {
+struct SearchController: Controller {
     let search: Search
 
-    var endpoints: RouteCollection<HuddleRequestContext> {
-        let routes = RouteCollection(context: HuddleRequestContext.self)
-        let signedIn = routes.authenticated()
-        signedIn.get("games") { request, _ in
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(SearchAPI.games) { request, _ in
             let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
-            return JSONResponse(try await search.games(in: area, filter: filter, page: try PageRequest(request)))
+            return try await search.games(in: area, filter: filter, page: try PageRequest(request))
         }
-        signedIn.get("teams") { request, _ in
+        router.on(SearchAPI.teams) { request, _ in
             let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
-            return JSONResponse(try await search.teams(in: area, filter: filter, page: try PageRequest(request)))
+            return try await search.teams(in: area, filter: filter, page: try PageRequest(request))
         }
-        signedIn.get("courses") { request, _ in
-            JSONResponse(try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request)))
+        router.on(SearchAPI.courses) { request, _ in
+            try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))
         }
-        signedIn.get("venues") { request, _ in
+        router.on(SearchAPI.venues) { request, _ in
             let center = try SearchQuery.area(request).center
             let limit = try request.query("limit", as: Int.self) ?? 5
             guard (1...100).contains(limit) else { throw CommonError.invalid("limit", "must be from 1 to 100") }
-            return JSONResponse(Page(items: try await search.venues(near: center, limit: limit), nextCursor: nil))
+            return Page(items: try await search.venues(near: center, limit: limit), nextCursor: nil)
         }
-        signedIn.get("players") { request, _ in
+        router.on(SearchAPI.players) { request, _ in
             let text = request.uri.queryParameters["q"].map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
             guard (1...80).contains(text.count) else { throw CommonError.invalid("q", "must be 1 to 80 characters") }
-            return JSONResponse(try await search.players(matching: text, page: try PageRequest(request)))
+            return try await search.players(matching: text, page: try PageRequest(request))
         }
-        return routes
+    }
+}
+
+/// `/internal/reindex`: rebuilds the index from the owners' snapshots; answers what it read.
+struct SearchInternalController: Controller {
+    let reindex: Reindex
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(SearchAPI.Internal.reindex) { _, _ in try await reindex.run() }
     }
 }
 

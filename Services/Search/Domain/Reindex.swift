@@ -7,13 +7,7 @@ import ServiceKit
 /// protected teams, courses and venues, games' upcoming games), for when the index is empty or
 /// lost. Events keep arriving meanwhile and keep it current afterwards.
 struct Reindex: Sendable {
-    struct Result: Codable, Sendable, Equatable {
-        var games: Int
-        var teams: Int
-        var courses: Int
-        var venues: Int
-        var players: Int
-    }
+    typealias Result = ReindexResult
 
     let database: Database
     let places: any PlaceStore
@@ -21,19 +15,19 @@ struct Reindex: Sendable {
     let snapshots: SnapshotClient
 
     func run() async throws -> Result {
-        let games = try await snapshots.forEachPage(of: "games", from: .games, as: Game.self) { page in
+        let games = try await snapshots.forEachPage(of: GamesAPI.Internal.gameSnapshot) { page in
             try await write(try page.compactMap(Indexer.document(for:)))
         }
-        let teams = try await snapshots.forEachPage(of: "teams", from: .catalog, as: Team.self) { page in
+        let teams = try await snapshots.forEachPage(of: CatalogAPI.Internal.teamSnapshot) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let courses = try await snapshots.forEachPage(of: "courses", from: .catalog, as: Course.self) { page in
+        let courses = try await snapshots.forEachPage(of: CatalogAPI.Internal.courseSnapshot) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let venues = try await snapshots.forEachPage(of: "venues", from: .catalog, as: Venue.self) { page in
+        let venues = try await snapshots.forEachPage(of: CatalogAPI.Internal.venueSnapshot) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let profiles = try await snapshots.forEachPage(of: "profiles", from: .auth, as: PublicProfile.self) { page in
+        let profiles = try await snapshots.forEachPage(of: AuthAPI.Internal.profileSnapshot) { page in
             try await database.transaction { sql in
                 for profile in page { try await players.upsert(PlayerResult(id: profile.id, name: profile.name), on: sql) }
             }

@@ -1,3 +1,4 @@
+public import Contracts
 import AuthService
 import CatalogService
 import GamesService

@@ -1,3 +1,4 @@
+public import Contracts
 public import Configuration
 public import Logging
 public import ServiceKit

@@ -1,3 +1,4 @@
+import Contracts
 public import ArgumentParser
 import Configuration
 import Foundation

@@ -1,3 +1,4 @@
+public import Contracts
 import ArgumentParser
 import Configuration
 public import Logging

@@ -1,3 +1,4 @@
+import Contracts
 import HuddleModules
 
 await ModuleCommand.auth()

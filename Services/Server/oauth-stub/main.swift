@@ -1,3 +1,4 @@
+import Contracts
 import HuddleModules
 
 try await OAuthStubCommand.main()

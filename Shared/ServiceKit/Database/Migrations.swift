@@ -20,11 +20,13 @@ public struct Migration: Sendable {
 
 extension Database {
     /// Applies the migrations not yet recorded in `schema_migrations`, each in its own transaction.
-    /// On PostgreSQL an advisory lock keeps replicas starting together from racing.
+    /// On PostgreSQL every transaction here first takes an advisory lock, the bookkeeping table's
+    /// creation included, so replicas starting together never race.
     public func migrate(_ migrations: [Migration], logger: Logger) async throws {
         try await checkReachable()
         let kind = self.kind
         try await transaction { sql in
+            if kind == .postgres { try await sql.raw("SELECT pg_advisory_xact_lock(727274)").run() }
             try await sql.raw(
                 SQLQueryString(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(kind.timestamp) NOT NULL)"

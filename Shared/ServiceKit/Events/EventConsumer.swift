@@ -60,14 +60,3 @@ public struct EventConsumer: Sendable {
     @discardableResult
     public func apply(_ events: [EventEnvelope]) async throws -> Int { try await process(events) }
 }
-
-extension RouterMethods where Context == HuddleRequestContext {
-    /// `POST events` (mounted on the internal group: `/internal/events`) feeding `consumer`.
-    public func addEventConsumer(_ consumer: EventConsumer) {
-        post("events") { request, context in
-            let batch = try await request.decodeJSON(EventBatch.self, context: context)
-            try await consumer.apply(batch.events)
-            return HTTPResponse.Status.noContent
-        }
-    }
-}

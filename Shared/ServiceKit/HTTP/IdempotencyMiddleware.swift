@@ -94,7 +94,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
             throw CommonError.invalid(Routes.Header.idempotencyKey, "was already used for a different request")
         }
         guard let status = stored.status else {
-            throw CommonError.http(status: 409, message: "A request with this Idempotency-Key is still being processed.")
+            throw CommonError.idempotencyKeyInUse
         }
         var headers: HTTPFields = [HTTPField.Name.idempotentReplayed: "true"]
         if let type = stored.contentType { headers[.contentType] = type }

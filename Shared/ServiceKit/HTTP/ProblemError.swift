@@ -40,6 +40,10 @@ public enum CommonError: ProblemError {
     case notFound(String)
     /// No endpoint at this path and method.
     case noSuchRoute
+    /// The path exists, the method does not; `allow` lists those that do.
+    case methodNotAllowed(allow: [String])
+    /// A retry whose first attempt with the same `Idempotency-Key` has not finished.
+    case idempotencyKeyInUse
     case dependencyUnavailable(String)
     case rateLimited(retryAfterSeconds: Int)
     case payloadTooLarge(limitBytes: Int)
@@ -65,7 +69,14 @@ public enum CommonError: ProblemError {
         case .notFound(let detail):
             return Problem(title: "Not found", status: 404, detail: detail, code: "NOT_FOUND")
         case .noSuchRoute:
-            return Problem(title: "Not found", status: 404, detail: "No such endpoint.", code: "NO_SUCH_ROUTE")
+            return Problem(.noSuchRoute, title: "Not found", detail: "No such endpoint.")
+        case .methodNotAllowed(let allow):
+            return Problem(
+                .methodNotAllowed, title: "Method not allowed", detail: "This path answers \(allow.joined(separator: ", ")).")
+        case .idempotencyKeyInUse:
+            return Problem(
+                .idempotencyKeyInUse, title: "Request in progress",
+                detail: "A request with this Idempotency-Key is still being processed; retry shortly.")
         case .dependencyUnavailable(let name):
             return Problem(
                 title: "Service unavailable", status: 503, detail: "\(name) is unavailable; try again shortly.",
@@ -89,7 +100,10 @@ public enum CommonError: ProblemError {
     }
 
     public var headers: HTTPFields {
-        if case .rateLimited(let seconds) = self { return [.retryAfter: String(seconds)] }
-        return [:]
+        switch self {
+        case .rateLimited(let seconds): [.retryAfter: String(seconds)]
+        case .methodNotAllowed(let allow): [.allow: allow.joined(separator: ", ")]
+        default: [:]
+        }
     }
 }

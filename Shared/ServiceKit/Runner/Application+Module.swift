@@ -1,3 +1,4 @@
+public import Contracts
 public import NIOCore
 public import Hummingbird
 import Logging

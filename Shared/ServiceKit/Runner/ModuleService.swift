@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 import NIOCore
 public import ServiceLifecycle

@@ -1,3 +1,4 @@
+public import Contracts
 public import Configuration
 public import Hummingbird
 import Foundation

@@ -1,3 +1,4 @@
+public import Contracts
 public import AsyncHTTPClient
 public import Configuration
 public import Logging

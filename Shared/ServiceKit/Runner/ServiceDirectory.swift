@@ -1,3 +1,4 @@
+public import Contracts
 public import Configuration
 import Foundation
 import NIOConcurrencyHelpers

@@ -1,10 +1,7 @@
+public import Contracts
 import Foundation
 
-/// The deployable pieces of Huddle. `huddle` runs any set of them in one process (Loki's `-target`);
-/// each thin executable runs exactly one.
-public enum ServiceModule: String, CaseIterable, Sendable, Codable {
-    case gateway, auth, catalog, games, search, betting, chat, notify
-
+extension ServiceModule {
     /// The loopback port a module listens on in the embedded stack (`swift run huddle`).
     public var defaultPort: Int {
         switch self {

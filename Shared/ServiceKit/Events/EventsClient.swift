@@ -1,5 +1,4 @@
 public import Contracts
-public import ServiceKit
 
 /// Delivers outbox events to another module's `/internal/events`.
 public struct EventsClient: EventTransport {
@@ -12,7 +11,7 @@ public struct EventsClient: EventTransport {
     }
 
     public func deliver(_ events: [EventEnvelope], to subscriber: ServiceModule) async throws {
-        try await InternalClient(subscriber, dependencies: dependencies, timeout: timeout)
-            .post(Routes.Internal.events, body: EventBatch(events: events))
+        _ = try await InternalClient(subscriber, dependencies: dependencies, timeout: timeout)
+            .call(EventsAPI.deliver(to: subscriber), body: EventBatch(events: events))
     }
 }

@@ -5,7 +5,6 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-public import ServiceKit
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
 /// over this: it resolves the module's address on each call, sends the internal credential and the
@@ -20,6 +19,38 @@ public struct InternalClient: Sendable {
         self.module = module
         self.dependencies = dependencies
         self.timeout = timeout
+    }
+
+    /// Calls a described operation without a body; a 404 from the module becomes `nil`.
+    /// `path` fills the description's `{parameters}` in order.
+    public func call<Access, Output>(
+        _ endpoint: Endpoint<Access, NoBody, Output>, path: [any CustomStringConvertible] = [], query: [(String, String)] = [],
+        requestID: String? = nil
+    ) async throws -> Output? {
+        let (status, body) = try await send(
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID)
+        if status == 404 { return nil }
+        if Output.self == NoContent.self, (200..<300).contains(status) { return NoContent() as? Output }
+        return try decode(Output.self, status: status, body: body)
+    }
+
+    /// Calls a described operation with a body.
+    public func call<Access, Body, Output>(
+        _ endpoint: Endpoint<Access, Body, Output>, path: [any CustomStringConvertible] = [], body: Body, requestID: String? = nil
+    ) async throws -> Output {
+        let data = try HuddleJSON.encoder.encode(body)
+        let (status, responseBody) = try await send(
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID)
+        if Output.self == NoContent.self, (200..<300).contains(status) { return NoContent() as! Output }
+        return try decode(Output.self, status: status, body: responseBody)
+    }
+
+    private static func target<Access, Body, Output>(
+        _ endpoint: Endpoint<Access, Body, Output>, _ path: [any CustomStringConvertible], _ query: [(String, String)]
+    ) -> String {
+        var components = URLComponents()
+        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return endpoint.operation.path.filled(path.map(\.description)) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
     /// GET and decode; a 404 from the module becomes `nil`.
@@ -79,5 +110,17 @@ public struct InternalClient: Sendable {
     private func unexpected(_ status: Int) -> CommonError {
         dependencies.logger.warning("\(module.rawValue) answered \(status)")
         return .dependencyUnavailable(module.rawValue)
+    }
+}
+
+extension HTTPVerb {
+    var clientMethod: HTTPMethod {
+        switch self {
+        case .GET: .GET
+        case .POST: .POST
+        case .PUT: .PUT
+        case .PATCH: .PATCH
+        case .DELETE: .DELETE
+        }
     }
 }

@@ -1,0 +1,60 @@
+/// What the gateway answers itself.
+public enum GatewayAPI {
+    public static let health = Endpoint<Anyone, NoBody, GatewayHealth>(
+        .GET, "/health", owner: .gateway, summary: "The gateway's health and each module's (503 with the same body when degraded)",
+        otherAnswers: [503: GatewayHealth.self])
+    public static let metrics = Endpoint<Anyone, NoBody, PlainText>(
+        .GET, "/metrics", owner: .gateway, summary: "Prometheus metrics, in the text exposition format")
+    public static let openAPI = Endpoint<Anyone, NoBody, JSONObject>(
+        .GET, "/openapi.json", owner: .gateway, summary: "This document (OpenAPI 3.1)")
+
+    public static let all: [APIOperation] = [health.operation, metrics.operation, openAPI.operation]
+}
+
+/// Every public operation, and every internal one, of the modules that exist.
+public enum API {
+    public static let publicOperations: [APIOperation] =
+        GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all
+    public static let internalOperations: [APIOperation] =
+        AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
+
+    /// The operations a module answers.
+    public static func operations(of module: ServiceModule) -> [APIOperation] {
+        (publicOperations + internalOperations).filter { $0.owner == module }
+    }
+}
+
+/// `GET /health` of the gateway.
+public struct GatewayHealth: Codable, Sendable, Equatable {
+    /// `ok` or `degraded`.
+    public var status: String
+    /// Per module: `up`, `degraded`, `down` or `unknown`.
+    public var upstreams: [String: String]
+
+    public init(status: String, upstreams: [String: String]) {
+        self.status = status
+        self.upstreams = upstreams
+    }
+}
+
+/// A `text/plain` answer.
+public struct PlainText: Codable, Sendable, Equatable, SchemaDescribed {
+    public var text: String
+    public init(_ text: String) { self.text = text }
+    public init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+    public static var schema: JSONSchema { .string }
+    public static var schemaSample: PlainText { PlainText("") }
+}
+
+/// Any JSON object.
+public struct JSONObject: Codable, Sendable, Equatable, SchemaDescribed {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+    public func encode(to encoder: any Encoder) throws {}
+    public static var schema: JSONSchema { .object }
+    public static var schemaSample: JSONObject { JSONObject() }
+}

@@ -1,0 +1,66 @@
+/// A problem an operation can answer: its status and its stable `code`. Servers raise problems
+/// with these, descriptions list them, and clients switch on them.
+public struct ProblemCode: Sendable, Hashable, CustomStringConvertible {
+    public let status: Int
+    public let code: String
+
+    public init(_ status: Int, _ code: String) {
+        self.status = status
+        self.code = code
+    }
+
+    public var description: String { "\(status) \(code)" }
+}
+
+extension ProblemCode {
+    // Shared by every service.
+    public static let malformedBody = ProblemCode(400, "MALFORMED_BODY")
+    public static let unauthorized = ProblemCode(401, "UNAUTHORIZED")
+    public static let forbidden = ProblemCode(403, "FORBIDDEN")
+    public static let notFound = ProblemCode(404, "NOT_FOUND")
+    public static let noSuchRoute = ProblemCode(404, "NO_SUCH_ROUTE")
+    public static let methodNotAllowed = ProblemCode(405, "METHOD_NOT_ALLOWED")
+    /// A retry whose first attempt with the same `Idempotency-Key` has not finished.
+    public static let idempotencyKeyInUse = ProblemCode(409, "IDEMPOTENCY_KEY_IN_USE")
+    public static let payloadTooLarge = ProblemCode(413, "PAYLOAD_TOO_LARGE")
+    public static let validationFailed = ProblemCode(422, "VALIDATION_FAILED")
+    public static let rateLimited = ProblemCode(429, "RATE_LIMITED")
+    public static let internalError = ProblemCode(500, "INTERNAL")
+    public static let dependencyUnavailable = ProblemCode(503, "DEPENDENCY_UNAVAILABLE")
+
+    // Auth.
+    public static let invalidCredentials = ProblemCode(401, "INVALID_CREDENTIALS")
+    public static let invalidRefreshToken = ProblemCode(401, "INVALID_REFRESH_TOKEN")
+    public static let invalidOAuthToken = ProblemCode(401, "INVALID_OAUTH_TOKEN")
+    public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
+    public static let emailTaken = ProblemCode(409, "EMAIL_TAKEN")
+    public static let cannotFollowSelf = ProblemCode(422, "CANNOT_FOLLOW_SELF")
+    public static let tooManyAttempts = ProblemCode(429, "TOO_MANY_ATTEMPTS")
+    public static let oauthProviderUnavailable = ProblemCode(503, "OAUTH_PROVIDER_UNAVAILABLE")
+
+    // Catalog.
+    public static let managerCannotLeave = ProblemCode(409, "MANAGER_CANNOT_LEAVE")
+    public static let sportMismatch = ProblemCode(422, "SPORT_MISMATCH")
+    public static let weatherUnavailable = ProblemCode(503, "WEATHER_UNAVAILABLE")
+
+    // Games.
+    public static let gameCancelled = ProblemCode(409, "GAME_CANCELLED")
+    public static let gameStarted = ProblemCode(409, "GAME_STARTED")
+    public static let roundFinished = ProblemCode(409, "ROUND_FINISHED")
+    public static let versionConflict = ProblemCode(409, "VERSION_CONFLICT")
+    public static let webSocketRequired = ProblemCode(426, "UPGRADE_REQUIRED")
+
+    // Gateway.
+    public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")
+    public static let upstreamUnavailable = ProblemCode(503, "UPSTREAM_UNAVAILABLE")
+    public static let upstreamTimeout = ProblemCode(504, "UPSTREAM_TIMEOUT")
+}
+
+extension Problem {
+    /// A problem of a described kind.
+    public init(_ kind: ProblemCode, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
+        self.init(title: title, status: kind.status, detail: detail, code: kind.code, errors: errors)
+    }
+
+    public var kind: ProblemCode { ProblemCode(status, code) }
+}

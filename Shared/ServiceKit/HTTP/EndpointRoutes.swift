@@ -1,0 +1,115 @@
+public import Contracts
+public import Hummingbird
+
+/// Registering a handler against an operation's description: the method and path come from the
+/// description, the body arrives decoded as the described type, the handler must return the
+/// described answer, and the success status is the described one. A signed-in operation's handler
+/// is handed an `AuthenticatedContext` (401 before the handler runs otherwise). Routes under
+/// `/internal` are guarded by `InternalCredentialMiddleware` on every service's router.
+extension RouterMethods where Context == HuddleRequestContext {
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<Anyone, NoBody, Output>, headers: HTTPFields = [:],
+        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation, headers: headers) { request, context in try await handler(request, context) }
+    }
+
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<Anyone, Body, Output>, headers: HTTPFields = [:],
+        _ handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation, headers: headers) { request, context in
+            try await handler(try await request.decodeJSON(Body.self, context: context), request, context)
+        }
+    }
+
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<SignedIn, NoBody, Output>,
+        _ handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation) { request, context in try await handler(request, try AuthenticatedContext(context: context)) }
+    }
+
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<SignedIn, Body, Output>,
+        _ handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation) { request, context in
+            let signedIn = try AuthenticatedContext(context: context)
+            return try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+        }
+    }
+
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<InternalCaller, NoBody, Output>,
+        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation) { request, context in try await handler(request, context) }
+    }
+
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<InternalCaller, Body, Output>,
+        _ handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
+    ) -> Self {
+        register(endpoint.operation) { request, context in
+            try await handler(try await request.decodeJSON(Body.self, context: context), request, context)
+        }
+    }
+
+    private func register<Output: Encodable & Sendable>(
+        _ operation: APIOperation, headers: HTTPFields = [:],
+        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
+    ) -> Self {
+        let status = HTTPResponse.Status(code: operation.successStatus)
+        on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            let output = try await handler(request, context)
+            if output is NoContent { return Response(status: .noContent, headers: headers) }
+            return try JSONResponse(output, status: status, headers: headers).response(from: request, context: context)
+        }
+        return self
+    }
+}
+
+extension HTTPVerb {
+    public var httpMethod: HTTPRequest.Method {
+        switch self {
+        case .GET: .get
+        case .POST: .post
+        case .PUT: .put
+        case .PATCH: .patch
+        case .DELETE: .delete
+        }
+    }
+}
+
+extension Router where Context == HuddleRequestContext {
+    /// A wrong method on a path that has routes gets 405 with `Allow`, as problem+json, instead of
+    /// the 404 of an unknown path. Call once every route is registered.
+    public func answerWrongMethods() {
+        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options, .trace]
+        var allowed: [String: (RouterPath, Set<HTTPRequest.Method>)] = [:]
+        for route in routes { allowed[route.path.description, default: (route.path, [])].1.insert(route.method) }
+        for (_, (path, pathMethods)) in allowed {
+            let allow = methods.filter(pathMethods.contains).map(\.rawValue) + (pathMethods.contains(.get) ? ["HEAD"] : [])
+            for method in methods where !pathMethods.contains(method) {
+                on(path, method: method) { _, _ -> Response in throw CommonError.methodNotAllowed(allow: allow) }
+            }
+        }
+    }
+
+    /// Routes of this router that no description of `module` names, and described operations of
+    /// `module` without a route: both must be empty.
+    public func undescribedRoutes(of module: ServiceModule, exempt: Set<String> = ["/health", "/metrics"]) -> (
+        undescribed: [String], unhandled: [String]
+    ) {
+        let described = Set(API.operations(of: module).map(\.name))
+        let registered = Set(routes.filter { !exempt.contains($0.path.description) }.map { "\($0.method.rawValue) \($0.path)" })
+        return (registered.subtracting(described).sorted(), described.subtracting(registered).sorted())
+    }
+}

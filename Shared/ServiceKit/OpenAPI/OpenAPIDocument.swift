@@ -1,0 +1,160 @@
+public import Contracts
+public import Foundation
+
+/// The OpenAPI 3.1 document of the public API, written from the endpoint descriptions and the
+/// Contracts types: paths, parameters and problems from the descriptions, schemas read off the
+/// types by `SchemaReader` with the constraints the types declare. Nothing in it is written by hand.
+public enum OpenAPIDocument {
+    /// Problems the gateway itself can answer for any proxied operation.
+    static let gatewayProblems: [ProblemCode] = [.rateLimited, .badUpstream, .upstreamUnavailable, .upstreamTimeout]
+
+    public static func make(_ operations: [APIOperation] = API.publicOperations) throws -> Document {
+        let reader = SchemaReader()
+        let problem = try reader.schema(for: Problem.self)
+        var paths: [String: [String: OperationObject]] = [:]
+        for operation in operations {
+            paths[operation.path.text, default: [:]][operation.method.rawValue.lowercased()] = try describe(
+                operation, reader: reader, problem: problem)
+        }
+        return Document(
+            openapi: "3.1.0",
+            info: .init(
+                title: "Huddle API", version: "1.0.0",
+                description: "The public API of Huddle, served by the gateway. Errors are application/problem+json (RFC 9457) "
+                    + "with a stable code. A wrong method on a known path answers 405 with Allow."),
+            servers: [.init(url: "http://127.0.0.1:8080")],
+            paths: paths,
+            components: .init(
+                schemas: reader.components,
+                securitySchemes: ["bearer": .init(type: "http", scheme: "bearer", bearerFormat: "JWT")]))
+    }
+
+    public static func json(_ operations: [APIOperation] = API.publicOperations) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(try make(operations))
+    }
+
+    private static func describe(_ operation: APIOperation, reader: SchemaReader, problem: JSONSchema) throws -> OperationObject {
+        var parameters = operation.pathParameters.map {
+            ParameterObject(name: $0.name, in: "path", required: true, schema: $0.schema, description: nil)
+        }
+        parameters += operation.query.map {
+            ParameterObject(name: $0.name, in: "query", required: $0.required, schema: $0.schema, description: $0.description)
+        }
+        if operation.acceptsIdempotencyKey {
+            parameters.append(
+                ParameterObject(
+                    name: Routes.Header.idempotencyKey, in: "header", required: false, schema: .text(1...255),
+                    description: "a retry with the same key and body answers what the first attempt did (Idempotent-Replayed: true)"))
+        }
+        var responses: [String: ResponseObject] = [:]
+        let success = try operation.output.map { try reader.schema(for: $0.type) }
+        responses[String(operation.successStatus)] = ResponseObject(
+            description: operation.isWebSocket ? "Switching to WebSocket; then frames of this shape" : "Success",
+            content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
+        let problems = operation.allProblems + (operation.owner == .gateway ? [] : gatewayProblems)
+        for (status, kinds) in Dictionary(grouping: problems, by: \.status) {
+            var schema = problem
+            if let other = operation.otherAnswers[status] {
+                schema = JSONSchema()
+                schema.oneOf = [try reader.schema(for: other.type), problem]
+            }
+            let codes = Set(kinds.map(\.code)).sorted().joined(separator: ", ")
+            responses[String(status)] = ResponseObject(description: codes, content: ["application/problem+json": .init(schema: schema)])
+        }
+        for (status, other) in operation.otherAnswers where responses[String(status)] == nil {
+            responses[String(status)] = ResponseObject(
+                description: "See the schema", content: ["application/json": .init(schema: try reader.schema(for: other.type))])
+        }
+        var security: [[String: [String]]]?
+        switch operation.access {
+        case .signedIn: security = [["bearer": []]]
+        case .anyone where operation.optionalSignIn: security = [[:], ["bearer": []]]
+        case .anyone, .internalCaller: security = nil
+        }
+        return OperationObject(
+            operationId: operationID(operation), summary: operation.summary, tags: [operation.owner.rawValue],
+            security: security, parameters: parameters.isEmpty ? nil : parameters,
+            requestBody: try operation.body.map { body in
+                RequestBodyObject(required: true, content: ["application/json": .init(schema: try reader.schema(for: body.type))])
+            },
+            responses: responses)
+    }
+
+    /// `POST /v1/teams/{id}/join` → `postTeamsIdJoin`.
+    static func operationID(_ operation: APIOperation) -> String {
+        let words = operation.path.segments.compactMap { segment -> String? in
+            switch segment {
+            case .literal(let text) where text == "v1": nil
+            case .literal(let text), .parameter(let text): text
+            }
+        }
+        let name = words.flatMap { $0.split(whereSeparator: { !$0.isLetter && !$0.isNumber }) }
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return operation.method.rawValue.lowercased() + name
+    }
+
+    // MARK: The document's shape
+
+    public struct Document: Codable, Sendable {
+        public var openapi: String
+        public var info: Info
+        public var servers: [Server]
+        public var paths: [String: [String: OperationObject]]
+        public var components: Components
+    }
+
+    public struct Info: Codable, Sendable {
+        public var title: String
+        public var version: String
+        public var description: String
+    }
+
+    public struct Server: Codable, Sendable {
+        public var url: String
+    }
+
+    public struct Components: Codable, Sendable {
+        public var schemas: [String: JSONSchema]
+        public var securitySchemes: [String: SecurityScheme]
+    }
+
+    public struct SecurityScheme: Codable, Sendable {
+        public var type: String
+        public var scheme: String
+        public var bearerFormat: String
+    }
+
+    public struct OperationObject: Codable, Sendable {
+        public var operationId: String
+        public var summary: String
+        public var tags: [String]
+        public var security: [[String: [String]]]?
+        public var parameters: [ParameterObject]?
+        public var requestBody: RequestBodyObject?
+        public var responses: [String: ResponseObject]
+    }
+
+    public struct ParameterObject: Codable, Sendable {
+        public var name: String
+        public var `in`: String
+        public var required: Bool
+        public var schema: JSONSchema
+        public var description: String?
+    }
+
+    public struct RequestBodyObject: Codable, Sendable {
+        public var required: Bool
+        public var content: [String: MediaObject]
+    }
+
+    public struct ResponseObject: Codable, Sendable {
+        public var description: String
+        public var content: [String: MediaObject]?
+    }
+
+    public struct MediaObject: Codable, Sendable {
+        public var schema: JSONSchema
+    }
+}

@@ -1,0 +1,95 @@
+public import Configuration
+public import Contracts
+public import Hummingbird
+public import HummingbirdCore
+public import JWTKit
+public import Logging
+public import ServiceLifecycle
+
+/// What every service is built on, set up once: its store (`<module>.db.url`) and migrations, token
+/// verification with the revocation poll (`<module>.revocation.poll.ms`), the router with request
+/// ids, metrics, problem+json, `/health`, `/metrics`, the internal credential and idempotent writes
+/// where its operations accept `Idempotency-Key`. A service's builder then adds only its domain:
+/// controllers, the events it publishes and consumes, its own background services.
+///
+/// `application()` refuses to start a service that registered a route no description names, or
+/// left a described operation of its module without a handler, and answers a wrong method on a
+/// known path with 405.
+public struct ServiceSkeleton {
+    public let module: ServiceModule
+    public let database: Database
+    public let verifier: TokenVerifier
+    public let router: Router<HuddleRequestContext>
+    public let dependencies: ServiceDependencies
+    public var logger: Logger { dependencies.logger }
+    private let reader: ConfigReader
+    private var services: [any Service]
+    private var startup: [@Sendable () async throws -> Void] = []
+
+    /// `keys`: where access tokens are verified from; every module but auth asks auth (`AuthKeys`).
+    public init(
+        _ module: ServiceModule, reader: ConfigReader, dependencies: ServiceDependencies, migrations: [Migration],
+        keys: ((Database) -> any AccessKeySource)? = nil
+    ) async throws {
+        self.module = module
+        self.reader = reader
+        self.dependencies = dependencies
+        let logger = dependencies.logger
+        database = try await Database.open(url: reader.databaseURL(for: module), logger: logger)
+        verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
+        router = Router<HuddleRequestContext>.huddle(
+            module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
+        if API.operations(of: module).contains(where: \.acceptsIdempotencyKey) {
+            router.add(middleware: IdempotencyMiddleware(database: database))
+        }
+        services = [
+            database,
+            RevocationPoller(
+                verifier: verifier, interval: reader.milliseconds("\(module.rawValue).revocation.poll.ms", default: 500), logger: logger),
+        ]
+        let database = database
+        startup.append { try await database.migrate(migrations, logger: logger) }
+    }
+
+    public func add(_ controllers: any Controller...) {
+        for controller in controllers { controller.register(on: router) }
+    }
+
+    /// Delivers this module's outbox to `<module>.events.subscribers` (see `OutboxDispatcher.Settings`).
+    public mutating func publishEvents() throws {
+        services.append(
+            OutboxDispatcher(
+                database: database, transport: EventsClient(dependencies: dependencies),
+                settings: try .init(reader: reader, module: module), logger: logger))
+    }
+
+    /// Applies other modules' events sent to this module's `POST /internal/events`, once each.
+    public func consumeEvents(with consumer: EventConsumer) {
+        router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
+            try await consumer.apply(batch.events)
+            return NoContent()
+        }
+    }
+
+    public mutating func addServices(_ more: any Service...) { services += more }
+
+    /// Work before the server listens, after the migrations.
+    public mutating func beforeServerStarts(_ work: @escaping @Sendable () async throws -> Void) { startup.append(work) }
+
+    /// The service's application; `server` for one that also upgrades WebSockets.
+    public func application(server: HTTPServerBuilder = .http1()) throws -> some ApplicationProtocol {
+        let (undescribed, unhandled) = router.undescribedRoutes(of: module)
+        guard undescribed.isEmpty, unhandled.isEmpty else {
+            throw MissingConfiguration(
+                key: module.rawValue, hint: "routes without a description: \(undescribed); descriptions without a handler: \(unhandled)")
+        }
+        router.answerWrongMethods()
+        var app = Application(
+            router: router, server: server, configuration: reader.serverConfiguration(for: module),
+            onServerRunning: dependencies.announce(module), logger: logger)
+        app.addServices(services)
+        let startup = startup
+        app.beforeServerStarts { for work in startup { try await work() } }
+        return app
+    }
+}

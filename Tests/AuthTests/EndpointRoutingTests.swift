@@ -1,0 +1,47 @@
+import Contracts
+import Foundation
+import NIOHTTP1
+import ServiceKitTesting
+import Testing
+
+/// What registering handlers against descriptions gives every service, seen through auth.
+@Suite("Described routes")
+struct EndpointRoutingTests {
+    @Test("a wrong method on a described path is 405 with Allow, as problem+json; an unknown path stays 404")
+    func wrongMethod() async throws {
+        try await AuthHarness.with { auth, _ in
+            let wrong = try await auth.send(.DELETE, "/v1/auth/register")
+            #expect(wrong.status == 405)
+            #expect(wrong.header("Allow") == "POST")
+            #expect(wrong.header("Content-Type") == Problem.mediaType)
+            #expect(wrong.problem?.code == ProblemCode.methodNotAllowed.code)
+
+            let follow = try await auth.send(.POST, AuthAPI.follow.path(UserID()))
+            #expect(follow.status == 405)
+            #expect(follow.header("Allow") == "PUT, DELETE")
+
+            #expect(try await auth.send(.GET, "/v1/auth/nothing-here").status == 404)
+        }
+    }
+
+    @Test("a described operation answers its described success status and type")
+    func describedAnswer() async throws {
+        try await AuthHarness.with { auth, _ in
+            let body = RegisterRequest(email: "desc@example.com", password: "a long password", name: "Desc")
+            let created = try await auth.send(.POST, AuthAPI.register.path(), json: body)
+            #expect(created.status == AuthAPI.register.operation.successStatus)
+            let session = try created.decode(Session.self)
+            let logout = try await auth.send(.POST, AuthAPI.logout.path(), token: session.accessToken)
+            #expect(logout.status == 204)
+            #expect(logout.body.isEmpty)
+        }
+    }
+
+    @Test("internal operations need the internal credential")
+    func internalCredential() async throws {
+        try await AuthHarness.with { auth, _ in
+            let refused = try await auth.send(.GET, AuthAPI.Internal.revokedSessions.path())
+            #expect(refused.status == 401)
+        }
+    }
+}
