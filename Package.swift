@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts", .hummingbird,
+                "CatalogService", "AuthService", "OAuthStub", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts", .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
             path: "Tests/CatalogTests", swiftSettings: swiftSettings),

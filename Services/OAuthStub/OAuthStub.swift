@@ -4,13 +4,15 @@ public import Logging
 import Foundation
 import NIOCore
 
-/// A stand-in for Facebook's Graph API, for development and tests: it issues user tokens on
-/// request and answers `debug_token` and `me` for them with Facebook's field names, so auth's
-/// real HTTP verifier runs unchanged against it.
+/// A stand-in for the outside providers, for development and tests. Facebook's Graph API: it
+/// issues user tokens on request and answers `debug_token` and `me` for them with Facebook's field
+/// names, so auth's real HTTP verifier runs unchanged against it. Open-Meteo's current weather
+/// (`WeatherStandIn`), so catalog's real weather adapter does too.
 ///
 /// - `POST /test/tokens {userId, name, email?, appId?, expiresIn?}` → `{accessToken}`
 /// - `GET /debug_token?input_token=&access_token=` → `{data: {is_valid, app_id, user_id, expires_at}}`
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
+/// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
 ///
 /// Keys: `oauthstub.http.host`, `oauthstub.http.port` (default 8090), `oauthstub.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another).
@@ -20,6 +22,7 @@ public func buildOAuthStub(
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "oauthstub.appid", default: "huddle-dev-app"))
     let router = Router()
     router.get("health") { _, _ in "ok" }
+    WeatherStandIn.add(to: router)
     router.post("test/tokens") { request, context in
         let grant = try await request.decode(as: StubTokens.Grant.self, context: context)
         return ["accessToken": await tokens.issue(grant)]

@@ -70,7 +70,7 @@ enum DemoCatalog {
             }
             var ingest = catalog
             ingest.headers[Routes.Header.internalToken] = internalToken
-            _ = try await ingest.expect(.POST, Routes.Internal.news, json: NewsIngestRequest(articles: news), as: NewsIngestResult.self)
+            _ = try await ingest.expect(.POST, CatalogAPI.Internal.ingestNews.path(), json: NewsIngestRequest(articles: news), as: NewsIngestResult.self)
         } catch {
             logger.warning("demo catalog data incomplete: \(error)")
         }

@@ -28,7 +28,7 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Create demo users on first start and print their credentials.")
     var demo = true
 
-    @Flag(inversion: .prefixedNo, help: "Run the Facebook stand-in on port 8090 and point auth at it.")
+    @Flag(inversion: .prefixedNo, help: "Run the providers' stand-in (Facebook, weather) on port 8090 and point auth and catalog at it.")
     var oauthStub = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -37,9 +37,16 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Option(help: "Set a configuration key, e.g. --set gateway.ratelimit.rate=200 (repeatable).")
     var set: [String] = []
 
+    @Flag(help: "Print the OpenAPI document the gateway serves, and exit.")
+    var printOpenAPI = false
+
     public init() {}
 
     public func run() async throws {
+        if printOpenAPI {
+            FileHandle.standardOutput.write(try OpenAPIDocument.json())
+            return
+        }
         let modules = try HuddleModules.resolve(self.modules)
         var defaults: [String: String] = [:]
         for module in ServiceModule.allCases {
@@ -49,6 +56,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         if oauthStub {
             defaults["auth.oauth.facebook.url"] = "http://127.0.0.1:8090"
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
+            defaults["catalog.weather.url"] = "http://127.0.0.1:8090"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(HuddleModules.subscriberSettings(for: modules)) { _, new in new }

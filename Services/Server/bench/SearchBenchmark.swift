@@ -78,7 +78,7 @@ struct SearchBenchmark: AsyncParsableCommand {
                     for await (body, batchCenters) in batches {
                         if centers.count < 5_000 { centers += batchCenters }
                         let response = try await search.post(
-                            Routes.Internal.events, json: body, headers: [Routes.Header.internalToken: TestStack.internalToken])
+                            EventsAPI.deliver(to: .search).path(), json: body, headers: [Routes.Header.internalToken: TestStack.internalToken])
                         guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
                     }
                     return centers

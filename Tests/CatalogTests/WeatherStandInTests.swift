@@ -1,0 +1,37 @@
+import Configuration
+import Contracts
+import Foundation
+import Logging
+import OAuthStub
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// The providers' stand-in speaks Open-Meteo, so catalog's real adapter answers weather offline.
+@Suite("Weather from the stand-in")
+struct WeatherStandInTests {
+    @Test("a course's weather comes through the real adapter from the stand-in, the same for the same place")
+    func weatherFromStandIn() async throws {
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["oauthstub.http.port": "0"]))
+        try await withServerOnPort0({ onListening in
+            buildOAuthStub(reader: reader, logger: Logger(label: "stand-in"), onListening: onListening)
+        }) { standIn in
+            try await CatalogHarness.with(config: ["catalog.weather.url": standIn, "catalog.weather.cache.ms": "0"]) { h in
+                let admin = try await h.admin()
+                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+                let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                #expect(first.status == 200)
+                let weather = try first.decode(Weather.self)
+                #expect(weather.courseId == course.id)
+                #expect((-60...60).contains(weather.temperatureCelsius))
+                #expect((0..<360).contains(weather.windDirectionDegrees))
+                let again = try await h.catalog.get("/v1/courses/\(course.id)/weather").decode(Weather.self)
+                #expect(again.temperatureCelsius == weather.temperatureCelsius && again.weatherCode == weather.weatherCode)
+            }
+            // Open-Meteo's refusal for coordinates off the globe.
+            let refused = try await TestClient(baseURL: standIn).get("/v1/forecast?latitude=91&longitude=0&current_weather=true")
+            #expect(refused.status == 400)
+            #expect(refused.text.contains("\"error\":true"))
+        }
+    }
+}
