@@ -20,6 +20,10 @@ struct EndpointRoutingTests {
             #expect(follow.status == 405)
             #expect(follow.header("Allow") == "PUT, DELETE")
 
+            let query = try await auth.send(.RAW(value: "QUERY"), "/v1/users/me")
+            #expect(query.status == 405)
+            #expect(query.header("Allow") == "GET, PATCH, HEAD")
+
             #expect(try await auth.send(.GET, "/v1/auth/nothing-here").status == 404)
         }
     }

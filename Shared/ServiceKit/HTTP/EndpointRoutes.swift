@@ -92,7 +92,9 @@ extension Router where Context == HuddleRequestContext {
     /// A wrong method on a path that has routes gets 405 with `Allow`, as problem+json, instead of
     /// the 404 of an unknown path. Call once every route is registered.
     public func answerWrongMethods() {
-        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options, .trace]
+        // QUERY (the safe method with a body, draft-ietf-httpbis-safe-method-w-body) is one clients and
+        // fuzzers send; it is not among HTTPTypes' constants.
+        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
         var allowed: [String: (RouterPath, Set<HTTPRequest.Method>)] = [:]
         for route in routes { allowed[route.path.description, default: (route.path, [])].1.insert(route.method) }
         for (_, (path, pathMethods)) in allowed {

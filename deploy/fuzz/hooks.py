@@ -1,0 +1,25 @@
+"""schemathesis hooks for fuzzing a running Huddle: every case is signed in as a demo player.
+
+The stateful phase calls POST /v1/auth/logout, which revokes the token in use; signing in again
+every few seconds keeps the rest of the run authenticated instead of answering 401 throughout.
+"""
+import os
+
+import requests
+import schemathesis
+
+BASE = os.environ.get("HUDDLE_URL", "http://127.0.0.1:8080")
+EMAIL = os.environ.get("HUDDLE_FUZZ_EMAIL", "bruno@huddle.dev")
+PASSWORD = os.environ.get("HUDDLE_FUZZ_PASSWORD", "huddle-demo-player")
+
+
+@schemathesis.auth(refresh_interval=2)
+class SignedIn:
+    def get(self, case, context):
+        response = requests.post(f"{BASE}/v1/auth/login", json={"email": EMAIL, "password": PASSWORD}, timeout=10)
+        response.raise_for_status()
+        return response.json()["accessToken"]
+
+    def set(self, case, data, context):
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"
