@@ -147,17 +147,27 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "OAuthStub", "Contracts", .asyncHTTPClient, .configuration,
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "OAuthStub", "Contracts",
+                .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/Modules", swiftSettings: swiftSettings),
-        .executableTarget(name: "Huddle", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
-        .executableTarget(name: "GatewayServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/gateway", swiftSettings: swiftSettings),
-        .executableTarget(name: "AuthServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/auth", swiftSettings: swiftSettings),
-        .executableTarget(name: "CatalogServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/catalog", swiftSettings: swiftSettings),
-        .executableTarget(name: "GamesServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/games", swiftSettings: swiftSettings),
-        .executableTarget(name: "SearchServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/search", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "Huddle", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "GatewayServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/gateway",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "AuthServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/auth", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "CatalogServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/catalog",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "GamesServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/games", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "SearchServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/search", swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -166,7 +176,8 @@ let package = Package(
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "OAuthStubServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/oauth-stub", swiftSettings: swiftSettings),
+            name: "OAuthStubServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/oauth-stub",
+            swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
@@ -186,7 +197,8 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "OAuthStub", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts", .hummingbird,
+                "CatalogService", "AuthService", "OAuthStub", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
+                .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
             path: "Tests/CatalogTests", swiftSettings: swiftSettings),

@@ -1,8 +1,8 @@
 public import Configuration
-public import Hummingbird
-public import ServiceKit
 import Contracts
 import Foundation
+public import Hummingbird
+public import ServiceKit
 
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.
 ///

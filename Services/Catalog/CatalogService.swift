@@ -1,9 +1,9 @@
 public import Configuration
-public import Hummingbird
-public import ServiceKit
 import Contracts
 import Foundation
+public import Hummingbird
 import ServiceClients
+public import ServiceKit
 
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.
 ///

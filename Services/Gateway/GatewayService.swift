@@ -1,12 +1,12 @@
 public import Configuration
-public import Hummingbird
-public import ServiceKit
 import Contracts
 import Foundation
+public import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Prometheus
+public import ServiceKit
 import ServiceLifecycle
 
 /// Builds the gateway: the only thing mobile clients talk to.
@@ -29,7 +29,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
             burst: Double(reader.integer("gateway.ratelimit.burst", default: 100))),
         bodyLimit: reader.integer("gateway.body.limit", default: 1 << 20),
         timeout: reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000))
-    let watched = try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList)
+    let watched =
+        try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList)
         ?? ServiceModule.allCases.filter { $0 != .gateway }
     let health = UpstreamHealth(modules: watched, directory: directory, client: client)
 

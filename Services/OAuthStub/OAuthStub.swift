@@ -1,7 +1,7 @@
 public import Configuration
+import Foundation
 public import Hummingbird
 public import Logging
-import Foundation
 import NIOCore
 
 /// A stand-in for the outside providers, for development and tests. Facebook's Graph API: it
@@ -30,12 +30,12 @@ public func buildOAuthStub(
     router.get("debug_token") { request, _ -> DebugTokenResponse in
         let token = request.uri.queryParameters["input_token"].map(String.init) ?? ""
         guard let grant = await tokens.grant(for: token) else {
-            return DebugTokenResponse(data: .init(is_valid: false, app_id: nil, user_id: nil, expires_at: nil))
+            return DebugTokenResponse(data: .init(isValid: false, appID: nil, userID: nil, expiresAt: nil))
         }
         return DebugTokenResponse(
             data: .init(
-                is_valid: grant.expiresAt > Date(), app_id: grant.appID, user_id: grant.userId,
-                expires_at: Int(grant.expiresAt.timeIntervalSince1970)))
+                isValid: grant.expiresAt > Date(), appID: grant.appID, userID: grant.userId,
+                expiresAt: Int(grant.expiresAt.timeIntervalSince1970)))
     }
     router.get("me") { request, _ -> Profile in
         let token = request.uri.queryParameters["access_token"].map(String.init) ?? ""
@@ -92,10 +92,14 @@ actor StubTokens {
 // Field names are Facebook's.
 struct DebugTokenResponse: ResponseEncodable {
     struct Data: Codable {
-        var is_valid: Bool
-        var app_id: String?
-        var user_id: String?
-        var expires_at: Int?
+        var isValid: Bool
+        var appID: String?
+        var userID: String?
+        var expiresAt: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case isValid = "is_valid", appID = "app_id", userID = "user_id", expiresAt = "expires_at"
+        }
     }
     var data: Data
 }

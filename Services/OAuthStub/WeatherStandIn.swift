@@ -13,9 +13,11 @@ enum WeatherStandIn {
             guard let latitude = query["latitude"].flatMap({ Double(String($0)) }), (-90...90).contains(latitude),
                 let longitude = query["longitude"].flatMap({ Double(String($0)) }), (-180...180).contains(longitude)
             else {
-                return try json(Refusal(error: true, reason: "Latitude must be in range of -90 to 90°, longitude of -180 to 180°."), status: .badRequest)
+                return try json(
+                    Refusal(error: true, reason: "Latitude must be in range of -90 to 90°, longitude of -180 to 180°."), status: .badRequest
+                )
             }
-            return try json(Answer(latitude: latitude, longitude: longitude, current_weather: conditions(latitude, longitude)), status: .ok)
+            return try json(Answer(latitude: latitude, longitude: longitude, currentWeather: conditions(latitude, longitude)), status: .ok)
         }
     }
 
@@ -28,7 +30,7 @@ enum WeatherStandIn {
         return Current(
             time: String(formatter.string(from: Date()).prefix(16)), interval: 900,
             temperature: ((25 - abs(latitude) * 0.4 + Double(seed % 70) / 10) * 10).rounded() / 10,
-            windspeed: Double(seed % 300) / 10, winddirection: Double(seed % 360), is_day: 1, weathercode: codes[seed % codes.count])
+            windspeed: Double(seed % 300) / 10, winddirection: Double(seed % 360), isDay: 1, weathercode: codes[seed % codes.count])
     }
 
     private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
@@ -41,7 +43,9 @@ enum WeatherStandIn {
     struct Answer: Encodable {
         let latitude: Double
         let longitude: Double
-        let current_weather: Current
+        let currentWeather: Current
+
+        enum CodingKeys: String, CodingKey { case latitude, longitude, currentWeather = "current_weather" }
     }
 
     struct Current: Encodable {
@@ -50,8 +54,10 @@ enum WeatherStandIn {
         let temperature: Double
         let windspeed: Double
         let winddirection: Double
-        let is_day: Int
+        let isDay: Int
         let weathercode: Int
+
+        enum CodingKeys: String, CodingKey { case time, interval, temperature, windspeed, winddirection, isDay = "is_day", weathercode }
     }
 
     struct Refusal: Encodable {

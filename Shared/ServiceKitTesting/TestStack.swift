@@ -1,6 +1,6 @@
-public import Contracts
 import AsyncHTTPClient
 import Configuration
+public import Contracts
 import Foundation
 import Logging
 import NIOCore

@@ -1,10 +1,10 @@
-import Contracts
 import AuthService
 import Configuration
+import Contracts
 import Foundation
-import ServiceKit
 import Logging
 import OAuthStub
+import ServiceKit
 import ServiceKitTesting
 
 /// Auth on port 0 with a fresh store, optionally pointed at a running Facebook stand-in.

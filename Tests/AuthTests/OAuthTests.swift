@@ -19,7 +19,8 @@ struct OAuthTests {
                 #expect(session.user.email == "fiona@example.com")
 
                 let again = try await stub.token(.init(userId: "fb-100", name: "Fiona Facebook", email: "fiona@example.com"))
-                let second = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: again)).decode(Session.self)
+                let second = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: again)).decode(
+                    Session.self)
                 #expect(second.user.id == session.user.id)
                 #expect(try await auth.get("/v1/users/me", token: second.accessToken).status == 200)
             }
@@ -32,7 +33,8 @@ struct OAuthTests {
             try await AuthHarness.with(config: stub.authConfig) { auth, _ in
                 let member = try await auth.register(name: "Gus", email: "gus@example.com")
                 let token = try await stub.token(.init(userId: "fb-200", name: "Gus on FB", email: "GUS@example.com"))
-                let linked = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: token)).decode(Session.self)
+                let linked = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: token)).decode(
+                    Session.self)
                 #expect(linked.user.id == member.user.id)
                 #expect(linked.user.name == "Gus")
 

@@ -14,15 +14,18 @@ struct ProfileTests {
             let ben = try await auth.register(name: "Ben")
             let patch = try await auth.send(
                 .PATCH, "/v1/users/me",
-                json: UpdateProfileRequest(name: "Ana K", pictureUrl: "https://img.example.com/a.png", sports: [.volleyball, .discGolf, .volleyball]),
+                json: UpdateProfileRequest(
+                    name: "Ana K", pictureUrl: "https://img.example.com/a.png", sports: [.volleyball, .discGolf, .volleyball]),
                 token: ana.accessToken)
             #expect(patch.status == 200)
             #expect(try patch.decode(MyProfile.self).sports == [.volleyball, .discGolf])
 
             let seen = try await auth.get("/v1/users/\(ana.user.id)", token: ben.accessToken)
             #expect(seen.status == 200)
-            #expect(try seen.decode(PublicProfile.self) == PublicProfile(
-                id: ana.user.id, name: "Ana K", pictureUrl: "https://img.example.com/a.png", sports: [.volleyball, .discGolf]))
+            #expect(
+                try seen.decode(PublicProfile.self)
+                    == PublicProfile(
+                        id: ana.user.id, name: "Ana K", pictureUrl: "https://img.example.com/a.png", sports: [.volleyball, .discGolf]))
             #expect(!seen.text.contains("@"))
 
             // null removes the picture; absent fields stay.
@@ -37,7 +40,8 @@ struct ProfileTests {
     func invalidProfile() async throws {
         try await AuthHarness.with { auth, _ in
             let ana = try await auth.register(name: "Ana")
-            let badSport = try await auth.send(.PATCH, "/v1/users/me", rawBody: Data(#"{"sports":["quidditch"]}"#.utf8), token: ana.accessToken)
+            let badSport = try await auth.send(
+                .PATCH, "/v1/users/me", rawBody: Data(#"{"sports":["quidditch"]}"#.utf8), token: ana.accessToken)
             #expect(badSport.status == 422)
             #expect(badSport.problem?.errors?.first?.field == "sports[0]")
             let badPicture = try await auth.send(

@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
+import JWTKit
 import NIOHTTP1
 import ServiceKit
-import JWTKit
 import ServiceKitTesting
 import Testing
 
@@ -44,8 +44,10 @@ struct SessionTests {
     func logout(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let session = try await auth.register()
-            let other = try await auth.post("/v1/auth/login", json: LoginRequest(email: session.user.email, password: "correct horse battery"))
-                .decode(Session.self)
+            let other = try await auth.post(
+                "/v1/auth/login", json: LoginRequest(email: session.user.email, password: "correct horse battery")
+            )
+            .decode(Session.self)
             let loggedOut = try await auth.post("/v1/auth/logout", token: session.accessToken)
             #expect(loggedOut.status == 204)
             #expect(try await auth.get("/v1/users/me", token: session.accessToken).status == 401)
@@ -87,8 +89,9 @@ struct SessionTests {
             #expect(claims.iss.value == "huddle-auth")
             #expect(UUID(uuidString: claims.sid) != nil)
             #expect(abs(claims.exp.value.timeIntervalSince(claims.iat.value) - 900) < 1)
-            let header = try JSONSerialization.jsonObject(
-                with: Data(base64URLEncoded: String(session.accessToken.split(separator: ".")[0]))!) as? [String: Any]
+            let header =
+                try JSONSerialization.jsonObject(
+                    with: Data(base64URLEncoded: String(session.accessToken.split(separator: ".")[0]))!) as? [String: Any]
             #expect(header?["alg"] as? String == "EdDSA")
         }
     }

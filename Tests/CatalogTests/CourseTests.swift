@@ -51,7 +51,8 @@ struct CourseTests {
                 token: admin.accessToken)
             #expect(gap.status == 422 && gap.problem?.errors?.first?.field == "number")
             let badPar = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/1", json: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Coordinates(lat: 0, lng: 181)),
+                "/v1/courses/\(course.id)/holes/1",
+                json: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Coordinates(lat: 0, lng: 181)),
                 token: admin.accessToken)
             #expect(Set(badPar.problem?.errors?.map(\.field) ?? []) == ["par", "basket.lng"])
             let byPlayer = try await h.catalog.put(
@@ -74,7 +75,8 @@ struct CourseTests {
             #expect(response.status == 422)
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["holes[1].number", "holes[2].par", "holes[0].tee.lat"])
             let gaps = try await h.catalog.post(
-                "/v1/courses", json: Self.course([Self.holes[0], Hole(number: 3, par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket)]),
+                "/v1/courses",
+                json: Self.course([Self.holes[0], Hole(number: 3, par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket)]),
                 token: admin.accessToken)
             #expect(gaps.status == 422 && gaps.problem?.errors?.first?.field == "holes")
             #expect(try await h.catalog.post("/v1/courses", json: Self.course([]), token: admin.accessToken).status == 422)
@@ -98,7 +100,8 @@ struct CourseTests {
             let next = try #require(navigation.nextTee)
             #expect(next.hole == 2 && abs(next.distanceMeters - 221) <= 1 && abs(next.bearingDegrees - 36.5) < 0.2)
 
-            let last = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98000&lng=26.25400&hole=3").decode(Navigation.self)
+            let last = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98000&lng=26.25400&hole=3").decode(
+                Navigation.self)
             #expect(last.nextTee == nil)
             let badHole = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98&lng=26.25&hole=4")
             #expect(badHole.status == 422 && badHole.problem?.errors?.first?.field == "hole")

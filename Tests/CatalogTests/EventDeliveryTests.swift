@@ -3,10 +3,10 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+import SQLKit
 import ServiceClients
 import ServiceKit
 import ServiceKitTesting
-import SQLKit
 import Testing
 
 @Suite("Catalog events")
@@ -34,10 +34,11 @@ struct EventDeliveryTests {
                 try await subscriber.waitFor(count: 6)
                 try await Task.sleep(for: .milliseconds(300))
                 let events = subscriber.events
-                #expect(events.map(\.type) == [
-                    CatalogEvent.teamCreated, CatalogEvent.membershipChanged, CatalogEvent.teamUpdated, CatalogEvent.membershipChanged,
-                    CatalogEvent.courseChanged, CatalogEvent.leagueCreated,
-                ])
+                #expect(
+                    events.map(\.type) == [
+                        CatalogEvent.teamCreated, CatalogEvent.membershipChanged, CatalogEvent.teamUpdated, CatalogEvent.membershipChanged,
+                        CatalogEvent.courseChanged, CatalogEvent.leagueCreated,
+                    ])
                 #expect(Set(events.map(\.id)).count == events.count)
                 let renamed = try HuddleJSON.decoder.decode(CatalogEvent.TeamChanged.self, from: events[2].payload)
                 #expect(renamed.team.name == "Renamed" && renamed.team.id == team.id)
@@ -70,9 +71,12 @@ struct EventDeliveryTests {
             let manager = try await h.player()
             let player = try await h.player()
             let team = try await h.createTeam(manager.accessToken, privacy: .private)
-            _ = try await h.catalog.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
-            let league = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("Lake League"), token: manager.accessToken).decode(League.self)
-            _ = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
+            _ = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            let league = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("Lake League"), token: manager.accessToken)
+                .decode(League.self)
+            _ = try await h.catalog.post(
+                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
             let admin = try await h.admin()
             let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
 

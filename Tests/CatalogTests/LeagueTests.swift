@@ -13,7 +13,8 @@ struct LeagueTests {
     func addTeams(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in
             let commissioner = try await h.player("Carl Commissioner")
-            let created = try await h.catalog.post("/v1/leagues", json: Self.league("Tallinn Beach League"), token: commissioner.accessToken)
+            let created = try await h.catalog.post(
+                "/v1/leagues", json: Self.league("Tallinn Beach League"), token: commissioner.accessToken)
             #expect(created.status == 201)
             let league = try created.decode(League.self)
             #expect(league.managerId == commissioner.user.id && league.teamCount == 0)
@@ -22,15 +23,19 @@ struct LeagueTests {
             let team = try await h.createTeam(teamManager.accessToken)
             let soccer = try await h.createTeam(teamManager.accessToken, name: "Kickers", sport: .soccer)
 
-            let byOther = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: teamManager.accessToken)
+            let byOther = try await h.catalog.post(
+                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: teamManager.accessToken)
             #expect(byOther.status == 403)
-            let mismatch = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: soccer.id), token: commissioner.accessToken)
+            let mismatch = try await h.catalog.post(
+                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: soccer.id), token: commissioner.accessToken)
             #expect(mismatch.status == 422 && mismatch.problem?.code == "SPORT_MISMATCH")
-            let unknown = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: TeamID()), token: commissioner.accessToken)
+            let unknown = try await h.catalog.post(
+                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: TeamID()), token: commissioner.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.first?.field == "teamId")
 
             for _ in 0..<2 {
-                let added = try await h.catalog.post("/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+                let added = try await h.catalog.post(
+                    "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
                 #expect(try added.decode(League.self).teamCount == 1)
             }
             let teams = try await h.catalog.get("/v1/leagues/\(league.id)/teams", token: teamManager.accessToken).decode(Page<Team>.self)
@@ -46,8 +51,10 @@ struct LeagueTests {
                 _ = try await h.catalog.post("/v1/leagues", json: Self.league(name), token: commissioner.accessToken)
             }
             _ = try await h.catalog.post("/v1/leagues", json: Self.league("Soccer League", sport: .soccer), token: commissioner.accessToken)
-            let secret = try await h.catalog.post("/v1/leagues", json: Self.league("Z Secret", privacy: .private), token: commissioner.accessToken)
-                .decode(League.self)
+            let secret = try await h.catalog.post(
+                "/v1/leagues", json: Self.league("Z Secret", privacy: .private), token: commissioner.accessToken
+            )
+            .decode(League.self)
 
             let viewer = try await h.player()
             var names: [String] = []
@@ -67,7 +74,8 @@ struct LeagueTests {
 
             // A player of a team in the private league sees it too.
             let team = try await h.createTeam(viewer.accessToken)
-            _ = try await h.catalog.post("/v1/leagues/\(secret.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+            _ = try await h.catalog.post(
+                "/v1/leagues/\(secret.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
             #expect(try await h.catalog.get("/v1/leagues/\(secret.id)", token: viewer.accessToken).status == 200)
         }
     }

@@ -31,9 +31,14 @@ struct NewsTests {
     @Test("News lists newest first, filtered by sport, a page at a time", arguments: TestStore.all)
     func listing(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in
-            let articles = (1...5).map { Self.article($0) } + [Self.article(6, sport: .volleyball, hoursAgo: 0)]
+            let articles =
+                (1...5).map { Self.article($0) } + [Self.article(6, sport: .volleyball, hoursAgo: 0)]
                 // Two stories published at the same instant still page without loss or repeats.
-                + [NewsIngestRequest.Article(title: "Story 7", summary: "", url: "https://news.example/7", imageUrl: nil, source: "Wire", sport: .soccer, publishedAt: Self.article(3).publishedAt)]
+                + [
+                    NewsIngestRequest.Article(
+                        title: "Story 7", summary: "", url: "https://news.example/7", imageUrl: nil, source: "Wire", sport: .soccer,
+                        publishedAt: Self.article(3).publishedAt)
+                ]
             _ = try await h.internalPost("/internal/news", json: NewsIngestRequest(articles: articles))
             var titles: [String] = []
             var cursor: String?
@@ -65,8 +70,10 @@ struct NewsTests {
             let saved = try await h.catalog.get("/v1/news/bookmarks", token: reader.accessToken).decode(Page<NewsArticle>.self)
             #expect(saved.items.map(\.id) == [items[0].id, items[2].id])
             #expect(try await h.catalog.get("/v1/news/bookmarks", token: other.accessToken).decode(Page<NewsArticle>.self).items.isEmpty)
-            #expect(try await h.catalog.get("/v1/news/\(items[0].id)", token: reader.accessToken).decode(NewsArticle.self).bookmarked == true)
-            #expect(try await h.catalog.get("/v1/news/\(items[0].id)", token: other.accessToken).decode(NewsArticle.self).bookmarked == false)
+            #expect(
+                try await h.catalog.get("/v1/news/\(items[0].id)", token: reader.accessToken).decode(NewsArticle.self).bookmarked == true)
+            #expect(
+                try await h.catalog.get("/v1/news/\(items[0].id)", token: other.accessToken).decode(NewsArticle.self).bookmarked == false)
             #expect(try await h.catalog.get("/v1/news/\(items[0].id)").decode(NewsArticle.self).bookmarked == nil)
 
             for _ in 0..<2 {

@@ -29,9 +29,11 @@ struct FakeProviders {
             let lat = request.uri.queryParameters["latitude"] ?? "?"
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: """
-                    {"latitude":\(lat),"current_weather":{"temperature":4.5,"windspeed":12.2,"winddirection":250,"weathercode":3,"time":"2026-11-22T10:00"}}
-                    """)))
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: """
+                            {"latitude":\(lat),"current_weather":{"temperature":4.5,"windspeed":12.2,"winddirection":250,"weathercode":3,"time":"2026-11-22T10:00"}}
+                            """)))
         }
         router.get("/slow/v1/forecast") { _, _ in
             try await Task.sleep(for: .seconds(5))
@@ -58,7 +60,8 @@ struct ProviderTests {
         try await FakeProviders.with { providers in
             try await CatalogHarness.with(config: ["catalog.weather.url": providers.url]) { h in
                 let admin = try await h.admin()
-                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(
+                    Course.self)
                 let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)

@@ -35,7 +35,8 @@ struct TeamTests {
             let manager = try await h.player()
             let other = try await h.player()
             let team = try await h.createTeam(manager.accessToken)
-            let patch = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Mine now"), token: other.accessToken)
+            let patch = try await h.catalog.patch(
+                "/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Mine now"), token: other.accessToken)
             #expect(patch.status == 403)
             #expect(patch.problem?.code == "FORBIDDEN")
             #expect(try await h.catalog.delete("/v1/teams/\(team.id)", token: other.accessToken).status == 403)
@@ -56,7 +57,10 @@ struct TeamTests {
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["name", "location.lat", "location.lng"])
 
             let unknownSport = try await h.catalog.send(
-                .POST, "/v1/teams", rawBody: Data(#"{"name":"Team","sport":"quidditch","privacy":"public","location":{"lat":1,"lng":1},"ageGroup":"adult","gender":"coed","skill":"any"}"#.utf8),
+                .POST, "/v1/teams",
+                rawBody: Data(
+                    #"{"name":"Team","sport":"quidditch","privacy":"public","location":{"lat":1,"lng":1},"ageGroup":"adult","gender":"coed","skill":"any"}"#
+                        .utf8),
                 token: manager.accessToken, headers: ["Content-Type": "application/json"])
             #expect(unknownSport.status == 422)
             #expect(unknownSport.problem?.errors?.first?.field == "sport")
@@ -83,10 +87,11 @@ struct TeamTests {
             #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self).memberCount == 2)
 
             let roster = try await h.catalog.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
-            #expect(roster.items == [
-                TeamMember(userId: manager.user.id, name: "Maria Manager", role: .manager),
-                TeamMember(userId: player.user.id, name: "Pete Player", role: .player),
-            ])
+            #expect(
+                roster.items == [
+                    TeamMember(userId: manager.user.id, name: "Maria Manager", role: .manager),
+                    TeamMember(userId: player.user.id, name: "Pete Player", role: .player),
+                ])
         }
     }
 
@@ -103,7 +108,8 @@ struct TeamTests {
                 #expect(try response.decode(Team.self).membership == .pending)
             }
             // A pending request is not membership: the roster others see does not show it, the manager's does.
-            let seenByAsker = try await h.catalog.get("/v1/teams/\(team.id)/members", token: asker.accessToken).decode(Page<TeamMember>.self)
+            let seenByAsker = try await h.catalog.get("/v1/teams/\(team.id)/members", token: asker.accessToken).decode(
+                Page<TeamMember>.self)
             #expect(seenByAsker.items.map(\.role) == [.manager])
             let seenByManager = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken)
                 .decode(Page<TeamMember>.self)
@@ -113,10 +119,16 @@ struct TeamTests {
             let selfApproval = try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: asker.accessToken)
             #expect(selfApproval.status == 403)
 
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: manager.accessToken).status == 204)
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/decline", token: manager.accessToken).status == 204)
+            #expect(
+                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: manager.accessToken).status == 204
+            )
+            #expect(
+                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/decline", token: manager.accessToken).status
+                    == 204)
             // There is no request left to decide.
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/approve", token: manager.accessToken).status == 404)
+            #expect(
+                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/approve", token: manager.accessToken).status
+                    == 404)
 
             let after = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken).decode(Page<TeamMember>.self)
             #expect(after.items.map(\.userId) == [manager.user.id, asker.user.id])
@@ -166,11 +178,13 @@ struct TeamTests {
             let manager = try await h.player()
             let player = try await h.player()
             let team = try await h.createTeam(manager.accessToken, privacy: .private)
-            _ = try await h.catalog.post("/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            _ = try await h.catalog.post(
+                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
             // The player turns the invitation down, then changes their mind: they are no longer invited.
             #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken).status == 204)
             #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 404)
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: manager.accessToken).decode(Team.self).membership == .manager)
+            #expect(
+                try await h.catalog.post("/v1/teams/\(team.id)/join", token: manager.accessToken).decode(Team.self).membership == .manager)
         }
     }
 
@@ -214,15 +228,17 @@ struct TeamTests {
     func search(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in
             let manager = try await h.player()
-            for (name, privacy) in [("Tartu Volley A", Privacy.public), ("Tartu Volley B", .protected), ("Tartu Volley C", .private),
-                                    ("Pärnu Volley", .public), ("100% Volley_", .public)]
-            {
+            for (name, privacy) in [
+                ("Tartu Volley A", Privacy.public), ("Tartu Volley B", .protected), ("Tartu Volley C", .private),
+                ("Pärnu Volley", .public), ("100% Volley_", .public),
+            ] {
                 _ = try await h.createTeam(manager.accessToken, name: name, privacy: privacy)
             }
             _ = try await h.createTeam(manager.accessToken, name: "Tartu Kickers", sport: .soccer)
             let searcher = try await h.player()
 
-            let first = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken).decode(Page<Team>.self)
+            let first = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken).decode(
+                Page<Team>.self)
             #expect(first.items.map(\.name) == ["Tartu Volley A"])
             let cursor = try #require(first.nextCursor)
             let second = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1&cursor=\(cursor)", token: searcher.accessToken)

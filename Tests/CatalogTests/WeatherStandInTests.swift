@@ -18,7 +18,8 @@ struct WeatherStandInTests {
         }) { standIn in
             try await CatalogHarness.with(config: ["catalog.weather.url": standIn, "catalog.weather.cache.ms": "0"]) { h in
                 let admin = try await h.admin()
-                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(
+                    Course.self)
                 let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)

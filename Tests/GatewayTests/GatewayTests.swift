@@ -2,10 +2,10 @@ import Contracts
 import Foundation
 import Gateway
 import HTTPTypes
-import NIOWebSocket
 import HummingbirdWSClient
 import Logging
 import NIOHTTP1
+import NIOWebSocket
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -29,7 +29,10 @@ struct GatewayTests {
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
                 let response = try await gateway.send(
                     .POST, "/v1/teams/echo?x=1", rawBody: Data(repeating: 7, count: 1000), token: "abc",
-                    headers: ["X-Request-Id": "req-42", "Connection": "keep-alive, X-Secret-Hop", "X-Secret-Hop": "1", "X-Forwarded-For": "10.0.0.9"])
+                    headers: [
+                        "X-Request-Id": "req-42", "Connection": "keep-alive, X-Secret-Hop", "X-Secret-Hop": "1",
+                        "X-Forwarded-For": "10.0.0.9",
+                    ])
                 #expect(response.status == 200)
                 #expect(response.header("X-Request-Id") == "req-42")
                 let echo = try response.decode(FakeUpstream.Echo.self)

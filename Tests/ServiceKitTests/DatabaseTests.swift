@@ -79,7 +79,10 @@ struct DatabaseTests {
                 try await group.waitForAll()
             }
             let counts = try await database.read { sql in
-                (try await sql.select().column("body").from("notes").all().count, try await sql.select().column("name").from("tags").all().count)
+                (
+                    try await sql.select().column("body").from("notes").all().count,
+                    try await sql.select().column("name").from("tags").all().count
+                )
             }
             #expect(counts == (20, 20))
         }

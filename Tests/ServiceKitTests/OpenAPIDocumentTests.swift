@@ -18,7 +18,9 @@ struct OpenAPIDocumentTests {
             #expect(described != nil, "\(operation.name)")
             #expect(described?.responses[String(operation.successStatus)] != nil, "\(operation.name)")
             for problem in operation.allProblems {
-                #expect(described?.responses[String(problem.status)]?.description.contains(problem.code) == true, "\(operation.name) \(problem)")
+                #expect(
+                    described?.responses[String(problem.status)]?.description.contains(problem.code) == true, "\(operation.name) \(problem)"
+                )
             }
         }
         #expect(document.paths.values.map(\.count).reduce(0, +) == API.publicOperations.count)

@@ -2,8 +2,8 @@ import Contracts
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import ServiceKitTesting
 import SQLKit
+import ServiceKitTesting
 import Testing
 
 @testable import ServiceKit
@@ -21,7 +21,6 @@ struct OutboxTests {
             received.withLockedValue { $0.append(contentsOf: events) }
         }
     }
-
 
     @Test("Batches go out in commit order and resume where the subscriber stopped", arguments: TestStore.all)
     func resumes(store: TestStore) async throws {

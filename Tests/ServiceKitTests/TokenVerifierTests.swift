@@ -14,7 +14,8 @@ struct TokenVerifierTests {
 
         func publish(_ key: EdDSA.PrivateKey, kid: String) {
             jwks.keys.append(
-                .octetKeyPair(.eddsa, identifier: JWKIdentifier(string: kid), x: key.publicKey.rawRepresentation.base64URLEncodedString(),
+                .octetKeyPair(
+                    .eddsa, identifier: JWKIdentifier(string: kid), x: key.publicKey.rawRepresentation.base64URLEncodedString(),
                     y: nil, curve: .ed25519))
         }
         func revoke(_ session: SessionID) {
@@ -48,7 +49,8 @@ struct TokenVerifierTests {
         #expect(await source.fetches == 1)
 
         let expired = try await Self.sign(
-            AccessClaims(userID: user, sessionID: SessionID(), roles: [], issuedAt: Date().addingTimeInterval(-3600)), with: first, kid: "k1")
+            AccessClaims(userID: user, sessionID: SessionID(), roles: [], issuedAt: Date().addingTimeInterval(-3600)), with: first,
+            kid: "k1")
         await #expect(throws: TokenVerifier.Failure.invalid) { try await verifier.verify(expired) }
 
         // Rotated key: an unseen kid makes the verifier fetch the JWKS again.

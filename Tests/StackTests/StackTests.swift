@@ -250,7 +250,9 @@ extension StackTests {
         }
     }
 
-    @Test("a player new to a city finds volleyball games near them for their group, nearest first, one needing a substitute, and joins it", arguments: TestStore.all)
+    @Test(
+        "a player new to a city finds volleyball games near them for their group, nearest first, one needing a substitute, and joins it",
+        arguments: TestStore.all)
     func findAndJoin(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let organizer = try await gateway.register(name: "Olga Organiser"), manager = try await gateway.register(name: "Mia Manager")
@@ -261,7 +263,8 @@ extension StackTests {
             func north(_ km: Double) -> Location { Location(lat: here.lat + km / 111.32, lng: here.lng) }
             func pickup(_ km: Double, sport: Sport = .volleyball, ageGroup: AgeGroup = .adult) async throws -> Game {
                 let request = CreateGameRequest(
-                    kind: .pickup, startsAt: nextWeek, location: north(km), sport: sport, privacy: .public, ageGroup: ageGroup, gender: .coed,
+                    kind: .pickup, startsAt: nextWeek, location: north(km), sport: sport, privacy: .public, ageGroup: ageGroup,
+                    gender: .coed,
                     skill: .beginner, capacity: 12)
                 return try await gateway.post("/v1/games", json: request, token: organizer.accessToken).decode(Game.self)
             }
@@ -280,7 +283,8 @@ extension StackTests {
             ).decode(Game.self)
             _ = try await gateway.put("/v1/games/\(teamGame.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken)
 
-            let query = "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=20&sport=volleyball&ageGroup=adult&skill=beginner&gender=female"
+            let query =
+                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=20&sport=volleyball&ageGroup=adult&skill=beginner&gender=female"
             var found: [Nearby<Game>] = []
             for _ in 0..<200 {
                 found = try await gateway.get(query, token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items
@@ -291,7 +295,8 @@ extension StackTests {
             #expect(found.map(\.distanceMeters) == found.map(\.distanceMeters).sorted())
             let needing = try #require(found.first { $0.item.subsNeeded > 0 })
             #expect(needing.item.location == nil && (2900...3100).contains(needing.distanceMeters))
-            let needsPlayers = try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self)
+            let needsPlayers = try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(
+                Page<Nearby<Game>>.self)
             #expect(needsPlayers.items.map(\.item.id) == [teamGame.id])
 
             let joined = try await gateway.post("/v1/games/\(needing.item.id)/join", token: newcomer.accessToken).decode(RosterPlace.self)
@@ -299,7 +304,9 @@ extension StackTests {
             // Filled: it no longer needs players.
             var stillNeeding = true
             for _ in 0..<200 where stillNeeding {
-                stillNeeding = !(try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
+                stillNeeding =
+                    !(try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items
+                    .isEmpty)
                 if stillNeeding { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(!stillNeeding)

@@ -9,8 +9,10 @@ struct UsersController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.me) { _, context in try await profiles.me(context.userID) }
         router.on(AuthAPI.updateMe) { body, _, context in try await profiles.update(context.userID, with: body) }
-        router.on(AuthAPI.following) { request, context in try await profiles.following(of: context.userID, page: try PageRequest(request)) }
-        router.on(AuthAPI.followers) { request, context in try await profiles.followers(of: context.userID, page: try PageRequest(request)) }
+        router.on(AuthAPI.following) { request, context in try await profiles.following(of: context.userID, page: try PageRequest(request))
+        }
+        router.on(AuthAPI.followers) { request, context in try await profiles.followers(of: context.userID, page: try PageRequest(request))
+        }
         router.on(AuthAPI.matchFriends) { body, _, context in try await profiles.matchFriends(body.facebookIds, for: context.userID) }
         router.on(AuthAPI.profile) { _, context in try await profiles.profile(try playerID(context)) }
         router.on(AuthAPI.follow) { _, context in

@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
 import Logging
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Signing up, signing in and sessions: the use cases behind `/v1/auth/...`.
 struct Accounts: Sendable {

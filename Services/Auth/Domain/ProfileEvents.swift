@@ -1,6 +1,6 @@
 import Contracts
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Writes `auth.user.profileChanged` with the change it describes (same transaction).
 struct ProfileEvents: Sendable {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Players' profiles and follows: what a player sees of themselves and of others, changing one's
 /// own profile (published to search), following, and matching Facebook friends.

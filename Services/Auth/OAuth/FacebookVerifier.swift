@@ -38,16 +38,16 @@ struct FacebookVerifier: Sendable {
         let appToken = "\(settings.appID)|\(settings.appSecret)"
         let debug: DebugTokenResponse = try await get(
             baseURL + "/debug_token?input_token=\(Self.escape(userToken))&access_token=\(Self.escape(appToken))")
-        guard let data = debug.data, data.is_valid == true else {
+        guard let data = debug.data, data.isValid == true else {
             throw AuthError.invalidOAuthToken("The provider says the token is not valid.")
         }
-        guard data.app_id == settings.appID else { throw AuthError.invalidOAuthToken("The token was issued to another app.") }
-        if let expiresAt = data.expires_at, expiresAt != 0, Date(timeIntervalSince1970: TimeInterval(expiresAt)) <= Date() {
+        guard data.appID == settings.appID else { throw AuthError.invalidOAuthToken("The token was issued to another app.") }
+        if let expiresAt = data.expiresAt, expiresAt != 0, Date(timeIntervalSince1970: TimeInterval(expiresAt)) <= Date() {
             throw AuthError.invalidOAuthToken("The token has expired.")
         }
         let profile: ProfileResponse = try await get(
             baseURL + "/me?fields=id,name,email&access_token=\(Self.escape(userToken))")
-        guard let userID = data.user_id, profile.id == userID else {
+        guard let userID = data.userID, profile.id == userID else {
             throw AuthError.invalidOAuthToken("The token does not belong to the profile it returns.")
         }
         return ProviderIdentity(providerUserID: userID, name: profile.name ?? "Player", verifiedEmail: profile.email)
@@ -84,10 +84,13 @@ struct FacebookVerifier: Sendable {
     // Field names are Facebook's.
     private struct DebugTokenResponse: Decodable {
         struct Data: Decodable {
-            var is_valid: Bool?
-            var app_id: String?
-            var user_id: String?
-            var expires_at: Int?
+            var isValid: Bool?
+            var appID: String?
+            var userID: String?
+            var expiresAt: Int?
+            enum CodingKeys: String, CodingKey {
+                case isValid = "is_valid", appID = "app_id", userID = "user_id", expiresAt = "expires_at"
+            }
         }
         var data: Data?
     }

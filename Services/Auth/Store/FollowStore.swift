@@ -44,7 +44,9 @@ struct SQLFollowStore: FollowStore {
             .columns(SQLUserStore.columns.map { SQLColumn($0, table: "users") })
             .column(SQLColumn("seq", table: "follows"))
             .from("follows")
-            .join(SQLIdentifier("users"), on: SQLBinaryExpression(SQLColumn("id", table: "users"), .equal, SQLColumn(other, table: "follows")))
+            .join(
+                SQLIdentifier("users"), on: SQLBinaryExpression(SQLColumn("id", table: "users"), .equal, SQLColumn(other, table: "follows"))
+            )
             .where(SQLColumn(column, table: "follows"), .equal, SQLBind(user.description))
         if let before { query = query.where(SQLColumn("seq", table: "follows"), .lessThan, SQLBind(before)) }
         return try await query.orderBy("seq", .descending).limit(limit).all().map { row in

@@ -9,7 +9,8 @@ struct LeaguesController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.createLeague) { body, _, context in try await leagues.create(body, by: context.userID) }
         router.on(CatalogAPI.leagues) { request, context in
-            try await leagues.list(sport: try request.query("sport", as: Sport.self), viewer: context.userID, page: try PageRequest(request))
+            try await leagues.list(
+                sport: try request.query("sport", as: Sport.self), viewer: context.userID, page: try PageRequest(request))
         }
         router.on(CatalogAPI.league) { _, context in try await leagues.league(try context.parameters.leagueID(), viewer: context.userID) }
         router.on(CatalogAPI.leagueTeams) { _, context in

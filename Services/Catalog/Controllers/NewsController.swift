@@ -8,10 +8,13 @@ struct NewsController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.news) { request, context in
-            try await news.list(sport: try request.query("sport", as: Sport.self), page: try PageRequest(request), viewer: context.identity?.userID)
+            try await news.list(
+                sport: try request.query("sport", as: Sport.self), page: try PageRequest(request), viewer: context.identity?.userID)
         }
         router.on(CatalogAPI.bookmarks) { request, context in try await news.bookmarks(of: context.userID, page: try PageRequest(request)) }
-        router.on(CatalogAPI.article) { _, context in try await news.article(try context.parameters.articleID(), viewer: context.identity?.userID) }
+        router.on(CatalogAPI.article) { _, context in
+            try await news.article(try context.parameters.articleID(), viewer: context.identity?.userID)
+        }
         router.on(CatalogAPI.bookmark) { _, context in
             try await news.setBookmark(try context.parameters.articleID(), saved: true, user: context.userID)
             return NoContent()

@@ -27,11 +27,13 @@ struct TeamsController: Controller {
             try await teams.invite(body.userIds, to: try context.parameters.teamID(), by: context.userID)
         }
         router.on(CatalogAPI.approveTeamRequest) { _, context in
-            try await teams.decide(try context.parameters.teamID(), request: try context.parameters.userID(), approve: true, by: context.userID)
+            try await teams.decide(
+                try context.parameters.teamID(), request: try context.parameters.userID(), approve: true, by: context.userID)
             return NoContent()
         }
         router.on(CatalogAPI.declineTeamRequest) { _, context in
-            try await teams.decide(try context.parameters.teamID(), request: try context.parameters.userID(), approve: false, by: context.userID)
+            try await teams.decide(
+                try context.parameters.teamID(), request: try context.parameters.userID(), approve: false, by: context.userID)
             return NoContent()
         }
         router.on(CatalogAPI.removeMember) { _, context in

@@ -39,7 +39,9 @@ enum CatalogValidation {
 
     static func hole(_ hole: Hole, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
-        if !(1...36).contains(hole.number) { errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to 36")) }
+        if !(1...36).contains(hole.number) {
+            errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to 36"))
+        }
         if !(2...7).contains(hole.par) { errors.append(.init(field: FieldRules.path(field, "par"), message: "must be from 2 to 7")) }
         return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
             + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// League use cases. A private league is seen only by its manager and the people of its teams.
 struct Leagues: Sendable {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// News: ingested from providers (deduplicated by url), listed newest first, bookmarked by users.
 struct News: Sendable {

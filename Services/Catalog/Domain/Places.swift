@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Disc golf courses and venues. Anyone reads them; only administrators change them.
 struct Places: Sendable {

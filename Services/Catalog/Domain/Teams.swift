@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
+import SQLKit
 import ServiceClients
 import ServiceKit
-import SQLKit
 
 /// The team use cases: every privacy and role rule is checked here, on the server, whatever
 /// screen the call came from. Each change commits with its event.

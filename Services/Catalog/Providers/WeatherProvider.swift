@@ -42,7 +42,7 @@ actor WeatherProvider {
             let body = try await response.body.collect(upTo: 1024 * 1024)
             guard response.status == .ok else { throw ProviderAnswered(status: Int(response.status.code)) }
             let answer = try JSONDecoder().decode(OpenMeteoAnswer.self, from: Data(buffer: body))
-            let current = answer.current_weather
+            let current = answer.currentWeather
             return Weather(
                 courseId: course.id, temperatureCelsius: current.temperature, windSpeedKmh: current.windspeed,
                 windDirectionDegrees: current.winddirection, weatherCode: current.weathercode, observedAt: current.time,
@@ -66,6 +66,8 @@ actor WeatherProvider {
             let weathercode: Int
             let time: String?
         }
-        let current_weather: Current
+        let currentWeather: Current
+
+        enum CodingKeys: String, CodingKey { case currentWeather = "current_weather" }
     }
 }

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Leagues and the teams that play in them.
 protocol LeagueStore: Sendable {

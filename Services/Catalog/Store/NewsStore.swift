@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// News articles, newest first, and each user's bookmarks.
 protocol NewsStore: Sendable {

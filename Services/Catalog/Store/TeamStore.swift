@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Teams and who stands where with them. Reads fill `memberCount` and the viewer's `membership`.
 protocol TeamStore: Sendable {
@@ -111,7 +111,8 @@ struct SQLTeamStore: TeamStore {
         if let text, !text.isEmpty {
             // A plain substring test: no LIKE, so `%` and `_` in the user's text mean themselves.
             let position = sql.dialect.name == "postgresql" ? "strpos" : "instr"
-            query = query.where(SQLFunction(position, args: SQLColumn("name_key"), SQLBind(NameCursor.key(text))), .greaterThan, SQLLiteral.numeric("0"))
+            query = query.where(
+                SQLFunction(position, args: SQLColumn("name_key"), SQLBind(NameCursor.key(text))), .greaterThan, SQLLiteral.numeric("0"))
         }
         if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
         if let after { query = query.where(after.condition(table: "teams")) }

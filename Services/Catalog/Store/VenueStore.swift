@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
 import SQLKit
+import ServiceKit
 
 /// Grounds and parks where games are played.
 protocol VenueStore: Sendable {

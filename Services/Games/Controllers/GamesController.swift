@@ -8,7 +8,8 @@ struct GamesController: Controller {
     let games: Games
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.createGame) { body, _, context in try await games.create(body, by: context.userID, requestID: context.requestID) }
+        router.on(GamesAPI.createGame) { body, _, context in try await games.create(body, by: context.userID, requestID: context.requestID)
+        }
         router.on(GamesAPI.myGames) { request, context in
             try request.requireMineScope()
             return try await games.mine(
@@ -26,17 +27,21 @@ struct GamesController: Controller {
             return NoContent()
         }
         router.on(GamesAPI.roster) { _, context in
-            Page(items: try await games.roster(try context.parameters.gameID(), viewer: context.userID, requestID: context.requestID), nextCursor: nil)
+            Page(
+                items: try await games.roster(try context.parameters.gameID(), viewer: context.userID, requestID: context.requestID),
+                nextCursor: nil)
         }
         router.on(GamesAPI.setStatus) { body, _, context in
             try await games.answer(try context.parameters.gameID(), user: context.userID, status: body.status)
         }
         router.on(GamesAPI.joinGame) { _, context in try await games.join(try context.parameters.gameID(), user: context.userID) }
         router.on(GamesAPI.approveGameRequest) { _, context in
-            try await games.decide(try context.parameters.gameID(), request: try context.parameters.userID(), approve: true, by: context.userID)
+            try await games.decide(
+                try context.parameters.gameID(), request: try context.parameters.userID(), approve: true, by: context.userID)
         }
         router.on(GamesAPI.declineGameRequest) { _, context in
-            _ = try await games.decide(try context.parameters.gameID(), request: try context.parameters.userID(), approve: false, by: context.userID)
+            _ = try await games.decide(
+                try context.parameters.gameID(), request: try context.parameters.userID(), approve: false, by: context.userID)
             return NoContent()
         }
         router.on(GamesAPI.inviteToGame) { body, _, context in

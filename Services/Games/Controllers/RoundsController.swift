@@ -8,13 +8,17 @@ struct RoundsController: Controller {
     let rounds: Rounds
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.startRound) { body, _, context in try await rounds.start(body, by: context.userID, requestID: context.requestID) }
+        router.on(GamesAPI.startRound) { body, _, context in try await rounds.start(body, by: context.userID, requestID: context.requestID)
+        }
         router.on(GamesAPI.myRounds) { request, context in
             try request.requireMineScope()
-            return try await rounds.mine(context.userID, status: try request.query("status", as: RoundStatus.self), page: try PageRequest(request))
+            return try await rounds.mine(
+                context.userID, status: try request.query("status", as: RoundStatus.self), page: try PageRequest(request))
         }
         router.on(GamesAPI.round) { _, context in try await rounds.card(try context.parameters.roundID(), viewer: context.userID) }
-        router.on(GamesAPI.score) { body, _, context in try await rounds.score(body, in: try context.parameters.roundID(), by: context.userID) }
+        router.on(GamesAPI.score) { body, _, context in
+            try await rounds.score(body, in: try context.parameters.roundID(), by: context.userID)
+        }
         router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.roundID(), by: context.userID) }
         // Reached only when the WebSocket upgrade was refused or not asked for: say why.
         router.on(GamesAPI.liveRound) { _, context -> LiveMessage in

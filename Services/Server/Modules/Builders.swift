@@ -1,9 +1,9 @@
-public import Contracts
 import AuthService
 import CatalogService
+public import Contracts
 import GamesService
-import SearchService
 import Gateway
+import SearchService
 public import ServiceKit
 
 /// Every module this build can run, by name.

@@ -38,19 +38,25 @@ enum DemoCatalog {
 
     static let venues = [
         CreateVenueRequest(
-            name: "Casey Fields", location: Location(lat: -38.1038, lng: 145.3140, address: "160 Berwick-Cranbourne Rd, Cranbourne East VIC"),
+            name: "Casey Fields",
+            location: Location(lat: -38.1038, lng: 145.3140, address: "160 Berwick-Cranbourne Rd, Cranbourne East VIC"),
             sports: [.soccer, .cricket, .other]),
         CreateVenueRequest(
-            name: "Casey Race (Leisure Centre)", location: Location(lat: -38.1066, lng: 145.2815, address: "65 Berwick-Cranbourne Rd, Cranbourne East VIC"),
+            name: "Casey Race (Leisure Centre)",
+            location: Location(lat: -38.1066, lng: 145.2815, address: "65 Berwick-Cranbourne Rd, Cranbourne East VIC"),
             sports: [.basketball, .volleyball]),
         CreateVenueRequest(
-            name: "Akoonah Park", location: Location(lat: -38.0317, lng: 145.3461, address: "Princes Hwy, Berwick VIC"), sports: [.cricket, .soccer]),
+            name: "Akoonah Park", location: Location(lat: -38.0317, lng: 145.3461, address: "Princes Hwy, Berwick VIC"),
+            sports: [.cricket, .soccer]),
         CreateVenueRequest(
-            name: "Sweeney Reserve", location: Location(lat: -38.0218, lng: 145.2947, address: "Narre Warren VIC"), sports: [.soccer, .softball]),
+            name: "Sweeney Reserve", location: Location(lat: -38.0218, lng: 145.2947, address: "Narre Warren VIC"),
+            sports: [.soccer, .softball]),
         CreateVenueRequest(
-            name: "Max Pawsey Reserve", location: Location(lat: -38.0260, lng: 145.3009, address: "Narre Warren VIC"), sports: [.cricket, .soccer]),
+            name: "Max Pawsey Reserve", location: Location(lat: -38.0260, lng: 145.3009, address: "Narre Warren VIC"),
+            sports: [.cricket, .soccer]),
         CreateVenueRequest(
-            name: "Hampton Park Reserve", location: Location(lat: -38.0371, lng: 145.2594, address: "Hampton Park VIC"), sports: [.soccer, .tennis]),
+            name: "Hampton Park Reserve", location: Location(lat: -38.0371, lng: 145.2594, address: "Hampton Park VIC"),
+            sports: [.soccer, .tennis]),
     ]
 
     static let tallinn = Location(lat: 59.4370, lng: 24.7536, address: "Tallinn")
@@ -70,7 +76,8 @@ enum DemoCatalog {
             }
             var ingest = catalog
             ingest.headers[Routes.Header.internalToken] = internalToken
-            _ = try await ingest.expect(.POST, CatalogAPI.Internal.ingestNews.path(), json: NewsIngestRequest(articles: news), as: NewsIngestResult.self)
+            _ = try await ingest.expect(
+                .POST, CatalogAPI.Internal.ingestNews.path(), json: NewsIngestRequest(articles: news), as: NewsIngestResult.self)
         } catch {
             logger.warning("demo catalog data incomplete: \(error)")
         }
@@ -148,11 +155,21 @@ enum DemoCatalog {
     }
 
     static let news: [NewsIngestRequest.Article] = [
-        article("Levadia and Flora draw in the Tallinn derby", "Both sides scored after the break in front of a full Lilleküla.", .soccer, "2026-11-21T18:30:00Z", "tallinn-derby"),
-        article("Estonian disc golf season closes at Rakke", "Over a hundred players finished the last tour stop of the year in the snow.", .discGolf, "2026-11-20T15:00:00Z", "rakke-season-close"),
-        article("Casey Fields gets new floodlights", "Night games start on two more pitches from December.", .soccer, "2026-11-19T09:00:00Z", "casey-floodlights"),
-        article("Beach volley moves indoors for winter", "Tallinn's sand halls open their winter leagues next week.", .volleyball, "2026-11-18T12:00:00Z", "volley-indoors"),
-        article("Tartu hosts the national basketball cup final", "The final will be played at the University of Tartu sports hall.", .basketball, "2026-11-17T17:45:00Z", "tartu-cup-final"),
+        article(
+            "Levadia and Flora draw in the Tallinn derby", "Both sides scored after the break in front of a full Lilleküla.", .soccer,
+            "2026-11-21T18:30:00Z", "tallinn-derby"),
+        article(
+            "Estonian disc golf season closes at Rakke", "Over a hundred players finished the last tour stop of the year in the snow.",
+            .discGolf, "2026-11-20T15:00:00Z", "rakke-season-close"),
+        article(
+            "Casey Fields gets new floodlights", "Night games start on two more pitches from December.", .soccer, "2026-11-19T09:00:00Z",
+            "casey-floodlights"),
+        article(
+            "Beach volley moves indoors for winter", "Tallinn's sand halls open their winter leagues next week.", .volleyball,
+            "2026-11-18T12:00:00Z", "volley-indoors"),
+        article(
+            "Tartu hosts the national basketball cup final", "The final will be played at the University of Tartu sports hall.",
+            .basketball, "2026-11-17T17:45:00Z", "tartu-cup-final"),
     ]
 
     private static func article(_ title: String, _ summary: String, _ sport: Sport, _ published: String, _ slug: String)

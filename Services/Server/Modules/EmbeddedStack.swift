@@ -1,5 +1,5 @@
-public import Contracts
 public import Configuration
+public import Contracts
 public import Logging
 public import ServiceKit
 public import ServiceLifecycle

@@ -1,6 +1,6 @@
-import Contracts
 public import ArgumentParser
 import Configuration
+import Contracts
 import Foundation
 import Logging
 import OAuthStub
@@ -78,7 +78,8 @@ public struct HuddleCommand: AsyncParsableCommand {
                     catalogURL: stack.url(of: .catalog), internalToken: internalToken, sessions: sessions, logger: logger)
             }
             if modules.contains(.catalog), modules.contains(.games) {
-                await DemoGames.seed(catalogURL: stack.url(of: .catalog), gamesURL: stack.url(of: .games), sessions: sessions, logger: logger)
+                await DemoGames.seed(
+                    catalogURL: stack.url(of: .catalog), gamesURL: stack.url(of: .games), sessions: sessions, logger: logger)
             }
         }
         if modules.contains(.gateway) {

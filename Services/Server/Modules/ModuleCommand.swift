@@ -1,10 +1,10 @@
-public import Contracts
 import ArgumentParser
 import Configuration
+public import Contracts
 public import Logging
-public import ServiceKit
 import NIOCore
 import NIOPosix
+public import ServiceKit
 import UnixSignals
 
 /// The thin executables (`gateway`, `auth`, …): run one module, configured by the environment

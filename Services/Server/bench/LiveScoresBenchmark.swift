@@ -103,9 +103,9 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
         func percentile(_ p: Double) -> Double {
             latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
         }
-        let where_ =
+        let setup =
             instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL")
-        print("live-scores: \(clients) devices, \(count) updates at \(rate)/s, \(where_)")
+        print("live-scores: \(clients) devices, \(count) updates at \(rate)/s, \(setup)")
         print(
             String(
                 format: "  deliveries %d (missing %d)  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, missing, percentile(0.5),

@@ -64,9 +64,12 @@ struct SearchBenchmark: AsyncParsableCommand {
                     let game = Self.randomGame(using: &random)
                     if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
                     let payload = try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game))
-                    events.append(EventEnvelope(type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(), payload: payload))
+                    events.append(
+                        EventEnvelope(type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(), payload: payload))
                 }
-                while case .dropped = batchInput.yield((EventBatch(events: events), centers)) { try? await Task.sleep(for: .milliseconds(1)) }
+                while case .dropped = batchInput.yield((EventBatch(events: events), centers)) {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
                 made += count
             }
         }
@@ -78,7 +81,8 @@ struct SearchBenchmark: AsyncParsableCommand {
                     for await (body, batchCenters) in batches {
                         if centers.count < 5_000 { centers += batchCenters }
                         let response = try await search.post(
-                            EventsAPI.deliver(to: .search).path(), json: body, headers: [Routes.Header.internalToken: TestStack.internalToken])
+                            EventsAPI.deliver(to: .search).path(), json: body,
+                            headers: [Routes.Header.internalToken: TestStack.internalToken])
                         guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
                     }
                     return centers

@@ -1,40 +1,40 @@
 /// Auth's operations: accounts, sessions, profiles and follows (API.md, "Auth and people").
 public enum AuthAPI {
     public static let register = Endpoint<Anyone, RegisterRequest, Session>(
-        .POST, "/v1/auth/register", owner: .auth, summary: "Create an account", status: 201,
+        .post, "/v1/auth/register", owner: .auth, summary: "Create an account", status: 201,
         problems: [.emailTaken, .tooManyAttempts])
     public static let login = Endpoint<Anyone, LoginRequest, Session>(
-        .POST, "/v1/auth/login", owner: .auth, summary: "Sign in with email and password",
+        .post, "/v1/auth/login", owner: .auth, summary: "Sign in with email and password",
         problems: [.invalidCredentials, .tooManyAttempts])
     public static let oauthLogin = Endpoint<Anyone, OAuthLoginRequest, Session>(
-        .POST, "/v1/auth/oauth/{provider}", owner: .auth,
+        .post, "/v1/auth/oauth/{provider}", owner: .auth,
         summary: "Sign in with a provider's access token (facebook); the account is made on first use and linked by verified email",
         pathParameters: ["provider": .oneOf(["facebook"])],
         problems: [.invalidOAuthToken, .unknownProvider, .oauthProviderUnavailable])
     public static let refresh = Endpoint<Anyone, RefreshRequest, Session>(
-        .POST, "/v1/auth/refresh", owner: .auth,
+        .post, "/v1/auth/refresh", owner: .auth,
         summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
         problems: [.invalidRefreshToken])
     public static let logout = Endpoint<SignedIn, NoBody, NoContent>(
-        .POST, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
+        .post, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
 
-    public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.GET, "/v1/users/me", owner: .auth, summary: "My profile")
+    public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.get, "/v1/users/me", owner: .auth, summary: "My profile")
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
-        .PATCH, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture")
+        .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture")
     public static let following = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
-        .GET, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: QueryParameter.paging)
+        .get, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: QueryParameter.paging)
     public static let followers = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
-        .GET, "/v1/users/me/followers", owner: .auth, summary: "Players who follow me, most recent first", query: QueryParameter.paging)
+        .get, "/v1/users/me/followers", owner: .auth, summary: "Players who follow me, most recent first", query: QueryParameter.paging)
     public static let matchFriends = Endpoint<SignedIn, FriendMatchRequest, FriendMatchResponse>(
-        .POST, "/v1/users/me/friends/match", owner: .auth, summary: "Which of these Facebook friends are members")
+        .post, "/v1/users/me/friends/match", owner: .auth, summary: "Which of these Facebook friends are members")
     public static let profile = Endpoint<SignedIn, NoBody, PublicProfile>(
-        .GET, "/v1/users/{id}", owner: .auth, summary: "A player's public profile")
+        .get, "/v1/users/{id}", owner: .auth, summary: "A player's public profile")
     public static let follow = Endpoint<SignedIn, NoBody, NoContent>(
-        .PUT, "/v1/users/{id}/follow", owner: .auth, summary: "Follow a player (idempotent)", problems: [.cannotFollowSelf])
+        .put, "/v1/users/{id}/follow", owner: .auth, summary: "Follow a player (idempotent)", problems: [.cannotFollowSelf])
     public static let unfollow = Endpoint<SignedIn, NoBody, NoContent>(
-        .DELETE, "/v1/users/{id}/follow", owner: .auth, summary: "Unfollow a player (idempotent)")
+        .delete, "/v1/users/{id}/follow", owner: .auth, summary: "Unfollow a player (idempotent)")
     public static let keys = Endpoint<Anyone, NoBody, JSONWebKeySet>(
-        .GET, "/.well-known/jwks.json", owner: .auth, summary: "The public keys that verify access tokens")
+        .get, "/.well-known/jwks.json", owner: .auth, summary: "The public keys that verify access tokens")
 
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, refresh.operation, logout.operation, me.operation,
@@ -45,12 +45,12 @@ public enum AuthAPI {
     /// What other modules call.
     public enum Internal {
         public static let revokedSessions = Endpoint<InternalCaller, NoBody, RevokedSessions>(
-            .GET, "/internal/sessions/revoked", owner: .auth, summary: "Sessions revoked after a cursor, for token verifiers",
+            .get, "/internal/sessions/revoked", owner: .auth, summary: "Sessions revoked after a cursor, for token verifiers",
             query: [QueryParameter("after", .integer, description: "the cursor of the previous answer")])
         public static let profiles = Endpoint<InternalCaller, ProfilesRequest, ProfilesResponse>(
-            .POST, "/internal/users/profiles", owner: .auth, summary: "Public profiles of up to 1000 users; unknown ids are left out")
+            .post, "/internal/users/profiles", owner: .auth, summary: "Public profiles of up to 1000 users; unknown ids are left out")
         public static let profileSnapshot = Endpoint<InternalCaller, NoBody, Page<PublicProfile>>(
-            .GET, "/internal/snapshots/profiles", owner: .auth, summary: "Every profile, page by page, for a read model",
+            .get, "/internal/snapshots/profiles", owner: .auth, summary: "Every profile, page by page, for a read model",
             query: QueryParameter.paging)
 
         public static let all: [APIOperation] = [revokedSessions.operation, profiles.operation, profileSnapshot.operation]

@@ -1,25 +1,25 @@
 /// Catalog's operations: sports, leagues, teams and membership, courses, venues, news.
 public enum CatalogAPI {
-    public static let sports = Endpoint<Anyone, NoBody, Page<SportInfo>>(.GET, "/v1/sports", owner: .catalog, summary: "The sport list")
+    public static let sports = Endpoint<Anyone, NoBody, Page<SportInfo>>(.get, "/v1/sports", owner: .catalog, summary: "The sport list")
 
     // MARK: Leagues
     public static let createLeague = Endpoint<SignedIn, CreateLeagueRequest, League>(
-        .POST, "/v1/leagues", owner: .catalog, summary: "Create a league; you become its manager", status: 201, idempotent: true)
+        .post, "/v1/leagues", owner: .catalog, summary: "Create a league; you become its manager", status: 201, idempotent: true)
     public static let leagues = Endpoint<SignedIn, NoBody, Page<League>>(
-        .GET, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
+        .get, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
         query: [.sport] + QueryParameter.paging)
-    public static let league = Endpoint<SignedIn, NoBody, League>(.GET, "/v1/leagues/{id}", owner: .catalog, summary: "A league")
+    public static let league = Endpoint<SignedIn, NoBody, League>(.get, "/v1/leagues/{id}", owner: .catalog, summary: "A league")
     public static let leagueTeams = Endpoint<SignedIn, NoBody, Page<Team>>(
-        .GET, "/v1/leagues/{id}/teams", owner: .catalog, summary: "The league's teams")
+        .get, "/v1/leagues/{id}/teams", owner: .catalog, summary: "The league's teams")
     public static let addLeagueTeam = Endpoint<SignedIn, AddLeagueTeamRequest, League>(
-        .POST, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
+        .post, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
         problems: [.forbidden, .sportMismatch], idempotent: true)
 
     // MARK: Teams
     public static let createTeam = Endpoint<SignedIn, CreateTeamRequest, Team>(
-        .POST, "/v1/teams", owner: .catalog, summary: "Create a team; you become its manager", status: 201, idempotent: true)
+        .post, "/v1/teams", owner: .catalog, summary: "Create a team; you become its manager", status: 201, idempotent: true)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
-        .GET, "/v1/teams", owner: .catalog,
+        .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
         query: [
             QueryParameter("member", .oneOf(["me"])),
@@ -27,71 +27,72 @@ public enum CatalogAPI {
             .sport,
         ] + QueryParameter.paging)
     public static let team = Endpoint<SignedIn, NoBody, Team>(
-        .GET, "/v1/teams/{id}", owner: .catalog, summary: "A team (404 when private and you have no standing)")
+        .get, "/v1/teams/{id}", owner: .catalog, summary: "A team (404 when private and you have no standing)")
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
-        .PATCH, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden])
+        .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden])
     public static let deleteTeam = Endpoint<SignedIn, NoBody, NoContent>(
-        .DELETE, "/v1/teams/{id}", owner: .catalog, summary: "Delete a team (manager only)", problems: [.forbidden])
+        .delete, "/v1/teams/{id}", owner: .catalog, summary: "Delete a team (manager only)", problems: [.forbidden])
     public static let members = Endpoint<SignedIn, NoBody, Page<TeamMember>>(
-        .GET, "/v1/teams/{id}/members", owner: .catalog, summary: "Roster with roles; the manager also sees pending and invited",
+        .get, "/v1/teams/{id}/members", owner: .catalog, summary: "Roster with roles; the manager also sees pending and invited",
         problems: [.dependencyUnavailable])
     public static let joinTeam = Endpoint<SignedIn, NoBody, Team>(
-        .POST, "/v1/teams/{id}/join", owner: .catalog,
+        .post, "/v1/teams/{id}/join", owner: .catalog,
         summary: "Join: public → player, protected → pending, private → only when invited (403 otherwise)",
         problems: [.forbidden], idempotent: true)
     public static let inviteToTeam = Endpoint<SignedIn, InviteRequest, InviteResult>(
-        .POST, "/v1/teams/{id}/invites", owner: .catalog, summary: "Invite players (manager only)",
+        .post, "/v1/teams/{id}/invites", owner: .catalog, summary: "Invite players (manager only)",
         problems: [.forbidden, .dependencyUnavailable], idempotent: true)
     public static let approveTeamRequest = Endpoint<SignedIn, NoBody, NoContent>(
-        .POST, "/v1/teams/{id}/requests/{userId}/approve", owner: .catalog, summary: "Approve a request to join (manager only)",
+        .post, "/v1/teams/{id}/requests/{userId}/approve", owner: .catalog, summary: "Approve a request to join (manager only)",
         problems: [.forbidden], idempotent: true)
     public static let declineTeamRequest = Endpoint<SignedIn, NoBody, NoContent>(
-        .POST, "/v1/teams/{id}/requests/{userId}/decline", owner: .catalog, summary: "Decline a request to join (manager only)",
+        .post, "/v1/teams/{id}/requests/{userId}/decline", owner: .catalog, summary: "Decline a request to join (manager only)",
         problems: [.forbidden], idempotent: true)
     public static let removeMember = Endpoint<SignedIn, NoBody, NoContent>(
-        .DELETE, "/v1/teams/{id}/members/{userId}", owner: .catalog,
+        .delete, "/v1/teams/{id}/members/{userId}", owner: .catalog,
         summary: "Remove a member (manager), or leave, withdraw a request or decline an invitation yourself",
         problems: [.forbidden, .managerCannotLeave])
 
     // MARK: Courses and venues
     public static let createCourse = Endpoint<SignedIn, CreateCourseRequest, Course>(
-        .POST, "/v1/courses", owner: .catalog, summary: "Create a disc golf course (administrators)", status: 201,
+        .post, "/v1/courses", owner: .catalog, summary: "Create a disc golf course (administrators)", status: 201,
         problems: [.forbidden], idempotent: true)
     public static let courses = Endpoint<Anyone, NoBody, Page<Course>>(
-        .GET, "/v1/courses", owner: .catalog, summary: "Courses by name", query: QueryParameter.paging)
-    public static let course = Endpoint<Anyone, NoBody, Course>(.GET, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes")
+        .get, "/v1/courses", owner: .catalog, summary: "Courses by name", query: QueryParameter.paging)
+    public static let course = Endpoint<Anyone, NoBody, Course>(
+        .get, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes")
     public static let saveHole = Endpoint<SignedIn, UpdateHoleRequest, Course>(
-        .PUT, "/v1/courses/{id}/holes/{number}", owner: .catalog, summary: "Replace a hole, or add the next one (administrators)",
+        .put, "/v1/courses/{id}/holes/{number}", owner: .catalog, summary: "Replace a hole, or add the next one (administrators)",
         pathParameters: ["number": .integer(1...Hole.maxNumber)], problems: [.forbidden, .validationFailed])
     public static let navigation = Endpoint<Anyone, NoBody, Navigation>(
-        .GET, "/v1/courses/{id}/navigation", owner: .catalog,
+        .get, "/v1/courses/{id}/navigation", owner: .catalog,
         summary: "Distance and bearing from where I stand to a hole's tee and basket, and the next tee",
         query: [
             QueryParameter("lat", .latitude, required: true), QueryParameter("lng", .longitude, required: true),
             QueryParameter("hole", JSONSchema.integer(1...Hole.maxNumber).defaulting(to: .number(1)), description: "a hole of the course"),
         ])
     public static let weather = Endpoint<Anyone, NoBody, Weather>(
-        .GET, "/v1/courses/{id}/weather", owner: .catalog, summary: "Current weather at the course, cached for a few minutes",
+        .get, "/v1/courses/{id}/weather", owner: .catalog, summary: "Current weather at the course, cached for a few minutes",
         problems: [.weatherUnavailable])
     public static let createVenue = Endpoint<SignedIn, CreateVenueRequest, Venue>(
-        .POST, "/v1/venues", owner: .catalog, summary: "Create a venue (administrators)", status: 201, problems: [.forbidden],
+        .post, "/v1/venues", owner: .catalog, summary: "Create a venue (administrators)", status: 201, problems: [.forbidden],
         idempotent: true)
     public static let venues = Endpoint<Anyone, NoBody, Page<Venue>>(
-        .GET, "/v1/venues", owner: .catalog, summary: "Venues by name", query: QueryParameter.paging)
-    public static let venue = Endpoint<Anyone, NoBody, Venue>(.GET, "/v1/venues/{id}", owner: .catalog, summary: "A venue")
+        .get, "/v1/venues", owner: .catalog, summary: "Venues by name", query: QueryParameter.paging)
+    public static let venue = Endpoint<Anyone, NoBody, Venue>(.get, "/v1/venues/{id}", owner: .catalog, summary: "A venue")
 
     // MARK: News
     public static let news = Endpoint<Anyone, NoBody, Page<NewsArticle>>(
-        .GET, "/v1/news", owner: .catalog, summary: "News, newest first (with bookmarked when signed in)",
+        .get, "/v1/news", owner: .catalog, summary: "News, newest first (with bookmarked when signed in)",
         query: [.sport] + QueryParameter.paging, optionalSignIn: true)
     public static let bookmarks = Endpoint<SignedIn, NoBody, Page<NewsArticle>>(
-        .GET, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: QueryParameter.paging)
+        .get, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: QueryParameter.paging)
     public static let article = Endpoint<Anyone, NoBody, NewsArticle>(
-        .GET, "/v1/news/{id}", owner: .catalog, summary: "An article", optionalSignIn: true)
+        .get, "/v1/news/{id}", owner: .catalog, summary: "An article", optionalSignIn: true)
     public static let bookmark = Endpoint<SignedIn, NoBody, NoContent>(
-        .PUT, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Save an article (idempotent)")
+        .put, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Save an article (idempotent)")
     public static let removeBookmark = Endpoint<SignedIn, NoBody, NoContent>(
-        .DELETE, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Forget a saved article (idempotent)")
+        .delete, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Forget a saved article (idempotent)")
 
     public static let all: [APIOperation] = [
         sports.operation, createLeague.operation, leagues.operation, league.operation, leagueTeams.operation,
@@ -104,25 +105,25 @@ public enum CatalogAPI {
 
     /// What other modules call. Internal callers see everything; they apply user-facing rules themselves.
     public enum Internal {
-        public static let team = Endpoint<InternalCaller, NoBody, Team>(.GET, "/internal/teams/{id}", owner: .catalog, summary: "A team")
+        public static let team = Endpoint<InternalCaller, NoBody, Team>(.get, "/internal/teams/{id}", owner: .catalog, summary: "A team")
         public static let members = Endpoint<InternalCaller, NoBody, Page<TeamMembership>>(
-            .GET, "/internal/teams/{id}/members", owner: .catalog, summary: "Everyone with a standing in a team")
+            .get, "/internal/teams/{id}/members", owner: .catalog, summary: "Everyone with a standing in a team")
         public static let membership = Endpoint<InternalCaller, NoBody, TeamMembership>(
-            .GET, "/internal/teams/{id}/members/{userId}", owner: .catalog, summary: "A user's standing in a team")
+            .get, "/internal/teams/{id}/members/{userId}", owner: .catalog, summary: "A user's standing in a team")
         public static let league = Endpoint<InternalCaller, NoBody, League>(
-            .GET, "/internal/leagues/{id}", owner: .catalog, summary: "A league")
+            .get, "/internal/leagues/{id}", owner: .catalog, summary: "A league")
         public static let leagueTeams = Endpoint<InternalCaller, NoBody, Page<Team>>(
-            .GET, "/internal/leagues/{id}/teams", owner: .catalog, summary: "A league's teams")
+            .get, "/internal/leagues/{id}/teams", owner: .catalog, summary: "A league's teams")
         public static let course = Endpoint<InternalCaller, NoBody, Course>(
-            .GET, "/internal/courses/{id}", owner: .catalog, summary: "A course with its holes")
+            .get, "/internal/courses/{id}", owner: .catalog, summary: "A course with its holes")
         public static let teamSnapshot = Endpoint<InternalCaller, NoBody, Page<Team>>(
-            .GET, "/internal/snapshots/teams", owner: .catalog, summary: "Every listed team, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/teams", owner: .catalog, summary: "Every listed team, page by page", query: QueryParameter.paging)
         public static let courseSnapshot = Endpoint<InternalCaller, NoBody, Page<Course>>(
-            .GET, "/internal/snapshots/courses", owner: .catalog, summary: "Every course, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/courses", owner: .catalog, summary: "Every course, page by page", query: QueryParameter.paging)
         public static let venueSnapshot = Endpoint<InternalCaller, NoBody, Page<Venue>>(
-            .GET, "/internal/snapshots/venues", owner: .catalog, summary: "Every venue, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/venues", owner: .catalog, summary: "Every venue, page by page", query: QueryParameter.paging)
         public static let ingestNews = Endpoint<InternalCaller, NewsIngestRequest, NewsIngestResult>(
-            .POST, "/internal/news", owner: .catalog, summary: "Store articles a news feed adapter read")
+            .post, "/internal/news", owner: .catalog, summary: "Store articles a news feed adapter read")
 
         public static let all: [APIOperation] = [
             team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,

@@ -75,7 +75,7 @@ public struct APIOperation: Sendable {
 }
 
 public enum HTTPVerb: String, Sendable, CaseIterable, Codable {
-    case GET, POST, PUT, PATCH, DELETE
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 }
 
 public enum AccessKind: String, Sendable {

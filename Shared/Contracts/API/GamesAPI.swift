@@ -1,79 +1,79 @@
 /// Games' operations: games and rosters, disc golf rounds with their live card, player stats.
 public enum GamesAPI {
     public static let createGame = Endpoint<SignedIn, CreateGameRequest, Game>(
-        .POST, "/v1/games", owner: .games,
+        .post, "/v1/games", owner: .games,
         summary: "Plan a game: team (team manager; the team's place and attributes are defaults; members are invited), "
             + "league (league manager, two of its teams), pickup (anyone; needs location and attributes)",
         status: 201, problems: [.forbidden, .dependencyUnavailable], idempotent: true)
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
-        .GET, "/v1/games", owner: .games,
+        .get, "/v1/games", owner: .games,
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
         query: [.mineScope, QueryParameter("when", .oneOf(["upcoming", "past", "pending"]).defaulting(to: .text("upcoming")))]
             + QueryParameter.position + QueryParameter.paging)
     public static let game = Endpoint<SignedIn, NoBody, Game>(
-        .GET, "/v1/games/{id}", owner: .games,
+        .get, "/v1/games/{id}", owner: .games,
         summary: "A game; the exact location only for participants and public games, others get distanceMeters",
         query: QueryParameter.position)
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
-        .PATCH, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
+        .patch, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
         problems: [.forbidden, .gameCancelled, .gameStarted])
     public static let cancelGame = Endpoint<SignedIn, NoBody, NoContent>(
-        .DELETE, "/v1/games/{id}", owner: .games, summary: "Cancel a game (organiser only); it stays readable with status cancelled",
+        .delete, "/v1/games/{id}", owner: .games, summary: "Cancel a game (organiser only); it stays readable with status cancelled",
         problems: [.forbidden])
     public static let roster = Endpoint<SignedIn, NoBody, Page<RosterEntry>>(
-        .GET, "/v1/games/{id}/roster", owner: .games,
+        .get, "/v1/games/{id}/roster", owner: .games,
         summary: "Players with their status and waiting-list position; pending requests only for the organiser",
         problems: [.dependencyUnavailable])
     public static let setStatus = Endpoint<SignedIn, SetRosterStatusRequest, RosterPlace>(
-        .PUT, "/v1/games/{id}/status", owner: .games,
+        .put, "/v1/games/{id}/status", owner: .games,
         summary: "Set my own answer: going (waiting list when full), maybe, notGoing (withdraws a pending request)",
         problems: [.forbidden, .gameCancelled, .gameStarted])
     public static let joinGame = Endpoint<SignedIn, NoBody, RosterPlace>(
-        .POST, "/v1/games/{id}/join", owner: .games,
+        .post, "/v1/games/{id}/join", owner: .games,
         summary: "Join: public → going (or waitlisted when full), protected → pending, private → invited players only; "
             + "while substitutes are wanted, anyone who can see the game comes in as one",
         problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
     public static let approveGameRequest = Endpoint<SignedIn, NoBody, RosterPlace>(
-        .POST, "/v1/games/{id}/requests/{userId}/approve", owner: .games, summary: "Approve a request to join (organiser only)",
+        .post, "/v1/games/{id}/requests/{userId}/approve", owner: .games, summary: "Approve a request to join (organiser only)",
         problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
     public static let declineGameRequest = Endpoint<SignedIn, NoBody, NoContent>(
-        .POST, "/v1/games/{id}/requests/{userId}/decline", owner: .games, summary: "Decline a request to join (organiser only)",
+        .post, "/v1/games/{id}/requests/{userId}/decline", owner: .games, summary: "Decline a request to join (organiser only)",
         problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
     public static let inviteToGame = Endpoint<SignedIn, InviteRequest, InviteResult>(
-        .POST, "/v1/games/{id}/invites", owner: .games, summary: "Invite players (organiser only); a pending asker is seated",
+        .post, "/v1/games/{id}/invites", owner: .games, summary: "Invite players (organiser only); a pending asker is seated",
         problems: [.forbidden, .gameCancelled, .gameStarted, .dependencyUnavailable], idempotent: true)
     public static let askForSubstitutes = Endpoint<SignedIn, SubstitutesRequest, Game>(
-        .PUT, "/v1/games/{id}/subs", owner: .games, summary: "Ask for substitutes (organiser only); needed 0 clears the call",
+        .put, "/v1/games/{id}/subs", owner: .games, summary: "Ask for substitutes (organiser only); needed 0 clears the call",
         problems: [.forbidden, .gameCancelled, .gameStarted])
 
     // MARK: Rounds
     public static let startRound = Endpoint<SignedIn, StartRoundRequest, Scorecard>(
-        .POST, "/v1/rounds", owner: .games,
+        .post, "/v1/rounds", owner: .games,
         summary: "Start a disc golf round on a course: holes and pars are copied, every score starts at par; "
             + "you play, with the listed players and guests",
         status: 201, problems: [.dependencyUnavailable], idempotent: true)
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
-        .GET, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
+        .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
         query: [.mineScope, .choice("status", RoundStatus.self)] + QueryParameter.paging)
     public static let round = Endpoint<SignedIn, NoBody, Scorecard>(
-        .GET, "/v1/rounds/{id}", owner: .games, summary: "The scorecard (players of the round only; 404 for others)")
+        .get, "/v1/rounds/{id}", owner: .games, summary: "The scorecard (players of the round only; 404 for others)")
     public static let score = Endpoint<SignedIn, ScoreUpdate, Scorecard>(
-        .PUT, "/v1/rounds/{id}/scores", owner: .games,
+        .put, "/v1/rounds/{id}/scores", owner: .games,
         summary: "Set one player's strokes on one hole; bumps the version. With expectedVersion, a card that moved on is "
             + "a 409 VERSION_CONFLICT whose body also carries the card (ScoreConflict)",
         problems: [.roundFinished, .versionConflict], otherAnswers: [409: ScoreConflict.self])
     public static let finishRound = Endpoint<SignedIn, NoBody, Scorecard>(
-        .POST, "/v1/rounds/{id}/finish", owner: .games, summary: "Finish the round (any player); it becomes read-only",
+        .post, "/v1/rounds/{id}/finish", owner: .games, summary: "Finish the round (any player); it becomes read-only",
         idempotent: true)
     public static let liveRound = Endpoint<SignedIn, NoBody, LiveMessage>(
-        .GET, "/v1/rounds/{id}/live", owner: .games,
+        .get, "/v1/rounds/{id}/live", owner: .games,
         summary: "WebSocket: every change of the card as LiveMessage JSON text frames. With afterVersion, first exactly the "
             + "changes after it, otherwise the whole card; then live changes. Send ScoreUpdate JSON to score. "
             + "Over plain HTTP: 426 for players of the round",
         status: 101, query: [QueryParameter("afterVersion", .integer(0...Int(Int32.max)))], problems: [.webSocketRequired],
         webSocket: true)
     public static let stats = Endpoint<SignedIn, NoBody, PlayerStats>(
-        .GET, "/v1/users/{id}/stats", owner: .games, summary: "A player's disc golf statistics from completed rounds")
+        .get, "/v1/users/{id}/stats", owner: .games, summary: "A player's disc golf statistics from completed rounds")
 
     public static let all: [APIOperation] = [
         createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, roster.operation,
@@ -84,7 +84,7 @@ public enum GamesAPI {
 
     public enum Internal {
         public static let gameSnapshot = Endpoint<InternalCaller, NoBody, Page<Game>>(
-            .GET, "/internal/snapshots/games", owner: .games, summary: "Every upcoming game, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/games", owner: .games, summary: "Every upcoming game, page by page", query: QueryParameter.paging)
 
         public static let all: [APIOperation] = [gameSnapshot.operation, EventsAPI.deliver(to: .games).operation]
     }

@@ -1,12 +1,12 @@
 /// What the gateway answers itself.
 public enum GatewayAPI {
     public static let health = Endpoint<Anyone, NoBody, GatewayHealth>(
-        .GET, "/health", owner: .gateway, summary: "The gateway's health and each module's (503 with the same body when degraded)",
+        .get, "/health", owner: .gateway, summary: "The gateway's health and each module's (503 with the same body when degraded)",
         otherAnswers: [503: GatewayHealth.self])
     public static let metrics = Endpoint<Anyone, NoBody, PlainText>(
-        .GET, "/metrics", owner: .gateway, summary: "Prometheus metrics, in the text exposition format")
+        .get, "/metrics", owner: .gateway, summary: "Prometheus metrics, in the text exposition format")
     public static let openAPI = Endpoint<Anyone, NoBody, JSONObject>(
-        .GET, "/openapi.json", owner: .gateway, summary: "This document (OpenAPI 3.1)")
+        .get, "/openapi.json", owner: .gateway, summary: "This document (OpenAPI 3.1)")
 
     public static let all: [APIOperation] = [health.operation, metrics.operation, openAPI.operation]
 }

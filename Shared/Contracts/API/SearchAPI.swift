@@ -8,31 +8,31 @@ public enum SearchAPI {
     ]
 
     public static let games = Endpoint<SignedIn, NoBody, Page<Nearby<Game>>>(
-        .GET, "/v1/search/games", owner: .search,
+        .get, "/v1/search/games", owner: .search,
         summary: "Upcoming games within the radius, nearest first, then soonest; private games never, protected ones without location",
         query: QueryParameter.area + filters + [
             QueryParameter("from", .dateTime), QueryParameter("to", .dateTime, description: "not before from"),
             QueryParameter("needsPlayers", .boolean),
         ] + QueryParameter.paging)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Nearby<TeamResult>>>(
-        .GET, "/v1/search/teams", owner: .search,
+        .get, "/v1/search/teams", owner: .search,
         summary: "Teams within the radius, nearest first; private never, protected without location",
         query: QueryParameter.area + filters + QueryParameter.paging)
     public static let courses = Endpoint<SignedIn, NoBody, Page<Nearby<Course>>>(
-        .GET, "/v1/search/courses", owner: .search, summary: "Disc golf courses within the radius, nearest first",
+        .get, "/v1/search/courses", owner: .search, summary: "Disc golf courses within the radius, nearest first",
         query: QueryParameter.area + QueryParameter.paging)
     public static let venues = Endpoint<SignedIn, NoBody, Page<Nearby<Venue>>>(
-        .GET, "/v1/search/venues", owner: .search, summary: "The nearest grounds",
+        .get, "/v1/search/venues", owner: .search, summary: "The nearest grounds",
         query: Array(QueryParameter.area.prefix(2)) + [QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(5)))])
     public static let players = Endpoint<SignedIn, NoBody, Page<PlayerResult>>(
-        .GET, "/v1/search/players", owner: .search, summary: "Players by name: prefixes first, small typos forgiven",
+        .get, "/v1/search/players", owner: .search, summary: "Players by name: prefixes first, small typos forgiven",
         query: [QueryParameter("q", JSONSchema.text(1...80).pattern(#"\S"#), required: true)] + QueryParameter.paging)
 
     public static let all: [APIOperation] = [games.operation, teams.operation, courses.operation, venues.operation, players.operation]
 
     public enum Internal {
         public static let reindex = Endpoint<InternalCaller, NoBody, ReindexResult>(
-            .POST, "/internal/reindex", owner: .search, summary: "Rebuild the read model from the owners' snapshots")
+            .post, "/internal/reindex", owner: .search, summary: "Rebuild the read model from the owners' snapshots")
 
         public static let all: [APIOperation] = [reindex.operation, EventsAPI.deliver(to: .search).operation]
     }

@@ -1,13 +1,13 @@
-public import Logging
-public import SQLKit
-public import ServiceLifecycle
 import Foundation
+public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresKit
 import PostgresNIO
+public import SQLKit
 import SQLiteKit
 import SQLiteNIO
+public import ServiceLifecycle
 
 /// A service's store: SQLite (one file, or in memory) by default, PostgreSQL when the URL says so.
 /// All SQL goes through SQLKit with bound parameters; `kind` lets a store branch on dialect.
@@ -179,10 +179,12 @@ public final class Database: Service, Sendable {
     }
 
     private func closeSQLite() async throws {
-        guard case .sqlite(let connection, _) = backend, sqliteClosed.withLockedValue({ closed in
-            defer { closed = true }
-            return !closed
-        }) else { return }
+        guard case .sqlite(let connection, _) = backend,
+            sqliteClosed.withLockedValue({ closed in
+                defer { closed = true }
+                return !closed
+            })
+        else { return }
         try await connection.close()
     }
 

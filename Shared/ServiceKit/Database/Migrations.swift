@@ -1,6 +1,6 @@
 import Foundation
-import NIOConcurrencyHelpers
 public import Logging
+import NIOConcurrencyHelpers
 public import SQLKit
 
 /// One step of a service's schema. Versions increase; an applied version is never changed,

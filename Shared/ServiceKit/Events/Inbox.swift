@@ -1,6 +1,6 @@
 public import Contracts
-public import SQLKit
 import Foundation
+public import SQLKit
 
 /// The consumer side: remembers which events were applied, so a redelivered event is ignored.
 public struct Inbox: Sendable {

@@ -1,6 +1,6 @@
 public import Contracts
-public import SQLKit
 import Foundation
+public import SQLKit
 
 /// Writes domain events next to the change they describe. Call `append` inside the transaction
 /// that makes the change: the event commits with it or not at all, and the dispatcher delivers it.

@@ -1,8 +1,8 @@
 public import Configuration
 public import Contracts
+import Foundation
 public import Logging
 public import ServiceLifecycle
-import Foundation
 
 /// Delivers a batch of events to one subscriber's `/internal/events`; throws when it was not
 /// accepted. `EventsClient` in ServiceClients is the HTTP implementation.

@@ -79,11 +79,11 @@ extension RouterMethods where Context == HuddleRequestContext {
 extension HTTPVerb {
     public var httpMethod: HTTPRequest.Method {
         switch self {
-        case .GET: .get
-        case .POST: .post
-        case .PUT: .put
-        case .PATCH: .patch
-        case .DELETE: .delete
+        case .get: .get
+        case .post: .post
+        case .put: .put
+        case .patch: .patch
+        case .delete: .delete
         }
     }
 }

@@ -1,8 +1,8 @@
 public import Contracts
+public import Foundation
 public import Hummingbird
 public import HummingbirdAuth
 public import NIOCore
-public import Foundation
 
 /// Who is calling, as proven by a verified access token.
 public struct Identity: Sendable, Equatable {

@@ -1,11 +1,11 @@
-public import Hummingbird
 import Contracts
 import Crypto
 import Foundation
 import HTTPTypes
+public import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
-import NIOConcurrencyHelpers
 import SQLKit
 
 /// Makes a signed-in client's POSTs safe to retry: a request carrying `Idempotency-Key` runs once
@@ -47,7 +47,9 @@ public struct IdempotencyMiddleware: RouterMiddleware {
         } catch {
             // Errors become problems further out; a 4xx is as final as a success, a 5xx is retried.
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            if status >= 500 { try await forget(user: user, key: key) } else {
+            if status >= 500 {
+                try await forget(user: user, key: key)
+            } else {
                 let problem = try (error as? any HTTPResponseError)?.response(from: request, context: context)
                 try await remember(problem ?? Response(status: .init(code: status)), user: user, key: key)
             }
@@ -80,13 +82,16 @@ public struct IdempotencyMiddleware: RouterMiddleware {
             .values(SQLBind(user.description), SQLBind(key), SQLBind(fingerprint), SQLBind(Date()))
             .ignoringConflicts(with: ["user_id", "key"]).returning("key").all()
         if !inserted.isEmpty { return .new }
-        guard let row = try await sql.select().columns("fingerprint", "status", "content_type", "body").from("idempotency_keys")
-            .where("user_id", .equal, SQLBind(user.description)).where("key", .equal, SQLBind(key)).first()
+        guard
+            let row = try await sql.select().columns("fingerprint", "status", "content_type", "body").from("idempotency_keys")
+                .where("user_id", .equal, SQLBind(user.description)).where("key", .equal, SQLBind(key)).first()
         else { return .new }
         return .earlier(
             Stored(
-                fingerprint: try row.decode(column: "fingerprint", as: String.self), status: try row.decode(column: "status", as: Int?.self),
-                contentType: try row.decode(column: "content_type", as: String?.self), body: try row.decode(column: "body", as: String?.self)))
+                fingerprint: try row.decode(column: "fingerprint", as: String.self),
+                status: try row.decode(column: "status", as: Int?.self),
+                contentType: try row.decode(column: "content_type", as: String?.self),
+                body: try row.decode(column: "body", as: String?.self)))
     }
 
     private func replay(_ stored: Stored, fingerprint: String) throws -> Response {

@@ -1,5 +1,5 @@
-public import Hummingbird
 import Foundation
+public import Hummingbird
 
 /// A JSON response in Huddle's JSON dialect. Lets handlers return wire types from Contracts
 /// without those types knowing about Hummingbird.

@@ -1,6 +1,6 @@
 public import Contracts
-public import Hummingbird
 import Foundation
+public import Hummingbird
 
 /// `?limit=` (default 20, at most 100) and an opaque `?cursor=` that the service made itself.
 public struct PageRequest: Sendable {

@@ -1,6 +1,6 @@
 public import Contracts
-public import Hummingbird
 import Foundation
+public import Hummingbird
 
 /// An error a client may see. Each service has one `enum <Name>Error: ProblemError` whose cases
 /// carry a stable `code`; internal detail never goes into the problem.

@@ -1,5 +1,5 @@
-public import Hummingbird
 import Contracts
+public import Hummingbird
 import Logging
 
 /// Turns every error into problem+json. Known problems pass through (the code raising a 5xx one

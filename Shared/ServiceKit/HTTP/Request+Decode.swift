@@ -1,6 +1,6 @@
-public import Hummingbird
 public import Contracts
 import Foundation
+public import Hummingbird
 import NIOFoundationCompat
 
 extension Request {

@@ -1,7 +1,7 @@
-public import HTTPTypes
-public import Hummingbird
 import Contracts
 import Foundation
+public import HTTPTypes
+public import Hummingbird
 import Logging
 
 /// Accepts a sane `X-Request-Id` or makes one, puts it on every log line of the request

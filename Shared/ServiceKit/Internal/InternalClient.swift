@@ -116,11 +116,11 @@ public struct InternalClient: Sendable {
 extension HTTPVerb {
     var clientMethod: HTTPMethod {
         switch self {
-        case .GET: .GET
-        case .POST: .POST
-        case .PUT: .PUT
-        case .PATCH: .PATCH
-        case .DELETE: .DELETE
+        case .get: .GET
+        case .post: .POST
+        case .put: .PUT
+        case .patch: .PATCH
+        case .delete: .DELETE
         }
     }
 }

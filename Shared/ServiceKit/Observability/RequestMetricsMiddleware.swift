@@ -1,5 +1,5 @@
-public import Hummingbird
 import Dispatch
+public import Hummingbird
 import Metrics
 import Synchronization
 

@@ -1,7 +1,7 @@
-public import Hummingbird
-public import Prometheus
 import Foundation
+public import Hummingbird
 import Metrics
+public import Prometheus
 import SQLKit
 
 /// `/health` and `/metrics`, the same on every service.

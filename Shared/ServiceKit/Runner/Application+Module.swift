@@ -1,7 +1,7 @@
 public import Contracts
-public import NIOCore
 public import Hummingbird
 import Logging
+public import NIOCore
 
 extension ServiceDependencies {
     /// The `onServerRunning` hook for a module's `Application`: reports the port it got.

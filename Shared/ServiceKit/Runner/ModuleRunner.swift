@@ -1,12 +1,12 @@
-public import Contracts
 public import AsyncHTTPClient
 public import Configuration
-public import Logging
-public import ServiceLifecycle
-public import UnixSignals
+public import Contracts
 import Foundation
+public import Logging
 import NIOCore
 import Prometheus
+public import ServiceLifecycle
+public import UnixSignals
 
 /// Builds one module's application. The executables register one per module they can run.
 public struct ModuleBuilder: Sendable {

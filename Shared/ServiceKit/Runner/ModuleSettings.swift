@@ -1,7 +1,7 @@
-public import Contracts
 public import Configuration
-public import Hummingbird
+public import Contracts
 import Foundation
+public import Hummingbird
 
 /// Reading the keys every module shares. Keys are dotted and lowercase; the environment variable of
 /// a key is its upper-cased form with underscores (`auth.http.port` → `AUTH_HTTP_PORT`).

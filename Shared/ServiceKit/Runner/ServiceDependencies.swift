@@ -1,6 +1,6 @@
-public import Contracts
 public import AsyncHTTPClient
 public import Configuration
+public import Contracts
 public import Logging
 public import Prometheus
 

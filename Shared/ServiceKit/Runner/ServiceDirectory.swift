@@ -1,5 +1,5 @@
-public import Contracts
 public import Configuration
+public import Contracts
 import Foundation
 import NIOConcurrencyHelpers
 

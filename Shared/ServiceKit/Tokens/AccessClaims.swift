@@ -1,6 +1,6 @@
 public import Contracts
-public import JWTKit
 public import Foundation
+public import JWTKit
 
 /// Claims of a Huddle access token: `sub` (user), `sid` (session), `exp`, `iat`, `iss`, `roles`.
 public struct AccessClaims: JWTPayload, Equatable {

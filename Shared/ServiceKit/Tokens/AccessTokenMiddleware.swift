@@ -1,6 +1,6 @@
+import Contracts
 public import Hummingbird
 import HummingbirdAuth
-import Contracts
 import Logging
 
 /// Sets `context.identity` from a valid `Authorization: Bearer` token. A request without a token

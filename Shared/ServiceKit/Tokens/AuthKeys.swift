@@ -1,6 +1,6 @@
 public import Contracts
-public import JWTKit
 import Foundation
+public import JWTKit
 
 /// Where every module but auth gets what verifies access tokens: auth's public keys and the
 /// sessions it revoked, over auth's internal API.

@@ -1,6 +1,6 @@
-public import Hummingbird
 import Crypto
 import Foundation
+public import Hummingbird
 
 /// Guards every path under `/internal/`: the caller must present the shared internal credential in
 /// `X-Internal-Token`. The gateway never routes these paths, so clients cannot reach them anyway;

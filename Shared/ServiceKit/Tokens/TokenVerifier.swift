@@ -1,6 +1,6 @@
 public import Contracts
-public import JWTKit
 public import Foundation
+public import JWTKit
 import Logging
 
 /// Where a verifier gets auth's public keys and the sessions auth has revoked. Auth answers from

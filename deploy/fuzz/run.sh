@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Fuzzes a fresh `huddle` (debug build, demo data, SQLite in a temporary directory) through the
+# gateway with schemathesis: every check, every phase, signed in by hooks.py.
+# Usage: deploy/fuzz/run.sh [examples per operation, default 20]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+python3 -m pip install --quiet --disable-pip-version-check schemathesis requests >/dev/null
+swift build --product huddle
+DATA=$(mktemp -d)
+./.build/debug/huddle --data-dir "$DATA" --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 >"$DATA/huddle.log" 2>&1 &
+HUDDLE=$!
+trap 'kill $HUDDLE 2>/dev/null; rm -rf "$DATA"' EXIT
+for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
+SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis run http://127.0.0.1:8080/openapi.json \
+  --checks all --phases examples,coverage,fuzzing,stateful -n "${1:-20}"
