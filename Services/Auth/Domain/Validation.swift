@@ -4,8 +4,8 @@ import ServiceKit
 
 /// Rules for what people may type, kept apart from storage so they are easy to test and reuse.
 enum AuthValidation {
-    static let minimumPasswordLength = 10
-    static let maximumPasswordLength = 72  // bcrypt reads at most 72 bytes
+    static let minimumPasswordLength = RegisterRequest.passwordLength.lowerBound
+    static let maximumPasswordLength = RegisterRequest.passwordLength.upperBound  // bcrypt reads at most 72 bytes
 
     static func normalizedEmail(_ raw: String) -> String {
         raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()

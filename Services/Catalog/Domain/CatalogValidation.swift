@@ -22,7 +22,9 @@ enum CatalogValidation {
 
     /// Holes of a new course: numbered 1…n without gaps or repeats, par 2–7, valid coordinates.
     static func holes(_ holes: [Hole]) -> [Problem.FieldError] {
-        guard (1...36).contains(holes.count) else { return [.init(field: "holes", message: "must list 1 to 36 holes")] }
+        guard (1...Hole.maxNumber).contains(holes.count) else {
+            return [.init(field: "holes", message: "must list 1 to \(Hole.maxNumber) holes")]
+        }
         var errors: [Problem.FieldError] = []
         var seen = Set<Int>()
         for (index, hole) in holes.enumerated() {
@@ -39,10 +41,13 @@ enum CatalogValidation {
 
     static func hole(_ hole: Hole, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
-        if !(1...36).contains(hole.number) {
-            errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to 36"))
+        if !(1...Hole.maxNumber).contains(hole.number) {
+            errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to \(Hole.maxNumber)"))
         }
-        if !(2...7).contains(hole.par) { errors.append(.init(field: FieldRules.path(field, "par"), message: "must be from 2 to 7")) }
+        if !Hole.parRange.contains(hole.par) {
+            let (low, high) = (Hole.parRange.lowerBound, Hole.parRange.upperBound)
+            errors.append(.init(field: FieldRules.path(field, "par"), message: "must be from \(low) to \(high)"))
+        }
         return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
             + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))
     }

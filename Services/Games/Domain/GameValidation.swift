@@ -4,9 +4,9 @@ import ServiceKit
 
 /// Field rules for games' requests, beside the shared `FieldRules`.
 enum GameValidation {
-    static let capacityRange = 1...500
-    static let subsRange = 0...50
-    static let descriptionLength = 1000
+    static let capacityRange = GameLimits.capacity
+    static let subsRange = SubstitutesRequest.neededRange
+    static let descriptionLength = GameLimits.descriptionLength.upperBound
     /// Games are planned at most this far ahead.
     static let horizon: TimeInterval = 2 * 365 * 24 * 3600
 

@@ -13,7 +13,7 @@ enum Scoring {
             playerId: playerId, userId: userId, name: name, scores: scores, total: total, toPar: total - holes.reduce(0) { $0 + $1.par })
     }
 
-    static let strokesRange = 1...20
+    static let strokesRange = ScoreUpdate.strokesRange
 
     /// A user's statistics over completed cards: rounds played, each course's record and average,
     /// and how each hole ended. Guests have no user and so no statistics.

@@ -5,8 +5,9 @@ public import Contracts
 public enum FieldRules {
     public static func location(_ value: Location, field: String = "location") -> [Problem.FieldError] {
         var errors = coordinates(value.coordinates, field: field)
-        if let address = value.address, address.count > 200 {
-            errors.append(.init(field: path(field, "address"), message: "must be at most 200 characters"))
+        if let address = value.address, address.count > Location.addressLength.upperBound {
+            let message = "must be at most \(Location.addressLength.upperBound) characters"
+            errors.append(.init(field: path(field, "address"), message: message))
         }
         return errors
     }
