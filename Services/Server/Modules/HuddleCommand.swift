@@ -37,7 +37,7 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Option(help: "Set a configuration key, e.g. --set gateway.ratelimit.rate=200 (repeatable).")
     var set: [String] = []
 
-    @Flag(help: "Print the OpenAPI document the gateway serves, and exit.")
+    @Flag(name: .customLong("print-openapi"), help: "Print the OpenAPI document the gateway serves, and exit.")
     var printOpenAPI = false
 
     public init() {}
