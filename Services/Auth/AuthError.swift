@@ -18,29 +18,34 @@ enum AuthError: ProblemError {
         switch self {
         case .emailTaken:
             Problem(
-                title: "Email already registered", status: 409, detail: "An account with this email exists.",
-                code: "EMAIL_TAKEN", errors: [.init(field: "email", message: "is already registered")])
+                .emailTaken,
+                title: "Email already registered", detail: "An account with this email exists.",
+                errors: [.init(field: "email", message: "is already registered")])
         case .invalidCredentials:
-            Problem(title: "Invalid credentials", status: 401, detail: "Email or password is wrong.", code: "INVALID_CREDENTIALS")
+            Problem(
+                .invalidCredentials, title: "Invalid credentials", detail: "Email or password is wrong.")
         case .tooManyAttempts(let seconds):
             Problem(
-                title: "Too many attempts", status: 429,
-                detail: "Too many failed sign-ins for this account; try again in \(seconds) s.", code: "TOO_MANY_ATTEMPTS")
+                .tooManyAttempts,
+                title: "Too many attempts", detail: "Too many failed sign-ins for this account; try again in \(seconds) s.")
         case .invalidRefreshToken:
             Problem(
-                title: "Invalid refresh token", status: 401, detail: "The refresh token is unknown, used or expired.",
-                code: "INVALID_REFRESH_TOKEN")
+                .invalidRefreshToken,
+                title: "Invalid refresh token", detail: "The refresh token is unknown, used or expired.")
         case .invalidOAuthToken(let reason):
-            Problem(title: "Invalid provider token", status: 401, detail: reason, code: "INVALID_OAUTH_TOKEN")
+            Problem(
+                .invalidOAuthToken, title: "Invalid provider token", detail: reason)
         case .oauthProviderUnavailable:
             Problem(
-                title: "Sign-in provider unavailable", status: 503, detail: "The sign-in provider did not answer; try again shortly.",
-                code: "OAUTH_PROVIDER_UNAVAILABLE")
+                .oauthProviderUnavailable,
+                title: "Sign-in provider unavailable", detail: "The sign-in provider did not answer; try again shortly.")
         case .unsupportedProvider(let name):
-            Problem(title: "Unknown provider", status: 404, detail: "No sign-in provider named '\(name)'.", code: "UNKNOWN_PROVIDER")
+            Problem(
+                .unknownProvider, title: "Unknown provider", detail: "No sign-in provider named '\(name)'.")
         case .cannotFollowSelf:
             Problem(
-                title: "Cannot follow yourself", status: 422, detail: "A player cannot follow themselves.", code: "CANNOT_FOLLOW_SELF")
+                .cannotFollowSelf,
+                title: "Cannot follow yourself", detail: "A player cannot follow themselves.")
         }
     }
 

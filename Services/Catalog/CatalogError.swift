@@ -11,16 +11,17 @@ enum CatalogError: ProblemError {
         switch self {
         case .weatherUnavailable:
             Problem(
-                title: "Weather unavailable", status: 503, detail: "The weather provider did not answer; try again shortly.",
-                code: "WEATHER_UNAVAILABLE")
+                .weatherUnavailable,
+                title: "Weather unavailable", detail: "The weather provider did not answer; try again shortly.")
         case .managerCannotLeave:
             Problem(
-                title: "Manager cannot leave", status: 409,
-                detail: "The manager cannot leave the team; delete the team instead.", code: "MANAGER_CANNOT_LEAVE")
+                .managerCannotLeave,
+                title: "Manager cannot leave", detail: "The manager cannot leave the team; delete the team instead.")
         case .sportMismatch(let team, let league):
             Problem(
-                title: "Wrong sport", status: 422, detail: "A \(team.rawValue) team cannot play in a \(league.rawValue) league.",
-                code: "SPORT_MISMATCH", errors: [.init(field: "teamId", message: "plays \(team.rawValue), not \(league.rawValue)")])
+                .sportMismatch,
+                title: "Wrong sport", detail: "A \(team.rawValue) team cannot play in a \(league.rawValue) league.",
+                errors: [.init(field: "teamId", message: "plays \(team.rawValue), not \(league.rawValue)")])
         }
     }
 }

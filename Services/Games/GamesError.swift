@@ -14,17 +14,19 @@ enum GamesError: ProblemError {
     var problem: Problem {
         switch self {
         case .cancelled:
-            Problem(title: "Game cancelled", status: 409, detail: "This game was cancelled.", code: "GAME_CANCELLED")
+            Problem(
+                .gameCancelled, title: "Game cancelled", detail: "This game was cancelled.")
         case .alreadyStarted:
             Problem(
-                title: "Game started", status: 409, detail: "This game has already started; its roster is closed.",
-                code: "GAME_STARTED")
+                .gameStarted,
+                title: "Game started", detail: "This game has already started; its roster is closed.")
         case .roundFinished:
-            Problem(title: "Round finished", status: 409, detail: "This round is finished; its card is read-only.", code: "ROUND_FINISHED")
+            Problem(
+                .roundFinished, title: "Round finished", detail: "This round is finished; its card is read-only.")
         case .versionConflict(let card):
             Problem(
-                title: "Card changed", status: 409,
-                detail: "The card is at version \(card.version); here it is as it stands now.", code: "VERSION_CONFLICT")
+                .versionConflict,
+                title: "Card changed", detail: "The card is at version \(card.version); here it is as it stands now.")
         }
     }
 

@@ -14,16 +14,16 @@ enum GatewayError: ProblemError {
             CommonError.noSuchRoute.problem
         case .upstreamUnavailable(let module):
             Problem(
-                title: "Service unavailable", status: 503, detail: "The \(module.rawValue) service is unavailable; try again shortly.",
-                code: "UPSTREAM_UNAVAILABLE")
+                .upstreamUnavailable,
+                title: "Service unavailable", detail: "The \(module.rawValue) service is unavailable; try again shortly.")
         case .upstreamTimeout(let module):
             Problem(
-                title: "Gateway timeout", status: 504, detail: "The \(module.rawValue) service did not answer in time.",
-                code: "UPSTREAM_TIMEOUT")
+                .upstreamTimeout,
+                title: "Gateway timeout", detail: "The \(module.rawValue) service did not answer in time.")
         case .badUpstream(let module):
             Problem(
-                title: "Bad gateway", status: 502, detail: "The \(module.rawValue) service failed while answering.",
-                code: "BAD_UPSTREAM")
+                .badUpstream,
+                title: "Bad gateway", detail: "The \(module.rawValue) service failed while answering.")
         }
     }
 }

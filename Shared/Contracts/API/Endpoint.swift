@@ -19,7 +19,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
         let template = PathTemplate(path)
         operation = APIOperation(
             method: method, path: template, owner: owner, access: Access.kind, summary: summary,
-            successStatus: Body.self == NoBody.self && Output.self == NoContent.self && status == 200 ? 204 : status,
+            successStatus: Output.self == NoContent.self ? 204 : status,
             query: query,
             pathParameters: template.parameterNames.map { PathParameter(name: $0, schema: pathParameters[$0] ?? .uuid) },
             body: Body.self == NoBody.self ? nil : WireType(Body.self),

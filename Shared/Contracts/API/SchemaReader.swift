@@ -23,14 +23,14 @@ public final class SchemaReader {
     func read<T: Decodable>(_ type: T.Type) throws -> (schema: JSONSchema, sample: T) {
         if let leaf = Self.leaf(type) { return leaf }
         if let described = type as? any SchemaDescribed.Type {
-            return (described.schema, described.schemaSample as! T)
+            return (described.schema, try Self.cast(described.schemaSample, to: type))
         }
         if let wire = type as? any WireEnum.Type {
             let name = Self.componentName(of: type)
             var schema = JSONSchema.oneOf(Self.cases(of: wire))
             schema.description = nil
             components[name] = schema
-            return (.reference(name), Self.firstCase(of: wire) as! T)
+            return (.reference(name), try Self.cast(Self.firstCase(of: wire), to: type))
         }
         let name = Self.componentName(of: type)
         guard !inProgress.contains(name) else {
@@ -65,6 +65,12 @@ public final class SchemaReader {
         return property.merged(with: rule)
     }
 
+    /// The samples above are of `type` by construction; a mismatch names the type instead of crashing.
+    private static func cast<T>(_ value: Any, to type: T.Type) throws -> T {
+        guard let value = value as? T else { throw Unsupported(description: "no sample value of type \(T.self)") }
+        return value
+    }
+
     private static func leaf<T>(_ type: T.Type) -> (schema: JSONSchema, sample: T)? {
         let found: (JSONSchema, Any)? =
             switch type {
@@ -81,7 +87,8 @@ public final class SchemaReader {
             case is URL.Type: (JSONSchema.string.format("uri"), URL(string: "https://huddle.dev")!)
             default: nil
             }
-        return found.map { ($0.0, $0.1 as! T) }
+        guard let (schema, sample) = found, let value = sample as? T else { return nil }
+        return (schema, value)
     }
 
     private static func cases<E: WireEnum>(of type: E.Type) -> [String] { E.allCases.map(\.rawValue) }

@@ -94,11 +94,11 @@ extension Router where Context == HuddleRequestContext {
     public func answerWrongMethods() {
         // QUERY (the safe method with a body, draft-ietf-httpbis-safe-method-w-body) is one clients and
         // fuzzers send; it is not among HTTPTypes' constants.
-        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
         var allowed: [String: (RouterPath, Set<HTTPRequest.Method>)] = [:]
         for route in routes { allowed[route.path.description, default: (route.path, [])].1.insert(route.method) }
         for (_, (path, pathMethods)) in allowed {
-            let allow = methods.filter(pathMethods.contains).map(\.rawValue) + (pathMethods.contains(.get) ? ["HEAD"] : [])
+            let allow = methods.filter(pathMethods.contains).map(\.rawValue)
             for method in methods where !pathMethods.contains(method) {
                 on(path, method: method) { _, _ -> Response in throw CommonError.methodNotAllowed(allow: allow) }
             }

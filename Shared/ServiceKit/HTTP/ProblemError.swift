@@ -59,15 +59,20 @@ public enum CommonError: ProblemError {
         case .validation(let errors):
             let detail = errors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
             return Problem(
-                title: "Invalid request", status: 422, detail: detail, code: "VALIDATION_FAILED", errors: errors)
+                .validationFailed,
+                title: "Invalid request", detail: detail, errors: errors)
         case .malformedBody(let detail):
-            return Problem(title: "Malformed request body", status: 400, detail: detail, code: "MALFORMED_BODY")
+            return Problem(
+                .malformedBody, title: "Malformed request body", detail: detail)
         case .unauthorized(let detail):
-            return Problem(title: "Unauthorized", status: 401, detail: detail, code: "UNAUTHORIZED")
+            return Problem(
+                .unauthorized, title: "Unauthorized", detail: detail)
         case .forbidden(let detail):
-            return Problem(title: "Forbidden", status: 403, detail: detail, code: "FORBIDDEN")
+            return Problem(
+                .forbidden, title: "Forbidden", detail: detail)
         case .notFound(let detail):
-            return Problem(title: "Not found", status: 404, detail: detail, code: "NOT_FOUND")
+            return Problem(
+                .notFound, title: "Not found", detail: detail)
         case .noSuchRoute:
             return Problem(.noSuchRoute, title: "Not found", detail: "No such endpoint.")
         case .methodNotAllowed(let allow):
@@ -79,18 +84,20 @@ public enum CommonError: ProblemError {
                 detail: "A request with this Idempotency-Key is still being processed; retry shortly.")
         case .dependencyUnavailable(let name):
             return Problem(
-                title: "Service unavailable", status: 503, detail: "\(name) is unavailable; try again shortly.",
-                code: "DEPENDENCY_UNAVAILABLE")
+                .dependencyUnavailable,
+                title: "Service unavailable", detail: "\(name) is unavailable; try again shortly.")
         case .rateLimited(let seconds):
             return Problem(
-                title: "Too many requests", status: 429, detail: "Try again in \(seconds) s.", code: "RATE_LIMITED")
+                .rateLimited,
+                title: "Too many requests", detail: "Try again in \(seconds) s.")
         case .payloadTooLarge(let limit):
             return Problem(
-                title: "Payload too large", status: 413, detail: "The request body exceeds \(limit) bytes.",
-                code: "PAYLOAD_TOO_LARGE")
+                .payloadTooLarge,
+                title: "Payload too large", detail: "The request body exceeds \(limit) bytes.")
         case .internalError:
             return Problem(
-                title: "Internal error", status: 500, detail: "Something went wrong on our side.", code: "INTERNAL")
+                .internalError,
+                title: "Internal error", detail: "Something went wrong on our side.")
         case .http(let status, let message):
             let reason = HTTPResponse.Status(code: status).reasonPhrase
             return Problem(

@@ -30,7 +30,7 @@ public struct InternalClient: Sendable {
         let (status, body) = try await send(
             endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID)
         if status == 404 { return nil }
-        if Output.self == NoContent.self, (200..<300).contains(status) { return NoContent() as? Output }
+        if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         return try decode(Output.self, status: status, body: body)
     }
 
@@ -41,7 +41,7 @@ public struct InternalClient: Sendable {
         let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(
             endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID)
-        if Output.self == NoContent.self, (200..<300).contains(status) { return NoContent() as! Output }
+        if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         return try decode(Output.self, status: status, body: responseBody)
     }
 
