@@ -57,6 +57,7 @@ struct MyGamesTests {
             #expect(
                 try await h.games.get("/v1/games?scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(\.field) == ["when"])
             #expect(try await h.games.get("/v1/games?scope=mine&cursor=%%%", token: me.accessToken).status == 422)
+            #expect(try await h.games.get("/v1/games?scope=mine&cursor=QUFB", token: me.accessToken).status == 422)
         }
     }
 

@@ -27,6 +27,9 @@ struct CatalogAndPlayerSearchTests {
                 200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
             #expect(try await h.eventually { try await names("backhand") == ["Bruno Backhand"] })
             #expect(try await h.search.get("/v1/search/players?q=", token: token).problem?.errors?.map(\.field) == ["q"])
+            // Blank by Foundation's measure, not only ASCII spaces; a NUL never reaches the index.
+            #expect(try await h.search.get("/v1/search/players?q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(try await h.search.get("/v1/search/players?q=br%00u", token: token).problem?.errors?.map(\.field) == ["q"])
         }
     }
 

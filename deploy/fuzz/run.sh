@@ -14,5 +14,5 @@ DATA=$(mktemp -d)
 HUDDLE=$!
 trap 'kill $HUDDLE 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
-SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis run http://127.0.0.1:8080/openapi.json \
+SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis --config-file deploy/fuzz/schemathesis.toml run http://127.0.0.1:8080/openapi.json \
   --checks all --phases examples,coverage,fuzzing,stateful -n "${1:-20}"

@@ -28,7 +28,7 @@ struct Accounts: Sendable {
             AuthValidation.nameProblem(request.name))
         let passwordHash = try await hasher.hash(request.password)
         let user = User(
-            id: UserID(), email: email, name: request.name.trimmingCharacters(in: .whitespacesAndNewlines),
+            id: UserID(), email: email, name: request.name.trimmingBlanks,
             pictureUrl: nil, sports: [], passwordHash: passwordHash, facebookID: nil, roles: [], createdAt: Date())
         return try await startSession(for: user) { sql in
             try await users.insert(user, on: sql)
@@ -38,6 +38,8 @@ struct Accounts: Sendable {
 
     func login(_ request: LoginRequest) async throws -> Contracts.Session {
         let email = AuthValidation.normalizedEmail(request.email)
+        // No account has an address that could not be registered; such text never reaches the store.
+        guard AuthValidation.emailProblem(email) == nil else { throw AuthError.invalidCredentials }
         let now = Date()
         let recentFailures = try await database.read { sql in
             try await attempts.failures(email: email, since: now.addingTimeInterval(-throttle.window), on: sql)

@@ -25,7 +25,7 @@ struct Profiles: Sendable {
             guard var user = try await users.user(id: id, on: sql) else {
                 throw CommonError.unauthorized("This account no longer exists.")
             }
-            if let name = body.name { user.name = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let name = body.name { user.name = name.trimmingBlanks }
             if let picture = body.pictureUrl { user.pictureUrl = picture }
             if let sports = body.sports {
                 var seen = Set<Sport>()

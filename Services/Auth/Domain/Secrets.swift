@@ -19,6 +19,11 @@ enum RefreshToken {
 
 /// bcrypt on the thread pool: hashing takes hundreds of milliseconds at cost 12 and must never
 /// run on an event loop.
+///
+/// bcrypt reads only the first 72 bytes of its input, and a password of 30 non-Latin letters is
+/// already 90 bytes of UTF-8. A password longer than that is hashed with SHA-256 first (44 bytes in
+/// base64), so every character counts; passwords of up to 72 bytes go to bcrypt as they are, which
+/// keeps every hash stored before this rule valid.
 struct PasswordHasher: Sendable {
     let cost: UInt8
     /// Verified against when the email is unknown, so that answer takes as long as a wrong password.
@@ -33,12 +38,21 @@ struct PasswordHasher: Sendable {
 
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let input = Self.bcryptInput(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     func verify(_ password: String, against hash: String?) async throws -> Bool {
         let hash = hash ?? dummyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let input = Self.bcryptInput(password)
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
         return matches && hash != dummyHash
+    }
+
+    static let bcryptInputLimit = 72
+
+    static func bcryptInput(_ password: String) -> String {
+        guard password.utf8.count > bcryptInputLimit else { return password }
+        return "sha256:" + Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 }

@@ -4,8 +4,7 @@ import ServiceKit
 
 /// Rules for what people may type, kept apart from storage so they are easy to test and reuse.
 enum AuthValidation {
-    static let minimumPasswordLength = RegisterRequest.passwordLength.lowerBound
-    static let maximumPasswordLength = RegisterRequest.passwordLength.upperBound  // bcrypt reads at most 72 bytes
+    static let passwordLength = RegisterRequest.passwordLength
 
     static func normalizedEmail(_ raw: String) -> String {
         raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -14,32 +13,30 @@ enum AuthValidation {
     static func emailProblem(_ email: String) -> Problem.FieldError? {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace),
+            !email.unicodeScalars.contains(where: Control.contains)
         else { return .init(field: "email", message: "must be an email address") }
         return nil
     }
 
+    /// Counted in Unicode scalars, as the document's `minLength`/`maxLength` count.
     static func passwordProblem(_ password: String) -> Problem.FieldError? {
-        if password.count < minimumPasswordLength {
-            return .init(field: "password", message: "must be at least \(minimumPasswordLength) characters")
+        if password.unicodeScalars.contains(where: Control.contains) {
+            return .init(field: "password", message: "must not contain control characters")
         }
-        if password.utf8.count > maximumPasswordLength {
-            return .init(field: "password", message: "must be at most \(maximumPasswordLength) bytes")
+        guard passwordLength.contains(password.unicodeScalars.count) else {
+            let message = "must be \(passwordLength.lowerBound) to \(passwordLength.upperBound) characters"
+            return .init(field: "password", message: message)
         }
         return nil
     }
 
     static func nameProblem(_ name: String) -> Problem.FieldError? {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(trimmed.count) else { return .init(field: "name", message: "must be 1–100 characters") }
-        return nil
+        TextRule.personName.problem(name).map { .init(field: "name", message: $0) }
     }
 
     static func pictureUrlProblem(_ url: String) -> Problem.FieldError? {
-        guard url.count <= 2048, let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
-            parsed.host?.isEmpty == false
-        else { return .init(field: "pictureUrl", message: "must be an http(s) URL") }
-        return nil
+        WebAddressRule.picture.problem(url).map { .init(field: "pictureUrl", message: $0) }
     }
 
     /// Throws one 422 naming every field that is wrong.

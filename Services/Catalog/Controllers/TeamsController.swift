@@ -46,8 +46,7 @@ struct TeamsController: Controller {
     private func list(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Team> {
         let member = request.uri.queryParameters["member"].map(String.init)
         if let member, member != "me" { throw CommonError.invalid("member", "must be 'me'") }
-        let text = request.uri.queryParameters["q"].map { $0.trimmingCharacters(in: .whitespaces) }
-        if let text, text.count > 80 { throw CommonError.invalid("q", "must be at most 80 characters") }
+        let text = try request.text("q", TeamSearch.text)
         return try await teams.list(
             mine: member != nil, text: text, sport: try request.query("sport", as: Sport.self), viewer: context.userID,
             page: try PageRequest(request))

@@ -4,20 +4,12 @@ import ServiceKit
 
 /// Field rules for catalog's requests, beside the shared `FieldRules`.
 enum CatalogValidation {
-    static let nameLength = 2...80
-
     static func name(_ value: String, field: String = "name") -> [Problem.FieldError] {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        return nameLength.contains(trimmed.count)
-            ? [] : [.init(field: field, message: "must be \(nameLength.lowerBound) to \(nameLength.upperBound) characters")]
+        TextRule.catalogName.problem(value).map { [.init(field: field, message: $0)] } ?? []
     }
 
     static func website(_ value: String?, field: String = "website") -> [Problem.FieldError] {
-        guard let value else { return [] }
-        guard value.count <= 500, let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-            url.host != nil
-        else { return [.init(field: field, message: "must be an http(s) URL")] }
-        return []
+        value.flatMap(WebAddressRule.website.problem).map { [.init(field: field, message: $0)] } ?? []
     }
 
     /// Holes of a new course: numbered 1…n without gaps or repeats, par 2–7, valid coordinates.
@@ -51,6 +43,4 @@ enum CatalogValidation {
         return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
             + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))
     }
-
-    static func trimmed(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines) }
 }

@@ -14,7 +14,7 @@ struct Leagues: Sendable {
         try FieldRules.require(
             CatalogValidation.name(request.name) + (request.location.map { FieldRules.location($0) } ?? []))
         let league = League(
-            id: LeagueID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, skill: request.skill,
+            id: LeagueID(), name: request.name.trimmingBlanks, sport: request.sport, skill: request.skill,
             ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,
             managerId: user, teamCount: 0, createdAt: Date())
         try await database.transaction { sql in

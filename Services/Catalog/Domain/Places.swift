@@ -16,7 +16,7 @@ struct Places: Sendable {
             CatalogValidation.name(request.name) + FieldRules.location(request.location)
                 + CatalogValidation.website(request.website) + CatalogValidation.holes(request.holes))
         let course = Course(
-            id: CourseID(), name: CatalogValidation.trimmed(request.name), location: request.location, website: request.website,
+            id: CourseID(), name: request.name.trimmingBlanks, location: request.location, website: request.website,
             holes: request.holes)
         try await database.transaction { sql in
             try await courses.insert(course, on: sql)
@@ -63,7 +63,7 @@ struct Places: Sendable {
                 + CatalogValidation.website(request.website)
                 + (request.sports.isEmpty ? [.init(field: "sports", message: "must name at least one sport")] : []))
         let venue = Venue(
-            id: VenueID(), name: CatalogValidation.trimmed(request.name), location: request.location,
+            id: VenueID(), name: request.name.trimmingBlanks, location: request.location,
             sports: request.sports.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, website: request.website)
         try await database.transaction { sql in
             try await venues.insert(venue, on: sql)

@@ -15,7 +15,7 @@ struct Teams: Sendable {
     func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(CatalogValidation.name(request.name) + FieldRules.location(request.location))
         let team = Team(
-            id: TeamID(), name: CatalogValidation.trimmed(request.name), sport: request.sport, privacy: request.privacy,
+            id: TeamID(), name: request.name.trimmingBlanks, sport: request.sport, privacy: request.privacy,
             location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
             managerId: user, memberCount: 1, membership: .manager, createdAt: Date())
         try await database.transaction { sql in
@@ -63,7 +63,7 @@ struct Teams: Sendable {
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))
         return try await database.transaction { sql in
             var team = try await managedTeam(id, by: user, on: sql)
-            if let name = request.name { team.name = CatalogValidation.trimmed(name) }
+            if let name = request.name { team.name = name.trimmingBlanks }
             if let privacy = request.privacy { team.privacy = privacy }
             if let location = request.location { team.location = location }
             if let ageGroup = request.ageGroup { team.ageGroup = ageGroup }

@@ -6,7 +6,6 @@ import ServiceKit
 enum GameValidation {
     static let capacityRange = GameLimits.capacity
     static let subsRange = SubstitutesRequest.neededRange
-    static let descriptionLength = GameLimits.descriptionLength.upperBound
     /// Games are planned at most this far ahead.
     static let horizon: TimeInterval = 2 * 365 * 24 * 3600
 
@@ -22,8 +21,7 @@ enum GameValidation {
     }
 
     static func description(_ value: String?) -> [Problem.FieldError] {
-        guard let value, value.count > descriptionLength else { return [] }
-        return [.init(field: "description", message: "must be at most \(descriptionLength) characters")]
+        value.flatMap(GameLimits.description.problem).map { [.init(field: "description", message: $0)] } ?? []
     }
 
     static func location(_ value: Location?) -> [Problem.FieldError] {

@@ -8,7 +8,6 @@ import ServiceKit
 /// committed with its log entry and announced to every connected device.
 struct Rounds: Sendable {
     static let maxPlayers = 20
-    static let guestNameLength = 1...40
 
     let database: Database
     let rounds: any RoundStore
@@ -137,11 +136,13 @@ struct Rounds: Sendable {
         }
         var errors: [Problem.FieldError] = []
         for (index, entry) in requested.enumerated() {
-            switch (entry.userId, entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            switch (entry.userId, entry.guestName) {
             case (nil, nil), (.some, .some):
                 errors.append(.init(field: "players[\(index)]", message: "give either userId or guestName"))
-            case (nil, let name?) where !Self.guestNameLength.contains(name.count):
-                errors.append(.init(field: "players[\(index)].guestName", message: "must be 1 to 40 characters"))
+            case (nil, let name?):
+                if let message = RoundPlayerRequest.guestName.problem(name) {
+                    errors.append(.init(field: "players[\(index)].guestName", message: message))
+                }
             default:
                 break
             }
@@ -156,7 +157,7 @@ struct Rounds: Sendable {
         var entries: [(userId: UserID?, name: String)] = []
         for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }
         for entry in requested {
-            if let name = entry.guestName?.trimmingCharacters(in: .whitespacesAndNewlines) { entries.append((nil, name)) }
+            if let name = entry.guestName?.trimmingBlanks { entries.append((nil, name)) }
         }
         return entries
     }

@@ -26,8 +26,7 @@ struct SearchController: Controller {
             return Page(items: try await search.venues(near: center, limit: limit), nextCursor: nil)
         }
         router.on(SearchAPI.players) { request, _ in
-            let text = request.uri.queryParameters["q"].map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
-            guard (1...80).contains(text.count) else { throw CommonError.invalid("q", "must be 1 to 80 characters") }
+            guard let text = try request.text("q", PlayerSearch.text) else { throw CommonError.invalid("q", "is required") }
             return try await search.players(matching: text, page: try PageRequest(request))
         }
     }

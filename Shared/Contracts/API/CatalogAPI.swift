@@ -23,7 +23,7 @@ public enum CatalogAPI {
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
         query: [
             QueryParameter("member", .oneOf(["me"])),
-            QueryParameter("q", .text(0...80), description: "name substring, any case"),
+            QueryParameter("q", TeamSearch.text.schema, description: "name substring, any case"),
             .sport,
         ] + QueryParameter.paging)
     public static let team = Endpoint<SignedIn, NoBody, Team>(

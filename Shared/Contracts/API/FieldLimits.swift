@@ -6,10 +6,57 @@ extension Coordinates: FieldConstraints {
 }
 
 extension Location: FieldConstraints {
-    public static let addressLength = 0...200
+    public static let address = TextRule(0...200)
     public static var constraints: [String: JSONSchema] {
-        ["lat": .latitude, "lng": .longitude, "address": .text(addressLength)]
+        ["lat": .latitude, "lng": .longitude, "address": address.schema]
     }
+}
+
+extension TextRule {
+    /// Names of teams, leagues, venues and courses.
+    public static let catalogName = TextRule(2...80)
+    /// A person's display name.
+    public static let personName = TextRule(1...100)
+}
+
+extension WebAddressRule {
+    public static let picture = WebAddressRule(maxLength: 2048)
+    public static let website = WebAddressRule(maxLength: 500)
+}
+
+extension CreateTeamRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
+}
+
+extension UpdateTeamRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
+}
+
+extension CreateLeagueRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
+}
+
+extension CreateVenueRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["name": TextRule.catalogName.schema, "website": WebAddressRule.website.schema]
+    }
+}
+
+extension CreateCourseRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["name": TextRule.catalogName.schema, "website": WebAddressRule.website.schema]
+    }
+}
+
+extension UpdateProfileRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["name": TextRule.personName.schema, "pictureUrl": WebAddressRule.picture.schema]
+    }
+}
+
+extension RoundPlayerRequest: FieldConstraints {
+    public static let guestName = TextRule(1...40)
+    public static var constraints: [String: JSONSchema] { ["guestName": guestName.schema] }
 }
 
 extension Hole: FieldConstraints {
@@ -18,9 +65,11 @@ extension Hole: FieldConstraints {
 }
 
 extension RegisterRequest: FieldConstraints {
-    public static let passwordLength = 10...72
+    /// In characters (Unicode scalars); auth hashes passwords of any length in this range whole.
+    public static let passwordLength = 10...128
     public static var constraints: [String: JSONSchema] {
-        ["email": JSONSchema.string.format("email"), "password": .text(passwordLength)]
+        let password = JSONSchema.text(passwordLength).pattern(JSONSchema.whole("[^\(Control.members)]*"))
+        return ["email": JSONSchema.string.format("email"), "password": password, "name": TextRule.personName.schema]
     }
 }
 
@@ -41,12 +90,16 @@ extension SetRosterStatusRequest: FieldConstraints {
 /// Game fields a client sends when planning or changing a game.
 public enum GameLimits {
     public static let capacity = 1...500
-    public static let descriptionLength = 0...1000
-    static var constraints: [String: JSONSchema] { ["capacity": .integer(capacity), "description": .text(descriptionLength)] }
+    public static let description = TextRule(0...1000)
+    static var constraints: [String: JSONSchema] { ["capacity": .integer(capacity), "description": description.schema] }
 }
 
 extension CreateGameRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { GameLimits.constraints }
+    public static var note: String? {
+        "A team game needs teamId; a league game needs leagueId, homeTeamId and a different awayTeamId; a pickup game "
+            + "needs location, sport, privacy, ageGroup, gender and skill. startsAt is in the next two years."
+    }
 }
 
 extension UpdateGameRequest: FieldConstraints {

@@ -147,7 +147,7 @@ extension JSONSchema {
     public static let number = type("number")
     public static let boolean = type("boolean")
     public static let object = type("object")
-    public static let uuid = string.format("uuid")
+    public static let uuid = string.format("uuid").pattern(whole("[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}"))
     public static let dateTime = string.format("date-time")
 
     public static func reference(_ name: String) -> JSONSchema {
@@ -200,6 +200,11 @@ extension JSONSchema {
         schema.maxLength = length.upperBound
         return schema
     }
+
+    /// A pattern matching all of a text and nothing more. `$` will not do: Python's `re`, which
+    /// schema-driven test generators use, lets it match before a final newline; "not followed by
+    /// any character" means the end of the text in every dialect.
+    public static func whole(_ body: String) -> String { "^(?:\(body))(?![\\s\\S])" }
 
     public func pattern(_ pattern: String) -> JSONSchema {
         var schema = self

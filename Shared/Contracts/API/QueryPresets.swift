@@ -1,9 +1,10 @@
 /// Query parameters several operations share.
 extension QueryParameter {
+
     /// `?limit=` (1–100, default 20) and the opaque `?cursor=` a previous page gave.
     public static let paging: [QueryParameter] = [
         QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(20))),
-        QueryParameter("cursor", JSONSchema.string.described("nextCursor of the previous page")),
+        QueryParameter("cursor", PageCursor.schema.described("nextCursor of the previous page")),
     ]
 
     public static func choice<E: WireEnum>(_ name: String, _ type: E.Type, required: Bool = false, description: String? = nil)
@@ -14,11 +15,19 @@ extension QueryParameter {
 
     public static let sport = choice("sport", Sport.self)
 
-    /// `?lat=&lng=`: where the caller stands, both or neither.
+    /// `?lat=&lng=`: where the caller stands, both or neither. One parameter holding an object, which
+    /// OpenAPI's default query style (form, exploded) writes as `lat=…&lng=…`: that is how the
+    /// document says the two come together.
     public static let position: [QueryParameter] = [
-        QueryParameter("lat", .latitude, description: "where you are, for distanceMeters; with lng"),
-        QueryParameter("lng", .longitude, description: "with lat"),
+        QueryParameter("position", positionSchema, description: "where you are, for distanceMeters: lat and lng together")
     ]
+
+    static var positionSchema: JSONSchema {
+        var schema = JSONSchema.object
+        schema.properties = ["lat": .latitude, "lng": .longitude]
+        schema.required = ["lat", "lng"]
+        return schema
+    }
 
     /// `?lat=&lng=&radiusKm=`: a search area.
     public static let area: [QueryParameter] = [
@@ -36,4 +45,22 @@ extension QueryParameter {
 
     /// `?scope=mine`: lists of games and rounds are the caller's own; search finds others'.
     public static let mineScope = QueryParameter("scope", .oneOf(["mine"]), required: true)
+}
+
+/// The `cursor` a list gives out: base64url, as `PageRequest` writes it. A client only sends back one
+/// it was given; any other answers 422.
+public enum PageCursor {
+    public static let alphabet = "A-Za-z0-9_-"
+    public static let maxLength = 1024
+    public static var schema: JSONSchema { JSONSchema.string.length(0...maxLength).pattern(JSONSchema.whole("[\(alphabet)]*")) }
+}
+
+/// `GET /v1/teams?q=`: empty lists every team.
+public enum TeamSearch {
+    public static let text = TextRule(0...80)
+}
+
+/// `GET /v1/search/players?q=`.
+public enum PlayerSearch {
+    public static let text = TextRule(1...80)
 }

@@ -26,7 +26,7 @@ public enum SearchAPI {
         query: Array(QueryParameter.area.prefix(2)) + [QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(5)))])
     public static let players = Endpoint<SignedIn, NoBody, Page<PlayerResult>>(
         .get, "/v1/search/players", owner: .search, summary: "Players by name: prefixes first, small typos forgiven",
-        query: [QueryParameter("q", JSONSchema.text(1...80).pattern(#"\S"#), required: true)] + QueryParameter.paging)
+        query: [QueryParameter("q", PlayerSearch.text.schema, required: true)] + QueryParameter.paging)
 
     public static let all: [APIOperation] = [games.operation, teams.operation, courses.operation, venues.operation, players.operation]
 

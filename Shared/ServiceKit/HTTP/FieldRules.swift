@@ -5,8 +5,7 @@ public import Contracts
 public enum FieldRules {
     public static func location(_ value: Location, field: String = "location") -> [Problem.FieldError] {
         var errors = coordinates(value.coordinates, field: field)
-        if let address = value.address, address.count > Location.addressLength.upperBound {
-            let message = "must be at most \(Location.addressLength.upperBound) characters"
+        if let message = value.address.flatMap(Location.address.problem) {
             errors.append(.init(field: path(field, "address"), message: message))
         }
         return errors

@@ -24,10 +24,22 @@ public struct PageRequest: Sendable {
             self.limit = 20
         }
         if let raw = parameters["cursor"], !raw.isEmpty {
-            guard let data = Data(base64URLEncoded: String(raw)), let text = String(data: data, encoding: .utf8) else {
+            guard raw.count <= PageCursor.maxLength, raw.utf8.allSatisfy(Self.isCursorByte),
+                let data = Data(base64URLEncoded: String(raw)), let text = String(data: data, encoding: .utf8)
+            else {
                 throw CommonError.invalid("cursor", "is not a cursor this list gave out")
             }
             self.cursor = text
+        }
+    }
+
+    /// `PageCursor.alphabet`: base64url without padding.
+    private static func isCursorByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
         }
     }
 

@@ -66,9 +66,17 @@ extension Request {
 }
 
 extension Request {
+    /// Text a person typed into a query parameter (`?q=`), checked by `rule` and without the blanks
+    /// at its ends; nil when absent.
+    public func text(_ name: String, _ rule: TextRule) throws -> String? {
+        guard let raw = uri.queryParameters[Substring(name)].map(String.init) else { return nil }
+        if let message = rule.problem(raw) { throw CommonError.invalid(name, message) }
+        return raw.trimmingBlanks
+    }
+
     /// A query parameter naming one of an enum's cases (`?sport=volleyball`); 422 listing the choices otherwise.
     public func query<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type) throws -> T? where T.RawValue == String {
-        guard let raw = uri.queryParameters[Substring(name)].map(String.init), !raw.isEmpty else { return nil }
+        guard let raw = uri.queryParameters[Substring(name)].map(String.init) else { return nil }
         guard let value = T(rawValue: raw) else {
             throw CommonError.invalid(name, "must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
