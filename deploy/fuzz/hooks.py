@@ -63,3 +63,4 @@ def before_call(context, case, kwargs):
     cursor = (case.query or {}).get("cursor")
     if isinstance(cursor, str) and WELL_FORMED_CURSOR.fullmatch(cursor):
         del case.query["cursor"]
+

@@ -12,7 +12,13 @@ DATA=$(mktemp -d)
 ./.build/debug/huddle --data-dir "$DATA" --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 \
   --set auth.bcrypt.cost=4 >"$DATA/huddle.log" 2>&1 &
 HUDDLE=$!
-trap 'kill $HUDDLE 2>/dev/null; rm -rf "$DATA"' EXIT
+finish() {
+  status=$?
+  kill $HUDDLE 2>/dev/null || true
+  if [ $status -ne 0 ]; then echo "== huddle's log (last 40 lines)"; tail -40 "$DATA/huddle.log"; fi
+  rm -rf "$DATA"
+}
+trap finish EXIT
 for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
 SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis --config-file deploy/fuzz/schemathesis.toml run http://127.0.0.1:8080/openapi.json \
   --checks all --phases examples,coverage,fuzzing,stateful -n "${1:-20}"
