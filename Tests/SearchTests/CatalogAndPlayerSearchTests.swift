@@ -212,4 +212,25 @@ struct ReindexTests {
             #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.count == 2)
         }
     }
+
+    @Test("A reindex with an owner down answers 503 naming it and what was indexed before it")
+    func reindexWithAnOwnerDown() async throws {
+        let withoutCatalog = SearchHarness.builders.filter { $0.module != .catalog }
+        let settings = ["games.events.subscribers": "search", "games.events.poll.ms": "20"]
+        try await TestStack.with(withoutCatalog, config: settings, directory: [.catalog: "http://127.0.0.1:1"]) { stack in
+            let organizer = try await stack.client(.auth).register(name: "Olga Organiser")
+            let request = CreateGameRequest(
+                kind: .pickup, startsAt: Date().addingTimeInterval(2 * 24 * 3600), location: Location(lat: 59.437, lng: 24.75),
+                sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .any)
+            _ = try await expect(201, stack.client(.games).post("/v1/games", json: request, token: organizer.accessToken))
+
+            let answer = try await stack.client(.search).post(
+                "/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
+            #expect(answer.status == 503)
+            let problem = try #require(answer.problem)
+            #expect(problem.code == ProblemCode.dependencyUnavailable.code)
+            #expect(problem.detail?.contains("catalog did not answer") == true)
+            #expect(problem.detail?.contains("games 1, teams 0") == true)
+        }
+    }
 }

@@ -15,24 +15,38 @@ struct Reindex: Sendable {
     let snapshots: SnapshotClient
 
     func run() async throws -> Result {
-        let games = try await snapshots.forEachPage(of: GamesAPI.Internal.gameSnapshot) { page in
+        var done = Result(games: 0, teams: 0, courses: 0, venues: 0, players: 0)
+        done.games = try await step(GamesAPI.Internal.gameSnapshot, done) { page in
             try await write(try page.compactMap(Indexer.document(for:)))
         }
-        let teams = try await snapshots.forEachPage(of: CatalogAPI.Internal.teamSnapshot) { page in
+        done.teams = try await step(CatalogAPI.Internal.teamSnapshot, done) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let courses = try await snapshots.forEachPage(of: CatalogAPI.Internal.courseSnapshot) { page in
+        done.courses = try await step(CatalogAPI.Internal.courseSnapshot, done) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let venues = try await snapshots.forEachPage(of: CatalogAPI.Internal.venueSnapshot) { page in
+        done.venues = try await step(CatalogAPI.Internal.venueSnapshot, done) { page in
             try await write(try page.map(Indexer.document(for:)))
         }
-        let profiles = try await snapshots.forEachPage(of: AuthAPI.Internal.profileSnapshot) { page in
+        done.players = try await step(AuthAPI.Internal.profileSnapshot, done) { page in
             try await database.transaction { sql in
                 for profile in page { try await players.upsert(PlayerResult(id: profile.id, name: profile.name), on: sql) }
             }
         }
-        return Result(games: games, teams: teams, courses: courses, venues: venues, players: profiles)
+        return done
+    }
+
+    /// Reads one owner's snapshot through `body`; an owner that does not answer stops the rebuild
+    /// with what was done so far.
+    private func step<Item: Codable & Sendable>(
+        _ snapshot: Endpoint<InternalCaller, NoBody, Page<Item>>, _ done: Result, _ body: ([Item]) async throws -> Void
+    ) async throws -> Int {
+        do {
+            return try await snapshots.forEachPage(of: snapshot, body)
+        } catch let error as CommonError {
+            guard case .dependencyUnavailable = error else { throw error }
+            throw SearchError.reindexInterrupted(owner: snapshot.operation.owner, indexedSoFar: done)
+        }
     }
 
     private func write(_ documents: [PlaceDocument]) async throws {
