@@ -23,7 +23,7 @@ struct StackTests {
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]
-        settings.merge(HuddleModules.subscriberSettings(for: HuddleModules.available)) { _, new in new }
+        settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
@@ -83,6 +83,18 @@ extension StackTests {
         let warnings = recorder.logged.filter { $0.level >= .warning }
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(recorder.logged.contains { $0.message.contains("Server started") })
+    }
+
+    @Test("a module started without the address of a module it calls refuses to start, naming the setting")
+    func missingCallee() async throws {
+        let settings = ["games.http.port": "0", "games.db.url": "sqlite::memory:", "auth.url": "http://127.0.0.1:1"]
+        let error = await #expect(throws: MissingConfiguration.self) {
+            try await EmbeddedStack.start(
+                modules: [.games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+                internalToken: TestStack.internalToken, logger: Logger(label: "stack-test"))
+        }
+        #expect(error?.key == "catalog.url")
+        #expect(error?.description.contains("games calls catalog: set CATALOG_URL") == true)
     }
 
     @Test("a module whose port is taken ends start-up at once, naming itself, the address and the key that moves it")

@@ -17,6 +17,13 @@ public final class EmbeddedStack: Sendable {
         modules: [ServiceModule], reader: ConfigReader, internalToken: String? = nil, logger: Logger,
         extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> EmbeddedStack {
+        // A module started without the address of one it calls would fail on its first request;
+        // it refuses to start instead, saying which address is missing.
+        if let (caller, callee) = Wiring.unreachableCallees(of: modules, directory: ServiceDirectory(reader: reader)).first {
+            throw MissingConfiguration(
+                key: "\(callee.rawValue).url",
+                hint: "\(caller.rawValue) calls \(callee.rawValue): set \(callee.rawValue.uppercased())_URL to its address")
+        }
         let runner = try ModuleRunner(reader: reader, internalToken: internalToken, logger: logger)
         let services = try await runner.services(for: modules, builders: HuddleModules.builders, reader: reader)
         let group = runner.group(running: extraServices + services, signals: gracefulShutdownSignals, logger: logger)

@@ -59,7 +59,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["catalog.weather.url"] = "http://127.0.0.1:8090"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
-        defaults.merge(HuddleModules.subscriberSettings(for: modules)) { _, new in new }
+        defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
         defaults["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         let reader = ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
         let logger = bootstrapLogging(level: logLevel, label: "huddle")

@@ -1,0 +1,53 @@
+public import Contracts
+
+/// Who talks to whom, declared once. `huddle` wires its modules from it, a module started on its own
+/// refuses to start without the addresses it needs, and the deployment files (docker-compose.yml,
+/// deploy/postgres/init.sql) are checked against it by `DeploymentCheck`. Adding a consumer or a
+/// call is one line here.
+public enum Wiring {
+    /// Publisher → the modules that consume its events through `/internal/events`
+    /// (`<publisher>.events.subscribers`).
+    public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
+        .auth: [.search],
+        .catalog: [.games, .search],
+        .games: [.search],
+    ]
+
+    /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
+    /// tokens calls auth for its signing keys and revoked sessions. The gateway is not here: it
+    /// calls the modules of `gateway.modules` (in a deployment, `publicOwners`) and answers 503 for
+    /// any that is missing.
+    public static let calls: [ServiceModule: [ServiceModule]] = [
+        .catalog: [.auth],
+        .games: [.auth, .catalog],
+        .search: [.auth, .catalog, .games],
+    ]
+
+    /// Modules with a database of their own (`<module>.db.url`).
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search]
+
+    /// The modules whose routes a deployed gateway serves: the owners of the public operations.
+    public static var publicOwners: [ServiceModule] {
+        let owners = Set(API.publicOperations.map(\.owner))
+        return ServiceModule.allCases.filter { owners.contains($0) && $0 != .gateway }
+    }
+
+    /// `<module>.events.subscribers` for modules that run together: each publisher delivers to the
+    /// consumers among them.
+    public static func subscriberSettings(for modules: [ServiceModule]) -> [String: String] {
+        eventConsumers.reduce(into: [:]) { settings, entry in
+            let running = entry.value.filter(modules.contains)
+            if modules.contains(entry.key), !running.isEmpty {
+                settings["\(entry.key.rawValue).events.subscribers"] = running.map(\.rawValue).joined(separator: ",")
+            }
+        }
+    }
+
+    /// For each of `modules`, the modules it calls that are neither among them nor in `directory`:
+    /// addresses that must be configured before it can work.
+    public static func unreachableCallees(of modules: [ServiceModule], directory: ServiceDirectory) -> [(ServiceModule, ServiceModule)] {
+        modules.flatMap { caller in
+            (calls[caller] ?? []).filter { !modules.contains($0) && directory.url(of: $0) == nil }.map { (caller, $0) }
+        }
+    }
+}
