@@ -67,6 +67,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // MARK: Shared
@@ -99,6 +100,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
+
+        .target(
+            name: "DeploymentCheck", dependencies: ["Contracts", "ServiceKit", .product(name: "Yams", package: "Yams")],
+            path: "Shared/DeploymentCheck", swiftSettings: swiftSettings),
 
         // MARK: Services
         .target(
@@ -224,6 +229,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DeploymentTests",
+            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", "Contracts"],
+            path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
             dependencies: [

@@ -1,0 +1,119 @@
+public import Contracts
+import Foundation
+public import ServiceKit
+
+/// Holds docker-compose.yml and deploy/postgres/init.sql to `Wiring`: every module in a service of
+/// its own; each publisher's subscriber list; the address of every module a service calls; for each
+/// module with a store, its database URL, the password variable the postgres container gets, and
+/// its role and database in init.sql; the gateway's module list. Answers what disagrees, one
+/// sentence each.
+public enum DeploymentCheck {
+    public static func findings(compose: ComposeFile, initSQL: String, modules: [ServiceModule]) -> [String] {
+        var findings: [String] = []
+        var deployed: [ServiceModule: ComposeFile.Service] = [:]
+        for module in modules {
+            let running = compose.services.values.filter { $0.module == module }
+            switch running.count {
+            case 0: findings.append("no service runs \(module.rawValue) (HUDDLE_MODULE: \(module.rawValue))")
+            case 1: deployed[module] = running[0]
+            default: findings.append("\(running.map(\.name).sorted().joined(separator: " and ")) all run \(module.rawValue)")
+            }
+        }
+        for (module, service) in deployed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            findings += subscribers(of: module, in: service, deployed: deployed)
+            findings += addresses(called: callees(of: module, deployed: deployed), by: service, deployed: deployed)
+            if Wiring.stores.contains(module) { findings += store(of: module, in: service, compose: compose, initSQL: initSQL) }
+        }
+        if let gateway = deployed[.gateway] {
+            let expected = Wiring.publicOwners.filter { deployed[$0] != nil }
+            findings += list("GATEWAY_MODULES", in: gateway, expected: expected, because: "the gateway routes to them")
+        }
+        return findings
+    }
+
+    private static func callees(of module: ServiceModule, deployed: [ServiceModule: ComposeFile.Service]) -> [ServiceModule] {
+        let callees = module == .gateway ? Wiring.publicOwners : Wiring.calls[module] ?? []
+        return callees.filter { deployed[$0] != nil }
+    }
+
+    private static func subscribers(
+        of module: ServiceModule, in service: ComposeFile.Service, deployed: [ServiceModule: ComposeFile.Service]
+    ) -> [String] {
+        let expected = (Wiring.eventConsumers[module] ?? []).filter { deployed[$0] != nil }
+        return list(variable(module, "EVENTS_SUBSCRIBERS"), in: service, expected: expected, because: "they consume its events")
+    }
+
+    /// A comma-separated module list that must name exactly `expected` (absent means none).
+    private static func list(_ name: String, in service: ComposeFile.Service, expected: [ServiceModule], because reason: String)
+        -> [String]
+    {
+        let actual = Set((service.environment[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let wanted = Set(expected.map(\.rawValue))
+        guard actual != wanted else { return [] }
+        let shown = wanted.isEmpty ? "unset" : wanted.sorted().joined(separator: ",")
+        return ["\(service.name): \(name) is '\(service.environment[name] ?? "")' but should be \(shown): \(reason)"]
+    }
+
+    private static func addresses(
+        called callees: [ServiceModule], by service: ComposeFile.Service, deployed: [ServiceModule: ComposeFile.Service]
+    ) -> [String] {
+        callees.compactMap { callee in
+            guard let target = deployed[callee] else { return nil }
+            let port = target.environment[variable(callee, "HTTP_PORT")] ?? String(callee.defaultPort)
+            let expected = "http://\(target.name):\(port)"
+            let name = variable(callee, "URL")
+            guard service.environment[name] != expected else { return nil }
+            return "\(service.name): \(name) is '\(service.environment[name] ?? "")' but \(service.name) calls \(callee.rawValue) at \(expected)"
+        }
+    }
+
+    private static func store(of module: ServiceModule, in service: ComposeFile.Service, compose: ComposeFile, initSQL: String)
+        -> [String]
+    {
+        let name = variable(module, "DB_URL")
+        let owner = "huddle_\(module.rawValue)"
+        guard let url = service.environment[name], let parts = DatabaseURL(url) else {
+            return ["\(service.name): \(name) must be a postgres:// URL with the password as a ${…} variable"]
+        }
+        var findings: [String] = []
+        if parts.user != owner || parts.database != owner {
+            findings.append("\(service.name): \(name) must use role and database \(owner), not \(parts.user) and \(parts.database)")
+        }
+        guard let postgres = compose.postgres else { return findings + ["no postgres service for \(service.name)'s store"] }
+        if parts.host != postgres.name { findings.append("\(service.name): \(name) must point at the \(postgres.name) service") }
+        if postgres.environment[parts.passwordVariable] == nil {
+            findings.append("\(postgres.name): needs \(parts.passwordVariable) for init.sql to create \(owner)")
+        }
+        let statements = [
+            "\\set \(module.rawValue)_password `echo \"$\(parts.passwordVariable)\"`",
+            "CREATE ROLE \(owner) LOGIN PASSWORD :'\(module.rawValue)_password';",
+            "CREATE DATABASE \(owner) OWNER \(owner);",
+        ]
+        for statement in statements where !initSQL.contains(statement) {
+            findings.append("init.sql: missing `\(statement)` for \(service.name)'s store")
+        }
+        return findings
+    }
+
+    /// `catalog`, `EVENTS_SUBSCRIBERS` → `CATALOG_EVENTS_SUBSCRIBERS`, the variable for `catalog.events.subscribers`.
+    static func variable(_ module: ServiceModule, _ suffix: String) -> String {
+        module.rawValue.uppercased().replacingOccurrences(of: "-", with: "") + "_" + suffix
+    }
+
+    /// `postgres://user:${PASSWORD}@host:5432/database?…`
+    struct DatabaseURL {
+        let user: String, passwordVariable: String, host: String, database: String
+
+        init?(_ text: String) {
+            guard text.hasPrefix("postgres://"), let at = text.lastIndex(of: "@") else { return nil }
+            let credentials = text[text.index(text.startIndex, offsetBy: "postgres://".count)..<at].split(separator: ":", maxSplits: 1)
+            guard credentials.count == 2, credentials[1].hasPrefix("${"), credentials[1].hasSuffix("}") else { return nil }
+            let location = text[text.index(after: at)...].split(separator: "/", maxSplits: 1)
+            guard location.count == 2 else { return nil }
+            user = String(credentials[0])
+            passwordVariable = String(credentials[1].dropFirst(2).dropLast())
+            host = String(location[0].split(separator: ":")[0])
+            database = String(location[1].split(separator: "?")[0])
+        }
+    }
+}
