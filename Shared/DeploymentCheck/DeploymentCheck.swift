@@ -62,8 +62,9 @@ public enum DeploymentCheck {
             let port = target.environment[variable(callee, "HTTP_PORT")] ?? String(callee.defaultPort)
             let expected = "http://\(target.name):\(port)"
             let name = variable(callee, "URL")
-            guard service.environment[name] != expected else { return nil }
-            return "\(service.name): \(name) is '\(service.environment[name] ?? "")' but \(service.name) calls \(callee.rawValue) at \(expected)"
+            let actual = service.environment[name] ?? ""
+            guard actual != expected else { return nil }
+            return "\(service.name): \(name) is '\(actual)' but \(service.name) calls \(callee.rawValue) at \(expected)"
         }
     }
 
