@@ -1,4 +1,4 @@
-public import Contracts
+import Contracts
 import HTTPTypes
 import Hummingbird
 import Logging

@@ -1,7 +1,6 @@
 import Configuration
 import Contracts
 import Foundation
-import HuddleModules
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -9,6 +8,7 @@ import NIOPosix
 import ServiceKit
 import ServiceKitTesting
 import Testing
+@testable import HuddleModules
 
 /// The whole stack as `huddle` runs it (one process, each module on its own port, real HTTP),
 /// on port 0, driven only through the gateway.
@@ -17,7 +17,8 @@ struct StackTests {
     static let adminEmail = "stack-admin@example.com"
 
     static func withStack<T>(
-        store: TestStore, logger: Logger = Logger(label: "stack-test"), body: (TestClient) async throws -> T
+        store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
+        body: (TestClient) async throws -> T
     ) async throws -> T {
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,

@@ -2,7 +2,7 @@ import Contracts
 import Hummingbird
 import ServiceKit
 
-/// `/v1/news/...`: anyone reads; bookmarks belong to the signed-in user.
+/// `/v1/news/...`: anyone reads; bookmarks belong to the signed-in user; administrators publish.
 struct NewsController: Controller {
     let news: News
 
@@ -19,6 +19,7 @@ struct NewsController: Controller {
             try await news.setBookmark(try context.parameters.articleID(), saved: true, user: context.userID)
             return NoContent()
         }
+        router.on(CatalogAPI.publishNews) { body, _, context in try await news.publish(body, by: context.identity) }
         router.on(CatalogAPI.removeBookmark) { _, context in
             try await news.setBookmark(try context.parameters.articleID(), saved: false, user: context.userID)
             return NoContent()

@@ -8,22 +8,27 @@ struct News: Sendable {
     let database: Database
     let store: any NewsStore
 
+    /// Articles an administrator publishes through the public API: the same rules as a feed's.
+    func publish(_ request: NewsIngestRequest, by identity: Identity?) async throws -> NewsIngestResult {
+        guard identity?.isAdministrator == true else { throw CommonError.forbidden("Only administrators publish news.") }
+        return try await ingest(request)
+    }
+
     func ingest(_ request: NewsIngestRequest) async throws -> NewsIngestResult {
-        guard request.articles.count <= 500 else { throw CommonError.invalid("articles", "must hold at most 500 articles") }
-        var errors: [Problem.FieldError] = []
-        for (index, article) in request.articles.enumerated() {
-            if article.title.trimmingCharacters(in: .whitespaces).isEmpty {
-                errors.append(.init(field: "articles[\(index)].title", message: "must not be empty"))
-            }
-            errors += CatalogValidation.website(article.url, field: "articles[\(index)].url")
+        guard NewsIngestRequest.count.contains(request.articles.count) else {
+            throw CommonError.invalid("articles", "must hold 1 to \(NewsIngestRequest.count.upperBound) articles")
+        }
+        let errors = request.articles.enumerated().flatMap { index, article in
+            article.problems(at: "articles[\(index)]").map { Problem.FieldError(field: $0.field, message: $0.message) }
         }
         try FieldRules.require(errors)
         let inserted = try await database.transaction { sql in
             var inserted = 0
             for article in request.articles {
                 let record = NewsArticle(
-                    id: ArticleID(), title: article.title, summary: article.summary, url: article.url, imageUrl: article.imageUrl,
-                    source: article.source, sport: article.sport, publishedAt: article.publishedAt)
+                    id: ArticleID(), title: article.title.trimmingBlanks, summary: article.summary.trimmingBlanks, url: article.url,
+                    imageUrl: article.imageUrl, source: article.source.trimmingBlanks, sport: article.sport,
+                    publishedAt: article.publishedAt)
                 if try await store.insertIfNew(record, on: sql) { inserted += 1 }
             }
             return inserted

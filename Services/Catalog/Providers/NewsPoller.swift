@@ -66,17 +66,26 @@ enum NewsAPIFeed {
         let articles: [Article]
     }
 
-    /// Articles with a title, an http(s) url and a readable date; others are skipped.
+    /// Articles with a title, a url and a readable date that keep the rules of an article (texts
+    /// clipped to their lengths, an image whose address breaks them dropped); others are skipped, so
+    /// one odd item never costs the batch.
     static func articles(from data: Data, sport: Sport) throws -> [NewsIngestRequest.Article] {
+        typealias Article = NewsIngestRequest.Article
         let answer = try JSONDecoder().decode(Answer.self, from: data)
         let dates = ISO8601DateFormatter()
         return answer.articles.compactMap { item in
-            guard let title = item.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty, title != "[Removed]",
-                let url = item.url, url.hasPrefix("http"), let published = item.publishedAt.flatMap(dates.date(from:))
+            guard let title = item.title?.trimmingBlanks, title != "[Removed]", let url = item.url,
+                let published = item.publishedAt.flatMap(dates.date(from:))
             else { return nil }
-            return NewsIngestRequest.Article(
-                title: String(title.prefix(300)), summary: String((item.description ?? "").prefix(2000)), url: url,
-                imageUrl: item.urlToImage, source: item.source?.name ?? "Unknown", sport: sport, publishedAt: published)
+            let image = item.urlToImage.flatMap { Article.address.problem($0) == nil ? $0 : nil }
+            let article = Article(
+                title: clip(title, Article.title), summary: clip(item.description ?? "", Article.summary), url: url, imageUrl: image,
+                source: clip(item.source?.name ?? "Unknown", Article.source), sport: sport, publishedAt: published)
+            return article.problems(at: "").isEmpty ? article : nil
         }
+    }
+
+    private static func clip(_ text: String, _ rule: TextRule) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(rule.length.upperBound)))
     }
 }

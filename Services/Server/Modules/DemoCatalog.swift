@@ -4,8 +4,7 @@ import Logging
 import NIOHTTP1
 import ServiceKit
 
-/// Demo catalog content, created through catalog's public API (and its internal news ingest)
-/// on the first start: disc golf parks in Estonia, grounds around the City of Casey (Victoria,
+/// Demo catalog content, created through catalog's public API on the first start: disc golf parks in Estonia, grounds around the City of Casey (Victoria,
 /// Australia), leagues and teams in Tallinn, Tartu and Casey, and some news.
 enum DemoCatalog {
     struct Park {
@@ -63,23 +62,21 @@ enum DemoCatalog {
     static let tartu = Location(lat: 58.3780, lng: 26.7290, address: "Tartu")
     static let casey = Location(lat: -38.0690, lng: 145.3030, address: "Narre Warren, City of Casey VIC")
 
-    static func seed(catalogURL: String, internalToken: String, sessions: [String: Session], logger: Logger) async {
+    /// Whether everything was seeded (or was there already).
+    static func seed(catalogURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
         let catalog = DemoClient(baseURL: catalogURL)
+        guard let admin = sessions[DemoData.administrator.email]?.accessToken, let chloe = sessions[DemoData.chloe.email]?.accessToken,
+            let bruno = sessions[DemoData.bruno.email]?.accessToken, let dmitri = sessions[DemoData.dmitri.email]?.accessToken
+        else { return false }
         do {
-            if let admin = sessions[DemoData.administrator.email]?.accessToken {
-                try await seedPlaces(catalog, admin: admin)
-            }
-            if let chloe = sessions[DemoData.chloe.email]?.accessToken, let bruno = sessions[DemoData.bruno.email]?.accessToken,
-                let dmitri = sessions[DemoData.dmitri.email]?.accessToken
-            {
-                try await seedTeams(catalog, chloe: chloe, bruno: bruno, dmitri: dmitri)
-            }
-            var ingest = catalog
-            ingest.headers[Routes.Header.internalToken] = internalToken
-            _ = try await ingest.expect(
-                .POST, CatalogAPI.Internal.ingestNews.path(), json: NewsIngestRequest(articles: news), as: NewsIngestResult.self)
+            try await seedPlaces(catalog, admin: admin)
+            _ = try await catalog.expect(
+                .POST, CatalogAPI.publishNews.path(), json: NewsIngestRequest(articles: news), token: admin, as: NewsIngestResult.self)
+            try await seedTeams(catalog, chloe: chloe, bruno: bruno, dmitri: dmitri)
+            return true
         } catch {
             logger.warning("demo catalog data incomplete: \(error)")
+            return false
         }
     }
 

@@ -9,7 +9,6 @@ import ServiceKit
 /// JSON over HTTP for seeding demo data through the public API, as a client app would.
 struct DemoClient {
     let baseURL: String
-    var headers: [String: String] = [:]
 
     struct Failed: Error, CustomStringConvertible {
         let description: String
@@ -21,7 +20,6 @@ struct DemoClient {
     ) async throws -> (status: Int, value: T?) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")

@@ -9,22 +9,27 @@ import ServiceKit
 /// pick-up in Tallinn with a request waiting for Bruno; on the first start, a finished disc golf
 /// round at Rakke, so Dmitri and Bruno have records.
 enum DemoGames {
-    static func seed(catalogURL: String, gamesURL: String, sessions: [String: Session], logger: Logger) async {
+    /// Whether everything was seeded (or was there already).
+    static func seed(catalogURL: String, gamesURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
         guard let chloe = sessions[DemoData.chloe.email], let bruno = sessions[DemoData.bruno.email],
             let dmitri = sessions[DemoData.dmitri.email]
-        else { return }
+        else { return false }
         let catalog = DemoClient(baseURL: catalogURL), games = DemoClient(baseURL: gamesURL)
+        var complete = true
         do {
             try await seedGames(
                 catalog: catalog, games: games, chloe: chloe.accessToken, bruno: bruno.accessToken, dmitri: dmitri.accessToken)
         } catch {
             logger.warning("demo games incomplete: \(error)")
+            complete = false
         }
         do {
             try await seedRound(catalog: catalog, games: games, dmitri: dmitri, bruno: bruno)
         } catch {
             logger.warning("demo round incomplete: \(error)")
+            complete = false
         }
+        return complete
     }
 
     private static func seedGames(catalog: DemoClient, games: DemoClient, chloe: String, bruno: String, dmitri: String) async throws {

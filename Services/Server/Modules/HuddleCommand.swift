@@ -17,7 +17,8 @@ public struct HuddleCommand: AsyncParsableCommand {
         discussion: """
             Any configuration key can be set with --set key=value or its environment variable
             (auth.db.url ↔ AUTH_DB_URL). Keys are listed in README.md.
-            """)
+            """,
+        subcommands: [DemoCommand.self])
 
     @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
     var modules = "all"
@@ -72,15 +73,9 @@ public struct HuddleCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint])
         for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
         if demo, modules.contains(.auth) {
-            let sessions = await DemoData.seed(authURL: stack.url(of: .auth), logger: logger)
-            if modules.contains(.catalog) {
-                await DemoCatalog.seed(
-                    catalogURL: stack.url(of: .catalog), internalToken: internalToken, sessions: sessions, logger: logger)
-            }
-            if modules.contains(.catalog), modules.contains(.games) {
-                await DemoGames.seed(
-                    catalogURL: stack.url(of: .catalog), gamesURL: stack.url(of: .games), sessions: sessions, logger: logger)
-            }
+            _ = await DemoSeed.run(
+                auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
+                games: modules.contains(.games) ? stack.url(of: .games) : nil, logger: logger)
         }
         if modules.contains(.gateway) {
             print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")

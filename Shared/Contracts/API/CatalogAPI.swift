@@ -93,6 +93,9 @@ public enum CatalogAPI {
         .put, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Save an article (idempotent)")
     public static let removeBookmark = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Forget a saved article (idempotent)")
+    public static let publishNews = Endpoint<SignedIn, NewsIngestRequest, NewsIngestResult>(
+        .post, "/v1/news", owner: .catalog,
+        summary: "Publish articles (administrators); an article whose url is already known is left as it is", problems: [.forbidden])
 
     public static let all: [APIOperation] = [
         sports.operation, createLeague.operation, leagues.operation, league.operation, leagueTeams.operation,
@@ -101,6 +104,7 @@ public enum CatalogAPI {
         declineTeamRequest.operation, removeMember.operation, createCourse.operation, courses.operation, course.operation,
         saveHole.operation, navigation.operation, weather.operation, createVenue.operation, venues.operation, venue.operation,
         news.operation, bookmarks.operation, article.operation, bookmark.operation, removeBookmark.operation,
+        publishNews.operation,
     ]
 
     /// What other modules call. Internal callers see everything; they apply user-facing rules themselves.

@@ -105,3 +105,30 @@ extension CreateGameRequest: FieldConstraints {
 extension UpdateGameRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { GameLimits.constraints }
 }
+
+extension NewsIngestRequest: FieldConstraints {
+    public static let count = 1...500
+    public static var constraints: [String: JSONSchema] { ["articles": JSONSchema().items(count)] }
+}
+
+extension NewsIngestRequest.Article: FieldConstraints {
+    public static let title = TextRule(1...300)
+    public static let summary = TextRule(0...2000)
+    public static let source = TextRule(1...100)
+    public static let address = WebAddressRule(maxLength: 2048)
+    public static var constraints: [String: JSONSchema] {
+        [
+            "title": title.schema, "summary": summary.schema, "source": source.schema, "url": address.schema,
+            "imageUrl": address.schema,
+        ]
+    }
+
+    /// Every field that breaks its rule, named under `field` (e.g. `articles[3]`).
+    public func problems(at field: String) -> [(field: String, message: String)] {
+        let checks: [(String, String?)] = [
+            ("title", Self.title.problem(title)), ("summary", Self.summary.problem(summary)), ("source", Self.source.problem(source)),
+            ("url", Self.address.problem(url)), ("imageUrl", imageUrl.flatMap(Self.address.problem)),
+        ]
+        return checks.compactMap { name, message in message.map { ("\(field).\(name)", $0) } }
+    }
+}

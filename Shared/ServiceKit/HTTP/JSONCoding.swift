@@ -37,8 +37,28 @@ public enum HuddleJSON {
             Date.ISO8601FormatStyle(includingFractionalSeconds: !whole, timeZone: .gmt))
     }
 
+    /// Any RFC 3339 date-time. Foundation's ISO 8601 parser refuses two things RFC 3339 allows and
+    /// schema validators accept: a lower-case `t`/`z`, and offsets beyond ±18:00 (the grammar allows
+    /// up to 23:59); so the offset is read here and the rest is parsed as UTC.
     public static func parseRFC3339(_ text: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
+        let upper = text.uppercased()
+        var local = Substring(upper), offsetSeconds = 0
+        if upper.hasSuffix("Z") {
+            local = upper.dropLast()
+        } else {
+            let offset = upper.suffix(6)
+            let sign = offset.first, digits = offset.dropFirst()
+            guard sign == "+" || sign == "-", digits.count == 5, digits.dropFirst(2).first == ":",
+                let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)), hours <= 23, minutes <= 59
+            else { return nil }
+            offsetSeconds = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
+            local = upper.dropLast(6)
+        }
+        let utc = local + "Z"
+        guard
+            let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(String(utc)))
+                ?? (try? Date.ISO8601FormatStyle().parse(String(utc)))
+        else { return nil }
+        return date.addingTimeInterval(-Double(offsetSeconds))
     }
 }

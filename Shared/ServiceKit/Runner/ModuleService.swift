@@ -1,7 +1,7 @@
 public import Contracts
 import Foundation
 import NIOCore
-public import ServiceLifecycle
+import ServiceLifecycle
 
 /// One module's application in the runner's group: an error that stops it names the module, and a
 /// port already taken names the address and the key that moves it.

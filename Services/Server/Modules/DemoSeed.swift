@@ -1,0 +1,20 @@
+import Contracts
+import Logging
+
+/// The demo, seeded through the public API in order: accounts, then catalog content, then games.
+/// Any piece may be left out (nil) when its module is not running. `huddle` seeds its own modules on
+/// start; `huddle demo --url` seeds any running stack through its gateway.
+enum DemoSeed {
+    /// Whether every piece asked for was seeded (or was there already).
+    static func run(auth: String, catalog: String?, games: String?, logger: Logger) async -> Bool {
+        let sessions = await DemoData.seed(authURL: auth, logger: logger)
+        var complete = sessions.count == DemoData.players.count + 1
+        if let catalog {
+            complete = await DemoCatalog.seed(catalogURL: catalog, sessions: sessions, logger: logger) && complete
+            if let games {
+                complete = await DemoGames.seed(catalogURL: catalog, gamesURL: games, sessions: sessions, logger: logger) && complete
+            }
+        }
+        return complete
+    }
+}

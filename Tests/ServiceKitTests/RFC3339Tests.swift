@@ -1,0 +1,34 @@
+import Foundation
+import ServiceKit
+import Testing
+
+/// Times arrive as RFC 3339 in bodies and query parameters; every form the grammar allows is read.
+@Suite("RFC 3339 times")
+struct RFC3339Tests {
+    static let instant = Date(timeIntervalSince1970: 1_795_372_200)  // 2026-11-22T18:30:00Z
+
+    @Test(
+        "every form RFC 3339 allows names the same instant",
+        arguments: [
+            "2026-11-22T18:30:00Z", "2026-11-22t18:30:00z", "2026-11-22T20:30:00+02:00", "2026-11-22T08:00:00-10:30",
+            "2026-11-23T16:41:00+22:11", "2026-11-21T19:31:00-22:59", "2026-11-22T18:30:00.000Z",
+        ])
+    func sameInstant(text: String) {
+        #expect(HuddleJSON.parseRFC3339(text) == Self.instant)
+    }
+
+    @Test("fractions are kept")
+    func fractions() {
+        #expect(HuddleJSON.parseRFC3339("2026-11-22T18:30:00.25Z") == Self.instant.addingTimeInterval(0.25))
+    }
+
+    @Test(
+        "what is not RFC 3339 is refused",
+        arguments: [
+            "2026-11-22 18:30:00Z", "2026-11-22T18:30:00", "2026-11-22T18:30:00+24:00", "2026-11-22T18:30:00+02:60",
+            "2026-11-22T18:30:00+0200", "2026-11-22", "", "Z",
+        ])
+    func refused(text: String) {
+        #expect(HuddleJSON.parseRFC3339(text) == nil)
+    }
+}
