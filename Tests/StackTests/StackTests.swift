@@ -11,15 +11,31 @@ import Testing
 @testable import HuddleModules
 
 /// The whole stack as `huddle` runs it (one process, each module on its own port, real HTTP),
-/// on port 0, driven only through the gateway.
+/// on port 0, driven only through the gateway. With `HUDDLE_TEST_GATEWAY_URL` set (by
+/// deploy/compose/topology.sh), the journeys run once against that deployed stack instead, whose
+/// administrators include `adminEmail`; the tests of the embedded stack itself are skipped.
 @Suite("Stack through the gateway", .serialized)
 struct StackTests {
     static let adminEmail = "stack-admin@example.com"
+    static let deployedGateway = ProcessInfo.processInfo.environment["HUDDLE_TEST_GATEWAY_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The stores to run each journey on: both for an embedded stack, the deployed one's once.
+    static var stores: [TestStore] { deployedGateway == nil ? TestStore.all : [.postgres] }
+    static let embeddedOnly: ConditionTrait = .disabled(if: deployedGateway != nil, "tests the embedded stack itself")
+
+    /// Signs in as the administrator, registering it on a stack that does not know it yet.
+    static func administrator(_ gateway: TestClient) async throws -> Session {
+        let password = "stack admin password"
+        let registered = try await gateway.post(
+            "/v1/auth/register", json: RegisterRequest(email: adminEmail, password: password, name: "Stack Admin"))
+        if registered.status == 201 { return try registered.decode(Session.self) }
+        return try await gateway.post("/v1/auth/login", json: LoginRequest(email: adminEmail, password: password)).decode(Session.self)
+    }
 
     static func withStack<T>(
         store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
         body: (TestClient) async throws -> T
     ) async throws -> T {
+        if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
@@ -42,7 +58,7 @@ struct StackTests {
         }
     }
 
-    @Test("register, sign in, read my profile, refresh, sign out", arguments: TestStore.all)
+    @Test("register, sign in, read my profile, refresh, sign out", arguments: StackTests.stores)
     func sessionLifecycle(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let registered = try await gateway.register(name: "Stack Player", email: "stack@example.com", password: "stack password 1")
@@ -73,7 +89,7 @@ struct StackTests {
 }
 
 extension StackTests {
-    @Test("stopping the stack is quiet: background work ends before the modules and the client it calls")
+    @Test("stopping the stack is quiet: background work ends before the modules and the client it calls", embeddedOnly)
     func quietShutdown() async throws {
         let recorder = LogRecorder()
         try await Self.withStack(store: .sqlite, logger: recorder.logger(label: "stack-test")) { gateway in
@@ -86,7 +102,7 @@ extension StackTests {
         #expect(recorder.logged.contains { $0.message.contains("Server started") })
     }
 
-    @Test("a module started without the address of a module it calls refuses to start, naming the setting")
+    @Test("a module started without the address of a module it calls refuses to start, naming the setting", embeddedOnly)
     func missingCallee() async throws {
         let settings = ["games.http.port": "0", "games.db.url": "sqlite::memory:", "auth.url": "http://127.0.0.1:1"]
         let error = await #expect(throws: MissingConfiguration.self) {
@@ -98,7 +114,7 @@ extension StackTests {
         #expect(error?.description.contains("games calls catalog: set CATALOG_URL") == true)
     }
 
-    @Test("a module whose port is taken ends start-up at once, naming itself, the address and the key that moves it")
+    @Test("a module whose port is taken ends start-up at once, naming itself, the address and the key that moves it", embeddedOnly)
     func portInUse() async throws {
         let taken = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(taken.localAddress?.port)
@@ -120,16 +136,18 @@ extension StackTests {
         try await taken.close()
     }
 
-    @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: TestStore.all)
+    @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: StackTests.stores)
     func teamAndCourse(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let manager = try await gateway.register(name: "Maria Manager")
             let player = try await gateway.register(name: "Pete Player")
+            // A name of its own: a deployed stack keeps the other journeys' teams.
+            let suffix = UUID().uuidString.prefix(6).lowercased()
             let request = CreateTeamRequest(
-                name: "Tallinn Spikers", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
+                name: "Spikers \(suffix)", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
                 ageGroup: .adult, gender: .coed, skill: .intermediate)
             let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
-            let found = try await gateway.get("/v1/teams?q=spikers", token: player.accessToken).decode(Page<Team>.self)
+            let found = try await gateway.get("/v1/teams?q=spikers%20\(suffix)", token: player.accessToken).decode(Page<Team>.self)
             #expect(found.items.map(\.id) == [team.id])
             let asked = try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self)
             #expect(asked.membership == .pending)
@@ -139,12 +157,12 @@ extension StackTests {
             #expect(roster.items.map(\.name) == ["Maria Manager", "Pete Player"])
             #expect(roster.items.map(\.role) == [.manager, .player])
 
-            let admin = try await gateway.register(name: "Stack Admin", email: Self.adminEmail)
+            let admin = try await Self.administrator(gateway)
             let holes = [
                 Hole(number: 1, par: 3, tee: Coordinates(lat: 58.98068, lng: 26.25523), basket: Coordinates(lat: 58.98140, lng: 26.25610)),
                 Hole(number: 2, par: 3, tee: Coordinates(lat: 58.98160, lng: 26.25630), basket: Coordinates(lat: 58.98300, lng: 26.25700)),
             ]
-            let course = CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
+            let course = CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
             #expect(try await gateway.post("/v1/courses", json: course, token: player.accessToken).status == 403)
             let created = try await gateway.post("/v1/courses", json: course, token: admin.accessToken).decode(Course.self)
             #expect(created.par == 6 && created.holeCount == 2)
@@ -157,7 +175,7 @@ extension StackTests {
 
     @Test(
         "next week's game: two players answer, one drops out, the manager asks for a substitute, an outsider fills in",
-        arguments: TestStore.all)
+        arguments: StackTests.stores)
     func substituteStory(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let manager = try await gateway.register(name: "Maria Manager")
@@ -213,10 +231,10 @@ extension StackTests {
 
     @Test(
         "two players on two sockets through the gateway play nine holes to the end, see one card, and the record shows in stats",
-        arguments: TestStore.all)
+        arguments: StackTests.stores)
     func liveRound(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
-            let admin = try await gateway.register(name: "Stack Admin", email: Self.adminEmail)
+            let admin = try await Self.administrator(gateway)
             let holes = (1...9).map { number in
                 Hole(
                     number: number, par: number == 5 ? 4 : 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
@@ -224,7 +242,7 @@ extension StackTests {
             }
             let course = try await gateway.post(
                 "/v1/courses",
-                json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
+                json: CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
                 token: admin.accessToken
             ).decode(Course.self)
             let ann = try await gateway.register(name: "Ann Anhyzer"), ben = try await gateway.register(name: "Ben Backhand")
@@ -265,14 +283,14 @@ extension StackTests {
 
     @Test(
         "a player new to a city finds volleyball games near them for their group, nearest first, one needing a substitute, and joins it",
-        arguments: TestStore.all)
+        arguments: StackTests.stores)
     func findAndJoin(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let organizer = try await gateway.register(name: "Olga Organiser"), manager = try await gateway.register(name: "Mia Manager")
             let newcomer = try await gateway.register(name: "Nina Newcomer")
             let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
-            // Around Narre Warren (City of Casey): games 1, 3 and 6 km north of where Nina stands.
-            let here = Coordinates(lat: -38.069, lng: 145.303)
+            // Around Geelong, where the demo has no games: games 1, 3 and 6 km north of where Nina stands.
+            let here = Coordinates(lat: -38.1499, lng: 144.3617)
             func north(_ km: Double) -> Location { Location(lat: here.lat + km / 111.32, lng: here.lng) }
             func pickup(_ km: Double, sport: Sport = .volleyball, ageGroup: AgeGroup = .adult) async throws -> Game {
                 let request = CreateGameRequest(
