@@ -1,10 +1,11 @@
 """schemathesis hooks for fuzzing a running Huddle: every case is signed in.
 
 The account is made for this run with an address the fuzzer cannot guess; the stateful phase can
-still learn it from responses and lock it with wrong passwords (five failures lock an account). The stateful phase calls POST /v1/auth/logout,
-which revokes the token in use; signing in again every few seconds keeps the rest of the run
-authenticated instead of answering 401 throughout. A sign-in that is refused is reported with the
-server's answer, and the hook goes on with a fresh account rather than failing every later case.
+still learn it from responses and lock it with wrong passwords (five failures lock an account). The
+stateful phase also calls POST /v1/auth/logout, which revokes the token in use; signing in again
+every few seconds keeps the rest of the run authenticated instead of answering 401 throughout. A
+sign-in that is refused is reported with the server's answer, and the hook goes on with a fresh
+account rather than failing every later case.
 """
 import os
 import re
