@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import ServiceKit
 import Testing

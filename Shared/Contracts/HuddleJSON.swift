@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The one JSON dialect of Huddle: camelCase keys, RFC 3339 dates in UTC.
+/// The one JSON dialect of Huddle, servers and HuddleKit alike: camelCase keys, RFC 3339 dates in UTC.
 public enum HuddleJSON {
     /// Shared instances for the hot path; both are safe to use from many tasks at once.
     public static let encoder = makeEncoder()
