@@ -32,7 +32,7 @@ extension Target.Dependency {
 
 let package = Package(
     name: "huddle",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "huddle", targets: ["Huddle"]),
         .executable(name: "gateway", targets: ["GatewayServer"]),
@@ -42,6 +42,7 @@ let package = Package(
         .executable(name: "search", targets: ["SearchServer"]),
         .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
+        .library(name: "HuddleKit", targets: ["HuddleKit"]),
     ],
     dependencies: [
         // Traits named explicitly so `swift build` and `swift test` agree and do not rebuild each other's output.
@@ -72,6 +73,8 @@ let package = Package(
     targets: [
         // MARK: Shared
         .target(name: "Contracts", path: "Shared/Contracts", swiftSettings: swiftSettings),
+        // The client library iOS apps use: Contracts and Foundation only.
+        .target(name: "HuddleKit", dependencies: ["Contracts"], path: "Shared/HuddleKit", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKit",
             dependencies: [

@@ -1,0 +1,159 @@
+public import Contracts
+public import Foundation
+
+/// Huddle for an app. Every public operation is a typed call made from its description in Contracts,
+/// so a path or a field cannot differ from what the server serves:
+///
+/// ```swift
+/// let huddle = HuddleClient(baseURL: URL(string: "https://api.huddle.dev")!, tokens: KeychainTokens())
+/// try await huddle.signIn(email: email, password: password)
+/// let team = try await huddle.send(CatalogAPI.team, teamID)
+/// for try await game in huddle.pages(GamesAPI.myGames, query: ["scope": "mine"]) { … }
+/// ```
+///
+/// Calls carry the session's access token, refreshed before it expires and once after a 401. Calls
+/// that are safe to repeat (GET, PUT, DELETE, and writes that take an `Idempotency-Key`, whose key is
+/// made once per call and sent again with each retry) are retried after no answer, 502/503/504 and
+/// 429. Failures are `HuddleError`s.
+public final class HuddleClient: Sendable {
+    public let baseURL: URL
+    let transport: any HTTPTransport
+    let liveTransport: any LiveTransport
+    let retry: RetryPolicy
+    let sessions: SessionKeeper
+
+    public init(
+        baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), liveTransport: any LiveTransport = URLSessionLiveTransport(),
+        tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard
+    ) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.liveTransport = liveTransport
+        self.retry = retry
+        self.sessions = SessionKeeper(store: tokens)
+    }
+
+    // MARK: Calls
+
+    /// Calls an operation with a JSON body; `path` fills its `{parameters}` in order.
+    public func send<Access, Body, Output>(
+        _ endpoint: Endpoint<Access, Body, Output>, _ path: any CustomStringConvertible..., query: [String: String] = [:], body: Body
+    ) async throws -> Output {
+        let data: Data
+        do {
+            data = try HuddleJSON.encoder.encode(body)
+        } catch {
+            throw HuddleError(kind: .unexpectedAnswer)
+        }
+        return try decode(Output.self, from: try await perform(endpoint.operation, path.map(\.description), query, body: data))
+    }
+
+    /// Calls an operation without a body.
+    public func send<Access, Output>(
+        _ endpoint: Endpoint<Access, NoBody, Output>, _ path: any CustomStringConvertible..., query: [String: String] = [:]
+    ) async throws -> Output {
+        try decode(Output.self, from: try await perform(endpoint.operation, path.map(\.description), query, body: nil))
+    }
+
+    /// Every item of a list, page after page as the sequence is read (`nextCursor` followed).
+    public func pages<Access, Item: Sendable>(
+        _ endpoint: Endpoint<Access, NoBody, Page<Item>>, _ path: any CustomStringConvertible..., query: [String: String] = [:]
+    ) -> AsyncThrowingStream<Item, any Error> {
+        let operation = endpoint.operation, values = path.map(\.description)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var cursor: String? = nil
+                    repeat {
+                        var pageQuery = query
+                        pageQuery["cursor"] = cursor
+                        let page = try decode(Page<Item>.self, from: try await perform(operation, values, pageQuery, body: nil))
+                        for item in page.items { continuation.yield(item) }
+                        cursor = page.nextCursor
+                    } while cursor != nil && !Task.isCancelled
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: The exchange
+
+    func perform(_ operation: APIOperation, _ path: [String], _ query: [String: String], body: Data?) async throws -> HTTPResponse {
+        let url = try url(operation, path, query)
+        let wantsToken = operation.access == .signedIn || operation.optionalSignIn
+        var token = wantsToken ? try await sessions.accessToken(refresh: refresher) : nil
+        if operation.access == .signedIn, token == nil { throw HuddleError(kind: .notSignedIn) }
+        let idempotencyKey = operation.acceptsIdempotencyKey ? UUID().uuidString : nil
+        let repeatable = [.get, .put, .delete].contains(operation.method) || idempotencyKey != nil
+        var retries = 0, refreshedAfterRefusal = false
+        while true {
+            var request = HTTPRequest(method: operation.method.rawValue, url: url, headers: ["Accept": "application/json"], body: body)
+            if body != nil { request.headers["Content-Type"] = "application/json" }
+            if let token { request.headers["Authorization"] = "Bearer \(token)" }
+            if let idempotencyKey { request.headers[Routes.Header.idempotencyKey] = idempotencyKey }
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch is TransportFailure {
+                guard repeatable, retries < retry.retries else { throw HuddleError(kind: .unreachable) }
+                retries += 1
+                try await Task.sleep(for: retry.delay(beforeRetry: retries, retryAfter: nil))
+                continue
+            }
+            if response.status == 401, let sent = token, !refreshedAfterRefusal {
+                refreshedAfterRefusal = true
+                token = try await sessions.accessToken(after: sent, refresh: refresher)
+                continue
+            }
+            if RetryPolicy.retriedStatuses.contains(response.status), repeatable, retries < retry.retries {
+                retries += 1
+                try await Task.sleep(for: retry.delay(beforeRetry: retries, retryAfter: response.headers["retry-after"]))
+                continue
+            }
+            guard (200..<300).contains(response.status) else { throw Self.failure(response) }
+            return response
+        }
+    }
+
+    /// Refreshes through auth's public operation; never retried on a refusal, which ends the session.
+    var refresher: SessionKeeper.Refresh {
+        { [self] refreshToken in
+            let response = try await perform(
+                AuthAPI.refresh.operation, [], [:], body: try HuddleJSON.encoder.encode(RefreshRequest(refreshToken: refreshToken)))
+            return try decode(Session.self, from: response)
+        }
+    }
+
+    func url(_ operation: APIOperation, _ path: [String], _ query: [String: String]) throws -> URL {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+            throw HuddleError(kind: .unexpectedAnswer)
+        }
+        let base =
+            components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = base + operation.path.filled(path)
+        components.queryItems = query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        guard let url = components.url else { throw HuddleError(kind: .unexpectedAnswer) }
+        return url
+    }
+
+    func decode<Output: Decodable>(_ type: Output.Type, from response: HTTPResponse) throws -> Output {
+        if let none = NoContent() as? Output { return none }
+        do {
+            return try HuddleJSON.decoder.decode(Output.self, from: response.body)
+        } catch {
+            throw HuddleError(kind: .unexpectedAnswer, status: response.status, requestID: response.headers["x-request-id"])
+        }
+    }
+
+    static func failure(_ response: HTTPResponse) -> HuddleError {
+        let requestID = response.headers["x-request-id"]
+        guard let problem = try? HuddleJSON.decoder.decode(Problem.self, from: response.body) else {
+            return HuddleError(kind: .unexpectedAnswer, status: response.status, requestID: requestID)
+        }
+        return HuddleError(kind: .problem, status: response.status, problem: problem, requestID: requestID)
+    }
+}

@@ -1,0 +1,52 @@
+public import Contracts
+
+/// Every failure HuddleKit reports: what the server answered (status, problem `code`, detail, field
+/// errors) and the request id its logs carry, or why there was no answer.
+public struct HuddleError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server answered with a problem.
+        case problem
+        /// No answer, even after the retries a call allows.
+        case unreachable
+        /// The call needs a signed-in user and there is no session.
+        case notSignedIn
+        /// The session ended (its refresh was refused); sign in again.
+        case sessionEnded
+        /// An answer this version of HuddleKit cannot read.
+        case unexpectedAnswer
+    }
+
+    public let kind: Kind
+    public let status: Int?
+    public let problem: Problem?
+    /// `X-Request-Id` of the exchange, for support to find the server's log line.
+    public let requestID: String?
+
+    public init(kind: Kind, status: Int? = nil, problem: Problem? = nil, requestID: String? = nil) {
+        self.kind = kind
+        self.status = status
+        self.problem = problem
+        self.requestID = requestID
+    }
+
+    /// The problem's `code` (`VALIDATION_FAILED`, `NOT_FOUND`, …), to branch on.
+    public var code: String? { problem?.code }
+    public var detail: String? { problem?.detail }
+    public var fieldErrors: [Problem.FieldError] { problem?.errors ?? [] }
+
+    public var description: String {
+        let request = requestID.map { " (request \($0))" } ?? ""
+        switch kind {
+        case .problem: return "\(status ?? 0) \(code ?? "")\(detail.map { ": \($0)" } ?? "")\(request)"
+        case .unreachable: return "Huddle did not answer\(request)"
+        case .notSignedIn: return "not signed in"
+        case .sessionEnded: return "the session ended; sign in again"
+        case .unexpectedAnswer: return "an answer HuddleKit cannot read (status \(status ?? 0))\(request)"
+        }
+    }
+}
+
+extension HuddleError {
+    /// Whether the server answered with this problem code.
+    public func `is`(_ code: ProblemCode) -> Bool { self.code == code.code }
+}
