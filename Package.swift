@@ -239,7 +239,8 @@ let package = Package(
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1, .nioPosix,
+                "HuddleModules", "HuddleKit", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1,
+                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
     ]

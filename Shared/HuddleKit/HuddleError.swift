@@ -14,6 +14,9 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         case sessionEnded
         /// An answer this version of HuddleKit cannot read.
         case unexpectedAnswer
+        /// The transport cannot do this here: URLSession on Linux opens WebSockets only with a libcurl
+        /// built with them; pass another `LiveTransport`.
+        case unsupported
     }
 
     public let kind: Kind
@@ -42,6 +45,7 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         case .notSignedIn: return "not signed in"
         case .sessionEnded: return "the session ended; sign in again"
         case .unexpectedAnswer: return "an answer HuddleKit cannot read (status \(status ?? 0))\(request)"
+        case .unsupported: return "this platform's URLSession cannot open the live socket; pass a LiveTransport"
         }
     }
 }

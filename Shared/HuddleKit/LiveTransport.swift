@@ -47,6 +47,8 @@ struct URLSessionLiveConnection: LiveConnection, @unchecked Sendable {
             }
         } catch {
             if task.closeCode != .invalid { return nil }
+            // Linux's URLSession answers this when its libcurl has no WebSockets: retrying cannot help.
+            if (error as NSError).code == NSURLErrorUnsupportedURL { throw HuddleError(kind: .unsupported) }
             throw TransportFailure(error.localizedDescription)
         }
     }
