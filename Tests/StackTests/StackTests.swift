@@ -1,6 +1,7 @@
 import Configuration
 import Contracts
 import Foundation
+import HuddleKit
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -8,6 +9,7 @@ import NIOPosix
 import ServiceKit
 import ServiceKitTesting
 import Testing
+
 @testable import HuddleModules
 
 /// The whole stack as `huddle` runs it (one process, each module on its own port, real HTTP),
@@ -23,8 +25,10 @@ struct StackTests {
     static let embeddedOnly: ConditionTrait = .disabled(if: deployedGateway != nil, "tests the embedded stack itself")
 
     /// Signs in as the administrator, registering it on a stack that does not know it yet.
+    static let administratorPassword = "stack admin password"
+
     static func administrator(_ gateway: TestClient) async throws -> Session {
-        let password = "stack admin password"
+        let password = administratorPassword
         let registered = try await gateway.post(
             "/v1/auth/register", json: RegisterRequest(email: adminEmail, password: password, name: "Stack Admin"))
         if registered.status == 201 { return try registered.decode(Session.self) }
@@ -139,36 +143,36 @@ extension StackTests {
     @Test("a team forms through the gateway: create, ask to join, approve, roster; a course to navigate", arguments: StackTests.stores)
     func teamAndCourse(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
-            let manager = try await gateway.register(name: "Maria Manager")
-            let player = try await gateway.register(name: "Pete Player")
+            let manager = try await Self.player(gateway, "Maria Manager"), player = try await Self.player(gateway, "Pete Player")
             // A name of its own: a deployed stack keeps the other journeys' teams.
             let suffix = UUID().uuidString.prefix(6).lowercased()
             let request = CreateTeamRequest(
                 name: "Spikers \(suffix)", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
                 ageGroup: .adult, gender: .coed, skill: .intermediate)
-            let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
-            let found = try await gateway.get("/v1/teams?q=spikers%20\(suffix)", token: player.accessToken).decode(Page<Team>.self)
+            let team = try await manager.send(CatalogAPI.createTeam, body: request)
+            let found = try await player.send(CatalogAPI.teams, query: ["q": "spikers \(suffix)"])
             #expect(found.items.map(\.id) == [team.id])
-            let asked = try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self)
-            #expect(asked.membership == .pending)
-            #expect(
-                try await gateway.post("/v1/teams/\(team.id)/requests/\(player.user.id)/approve", token: manager.accessToken).status == 204)
-            let roster = try await gateway.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
-            #expect(roster.items.map(\.name) == ["Maria Manager", "Pete Player"])
-            #expect(roster.items.map(\.role) == [.manager, .player])
+            #expect(try await player.send(CatalogAPI.joinTeam, team.id).membership == .pending)
+            _ = try await manager.send(CatalogAPI.approveTeamRequest, team.id, try await player.userID)
+            var roster: [TeamMember] = []
+            for try await member in player.pages(CatalogAPI.members, team.id) { roster.append(member) }
+            #expect(roster.map(\.name) == ["Maria Manager", "Pete Player"])
+            #expect(roster.map(\.role) == [.manager, .player])
 
-            let admin = try await Self.administrator(gateway)
+            let admin = try await Self.administratorApp(gateway)
             let holes = [
                 Hole(number: 1, par: 3, tee: Coordinates(lat: 58.98068, lng: 26.25523), basket: Coordinates(lat: 58.98140, lng: 26.25610)),
                 Hole(number: 2, par: 3, tee: Coordinates(lat: 58.98160, lng: 26.25630), basket: Coordinates(lat: 58.98300, lng: 26.25700)),
             ]
             let course = CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
-            #expect(try await gateway.post("/v1/courses", json: course, token: player.accessToken).status == 403)
-            let created = try await gateway.post("/v1/courses", json: course, token: admin.accessToken).decode(Course.self)
+            let refused = await #expect(throws: HuddleError.self) { try await player.send(CatalogAPI.createCourse, body: course) }
+            #expect(refused?.status == 403)
+            let created = try await admin.send(CatalogAPI.createCourse, body: course)
             #expect(created.par == 6 && created.holeCount == 2)
-            let navigation = try await gateway.get("/v1/courses/\(created.id)/navigation?lat=58.98068&lng=26.25523&hole=1")
-                .decode(Navigation.self)
+            let navigation = try await player.send(
+                CatalogAPI.navigation, created.id, query: ["lat": "58.98068", "lng": "26.25523", "hole": "1"])
             #expect(navigation.tee.distanceMeters == 0 && navigation.nextTee?.hole == 2)
+            // The wire: internal routes are not reachable through the gateway.
             #expect(try await gateway.get("/internal/teams/\(team.id)").status == 404)
         }
     }
@@ -178,54 +182,42 @@ extension StackTests {
         arguments: StackTests.stores)
     func substituteStory(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
-            let manager = try await gateway.register(name: "Maria Manager")
-            let pete = try await gateway.register(name: "Pete Player"), paula = try await gateway.register(name: "Paula Player")
-            let outsider = try await gateway.register(name: "Otto Outsider")
+            let manager = try await Self.player(gateway, "Maria Manager")
+            let pete = try await Self.player(gateway, "Pete Player"), paula = try await Self.player(gateway, "Paula Player")
+            let outsider = try await Self.player(gateway, "Otto Outsider")
             let request = CreateTeamRequest(
                 name: "Tallinn Spikers", sport: .volleyball, privacy: .protected, location: Location(lat: 59.437, lng: 24.7536),
                 ageGroup: .adult, gender: .coed, skill: .intermediate)
-            let team = try await gateway.post("/v1/teams", json: request, token: manager.accessToken).decode(Team.self)
-            _ = try await gateway.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [pete.user.id, paula.user.id]), token: manager.accessToken)
-            for player in [pete, paula] {
-                #expect(try await gateway.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 200)
-            }
+            let team = try await manager.send(CatalogAPI.createTeam, body: request)
+            _ = try await manager.send(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [try await pete.userID, try await paula.userID]))
+            for player in [pete, paula] { _ = try await player.send(CatalogAPI.joinTeam, team.id) }
 
             let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
-            let created = try await gateway.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek, capacity: 6),
-                token: manager.accessToken)
-            #expect(created.status == 201)
-            let game = try created.decode(Game.self)
-            let pending = try await gateway.get("/v1/games?scope=mine&when=pending", token: pete.accessToken).decode(Page<Game>.self)
+            let game = try await manager.send(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek, capacity: 6))
+            let pending = try await pete.send(GamesAPI.myGames, query: ["scope": "mine", "when": "pending"])
             #expect(pending.items.map(\.id) == [game.id] && pending.items.first?.teamName == "Tallinn Spikers")
 
             for player in [pete, paula] {
-                #expect(
-                    try await gateway.put(
-                        "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: player.accessToken
-                    ).status == 200)
+                _ = try await player.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
             }
-            let dropped = try await gateway.put(
-                "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: paula.accessToken)
-            #expect(try dropped.decode(RosterPlace.self).goingCount == 1)
+            let dropped = try await paula.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing))
+            #expect(dropped.goingCount == 1)
 
             // Outside the protected team, a join is only a request until substitutes are wanted.
-            let beforeCall = try await gateway.get("/v1/games/\(game.id)", token: outsider.accessToken).decode(Game.self)
+            let beforeCall = try await outsider.send(GamesAPI.game, game.id)
             #expect(beforeCall.location == nil && beforeCall.subsNeeded == 0)
-            let asked = try await gateway.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken)
-            #expect(try asked.decode(Game.self).subsNeeded == 1)
-            let joined = try await gateway.post("/v1/games/\(game.id)/join", token: outsider.accessToken).decode(RosterPlace.self)
+            #expect(try await manager.send(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1)).subsNeeded == 1)
+            let joined = try await outsider.send(GamesAPI.joinGame, game.id)
             #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0 && joined.goingCount == 2)
 
-            let roster = try await gateway.get("/v1/games/\(game.id)/roster", token: manager.accessToken).decode(Page<RosterEntry>.self)
-                .items
+            let roster = try await manager.send(GamesAPI.roster, game.id).items
             #expect(roster.map(\.name) == ["Pete Player", "Otto Outsider", "Maria Manager", "Paula Player"])
             #expect(roster.map(\.status) == [.going, .going, .invited, .notGoing])
-            let seen = try await gateway.get("/v1/games/\(game.id)", token: outsider.accessToken).decode(Game.self)
+            let seen = try await outsider.send(GamesAPI.game, game.id)
             #expect(seen.location == team.location && seen.myStatus == .going)
-            let mine = try await gateway.get("/v1/games?scope=mine", token: outsider.accessToken).decode(Page<Game>.self)
-            #expect(mine.items.map(\.id) == [game.id])
+            #expect(try await outsider.send(GamesAPI.myGames, query: ["scope": "mine"]).items.map(\.id) == [game.id])
         }
     }
 
@@ -286,8 +278,8 @@ extension StackTests {
         arguments: StackTests.stores)
     func findAndJoin(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
-            let organizer = try await gateway.register(name: "Olga Organiser"), manager = try await gateway.register(name: "Mia Manager")
-            let newcomer = try await gateway.register(name: "Nina Newcomer")
+            let organizer = try await Self.player(gateway, "Olga Organiser"), manager = try await Self.player(gateway, "Mia Manager")
+            let newcomer = try await Self.player(gateway, "Nina Newcomer")
             let nextWeek = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 24 * 3600).rounded(.down))
             // Around Geelong, where the demo has no games: games 1, 3 and 6 km north of where Nina stands.
             let here = Coordinates(lat: -38.1499, lng: 144.3617)
@@ -295,30 +287,28 @@ extension StackTests {
             func pickup(_ km: Double, sport: Sport = .volleyball, ageGroup: AgeGroup = .adult) async throws -> Game {
                 let request = CreateGameRequest(
                     kind: .pickup, startsAt: nextWeek, location: north(km), sport: sport, privacy: .public, ageGroup: ageGroup,
-                    gender: .coed,
-                    skill: .beginner, capacity: 12)
-                return try await gateway.post("/v1/games", json: request, token: organizer.accessToken).decode(Game.self)
+                    gender: .coed, skill: .beginner, capacity: 12)
+                return try await organizer.send(GamesAPI.createGame, body: request)
             }
             let nearest = try await pickup(1), farthest = try await pickup(6)
             _ = try await pickup(2, sport: .soccer)
             _ = try await pickup(2.5, ageGroup: .youth)
-            let team = try await gateway.post(
-                "/v1/teams",
-                json: CreateTeamRequest(
+            let team = try await manager.send(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
                     name: "Casey Casuals", sport: .volleyball, privacy: .protected, location: north(3), ageGroup: .adult, gender: .coed,
-                    skill: .any),
-                token: manager.accessToken
-            ).decode(Team.self)
-            let teamGame = try await gateway.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek), token: manager.accessToken
-            ).decode(Game.self)
-            _ = try await gateway.put("/v1/games/\(teamGame.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken)
+                    skill: .any))
+            let teamGame = try await manager.send(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: nextWeek))
+            _ = try await manager.send(GamesAPI.askForSubstitutes, teamGame.id, body: SubstitutesRequest(needed: 1))
 
-            let query =
-                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=20&sport=volleyball&ageGroup=adult&skill=beginner&gender=female"
+            let query = [
+                "lat": "\(here.lat)", "lng": "\(here.lng)", "radiusKm": "20", "sport": "volleyball", "ageGroup": "adult",
+                "skill": "beginner", "gender": "female",
+            ]
             var found: [Nearby<Game>] = []
             for _ in 0..<200 {
-                found = try await gateway.get(query, token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items
+                found = try await newcomer.send(SearchAPI.games, query: query).items
                 if found.count == 3, found.contains(where: { $0.item.subsNeeded == 1 }) { break }
                 try await Task.sleep(for: .milliseconds(25))
             }
@@ -326,18 +316,15 @@ extension StackTests {
             #expect(found.map(\.distanceMeters) == found.map(\.distanceMeters).sorted())
             let needing = try #require(found.first { $0.item.subsNeeded > 0 })
             #expect(needing.item.location == nil && (2900...3100).contains(needing.distanceMeters))
-            let needsPlayers = try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(
-                Page<Nearby<Game>>.self)
-            #expect(needsPlayers.items.map(\.item.id) == [teamGame.id])
+            let needsPlayers = query.merging(["needsPlayers": "true"]) { _, new in new }
+            #expect(try await newcomer.send(SearchAPI.games, query: needsPlayers).items.map(\.item.id) == [teamGame.id])
 
-            let joined = try await gateway.post("/v1/games/\(needing.item.id)/join", token: newcomer.accessToken).decode(RosterPlace.self)
+            let joined = try await newcomer.send(GamesAPI.joinGame, needing.item.id)
             #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0)
             // Filled: it no longer needs players.
             var stillNeeding = true
             for _ in 0..<200 where stillNeeding {
-                stillNeeding =
-                    !(try await gateway.get(query + "&needsPlayers=true", token: newcomer.accessToken).decode(Page<Nearby<Game>>.self).items
-                    .isEmpty)
+                stillNeeding = !(try await newcomer.send(SearchAPI.games, query: needsPlayers).items.isEmpty)
                 if stillNeeding { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(!stillNeeding)

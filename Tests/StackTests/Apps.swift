@@ -1,0 +1,38 @@
+import Contracts
+import Foundation
+import HuddleKit
+import ServiceKitTesting
+
+/// Players' apps in the journeys: HuddleKit through the gateway, as an iOS app talks to Huddle.
+extension StackTests {
+    static func app(_ gateway: TestClient) -> HuddleClient {
+        HuddleClient(
+            baseURL: URL(string: gateway.baseURL)!,
+            retry: RetryPolicy(retries: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(200)))
+    }
+
+    /// A new player, signed in.
+    static func player(_ gateway: TestClient, _ name: String) async throws -> HuddleClient {
+        let app = app(gateway)
+        try await app.register(email: "app-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "app password 1", name: name)
+        return app
+    }
+
+    /// The administrator's app (registered on a stack that does not know it yet).
+    static func administratorApp(_ gateway: TestClient) async throws -> HuddleClient {
+        let session = try await administrator(gateway)
+        let app = app(gateway)
+        try await app.signIn(email: session.user.email, password: administratorPassword)
+        return app
+    }
+}
+
+extension HuddleClient {
+    /// The signed-in player's id.
+    var userID: UserID {
+        get async throws {
+            guard let user = await currentUser else { throw HuddleError(kind: .notSignedIn) }
+            return user.id
+        }
+    }
+}
