@@ -1,0 +1,27 @@
+extension Scorecard {
+    /// The card a device holds after applying live messages in order: what it shows the player.
+    /// Apps apply `liveScorecard` messages with it; tests check devices agree with it.
+    public func applying(_ messages: [LiveMessage]) -> Scorecard {
+        var card = self
+        for message in messages {
+            switch message.type {
+            case .card:
+                if let whole = message.card { card = whole }
+            case .score:
+                guard let player = card.players.firstIndex(where: { $0.playerId == message.playerId }),
+                    let hole = card.players[player].scores.firstIndex(where: { $0.hole == message.hole }), let strokes = message.strokes
+                else { continue }
+                card.players[player].scores[hole].strokes = strokes
+                card.players[player].total = card.players[player].scores.reduce(0) { $0 + $1.strokes }
+                card.players[player].toPar = card.players[player].total - card.par
+                card.currentHole = message.hole ?? card.currentHole
+                card.version = message.version
+            case .finished:
+                if let whole = message.card { card = whole }
+            case .error:
+                continue
+            }
+        }
+        return card
+    }
+}
