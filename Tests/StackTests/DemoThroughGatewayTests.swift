@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceKitTesting
 import Testing
+
 @testable import HuddleModules
 
 /// `huddle demo --url`: the demo seeded into a running stack through its gateway only.

@@ -98,6 +98,25 @@ struct HuddleKitTests {
         }
     }
 
+    @Test("signing out ends the session here and on the server, and tells the app")
+    func signOut() async throws {
+        try await StackTests.withStack(store: .sqlite) { gateway in
+            let tokens = InMemoryTokenStore()
+            let app = Self.client(gateway, tokens: tokens)
+            try await app.register(email: Self.email(), password: "kit password 1", name: "Kit Player")
+            let token = try #require(await tokens.load()).session.accessToken
+            let events = await app.sessionEvents()
+            await app.signOut()
+            var iterator = events.makeAsyncIterator()
+            #expect(await iterator.next() == .signedOut)
+            #expect(await app.currentUser == nil)
+            #expect(await tokens.load() == nil)
+            let error = await #expect(throws: HuddleError.self) { try await app.send(AuthAPI.me) }
+            #expect(error?.kind == .notSignedIn)
+            #expect(try await gateway.get("/v1/users/me", token: token).status == 401)
+        }
+    }
+
     @Test("problems arrive as one typed error with the code, the fields and the request id")
     func typedErrors() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in

@@ -57,14 +57,43 @@ struct LiveScorecardTests {
             #expect(messages.last?.type == .finished)
         }
     }
+    @Test("a stream the app stops reading closes its socket")
+    func stopsWhenNotRead() async throws {
+        try await StackTests.withStack(store: .sqlite) { gateway in
+            let admin = try await StackTests.administratorApp(gateway)
+            let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: 58.98, lng: 26.25), basket: Coordinates(lat: 58.981, lng: 26.25))]
+            let course = try await admin.send(
+                CatalogAPI.createCourse,
+                body: CreateCourseRequest(name: "Short Park", location: Location(lat: 58.98, lng: 26.25), holes: holes))
+            let tokens = InMemoryTokenStore()
+            let player = HuddleKitTests.client(gateway, tokens: tokens)
+            try await player.register(email: HuddleKitTests.email(), password: "kit password 1", name: "Ann Anhyzer")
+            let card = try await player.send(GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: []))
+            let recording = CuttingLiveTransport(inner: WebSocketLiveTransport(), cutAfter: .max)
+            let follower = HuddleClient(
+                baseURL: URL(string: gateway.baseURL)!, liveTransport: recording, tokens: InMemoryTokenStore(await tokens.load()))
+            for try await message in follower.liveScorecard(card.id) {
+                #expect(message.type == .card)
+                break
+            }
+            var closed = false
+            for _ in 0..<200 where !closed {
+                closed = recording.closed
+                if !closed { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(closed)
+            #expect(recording.connections == 1)
+        }
+    }
 }
 
 /// Cuts the first socket after `cutAfter` messages, as a dropped connection would; later sockets
-/// are left alone.
+/// are left alone. Counts the sockets opened and those the client closed.
 final class CuttingLiveTransport: LiveTransport {
     private let inner: any LiveTransport
     private let cutAfter: Int
     private let opened = NIOLockedValueBox(0)
+    private let closes = NIOLockedValueBox(0)
 
     init(inner: any LiveTransport, cutAfter: Int) {
         self.inner = inner
@@ -72,6 +101,8 @@ final class CuttingLiveTransport: LiveTransport {
     }
 
     var connections: Int { opened.withLockedValue { $0 } }
+    /// Whether every socket opened has been closed by the client.
+    var closed: Bool { connections > 0 && closes.withLockedValue { $0 } >= connections }
 
     func connect(to url: URL, headers: [String: String]) async throws -> any LiveConnection {
         let connection = try await inner.connect(to: url, headers: headers)
@@ -79,12 +110,13 @@ final class CuttingLiveTransport: LiveTransport {
             count += 1
             return count
         }
-        return number == 1 ? CutConnection(inner: connection, remaining: NIOLockedValueBox(cutAfter)) : connection
+        return CutConnection(inner: connection, remaining: NIOLockedValueBox(number == 1 ? cutAfter : .max), closes: closes)
     }
 
     struct CutConnection: LiveConnection {
         let inner: any LiveConnection
         let remaining: NIOLockedValueBox<Int>
+        let closes: NIOLockedValueBox<Int>
 
         func receive() async throws -> String? {
             guard remaining.withLockedValue({ $0 }) > 0 else {
@@ -97,6 +129,9 @@ final class CuttingLiveTransport: LiveTransport {
         }
 
         func send(_ text: String) async throws { try await inner.send(text) }
-        func close() async { await inner.close() }
+        func close() async {
+            closes.withLockedValue { $0 += 1 }
+            await inner.close()
+        }
     }
 }
