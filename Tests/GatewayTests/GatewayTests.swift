@@ -151,7 +151,8 @@ struct GatewayTests {
             let response = try await gateway.get("/v1/teams")
             #expect(response.status == 503)
             #expect(response.problem?.code == "UPSTREAM_UNAVAILABLE")
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // Not waiting for the module: a hang, not this machine's speed, is what this catches.
+            #expect(ContinuousClock.now - started < .seconds(30))
             // A module nobody configured is unavailable too, not a 500.
             #expect(try await gateway.get("/v1/chat/rooms").status == 503)
         }

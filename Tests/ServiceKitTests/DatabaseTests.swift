@@ -98,7 +98,9 @@ struct DatabaseTests {
             await #expect(throws: DatabaseUnreachable.self) {
                 try await database.checkReachable(within: .seconds(2))
             }
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // A hang, not this machine's speed, is what this catches: a connect to a dead address can
+            // take minutes.
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 }

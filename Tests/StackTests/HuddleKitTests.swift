@@ -20,17 +20,18 @@ struct HuddleKitTests {
 
     static func email() -> String { "kit-\(UUID().uuidString.prefix(8).lowercased())@example.com" }
 
-    /// The session of a new player ("Kit Player"), as a client stored it.
-    static func newSession(_ gateway: TestClient) async throws -> Session {
+    /// A new player ("Kit Player") signed in, with the store that keeps the session.
+    static func signedIn(_ gateway: TestClient) async throws -> (HuddleClient, InMemoryTokenStore, Session) {
         let tokens = InMemoryTokenStore()
-        try await client(gateway, tokens: tokens).register(email: email(), password: "kit password 1", name: "Kit Player")
-        return try #require(await tokens.load()).session
+        let app = client(gateway, tokens: tokens)
+        try await app.register(email: email(), password: "kit password 1", name: "Kit Player")
+        return (app, tokens, try #require(await tokens.load()).session)
     }
 
     @Test("ten calls on an expired access token share one refresh, and all succeed")
     func oneRefreshForTen() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            let session = try await Self.newSession(gateway)
+            let (_, _, session) = try await Self.signedIn(gateway)
             // The same session, kept by an app that last ran long ago: its access token has expired.
             let counter = CountingTransport()
             let app = Self.client(
@@ -48,7 +49,7 @@ struct HuddleKitTests {
     @Test("a 401 is answered by one refresh and the call is made again")
     func refreshAfterRefusal() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            var session = try await Self.newSession(gateway)
+            var (_, _, session) = try await Self.signedIn(gateway)
             session.accessToken = "not-a-token"
             let counter = CountingTransport()
             let app = Self.client(
@@ -62,13 +63,10 @@ struct HuddleKitTests {
     @Test("a refresh token reused after rotation ends the session and tells the app")
     func reusedRefreshTokenEndsSession() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            let tokens = InMemoryTokenStore()
-            let app = Self.client(gateway, tokens: tokens)
-            try await app.register(email: Self.email(), password: "kit password 1", name: "Kit Player")
-            let stolen = try #require(await tokens.load())
+            let (app, _, stolen) = try await Self.signedIn(gateway)
             // The app refreshes (rotation); then a copy of the old refresh token is used.
-            _ = try await app.send(AuthAPI.refresh, body: RefreshRequest(refreshToken: stolen.session.refreshToken))
-            let copyStore = InMemoryTokenStore(StoredSession(session: stolen.session, accessTokenExpiresAt: .distantPast))
+            _ = try await app.send(AuthAPI.refresh, body: RefreshRequest(refreshToken: stolen.refreshToken))
+            let copyStore = InMemoryTokenStore(StoredSession(session: stolen, accessTokenExpiresAt: .distantPast))
             let copy = Self.client(gateway, tokens: copyStore)
             let events = await copy.sessionEvents()
             let error = await #expect(throws: HuddleError.self) { try await copy.send(AuthAPI.me) }
@@ -101,10 +99,8 @@ struct HuddleKitTests {
     @Test("signing out ends the session here and on the server, and tells the app")
     func signOut() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            let tokens = InMemoryTokenStore()
-            let app = Self.client(gateway, tokens: tokens)
-            try await app.register(email: Self.email(), password: "kit password 1", name: "Kit Player")
-            let token = try #require(await tokens.load()).session.accessToken
+            let (app, tokens, session) = try await Self.signedIn(gateway)
+            let token = session.accessToken
             let events = await app.sessionEvents()
             await app.signOut()
             var iterator = events.makeAsyncIterator()
