@@ -16,6 +16,7 @@ import ServiceLifecycle
 /// - `gateway.ratelimit.rate`, `gateway.ratelimit.burst` — per-client token bucket, default 50/s, burst 100.
 /// - `gateway.upstream.timeout.ms` — time a module has to answer, default 10000.
 /// - `gateway.upstream.connect.ms` — time to connect to a module, default 500.
+/// - `gateway.health.timeout.ms` — time each module has to answer `/health` for the gateway's, default 1000.
 /// - `gateway.modules` — modules whose health `/health` reports, default all but the gateway.
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let logger = dependencies.logger
@@ -32,7 +33,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let watched =
         try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList)
         ?? ServiceModule.allCases.filter { $0 != .gateway }
-    let health = UpstreamHealth(modules: watched, directory: directory, client: client)
+    let health = UpstreamHealth(
+        modules: watched, directory: directory, client: client, timeout: reader.milliseconds("gateway.health.timeout.ms", default: 1000))
 
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {

@@ -10,6 +10,7 @@ struct UpstreamHealth: Sendable {
     let modules: [ServiceModule]
     let directory: ServiceDirectory
     let client: UpstreamClient
+    let timeout: Duration
 
     typealias Report = GatewayHealth
 
@@ -29,7 +30,7 @@ struct UpstreamHealth: Sendable {
         guard let base = directory.url(of: module) else { return "unknown" }
         do {
             let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
-            let response = try await client.send(request, body: nil, to: base, deadline: .now() + .seconds(1))
+            let response = try await client.send(request, body: nil, to: base, deadline: .now() + TimeAmount(timeout))
             if case .stream(let body) = response.body { for try await _ in body {} }
             return response.head.status == .ok ? "up" : "degraded"
         } catch {

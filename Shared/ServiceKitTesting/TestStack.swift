@@ -23,7 +23,12 @@ public final class TestStack: Sendable {
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
         extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:]
     ) async throws -> TestStack {
-        var values: [String: String] = ["auth.bcrypt.cost": "4", "internal.token": internalToken]
+        // Generous timeouts for the gateway's calls: tests run many stacks at once on a small
+        // machine, and what they check is behaviour, not how fast a loaded machine answers.
+        var values: [String: String] = [
+            "auth.bcrypt.cost": "4", "internal.token": internalToken, "gateway.upstream.connect.ms": "5000",
+            "gateway.health.timeout.ms": "10000",
+        ]
         let modules = builders.map(\.module)
         for module in modules {
             values["\(module.rawValue).http.port"] = "0"

@@ -41,7 +41,8 @@ struct StackTests {
     ) async throws -> T {
         if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
         var settings = [
-            "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail,
+            "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail, "gateway.upstream.connect.ms": "5000",
+            "gateway.health.timeout.ms": "10000",
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
