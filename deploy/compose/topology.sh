@@ -4,7 +4,8 @@
 # started from the built executables with exactly its compose environment (read from the file by
 # `huddle compose env`, secrets made up for the run), against a PostgreSQL initialised by
 # deploy/postgres/init.sql as the postgres image does (scram passwords, init script as superuser).
-# Then `huddle demo --url` seeds it and the journeys of StackTests run against it.
+# Then `huddle demo --url` seeds it and the StackTests target (journeys, HuddleKit, the demo) runs
+# against its gateway.
 #
 # One deviation, because the services share a network namespace here: each `*_HTTP_HOST` is the
 # service's own address instead of 0.0.0.0 (in a container, 0.0.0.0 is the container's alone).
