@@ -40,7 +40,7 @@ let package = Package(
         .executable(name: "catalog", targets: ["CatalogServer"]),
         .executable(name: "games", targets: ["GamesServer"]),
         .executable(name: "search", targets: ["SearchServer"]),
-        .executable(name: "oauth-stub", targets: ["OAuthStubServer"]),
+        .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
         .library(name: "HuddleKit", targets: ["HuddleKit"]),
     ],
@@ -147,15 +147,15 @@ let package = Package(
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
-            name: "OAuthStub",
+            name: "ProviderStandIns",
             dependencies: [.hummingbird, .configuration, .logging, .nioCore],
-            path: "Services/OAuthStub", swiftSettings: swiftSettings),
+            path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 
         // MARK: Executables
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "OAuthStub", "Contracts",
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "ProviderStandIns", "Contracts",
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -184,7 +184,7 @@ let package = Package(
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "OAuthStubServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/oauth-stub",
+            name: "StandInServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/stand-in",
             swiftSettings: swiftSettings),
 
         // MARK: Tests
@@ -198,14 +198,14 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "OAuthStub", "ServiceKitTesting", "Contracts", "ServiceKit", .jwtKit, .configuration,
+                "AuthService", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "OAuthStub", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
+                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],

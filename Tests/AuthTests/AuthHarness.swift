@@ -3,7 +3,7 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
-import OAuthStub
+import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 
@@ -28,9 +28,9 @@ struct StubProvider {
 
     static func with<T>(_ body: (StubProvider) async throws -> T) async throws -> T {
         let reader = ConfigReader(
-            provider: EnvironmentVariablesProvider.settings(["oauthstub.http.port": "0", "oauthstub.appid": appID]))
+            provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.appid": appID]))
         return try await withServerOnPort0({ onListening in
-            buildOAuthStub(reader: reader, logger: Logger(label: "stub"), onListening: onListening)
+            buildProviderStandIns(reader: reader, logger: Logger(label: "stub"), onListening: onListening)
         }) { url in try await body(StubProvider(url: url)) }
     }
 

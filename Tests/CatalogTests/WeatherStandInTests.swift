@@ -2,7 +2,7 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
-import OAuthStub
+import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -12,9 +12,9 @@ import Testing
 struct WeatherStandInTests {
     @Test("a course's weather comes through the real adapter from the stand-in, the same for the same place")
     func weatherFromStandIn() async throws {
-        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["oauthstub.http.port": "0"]))
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
         try await withServerOnPort0({ onListening in
-            buildOAuthStub(reader: reader, logger: Logger(label: "stand-in"), onListening: onListening)
+            buildProviderStandIns(reader: reader, logger: Logger(label: "stand-in"), onListening: onListening)
         }) { standIn in
             try await CatalogHarness.with(config: ["catalog.weather.url": standIn, "catalog.weather.cache.ms": "0"]) { h in
                 let admin = try await h.admin()

@@ -49,7 +49,7 @@ struct WiringTests {
         let variables = ["SET": "value", "EMPTY": ""]
         #expect(try ComposeFile.interpolate("a${SET}b", with: variables) == "avalueb")
         #expect(try ComposeFile.interpolate("${EMPTY:-fallback}|${EMPTY-unused}|${UNSET-used}", with: variables) == "fallback||used")
-        #expect(try ComposeFile.interpolate("${UNSET:-http://oauth-stub:8080}", with: variables) == "http://oauth-stub:8080")
+        #expect(try ComposeFile.interpolate("${UNSET:-http://stand-in:8080}", with: variables) == "http://stand-in:8080")
         #expect(try ComposeFile.interpolate("$$HOME ${SET:?needed}", with: variables) == "$HOME value")
         #expect(throws: ComposeFile.MissingVariable.self) { try ComposeFile.interpolate("${EMPTY:?set EMPTY}", with: variables) }
     }

@@ -44,7 +44,7 @@ secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 for module in AUTH CATALOG GAMES SEARCH; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather from the providers' stand-in.
-export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://oauth-stub:8080
+export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080
 
 # Each service gets 127.0.0.N under its compose name.
 declare -A ADDRESS RUNS
@@ -90,7 +90,7 @@ for name in "${!RUNS[@]}"; do
   echo "  $name: $runs at ${ADDRESS[$name]}"
 done
 for name in "${!RUNS[@]}"; do
-  case "${RUNS[$name]}" in postgres | - | oauth-stub) continue ;; esac
+  case "${RUNS[$name]}" in postgres | -) continue ;; esac
   for _ in $(seq 120); do curl -sf "http://$name:8080/health" >/dev/null && continue 2; sleep 0.5; done
   echo "$name did not become healthy" >&2
   exit 1

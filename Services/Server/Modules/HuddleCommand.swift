@@ -3,13 +3,13 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
-import OAuthStub
+import ProviderStandIns
 import ServiceKit
 import ServiceLifecycle
 import UnixSignals
 
 /// `swift run huddle`: the whole stack in one process, each module on its own loopback port and
-/// talking to the others over HTTP, with SQLite files under `data/`, the OAuth stub, and demo data.
+/// talking to the others over HTTP, with SQLite files under `data/`, the outside providers' stand-in, and demo data.
 public struct HuddleCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "huddle",
@@ -30,7 +30,7 @@ public struct HuddleCommand: AsyncParsableCommand {
     var demo = true
 
     @Flag(inversion: .prefixedNo, help: "Run the providers' stand-in (Facebook, weather) on port 8090 and point auth and catalog at it.")
-    var oauthStub = true
+    var standIn = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -54,7 +54,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
         }
-        if oauthStub {
+        if standIn {
             defaults["auth.oauth.facebook.url"] = "http://127.0.0.1:8090"
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
             defaults["catalog.weather.url"] = "http://127.0.0.1:8090"
@@ -67,7 +67,7 @@ public struct HuddleCommand: AsyncParsableCommand {
 
         // One process shares one secret for internal calls; it only has to be stable while it runs.
         let internalToken = reader.string(forKey: "internal.token", isSecret: true) ?? UUID().uuidString + UUID().uuidString
-        let extras: [any Service] = oauthStub ? [buildOAuthStub(reader: reader, logger: logger)] : []
+        let extras: [any Service] = standIn ? [buildProviderStandIns(reader: reader, logger: logger)] : []
         let stack = try await EmbeddedStack.start(
             modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: extras,
             gracefulShutdownSignals: [.sigterm, .sigint])

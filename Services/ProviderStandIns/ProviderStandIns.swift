@@ -14,12 +14,12 @@ import NIOCore
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
 ///
-/// Keys: `oauthstub.http.host`, `oauthstub.http.port` (default 8090), `oauthstub.appid`
+/// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another).
-public func buildOAuthStub(
+public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let tokens = StubTokens(defaultAppID: reader.string(forKey: "oauthstub.appid", default: "huddle-dev-app"))
+    let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
     let router = Router()
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
@@ -48,9 +48,9 @@ public func buildOAuthStub(
         router: router,
         configuration: .init(
             address: .hostname(
-                reader.string(forKey: "oauthstub.http.host", default: "127.0.0.1"),
-                port: reader.int(forKey: "oauthstub.http.port", default: 8090)),
-            serverName: "huddle-oauth-stub"),
+                reader.string(forKey: "standin.http.host", default: "127.0.0.1"),
+                port: reader.int(forKey: "standin.http.port", default: 8090)),
+            serverName: "huddle-stand-in"),
         onServerRunning: { channel in if let port = channel.localAddress?.port { await onListening(port) } },
         logger: logger)
 }

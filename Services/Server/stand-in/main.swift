@@ -1,4 +1,4 @@
 import Contracts
 import HuddleModules
 
-try await OAuthStubCommand.main()
+try await StandInCommand.main()
