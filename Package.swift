@@ -148,7 +148,7 @@ let package = Package(
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ProviderStandIns",
-            dependencies: [.hummingbird, .configuration, .logging, .nioCore],
+            dependencies: [.hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes],
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 
         // MARK: Executables
@@ -232,6 +232,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StandInTests",
+            dependencies: ["ProviderStandIns", "ServiceKit", "ServiceKitTesting", .configuration, .logging],
+            path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
             dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", "Contracts"],

@@ -13,9 +13,11 @@ import NIOCore
 /// - `GET /debug_token?input_token=&access_token=` → `{data: {is_valid, app_id, user_id, expires_at}}`
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
+/// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
-/// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another).
+/// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
+/// `standin.football.key` (default `huddle-dev-football-key`), `standin.football.perminute` (300).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
@@ -23,6 +25,10 @@ public func buildProviderStandIns(
     let router = Router()
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
+    FootballStandIn(
+        key: reader.string(forKey: "standin.football.key", default: "huddle-dev-football-key"),
+        perMinute: reader.int(forKey: "standin.football.perminute", default: 300)
+    ).add(to: router)
     router.post("test/tokens") { request, context in
         let grant = try await request.decode(as: StubTokens.Grant.self, context: context)
         return ["accessToken": await tokens.issue(grant)]

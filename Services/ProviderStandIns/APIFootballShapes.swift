@@ -1,0 +1,177 @@
+import Foundation
+
+/// API-Football v3's answers, field for field as its documentation gives them (snake_case where the
+/// provider uses it), so games' real adapter reads the stand-in as it reads the provider.
+enum APIFootball {
+    /// `{get, parameters, errors, results, paging, response}`. `errors` is `[]` when there are none
+    /// and an object naming them when there are, as the provider sends it.
+    struct Envelope<Item: Encodable>: Encodable {
+        let get: String
+        let parameters: [String: String]
+        let errors: [String: String]
+        let response: [Item]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(get, forKey: .get)
+            try container.encode(parameters, forKey: .parameters)
+            if errors.isEmpty { try container.encode([String](), forKey: .errors) } else { try container.encode(errors, forKey: .errors) }
+            try container.encode(response.count, forKey: .results)
+            try container.encode(["current": 1, "total": 1], forKey: .paging)
+            try container.encode(response, forKey: .response)
+        }
+
+        enum Keys: String, CodingKey { case get, parameters, errors, results, paging, response }
+    }
+
+    struct Fixture: Encodable {
+        struct Details: Encodable {
+            let id: Int
+            let referee: String?
+            let timezone: String
+            let date: String
+            let timestamp: Int
+            let status: Status
+        }
+
+        struct Status: Encodable {
+            let long: String
+            let short: String
+            let elapsed: Int?
+        }
+
+        struct League: Encodable {
+            let id: Int
+            let name: String
+            let country: String
+            let season: Int
+            let round: String
+        }
+
+        struct Team: Encodable {
+            let id: Int
+            let name: String
+            let logo: String
+            let winner: Bool?
+        }
+
+        /// `null` before kick-off, written out as the provider writes it.
+        struct Goals: Encodable {
+            let home: Int?
+            let away: Int?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(home, forKey: .home)
+                try container.encode(away, forKey: .away)
+            }
+
+            enum Keys: String, CodingKey { case home, away }
+        }
+
+        let fixture: Details
+        let league: League
+        let teams: [String: Team]
+        let goals: Goals
+        let score: [String: Goals]
+        /// With `ids=` only, as the provider includes them.
+        let events: [Event]?
+        let lineups: [String]?
+        let statistics: [String]?
+    }
+
+    struct Event: Encodable {
+        struct Time: Encodable {
+            let elapsed: Int
+            let extra: Int?
+        }
+
+        struct Named: Encodable {
+            let id: Int?
+            let name: String?
+        }
+
+        let time: Time
+        let team: Named
+        let player: Named
+        let assist: Named
+        let type: String
+        let detail: String
+        let comments: String?
+    }
+
+    struct Odds: Encodable {
+        struct Fixture: Encodable {
+            let id: Int
+            let timezone: String
+            let date: String
+            let timestamp: Int
+        }
+
+        struct Bookmaker: Encodable {
+            let id: Int
+            let name: String
+            let bets: [Bet]
+        }
+
+        struct Bet: Encodable {
+            let id: Int
+            let name: String
+            let values: [Value]
+        }
+
+        struct Value: Encodable {
+            let value: String
+            let odd: String
+        }
+
+        let fixture: Fixture
+        let update: String
+        let bookmakers: [Bookmaker]
+    }
+}
+
+extension FootballFixture {
+    /// The provider's fixture, with events (and the lineups and statistics slots) when `detailed`.
+    func wire(detailed: Bool) -> APIFootball.Fixture {
+        let date = ISO8601DateFormatter().string(from: kickoff).replacingOccurrences(of: "Z", with: "+00:00")
+        let started = status != "NS" && status != "TBD" && status != "PST" && status != "CANC"
+        let finished = ["FT", "AET", "PEN", "AWD", "WO"].contains(status)
+        func team(_ name: String, winner: Bool?) -> APIFootball.Fixture.Team {
+            .init(
+                id: Self.teamID(name), name: name, logo: "https://media.huddle.dev/football/teams/\(Self.teamID(name)).png", winner: winner)
+        }
+        let goals = started ? APIFootball.Fixture.Goals(home: self.goals.home, away: self.goals.away) : .init(home: nil, away: nil)
+        let homeWins: Bool? = finished ? (self.goals.home == self.goals.away ? nil : self.goals.home > self.goals.away) : nil
+        return APIFootball.Fixture(
+            fixture: .init(
+                id: id, referee: nil, timezone: "UTC", date: date, timestamp: Int(kickoff.timeIntervalSince1970),
+                status: .init(long: FootballStatus.names[status] ?? status, short: status, elapsed: elapsed)),
+            league: .init(
+                id: league.id, name: league.name, country: "World",
+                season: Calendar(identifier: .gregorian).component(.year, from: kickoff),
+                round: "Regular Season - 1"),
+            teams: ["home": team(home, winner: homeWins), "away": team(away, winner: homeWins.map { !$0 })],
+            goals: goals, score: ["fulltime": finished ? goals : .init(home: nil, away: nil)],
+            events: detailed ? events.map { wire($0) } : nil, lineups: detailed ? [] : nil, statistics: detailed ? [] : nil)
+    }
+
+    private func wire(_ event: Event) -> APIFootball.Event {
+        let team = event.side == .home ? home : away
+        return .init(
+            time: .init(elapsed: event.elapsed, extra: nil), team: .init(id: Self.teamID(team), name: team),
+            player: .init(id: Self.teamID(event.player), name: event.player), assist: .init(id: nil, name: nil), type: event.type,
+            detail: event.detail, comments: nil)
+    }
+
+    /// "Match Winner" from one bookmaker, as `/odds?fixture=` answers; nil without odds.
+    var wireOdds: APIFootball.Odds? {
+        guard let odds else { return nil }
+        let date = ISO8601DateFormatter().string(from: kickoff).replacingOccurrences(of: "Z", with: "+00:00")
+        let values = [("Home", odds.home), ("Draw", odds.draw), ("Away", odds.away)].map { APIFootball.Odds.Value(value: $0, odd: $1) }
+        return .init(
+            fixture: .init(id: id, timezone: "UTC", date: date, timestamp: Int(kickoff.timeIntervalSince1970)),
+            update: ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: "Z", with: "+00:00"),
+            bookmakers: [.init(id: 8, name: "Bet365", bets: [.init(id: 1, name: "Match Winner", values: values)])])
+    }
+}

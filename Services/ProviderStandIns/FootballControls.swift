@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+
+/// The stand-in's football test controls: what tests and demos use to make matches happen.
+struct FootballControls: Sendable {
+    let feed: FootballFeed
+
+    struct NewFixture: Decodable, Sendable {
+        struct League: Decodable, Sendable {
+            let id: Int
+            let name: String
+        }
+
+        let home: String
+        let away: String
+        let kickoff: Date
+        let league: League?
+        let odds: Odds?
+
+        private enum Keys: String, CodingKey { case home, away, kickoff, league, odds }
+
+        /// `kickoff` in RFC 3339, as everywhere in Huddle.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            home = try container.decode(String.self, forKey: .home)
+            away = try container.decode(String.self, forKey: .away)
+            let text = try container.decode(String.self, forKey: .kickoff)
+            guard let kickoff = ISO8601DateFormatter().date(from: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .kickoff, in: container, debugDescription: "expected an RFC 3339 time")
+            }
+            self.kickoff = kickoff
+            league = try container.decodeIfPresent(League.self, forKey: .league)
+            odds = try container.decodeIfPresent(Odds.self, forKey: .odds)
+        }
+    }
+
+    struct Odds: Decodable, Sendable {
+        let home: String
+        let draw: String
+        let away: String
+    }
+
+    struct StatusChange: Decodable, Sendable {
+        let status: String
+        let elapsed: Int?
+    }
+
+    struct NewEvent: Decodable, Sendable {
+        let type: String
+        let detail: String
+        let team: FootballFixture.Side
+        let player: String
+        let elapsed: Int
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        let fixtures = router.group("test/football/fixtures")
+        fixtures.post { request, context in
+            let created = await feed.add(try await request.decode(as: NewFixture.self, context: context))
+            return ["id": created]
+        }
+        fixtures.post(":id/status") { request, context in
+            let change = try await request.decode(as: StatusChange.self, context: context)
+            return try await apply(context) { try $0.setStatus(change.status, elapsed: change.elapsed) }
+        }
+        fixtures.post(":id/events") { request, context in
+            let event = try await request.decode(as: NewEvent.self, context: context)
+            return try await apply(context) {
+                try $0.record(.init(elapsed: event.elapsed, side: event.team, player: event.player, type: event.type, detail: event.detail))
+            }
+        }
+        fixtures.put(":id/odds") { request, context in
+            let odds = try await request.decode(as: Odds.self, context: context)
+            guard [odds.home, odds.draw, odds.away].allSatisfy({ Decimal(string: $0).map { $0 > 1 } == true }) else {
+                throw HTTPError(.badRequest, message: "odds must be decimals above 1, as strings")
+            }
+            return try await apply(context) { $0.odds = (odds.home, odds.draw, odds.away) }
+        }
+    }
+
+    /// Changes the fixture named by the path and answers it as the provider's `ids=` call would.
+    private func apply(_ context: BasicRequestContext, _ change: @Sendable (inout FootballFixture) throws -> Void) async throws -> Response
+    {
+        guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.notFound) }
+        do {
+            guard let fixture = try await feed.change(id, change) else { throw HTTPError(.notFound, message: "no fixture \(id)") }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(fixture.wire(detailed: true)))))
+        } catch let refusal as FootballFixture.Refusal {
+            throw HTTPError(.badRequest, message: "\(refusal)")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Configuration
+import Foundation
+import Logging
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// The stand-in answers API-Football v3's shapes, so games' adapter can be tested against the
+/// provider's real protocol; its test controls make matches happen.
+@Suite("Football from the stand-in")
+struct FootballStandInTests {
+    static let key = ["x-apisports-key": "huddle-dev-football-key"]
+
+    static func with(_ settings: [String: String] = [:], _ body: (TestClient) async throws -> Void) async throws {
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"].merging(settings) { $1 }))
+        try await withServerOnPort0({ onListening in
+            buildProviderStandIns(reader: reader, logger: Logger(label: "stand-in"), onListening: onListening)
+        }) { url in try await body(TestClient(baseURL: url)) }
+    }
+
+    static func json(_ response: TestClient.Response) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    static func fixtures(_ response: TestClient.Response) throws -> [[String: Any]] {
+        try #require(try json(response)["response"] as? [[String: Any]])
+    }
+
+    @Test("a match is created, kicks off, scores, has a goal cancelled by VAR and ends, in the provider's shapes")
+    func matchInProviderShapes() async throws {
+        try await Self.with { feed in
+            let created = try await feed.post(
+                "/test/football/fixtures",
+                json: NewFixture(home: "Levadia", away: "Flora", kickoff: "2026-11-23T18:00:00Z"))
+            let id = try #require(try Self.json(created)["id"] as? Int)
+
+            let today = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-23", headers: Self.key))
+            #expect(today.count == 1)
+            let fixture = try #require(today.first?["fixture"] as? [String: Any])
+            #expect(fixture["id"] as? Int == id && fixture["date"] as? String == "2026-11-23T18:00:00+00:00")
+            #expect((fixture["status"] as? [String: Any])?["short"] as? String == "NS")
+            #expect(((today.first?["teams"] as? [String: Any])?["home"] as? [String: Any])?["name"] as? String == "Levadia")
+            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
+
+            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "1H", elapsed: 1))
+            for (minute, side, player) in [(12, "home", "R. Kirss"), (30, "home", "R. Kirss"), (44, "away", "K. Sappinen")] {
+                let goal = Event(type: "Goal", detail: "Normal Goal", team: side, player: player, elapsed: minute)
+                #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: goal).status == 200)
+            }
+            let cancelled = Event(type: "Var", detail: "Goal cancelled", team: "home", player: "R. Kirss", elapsed: 31)
+            _ = try await feed.post("/test/football/fixtures/\(id)/events", json: cancelled)
+            let live = try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key))
+            #expect(live.count == 1)
+            #expect(live.first?["goals"] as? [String: Int] == ["home": 1, "away": 1])
+
+            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "FT", elapsed: 90))
+            let detailed = try Self.fixtures(try await feed.get("/fixtures?ids=\(id)", headers: Self.key))
+            let events = try #require(detailed.first?["events"] as? [[String: Any]])
+            #expect(events.map { $0["detail"] as? String } == ["Normal Goal", "Normal Goal", "Normal Goal", "Goal cancelled"])
+            #expect(((detailed.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["long"] as? String == "Match Finished")
+            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
+        }
+    }
+
+    @Test("odds come as the 'Match Winner' market, and change when the test says so")
+    func odds() async throws {
+        try await Self.with { feed in
+            let created = try await feed.post(
+                "/test/football/fixtures",
+                json: NewFixture(
+                    home: "Tammeka", away: "Kalju", kickoff: "2026-11-24T16:00:00Z", odds: ["home": "2.10", "draw": "3.30", "away": "3.40"])
+            )
+            let id = try #require(try Self.json(created)["id"] as? Int)
+            func market() async throws -> [String: String] {
+                let answer = try Self.fixtures(try await feed.get("/odds?fixture=\(id)", headers: Self.key))
+                let bet = (((answer.first?["bookmakers"] as? [[String: Any]])?.first?["bets"]) as? [[String: Any]])?.first
+                #expect(bet?["name"] as? String == "Match Winner")
+                let values = bet?["values"] as? [[String: String]] ?? []
+                return Dictionary(
+                    uniqueKeysWithValues: values.compactMap { value in value["value"].flatMap { key in value["odd"].map { (key, $0) } } })
+            }
+            #expect(try await market() == ["Home": "2.10", "Draw": "3.30", "Away": "3.40"])
+            #expect(
+                try await feed.put("/test/football/fixtures/\(id)/odds", json: ["home": "1.85", "draw": "3.50", "away": "4.20"]).status
+                    == 200)
+            #expect(try await market() == ["Home": "1.85", "Draw": "3.50", "Away": "4.20"])
+            #expect(
+                try await feed.put("/test/football/fixtures/\(id)/odds", json: ["home": "0.5", "draw": "3", "away": "4"]).status == 400)
+        }
+    }
+
+    @Test("without the key the provider answers 200 with errors.token; past the allowance, 429 with Retry-After")
+    func keyAndRateLimit() async throws {
+        try await Self.with(["standin.football.perminute": "3"]) { feed in
+            let keyless = try await feed.get("/fixtures?live=all")
+            #expect(keyless.status == 200)
+            #expect((try Self.json(keyless)["errors"] as? [String: String])?["token"] != nil)
+            #expect(try Self.json(keyless)["results"] as? Int == 0)
+            let second = try await feed.get("/fixtures?live=all", headers: Self.key)
+            #expect(second.header("X-RateLimit-Remaining") == "1")
+            #expect((try Self.json(second)["errors"] as? [Any])?.isEmpty == true)
+            _ = try await feed.get("/fixtures?live=all", headers: Self.key)
+            let refused = try await feed.get("/fixtures?live=all", headers: Self.key)
+            #expect(refused.status == 429)
+            #expect(refused.header("Retry-After") == "60")
+        }
+    }
+
+    @Test("unknown statuses and events are refused and change nothing; a postponed match is not live")
+    func refusals() async throws {
+        try await Self.with { feed in
+            let created = try await feed.post(
+                "/test/football/fixtures", json: NewFixture(home: "Narva", away: "Paide", kickoff: "2026-11-25T15:00:00Z"))
+            let id = try #require(try Self.json(created)["id"] as? Int)
+            #expect(try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "HALFTIME")).status == 400)
+            let odd = Event(type: "Goal", detail: "Header", team: "home", player: "X", elapsed: 3)
+            #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: odd).status == 400)
+            #expect(try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "PST")).status == 200)
+            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
+            let day = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-25", headers: Self.key))
+            #expect(((day.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["short"] as? String == "PST")
+            let goals = try #require(day.first?["goals"] as? [String: Any])
+            #expect(goals["home"] is NSNull && goals["away"] is NSNull)
+            #expect(try await feed.post("/test/football/fixtures/999/status", json: Status(status: "1H")).status == 404)
+        }
+    }
+}
+
+/// Bodies of the test controls.
+struct NewFixture: Encodable {
+    let home: String
+    let away: String
+    let kickoff: String
+    var odds: [String: String]? = nil
+}
+
+struct Status: Encodable {
+    let status: String
+    var elapsed: Int? = nil
+}
+
+struct Event: Encodable {
+    let type: String
+    let detail: String
+    let team: String
+    let player: String
+    let elapsed: Int
+}
