@@ -137,7 +137,7 @@ let package = Package(
             name: "GamesService",
             dependencies: [
                 "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
-                .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle,
+                .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
@@ -213,8 +213,8 @@ let package = Package(
         .testTarget(
             name: "GamesTests",
             dependencies: [
-                "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
-                .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
+                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients",
+                "Contracts", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/GamesTests", swiftSettings: swiftSettings),
         .testTarget(
