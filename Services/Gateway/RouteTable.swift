@@ -39,7 +39,7 @@ public struct RouteTable: Sendable {
     public static let standard = RouteTable(
         operations: API.publicOperations,
         plannedPrefixes: [
-            ("/v1/matches", .games), ("/v1/betting", .betting), ("/v1/chat", .chat), ("/v1/notifications", .notify),
+            ("/v1/betting", .betting), ("/v1/chat", .chat), ("/v1/notifications", .notify),
         ])
 
     public func module(for path: String) -> ServiceModule? { entry(for: path)?.module }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// A UUID that knows what it identifies, so a user id cannot be passed where a session id is expected.
 /// Encodes as a plain UUID string.
-public struct TypedID<Tag>: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct TypedID<Tag>: Hashable, Sendable, Codable, LosslessStringConvertible {
     public let uuid: UUID
 
     public init(_ uuid: UUID = .random()) { self.uuid = uuid }

@@ -64,6 +64,53 @@ public struct Match: Codable, Equatable, Sendable {
         }
     }
 
+    public struct Lineups: Codable, Equatable, Sendable {
+        public var home: Lineup
+        public var away: Lineup
+        public init(home: Lineup, away: Lineup) {
+            self.home = home
+            self.away = away
+        }
+    }
+
+    public struct Lineup: Codable, Equatable, Sendable {
+        public var formation: String?
+        public var startXI: [LineupPlayer]
+        public var substitutes: [LineupPlayer]
+        public var coach: String?
+        public init(formation: String?, startXI: [LineupPlayer], substitutes: [LineupPlayer], coach: String?) {
+            self.formation = formation
+            self.startXI = startXI
+            self.substitutes = substitutes
+            self.coach = coach
+        }
+    }
+
+    public struct LineupPlayer: Codable, Equatable, Sendable {
+        public var name: String
+        public var number: Int?
+        /// G, D, M or F, as the provider gives it.
+        public var position: String?
+        public init(name: String, number: Int?, position: String?) {
+            self.name = name
+            self.number = number
+            self.position = position
+        }
+    }
+
+    /// One line of match statistics ("Ball Possession": "55%" / "45%"); values as the provider
+    /// shows them, nil when it has none.
+    public struct Statistic: Codable, Equatable, Sendable {
+        public var type: String
+        public var home: String?
+        public var away: String?
+        public init(type: String, home: String?, away: String?) {
+            self.type = type
+            self.home = home
+            self.away = away
+        }
+    }
+
     public var id: MatchID
     public var league: League
     public var kickoff: Date
@@ -74,12 +121,19 @@ public struct Match: Codable, Equatable, Sendable {
     public var score: Score
     public var halftime: Score?
     public var events: [Event]
+    /// Announced about an hour before kickoff; nil until then.
+    public var lineups: Lineups?
+    /// Nil until the provider has any.
+    public var statistics: [Statistic]?
+    /// A new one for every change.
     public var version: Int
+    /// When this version was taken from the provider. While the provider is down the last known
+    /// state is served with the time it was taken.
     public var updatedAt: Date
 
     public init(
         id: MatchID, league: League, kickoff: Date, status: String, minute: Int?, home: Team, away: Team, score: Score, halftime: Score?,
-        events: [Event], version: Int, updatedAt: Date
+        events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date
     ) {
         self.id = id
         self.league = league
@@ -91,6 +145,8 @@ public struct Match: Codable, Equatable, Sendable {
         self.score = score
         self.halftime = halftime
         self.events = events
+        self.lineups = lineups
+        self.statistics = statistics
         self.version = version
         self.updatedAt = updatedAt
     }
@@ -104,4 +160,33 @@ public enum MatchStatus {
     /// Ended without a result to settle on, or moved to another day.
     public static let called: Set<String> = ["PST", "CANC", "ABD", "AWD", "WO"]
     public static var all: Set<String> { notStarted.union(inPlay).union(finished).union(called) }
+}
+
+/// One frame of `GET /v1/matches/{id}/live`: the match as it is at `version`.
+public struct MatchChange: Codable, Equatable, Sendable {
+    public var version: Int
+    public var match: Match
+    public init(version: Int, match: Match) {
+        self.version = version
+        self.match = match
+    }
+}
+
+/// Events games publishes about professional matches (`EventEnvelope.type`), for betting and chat.
+/// The payload is the whole match at the version that caused it (`MatchEvent.MatchChanged`).
+public enum MatchEvent {
+    /// First seen, or kickoff, status or score changed.
+    public static let updated = "games.match.updated"
+    /// Reached a status with a result to settle on (FT, AET, PEN) or none to come (CANC, ABD,
+    /// AWD, WO, and PST: a postponed match is replayed as a new kickoff, and bets on it are void).
+    public static let finished = "games.match.finished"
+
+    public struct MatchChanged: Codable, Equatable, Sendable {
+        public var match: Match
+        public init(match: Match) { self.match = match }
+    }
+}
+
+extension Match: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["status": .oneOf(MatchStatus.all.sorted())] }
 }

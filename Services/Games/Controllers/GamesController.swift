@@ -81,4 +81,5 @@ extension Parameters {
     func roundID() throws -> RoundID { try id(as: RoundID.self, missing: "No round with id \(get("id") ?? "").") }
     func userID() throws -> UserID { try id("userId", as: UserID.self, missing: "No player with id \(get("userId") ?? "").") }
     func playerID() throws -> UserID { try id(as: UserID.self, missing: "No player with id \(get("id") ?? "").") }
+    func matchID() throws -> MatchID { try id(as: MatchID.self, missing: "No match with id \(get("id") ?? "").") }
 }

@@ -71,7 +71,7 @@ struct Rounds: Sendable {
             let version = card.version + 1
             try await rounds.setScore(update.strokes, of: update.playerId, hole: update.hole, in: id, version: version, on: sql)
             try await database.notify(
-                channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+                channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
             return try await rounds.card(id, on: sql)!
         }
         await live.changed(id, version: card.version)
@@ -86,7 +86,7 @@ struct Rounds: Sendable {
             let version = card.version + 1
             try await rounds.finish(id, version: version, at: Date(), on: sql)
             try await database.notify(
-                channel: RoundNotifications.channel, payload: RoundNotifications.payload(id, version: version), on: sql)
+                channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
             let finished = try await rounds.card(id, on: sql)!
             try await outbox.append(
                 RoundEvent.finished, aggregateID: id.description, payload: RoundEvent.RoundChanged(scorecard: finished), on: sql)

@@ -62,12 +62,55 @@ struct APIFootballAnswer: Decodable {
             let detail: String
         }
 
+        struct Lineup: Decodable {
+            struct Entry: Decodable {
+                struct Player: Decodable {
+                    let name: String?
+                    let number: Int?
+                    let pos: String?
+                }
+                let player: Player
+            }
+            struct Coach: Decodable {
+                let name: String?
+            }
+            let team: Event.Named
+            let coach: Coach?
+            let formation: String?
+            let startXI: [Entry]?
+            let substitutes: [Entry]?
+        }
+
+        struct TeamStatistics: Decodable {
+            struct Line: Decodable {
+                let type: String
+                /// A count (`3`), a share (`"55%"`) or `null`.
+                let value: String?
+
+                private enum Keys: String, CodingKey { case type, value }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: Keys.self)
+                    type = try container.decode(String.self, forKey: .type)
+                    if let count = try? container.decode(Int.self, forKey: .value) {
+                        value = String(count)
+                    } else {
+                        value = try? container.decode(String.self, forKey: .value)
+                    }
+                }
+            }
+            let team: Event.Named
+            let statistics: [Line]
+        }
+
         let fixture: Fixture
         let league: League
         let teams: [String: Team]
         let goals: Goals
         let score: [String: Goals]?
         let events: [Event]?
+        let lineups: [Lineup]?
+        let statistics: [TeamStatistics]?
     }
 }
 
@@ -84,6 +127,9 @@ struct ReportedMatch: Equatable, Sendable {
     let halftime: Match.Score?
     /// Nil when the call did not include events (only `ids=` does).
     let events: [Match.Event]?
+    /// Nil when the call did not include them, or the provider has none yet.
+    var lineups: Match.Lineups? = nil
+    var statistics: [Match.Statistic]? = nil
 }
 
 extension APIFootballAnswer.Item {
@@ -98,7 +144,36 @@ extension APIFootballAnswer.Item {
             fixtureID: fixture.id, league: .init(id: league.id, name: league.name, country: league.country), kickoff: kickoff,
             status: fixture.status.short, minute: fixture.status.elapsed, home: .init(id: home.id, name: home.name, logo: home.logo),
             away: .init(id: away.id, name: away.name, logo: away.logo), score: .init(home: goals.home ?? 0, away: goals.away ?? 0),
-            halftime: halftime, events: events.map { $0.compactMap { event($0, homeID: home.id, awayID: away.id) } })
+            halftime: halftime, events: events.map { $0.compactMap { event($0, homeID: home.id, awayID: away.id) } },
+            lineups: lineups(homeID: home.id, awayID: away.id), statistics: statistics(homeID: home.id, awayID: away.id))
+    }
+
+    /// Both teams' lineups, or nil until the provider has both.
+    private func lineups(homeID: Int, awayID: Int) -> Match.Lineups? {
+        func lineup(of team: Int) -> Match.Lineup? {
+            guard let entry = lineups?.first(where: { $0.team.id == team }) else { return nil }
+            func players(_ entries: [Lineup.Entry]?) -> [Match.LineupPlayer] {
+                (entries ?? []).map { Match.LineupPlayer(name: $0.player.name ?? "", number: $0.player.number, position: $0.player.pos) }
+            }
+            return Match.Lineup(
+                formation: entry.formation, startXI: players(entry.startXI), substitutes: players(entry.substitutes),
+                coach: entry.coach?.name)
+        }
+        guard let home = lineup(of: homeID), let away = lineup(of: awayID) else { return nil }
+        return Match.Lineups(home: home, away: away)
+    }
+
+    /// One line per statistic the provider gives either team, in its order; nil while it has none.
+    private func statistics(homeID: Int, awayID: Int) -> [Match.Statistic]? {
+        guard let statistics, !statistics.isEmpty else { return nil }
+        let home = statistics.first { $0.team.id == homeID }?.statistics ?? []
+        let away = statistics.first { $0.team.id == awayID }?.statistics ?? []
+        var types: [String] = []
+        for line in home + away where !types.contains(line.type) { types.append(line.type) }
+        return types.map { type in
+            Match.Statistic(
+                type: type, home: home.first { $0.type == type }?.value ?? nil, away: away.first { $0.type == type }?.value ?? nil)
+        }
     }
 
     private func event(_ event: Event, homeID: Int, awayID: Int) -> Match.Event? {

@@ -65,5 +65,29 @@ enum GamesMigrations {
                 """,
             ]
         },
+        Migration(version: 6, name: "professional matches") { kind in
+            [
+                // The match as last reported (its wire JSON in `body`), with what lists filter on.
+                """
+                CREATE TABLE matches (
+                    id TEXT PRIMARY KEY, fixture_id INTEGER NOT NULL UNIQUE, league_id INTEGER NOT NULL,
+                    kickoff \(kind.timestamp) NOT NULL, status TEXT NOT NULL, version INTEGER NOT NULL,
+                    body TEXT NOT NULL, updated_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX matches_kickoff ON matches(kickoff, id)",
+                "CREATE INDEX matches_status ON matches(status)",
+                // Every version as it was: corrections (a goal cancelled by VAR) are new versions.
+                """
+                CREATE TABLE match_changes (
+                    match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE, version INTEGER NOT NULL,
+                    body TEXT NOT NULL, changed_at \(kind.timestamp) NOT NULL, PRIMARY KEY (match_id, version))
+                """,
+                // Which instance polls the provider, until when: one poller per deployment.
+                """
+                CREATE TABLE feed_leases (
+                    name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at \(kind.timestamp) NOT NULL)
+                """,
+            ]
+        },
     ]
 }

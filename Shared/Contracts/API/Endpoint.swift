@@ -13,7 +13,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
     public init(
         _ method: HTTPVerb, _ path: String, owner: ServiceModule, summary: String, status: Int = 200,
         query: [QueryParameter] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
-        optionalSignIn: Bool = false, idempotent: Bool = false, webSocket: Bool = false,
+        optionalSignIn: Bool = false, idempotent: Bool = false, webSocket: Bool = false, conditional: Bool = false,
         otherAnswers: [Int: any Decodable.Type] = [:]
     ) {
         let template = PathTemplate(path)
@@ -25,7 +25,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
             body: Body.self == NoBody.self ? nil : WireType(Body.self),
             output: Output.self == NoContent.self ? nil : WireType(Output.self),
             problems: problems, optionalSignIn: optionalSignIn, acceptsIdempotencyKey: idempotent, isWebSocket: webSocket,
-            otherAnswers: otherAnswers.mapValues(WireType.init))
+            isConditional: conditional, otherAnswers: otherAnswers.mapValues(WireType.init))
     }
 
     /// The path with its `{parameters}` filled in order, each escaped for a path segment.
@@ -54,6 +54,9 @@ public struct APIOperation: Sendable {
     /// Writes a client may retry with an `Idempotency-Key` header.
     public let acceptsIdempotencyKey: Bool
     public let isWebSocket: Bool
+    /// Answers carry `ETag` and `Cache-Control`; `If-None-Match` with the current tag is a 304
+    /// without a body.
+    public let isConditional: Bool
     /// Answers with a body other than a problem, by status (a 409 that carries the current card).
     public let otherAnswers: [Int: WireType]
 

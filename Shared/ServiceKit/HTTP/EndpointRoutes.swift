@@ -1,4 +1,5 @@
 public import Contracts
+import Foundation
 public import Hummingbird
 
 /// Registering a handler against an operation's description: the method and path come from the
@@ -62,6 +63,23 @@ extension RouterMethods where Context == HuddleRequestContext {
         }
     }
 
+    /// A conditional read (`Endpoint(conditional: true)`): the handler names the current version
+    /// cheaply, and the body is read only when the caller's `If-None-Match` does not name it.
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<Anyone, NoBody, Output>,
+        conditional handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Conditional<Output>
+    ) -> Self {
+        precondition(endpoint.operation.isConditional, "\(endpoint.operation.name) is not described as conditional")
+        on(RouterPath(endpoint.operation.path.text), method: endpoint.operation.method.httpMethod) { request, context -> Response in
+            let answer = try await handler(request, context)
+            let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "public, max-age=\(answer.maxAgeSeconds)"]
+            if answer.isCurrent(for: request.headers[values: .ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
+            return try JSONResponse(try await answer.body(), headers: headers).response(from: request, context: context)
+        }
+        return self
+    }
+
     private func register<Output: Encodable & Sendable>(
         _ operation: APIOperation, headers: HTTPFields = [:],
         _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
@@ -113,5 +131,27 @@ extension Router where Context == HuddleRequestContext {
         let described = Set(API.operations(of: module).map(\.name))
         let registered = Set(routes.filter { !exempt.contains($0.path.description) }.map { "\($0.method.rawValue) \($0.path)" })
         return (registered.subtracting(described).sorted(), described.subtracting(registered).sorted())
+    }
+}
+
+/// A conditional read's answer: the entity tag of the current version, how long it stays current,
+/// and how to read the body when the caller's copy is not that version.
+public struct Conditional<Output: Encodable & Sendable>: Sendable {
+    /// A strong entity tag, quotes included (`"3f2a…-17"`).
+    public let etag: String
+    public let maxAgeSeconds: Int
+    public let body: @Sendable () async throws -> Output
+
+    public init(etag: String, maxAgeSeconds: Int, body: @escaping @Sendable () async throws -> Output) {
+        self.etag = etag
+        self.maxAgeSeconds = maxAgeSeconds
+        self.body = body
+    }
+
+    /// RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under weak comparison.
+    func isCurrent(for ifNoneMatch: [String]) -> Bool {
+        let listed = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        func opaque(_ tag: some StringProtocol) -> Substring { tag.hasPrefix("W/") ? Substring(tag.dropFirst(2)) : Substring(tag) }
+        return listed.contains { $0 == "*" || opaque($0) == opaque(etag) }
     }
 }

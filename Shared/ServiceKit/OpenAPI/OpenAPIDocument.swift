@@ -48,11 +48,21 @@ public enum OpenAPIDocument {
                     name: Routes.Header.idempotencyKey, in: "header", required: false, schema: .text(1...255),
                     description: "a retry with the same key and body answers what the first attempt did (Idempotent-Replayed: true)"))
         }
+        if operation.isConditional {
+            parameters.append(
+                ParameterObject(
+                    name: "If-None-Match", in: "header", required: false, schema: .text(1...1024),
+                    description: "the ETag of the copy you hold: 304 without a body while it is current"))
+        }
         var responses: [String: ResponseObject] = [:]
         let success = try operation.output.map { try reader.schema(for: $0.type) }
         responses[String(operation.successStatus)] = ResponseObject(
             description: operation.isWebSocket ? "Switching to WebSocket; then frames of this shape" : "Success",
+            headers: operation.isConditional ? cachingHeaders : nil,
             content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
+        if operation.isConditional {
+            responses["304"] = ResponseObject(description: "Not modified: the copy named by If-None-Match is current", headers: cachingHeaders)
+        }
         let problems = operation.allProblems + (operation.owner == .gateway ? [] : gatewayProblems)
         for (status, kinds) in Dictionary(grouping: problems, by: \.status) {
             var schema = problem
@@ -81,6 +91,11 @@ public enum OpenAPIDocument {
             },
             responses: responses)
     }
+
+    static let cachingHeaders: [String: HeaderObject] = [
+        "ETag": HeaderObject(description: "names this version of the answer; send it back as If-None-Match", schema: .string),
+        "Cache-Control": HeaderObject(description: "public, max-age: how long the answer stays current", schema: .string),
+    ]
 
     /// `POST /v1/teams/{id}/join` → `postTeamsIdJoin`.
     static func operationID(_ operation: APIOperation) -> String {
@@ -151,7 +166,13 @@ public enum OpenAPIDocument {
 
     public struct ResponseObject: Codable, Sendable {
         public var description: String
-        public var content: [String: MediaObject]?
+        public var headers: [String: HeaderObject]? = nil
+        public var content: [String: MediaObject]? = nil
+    }
+
+    public struct HeaderObject: Codable, Sendable {
+        public var description: String
+        public var schema: JSONSchema
     }
 
     public struct MediaObject: Codable, Sendable {

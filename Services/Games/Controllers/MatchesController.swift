@@ -1,0 +1,30 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+
+/// `/v1/matches...` over HTTP: conditional reads, public (the live socket is `MatchLiveController`).
+struct MatchesController: Controller {
+    let matches: Matches
+    let today: @Sendable () -> Date
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(GamesAPI.matches) { request, _ in try await matches.list(try listing(request)) }
+        router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.matchID()) }
+        // Reached only when the WebSocket upgrade was not asked for: say why.
+        router.on(GamesAPI.liveMatch) { _, context -> MatchChange in
+            _ = try await matches.current(try context.parameters.matchID())
+            throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
+        }
+    }
+
+    /// `?date=` (today, UTC, by default; any day with `live=true`), `?live=`, `?league=`.
+    private func listing(_ request: Request) throws -> MatchListing {
+        let live = try request.query("live", as: Bool.self) ?? false
+        let league = try request.query("league", as: Int.self)
+        if let league, !(1...Int(Int32.max)).contains(league) { throw CommonError.invalid("league", "must be a league id, 1 to 2147483647") }
+        let day = try request.query("date", as: CalendarDay.self)
+        let kickoff = (day ?? (live ? nil : CalendarDay(containing: today()))).map { $0.start..<$0.next.start }
+        return MatchListing(kickoff: kickoff, liveOnly: live, league: league)
+    }
+}

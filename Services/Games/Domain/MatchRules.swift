@@ -1,0 +1,75 @@
+import Contracts
+import Crypto
+import Foundation
+
+/// How provider reports become versions of a match: pure, so the rules are tested without a store
+/// or a provider.
+enum MatchRules {
+    /// The namespace of match ids derived from API-Football fixture ids (RFC 9562 name-based ids).
+    static let fixtureNamespace = UUID(uuidString: "0b4e9d1c-7a63-4f2e-9c85-3d1a6f0e2b47")!
+
+    /// A UUID version 5 of the fixture id: the same on every replica and after every rebuild, so a
+    /// match's id never depends on which instance saw it first.
+    static func id(ofFixture fixture: Int) -> MatchID {
+        var namespace = fixtureNamespace.uuid
+        let name = Data("api-football/fixture/\(fixture)".utf8)
+        var bytes = Array(Insecure.SHA1.hash(data: withUnsafeBytes(of: &namespace) { Data($0) } + name).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return MatchID(UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        )))
+    }
+
+    /// The next version of the match after `report`, or nil when the report changes nothing (the
+    /// usual answer while a match stands still). A report without events, lineups or statistics
+    /// (a day listing) keeps those already known; a report that differs in anything, a correction
+    /// included, is a new version.
+    static func applying(_ report: ReportedMatch, to current: Match?, at now: Date) -> Match? {
+        let next = Match(
+            id: id(ofFixture: report.fixtureID), league: report.league, kickoff: report.kickoff, status: report.status,
+            minute: report.minute, home: report.home, away: report.away, score: report.score, halftime: report.halftime,
+            events: report.events ?? current?.events ?? [], lineups: report.lineups ?? current?.lineups,
+            statistics: report.statistics ?? current?.statistics, version: (current?.version ?? 0) + 1, updatedAt: now)
+        guard let current else { return next }
+        var unchanged = next
+        unchanged.version = current.version
+        unchanged.updatedAt = current.updatedAt
+        return unchanged == current ? nil : next
+    }
+
+    /// Whether a status has no more play to come: a result (FT, AET, PEN) or none (CANC, ABD, AWD,
+    /// WO, PST).
+    static func isOver(_ status: String) -> Bool { MatchStatus.finished.contains(status) || MatchStatus.called.contains(status) }
+
+    /// The events other services hear of for a new version: `updated` when the match is new or its
+    /// kickoff, status or score moved; `finished` when it has just reached a status with no play to come.
+    static func notices(from old: Match?, to new: Match) -> [String] {
+        var notices: [String] = []
+        if old == nil || old?.kickoff != new.kickoff || old?.status != new.status || old?.score != new.score {
+            notices.append(MatchEvent.updated)
+        }
+        if isOver(new.status), old?.status != new.status { notices.append(MatchEvent.finished) }
+        return notices
+    }
+
+    /// Whether the poller should ask for the match on every live tick (with events, lineups and
+    /// statistics): in play, kicking off within `lead`, or past its kickoff and not over yet (the
+    /// provider may be late to start it).
+    static func isFollowedLive(status: String, kickoff: Date, now: Date, lead: TimeInterval) -> Bool {
+        if MatchStatus.inPlay.contains(status) { return true }
+        guard MatchStatus.notStarted.contains(status) else { return false }
+        return kickoff.timeIntervalSince(now) <= lead && now.timeIntervalSince(kickoff) <= 6 * 3600
+    }
+
+    /// The entity tag of a list: its matches and their versions, hashed; it changes when any
+    /// match in it changes and when one joins or leaves it.
+    static func listTag(_ versions: [(id: MatchID, version: Int)]) -> String {
+        let text = versions.map { "\($0.id)/\($0.version)" }.joined(separator: ",")
+        return "\"" + SHA256.hash(data: Data(text.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    /// The entity tag of one match at a version.
+    static func matchTag(_ id: MatchID, version: Int) -> String { "\"\(id.description.prefix(8))-\(version)\"" }
+}

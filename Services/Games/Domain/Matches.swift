@@ -1,0 +1,72 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Professional matches: provider reports become versions, each committed with its log entry and
+/// its events and announced to the devices following the match; reads are conditional, so a phone
+/// that polls pays for a body only when something changed.
+struct Matches: Sendable {
+    let database: Database
+    let store: any MatchStore
+    let live: LiveMatches
+    /// How long an answer stays current: the live poll interval.
+    let maxAgeSeconds: Int
+    let outbox = Outbox()
+
+    /// Applies the provider's reports; returns the matches that changed, as they now stand.
+    @discardableResult
+    func ingest(_ reports: [ReportedMatch], at now: Date) async throws -> [Match] {
+        var changed: [Match] = []
+        for report in reports {
+            let id = MatchRules.id(ofFixture: report.fixtureID)
+            let saved = try await database.transaction { sql -> Match? in
+                let current = try await store.lock(id, on: sql)
+                guard let next = MatchRules.applying(report, to: current, at: now) else { return nil }
+                try await store.save(next, fixtureID: report.fixtureID, isNew: current == nil, on: sql)
+                for notice in MatchRules.notices(from: current, to: next) {
+                    try await outbox.append(notice, aggregateID: id.description, payload: MatchEvent.MatchChanged(match: next), on: sql)
+                }
+                try await database.notify(channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)
+                return next
+            }
+            if let saved {
+                changed.append(saved)
+                await live.changed(id, version: saved.version)
+            }
+        }
+        return changed
+    }
+
+    func match(_ id: MatchID) async throws -> Conditional<Match> {
+        guard let version = try await database.read({ sql in try await store.version(of: id, on: sql) }) else { throw Self.notFound }
+        return Conditional(etag: MatchRules.matchTag(id, version: version), maxAgeSeconds: maxAgeSeconds) {
+            try await current(id)
+        }
+    }
+
+    func list(_ listing: MatchListing) async throws -> Conditional<Page<Match>> {
+        let versions = try await database.read { sql in try await store.versions(listing, on: sql) }
+        return Conditional(etag: MatchRules.listTag(versions), maxAgeSeconds: maxAgeSeconds) {
+            Page(items: try await database.read { sql in try await store.matches(listing, on: sql) }, nextCursor: nil)
+        }
+    }
+
+    func current(_ id: MatchID) async throws -> Match {
+        guard let match = try await database.read({ sql in try await store.match(id, on: sql) }) else { throw Self.notFound }
+        return match
+    }
+
+    /// Versions after `version`, for a device catching up.
+    func changes(of id: MatchID, after version: Int) async throws -> [MatchChange] {
+        try await database.read { sql in try await store.changes(of: id, after: version, on: sql) }
+    }
+
+    /// Fixtures the poller asks about on every live tick (`MatchRules.isFollowedLive`).
+    func followedLive(at now: Date, lead: TimeInterval) async throws -> [Int] {
+        try await database.read { sql in try await store.schedule(since: now.addingTimeInterval(-6 * 3600), on: sql) }
+            .filter { MatchRules.isFollowedLive(status: $0.status, kickoff: $0.kickoff, now: now, lead: lead) }.map(\.fixtureID)
+    }
+
+    static let notFound = CommonError.notFound("No match with this id.")
+}

@@ -1,0 +1,105 @@
+import Contracts
+import Foundation
+import Logging
+import ServiceKit
+
+/// A message of a live socket, numbered by the version it brings.
+protocol VersionedMessage: Sendable {
+    var version: Int { get }
+}
+
+extension LiveMessage: VersionedMessage {}
+extension MatchChange: VersionedMessage {}
+
+/// A disc golf round's card, changed by its players.
+typealias LiveRounds = LiveFeed<RoundID, LiveMessage>
+/// A professional match, changed by the provider's feed.
+typealias LiveMatches = LiveFeed<MatchID, MatchChange>
+
+/// Fans each subject's changes (a round's card, a match) out to the devices connected to it on this
+/// instance. A change is announced by version (`changed`) — after its commit on this instance, or
+/// through PostgreSQL NOTIFY from another — and read once per subject from its change log, so every
+/// device gets every version in order whichever instance wrote it.
+actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: VersionedMessage> {
+    typealias Subscription = AsyncStream<Message>
+
+    private struct Room {
+        /// The last version handed to the subscribers.
+        var delivered: Int
+        /// The highest version announced.
+        var announced: Int
+        var reading = false
+        var subscribers: [UUID: Subscription.Continuation] = [:]
+    }
+
+    private let readChanges: @Sendable (Key, Int) async throws -> [Message]
+    private let logger: Logger
+    private var rooms: [Key: Room] = [:]
+
+    init(logger: Logger, readChanges: @escaping @Sendable (Key, _ after: Int) async throws -> [Message]) {
+        self.readChanges = readChanges
+        self.logger = logger
+    }
+
+    /// Starts delivering the subject's changes after `version` (its version when the device
+    /// connected; anything older it reads from the log itself).
+    func subscribe(to subject: Key, after version: Int) -> (id: UUID, messages: Subscription) {
+        let (messages, continuation) = Subscription.makeStream()
+        let id = UUID.random()
+        if rooms[subject] == nil { rooms[subject] = Room(delivered: version, announced: version) }
+        rooms[subject]!.subscribers[id] = continuation
+        return (id, messages)
+    }
+
+    func unsubscribe(_ id: UUID, from subject: Key) {
+        rooms[subject]?.subscribers.removeValue(forKey: id)?.finish()
+        if rooms[subject]?.subscribers.isEmpty == true { rooms[subject] = nil }
+    }
+
+    /// The subject reached `version`. One reader per subject reads what is new and delivers it; more
+    /// announcements while it reads make it read again.
+    func changed(_ subject: Key, version: Int) async {
+        guard rooms[subject] != nil else { return }
+        rooms[subject]!.announced = max(rooms[subject]!.announced, version)
+        guard !rooms[subject]!.reading else { return }
+        rooms[subject]!.reading = true
+        defer { rooms[subject]?.reading = false }
+        while let room = rooms[subject], room.announced > room.delivered {
+            guard let changes = await read(subject, after: room.delivered) else { return }
+            guard let current = rooms[subject] else { return }
+            let fresh = changes.filter { $0.version > current.delivered }
+            for message in fresh { for subscriber in current.subscribers.values { subscriber.yield(message) } }
+            // Nothing newer in the log than announced yet (it cannot happen after a commit): stop
+            // rather than spin; the next announcement reads again.
+            guard let last = fresh.last?.version else { return }
+            rooms[subject]!.delivered = last
+        }
+    }
+
+    /// The log after `version`; a failed read is tried again a few times (the change is committed,
+    /// so it will be there), and nil only when the store stays unreachable.
+    private func read(_ subject: Key, after version: Int) async -> [Message]? {
+        var wait = Duration.milliseconds(20)
+        for attempt in 1...6 {
+            do {
+                return try await readChanges(subject, version)
+            } catch {
+                logger.warning("cannot read changes of subject \(subject) (attempt \(attempt)): \(error)")
+                try? await Task.sleep(for: wait)
+                wait *= 3
+            }
+        }
+        return nil
+    }
+
+    /// After the notification connection was lost: read every room again in case something was missed.
+    func catchUpAll() async {
+        for subject in rooms.keys { await changed(subject, version: Int.max) }
+    }
+
+    /// Ends every subscription (shutdown), so their sockets close.
+    func closeAll() {
+        for room in rooms.values { for subscriber in room.subscribers.values { subscriber.finish() } }
+        rooms = [:]
+    }
+}

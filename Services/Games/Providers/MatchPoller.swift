@@ -1,0 +1,76 @@
+import Contracts
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Keeps games' matches as the provider reports them: lists today's and tomorrow's fixtures every
+/// day interval, and on every live tick asks for the fixtures in play or about to start (with
+/// events, lineups and statistics). Only the instance holding the feed lease polls. A provider that
+/// is down, refuses or rate-limits leaves the stored matches served as they were (`PollSchedule`).
+struct MatchPoller: Service {
+    struct Settings: Sendable {
+        var liveInterval: Duration
+        var dayInterval: Duration
+        /// Leagues followed; empty follows every league the provider reports.
+        var leagues: Set<Int>
+        /// How long before kickoff a fixture is asked for on every tick (lineups come about an hour before).
+        var lead: TimeInterval = 3600
+    }
+
+    let settings: Settings
+    let client: APIFootballClient
+    let matches: Matches
+    let lease: FeedLease
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var schedule = PollSchedule(dayInterval: settings.dayInterval.seconds, liveInterval: settings.liveInterval.seconds)
+            while !Task.isCancelled {
+                await tick(&schedule)
+                try? await Task.sleep(for: settings.liveInterval)
+            }
+        }
+    }
+
+    func tick(_ schedule: inout PollSchedule) async {
+        let time = now()
+        guard schedule.mayCall(at: time) else { return }
+        do {
+            guard try await lease.acquire(at: time) else { return }
+            if schedule.isDaySweepDue(at: time) {
+                let today = CalendarDay(containing: time)
+                for day in [today, today.next] {
+                    let answer = try await client.fixtures(on: day.description)
+                    schedule.answered(remaining: answer.remaining, at: time)
+                    try await matches.ingest(followed(answer.matches), at: now())
+                }
+                schedule.sweptDays(at: time)
+            }
+            let live = try await matches.followedLive(at: time, lead: settings.lead)
+            if !live.isEmpty, schedule.mayCall(at: time) {
+                let answer = try await client.fixtures(ids: live)
+                schedule.answered(remaining: answer.remaining, at: time)
+                try await matches.ingest(followed(answer.matches), at: now())
+            }
+        } catch APIFootballClient.Failure.rateLimited(let seconds) {
+            logger.warning("football provider: rate limited, next call in \(seconds) s")
+            schedule.rateLimited(retryAfterSeconds: seconds, at: time)
+        } catch let failure as APIFootballClient.Failure {
+            schedule.failed(at: time)
+            logger.warning("football provider: \(failure); serving the last known state")
+        } catch {
+            schedule.failed(at: time)
+            logger.warning("football poll failed: \(error)")
+        }
+    }
+
+    private func followed(_ reports: [ReportedMatch]) -> [ReportedMatch] {
+        settings.leagues.isEmpty ? reports : reports.filter { settings.leagues.contains($0.league.id) }
+    }
+}
+
+extension Duration {
+    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
