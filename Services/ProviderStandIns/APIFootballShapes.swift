@@ -76,8 +76,49 @@ enum APIFootball {
         let score: [String: Goals]
         /// With `ids=` only, as the provider includes them.
         let events: [Event]?
-        let lineups: [String]?
-        let statistics: [String]?
+        let lineups: [Lineup]?
+        let statistics: [TeamStatistics]?
+    }
+
+    struct Lineup: Encodable {
+        struct Entry: Encodable {
+            struct Player: Encodable {
+                let id: Int
+                let name: String
+                let number: Int
+                let pos: String
+                let grid: String?
+            }
+            let player: Player
+        }
+        struct Coach: Encodable {
+            let id: Int
+            let name: String
+            let photo: String
+        }
+        let team: Event.Named
+        let coach: Coach
+        let formation: String
+        let startXI: [Entry]
+        let substitutes: [Entry]
+    }
+
+    struct TeamStatistics: Encodable {
+        struct Line: Encodable {
+            let type: String
+            /// A count as a number, a share as `"55%"`: the provider mixes them.
+            let value: String
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(type, forKey: .type)
+                if let count = Int(value) { try container.encode(count, forKey: .value) } else { try container.encode(value, forKey: .value) }
+            }
+
+            enum Keys: String, CodingKey { case type, value }
+        }
+        let team: Event.Named
+        let statistics: [Line]
     }
 
     struct Event: Encodable {
@@ -153,7 +194,31 @@ extension FootballFixture {
                 round: "Regular Season - 1"),
             teams: ["home": team(home, winner: homeWins), "away": team(away, winner: homeWins.map { !$0 })],
             goals: goals, score: ["fulltime": finished ? goals : .init(home: nil, away: nil)],
-            events: detailed ? events.map { wire($0) } : nil, lineups: detailed ? [] : nil, statistics: detailed ? [] : nil)
+            events: detailed ? events.map { wire($0) } : nil, lineups: detailed ? wireLineups : nil,
+            statistics: detailed ? wireStatistics : nil)
+    }
+
+    /// Both teams' lineups once they are announced (`lineupsFrom`), `[]` before, as the provider does.
+    private var wireLineups: [APIFootball.Lineup] {
+        guard Date() >= lineupsFrom || !FootballStatus.notStarted.contains(status) else { return [] }
+        return [home, away].map { team in
+            let squad = FootballSquads.squad(of: team)
+            func entries(_ players: [FootballSquads.Player]) -> [APIFootball.Lineup.Entry] {
+                players.map { .init(player: .init(id: Self.teamID(team + $0.name), name: $0.name, number: $0.number, pos: $0.position, grid: nil)) }
+            }
+            return .init(
+                team: .init(id: Self.teamID(team), name: team),
+                coach: .init(id: Self.teamID(squad.coach), name: squad.coach, photo: "https://media.huddle.dev/football/coachs/\(Self.teamID(squad.coach)).png"),
+                formation: squad.formation, startXI: entries(squad.startXI), substitutes: entries(squad.substitutes))
+        }
+    }
+
+    private var wireStatistics: [APIFootball.TeamStatistics] {
+        guard let lines = statistics else { return [] }
+        return [
+            .init(team: .init(id: Self.teamID(home), name: home), statistics: lines.map { .init(type: $0.type, value: $0.home) }),
+            .init(team: .init(id: Self.teamID(away), name: away), statistics: lines.map { .init(type: $0.type, value: $0.away) }),
+        ]
     }
 
     private func wire(_ event: Event) -> APIFootball.Event {

@@ -19,6 +19,14 @@ struct FootballControls: Sendable {
 
         private enum Keys: String, CodingKey { case home, away, kickoff, league, odds }
 
+        init(home: String, away: String, kickoff: Date, league: League?, odds: Odds?) {
+            self.home = home
+            self.away = away
+            self.kickoff = kickoff
+            self.league = league
+            self.odds = odds
+        }
+
         /// `kickoff` in RFC 3339, as everywhere in Huddle.
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
@@ -53,7 +61,17 @@ struct FootballControls: Sendable {
         let elapsed: Int
     }
 
+    struct Outage: Decodable, Sendable {
+        let down: Bool
+    }
+
     func add(to router: Router<BasicRequestContext>) {
+        // While down, the feed answers 503 to every call, as a provider in trouble does.
+        router.post("test/football/outage") { request, context in
+            let outage = try await request.decode(as: Outage.self, context: context)
+            await feed.setDown(outage.down)
+            return ["down": outage.down]
+        }
         let fixtures = router.group("test/football/fixtures")
         fixtures.post { request, context in
             let created = await feed.add(try await request.decode(as: NewFixture.self, context: context))

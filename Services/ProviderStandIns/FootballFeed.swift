@@ -1,17 +1,46 @@
 import Foundation
 
 /// The stand-in's football world: fixtures with their status, score, events and 1X2 odds, changed by
-/// test controls (and, later, a simulated matchday). Pure rules live in `FootballFixture`; the actor
-/// only keeps them.
+/// test controls and by a simulated matchday's scripts as time passes. Pure rules live in
+/// `FootballFixture` and `Matchday`; the actor only keeps them.
 actor FootballFeed {
     private var fixtures: [Int: FootballFixture] = [:]
     private var nextID = 1_000_001
+    /// Scripted fixtures: the steps still to play, and the real seconds per match minute.
+    private var scripts: [Int: (steps: ArraySlice<Matchday.Step>, secondsPerMinute: Double)] = [:]
+    private(set) var isDown = false
 
     func add(_ request: FootballControls.NewFixture) -> Int {
         let id = nextID
         nextID += 1
         fixtures[id] = FootballFixture(id: id, request: request)
         return id
+    }
+
+    /// Adds the matchday's fixtures; they play themselves as `advance` is called.
+    func add(_ matchday: Matchday) {
+        for fixture in matchday.fixtures {
+            let id = add(fixture.request)
+            fixtures[id]!.lineupsFrom = fixture.request.kickoff.addingTimeInterval(-3600 / matchday.speed)
+            scripts[id] = (fixture.steps[...], 60 / matchday.speed)
+        }
+    }
+
+    func setDown(_ down: Bool) { isDown = down }
+
+    /// Plays every scripted step due by `now`.
+    func advance(to now: Date) {
+        for (id, script) in scripts {
+            guard var fixture = fixtures[id] else { continue }
+            let minute = now.timeIntervalSince(fixture.kickoff) / script.secondsPerMinute
+            var steps = script.steps
+            while let step = steps.first, step.at <= minute {
+                fixture.play(step.change)
+                steps = steps.dropFirst()
+            }
+            fixtures[id] = fixture
+            scripts[id] = steps.isEmpty ? nil : (steps, script.secondsPerMinute)
+        }
     }
 
     func fixture(_ id: Int) -> FootballFixture? { fixtures[id] }
@@ -46,6 +75,7 @@ enum FootballStatus {
         "CANC": "Match Cancelled", "ABD": "Match Abandoned", "AWD": "Technical Loss", "WO": "WalkOver",
     ]
     static let inPlay: Set<String> = ["1H", "HT", "2H", "ET", "BT", "P", "SUSP", "INT", "LIVE"]
+    static let notStarted: Set<String> = ["TBD", "NS"]
 }
 
 struct FootballFixture: Sendable {
@@ -70,6 +100,8 @@ struct FootballFixture: Sendable {
     var events: [Event] = []
     /// Decimal strings, as the provider sends them.
     var odds: (home: String, draw: String, away: String)?
+    /// When the lineups are announced: an hour before kickoff.
+    var lineupsFrom: Date
 
     init(id: Int, request: FootballControls.NewFixture) {
         self.id = id
@@ -78,6 +110,7 @@ struct FootballFixture: Sendable {
         away = request.away
         kickoff = request.kickoff
         odds = request.odds.map { ($0.home, $0.draw, $0.away) }
+        lineupsFrom = request.kickoff.addingTimeInterval(-3600)
     }
 
     enum Refusal: Error, Equatable {
@@ -108,6 +141,16 @@ struct FootballFixture: Sendable {
         }
         events.append(event)
         elapsed = max(elapsed ?? 0, event.elapsed)
+    }
+
+    /// A scripted change; scripts only hold changes the rules accept.
+    mutating func play(_ change: Matchday.Step.Change) {
+        switch change {
+        case .status(let short, let elapsed): try? setStatus(short, elapsed: elapsed)
+        case .elapsed(let minute): elapsed = minute
+        case .event(let type, let detail, let side, let player, let minute):
+            try? record(Event(elapsed: minute, side: side, player: player, type: type, detail: detail))
+        }
     }
 
     private mutating func adjust(_ side: Side, by amount: Int) {

@@ -23,6 +23,11 @@ struct FootballStandIn: Sendable {
         limiter = MinuteAllowance(limit: perMinute)
     }
 
+    /// Plays a simulated matchday from `seed`, starting now.
+    func simulate(seed: UInt64, speed: Double) async {
+        await feed.add(Matchday(seed: seed, start: Date(), speed: speed))
+    }
+
     func add(to router: Router<BasicRequestContext>) {
         router.get("fixtures") { request, _ in try await answer(request, "fixtures") { try await fixtures(for: $0) } }
         router.get("odds") { request, _ in
@@ -60,6 +65,7 @@ struct FootballStandIn: Sendable {
     ) async throws -> Response {
         let query = Dictionary(
             request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { _, last in last })
+        await feed.advance(to: Date())
         let (allowed, remaining) = limiter.take()
         var headers: HTTPFields = [.contentType: "application/json"]
         let limits = [
@@ -77,6 +83,9 @@ struct FootballStandIn: Sendable {
                     get: name, parameters: query,
                     errors: ["rateLimit": "Too many requests. Your rate limit is \(limiter.limit) requests per minute."], response: []),
                 .tooManyRequests)
+        }
+        guard await !feed.isDown else {
+            return Response(status: .serviceUnavailable, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<h1>503 Service Temporarily Unavailable</h1>")))
         }
         guard request.headers.first(where: { $0.name.canonicalName == "x-apisports-key" })?.value == key else {
             let message =

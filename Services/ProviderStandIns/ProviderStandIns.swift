@@ -17,7 +17,9 @@ import NIOCore
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
-/// `standin.football.key` (default `huddle-dev-football-key`), `standin.football.perminute` (300).
+/// `standin.football.key` (default `huddle-dev-football-key`), `standin.football.perminute` (300),
+/// `standin.football.matchday.seed` (a simulated matchday from this seed; none when absent) and
+/// `standin.football.matchday.speed` (match minutes per real minute, default 10).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
@@ -25,10 +27,12 @@ public func buildProviderStandIns(
     let router = Router()
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
-    FootballStandIn(
+    let football = FootballStandIn(
         key: reader.string(forKey: "standin.football.key", default: "huddle-dev-football-key"),
-        perMinute: reader.int(forKey: "standin.football.perminute", default: 300)
-    ).add(to: router)
+        perMinute: reader.int(forKey: "standin.football.perminute", default: 300))
+    football.add(to: router)
+    let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
+    let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
     router.post("test/tokens") { request, context in
         let grant = try await request.decode(as: StubTokens.Grant.self, context: context)
         return ["accessToken": await tokens.issue(grant)]
@@ -57,7 +61,10 @@ public func buildProviderStandIns(
                 reader.string(forKey: "standin.http.host", default: "127.0.0.1"),
                 port: reader.int(forKey: "standin.http.port", default: 8090)),
             serverName: "huddle-stand-in"),
-        onServerRunning: { channel in if let port = channel.localAddress?.port { await onListening(port) } },
+        onServerRunning: { channel in
+            if let matchdaySeed { await football.simulate(seed: UInt64(max(0, matchdaySeed)), speed: max(1, speed)) }
+            if let port = channel.localAddress?.port { await onListening(port) }
+        },
         logger: logger)
 }
 

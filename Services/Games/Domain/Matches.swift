@@ -14,10 +14,17 @@ struct Matches: Sendable {
     let maxAgeSeconds: Int
     let outbox = Outbox()
 
-    /// Applies the provider's reports; returns the matches that changed, as they now stand.
+    /// A match that changed, as it now stands.
+    struct Ingested: Sendable {
+        let fixtureID: Int
+        let match: Match
+        var isNew: Bool { match.version == 1 }
+    }
+
+    /// Applies the provider's reports; returns the matches that changed.
     @discardableResult
-    func ingest(_ reports: [ReportedMatch], at now: Date) async throws -> [Match] {
-        var changed: [Match] = []
+    func ingest(_ reports: [ReportedMatch], at now: Date) async throws -> [Ingested] {
+        var changed: [Ingested] = []
         for report in reports {
             let id = MatchRules.id(ofFixture: report.fixtureID)
             let saved = try await database.transaction { sql -> Match? in
@@ -31,7 +38,7 @@ struct Matches: Sendable {
                 return next
             }
             if let saved {
-                changed.append(saved)
+                changed.append(Ingested(fixtureID: report.fixtureID, match: saved))
                 await live.changed(id, version: saved.version)
             }
         }

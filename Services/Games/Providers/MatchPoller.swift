@@ -39,16 +39,20 @@ struct MatchPoller: Service {
         guard schedule.mayCall(at: time) else { return }
         do {
             guard try await lease.acquire(at: time) else { return }
+            // Fixtures first seen already under way or over come with their details once.
+            var firstSeen: [Int] = []
             if schedule.isDaySweepDue(at: time) {
                 let today = CalendarDay(containing: time)
                 for day in [today, today.next] {
                     let answer = try await client.fixtures(on: day.description)
                     schedule.answered(remaining: answer.remaining, at: time)
-                    try await matches.ingest(followed(answer.matches), at: now())
+                    let ingested = try await matches.ingest(followed(answer.matches), at: now())
+                    firstSeen += ingested.filter { $0.isNew && !MatchStatus.notStarted.contains($0.match.status) }.map(\.fixtureID)
                 }
                 schedule.sweptDays(at: time)
             }
-            let live = try await matches.followedLive(at: time, lead: settings.lead)
+            let followedLive = try await matches.followedLive(at: time, lead: settings.lead)
+            let live = followedLive + firstSeen.filter { !followedLive.contains($0) }
             if !live.isEmpty, schedule.mayCall(at: time) {
                 let answer = try await client.fixtures(ids: live)
                 schedule.answered(remaining: answer.remaining, at: time)

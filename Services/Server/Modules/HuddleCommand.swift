@@ -29,7 +29,7 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Create demo users on first start and print their credentials.")
     var demo = true
 
-    @Flag(inversion: .prefixedNo, help: "Run the providers' stand-in (Facebook, weather) on port 8090 and point auth and catalog at it.")
+    @Flag(inversion: .prefixedNo, help: "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog and games at it.")
     var standIn = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -58,6 +58,12 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["auth.oauth.facebook.url"] = "http://127.0.0.1:8090"
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
             defaults["catalog.weather.url"] = "http://127.0.0.1:8090"
+            // A simulated matchday, polled every second, so matches move while you watch.
+            defaults["standin.football.matchday.seed"] = "1"
+            defaults["games.matches.provider.url"] = "http://127.0.0.1:8090"
+            defaults["games.matches.provider.key"] = "huddle-dev-football-key"
+            defaults["games.matches.poll.live.ms"] = "1000"
+            defaults["games.matches.poll.day.ms"] = "30000"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
