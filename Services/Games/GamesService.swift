@@ -55,7 +55,8 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
                 baseURL: provider, key: reader.text("games.matches.provider.key", isSecret: true) ?? "",
                 timeout: reader.milliseconds("games.matches.provider.timeout.ms", default: 5000)),
             http: dependencies.providerClient)
-        let leagues = Set(reader.text("games.matches.leagues", default: "").split(separator: ",").compactMap { Int(String($0).trimmingBlanks) })
+        let leagues = Set(
+            reader.text("games.matches.leagues", default: "").split(separator: ",").compactMap { Int(String($0).trimmingBlanks) })
         let dayPoll = reader.milliseconds("games.matches.poll.day.ms", default: 600_000)
         service.addServices(
             MatchPoller(

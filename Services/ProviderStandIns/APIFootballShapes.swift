@@ -112,7 +112,11 @@ enum APIFootball {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: Keys.self)
                 try container.encode(type, forKey: .type)
-                if let count = Int(value) { try container.encode(count, forKey: .value) } else { try container.encode(value, forKey: .value) }
+                if let count = Int(value) {
+                    try container.encode(count, forKey: .value)
+                } else {
+                    try container.encode(value, forKey: .value)
+                }
             }
 
             enum Keys: String, CodingKey { case type, value }
@@ -204,11 +208,15 @@ extension FootballFixture {
         return [home, away].map { team in
             let squad = FootballSquads.squad(of: team)
             func entries(_ players: [FootballSquads.Player]) -> [APIFootball.Lineup.Entry] {
-                players.map { .init(player: .init(id: Self.teamID(team + $0.name), name: $0.name, number: $0.number, pos: $0.position, grid: nil)) }
+                players.map {
+                    .init(player: .init(id: Self.teamID(team + $0.name), name: $0.name, number: $0.number, pos: $0.position, grid: nil))
+                }
             }
             return .init(
                 team: .init(id: Self.teamID(team), name: team),
-                coach: .init(id: Self.teamID(squad.coach), name: squad.coach, photo: "https://media.huddle.dev/football/coachs/\(Self.teamID(squad.coach)).png"),
+                coach: .init(
+                    id: Self.teamID(squad.coach), name: squad.coach,
+                    photo: "https://media.huddle.dev/football/coachs/\(Self.teamID(squad.coach)).png"),
                 formation: squad.formation, startXI: entries(squad.startXI), substitutes: entries(squad.substitutes))
         }
     }

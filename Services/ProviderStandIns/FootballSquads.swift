@@ -34,7 +34,9 @@ enum FootballSquads {
         }
         let starters = positions.enumerated().map { player($0.offset + 1, $0.element) }
         let substitutes = ["G", "D", "D", "M", "M", "F", "F"].enumerated().map { player($0.offset + 12, $0.element) }
-        return Squad(formation: formation, startXI: starters, substitutes: substitutes, coach: "\(initials[random.next(below: initials.count)]). \(names.removeFirst())")
+        return Squad(
+            formation: formation, startXI: starters, substitutes: substitutes,
+            coach: "\(initials[random.next(below: initials.count)]). \(names.removeFirst())")
     }
 }
 
@@ -73,7 +75,10 @@ extension FootballFixture {
             ("Corner Kicks", String(elapsed / 14 + id % 2), String(elapsed / 17)),
             ("Ball Possession", "\(possession)%", "\(100 - possession)%"),
             ("Yellow Cards", String(count(.home, "Card", cards)), String(count(.away, "Card", cards))),
-            ("Red Cards", String(count(.home, "Card", ["Red Card", "Second Yellow card"])), String(count(.away, "Card", ["Red Card", "Second Yellow card"]))),
+            (
+                "Red Cards", String(count(.home, "Card", ["Red Card", "Second Yellow card"])),
+                String(count(.away, "Card", ["Red Card", "Second Yellow card"]))
+            ),
         ]
     }
 }

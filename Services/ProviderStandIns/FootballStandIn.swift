@@ -85,7 +85,9 @@ struct FootballStandIn: Sendable {
                 .tooManyRequests)
         }
         guard await !feed.isDown else {
-            return Response(status: .serviceUnavailable, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<h1>503 Service Temporarily Unavailable</h1>")))
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/html"],
+                body: .init(byteBuffer: ByteBuffer(string: "<h1>503 Service Temporarily Unavailable</h1>")))
         }
         guard request.headers.first(where: { $0.name.canonicalName == "x-apisports-key" })?.value == key else {
             let message =

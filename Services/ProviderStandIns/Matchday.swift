@@ -32,7 +32,9 @@ struct Matchday: Sendable {
         "Caldera Sporting", "Greyfriars", "Ironbridge City", "Saltmarsh Borough", "Thornbury Celtic", "Oldcastle Swifts",
         "Highmoor Vale", "Dunmere Olympic",
     ]
-    static let leagues = [FootballControls.NewFixture.League(id: 1001, name: "Huddle Premier"), .init(id: 1002, name: "Huddle Championship")]
+    static let leagues = [
+        FootballControls.NewFixture.League(id: 1001, name: "Huddle Premier"), .init(id: 1002, name: "Huddle Championship"),
+    ]
 
     /// The day's fixtures for `seed`, kickoffs counted from `start`.
     init(seed: UInt64, start: Date, speed: Double) {
@@ -77,7 +79,8 @@ struct Matchday: Sendable {
         }
         var events: [Step] = []
         func add(_ type: String, _ detail: String, _ side: FootballFixture.Side, _ player: String, _ elapsed: Int) {
-            events.append(Step(at: clock(elapsed) + 0.5, change: .event(type: type, detail: detail, side: side, player: player, elapsed: elapsed)))
+            events.append(
+                Step(at: clock(elapsed) + 0.5, change: .event(type: type, detail: detail, side: side, player: player, elapsed: elapsed)))
         }
         for _ in 0..<random.next(below: 5) {
             let scorer = side(&random)
@@ -88,11 +91,15 @@ struct Matchday: Sendable {
         }
         for _ in 0..<(1 + random.next(below: 4)) {
             let booked = side(&random)
-            add("Card", random.next(below: 6) == 0 ? "Red Card" : "Yellow Card", booked, outfield(booked, &random), 10 + random.next(below: 80))
+            add(
+                "Card", random.next(below: 6) == 0 ? "Red Card" : "Yellow Card", booked, outfield(booked, &random),
+                10 + random.next(below: 80))
         }
         for team in [FootballFixture.Side.home, .away] {
             for number in 1...3 {
-                add("subst", "Substitution \(number)", team, squads[team]!.substitutes[3 + number].name, 55 + 10 * (number - 1) + random.next(below: 8))
+                add(
+                    "subst", "Substitution \(number)", team, squads[team]!.substitutes[3 + number].name,
+                    55 + 10 * (number - 1) + random.next(below: 8))
             }
         }
         if cancelledGoal {

@@ -53,7 +53,9 @@ public struct CalendarDay: Hashable, Sendable, LosslessStringConvertible, Compar
     public var next: CalendarDay { CalendarDay(containing: start.addingTimeInterval(86_400)) }
 
     public var description: String {
-        func pad(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
+        func pad(_ value: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+        }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 

@@ -7,11 +7,16 @@ import NIOConcurrencyHelpers
 import NIOWebSocket
 import ServiceKit
 
-/// A device on a round's live socket, for tests and the benchmark: it collects every message it
-/// receives (with when it arrived) and sends score updates.
-public final class LiveSocket: Sendable {
+/// A device on a round's live socket.
+public typealias LiveSocket = LiveDevice<LiveMessage>
+/// A device following a match's live socket.
+public typealias MatchSocket = LiveDevice<MatchChange>
+
+/// A device on a live socket, for tests and the benchmark: it collects every message it receives
+/// (with when it arrived) and sends text (score updates on a round's).
+public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
     public struct Received: Sendable {
-        public let message: LiveMessage
+        public let message: Message
         public let at: ContinuousClock.Instant
     }
 
@@ -27,18 +32,18 @@ public final class LiveSocket: Sendable {
         self.task = task
     }
 
-    /// Connects to `baseURL` (`http://…`) + `/v1/rounds/{round}/live`; throws `Refused.upgrade`
-    /// when the server does not accept the socket.
-    public static func connect(baseURL: String, round: RoundID, token: String, afterVersion: Int? = nil) async throws -> LiveSocket {
-        let query = afterVersion.map { "?afterVersion=\($0)" } ?? ""
-        let url = "ws" + baseURL.dropFirst("http".count) + "/v1/rounds/\(round)/live" + query
+    /// Connects to `baseURL` (`http://…`) + `path`; throws `Refused.upgrade` when the server does
+    /// not accept the socket.
+    public static func connect(baseURL: String, path: String, token: String?) async throws -> LiveDevice {
+        let url = "ws" + baseURL.dropFirst("http".count) + path
         let (outgoing, outgoingInput) = AsyncStream<String>.makeStream()
         let (opened, openedInput) = AsyncStream<Bool>.makeStream()
         let received = NIOLockedValueBox<[Received]>([])
         let task = Task {
             do {
                 try await WebSocketClient.connect(
-                    url: url, configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: [.authorization: "Bearer \(token)"]),
+                    url: url,
+                    configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: token.map { [.authorization: "Bearer \($0)"] } ?? [:]),
                     logger: Logger(label: "live-socket")
                 ) { inbound, outbound, _ in
                     openedInput.yield(true)
@@ -46,7 +51,7 @@ public final class LiveSocket: Sendable {
                         group.addTask {
                             for try await frame in inbound.messages(maxSize: 1 << 20) {
                                 guard case .text(let text) = frame,
-                                    let message = try? HuddleJSON.decoder.decode(LiveMessage.self, from: Data(text.utf8))
+                                    let message = try? HuddleJSON.decoder.decode(Message.self, from: Data(text.utf8))
                                 else { continue }
                                 let arrival = Received(message: message, at: .now)
                                 received.withLockedValue { $0.append(arrival) }
@@ -65,14 +70,14 @@ public final class LiveSocket: Sendable {
         }
         var iterator = opened.makeAsyncIterator()
         guard await iterator.next() == true else { throw Refused.upgrade }
-        return LiveSocket(outgoing: outgoingInput, received: received, task: task)
+        return LiveDevice(outgoing: outgoingInput, received: received, task: task)
     }
 
     /// Everything received so far, in order.
-    public var messages: [LiveMessage] { received.withLockedValue { $0.map(\.message) } }
+    public var messages: [Message] { received.withLockedValue { $0.map(\.message) } }
     public var arrivals: [Received] { received.withLockedValue { $0 } }
 
-    public func send(_ update: ScoreUpdate) throws {
+    public func send(_ update: some Encodable) throws {
         outgoing.yield(String(decoding: try HuddleJSON.encoder.encode(update), as: UTF8.self))
     }
 
@@ -81,7 +86,7 @@ public final class LiveSocket: Sendable {
 
     /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
     @discardableResult
-    public func waitFor(timeout: Duration = .seconds(15), _ condition: @Sendable (LiveMessage) -> Bool) async throws -> Bool {
+    public func waitFor(timeout: Duration = .seconds(15), _ condition: @Sendable (Message) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if messages.contains(where: condition) { return true }
@@ -94,5 +99,21 @@ public final class LiveSocket: Sendable {
     public func close() async {
         outgoing.finish()
         await task.value
+    }
+}
+
+extension LiveDevice where Message == LiveMessage {
+    /// A player's device on `/v1/rounds/{round}/live`.
+    public static func connect(baseURL: String, round: RoundID, token: String, afterVersion: Int? = nil) async throws -> LiveSocket {
+        try await connect(
+            baseURL: baseURL, path: "/v1/rounds/\(round)/live" + (afterVersion.map { "?afterVersion=\($0)" } ?? ""), token: token)
+    }
+}
+
+extension LiveDevice where Message == MatchChange {
+    /// A device following `/v1/matches/{match}/live`; no sign-in needed.
+    public static func connect(baseURL: String, match: MatchID, afterVersion: Int? = nil) async throws -> MatchSocket {
+        try await connect(
+            baseURL: baseURL, path: "/v1/matches/\(match)/live" + (afterVersion.map { "?afterVersion=\($0)" } ?? ""), token: nil)
     }
 }

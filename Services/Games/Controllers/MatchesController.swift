@@ -22,7 +22,9 @@ struct MatchesController: Controller {
     private func listing(_ request: Request) throws -> MatchListing {
         let live = try request.query("live", as: Bool.self) ?? false
         let league = try request.query("league", as: Int.self)
-        if let league, !(1...Int(Int32.max)).contains(league) { throw CommonError.invalid("league", "must be a league id, 1 to 2147483647") }
+        if let league, !(1...Int(Int32.max)).contains(league) {
+            throw CommonError.invalid("league", "must be a league id, 1 to 2147483647")
+        }
         let day = try request.query("date", as: CalendarDay.self)
         let kickoff = (day ?? (live ? nil : CalendarDay(containing: today()))).map { $0.start..<$0.next.start }
         return MatchListing(kickoff: kickoff, liveOnly: live, league: league)

@@ -34,7 +34,8 @@ struct Matches: Sendable {
                 for notice in MatchRules.notices(from: current, to: next) {
                     try await outbox.append(notice, aggregateID: id.description, payload: MatchEvent.MatchChanged(match: next), on: sql)
                 }
-                try await database.notify(channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)
+                try await database.notify(
+                    channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)
                 return next
             }
             if let saved {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Logging
+import ServiceKit
 import ServiceLifecycle
 
 /// Keeps games' matches as the provider reports them: lists today's and tomorrow's fixtures every
@@ -26,6 +27,7 @@ struct MatchPoller: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            guard (try? await matches.database.waitUntilMigrated()) != nil else { return }
             var schedule = PollSchedule(dayInterval: settings.dayInterval.seconds, liveInterval: settings.liveInterval.seconds)
             while !Task.isCancelled {
                 await tick(&schedule)
@@ -39,20 +41,23 @@ struct MatchPoller: Service {
         guard schedule.mayCall(at: time) else { return }
         do {
             guard try await lease.acquire(at: time) else { return }
-            // Fixtures first seen already under way or over come with their details once.
-            var firstSeen: [Int] = []
+            // Fixtures in play are taken from the detailed call below, so a goal never shows in the
+            // score before its event does; those first seen already over come with their details once.
+            var detailed: [Int] = []
             if schedule.isDaySweepDue(at: time) {
                 let today = CalendarDay(containing: time)
                 for day in [today, today.next] {
                     let answer = try await client.fixtures(on: day.description)
                     schedule.answered(remaining: answer.remaining, at: time)
-                    let ingested = try await matches.ingest(followed(answer.matches), at: now())
-                    firstSeen += ingested.filter { $0.isNew && !MatchStatus.notStarted.contains($0.match.status) }.map(\.fixtureID)
+                    let reports = followed(answer.matches)
+                    detailed += reports.filter { MatchStatus.inPlay.contains($0.status) }.map(\.fixtureID)
+                    let ingested = try await matches.ingest(reports.filter { !MatchStatus.inPlay.contains($0.status) }, at: now())
+                    detailed += ingested.filter { $0.isNew && MatchRules.isOver($0.match.status) }.map(\.fixtureID)
                 }
                 schedule.sweptDays(at: time)
             }
             let followedLive = try await matches.followedLive(at: time, lead: settings.lead)
-            let live = followedLive + firstSeen.filter { !followedLive.contains($0) }
+            let live = followedLive + detailed.filter { !followedLive.contains($0) }
             if !live.isEmpty, schedule.mayCall(at: time) {
                 let answer = try await client.fixtures(ids: live)
                 schedule.answered(remaining: answer.remaining, at: time)

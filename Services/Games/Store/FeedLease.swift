@@ -18,14 +18,17 @@ struct FeedLease: Sendable {
         try await database.transaction { sql in
             try await sql.insert(into: "feed_leases").columns("name", "holder", "expires_at")
                 .values(SQLBind(name), SQLBind(holder), SQLBind(now.addingTimeInterval(duration))).ignoringConflicts(with: ["name"]).run()
-            guard let row = try await sql.select().columns("holder", "expires_at").from("feed_leases").where("name", .equal, SQLBind(name))
-                .for(.update).first()
+            guard
+                let row = try await sql.select().columns("holder", "expires_at").from("feed_leases").where("name", .equal, SQLBind(name))
+                    .for(.update).first()
             else { return false }
             let current = try row.decode(column: "holder", as: String.self)
             let expiresAt = try row.decode(column: "expires_at", as: Date.self)
             guard current == holder || expiresAt < now else { return false }
-            try await sql.update("feed_leases").set("holder", to: SQLBind(holder)).set("expires_at", to: SQLBind(now.addingTimeInterval(duration)))
-                .where("name", .equal, SQLBind(name)).run()
+            try await sql.update("feed_leases").set("holder", to: SQLBind(holder)).set(
+                "expires_at", to: SQLBind(now.addingTimeInterval(duration))
+            )
+            .where("name", .equal, SQLBind(name)).run()
             return true
         }
     }

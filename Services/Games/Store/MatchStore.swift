@@ -95,7 +95,8 @@ struct SQLMatchStore: MatchStore {
     private func select(_ columns: [String], _ listing: MatchListing, on sql: any SQLDatabase) -> SQLSelectBuilder {
         var query = sql.select().columns(columns).from("matches")
         if let kickoff = listing.kickoff {
-            query = query.where("kickoff", .greaterThanOrEqual, SQLBind(kickoff.lowerBound)).where("kickoff", .lessThan, SQLBind(kickoff.upperBound))
+            query = query.where("kickoff", .greaterThanOrEqual, SQLBind(kickoff.lowerBound)).where(
+                "kickoff", .lessThan, SQLBind(kickoff.upperBound))
         }
         if listing.liveOnly { query = query.where("status", .in, SQLBind.group(MatchStatus.inPlay.sorted())) }
         if let league = listing.league { query = query.where("league_id", .equal, SQLBind(league)) }

@@ -29,7 +29,9 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Create demo users on first start and print their credentials.")
     var demo = true
 
-    @Flag(inversion: .prefixedNo, help: "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog and games at it.")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog and games at it.")
     var standIn = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

@@ -61,7 +61,8 @@ public enum OpenAPIDocument {
             headers: operation.isConditional ? cachingHeaders : nil,
             content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
         if operation.isConditional {
-            responses["304"] = ResponseObject(description: "Not modified: the copy named by If-None-Match is current", headers: cachingHeaders)
+            responses["304"] = ResponseObject(
+                description: "Not modified: the copy named by If-None-Match is current", headers: cachingHeaders)
         }
         let problems = operation.allProblems + (operation.owner == .gateway ? [] : gatewayProblems)
         for (status, kinds) in Dictionary(grouping: problems, by: \.status) {

@@ -1,0 +1,225 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@testable import GamesService
+
+@Suite("Professional matches")
+struct MatchesTests {
+    @Test(
+        "A match kicks off, two goals and a card arrive, VAR cancels one, full time: each is a version a phone sees in order, and other services hear of it",
+        arguments: TestStore.all)
+    func followsAMatch(store: TestStore) async throws {
+        try await RecordingSubscriber.with { subscriber in
+            let config = ["games.events.subscribers": "search"]
+            try await MatchesHarness.with(store: store, config: config, directory: [.search: subscriber.url]) { h in
+                let (fixture, id) = try await h.fixture("Levadia", "Flora")
+                // Listed, then detailed (lineups come an hour before kickoff): the match as a phone first sees it.
+                let first = try #require(try await h.waitFor(id) { $0.status == "NS" && $0.lineups != nil })
+                #expect(first.home.name == "Levadia" && first.away.name == "Flora" && first.score == Match.Score(home: 0, away: 0))
+                let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id)
+                #expect(try await phone.waitFor { $0.version == first.version })
+
+                try await h.status(fixture, "1H", elapsed: 1)
+                try await h.waitFor(id, \.status, "1H")
+                try await h.event(fixture, "Goal", "Normal Goal", "home", elapsed: 12)
+                try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
+                try await h.event(fixture, "Card", "Yellow Card", "away", player: "K. Vassiljev", elapsed: 30)
+                try await h.waitFor(id, \.events.count, 2)
+                try await h.event(fixture, "Goal", "Normal Goal", "away", player: "R. Zenjov", elapsed: 55)
+                try await h.waitFor(id, \.score, Match.Score(home: 1, away: 1))
+                try await h.event(fixture, "Var", "Goal cancelled", "away", player: "R. Zenjov", elapsed: 57)
+                try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
+                try await h.status(fixture, "FT", elapsed: 90)
+                let final = try #require(try await h.waitFor(id, \.status, "FT"))
+                #expect(final.events.map(\.type) == [.goal, .card, .goal, .var])
+                #expect(final.lineups?.home.startXI.count == 11 && final.statistics?.isEmpty == false)
+
+                // Every version in order, none twice; the steps as they happened.
+                #expect(try await phone.waitFor { $0.version == final.version })
+                let seen = phone.messages
+                #expect(seen.map(\.version) == Array(first.version...final.version))
+                let scores = seen.map { "\($0.match.score.home)-\($0.match.score.away)" }.reduce(into: [String]()) {
+                    if $0.last != $1 { $0.append($1) }
+                }
+                #expect(scores == ["0-0", "1-0", "1-1", "1-0"])
+                #expect(seen.contains { $0.match.status == "1H" } && seen.last?.match.status == "FT")
+                await phone.close()
+
+                // Other services hear of kickoff, status and score changes, and of the end once.
+                try await eventuallyHeard(subscriber) { $0.contains(MatchEvent.finished) }
+                let types = subscriber.events.map(\.type)
+                #expect(types.filter { $0 == MatchEvent.finished }.count == 1)
+                #expect(types.filter { $0 == MatchEvent.updated }.count == 6)  // NS, 1H, 1-0, 1-1, 1-0, FT
+                let ended = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: subscriber.events.last!.payload).match
+                #expect(ended.id == id && ended.status == "FT" && ended.score == Match.Score(home: 1, away: 0))
+            }
+        }
+    }
+
+    @Test(
+        "Reads are conditional: ETag, 304 without a body while nothing changes, Cache-Control as the poll interval",
+        arguments: TestStore.all)
+    func conditionalReads(store: TestStore) async throws {
+        try await MatchesHarness.with(store: store) { h in
+            let (fixture, id) = try await h.fixture("Nõmme Kalju", "Paide")
+            try await h.waitFor(id) { $0.lineups != nil }
+            let day = CalendarDay(containing: Date().addingTimeInterval(600)).description
+            for path in ["/v1/matches/\(id)", "/v1/matches?date=\(day)"] {
+                let fresh = try await expect(200, h.client.get(path))
+                let tag = try #require(fresh.header("ETag"))
+                #expect(fresh.header("Cache-Control") == "public, max-age=1")
+                let unchanged = try await h.client.get(path, headers: ["If-None-Match": tag])
+                #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("ETag") == tag)
+                #expect(try await h.client.get(path, headers: ["If-None-Match": "W/\(tag), \"other\""]).status == 304)
+                #expect(try await h.client.get(path, headers: ["If-None-Match": "\"other\""]).status == 200)
+            }
+            let before = try #require(try await h.client.get("/v1/matches/\(id)").header("ETag"))
+            try await h.status(fixture, "1H", elapsed: 3)
+            try await h.waitFor(id, \.status, "1H")
+            let after = try await expect(200, h.client.get("/v1/matches/\(id)", headers: ["If-None-Match": before]))
+            let changed = try after.decode(Match.self)
+            #expect(after.header("ETag") != before && changed.status == "1H")
+        }
+    }
+
+    @Test("Lists by day, in play and league; postponed and cancelled matches are over, with a finished event", arguments: TestStore.all)
+    func listsAndCalledOffMatches(store: TestStore) async throws {
+        try await RecordingSubscriber.with { subscriber in
+            let config = ["games.events.subscribers": "search"]
+            try await MatchesHarness.with(store: store, config: config, directory: [.search: subscriber.url]) { h in
+                let kickoff = Date().addingTimeInterval(900)
+                let playing = try await h.fixture("Tammeka", "Kuressaare", kickoff: kickoff, league: 329)
+                let postponed = try await h.fixture("Trans", "Legion", kickoff: kickoff, league: 329)
+                let cancelled = try await h.fixture("Tulevik", "Harju", kickoff: kickoff, league: 330)
+                try await h.status(playing.fixture, "1H", elapsed: 5)
+                try await h.status(postponed.fixture, "PST")
+                try await h.status(cancelled.fixture, "CANC")
+                try await h.waitFor(playing.match, \.status, "1H")
+                try await h.waitFor(postponed.match, \.status, "PST")
+                try await h.waitFor(cancelled.match, \.status, "CANC")
+
+                let day = CalendarDay(containing: kickoff).description
+                func ids(_ query: String) async throws -> [MatchID] {
+                    try await expect(200, h.client.get("/v1/matches?\(query)")).decode(Page<Match>.self).items.map(\.id)
+                }
+                #expect(Set(try await ids("date=\(day)")) == [playing.match, postponed.match, cancelled.match])
+                #expect(try await ids("live=true") == [playing.match])
+                #expect(Set(try await ids("date=\(day)&league=329")) == [playing.match, postponed.match])
+                #expect(try await ids("date=2001-01-01").isEmpty)
+
+                try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished }.count == 2 }
+                let ended = try subscriber.events.filter { $0.type == MatchEvent.finished }
+                    .map { try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: $0.payload).match.status }
+                #expect(Set(ended) == ["PST", "CANC"])
+            }
+        }
+    }
+
+    @Test(
+        "A provider that is down leaves the last state served; when it is back, what happened meanwhile arrives with no gap",
+        arguments: TestStore.all)
+    func providerDownAndBack(store: TestStore) async throws {
+        try await MatchesHarness.with(store: store) { h in
+            let (fixture, id) = try await h.fixture("Flora", "Levadia")
+            try await h.status(fixture, "1H", elapsed: 10)
+            let before = try #require(try await h.waitFor(id, \.status, "1H"))
+            let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id)
+            try await h.outage(true)
+            try await h.event(fixture, "Goal", "Penalty", "home", elapsed: 20)
+            // The poller meets the outage several times (its backoff starts at one tick); games keeps answering.
+            for _ in 0..<5 {
+                let served = try await expect(200, h.client.get("/v1/matches/\(id)")).decode(Match.self)
+                #expect(served.score == Match.Score(home: 0, away: 0) && served.updatedAt == before.updatedAt)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await h.outage(false)
+            let after = try #require(try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0)))
+            #expect(after.version == before.version + 1 && after.updatedAt > before.updatedAt)
+            #expect(try await phone.waitFor { $0.version == after.version })
+            #expect(phone.messages.map(\.version) == Array(before.version...after.version))
+            await phone.close()
+        }
+    }
+
+    @Test("A phone that reconnects with afterVersion gets each version after it, then live ones", arguments: TestStore.all)
+    func resume(store: TestStore) async throws {
+        try await MatchesHarness.with(store: store) { h in
+            let (fixture, id) = try await h.fixture("Paide", "Tallinna Kalev")
+            try await h.status(fixture, "1H", elapsed: 1)
+            for minute in [10, 20, 30] {
+                try await h.event(fixture, "Card", "Yellow Card", "home", elapsed: minute)
+                try await h.waitFor(id) { $0.events.count == minute / 10 }
+            }
+            let now = try #require(try await h.match(id))
+            let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id, afterVersion: now.version - 2)
+            #expect(try await phone.waitFor { $0.version == now.version })
+            try await h.event(fixture, "Goal", "Normal Goal", "away", elapsed: 40)
+            #expect(try await phone.waitFor { $0.version == now.version + 1 && $0.match.score.away == 1 })
+            #expect(phone.messages.map(\.version) == [now.version - 1, now.version, now.version + 1])
+            // Already current: nothing until the next change.
+            let current = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id, afterVersion: now.version + 1)
+            try await h.status(fixture, "HT", elapsed: 45)
+            #expect(try await current.waitFor { $0.match.status == "HT" })
+            #expect(current.messages.map(\.version) == [now.version + 2])
+            for device in [phone, current] { await device.close() }
+        }
+    }
+
+    @Test("Bad queries are 422 naming the parameter; unknown matches 404; the live path over HTTP 426", arguments: [TestStore.sqlite])
+    func refusals(store: TestStore) async throws {
+        try await MatchesHarness.with(store: store) { h in
+            for (query, field) in [("date=2026-02-30", "date"), ("date=today", "date"), ("live=yes", "live"), ("league=0", "league")] {
+                let response = try await h.client.get("/v1/matches?\(query)")
+                #expect(response.status == 422)
+                #expect(try response.decode(Problem.self).errors?.first?.field == field)
+            }
+            #expect(try await h.client.get("/v1/matches/\(MatchID())").status == 404)
+            #expect(try await h.client.get("/v1/matches/not-an-id").status == 404)
+            let (_, id) = try await h.fixture("A", "B")
+            try await h.waitFor(id) { _ in true }
+            #expect(try await h.client.get("/v1/matches/\(id)/live").status == 426)
+            await #expect(throws: MatchSocket.Refused.self) {
+                try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: MatchID())
+            }
+        }
+    }
+
+    @Test(
+        "With PostgreSQL, two instances share the feed: one polls, and phones on either see every version",
+        .enabled(if: TestStore.postgresURL != nil))
+    func acrossInstances() async throws {
+        let shared = try await TestStore.postgres.freshDatabaseURL()
+        try await MatchesHarness.with(store: .postgres, config: ["games.db.url": shared]) { h in
+            let elsewhere = [ServiceModule.auth: h.games.stack.url(.auth), .catalog: h.games.stack.url(.catalog)]
+            let gamesOnly = GamesHarness.builders.filter { $0.module == .games }
+            var config = MatchesHarness.settings(h.feedURL)
+            config["games.db.url"] = shared
+            try await TestStack.with(gamesOnly, store: .postgres, config: config, directory: elsewhere) { second in
+                let (fixture, id) = try await h.fixture("Levadia", "Narva Trans")
+                let first = try #require(try await h.waitFor(id) { _ in true })
+                let phones = [
+                    try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id),
+                    try await MatchSocket.connect(baseURL: second.url(.games), match: id),
+                ]
+                try await h.status(fixture, "1H", elapsed: 1)
+                try await h.event(fixture, "Goal", "Own Goal", "home", elapsed: 9)
+                let scored = try #require(try await h.waitFor(id) { $0.score.home == 1 })
+                for phone in phones {
+                    #expect(try await phone.waitFor { $0.version == scored.version })
+                    #expect(phone.messages.map(\.version) == Array(first.version...scored.version))
+                    await phone.close()
+                }
+                let viaSecond = try await expect(200, TestClient(baseURL: second.url(.games)).get("/v1/matches/\(id)")).decode(Match.self)
+                #expect(viaSecond.version == scored.version)
+            }
+        }
+    }
+}
+
+/// Waits until the recorded event types satisfy `condition`.
+func eventuallyHeard(_ subscriber: RecordingSubscriber, _ condition: @escaping ([String]) -> Bool) async throws {
+    try await eventually { condition(subscriber.events.map(\.type)) }
+}
