@@ -243,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", "HuddleKit", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1,
+                "HuddleModules", "HuddleKit", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),

@@ -37,7 +37,7 @@ struct StackTests {
 
     static func withStack<T>(
         store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
-        body: (TestClient) async throws -> T
+        config: [String: String] = [:], body: (TestClient) async throws -> T
     ) async throws -> T {
         if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
         var settings = [
@@ -46,6 +46,7 @@ struct StackTests {
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
+        settings.merge(config) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()

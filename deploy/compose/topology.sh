@@ -43,8 +43,8 @@ trap finish EXIT
 secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 for module in AUTH CATALOG GAMES SEARCH; do export "${module}_DB_PASSWORD=$(secret)"; done
-# The demo's administrator and the one StackTests signs in as; weather from the providers' stand-in.
-export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080
+# The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
+export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000
 
 # Each service gets 127.0.0.N under its compose name.
 declare -A ADDRESS RUNS

@@ -1,0 +1,111 @@
+import Configuration
+import Contracts
+import Foundation
+import HuddleKit
+import Logging
+import NIOConcurrencyHelpers
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// Live football as an app sees it through the gateway: games polls the providers' stand-in, a
+/// phone follows one match with HuddleKit, and another app polls the match with If-None-Match.
+@Suite("Live football through the gateway", .serialized)
+struct LiveFootballTests {
+    @Test(
+        "a match kicks off, two goals and a card arrive, VAR cancels one, full time: the phone sees each step in order, a poller gets 304s between changes",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func followsAMatch(store: TestStore) async throws {
+        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
+            feedURL in
+            let config = [
+                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200",
+            ]
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let feed = TestClient(baseURL: feedURL)
+                let kickoff = Date().addingTimeInterval(600)
+                let created = try await expect(
+                    200,
+                    feed.post(
+                        "/test/football/fixtures",
+                        json: ["home": "Levadia", "away": "Flora", "kickoff": ISO8601DateFormatter().string(from: kickoff)]))
+                let fixture = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+                let app = HuddleClient(
+                    baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
+                var listed: Match?
+                for _ in 0..<300 where listed?.lineups == nil {
+                    listed = try await app.send(GamesAPI.matches, query: ["date": CalendarDay(containing: kickoff).description]).items.first
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let match = try #require(listed)
+
+                let seen = NIOLockedValueBox<[MatchChange]>([])
+                let phone = Task {
+                    for try await change in app.liveMatch(match.id) { seen.withLockedValue { $0.append(change) } }
+                }
+                let answers = NIOLockedValueBox((fresh: 0, notModified: 0))
+                let poller = Task {
+                    var tag: String?
+                    while !Task.isCancelled {
+                        let response = try await gateway.get("/v1/matches/\(match.id)", headers: tag.map { ["If-None-Match": $0] } ?? [:])
+                        if response.status == 304 {
+                            answers.withLockedValue { $0.notModified += 1 }
+                        } else {
+                            answers.withLockedValue { $0.fresh += 1 }
+                        }
+                        tag = response.header("ETag")
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                func step(_ path: String, _ body: some Encodable, until done: @escaping @Sendable (Match) -> Bool) async throws {
+                    _ = try await expect(200, feed.post("/test/football/fixtures/\(fixture)/\(path)", json: body))
+                    for _ in 0..<300 where !(seen.withLockedValue { $0.last.map { done($0.match) } ?? false }) {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                try await step("status", ["status": "1H"]) { $0.status == "1H" }
+                try await step("events", FixtureEvent(type: "Goal", detail: "Normal Goal", team: "home", player: "R. Kirss", elapsed: 12)) {
+                    $0.score.home == 1
+                }
+                try await step(
+                    "events", FixtureEvent(type: "Card", detail: "Yellow Card", team: "away", player: "K. Vassiljev", elapsed: 30)
+                ) {
+                    $0.events.count == 2
+                }
+                try await step("events", FixtureEvent(type: "Goal", detail: "Normal Goal", team: "away", player: "R. Zenjov", elapsed: 55))
+                {
+                    $0.score.away == 1
+                }
+                try await step(
+                    "events", FixtureEvent(type: "Var", detail: "Goal cancelled", team: "away", player: "R. Zenjov", elapsed: 57)
+                ) {
+                    $0.score.away == 0
+                }
+                try await step("status", ["status": "FT"]) { $0.status == "FT" }
+                try await phone.value
+                poller.cancel()
+
+                let changes = seen.withLockedValue { $0 }
+                #expect(changes.map(\.version) == Array(match.version...(changes.last?.version ?? 0)))
+                let scores = changes.map { "\($0.match.score.home)-\($0.match.score.away)" }
+                    .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+                #expect(scores == ["0-0", "1-0", "1-1", "1-0"])
+                #expect(changes.last?.match.status == "FT" && changes.last?.match.events.map(\.type) == [.goal, .card, .goal, .var])
+                let counted = answers.withLockedValue { $0 }
+                #expect(counted.notModified > 0 && counted.fresh <= changes.count + 1)
+            }
+        }
+    }
+}
+
+/// An event for the stand-in's football controls.
+private struct FixtureEvent: Encodable {
+    let type: String
+    let detail: String
+    let team: String
+    let player: String
+    let elapsed: Int
+}
