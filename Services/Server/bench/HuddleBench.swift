@@ -4,5 +4,6 @@ import ArgumentParser
 @main
 struct HuddleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "huddle-bench", abstract: "Huddle benchmarks.", subcommands: [LiveScoresBenchmark.self, SearchBenchmark.self])
+        commandName: "huddle-bench", abstract: "Huddle benchmarks.",
+        subcommands: [LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self])
 }
