@@ -12,6 +12,9 @@ import ServiceKit
 struct MatchLiveController {
     let matches: Matches
     let live: LiveMatches
+    /// The last version of each match as JSON text, so a change is encoded once however many
+    /// devices follow the match (encoding per device cost ~0.2 ms × devices per change).
+    let encoded = NIOLockedValueBox<[MatchID: (version: Int, text: String)]>([:])
 
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { _, context in
@@ -60,9 +63,7 @@ struct MatchLiveController {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await change in outgoing {
-                    try await outbound.write(.text(String(decoding: try HuddleJSON.encoder.encode(change), as: UTF8.self)))
-                }
+                for await change in outgoing { try await outbound.write(.text(try text(of: change))) }
             }
             group.addTask {
                 for await change in changes {
@@ -82,5 +83,14 @@ struct MatchLiveController {
             group.cancelAll()
         }
         send.finish()
+    }
+
+    private func text(of change: MatchChange) throws -> String {
+        if let cached = encoded.withLockedValue({ $0[change.match.id] }), cached.version == change.version { return cached.text }
+        let text = String(decoding: try HuddleJSON.encoder.encode(change), as: UTF8.self)
+        encoded.withLockedValue { cache in
+            if (cache[change.match.id]?.version ?? -1) < change.version { cache[change.match.id] = (change.version, text) }
+        }
+        return text
     }
 }
