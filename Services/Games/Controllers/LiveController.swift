@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import NIOConcurrencyHelpers
 import ServiceKit
 
 /// The request context of WebSocket upgrades (`GET /v1/rounds/{id}/live`).
@@ -59,48 +58,19 @@ struct LiveController {
     private func serve(
         _ round: RoundID, to user: UserID, after: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
-        // Subscribe before reading what the device missed: whatever commits in between comes both
-        // ways, and versions already sent are skipped.
         let known = try await rounds.card(round, viewer: user).version
-        let (subscription, changes) = await live.subscribe(to: round, after: known)
-        let (outgoing, send) = AsyncStream<LiveMessage>.makeStream()
-        let sent = NIOLockedValueBox(0)
-        let card = try await rounds.card(round, viewer: user)
-        if let after, after <= card.version {
-            let missed = try await rounds.changes(of: round, after: after, viewer: user)
-            for message in missed { send.yield(message) }
-            sent.withLockedValue { $0 = max(after, missed.last?.version ?? after) }
-        } else {
-            send.yield(LiveMessage(type: .card, version: card.version, card: card))
-            sent.withLockedValue { $0 = card.version }
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await message in outgoing {
-                    try await outbound.write(.text(String(decoding: try HuddleJSON.encoder.encode(message), as: UTF8.self)))
+        try await LiveSocketSession(live: live, subject: round, maxMessageSize: Self.maxMessageSize).run(
+            known: known,
+            opening: {
+                let card = try await rounds.card(round, viewer: user)
+                guard let after, after <= card.version else {
+                    return ([LiveMessage(type: .card, version: card.version, card: card)], card.version)
                 }
-            }
-            group.addTask {
-                for await change in changes {
-                    let isNew = sent.withLockedValue { last in
-                        guard change.version > last else { return false }
-                        last = change.version
-                        return true
-                    }
-                    if isNew { send.yield(change) }
-                }
-            }
-            group.addTask {
-                for try await message in inbound.messages(maxSize: Self.maxMessageSize) {
-                    if let refusal = await apply(message, to: round, by: user, version: sent.withLockedValue { $0 }) { send.yield(refusal) }
-                }
-            }
-            // The device hung up, or the service is shutting down.
-            try await group.next()
-            group.cancelAll()
-        }
-        send.finish()
-        await live.unsubscribe(subscription, from: round)
+                let missed = try await rounds.changes(of: round, after: after, viewer: user)
+                return (missed, max(after, missed.last?.version ?? after))
+            },
+            inbound: inbound, outbound: outbound,
+            answer: { message, version in await apply(message, to: round, by: user, version: version) })
     }
 
     /// Applies a score sent on the socket; its change reaches every device, this one included.

@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import ServiceKit
 
 /// How provider reports become versions of a match: pure, so the rules are tested without a store
 /// or a provider.
@@ -69,7 +70,7 @@ enum MatchRules {
     /// match in it changes and when one joins or leaves it.
     static func listTag(_ versions: [(id: MatchID, version: Int)]) -> String {
         let text = versions.map { "\($0.id)/\($0.version)" }.joined(separator: ",")
-        return "\"" + SHA256.hash(data: Data(text.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        return "\"" + SHA256.hash(data: Data(text.utf8)).prefix(12).hexString + "\""
     }
 
     /// The entity tag of one match at a version.

@@ -106,25 +106,6 @@ public enum GamesAPI {
         public static let gameSnapshot = Endpoint<InternalCaller, NoBody, Page<Game>>(
             .get, "/internal/snapshots/games", owner: .games, summary: "Every upcoming game, page by page", query: QueryParameter.paging)
 
-        // MARK: Professional matches
-        public static let matches = Endpoint<Anyone, NoBody, Page<Match>>(
-            .get, "/v1/matches", owner: .games,
-            summary: "Professional football matches kicking off on a day (UTC; today by default), soonest first, all in one page. "
-                + "live=true: only those in play (any day); league narrows to one league",
-            query: [
-                QueryParameter("date", .calendarDay, description: "YYYY-MM-DD, UTC; today when absent"),
-                QueryParameter("live", .boolean), QueryParameter("league", .integer(1...Int(Int32.max))),
-            ],
-            conditional: true)
-        public static let match = Endpoint<Anyone, NoBody, Match>(
-            .get, "/v1/matches/{id}", owner: .games, summary: "One match with its events, lineups and statistics", conditional: true)
-        public static let liveMatch = Endpoint<Anyone, NoBody, MatchChange>(
-            .get, "/v1/matches/{id}/live", owner: .games,
-            summary: "WebSocket: every change of the match as MatchChange JSON text frames. With afterVersion, first each version "
-                + "after it, otherwise the match as it is; then live changes. Over plain HTTP: 426",
-            status: 101, query: [QueryParameter("afterVersion", .integer(0...Int(Int32.max)))], problems: [.webSocketRequired],
-            webSocket: true)
-
         public static let all: [APIOperation] = [gameSnapshot.operation, EventsAPI.deliver(to: .games).operation]
     }
 }
