@@ -181,6 +181,11 @@ struct MatchesTests {
             let (_, id) = try await h.fixture("A", "B")
             try await h.waitFor(id) { _ in true }
             #expect(try await h.client.get("/v1/matches/\(id)/live").status == 426)
+            for bad in ["-1", "null", "2147483648"] {
+                let refused = try await h.client.get("/v1/matches/\(id)/live?afterVersion=\(bad)")
+                let problem = try refused.decode(Problem.self)
+                #expect(refused.status == 422 && problem.errors?.first?.field == "afterVersion")
+            }
             await #expect(throws: MatchSocket.Refused.self) {
                 try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: MatchID())
             }

@@ -29,12 +29,12 @@ struct LiveController {
 
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveRound.operation.path.text)) { request, context in
-            guard let (_, _) = await player(request, context) else { return .dontUpgrade }
+            guard request.hasValidAfterVersion, let (_, _) = await player(request, context) else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let (round, user) = await player(context.request, context.requestContext) else { return }
             do {
-                try await serve(round, to: user, after: afterVersion(context.request), inbound: inbound, outbound: outbound)
+                try await serve(round, to: user, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
             } catch {
                 context.logger.debug("live round \(round) ended: \(error)")
             }
@@ -49,10 +49,6 @@ struct LiveController {
             (try? await rounds.card(round, viewer: identity.userID)) != nil
         else { return nil }
         return (round, identity.userID)
-    }
-
-    private func afterVersion(_ request: Request) -> Int? {
-        request.uri.queryParameters["afterVersion"].flatMap { Int(String($0)) }.map { max(0, $0) }
     }
 
     private func serve(

@@ -13,16 +13,17 @@ struct MatchLiveController {
     let live: LiveMatches
 
     func add(to router: Router<LiveRequestContext>) {
-        router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { _, context in
-            guard let id = context.parameters.get("id").flatMap(MatchID.init), (try? await matches.current(id)) != nil else {
+        router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { request, context in
+            guard request.hasValidAfterVersion, let id = context.parameters.get("id").flatMap(MatchID.init),
+                (try? await matches.current(id)) != nil
+            else {
                 return .dontUpgrade
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let id = context.requestContext.parameters.get("id").flatMap(MatchID.init) else { return }
-            let after = context.request.uri.queryParameters["afterVersion"].flatMap { Int(String($0)) }.map { max(0, $0) }
             do {
-                try await serve(id, after: after, inbound: inbound, outbound: outbound)
+                try await serve(id, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
             } catch {
                 context.logger.debug("live match \(id) ended: \(error)")
             }

@@ -12,8 +12,9 @@ struct MatchesController: Controller {
         router.on(GamesAPI.matches) { request, _ in try await matches.list(try listing(request)) }
         router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.matchID()) }
         // Reached only when the WebSocket upgrade was not asked for: say why.
-        router.on(GamesAPI.liveMatch) { _, context -> MatchChange in
+        router.on(GamesAPI.liveMatch) { request, context -> MatchChange in
             _ = try await matches.current(try context.parameters.matchID())
+            _ = try request.afterVersion()
             throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
         }
     }

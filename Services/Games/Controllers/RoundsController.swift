@@ -21,8 +21,9 @@ struct RoundsController: Controller {
         }
         router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.roundID(), by: context.userID) }
         // Reached only when the WebSocket upgrade was refused or not asked for: say why.
-        router.on(GamesAPI.liveRound) { _, context -> LiveMessage in
+        router.on(GamesAPI.liveRound) { request, context -> LiveMessage in
             _ = try await rounds.card(try context.parameters.roundID(), viewer: context.userID)
+            _ = try request.afterVersion()
             throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
         }
         router.on(GamesAPI.stats) { _, context in try await rounds.stats(of: try context.parameters.playerID()) }

@@ -1,7 +1,9 @@
 import Contracts
 import Foundation
+import Hummingbird
 import HummingbirdWebSocket
 import NIOConcurrencyHelpers
+import ServiceKit
 
 /// One device on a live socket (a round's card, a match): first what it missed or the subject as it
 /// stands, then every change from the feed not yet sent, each version once and in order, while
@@ -61,5 +63,27 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
             group.cancelAll()
         }
         send.finish()
+    }
+}
+
+extension Request {
+    /// `?afterVersion=` of a live socket: absent, or a version from 0 to 2³¹−1 as the description
+    /// states (422 otherwise, on the plain HTTP path; a socket is not opened for it).
+    func afterVersion() throws -> Int? {
+        guard let version = try query("afterVersion", as: Int.self) else { return nil }
+        guard (0...Int(Int32.max)).contains(version) else {
+            throw CommonError.invalid("afterVersion", "must be a version from 0 to 2147483647")
+        }
+        return version
+    }
+
+    /// Whether `afterVersion` is absent or valid: a socket is opened only then.
+    var hasValidAfterVersion: Bool {
+        do {
+            _ = try afterVersion()
+            return true
+        } catch {
+            return false
+        }
     }
 }

@@ -51,7 +51,7 @@ public enum OpenAPIDocument {
         if operation.isConditional {
             parameters.append(
                 ParameterObject(
-                    name: "If-None-Match", in: "header", required: false, schema: .text(1...1024),
+                    name: "If-None-Match", in: "header", required: false, schema: .string,
                     description: "the ETag of the copy you hold: 304 without a body while it is current"))
         }
         var responses: [String: ResponseObject] = [:]
