@@ -22,6 +22,7 @@ extension Target.Dependency {
     static let httpTypes = product(name: "HTTPTypes", package: "swift-http-types")
     static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
     static let nioCore = product(name: "NIOCore", package: "swift-nio")
+    static let nioWebSocket = product(name: "NIOWebSocket", package: "swift-nio")
     static let nioPosix = product(name: "NIOPosix", package: "swift-nio")
     static let nioHTTP1 = product(name: "NIOHTTP1", package: "swift-nio")
     static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
@@ -100,7 +101,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .nioWebSocket,
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
@@ -137,7 +138,7 @@ let package = Package(
             name: "GamesService",
             dependencies: [
                 "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
-                .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat,
+                .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
@@ -229,7 +230,7 @@ let package = Package(
             dependencies: [
                 "Gateway", "ServiceKitTesting", "ServiceKit", "Contracts", .hummingbird, .webSocket, .webSocketClient,
                 .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .httpTypes,
-                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .nioWebSocket,
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
@@ -244,7 +245,7 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 "HuddleModules", "HuddleKit", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1,
-                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .product(name: "NIOWebSocket", package: "swift-nio"),
+                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
     ]

@@ -130,8 +130,8 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         print("live-match: \(clients) devices, \(versions.count) versions over \(seconds) s, \(setup)")
         print(
             String(
-                format: "  deliveries %d of %d  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, expected, percentile(0.5),
-                percentile(0.99), latencies.last ?? .nan))
+                format: "  deliveries %d of %d  min %.2f ms  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, expected,
+                latencies.first ?? .nan, percentile(0.5), percentile(0.99), latencies.last ?? .nan))
         for device in devices { await device.close() }
         return id
     }
