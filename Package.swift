@@ -41,6 +41,7 @@ let package = Package(
         .executable(name: "catalog", targets: ["CatalogServer"]),
         .executable(name: "games", targets: ["GamesServer"]),
         .executable(name: "search", targets: ["SearchServer"]),
+        .executable(name: "betting", targets: ["BettingServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
         .library(name: "HuddleKit", targets: ["HuddleKit"]),
@@ -70,6 +71,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
     targets: [
         // MARK: Shared
@@ -142,6 +144,13 @@ let package = Package(
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "BettingService",
+            dependencies: [
+                "Contracts", "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
+                .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
+            ],
+            path: "Services/Betting", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "SearchService",
             dependencies: [
                 "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
@@ -156,7 +165,8 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "ProviderStandIns", "Contracts",
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService", "ProviderStandIns",
+                "Contracts",
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -177,6 +187,9 @@ let package = Package(
         .executableTarget(
             name: "SearchServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/search", swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "BettingServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/betting",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -225,6 +238,13 @@ let package = Package(
                 "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BettingTests",
+            dependencies: [
+                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
+                "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+            ],
+            path: "Tests/BettingTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

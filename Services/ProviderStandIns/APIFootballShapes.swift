@@ -197,9 +197,21 @@ extension FootballFixture {
                 season: Calendar(identifier: .gregorian).component(.year, from: kickoff),
                 round: "Regular Season - 1"),
             teams: ["home": team(home, winner: homeWins), "away": team(away, winner: homeWins.map { !$0 })],
-            goals: goals, score: ["fulltime": finished ? goals : .init(home: nil, away: nil)],
+            goals: goals, score: scores(finished: finished, goals: goals),
             events: detailed ? events.map { wire($0) } : nil, lineups: detailed ? wireLineups : nil,
             statistics: detailed ? wireStatistics : nil)
+    }
+
+    /// `fulltime` is the score after regular time once the match is over; `extratime` the goals of
+    /// extra time once it began, as the provider splits them.
+    private func scores(finished: Bool, goals: APIFootball.Fixture.Goals) -> [String: APIFootball.Fixture.Goals] {
+        let none = APIFootball.Fixture.Goals(home: nil, away: nil)
+        var scores = ["fulltime": none, "extratime": none]
+        if finished { scores["fulltime"] = regularTime.map { .init(home: $0.home, away: $0.away) } ?? goals }
+        if let regular = regularTime {
+            scores["extratime"] = .init(home: self.goals.home - regular.home, away: self.goals.away - regular.away)
+        }
+        return scores
     }
 
     /// Both teams' lineups once they are announced (`lineupsFrom`), `[]` before, as the provider does.

@@ -76,6 +76,8 @@ enum FootballStatus {
     ]
     static let inPlay: Set<String> = ["1H", "HT", "2H", "ET", "BT", "P", "SUSP", "INT", "LIVE"]
     static let notStarted: Set<String> = ["TBD", "NS"]
+    /// Extra time, its break, penalties, and the results reached through them.
+    static let afterRegularTime: Set<String> = ["ET", "BT", "P", "AET", "PEN"]
 }
 
 struct FootballFixture: Sendable {
@@ -97,6 +99,8 @@ struct FootballFixture: Sendable {
     var status = "NS"
     var elapsed: Int?
     var goals: (home: Int, away: Int) = (0, 0)
+    /// The score when regular time ended, kept once extra time begins (`score.fulltime` then).
+    var regularTime: (home: Int, away: Int)?
     var events: [Event] = []
     /// Decimal strings, as the provider sends them.
     var odds: (home: String, draw: String, away: String)?
@@ -120,6 +124,7 @@ struct FootballFixture: Sendable {
 
     mutating func setStatus(_ short: String, elapsed: Int?) throws {
         guard FootballStatus.names[short] != nil else { throw Refusal.unknownStatus(short) }
+        if regularTime == nil, FootballStatus.afterRegularTime.contains(short) { regularTime = goals }
         status = short
         self.elapsed = elapsed ?? self.elapsed
     }

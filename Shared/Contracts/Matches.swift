@@ -120,6 +120,9 @@ public struct Match: Codable, Equatable, Sendable {
     public var away: Team
     public var score: Score
     public var halftime: Score?
+    /// The score at the end of regular time (90 minutes and stoppage time), once the match is over:
+    /// what 1X2 markets settle on, also after extra time or penalties.
+    public var fulltime: Score?
     public var events: [Event]
     /// Announced about an hour before kickoff; nil until then.
     public var lineups: Lineups?
@@ -133,7 +136,7 @@ public struct Match: Codable, Equatable, Sendable {
 
     public init(
         id: MatchID, league: League, kickoff: Date, status: String, minute: Int?, home: Team, away: Team, score: Score, halftime: Score?,
-        events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date
+        fulltime: Score? = nil, events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date
     ) {
         self.id = id
         self.league = league
@@ -144,6 +147,7 @@ public struct Match: Codable, Equatable, Sendable {
         self.away = away
         self.score = score
         self.halftime = halftime
+        self.fulltime = fulltime
         self.events = events
         self.lineups = lineups
         self.statistics = statistics
@@ -183,7 +187,13 @@ public enum MatchEvent {
 
     public struct MatchChanged: Codable, Equatable, Sendable {
         public var match: Match
-        public init(match: Match) { self.match = match }
+        /// The provider's fixture id (API-Football), for services that ask the provider about the
+        /// match themselves (betting's odds).
+        public var providerFixtureId: Int
+        public init(match: Match, providerFixtureId: Int) {
+            self.match = match
+            self.providerFixtureId = providerFixtureId
+        }
     }
 }
 

@@ -23,7 +23,10 @@ struct TokenVerifierTests {
         }
         func publicKeys() async throws -> JWKS {
             fetches += 1
-            return jwks
+            let answer = jwks
+            // As slow as a call to auth, so that requests arriving together overlap it.
+            try await Task.sleep(for: .milliseconds(20))
+            return answer
         }
         func revokedSessions(after cursor: Int64) async throws -> RevokedSessions { revocations }
     }
@@ -69,11 +72,36 @@ struct TokenVerifierTests {
         await #expect(throws: TokenVerifier.Failure.revoked) { try await verifier.verify(token) }
     }
 
+    @Test("the first tokens after a start, arriving together, all wait for the one fetch of keys and pass")
+    func concurrentFirstTokens() async throws {
+        let source = KeySource()
+        let key = try EdDSA.PrivateKey()
+        await source.publish(key, kid: "k1")
+        let verifier = TokenVerifier(source: source)
+        let tokens = try await (0..<20).asyncMap { _ in
+            try await Self.sign(AccessClaims(userID: UserID(), sessionID: SessionID(), roles: []), with: key, kid: "k1")
+        }
+        let verified = await withTaskGroup(of: Bool.self) { group in
+            for token in tokens { group.addTask { (try? await verifier.verify(token)) != nil } }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(verified == 20)
+        #expect(await source.fetches == 1)
+    }
+
     @Test("garbage is refused without asking for keys")
     func garbage() async throws {
         let source = KeySource()
         let verifier = TokenVerifier(source: source)
         await #expect(throws: TokenVerifier.Failure.malformed) { try await verifier.verify("not.a.jwt") }
         #expect(await source.fetches == 0)
+    }
+}
+
+extension Sequence {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
     }
 }

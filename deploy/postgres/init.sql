@@ -15,6 +15,11 @@ CREATE ROLE huddle_games LOGIN PASSWORD :'games_password';
 CREATE DATABASE huddle_games OWNER huddle_games;
 REVOKE ALL ON DATABASE huddle_games FROM PUBLIC;
 
+\set betting_password `echo "$BETTING_DB_PASSWORD"`
+CREATE ROLE huddle_betting LOGIN PASSWORD :'betting_password';
+CREATE DATABASE huddle_betting OWNER huddle_betting;
+REVOKE ALL ON DATABASE huddle_betting FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

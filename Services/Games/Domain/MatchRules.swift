@@ -12,17 +12,7 @@ enum MatchRules {
     /// A UUID version 5 of the fixture id: the same on every replica and after every rebuild, so a
     /// match's id never depends on which instance saw it first.
     static func id(ofFixture fixture: Int) -> MatchID {
-        var namespace = fixtureNamespace.uuid
-        let name = Data("api-football/fixture/\(fixture)".utf8)
-        var bytes = Array(Insecure.SHA1.hash(data: withUnsafeBytes(of: &namespace) { Data($0) } + name).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return MatchID(
-            UUID(
-                uuid: (
-                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-                )))
+        MatchID(.nameBased("api-football/fixture/\(fixture)", in: fixtureNamespace))
     }
 
     /// The next version of the match after `report`, or nil when the report changes nothing (the
@@ -33,7 +23,7 @@ enum MatchRules {
         let next = Match(
             id: id(ofFixture: report.fixtureID), league: report.league, kickoff: report.kickoff, status: report.status,
             minute: report.minute, home: report.home, away: report.away, score: report.score, halftime: report.halftime,
-            events: report.events ?? current?.events ?? [], lineups: report.lineups ?? current?.lineups,
+            fulltime: report.fulltime, events: report.events ?? current?.events ?? [], lineups: report.lineups ?? current?.lineups,
             statistics: report.statistics ?? current?.statistics, version: (current?.version ?? 0) + 1, updatedAt: now)
         guard let current else { return next }
         var unchanged = next

@@ -32,7 +32,9 @@ struct Matches: Sendable {
                 guard let next = MatchRules.applying(report, to: current, at: now) else { return nil }
                 try await store.save(next, fixtureID: report.fixtureID, isNew: current == nil, on: sql)
                 for notice in MatchRules.notices(from: current, to: next) {
-                    try await outbox.append(notice, aggregateID: id.description, payload: MatchEvent.MatchChanged(match: next), on: sql)
+                    try await outbox.append(
+                        notice, aggregateID: id.description,
+                        payload: MatchEvent.MatchChanged(match: next, providerFixtureId: report.fixtureID), on: sql)
                 }
                 try await database.notify(
                     channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)

@@ -125,6 +125,8 @@ struct ReportedMatch: Equatable, Sendable {
     let away: Match.Team
     let score: Match.Score
     let halftime: Match.Score?
+    /// At the end of regular time; the provider gives it once the match is over.
+    var fulltime: Match.Score? = nil
     /// Nil when the call did not include events (only `ids=` does).
     let events: [Match.Event]?
     /// Nil when the call did not include them, or the provider has none yet.
@@ -139,12 +141,17 @@ extension APIFootballAnswer.Item {
         guard let home = teams["home"], let away = teams["away"], MatchStatus.all.contains(fixture.status.short),
             let kickoff = HuddleJSON.parseRFC3339(fixture.date)
         else { return nil }
-        let halftime = score?["halftime"].flatMap { goals in goals.home.flatMap { h in goals.away.map { Match.Score(home: h, away: $0) } } }
+        func both(_ goals: Goals?) -> Match.Score? {
+            goals.flatMap { g in g.home.flatMap { h in g.away.map { Match.Score(home: h, away: $0) } } }
+        }
+        let halftime = both(score?["halftime"])
+        // Only a finished match has a regular-time result to settle on.
+        let fulltime = MatchStatus.finished.contains(fixture.status.short) ? both(score?["fulltime"]) : nil
         return ReportedMatch(
             fixtureID: fixture.id, league: .init(id: league.id, name: league.name, country: league.country), kickoff: kickoff,
             status: fixture.status.short, minute: fixture.status.elapsed, home: .init(id: home.id, name: home.name, logo: home.logo),
             away: .init(id: away.id, name: away.name, logo: away.logo), score: .init(home: goals.home ?? 0, away: goals.away ?? 0),
-            halftime: halftime, events: events.map { $0.compactMap { event($0, homeID: home.id, awayID: away.id) } },
+            halftime: halftime, fulltime: fulltime, events: events.map { $0.compactMap { event($0, homeID: home.id, awayID: away.id) } },
             lineups: lineups(homeID: home.id, awayID: away.id), statistics: statistics(homeID: home.id, awayID: away.id))
     }
 

@@ -79,7 +79,3 @@ struct MatchPoller: Service {
         settings.leagues.isEmpty ? reports : reports.filter { settings.leagues.contains($0.league.id) }
     }
 }
-
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

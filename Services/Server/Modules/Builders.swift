@@ -1,4 +1,5 @@
 import AuthService
+import BettingService
 import CatalogService
 public import Contracts
 import GamesService
@@ -14,6 +15,7 @@ public enum HuddleModules {
         .catalog: ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
         .games: ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
         .search: ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
+        .betting: ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

@@ -31,7 +31,9 @@ public struct HuddleCommand: AsyncParsableCommand {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog and games at it.")
+        help:
+            "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog, games and betting at it."
+    )
     var standIn = true
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -66,6 +68,10 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["games.matches.provider.key"] = "huddle-dev-football-key"
             defaults["games.matches.poll.live.ms"] = "1000"
             defaults["games.matches.poll.day.ms"] = "30000"
+            // The matchday's odds, for the Bet tab.
+            defaults["betting.odds.provider.url"] = "http://127.0.0.1:8090"
+            defaults["betting.odds.provider.key"] = "huddle-dev-football-key"
+            defaults["betting.odds.poll.ms"] = "5000"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }

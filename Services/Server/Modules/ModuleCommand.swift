@@ -56,4 +56,5 @@ extension ModuleCommand {
     public static func catalog() async { await main(.catalog) }
     public static func games() async { await main(.games) }
     public static func search() async { await main(.search) }
+    public static func betting() async { await main(.betting) }
 }

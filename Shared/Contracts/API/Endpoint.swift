@@ -13,8 +13,8 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
     public init(
         _ method: HTTPVerb, _ path: String, owner: ServiceModule, summary: String, status: Int = 200,
         query: [QueryParameter] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
-        optionalSignIn: Bool = false, idempotent: Bool = false, webSocket: Bool = false, conditional: Bool = false,
-        otherAnswers: [Int: any Decodable.Type] = [:]
+        optionalSignIn: Bool = false, idempotent: Bool = false, idempotencyKeyRequired: Bool = false, webSocket: Bool = false,
+        conditional: Bool = false, otherAnswers: [Int: any Decodable.Type] = [:]
     ) {
         let template = PathTemplate(path)
         operation = APIOperation(
@@ -24,8 +24,9 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
             pathParameters: template.parameterNames.map { PathParameter(name: $0, schema: pathParameters[$0] ?? .uuid) },
             body: Body.self == NoBody.self ? nil : WireType(Body.self),
             output: Output.self == NoContent.self ? nil : WireType(Output.self),
-            problems: problems, optionalSignIn: optionalSignIn, acceptsIdempotencyKey: idempotent, isWebSocket: webSocket,
-            isConditional: conditional, otherAnswers: otherAnswers.mapValues(WireType.init))
+            problems: problems, optionalSignIn: optionalSignIn, acceptsIdempotencyKey: idempotent || idempotencyKeyRequired,
+            requiresIdempotencyKey: idempotencyKeyRequired, isWebSocket: webSocket, isConditional: conditional,
+            otherAnswers: otherAnswers.mapValues(WireType.init))
     }
 
     /// The path with its `{parameters}` filled in order, each escaped for a path segment.
@@ -53,6 +54,10 @@ public struct APIOperation: Sendable {
     public let optionalSignIn: Bool
     /// Writes a client may retry with an `Idempotency-Key` header.
     public let acceptsIdempotencyKey: Bool
+    /// Writes that take no request without an `Idempotency-Key` (428) and keep it in the same
+    /// transaction as their effect (a ticket and its debit), rather than in `IdempotencyMiddleware`'s
+    /// separate one.
+    public let requiresIdempotencyKey: Bool
     public let isWebSocket: Bool
     /// Answers carry `ETag` and `Cache-Control`; `If-None-Match` with the current tag is a 304
     /// without a body.
@@ -71,7 +76,11 @@ public struct APIOperation: Sendable {
         if optionalSignIn { implied.append(.unauthorized) }
         if !query.isEmpty { implied.append(.validationFailed) }
         if pathParameters.contains(where: { $0.schema.format == "uuid" }) { implied.append(.notFound) }
-        if acceptsIdempotencyKey { implied += [.validationFailed, .idempotencyKeyInUse] }
+        if requiresIdempotencyKey {
+            implied += [.validationFailed, .idempotencyKeyRequired]
+        } else if acceptsIdempotencyKey {
+            implied += [.validationFailed, .idempotencyKeyInUse]
+        }
         var seen = Set<ProblemCode>()
         return (implied + problems).filter { seen.insert($0).inserted }.sorted { ($0.status, $0.code) < ($1.status, $1.code) }
     }

@@ -23,6 +23,8 @@ extension ProblemCode {
     /// A retry whose first attempt with the same `Idempotency-Key` has not finished.
     public static let idempotencyKeyInUse = ProblemCode(409, "IDEMPOTENCY_KEY_IN_USE")
     public static let payloadTooLarge = ProblemCode(413, "PAYLOAD_TOO_LARGE")
+    /// A write that must be safe to retry sent without its `Idempotency-Key`.
+    public static let idempotencyKeyRequired = ProblemCode(428, "IDEMPOTENCY_KEY_REQUIRED")
     public static let validationFailed = ProblemCode(422, "VALIDATION_FAILED")
     public static let rateLimited = ProblemCode(429, "RATE_LIMITED")
     public static let internalError = ProblemCode(500, "INTERNAL")
@@ -49,6 +51,15 @@ extension ProblemCode {
     public static let roundFinished = ProblemCode(409, "ROUND_FINISHED")
     public static let versionConflict = ProblemCode(409, "VERSION_CONFLICT")
     public static let webSocketRequired = ProblemCode(426, "UPGRADE_REQUIRED")
+
+    // Betting.
+    /// The odds the user saw are not the current ones; the answer carries the current odds.
+    public static let oddsChanged = ProblemCode(409, "ODDS_CHANGED")
+    public static let fixtureStarted = ProblemCode(422, "FIXTURE_STARTED")
+    public static let insufficientFunds = ProblemCode(422, "INSUFFICIENT_FUNDS")
+    public static let duplicateSelection = ProblemCode(422, "DUPLICATE_SELECTION")
+    public static let stakeOutOfRange = ProblemCode(422, "STAKE_OUT_OF_RANGE")
+    public static let tooManySelections = ProblemCode(422, "TOO_MANY_SELECTIONS")
 
     // Gateway.
     public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")

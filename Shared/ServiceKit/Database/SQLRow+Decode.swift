@@ -31,5 +31,9 @@ extension Sequence where Element: RawRepresentable, Element.RawValue == String {
 public struct CorruptRow: Error, CustomStringConvertible {
     public let column: String
     public let value: String
+    public init(column: String, value: String) {
+        self.column = column
+        self.value = value
+    }
     public var description: String { "column \(column) holds '\(value)', which this version cannot read" }
 }

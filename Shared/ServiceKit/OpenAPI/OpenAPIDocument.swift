@@ -42,7 +42,13 @@ public enum OpenAPIDocument {
         parameters += operation.query.map {
             ParameterObject(name: $0.name, in: "query", required: $0.required, schema: $0.schema, description: $0.description)
         }
-        if operation.acceptsIdempotencyKey {
+        if operation.requiresIdempotencyKey {
+            parameters.append(
+                ParameterObject(
+                    name: Routes.Header.idempotencyKey, in: "header", required: true, schema: .text(1...255),
+                    description: "required (428 without): a retry with the same key and body answers what the first attempt did, "
+                        + "and changes nothing again; the same key with another body is a 422"))
+        } else if operation.acceptsIdempotencyKey {
             parameters.append(
                 ParameterObject(
                     name: Routes.Header.idempotencyKey, in: "header", required: false, schema: .text(1...255),

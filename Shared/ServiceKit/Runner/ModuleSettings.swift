@@ -65,3 +65,8 @@ extension EnvironmentVariablesProvider {
         return EnvironmentVariablesProvider(environmentVariables: variables)
     }
 }
+
+extension Duration {
+    /// The duration in seconds, for `Date` arithmetic.
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

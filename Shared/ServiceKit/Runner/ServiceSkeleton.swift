@@ -39,7 +39,8 @@ public struct ServiceSkeleton {
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
-        if API.operations(of: module).contains(where: \.acceptsIdempotencyKey) {
+        // Operations that require a key keep it themselves, in the transaction of their effect.
+        if API.operations(of: module).contains(where: { $0.acceptsIdempotencyKey && !$0.requiresIdempotencyKey }) {
             router.add(middleware: IdempotencyMiddleware(database: database))
         }
         services = [

@@ -10,7 +10,7 @@ public enum Wiring {
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
         .auth: [.search],
         .catalog: [.games, .search],
-        .games: [.search],
+        .games: [.search, .betting],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
@@ -21,10 +21,11 @@ public enum Wiring {
         .catalog: [.auth],
         .games: [.auth, .catalog],
         .search: [.auth, .catalog, .games],
+        .betting: [.auth],
     ]
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search]
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

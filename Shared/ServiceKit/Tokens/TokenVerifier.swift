@@ -19,6 +19,7 @@ public actor TokenVerifier {
     private let keys = JWTKeyCollection()
     private var knownKeyIDs: Set<String> = []
     private var lastKeyFetch: ContinuousClock.Instant?
+    private var keyFetch: Task<Void, any Error>?
     private var revoked: [SessionID: Date] = [:]
     /// Tokens whose signature already checked out. A phone sends the same token for up to 15
     /// minutes, and an Ed25519 verification costs far more than a dictionary lookup; expiry and
@@ -85,19 +86,32 @@ public actor TokenVerifier {
         apply(try await source.revokedSessions(after: revocationCursor))
     }
 
+    /// Fetches auth's keys, once for every request that needs them at the same moment: the first
+    /// requests after a start arrive together, and each must wait for the one fetch rather than
+    /// find it "recently tried" and refuse a good token.
     private func refreshKeys() async throws(Failure) {
-        let now = ContinuousClock.now
-        if let last = lastKeyFetch, now - last < keyRefetchInterval { return }
-        lastKeyFetch = now
+        if keyFetch == nil {
+            let now = ContinuousClock.now
+            if let last = lastKeyFetch, now - last < keyRefetchInterval { return }
+            lastKeyFetch = now
+            keyFetch = Task { try await self.loadKeys() }
+        }
+        guard let fetch = keyFetch else { return }
         do {
-            let jwks = try await source.publicKeys()
-            try await keys.add(jwks: jwks)
-            knownKeyIDs.formUnion(jwks.keys.compactMap { $0.keyIdentifier?.string })
+            try await fetch.value
         } catch {
             // Allow the next token to try again straight away.
             lastKeyFetch = nil
+            keyFetch = nil
             throw .keysUnavailable
         }
+        keyFetch = nil
+    }
+
+    private func loadKeys() async throws {
+        let jwks = try await source.publicKeys()
+        try await keys.add(jwks: jwks)
+        knownKeyIDs.formUnion(jwks.keys.compactMap { $0.keyIdentifier?.string })
     }
 
     private func keyID(of token: String) -> String? {

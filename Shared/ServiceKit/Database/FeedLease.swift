@@ -1,20 +1,26 @@
 import Contracts
-import Foundation
+public import Foundation
 import SQLKit
-import ServiceKit
 
-/// Which instance of games polls a provider: the holder renews its lease on every tick, and another
-/// instance takes over once a lease has lapsed, so a deployment asks the provider once however many
-/// replicas it runs (and stays within the provider's allowance).
-struct FeedLease: Sendable {
+/// Which instance of a service polls a provider: the holder renews its lease on every tick, and
+/// another instance takes over once a lease has lapsed, so a deployment asks the provider once
+/// however many replicas it runs (and stays within the provider's allowance). The table is
+/// `feed_leases` (`Migration.feedLeases`).
+public struct FeedLease: Sendable {
     let database: Database
     let name: String
     /// This instance.
     let holder = UUID.random().uuidString.lowercased()
     let duration: TimeInterval
 
+    public init(database: Database, name: String, duration: TimeInterval) {
+        self.database = database
+        self.name = name
+        self.duration = duration
+    }
+
     /// Takes or renews the lease; false while another instance holds it.
-    func acquire(at now: Date) async throws -> Bool {
+    public func acquire(at now: Date) async throws -> Bool {
         try await database.transaction { sql in
             try await sql.insert(into: "feed_leases").columns("name", "holder", "expires_at")
                 .values(SQLBind(name), SQLBind(holder), SQLBind(now.addingTimeInterval(duration))).ignoringConflicts(with: ["name"]).run()
@@ -30,6 +36,15 @@ struct FeedLease: Sendable {
             )
             .where("name", .equal, SQLBind(name)).run()
             return true
+        }
+    }
+}
+
+extension Migration {
+    /// `feed_leases`: which instance polls which provider, until when.
+    public static func feedLeases(version: Int) -> Migration {
+        Migration(version: version, name: "feed leases") { kind in
+            ["CREATE TABLE feed_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at \(kind.timestamp) NOT NULL)"]
         }
     }
 }

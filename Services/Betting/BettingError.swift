@@ -1,0 +1,48 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+
+/// Problems only betting raises; shared ones (validation, 401, 404) come from `CommonError`.
+enum BettingError: ProblemError {
+    case idempotencyKeyRequired
+    case oddsChanged([OddsChanged.Change])
+    case fixtureStarted(MatchID)
+    case insufficientFunds(balance: Int)
+    case duplicateSelection(MatchID)
+    case stakeOutOfRange(ClosedRange<Int>)
+    case tooManySelections(max: Int)
+
+    var problem: Problem {
+        switch self {
+        case .idempotencyKeyRequired:
+            Problem(
+                .idempotencyKeyRequired, title: "Idempotency-Key required",
+                detail: "Placing a ticket needs an Idempotency-Key header, so that a retry cannot place it twice.")
+        case .oddsChanged(let changes):
+            Problem(
+                .oddsChanged, title: "Odds changed",
+                detail: "The odds of \(changes.count) selection(s) are not the ones sent; the current ones are in changes.")
+        case .fixtureStarted(let id):
+            Problem(.fixtureStarted, title: "Fixture started", detail: "The market of fixture \(id) is closed: it has kicked off.")
+        case .insufficientFunds(let balance):
+            Problem(.insufficientFunds, title: "Insufficient funds", detail: "The stake is more than the wallet holds (\(balance)).")
+        case .duplicateSelection(let id):
+            Problem(.duplicateSelection, title: "Duplicate selection", detail: "Fixture \(id) is picked more than once; pick it once.")
+        case .stakeOutOfRange(let range):
+            Problem(
+                .stakeOutOfRange, title: "Stake out of range",
+                detail: "The stake must be from \(range.lowerBound) to \(range.upperBound) minor units.")
+        case .tooManySelections(let max):
+            Problem(.tooManySelections, title: "Too many selections", detail: "A ticket takes at most \(max) selections.")
+        }
+    }
+
+    /// ODDS_CHANGED carries the current odds beside the problem.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        guard case .oddsChanged(let changes) = self else { return try ProblemResponse.make(problem) }
+        return Response(
+            status: .conflict, headers: [.contentType: Problem.mediaType],
+            body: .init(byteBuffer: ByteBuffer(bytes: try HuddleJSON.encoder.encode(OddsChanged(problem: problem, changes: changes)))))
+    }
+}

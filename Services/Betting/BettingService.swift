@@ -1,0 +1,58 @@
+public import Configuration
+import Contracts
+import Foundation
+public import Hummingbird
+public import ServiceKit
+
+/// Builds the betting service: fixtures from games' match events with the provider's 1X2 odds, a
+/// wallet per user on a double-entry ledger, a server-side slip, tickets placed exactly once per
+/// idempotency key, settled from match results.
+///
+/// Configuration keys: the skeleton's (`betting.http.*`, `betting.db.url`, `betting.revocation.poll.ms`,
+/// `internal.token`), `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
+/// `betting.payout.max`, `betting.postponed.void.ms`) and:
+/// - `betting.odds.provider.url` — API-Football v3's base URL; no odds polling when absent;
+///   `betting.odds.provider.key` (`x-apisports-key`), `betting.odds.provider.timeout.ms` (default 5000),
+///   `betting.odds.poll.ms` (default 60000).
+/// - `betting.postponed.sweep.ms` (default 60000): how often postponed fixtures past their deadline
+///   are voided.
+/// Betting consumes games' match events: list `betting` in `games.events.subscribers`.
+public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
+    let database = service.database
+    let settings = try BettingSettings(reader: reader)
+    let now: @Sendable () -> Date = Date.init
+    let ledger = Ledger()
+    let fixtureStore = SQLFixtureStore()
+    let ticketStore = SQLTicketStore()
+    let wallets = Wallets(database: database, ledger: ledger, settings: settings, now: now)
+    let settler = Settler(tickets: ticketStore, ledger: ledger, settings: settings, now: now)
+    let fixtures = Fixtures(database: database, store: fixtureStore, settler: settler, settings: settings, now: now)
+    let slips = Slips(database: database, store: SQLSlipStore(), fixtures: fixtures, settings: settings, now: now)
+    let tickets = Tickets(
+        database: database, fixtures: fixtureStore, store: ticketStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
+
+    service.add(
+        FixturesController(fixtures: fixtures, today: now), WalletController(wallets: wallets), SlipController(slips: slips),
+        TicketsController(tickets: tickets), BettingInternalController(database: database, ledger: ledger))
+    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await fixtures.apply(event, on: sql) })
+    service.beforeServerStarts { try await wallets.openSystemAccounts() }
+    service.addServices(
+        PostponedSweeper(
+            interval: reader.milliseconds("betting.postponed.sweep.ms", default: 60_000), database: database, store: fixtureStore,
+            settler: settler, now: now, logger: dependencies.logger))
+    if let provider = reader.text("betting.odds.provider.url"), !provider.isEmpty {
+        let interval = reader.milliseconds("betting.odds.poll.ms", default: 60_000)
+        let client = OddsClient(
+            settings: .init(
+                baseURL: provider, key: reader.text("betting.odds.provider.key", isSecret: true) ?? "",
+                timeout: reader.milliseconds("betting.odds.provider.timeout.ms", default: 5000)),
+            http: dependencies.providerClient)
+        service.addServices(
+            OddsPoller(
+                settings: .init(interval: interval), client: client, database: database, store: fixtureStore,
+                lease: FeedLease(database: database, name: "odds", duration: max(3 * interval.seconds, 10)), now: now,
+                logger: dependencies.logger))
+    }
+    return try service.application()
+}

@@ -1,0 +1,43 @@
+import Configuration
+import Foundation
+import ServiceKit
+
+/// Betting's rules that are configuration, read once at start.
+struct BettingSettings: Sendable {
+    /// What a new wallet is opened with, in minor units.
+    var grant: Int
+    var currency: String
+    /// A ticket's stake, in minor units.
+    var stakes: ClosedRange<Int>
+    var maxSelections: Int
+    /// The most a ticket pays (bookmakers cap winnings; it also keeps every amount within 64 bits).
+    var maxPayout: Int
+    /// How long a postponed match has to kick off again before its legs are void.
+    var postponedAllowance: TimeInterval
+
+    /// Keys: `betting.wallet.grant` (default 100000: 1,000.00), `betting.wallet.currency` (EUR),
+    /// `betting.stake.min` (100) and `.max` (100000), `betting.selections.max` (20), `betting.payout.max`
+    /// (100000000), `betting.postponed.void.ms` (172800000: 48 hours).
+    init(reader: ConfigReader) throws {
+        grant = reader.integer("betting.wallet.grant", default: 100_000)
+        currency = reader.text("betting.wallet.currency", default: "EUR")
+        let minimum = reader.integer("betting.stake.min", default: 100)
+        let maximum = reader.integer("betting.stake.max", default: 100_000)
+        guard grant >= 0, minimum >= 1, maximum >= minimum else {
+            throw MissingConfiguration(key: "betting.stake.min", hint: "grant ≥ 0 and 1 ≤ betting.stake.min ≤ betting.stake.max")
+        }
+        stakes = minimum...maximum
+        maxSelections = max(1, reader.integer("betting.selections.max", default: 20))
+        maxPayout = max(1, reader.integer("betting.payout.max", default: 100_000_000))
+        postponedAllowance = reader.milliseconds("betting.postponed.void.ms", default: 172_800_000).seconds
+    }
+
+    init(grant: Int, currency: String, stakes: ClosedRange<Int>, maxSelections: Int, maxPayout: Int, postponedAllowance: TimeInterval) {
+        self.grant = grant
+        self.currency = currency
+        self.stakes = stakes
+        self.maxSelections = maxSelections
+        self.maxPayout = maxPayout
+        self.postponedAllowance = postponedAllowance
+    }
+}

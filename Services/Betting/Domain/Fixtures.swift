@@ -1,0 +1,50 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// The Bet tab's fixtures: games' matches (from its events) with the provider's odds.
+struct Fixtures: Sendable {
+    let database: Database
+    let store: any FixtureStore
+    let settler: Settler
+    let settings: BettingSettings
+    let now: @Sendable () -> Date
+
+    func list(kickoff: Range<Date>) async throws -> Page<Fixture> {
+        let stored = try await database.read { sql in try await store.fixtures(kickoff: kickoff, on: sql) }
+        return Page(items: stored.map(shown), nextCursor: nil)
+    }
+
+    func fixture(_ id: MatchID) async throws -> Fixture {
+        guard let stored = try await database.read({ sql in try await store.fixture(id, on: sql) }) else {
+            throw CommonError.notFound("No fixture with id \(id).")
+        }
+        return shown(stored)
+    }
+
+    /// The fixture as a client sees it now: with whether its market is open.
+    func shown(_ stored: StoredFixture) -> Fixture {
+        var fixture = stored.fixture
+        fixture.open = Market.isOpen(status: fixture.status, kickoff: fixture.kickoff, now: now()) && fixture.odds != nil
+        return fixture
+    }
+
+    /// Applies games' `games.match.updated` / `games.match.finished` (in the inbox's transaction):
+    /// the fixture's facts, then the legs it decides. A postponed match gets its deadline; one that
+    /// kicks off again before it keeps its legs.
+    func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
+        guard event.type == MatchEvent.updated || event.type == MatchEvent.finished else { return }
+        let changed = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: event.payload)
+        let match = changed.match
+        let previous = try await store.fixture(match.id, on: sql)
+        var voidAt = previous?.voidAt
+        if match.status == "PST" {
+            voidAt = voidAt ?? Settlement.postponedDeadline(kickoff: match.kickoff, allowance: settings.postponedAllowance)
+        } else if let deadline = voidAt, match.kickoff <= deadline {
+            voidAt = nil
+        }
+        guard try await store.save(match, providerFixtureID: changed.providerFixtureId, voidAt: voidAt, on: sql) else { return }
+        try await settler.settle(match.id, status: match.status, regularTime: match.fulltime, on: sql)
+    }
+}

@@ -1,0 +1,44 @@
+import Contracts
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+
+/// Settles what a fixture's outcome decides, inside the caller's transaction: its open legs, then
+/// each open ticket with a leg on it that is now decided, paying it with one ledger transfer whose
+/// id is derived from the ticket — so a redelivered event, or a crash halfway (the transaction rolls
+/// back whole), pays once.
+struct Settler: Sendable {
+    let tickets: any TicketStore
+    let ledger: Ledger
+    let settings: BettingSettings
+    let now: @Sendable () -> Date
+
+    func settle(_ fixture: MatchID, status: String, regularTime: Match.Score?, on sql: any SQLDatabase) async throws {
+        guard Settlement.leg(.home, status: status, regularTime: regularTime) != .open else { return }
+        try await settleLegs(fixture, on: sql) { Settlement.leg($0, status: status, regularTime: regularTime) }
+    }
+
+    /// A postponed fixture whose deadline passed: every open leg on it is void.
+    func voidPostponed(_ fixture: MatchID, on sql: any SQLDatabase) async throws {
+        try await settleLegs(fixture, on: sql) { _ in .void }
+    }
+
+    private func settleLegs(_ fixture: MatchID, on sql: any SQLDatabase, result: (Pick) -> TicketStatus) async throws {
+        try await tickets.settleLegs(on: fixture, result, on: sql)
+        let at = now()
+        for stored in try await tickets.openTickets(on: fixture, on: sql) {
+            let ticket = stored.ticket
+            guard
+                let (status, payout) = Settlement.ticket(
+                    stake: ticket.stake, legs: ticket.selections.map { ($0.odds, $0.result) }, cap: settings.maxPayout),
+                try await tickets.settle(ticket.id, status: status, payout: payout, at: at, on: sql), payout > 0
+            else { continue }
+            try await ledger.post(
+                Transfer(
+                    id: .nameBased("payout/\(ticket.id)", in: Wallets.transferNamespace), debit: .house(currency: ticket.currency),
+                    credit: .wallet(stored.owner), amount: payout, kind: status == .void ? .refund : .payout, ticket: ticket.id),
+                at: at, on: sql)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Contracts
+import Crypto
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Placing tickets and reading them back.
+struct Tickets: Sendable {
+    let database: Database
+    let fixtures: any FixtureStore
+    let store: any TicketStore
+    let ledger: Ledger
+    let wallets: Wallets
+    let settings: BettingSettings
+    let now: @Sendable () -> Date
+
+    /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
+    /// and the key commit in one transaction. The same key and body answers the ticket placed first
+    /// (and moves nothing); the same key with another body is a 422.
+    func place(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
+        guard (1...255).contains(key.count) else { throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters") }
+        let fingerprint = Self.fingerprint(request)
+        if let earlier = try await database.read({ sql in try await store.ticket(owner: user, key: key, on: sql) }) {
+            return try replay(earlier, fingerprint: fingerprint)
+        }
+        try check(request)
+        try await wallets.open(user)
+        do {
+            return try await database.transaction { sql in
+                if let earlier = try await store.ticket(owner: user, key: key, on: sql) {
+                    return try replay(earlier, fingerprint: fingerprint)
+                }
+                let ticket = try await priced(request, on: sql)
+                try await store.insert(ticket, owner: user, key: key, fingerprint: fingerprint, on: sql)
+                do {
+                    try await ledger.post(
+                        Transfer(
+                            id: ticket.id.uuid, debit: .wallet(user), credit: .house(currency: ticket.currency), amount: ticket.stake,
+                            kind: .stake, ticket: ticket.id),
+                        at: ticket.placedAt, on: sql)
+                } catch LedgerRefusal.insufficientFunds {
+                    throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
+                }
+                return ticket
+            }
+        } catch let error as any ProblemError {
+            throw error
+        } catch {
+            // The same key placed concurrently: its ticket committed first and this insert collided.
+            if let earlier = try? await database.read({ sql in try await store.ticket(owner: user, key: key, on: sql) }) {
+                return try replay(earlier, fingerprint: fingerprint)
+            }
+            throw error
+        }
+    }
+
+    func ticket(_ id: TicketID, viewer: UserID) async throws -> Ticket {
+        guard let stored = try await database.read({ sql in try await store.ticket(id, on: sql) }), stored.owner == viewer else {
+            throw CommonError.notFound("No ticket with id \(id).")
+        }
+        return stored.ticket
+    }
+
+    func mine(_ user: UserID, status: TicketStatus?, page: PageRequest) async throws -> Page<Ticket> {
+        try await database.read { sql in try await store.tickets(of: user, status: status, page: page, on: sql) }
+    }
+
+    /// What needs no store: the stake's range, the number of selections, one per fixture.
+    private func check(_ request: PlaceTicket) throws {
+        guard settings.stakes.contains(request.stake) else { throw BettingError.stakeOutOfRange(settings.stakes) }
+        guard request.selections.count <= settings.maxSelections else { throw BettingError.tooManySelections(max: settings.maxSelections) }
+        var seen = Set<MatchID>()
+        for selection in request.selections where !seen.insert(selection.fixtureId).inserted {
+            throw BettingError.duplicateSelection(selection.fixtureId)
+        }
+    }
+
+    /// The ticket at the current odds, holding its fixtures until commit; refused when a market is
+    /// closed or a price moved (better prices are taken with `acceptBetterOdds`).
+    private func priced(_ request: PlaceTicket, on sql: any SQLDatabase) async throws -> Ticket {
+        let current = try await fixtures.fixtures(request.selections.map(\.fixtureId), held: true, on: sql)
+        let at = now()
+        var legs: [Ticket.Leg] = [], changes: [OddsChanged.Change] = []
+        for (index, selection) in request.selections.enumerated() {
+            guard let stored = current[selection.fixtureId] else {
+                throw CommonError.invalid("selections[\(index)].fixtureId", "is not a fixture")
+            }
+            let fixture = stored.fixture
+            guard Market.isOpen(status: fixture.status, kickoff: fixture.kickoff, now: at) else {
+                throw BettingError.fixtureStarted(fixture.id)
+            }
+            let price = fixture.odds?[selection.pick]
+            guard let price, price == selection.odds || (price > selection.odds && request.acceptBetterOdds == true) else {
+                changes.append(OddsChanged.Change(fixtureId: fixture.id, pick: selection.pick, odds: price))
+                continue
+            }
+            legs.append(
+                Ticket.Leg(
+                    fixtureId: fixture.id, pick: selection.pick, odds: price, result: .open, home: fixture.home.name,
+                    away: fixture.away.name))
+        }
+        guard changes.isEmpty else { throw BettingError.oddsChanged(changes) }
+        let odds = legs.map(\.odds)
+        return Ticket(
+            id: .timeOrdered(at: at), status: .open, stake: request.stake, currency: settings.currency,
+            totalOdds: TicketMath.totalOdds(odds) ?? Odds(thousandths: Odds.scale + 1)!,
+            potentialWinnings: TicketMath.winnings(stake: request.stake, odds: odds, cap: settings.maxPayout), payout: nil,
+            selections: legs, placedAt: at, settledAt: nil)
+    }
+
+    private func replay(_ earlier: StoredTicket, fingerprint: String) throws -> Ticket {
+        guard earlier.fingerprint == fingerprint else {
+            throw CommonError.invalid(Routes.Header.idempotencyKey, "was already used for a different ticket")
+        }
+        return earlier.ticket
+    }
+
+    /// The request's identity: its fields in a fixed order (odds as placed, key order irrelevant).
+    static func fingerprint(_ request: PlaceTicket) -> String {
+        let picks = request.selections.map { "\($0.fixtureId)/\($0.pick.rawValue)/\($0.odds)" }.joined(separator: ",")
+        let text = "\(request.stake)|\(picks)|\(request.acceptBetterOdds ?? false)"
+        return SHA256.hash(data: Data(text.utf8)).hexString
+    }
+}

@@ -1,0 +1,53 @@
+import Contracts
+import Foundation
+import ServiceKit
+
+/// Users' wallets: opened on first use with the configured grant, read from the ledger.
+struct Wallets: Sendable {
+    let database: Database
+    let ledger: Ledger
+    let settings: BettingSettings
+    let now: @Sendable () -> Date
+
+    /// Opens the user's wallet with its grant, once; the grant's transfer id is derived from the user,
+    /// so concurrent first requests grant once. Its own transaction, before any that debits the
+    /// wallet: a stake then locks only the house and the wallet, in that order, like a payout.
+    func open(_ user: UserID) async throws {
+        let wallet = LedgerAccount.wallet(user)
+        if try await database.read({ sql in try await ledger.balance(of: wallet, on: sql) }) != nil { return }
+        let currency = settings.currency
+        try await database.transaction { sql in
+            let at = now()
+            guard try await ledger.open(wallet, currency: currency, at: at, on: sql), settings.grant > 0 else { return }
+            try await ledger.post(
+                Transfer(
+                    id: .nameBased("grant/\(user)/\(currency)", in: Self.transferNamespace), debit: .grants(currency: currency),
+                    credit: wallet, amount: settings.grant, kind: .grant, ticket: nil),
+                at: at, on: sql)
+        }
+    }
+
+    func wallet(of user: UserID) async throws -> Wallet {
+        try await open(user)
+        let balance = try await database.read { sql in try await ledger.balance(of: .wallet(user), on: sql) }
+        return Wallet(balance: balance ?? 0, currency: settings.currency)
+    }
+
+    func transactions(of user: UserID, page: PageRequest) async throws -> Page<WalletTransaction> {
+        try await open(user)
+        let currency = settings.currency
+        return try await database.read { sql in try await ledger.entries(of: .wallet(user), currency: currency, page: page, on: sql) }
+    }
+
+    /// The house and grants accounts of the configured currency (at start).
+    func openSystemAccounts() async throws {
+        let currency = settings.currency
+        try await database.transaction { sql in
+            try await ledger.open(.house(currency: currency), currency: currency, at: now(), on: sql)
+            try await ledger.open(.grants(currency: currency), currency: currency, at: now(), on: sql)
+        }
+    }
+
+    /// Namespace of transfer ids derived from what they pay (a grant, a ticket's payout).
+    static let transferNamespace = UUID(uuidString: "6f1c2b9e-54d3-4a8f-b0e7-2c9d8a1f3e65")!
+}

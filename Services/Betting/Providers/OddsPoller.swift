@@ -1,0 +1,90 @@
+import Contracts
+import Foundation
+import Logging
+import ServiceKit
+import ServiceLifecycle
+
+/// Keeps the odds of fixtures whose market is open (kicking off within `horizon`) as the provider
+/// prices them, every `interval`; a change is a new odds version. Only the instance holding the
+/// lease polls. While the provider is down or rate-limits, the last odds stay.
+struct OddsPoller: Service {
+    struct Settings: Sendable {
+        var interval: Duration
+        var horizon: TimeInterval = 2 * 86_400
+    }
+
+    let settings: Settings
+    let client: OddsClient
+    let database: Database
+    let store: any FixtureStore
+    let lease: FeedLease
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            guard (try? await database.waitUntilMigrated()) != nil else { return }
+            while !Task.isCancelled {
+                let pause = await tick()
+                try? await Task.sleep(for: pause)
+            }
+        }
+    }
+
+    /// One round over the open fixtures; returns how long to wait before the next.
+    func tick() async -> Duration {
+        do {
+            let at = now()
+            guard try await lease.acquire(at: at) else { return settings.interval }
+            let open = try await database.read { sql in
+                try await store.pricing(from: at, until: at.addingTimeInterval(settings.horizon), on: sql)
+            }
+            for stored in open {
+                guard let odds = try await client.odds(ofFixture: stored.providerFixtureID), odds != stored.fixture.odds else { continue }
+                try await database.transaction { sql in try await store.price(stored.fixture.id, odds, at: now(), on: sql) }
+            }
+        } catch OddsClient.Failure.rateLimited(let seconds) {
+            logger.warning("odds provider: rate-limited; next call in \(seconds) s")
+            return .seconds(max(seconds, 1))
+        } catch {
+            logger.warning("odds provider: \(error); the last odds stay")
+        }
+        return settings.interval
+    }
+}
+
+/// Voids the legs on postponed fixtures whose deadline passed without a new kickoff, every `interval`.
+/// Safe on any number of instances: each fixture is settled in one transaction that first takes its
+/// deadline off (one instance wins it).
+struct PostponedSweeper: Service {
+    let interval: Duration
+    let database: Database
+    let store: any FixtureStore
+    let settler: Settler
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            guard (try? await database.waitUntilMigrated()) != nil else { return }
+            while !Task.isCancelled {
+                await sweep()
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    func sweep() async {
+        do {
+            let overdue = try await database.read { sql in try await store.overdue(at: now(), on: sql) }
+            for id in overdue {
+                try await database.transaction { sql in
+                    guard try await store.takeDueDeadline(id, at: now(), on: sql) else { return }
+                    try await settler.voidPostponed(id, on: sql)
+                }
+            }
+        } catch {
+            logger.warning("postponed fixtures: \(error); tried again in \(interval)")
+        }
+    }
+}

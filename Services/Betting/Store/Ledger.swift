@@ -1,0 +1,175 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// An account of the ledger: a user's wallet, the house (stakes in, winnings out) and the grants
+/// account (where opening balances come from). Only wallets must stay at or above zero.
+enum LedgerAccount: Hashable, Sendable {
+    case wallet(UserID)
+    case house(currency: String)
+    case grants(currency: String)
+
+    var id: String {
+        switch self {
+        case .wallet(let user): "wallet:\(user)"
+        case .house(let currency): "house:\(currency)"
+        case .grants(let currency): "grants:\(currency)"
+        }
+    }
+
+    var kind: String {
+        switch self {
+        case .wallet: "wallet"
+        case .house: "house"
+        case .grants: "grants"
+        }
+    }
+}
+
+/// One movement of money, immutable once posted: `amount` leaves `debit` and reaches `credit`.
+struct Transfer: Equatable, Sendable {
+    let id: UUID
+    let debit: LedgerAccount
+    let credit: LedgerAccount
+    let amount: Int
+    let kind: WalletTransaction.Kind
+    let ticket: TicketID?
+}
+
+enum LedgerRefusal: Error, Equatable {
+    /// The wallet holds less than the transfer takes.
+    case insufficientFunds
+    /// A transfer with this id was posted with other accounts, amount or kind (TigerBeetle's
+    /// `exists_with_different_*`): a bug in whoever chose the id, never to be papered over.
+    case existsWithDifferentFields(UUID)
+    case noSuchAccount(String)
+}
+
+/// The double-entry ledger (TigerBeetle's rules, on SQL): every movement is a transfer between two
+/// accounts; an account's totals (`debits`, `credits`) are updated in the transaction that posts the
+/// transfer, so a balance is what its transfers say and every account sums to zero with the others.
+/// A transfer id is posted at most once: a repeat of the same transfer is `alreadyPosted`, a
+/// different one under the same id an error.
+struct Ledger: Sendable {
+    enum Posting: Equatable { case posted, alreadyPosted }
+
+    /// Creates the account if it does not exist; true when this call created it.
+    @discardableResult
+    func open(_ account: LedgerAccount, currency: String, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        var user: UserID?
+        if case .wallet(let owner) = account { user = owner }
+        let created = try await sql.insert(into: "accounts").columns("id", "kind", "user_id", "currency", "created_at")
+            .values(SQLBind(account.id), SQLBind(account.kind), SQLBind(user?.description), SQLBind(currency), SQLBind(now))
+            .ignoringConflicts(with: ["id"]).returning("id").all()
+        return !created.isEmpty
+    }
+
+    /// Posts `transfer` with the time `now`. The two accounts are updated in the order of their ids,
+    /// as in every transaction here, so concurrent postings never wait on each other in a circle.
+    @discardableResult
+    func post(_ transfer: Transfer, at now: Date, on sql: any SQLDatabase) async throws -> Posting {
+        let inserted = try await sql.insert(into: "transfers")
+            .columns("id", "debit_account", "credit_account", "amount", "kind", "ticket_id", "created_at")
+            .values(
+                SQLBind(transfer.id.uuidString.lowercased()), SQLBind(transfer.debit.id), SQLBind(transfer.credit.id),
+                SQLBind(transfer.amount), SQLBind(transfer.kind.rawValue), SQLBind(transfer.ticket?.description), SQLBind(now)
+            )
+            .ignoringConflicts(with: ["id"]).returning("id").all()
+        guard !inserted.isEmpty else {
+            guard try await isPosted(transfer, on: sql) else { throw LedgerRefusal.existsWithDifferentFields(transfer.id) }
+            return .alreadyPosted
+        }
+        for (account, isDebit) in [(transfer.debit, true), (transfer.credit, false)].sorted(by: { $0.0.id < $1.0.id }) {
+            let updated: [any SQLRow]
+            if isDebit {
+                updated = try await sql.raw(
+                    """
+                    UPDATE accounts SET debits = debits + \(bind: transfer.amount)
+                    WHERE id = \(bind: account.id) AND (kind <> 'wallet' OR credits - debits >= \(bind: transfer.amount)) RETURNING id
+                    """
+                ).all()
+            } else {
+                updated = try await sql.raw(
+                    "UPDATE accounts SET credits = credits + \(bind: transfer.amount) WHERE id = \(bind: account.id) RETURNING id"
+                ).all()
+            }
+            if updated.isEmpty {
+                if isDebit, case .wallet = account, try await exists(account, on: sql) { throw LedgerRefusal.insufficientFunds }
+                throw LedgerRefusal.noSuchAccount(account.id)
+            }
+        }
+        return .posted
+    }
+
+    /// credits − debits; nil for an account never opened.
+    func balance(of account: LedgerAccount, on sql: any SQLDatabase) async throws -> Int? {
+        try await sql.select().columns("debits", "credits").from("accounts").where("id", .equal, SQLBind(account.id)).first().map {
+            try $0.decode(column: "credits", as: Int.self) - $0.decode(column: "debits", as: Int.self)
+        }
+    }
+
+    /// The wallet's transfers, newest first, as the wallet sees them (money in positive).
+    func entries(of account: LedgerAccount, currency: String, page: PageRequest, on sql: any SQLDatabase) async throws -> Page<
+        WalletTransaction
+    > {
+        var query = sql.select().columns("id", "debit_account", "amount", "kind", "ticket_id", "created_at").from("transfers")
+            .where {
+                $0.where("debit_account", .equal, SQLBind(account.id)).orWhere("credit_account", .equal, SQLBind(account.id))
+            }
+        if let cursor = try TimeCursor(page) {
+            query = query.where(cursor.continuation(time: SQLColumn("created_at"), id: SQLColumn("id"), descending: true))
+        }
+        let rows = try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(page.limit + 1).all()
+        return try page.page(rows) { row in
+            TimeCursor(
+                time: (try? row.decode(column: "created_at", as: Date.self)) ?? .distantPast,
+                id: (try? row.decode(column: "id", as: String.self)) ?? ""
+            )
+            .encoded
+        } item: { row in
+            let amount = try row.decode(column: "amount", as: Int.self)
+            let outgoing = try row.decode(column: "debit_account", as: String.self) == account.id
+            let rawID = try row.decode(column: "id", as: String.self)
+            guard let id = UUID(uuidString: rawID) else { throw CorruptRow(column: "id", value: rawID) }
+            return WalletTransaction(
+                id: id, kind: try row.enumValue("kind"), amount: outgoing ? -amount : amount, currency: currency,
+                ticketId: try row.decode(column: "ticket_id", as: String?.self).flatMap(TicketID.init),
+                at: try row.decode(column: "created_at", as: Date.self))
+        }
+    }
+
+    /// Every invariant of the ledger, recomputed from the transfers.
+    func check(on sql: any SQLDatabase) async throws -> LedgerCheck {
+        func count(_ query: SQLQueryString) async throws -> Int {
+            try await sql.raw(query).first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return LedgerCheck(
+            accounts: try await count("SELECT COUNT(*) AS n FROM accounts"),
+            transfers: try await count("SELECT COUNT(*) AS n FROM transfers"),
+            sumOfBalances: try await count("SELECT CAST(COALESCE(SUM(credits - debits), 0) AS BIGINT) AS n FROM accounts"),
+            negativeWallets: try await count("SELECT COUNT(*) AS n FROM accounts WHERE kind = 'wallet' AND debits > credits"),
+            accountsOutOfStep: try await count(
+                """
+                SELECT COUNT(*) AS n FROM accounts a
+                WHERE a.debits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE debit_account = a.id)
+                   OR a.credits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE credit_account = a.id)
+                """))
+    }
+
+    private func exists(_ account: LedgerAccount, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.select().column("id").from("accounts").where("id", .equal, SQLBind(account.id)).first() != nil
+    }
+
+    private func isPosted(_ transfer: Transfer, on sql: any SQLDatabase) async throws -> Bool {
+        guard
+            let row = try await sql.select().columns("debit_account", "credit_account", "amount", "kind", "ticket_id").from("transfers")
+                .where("id", .equal, SQLBind(transfer.id.uuidString.lowercased())).first()
+        else { return false }
+        return try row.decode(column: "debit_account", as: String.self) == transfer.debit.id
+            && row.decode(column: "credit_account", as: String.self) == transfer.credit.id
+            && row.decode(column: "amount", as: Int.self) == transfer.amount
+            && row.decode(column: "kind", as: String.self) == transfer.kind.rawValue
+            && row.decode(column: "ticket_id", as: String?.self) == transfer.ticket?.description
+    }
+}

@@ -1,0 +1,84 @@
+/// Betting's operations: fixtures with 1X2 odds, the wallet and its ledger entries, the slip, tickets.
+public enum BettingAPI {
+    public static let fixtures = Endpoint<Anyone, NoBody, Page<Fixture>>(
+        .get, "/v1/betting/fixtures", owner: .betting,
+        summary: "Matches kicking off on a day (UTC; today by default) with their 1X2 odds, soonest first, all in one page; "
+            + "a fixture's id is its match's id, and its market closes at kickoff",
+        query: [QueryParameter("date", .calendarDay, description: "YYYY-MM-DD, UTC; today when absent")])
+    public static let fixture = Endpoint<Anyone, NoBody, Fixture>(
+        .get, "/v1/betting/fixtures/{id}", owner: .betting, summary: "One fixture with its current odds")
+
+    public static let wallet = Endpoint<SignedIn, NoBody, Wallet>(
+        .get, "/v1/betting/wallet", owner: .betting,
+        summary: "My balance in minor units; the wallet opens with the configured grant on first use")
+    public static let transactions = Endpoint<SignedIn, NoBody, Page<WalletTransaction>>(
+        .get, "/v1/betting/wallet/transactions", owner: .betting,
+        summary: "My wallet's ledger entries, newest first: the grant, stakes, payouts, refunds", query: QueryParameter.paging)
+
+    public static let slip = Endpoint<SignedIn, NoBody, Slip>(
+        .get, "/v1/betting/slip", owner: .betting,
+        summary: "My draft ticket with the current odds: totalOdds and potentialWinnings = stake × the odds' product, rounded down")
+    public static let pick = Endpoint<SignedIn, SlipPick, Slip>(
+        .put, "/v1/betting/slip/selections/{fixtureId}", owner: .betting,
+        summary: "Pick 1, X or 2 on a fixture whose market is open; replaces my earlier pick on it",
+        problems: [.fixtureStarted, .tooManySelections])
+    public static let unpick = Endpoint<SignedIn, NoBody, Slip>(
+        .delete, "/v1/betting/slip/selections/{fixtureId}", owner: .betting, summary: "Remove my pick on a fixture (if any)")
+    public static let stake = Endpoint<SignedIn, SlipStake, Slip>(
+        .put, "/v1/betting/slip/stake", owner: .betting, summary: "Set the slip's stake in minor units, within the limits",
+        problems: [.stakeOutOfRange])
+    public static let clearSlip = Endpoint<SignedIn, NoBody, Slip>(
+        .delete, "/v1/betting/slip", owner: .betting, summary: "Empty the slip (picks and stake)")
+
+    public static let placeTicket = Endpoint<SignedIn, PlaceTicket, Ticket>(
+        .post, "/v1/betting/tickets", owner: .betting,
+        summary: "Place a ticket with the odds I saw: the stake leaves my wallet through the ledger in the same transaction. "
+            + "Odds that moved are a 409 ODDS_CHANGED carrying the current ones (better ones are taken with acceptBetterOdds). "
+            + "The same Idempotency-Key and body answers the same ticket and debits nothing",
+        status: 201,
+        problems: [
+            .oddsChanged, .fixtureStarted, .insufficientFunds, .duplicateSelection, .stakeOutOfRange, .tooManySelections,
+        ],
+        idempotencyKeyRequired: true, otherAnswers: [409: OddsChanged.self])
+    public static let tickets = Endpoint<SignedIn, NoBody, Page<Ticket>>(
+        .get, "/v1/betting/tickets", owner: .betting, summary: "My tickets, newest first",
+        query: [.choice("status", TicketStatus.self)] + QueryParameter.paging)
+    public static let ticket = Endpoint<SignedIn, NoBody, Ticket>(
+        .get, "/v1/betting/tickets/{id}", owner: .betting, summary: "One of my tickets (404 for anyone else's)")
+
+    public static let all: [APIOperation] = [
+        fixtures.operation, fixture.operation, wallet.operation, transactions.operation, slip.operation, pick.operation,
+        unpick.operation, stake.operation, clearSlip.operation, placeTicket.operation, tickets.operation, ticket.operation,
+    ]
+
+    public enum Internal {
+        public static let ledgerCheck = Endpoint<InternalCaller, NoBody, LedgerCheck>(
+            .get, "/internal/betting/ledger/check", owner: .betting,
+            summary: "The ledger's invariants, checked against every transfer: accounts sum to zero, no wallet below zero, "
+                + "each account's totals equal its transfers")
+
+        public static let all: [APIOperation] = [ledgerCheck.operation, EventsAPI.deliver(to: .betting).operation]
+    }
+}
+
+/// What `GET /internal/betting/ledger/check` found; `holds` when every invariant does.
+public struct LedgerCheck: Codable, Equatable, Sendable {
+    public var accounts: Int
+    public var transfers: Int
+    /// The sum of every account's balance (credits − debits): zero in a sound ledger.
+    public var sumOfBalances: Int
+    /// Wallets whose debits exceed their credits.
+    public var negativeWallets: Int
+    /// Accounts whose running totals differ from the sum of their transfers.
+    public var accountsOutOfStep: Int
+    public var holds: Bool
+
+    public init(accounts: Int, transfers: Int, sumOfBalances: Int, negativeWallets: Int, accountsOutOfStep: Int) {
+        self.accounts = accounts
+        self.transfers = transfers
+        self.sumOfBalances = sumOfBalances
+        self.negativeWallets = negativeWallets
+        self.accountsOutOfStep = accountsOutOfStep
+        holds = sumOfBalances == 0 && negativeWallets == 0 && accountsOutOfStep == 0
+    }
+}

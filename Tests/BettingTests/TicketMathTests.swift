@@ -1,0 +1,78 @@
+import Contracts
+import Foundation
+import Testing
+
+@testable import BettingService
+
+@Suite("Odds, ticket arithmetic and settlement rules")
+struct TicketMathTests {
+    private func odds(_ text: String) -> Odds { Odds(text)! }
+
+    @Test("Odds read one to three decimals exactly and always write three; anything else is refused")
+    func oddsText() {
+        #expect(Odds("1.77")?.thousandths == 1770 && Odds("1.770")?.description == "1.770")
+        #expect(Odds("2")?.description == "2.000" && Odds("1.001")?.thousandths == 1001 && Odds("12.5")?.description == "12.500")
+        for bad in ["1", "1.000", "0.5", "1.7701", "1.", ".5", "-1.5", "1,50", "1e3", "", " 1.5", "abc", "1234567.0"] {
+            #expect(Odds(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("Winnings are the stake times the exact product of the odds, rounded down once, at the end")
+    func winnings() {
+        // 1000 × 1.5 × 1.5 × 1.5 = 3375 exactly; 333 × 1.333 = 443.889 → 443.
+        #expect(TicketMath.winnings(stake: 1000, odds: [odds("1.5"), odds("1.5"), odds("1.5")], cap: .max) == 3375)
+        #expect(TicketMath.winnings(stake: 333, odds: [odds("1.333")], cap: .max) == 443)
+        // The exact product of twenty 1.999s is 1,038,139.89…, so a stake of 100 pays 103,813,989
+        // (Python's fractions agree); it has 60 decimals before the one division.
+        let twenty = Array(repeating: odds("1.999"), count: 20)
+        #expect(TicketMath.winnings(stake: 100, odds: twenty, cap: .max) == 103_813_989)
+        // Twenty odds of 999,999.999 need hundreds of bits; the cap bounds the answer.
+        #expect(TicketMath.winnings(stake: 100_000, odds: Array(repeating: odds("999999.999"), count: 20), cap: 100_000_000) == 100_000_000)
+        #expect(TicketMath.winnings(stake: Int(Int32.max), odds: [odds("1.001")], cap: .max) == 2_149_631_130)
+        #expect(TicketMath.winnings(stake: 500, odds: [], cap: .max) == 500)
+    }
+
+    @Test("Total odds are the product rounded down to three decimals")
+    func totalOdds() {
+        #expect(TicketMath.totalOdds([odds("1.5"), odds("2.25")])?.description == "3.375")
+        #expect(TicketMath.totalOdds([odds("1.333"), odds("1.333")])?.description == "1.776")  // 1.776889
+        #expect(TicketMath.totalOdds([]) == nil)
+        #expect(TicketMath.totalOdds(Array(repeating: odds("1000"), count: 5))?.thousandths == Odds.range.upperBound)
+    }
+
+    @Test("A leg is decided by the score after regular time; called-off matches are void; postponed ones wait")
+    func legs() {
+        let oneNil = Match.Score(home: 1, away: 0), level = Match.Score(home: 2, away: 2)
+        #expect(Settlement.leg(.home, status: "FT", regularTime: oneNil) == .won)
+        #expect(Settlement.leg(.draw, status: "FT", regularTime: oneNil) == .lost)
+        #expect(Settlement.leg(.away, status: "FT", regularTime: oneNil) == .lost)
+        // Level after 90 minutes, won after extra time or on penalties: the 1X2 market says draw.
+        #expect(Settlement.leg(.draw, status: "AET", regularTime: level) == .won)
+        #expect(Settlement.leg(.home, status: "PEN", regularTime: level) == .lost)
+        for called in ["CANC", "ABD", "AWD", "WO"] { #expect(Settlement.leg(.home, status: called, regularTime: nil) == .void) }
+        for undecided in ["NS", "1H", "HT", "ET", "P", "PST", "SUSP"] {
+            #expect(Settlement.leg(.home, status: undecided, regularTime: oneNil) == .open)
+        }
+        #expect(Settlement.leg(.home, status: "FT", regularTime: nil) == .open)
+    }
+
+    @Test("A ticket is lost at its first lost leg, void when every leg is, won otherwise with void legs at 1.000")
+    func tickets() {
+        let a = odds("2"), b = odds("1.5")
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .won), (b, .open)], cap: .max) == nil)
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .lost), (b, .open)], cap: .max)! == (.lost, 0))
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .won), (b, .won)], cap: .max)! == (.won, 3000))
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .won), (b, .void)], cap: .max)! == (.won, 2000))
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .void), (b, .void)], cap: .max)! == (.void, 1000))
+        #expect(Settlement.ticket(stake: 1000, legs: [(a, .won), (b, .won)], cap: 2500)! == (.won, 2500))
+    }
+
+    @Test("A market is open until kickoff and while the match has not started")
+    func market() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(Market.isOpen(status: "NS", kickoff: now.addingTimeInterval(60), now: now))
+        #expect(!Market.isOpen(status: "NS", kickoff: now, now: now))
+        #expect(!Market.isOpen(status: "1H", kickoff: now.addingTimeInterval(60), now: now))
+        #expect(!Market.isOpen(status: "PST", kickoff: now.addingTimeInterval(60), now: now))
+    }
+}

@@ -1,0 +1,158 @@
+import Contracts
+import Foundation
+import ServiceKitTesting
+import Testing
+
+@Suite("Wallet, slip and tickets")
+struct TicketsTests {
+    @Test("A new wallet opens once with the grant, and its ledger entries say so", arguments: TestStore.all)
+    func walletOpensWithGrant(store: TestStore) async throws {
+        try await BettingHarness.with(store: store) { h in
+            let ann = try await h.player("Ann")
+            // Concurrent first requests still grant once.
+            let wallets = try await withThrowingTaskGroup(of: Wallet.self) { group in
+                for _ in 0..<8 { group.addTask { try await h.wallet(ann) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(wallets.allSatisfy { $0 == Wallet(balance: 10_000, currency: "EUR") })
+            let entries = try await expect(200, h.betting.get("/v1/betting/wallet/transactions", token: ann.accessToken))
+                .decode(Page<WalletTransaction>.self)
+            #expect(entries.items.map(\.kind) == [.grant] && entries.items.first?.amount == 10_000)
+            #expect(try await h.betting.get("/v1/betting/wallet").status == 401)
+        }
+    }
+
+    @Test("The slip prices picks exactly, replaces a pick per fixture, and refuses closed markets, a stake out of range and a fourth pick")
+    func slip() async throws {
+        try await BettingHarness.with { h in
+            let ann = try await h.player()
+            let derby = try await h.fixture("Flora", "Levadia", odds: ("1.333", "3.10", "4.00"))
+            let cup = try await h.fixture("Kalju", "Narva", odds: ("1.333", "3.30", "2.50"))
+            func slip(_ response: TestClient.Response) throws -> Slip { try response.decode(Slip.self) }
+            _ = try await expect(
+                200, h.betting.put("/v1/betting/slip/selections/\(derby.id)", json: SlipPick(pick: .away), token: ann.accessToken))
+            var current = try slip(
+                try await expect(
+                    200, h.betting.put("/v1/betting/slip/selections/\(derby.id)", json: SlipPick(pick: .home), token: ann.accessToken)))
+            #expect(current.selections.map(\.pick) == [.home] && current.potentialWinnings == 0)
+            _ = try await expect(
+                200, h.betting.put("/v1/betting/slip/selections/\(cup.id)", json: SlipPick(pick: .home), token: ann.accessToken))
+            current = try slip(
+                try await expect(200, h.betting.put("/v1/betting/slip/stake", json: SlipStake(stake: 333), token: ann.accessToken)))
+            // 333 × 1.333 × 1.333 = 591.697… → 591; total odds 1.776889 → 1.776.
+            #expect(current.potentialWinnings == 591 && current.totalOdds == Odds("1.776") && current.stake == 333)
+
+            let tooSmall = try await h.betting.put("/v1/betting/slip/stake", json: SlipStake(stake: 99), token: ann.accessToken)
+            #expect(tooSmall.status == 422 && tooSmall.problemCode == "STAKE_OUT_OF_RANGE")
+            let third = try await h.fixture("Tammeka", "Trans")
+            let fourth = try await h.fixture("Paide", "Kuressaare")
+            _ = try await expect(
+                200, h.betting.put("/v1/betting/slip/selections/\(third.id)", json: SlipPick(pick: .draw), token: ann.accessToken))
+            let tooMany = try await h.betting.put(
+                "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .draw), token: ann.accessToken)
+            #expect(tooMany.status == 422 && tooMany.problemCode == "TOO_MANY_SELECTIONS")
+
+            try await h.finish(fourth, status: "1H", regularTime: nil)
+            _ = try await h.waitFor(fourth.id) { !$0.open }
+            let closed = try await h.betting.put(
+                "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .home), token: ann.accessToken)
+            #expect(closed.status == 422 && closed.problemCode == "FIXTURE_STARTED")
+            #expect(
+                try await h.betting.put("/v1/betting/slip/selections/\(MatchID())", json: SlipPick(pick: .home), token: ann.accessToken)
+                    .status == 404)
+
+            current = try slip(try await expect(200, h.betting.delete("/v1/betting/slip/selections/\(third.id)", token: ann.accessToken)))
+            #expect(current.selections.count == 2)
+            current = try slip(try await expect(200, h.betting.delete("/v1/betting/slip", token: ann.accessToken)))
+            #expect(current.selections.isEmpty && current.stake == nil)
+        }
+    }
+
+    @Test(
+        "A ticket debits the stake once per Idempotency-Key: a repeat answers the same ticket, another body is refused",
+        arguments: TestStore.all)
+    func idempotentPlacement(store: TestStore) async throws {
+        try await BettingHarness.with(store: store) { h in
+            let ann = try await h.player()
+            let derby = try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00"))
+            let cup = try await h.fixture("Kalju", "Narva", odds: ("2.25", "3.30", "2.50"))
+            let request = PlaceTicket(stake: 1000, selections: [derby.pick(.home), cup.pick(.home)])
+
+            let missingKey = try await h.place(request, as: ann, key: nil)
+            #expect(missingKey.status == 428 && missingKey.problemCode == "IDEMPOTENCY_KEY_REQUIRED")
+            let first = try await expect(201, h.place(request, as: ann, key: "slip-1")).decode(Ticket.self)
+            #expect(first.status == .open && first.totalOdds == Odds("3.375") && first.potentialWinnings == 3375)
+            #expect(first.selections.map(\.result) == [.open, .open] && first.selections.first?.home == "Flora")
+            let again = try await expect(201, h.place(request, as: ann, key: "slip-1")).decode(Ticket.self)
+            #expect(again == first)
+            let other = try await h.place(PlaceTicket(stake: 500, selections: request.selections), as: ann, key: "slip-1")
+            #expect(other.status == 422 && other.problemCode == "VALIDATION_FAILED")
+            #expect(try await h.wallet(ann).balance == 9000)
+
+            // Ten concurrent attempts with one new key: one ticket, one debit.
+            let answers = try await withThrowingTaskGroup(of: TicketID?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try? await h.place(request, as: ann, key: "slip-2").decode(Ticket.self).id }
+                }
+                return try await group.reduce(into: [TicketID?]()) { $0.append($1) }
+            }
+            #expect(Set(answers.compactMap { $0 }).count == 1 && answers.allSatisfy { $0 != nil })
+            #expect(try await h.wallet(ann).balance == 8000)
+            let mine = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
+            #expect(mine.items.count == 2 && mine.items.last?.id == first.id)
+
+            // Another player sees neither ticket.
+            let bob = try await h.player("Bob")
+            #expect(try await h.betting.get("/v1/betting/tickets/\(first.id)", token: bob.accessToken).status == 404)
+            #expect(
+                try await expect(200, h.betting.get("/v1/betting/tickets", token: bob.accessToken)).decode(Page<Ticket>.self).items.isEmpty)
+        }
+    }
+
+    @Test("Refusals: odds that moved (better ones taken on request), a started fixture, funds, duplicates, limits")
+    func refusals() async throws {
+        try await BettingHarness.with { h in
+            let ann = try await h.player()
+            let derby = try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00"))
+            let seen = derby.pick(.home)
+
+            _ = try await h.setOdds(derby, "1.60", "3.10", "3.80")
+            let moved = try await h.place(PlaceTicket(stake: 1000, selections: [seen]), as: ann)
+            #expect(moved.status == 409)
+            let changes = try moved.decode(OddsChanged.self)
+            #expect(changes.code == "ODDS_CHANGED" && changes.changes == [.init(fixtureId: derby.id, pick: .home, odds: Odds("1.60"))])
+            let better = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [seen], acceptBetterOdds: true), as: ann))
+            #expect(try better.decode(Ticket.self).selections.first?.odds == Odds("1.60"))
+            let worse = try await h.place(PlaceTicket(stake: 1000, selections: [derby.pick(.away)], acceptBetterOdds: true), as: ann)
+            #expect(try worse.status == 409 && worse.decode(OddsChanged.self).changes.first?.odds == Odds("3.80"))
+
+            let duplicate = try await h.place(
+                PlaceTicket(stake: 1000, selections: [derby.pick(.draw), derby.pick(.draw)]), as: ann)
+            #expect(duplicate.status == 422 && duplicate.problemCode == "DUPLICATE_SELECTION")
+            let others = [try await h.fixture("A", "B"), try await h.fixture("C", "D"), try await h.fixture("E", "F")]
+            let four = try await h.place(PlaceTicket(stake: 1000, selections: [derby.pick(.draw)] + others.map { $0.pick(.home) }), as: ann)
+            #expect(four.status == 422 && four.problemCode == "TOO_MANY_SELECTIONS")
+            for stake in [0, 99, 5001] {
+                let refused = try await h.place(PlaceTicket(stake: stake, selections: [derby.pick(.draw)]), as: ann)
+                #expect(refused.status == 422 && refused.problemCode == "STAKE_OUT_OF_RANGE")
+            }
+            let unknown = try await h.place(
+                PlaceTicket(stake: 1000, selections: [TicketPick(fixtureId: MatchID(), pick: .home, odds: Odds("2")!)]), as: ann)
+            #expect(try unknown.status == 422 && unknown.decode(Problem.self).errors?.first?.field == "selections[0].fixtureId")
+
+            // 9,000 left: 5,000 then 4,000 fit, the next does not, and leaves nothing behind.
+            _ = try await expect(201, h.place(PlaceTicket(stake: 5000, selections: [others[0].pick(.home)]), as: ann))
+            _ = try await expect(201, h.place(PlaceTicket(stake: 4000, selections: [others[1].pick(.home)]), as: ann))
+            let broke = try await h.place(PlaceTicket(stake: 100, selections: [others[2].pick(.home)]), as: ann)
+            #expect(broke.status == 422 && broke.problemCode == "INSUFFICIENT_FUNDS")
+            #expect(try await h.wallet(ann).balance == 0)
+            let placed = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
+            #expect(placed.items.count == 3)
+
+            try await h.finish(derby, status: "1H", regularTime: nil)
+            _ = try await h.waitFor(derby.id) { !$0.open }
+            let started = try await h.place(PlaceTicket(stake: 100, selections: [derby.pick(.draw)]), as: try await h.player())
+            #expect(started.status == 422 && started.problemCode == "FIXTURE_STARTED")
+        }
+    }
+}
