@@ -48,7 +48,7 @@ struct APIFootballTests {
 
     @Test("a recorded answer reads into matches: status, minute, score, half-time, events by side; an unknown status is skipped")
     func recordedAnswer() throws {
-        let answer = try JSONDecoder().decode(APIFootballAnswer.self, from: Data(Self.recorded.utf8))
+        let answer = try JSONDecoder().decode(APIFootballAnswer.Envelope.self, from: Data(Self.recorded.utf8))
         #expect(answer.errors.isEmpty)
         let reports = answer.response.compactMap(\.report)
         #expect(reports.count == 1)
@@ -66,7 +66,7 @@ struct APIFootballTests {
     @Test("errors as an object are the provider's refusal")
     func refusalShape() throws {
         let refused = #"{"get":"fixtures","parameters":[],"errors":{"token":"Error/Missing application key."},"results":0,"response":[]}"#
-        let answer = try JSONDecoder().decode(APIFootballAnswer.self, from: Data(refused.utf8))
+        let answer = try JSONDecoder().decode(APIFootballAnswer.Envelope.self, from: Data(refused.utf8))
         #expect(answer.errors == ["token": "Error/Missing application key."])
     }
 

@@ -1,21 +1,13 @@
 import Contracts
 import Foundation
+import ServiceKit
 
 /// API-Football v3's `/fixtures` answer, the fields games reads, named as the provider names them.
 /// Written apart from the stand-in's `APIFootball` shapes on purpose: with shared types, a field both
 /// sides misread the same way would pass against the stand-in and fail against the provider.
-struct APIFootballAnswer: Decodable {
-    let errors: [String: String]
-    let response: [Item]
-
-    private enum Keys: String, CodingKey { case errors, response }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        // `[]` when there are none, an object naming them when there are.
-        errors = (try? container.decode([String: String].self, forKey: .errors)) ?? [:]
-        response = try container.decodeIfPresent([Item].self, forKey: .response) ?? []
-    }
+enum APIFootballAnswer {
+    /// The whole answer: `response` items and `errors`.
+    typealias Envelope = APIFootballTransport.Envelope<Item>
 
     struct Item: Decodable {
         struct Fixture: Decodable {
