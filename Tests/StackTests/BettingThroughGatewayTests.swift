@@ -1,0 +1,118 @@
+import Configuration
+import Contracts
+import Foundation
+import HuddleKit
+import Logging
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// The Bet tab as an app sees it through the gateway: games and betting poll the providers' stand-in,
+/// the user builds a slip with HuddleKit, places the ticket over a connection that drops the first
+/// answer, and the ticket settles when the stand-in plays both matches to full time.
+@Suite("Betting through the gateway", .serialized)
+struct BettingThroughGatewayTests {
+    @Test(
+        "a user picks two matches, watches the potential winnings, places the ticket once across a dropped answer, and is paid at full time",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func ticketFromSlipToPayout(store: TestStore) async throws {
+        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
+            feedURL in
+            let config = [
+                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
+                "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
+                "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
+            ]
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let feed = TestClient(baseURL: feedURL)
+                let kickoff = Date().addingTimeInterval(1800)
+                var fixtures: [Int] = []
+                for (home, away, odds) in [("Levadia", "Flora", ["1.80", "3.50", "4.20"]), ("Kalju", "Narva", ["2.50", "3.20", "2.75"])] {
+                    let created = try await expect(
+                        200,
+                        feed.post(
+                            "/test/football/fixtures",
+                            json: NewFixture(
+                                home: home, away: away, kickoff: ISO8601DateFormatter().string(from: kickoff),
+                                odds: ["home": odds[0], "draw": odds[1], "away": odds[2]])))
+                    fixtures.append(try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"]))
+                }
+
+                let network = DroppingTransport(dropAnswerOf: "/v1/betting/tickets")
+                let app = HuddleClient(baseURL: URL(string: gateway.baseURL)!, transport: network, tokens: InMemoryTokenStore())
+                try await app.register(
+                    email: "punter-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery", name: "Punter")
+                var priced: [Fixture] = []
+                for _ in 0..<300 where priced.count < 2 {
+                    priced = try await app.send(BettingAPI.fixtures, query: ["date": CalendarDay(containing: kickoff).description]).items
+                        .filter { $0.odds != nil && $0.open }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try #require(priced.count == 2)
+
+                // The slip as the user builds it: each change answers the new potential winnings.
+                _ = try await app.send(BettingAPI.pick, priced[0].id, body: SlipPick(pick: .home))
+                var slip = try await app.send(BettingAPI.stake, body: SlipStake(stake: 1000))
+                #expect(slip.potentialWinnings == 1800)
+                slip = try await app.send(BettingAPI.pick, priced[1].id, body: SlipPick(pick: .away))
+                #expect(slip.potentialWinnings == 4950 && slip.totalOdds == Odds("4.950"))
+
+                let request = PlaceTicket(
+                    stake: slip.stake ?? 0,
+                    selections: slip.selections.map { TicketPick(fixtureId: $0.fixtureId, pick: $0.pick, odds: $0.odds ?? Odds("1.001")!) })
+                let ticket = try await app.send(BettingAPI.placeTicket, body: request)
+                #expect(network.dropped == 1 && ticket.status == .open && ticket.potentialWinnings == 4950)
+                #expect(try await app.send(BettingAPI.wallet).balance == 99_000)
+                #expect(try await app.send(BettingAPI.tickets).items.map(\.id) == [ticket.id])
+
+                // Both matches are played: 1-0 to Levadia, 1-2 to Narva.
+                for (fixture, goals) in zip(fixtures, [["home"], ["away", "home", "away"]]) {
+                    _ = try await expect(
+                        200, feed.post("/test/football/fixtures/\(fixture)/status", json: StatusChange(status: "1H", elapsed: 1)))
+                    for (minute, side) in goals.enumerated() {
+                        _ = try await expect(
+                            200,
+                            feed.post(
+                                "/test/football/fixtures/\(fixture)/events",
+                                json: GoalEvent(
+                                    type: "Goal", detail: "Normal Goal", team: side, player: "Scorer \(minute)", elapsed: 10 + minute)))
+                    }
+                    _ = try await expect(
+                        200, feed.post("/test/football/fixtures/\(fixture)/status", json: StatusChange(status: "FT", elapsed: 90)))
+                }
+                var settled = ticket
+                for _ in 0..<400 where settled.status == .open {
+                    try await Task.sleep(for: .milliseconds(50))
+                    settled = try await app.send(BettingAPI.ticket, ticket.id)
+                }
+                #expect(settled.status == .won && settled.payout == 4950 && settled.selections.map(\.result) == [.won, .won])
+                #expect(try await app.send(BettingAPI.wallet).balance == 99_000 + 4950)
+                let entries = try await app.send(BettingAPI.transactions).items
+                #expect(entries.map(\.kind) == [.payout, .stake, .grant] && entries.map(\.amount) == [4950, -1000, 100_000])
+            }
+        }
+    }
+
+    private struct NewFixture: Encodable {
+        let home: String
+        let away: String
+        let kickoff: String
+        let odds: [String: String]
+    }
+
+    private struct StatusChange: Encodable {
+        let status: String
+        let elapsed: Int
+    }
+
+    private struct GoalEvent: Encodable {
+        let type: String
+        let detail: String
+        let team: String
+        let player: String
+        let elapsed: Int
+    }
+}
