@@ -6,18 +6,19 @@ public struct Odds: Hashable, Sendable, Comparable, Codable, LosslessStringConve
     public let thousandths: Int
 
     public static let scale = 1000
-    /// Six digits before the point are more than any bookmaker prices a single outcome at.
-    public static let range = 1001...999_999_999
+    /// Up to 999,999,999,999.999: enough for the product of a long accumulator.
+    public static let range = 1001...999_999_999_999_999
 
     public init?(thousandths: Int) {
         guard Self.range.contains(thousandths) else { return nil }
         self.thousandths = thousandths
     }
 
-    /// `"1.77"`, `"1.770"`, `"2"`: digits, and at most three decimals after a point.
+    /// `"1.77"`, `"1.770"`, `"2"`: up to twelve digits without a leading zero, and at most three
+    /// decimals after a point (`schema` says the same as a pattern).
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, (1...6).contains(whole.count),
+        guard (1...2).contains(parts.count), let whole = parts.first, (1...12).contains(whole.count), whole.first != "0",
             whole.allSatisfy(\.isASCIIDigit), let units = Int(whole)
         else { return nil }
         var fraction = parts.count == 2 ? parts[1] : ""
@@ -50,7 +51,9 @@ public struct Odds: Hashable, Sendable, Comparable, Codable, LosslessStringConve
     public static func < (lhs: Odds, rhs: Odds) -> Bool { lhs.thousandths < rhs.thousandths }
 
     public static var schema: JSONSchema {
-        var schema = JSONSchema.string.pattern("^[0-9]{1,6}(\\.[0-9]{1,3})?$")
+        // Above 1: a whole part of 2 or more, or 1 with a decimal part that is not all zeros.
+        var schema = JSONSchema.string.pattern(
+            JSONSchema.whole("(?:[2-9]|[1-9][0-9]{1,11})(?:\\.[0-9]{1,3})?|1\\.(?:[1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9])"))
         schema.description = "decimal odds above 1, as a string with up to 3 decimals (\"1.770\")"
         return schema
     }

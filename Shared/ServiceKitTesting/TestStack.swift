@@ -33,6 +33,9 @@ public final class TestStack: Sendable {
         for module in modules {
             values["\(module.rawValue).http.port"] = "0"
             values["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+            // Dozens of stacks run at once against one PostgreSQL: a few connections each keep them
+            // within its max_connections.
+            values["\(module.rawValue).db.pool"] = "4"
         }
         values["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         values.merge(config) { _, new in new }

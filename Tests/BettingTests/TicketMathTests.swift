@@ -12,8 +12,21 @@ struct TicketMathTests {
     func oddsText() {
         #expect(Odds("1.77")?.thousandths == 1770 && Odds("1.770")?.description == "1.770")
         #expect(Odds("2")?.description == "2.000" && Odds("1.001")?.thousandths == 1001 && Odds("12.5")?.description == "12.500")
-        for bad in ["1", "1.000", "0.5", "1.7701", "1.", ".5", "-1.5", "1,50", "1e3", "", " 1.5", "abc", "1234567.0"] {
-            #expect(Odds(bad) == nil, "\(bad)")
+        for bad in Self.notOdds { #expect(Odds(bad) == nil, "\(bad)") }
+    }
+
+    static let notOdds = [
+        "1", "1.000", "1.00", "0.5", "01.5", "1.7701", "1.", ".5", "-1.5", "1,50", "1e3", "", " 1.5", "abc", "1234567890123",
+    ]
+
+    @Test("The document's pattern for odds accepts exactly what the server reads")
+    func oddsPattern() throws {
+        let pattern = try #require(Odds.schema.pattern)
+        let regex = try NSRegularExpression(pattern: pattern)
+        let good = ["1.001", "1.01", "1.010", "1.1", "1.100", "1.999", "2", "2.5", "10", "10.000", "999999999999.999", "1234567.0"]
+        for text in good + Self.notOdds {
+            let matches = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            #expect(matches == (Odds(text) != nil), "\(text): pattern \(matches), parser \(Odds(text) != nil)")
         }
     }
 

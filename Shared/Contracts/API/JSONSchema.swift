@@ -171,6 +171,10 @@ extension JSONSchema {
     /// A string of `length` characters (counted as Swift counts them, which is what servers check).
     public static func text(_ length: ClosedRange<Int>) -> JSONSchema { string.length(length) }
 
+    /// Any integer a JSON number holds exactly everywhere (±2⁵³, JavaScript's safe range): what an
+    /// `Int` field takes, so that no client is invited to send a number the server cannot read.
+    public static let safeInteger = integer(-(1 << 53)...(1 << 53))
+
     public static func integer(_ range: ClosedRange<Int>) -> JSONSchema {
         var schema = integer
         schema.minimum = Double(range.lowerBound)

@@ -76,8 +76,8 @@ public final class SchemaReader {
             switch type {
             case is String.Type: (.string, "")
             case is Bool.Type: (.boolean, false)
-            case is Int.Type: (.integer, 0)
-            case is Int64.Type: (.integer, Int64(0))
+            case is Int.Type: (.safeInteger, 0)
+            case is Int64.Type: (.safeInteger, Int64(0))
             case is Int32.Type: (.integer, Int32(0))
             case is UInt.Type: (.integer, UInt(0))
             case is Double.Type: (.number, 0.0)

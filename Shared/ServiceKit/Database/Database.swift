@@ -48,10 +48,12 @@ public final class Database: Service, Sendable {
         self.logger = logger
     }
 
-    /// Opens `postgres://user:pass@host:port/db?sslmode=disable`, `sqlite:PATH` or `sqlite::memory:`.
-    public static func open(url: String, logger: Logger) async throws -> Database {
+    /// Opens `postgres://user:pass@host:port/db?sslmode=disable`, `sqlite:PATH` or `sqlite::memory:`;
+    /// on PostgreSQL with at most `maxConnections` connections.
+    public static func open(url: String, logger: Logger, maxConnections: Int = 20) async throws -> Database {
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            let configuration = try postgresConfiguration(url: url)
+            var configuration = try postgresConfiguration(url: url)
+            configuration.options.maximumConnections = max(1, maxConnections)
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             return Database(kind: .postgres, displayURL: redact(url), backend: .postgres(client), logger: logger)
         }

@@ -6,7 +6,8 @@ public import JWTKit
 public import Logging
 public import ServiceLifecycle
 
-/// What every service is built on, set up once: its store (`<module>.db.url`) and migrations, token
+/// What every service is built on, set up once: its store (`<module>.db.url`, at most `<module>.db.pool`
+/// PostgreSQL connections, default 20) and migrations, token
 /// verification with the revocation poll (`<module>.revocation.poll.ms`), the router with request
 /// ids, metrics, problem+json, `/health`, `/metrics`, the internal credential and idempotent writes
 /// where its operations accept `Idempotency-Key`. A service's builder then adds only its domain:
@@ -35,7 +36,8 @@ public struct ServiceSkeleton {
         self.reader = reader
         self.dependencies = dependencies
         let logger = dependencies.logger
-        database = try await Database.open(url: reader.databaseURL(for: module), logger: logger)
+        database = try await Database.open(
+            url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20))
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])

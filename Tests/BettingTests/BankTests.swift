@@ -1,0 +1,289 @@
+import AuthService
+import Configuration
+import Contracts
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// The bank test: users place tickets concurrently and retry the same keys, matches finish while they
+/// do, and the betting process is killed with SIGKILL several times and started again on the same
+/// PostgreSQL. Afterwards every invariant a bank would check holds. The size is CI's by default;
+/// `HUDDLE_BANK_USERS`, `HUDDLE_BANK_TICKETS` and `HUDDLE_BANK_KILLS` make it larger.
+@Suite("Betting survives SIGKILL", .serialized)
+struct BankTests {
+    static let enabled = TestStore.postgresURL != nil && BettingProcess.isBuilt
+
+    struct Size {
+        var users = 12
+        var ticketsPerUser = 6
+        var kills = 3
+        var fixtures = 6
+
+        static var configured: Size {
+            let environment = ProcessInfo.processInfo.environment
+            var size = Size()
+            size.users = environment["HUDDLE_BANK_USERS"].flatMap(Int.init) ?? size.users
+            size.ticketsPerUser = environment["HUDDLE_BANK_TICKETS"].flatMap(Int.init) ?? size.ticketsPerUser
+            size.kills = environment["HUDDLE_BANK_KILLS"].flatMap(Int.init) ?? size.kills
+            return size
+        }
+    }
+
+    /// What a user was told: per idempotency key, the ticket (201) or the refusal's code.
+    struct Outcome: Sendable {
+        let user: Int
+        let key: String
+        let stake: Int
+        let ticket: TicketID?
+        let refusal: String?
+    }
+
+    @Test(
+        "tickets under concurrent retries and SIGKILLs: accounts sum to zero, no wallet below zero, one debit per key, one payout per won ticket, every acknowledged ticket kept",
+        .enabled(if: enabled))
+    func survivesKills() async throws {
+        let size = Size.configured
+        let standIn = ConfigReader(
+            provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
+            feedURL in
+            let builders = [ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]
+            try await TestStack.with(builders, store: .sqlite) { auth in
+                let betting = try BettingProcess(environment: [
+                    "BETTING_DB_URL": try await TestStore.postgres.freshDatabaseURL(), "AUTH_URL": auth.url(.auth),
+                    "INTERNAL_TOKEN": TestStack.internalToken, "BETTING_ODDS_PROVIDER_URL": feedURL,
+                    "BETTING_ODDS_PROVIDER_KEY": "huddle-dev-football-key", "BETTING_ODDS_POLL_MS": "100", "BETTING_WALLET_GRANT": "10000",
+                    "BETTING_STAKE_MIN": "100", "BETTING_STAKE_MAX": "2000", "BETTING_DB_POOL": "8", "LOG_LEVEL": "critical",
+                ])
+                try await betting.start()
+                do {
+                    try await run(size, betting: betting, feed: TestClient(baseURL: feedURL), auth: auth.client(.auth))
+                } catch {
+                    await betting.stop()
+                    throw error
+                }
+                await betting.stop()
+            }
+        }
+    }
+
+    private func run(_ size: Size, betting process: BettingProcess, feed: TestClient, auth: TestClient) async throws {
+        let betting = TestClient(baseURL: process.url)
+        let fixtures = try await (0..<size.fixtures).asyncMap { index in try await fixture(index, feed: feed, betting: betting) }
+        let users = try await (0..<size.users).asyncMap { index in try await auth.register(name: "Punter \(index)") }
+
+        let outcomes = NIOLockedValueBox<[Outcome]>([])
+        let unanswered = NIOLockedValueBox(0)
+        let finished = NIOLockedValueBox(Set<Int>())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, user) in users.enumerated() {
+                group.addTask {
+                    var random = SplitMix(seed: UInt64(index + 1))
+                    for number in 0..<size.ticketsPerUser {
+                        let legs = Array(fixtures.indices.shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)))
+                        let request = PlaceTicket(
+                            stake: Int.random(in: 1...20, using: &random) * 100,
+                            selections: legs.map { fixtures[$0].pick(Pick.allCases.randomElement(using: &random)!) })
+                        let key = "bank-\(index)-\(number)"
+                        var outcome = try await place(
+                            request, key: key, user: index, session: user, betting: betting, unanswered: unanswered)
+                        // The client's retry after an answer it did lose: the same key, the same ticket.
+                        if outcome.ticket != nil, Bool.random(using: &random) {
+                            let again = try await place(
+                                request, key: key, user: index, session: user, betting: betting, unanswered: unanswered)
+                            #expect(again.ticket == outcome.ticket, "key \(key) answered another ticket on a retry")
+                            outcome = again
+                        }
+                        outcomes.withLockedValue { $0.append(outcome) }
+                    }
+                }
+            }
+            // Matches finish while tickets are placed; a finish is delivered until betting takes it, as
+            // games' outbox would.
+            group.addTask {
+                for index in fixtures.indices.prefix(size.fixtures / 2) {
+                    try await Task.sleep(for: .milliseconds(300))
+                    try await deliver(finish(fixtures[index], index: index), to: betting)
+                    finished.withLockedValue { _ = $0.insert(index) }
+                }
+            }
+            group.addTask {
+                for _ in 0..<size.kills {
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 250...600)))
+                    await process.kill()
+                    try await process.start()
+                }
+            }
+            try await group.waitForAll()
+        }
+        for index in fixtures.indices where !finished.withLockedValue({ $0.contains(index) }) {
+            try await deliver(finish(fixtures[index], index: index), to: betting)
+        }
+
+        let told = outcomes.withLockedValue { $0 }
+        #expect(told.count == size.users * size.ticketsPerUser)
+        #expect(told.contains { $0.ticket != nil }, "no ticket was placed at all")
+        for (index, user) in users.enumerated() {
+            try await audit(user, told: told.filter { $0.user == index }, betting: betting)
+        }
+        let check = try await expect(
+            200, betting.get(BettingAPI.Internal.ledgerCheck.path(), headers: [Routes.Header.internalToken: TestStack.internalToken])
+        ).decode(LedgerCheck.self)
+        #expect(check.holds, "ledger: \(check)")
+        print(
+            "bank: \(size.users) users × \(size.ticketsPerUser) keys, \(size.kills) kills (\(unanswered.withLockedValue { $0 }) attempts "
+                + "unanswered and retried): \(told.filter { $0.ticket != nil }.count) tickets, "
+                + "\(Dictionary(grouping: told.compactMap(\.refusal), by: { $0 }).mapValues(\.count)) refused; ledger \(check)")
+    }
+
+    /// Sends the ticket until a definitive answer: a ticket, or a refusal (4xx). No answer, or a 5xx
+    /// while betting restarts, is retried with the same key and body.
+    private func place(
+        _ request: PlaceTicket, key: String, user: Int, session: Session, betting: TestClient, unanswered: NIOLockedValueBox<Int>
+    ) async throws -> Outcome {
+        for _ in 0..<400 {
+            let response = try? await betting.post(
+                "/v1/betting/tickets", json: request, token: session.accessToken, headers: [Routes.Header.idempotencyKey: key])
+            guard let response, response.status < 500 else {
+                unanswered.withLockedValue { $0 += 1 }
+                try await Task.sleep(for: .milliseconds(25))
+                continue
+            }
+            if response.status == 201 {
+                return Outcome(user: user, key: key, stake: request.stake, ticket: try response.decode(Ticket.self).id, refusal: nil)
+            }
+            return Outcome(user: user, key: key, stake: request.stake, ticket: nil, refusal: response.problemCode ?? "\(response.status)")
+        }
+        throw BettingProcessFailure(description: "no definitive answer for key \(key)")
+    }
+
+    /// One user's tickets, wallet and ledger entries against what they were told.
+    private func audit(_ session: Session, told: [Outcome], betting: TestClient) async throws {
+        let token = session.accessToken
+        var tickets: [Ticket] = [], cursor: String?
+        repeat {
+            let page = try await expect(
+                200, betting.get("/v1/betting/tickets?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+            ).decode(Page<Ticket>.self)
+            tickets += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        var entries: [WalletTransaction] = []
+        cursor = nil
+        repeat {
+            let page = try await expect(
+                200, betting.get("/v1/betting/wallet/transactions?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+            ).decode(Page<WalletTransaction>.self)
+            entries += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+
+        // Every acknowledged ticket is there, and nothing else is.
+        #expect(Set(tickets.map(\.id)) == Set(told.compactMap(\.ticket)))
+        #expect(tickets.allSatisfy { $0.status != .open }, "every match finished, so every ticket settled")
+        // One debit per key, of its stake; one payout per won or void ticket, of its payout.
+        let stakes = Dictionary(grouping: entries.filter { $0.kind == .stake }, by: { $0.ticketId })
+        let payouts = Dictionary(grouping: entries.filter { $0.kind == .payout || $0.kind == .refund }, by: { $0.ticketId })
+        for ticket in tickets {
+            #expect(stakes[ticket.id]?.map(\.amount) == [-ticket.stake], "ticket \(ticket.id) debited \(stakes[ticket.id] ?? [])")
+            let paid = payouts[ticket.id]?.map(\.amount) ?? []
+            #expect(paid == ((ticket.payout ?? 0) > 0 ? [ticket.payout!] : []), "ticket \(ticket.id) paid \(paid)")
+        }
+        #expect(stakes.count == tickets.count && payouts.keys.allSatisfy { id in tickets.contains { $0.id == id } })
+        let wallet = try await expect(200, betting.get("/v1/betting/wallet", token: token)).decode(Wallet.self)
+        #expect(wallet.balance >= 0 && wallet.balance == entries.reduce(0) { $0 + $1.amount })
+        #expect(wallet.balance == 10_000 - tickets.map(\.stake).reduce(0, +) + tickets.compactMap(\.payout).reduce(0, +))
+    }
+
+    private struct Listed: Sendable {
+        let fixture: Fixture
+        let provider: Int
+        func pick(_ pick: Pick) -> TicketPick { TicketPick(fixtureId: fixture.id, pick: pick, odds: fixture.odds![pick]) }
+    }
+
+    private func fixture(_ index: Int, feed: TestClient, betting: TestClient) async throws -> Listed {
+        let kickoff = Date().addingTimeInterval(3600)
+        let created = try await expect(
+            200,
+            feed.post(
+                "/test/football/fixtures",
+                json: [
+                    "home": "Home \(index)", "away": "Away \(index)", "kickoff": ISO8601DateFormatter().string(from: kickoff),
+                ]))
+        let provider = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+        _ = try await expect(
+            200, feed.put("/test/football/fixtures/\(provider)/odds", json: ["home": "2.10", "draw": "3.30", "away": "3.60"]))
+        let match = Match(
+            id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: "NS", minute: nil,
+            home: .init(id: 2 * index, name: "Home \(index)", logo: nil), away: .init(id: 2 * index + 1, name: "Away \(index)", logo: nil),
+            score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
+        try await deliver(MatchEvent.updated, match, provider: provider, to: betting)
+        for _ in 0..<300 {
+            let response = try await betting.get("/v1/betting/fixtures/\(match.id)")
+            if response.status == 200, let fixture = try? response.decode(Fixture.self), fixture.odds != nil {
+                return Listed(fixture: fixture, provider: provider)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BettingProcessFailure(description: "fixture \(index) got no odds")
+    }
+
+    /// The fixture's final: fixture 0 cancelled (its legs void), the others a score from the index.
+    private func finish(_ listed: Listed, index: Int) -> (type: String, match: Match, provider: Int) {
+        let fixture = listed.fixture
+        let status = index == 0 ? "CANC" : "FT"
+        let score = Match.Score(home: index % 3, away: index % 2)
+        return (
+            MatchEvent.finished,
+            Match(
+                id: fixture.id, league: fixture.league, kickoff: fixture.kickoff, status: status, minute: 90, home: fixture.home,
+                away: fixture.away, score: score, halftime: nil, fulltime: status == "FT" ? score : nil, events: [], version: 2,
+                updatedAt: Date()),
+            listed.provider
+        )
+    }
+
+    private func deliver(_ final: (type: String, match: Match, provider: Int), to betting: TestClient) async throws {
+        try await deliver(final.type, final.match, provider: final.provider, to: betting)
+    }
+
+    /// Delivers the event until betting answers 204, under one event id (a redelivery is applied once).
+    private func deliver(_ type: String, _ match: Match, provider: Int, to betting: TestClient) async throws {
+        let event = EventEnvelope(
+            type: type, aggregateID: match.id.description, occurredAt: Date(),
+            payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
+        for _ in 0..<400 {
+            let response = try? await betting.post(
+                EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: [event]),
+                headers: [Routes.Header.internalToken: TestStack.internalToken])
+            if response?.status == 204 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw BettingProcessFailure(description: "betting never took the \(type) of \(match.id)")
+    }
+}
+
+/// A small deterministic generator, so a failing run can be repeated.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
