@@ -41,13 +41,13 @@ enum FootballSquads {
 }
 
 /// A seeded generator (SplitMix64): the standard library's generator cannot be seeded, and the
-/// stand-in's matchday must be the same for the same seed on every machine.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+/// stand-in's matchday (and a test's workload) must be the same for the same seed on every machine.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

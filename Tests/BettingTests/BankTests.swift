@@ -82,7 +82,7 @@ struct BankTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, user) in users.enumerated() {
                 group.addTask {
-                    var random = SplitMix(seed: UInt64(index + 1))
+                    var random = SplitMix64(seed: UInt64(index + 1))
                     for number in 0..<size.ticketsPerUser {
                         let legs = Array(fixtures.indices.shuffled(using: &random).prefix(Int.random(in: 1...2, using: &random)))
                         let request = PlaceTicket(
@@ -164,23 +164,18 @@ struct BankTests {
     /// One user's tickets, wallet and ledger entries against what they were told.
     private func audit(_ session: Session, told: [Outcome], betting: TestClient) async throws {
         let token = session.accessToken
-        var tickets: [Ticket] = [], cursor: String?
-        repeat {
-            let page = try await expect(
-                200, betting.get("/v1/betting/tickets?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
-            ).decode(Page<Ticket>.self)
-            tickets += page.items
-            cursor = page.nextCursor
-        } while cursor != nil
-        var entries: [WalletTransaction] = []
-        cursor = nil
-        repeat {
-            let page = try await expect(
-                200, betting.get("/v1/betting/wallet/transactions?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
-            ).decode(Page<WalletTransaction>.self)
-            entries += page.items
-            cursor = page.nextCursor
-        } while cursor != nil
+        func all<Item: Codable & Sendable>(_ path: String, _ item: Item.Type) async throws -> [Item] {
+            var items: [Item] = [], cursor: String?
+            repeat {
+                let page = try await expect(200, betting.get(path + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token))
+                    .decode(Page<Item>.self)
+                items += page.items
+                cursor = page.nextCursor
+            } while cursor != nil
+            return items
+        }
+        let tickets = try await all("/v1/betting/tickets", Ticket.self)
+        let entries = try await all("/v1/betting/wallet/transactions", WalletTransaction.self)
 
         // Every acknowledged ticket is there, and nothing else is.
         #expect(Set(tickets.map(\.id)) == Set(told.compactMap(\.ticket)))
@@ -264,19 +259,6 @@ struct BankTests {
             try await Task.sleep(for: .milliseconds(25))
         }
         throw BettingProcessFailure(description: "betting never took the \(type) of \(match.id)")
-    }
-}
-
-/// A small deterministic generator, so a failing run can be repeated.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
