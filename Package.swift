@@ -193,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
-                "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, "ServiceKit", "Contracts", .configuration, .logging,
+                "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),

@@ -1,0 +1,201 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Configuration
+import Contracts
+import Foundation
+import HuddleModules
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+
+/// `huddle-bench tickets`: ticket placement on betting at rising concurrency — tickets/s and p50/p99
+/// of `POST /v1/betting/tickets` (a ledger transfer, the ticket, its legs and its key in one
+/// transaction). With `--postgres`, pgbench's TPC-B runs on the same server at the same
+/// concurrencies first, as the yardstick (a TPC-B transaction is about a ticket's work).
+struct TicketsBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tickets", abstract: "Ticket placement throughput and latency.")
+
+    @Option(help: "A PostgreSQL URL whose user may create databases; SQLite in memory when absent.") var postgres: String?
+    @Option(help: "Concurrent clients, comma-separated.") var concurrency = "1,4,16,32"
+    @Option(help: "Seconds at each concurrency.") var seconds = 10
+    @Option(help: "pgbench, for the yardstick.") var pgbench = "/usr/lib/postgresql/15/bin/pgbench"
+
+    func run() async throws {
+        let levels = concurrency.split(separator: ",").compactMap { Int($0) }
+        guard !levels.isEmpty else { throw ValidationError("--concurrency needs numbers, e.g. 1,4,16") }
+        if let postgres {
+            setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1)
+            try await yardstick(levels)
+        }
+        let store: TestStore = postgres == nil ? .sqlite : .postgres
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let standIn = ConfigReader(
+            provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
+            var settings = [
+                "log.level": "error", "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
+                "betting.odds.poll.ms": "100", "betting.wallet.grant": "1000000000000", "betting.stake.max": "100000",
+                "auth.bcrypt.cost": "4",
+            ]
+            for module in [ServiceModule.auth, .betting] {
+                settings["\(module.rawValue).http.port"] = "0"
+                settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+            }
+            settings["betting.db.pool"] = String(max(20, levels.max() ?? 20))
+            let stack = try await EmbeddedStack.start(
+                modules: [.auth, .betting], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+                internalToken: TestStack.internalToken, logger: logger)
+            do {
+                try await place(levels, betting: stack.url(of: .betting), auth: stack.url(of: .auth), feed: feedURL, store: store)
+            } catch {
+                try? await stack.stop()
+                throw error
+            }
+            try? await stack.stop()
+        }
+    }
+
+    private func place(_ levels: [Int], betting: String, auth: String, feed: String, store: TestStore) async throws {
+        let picks = try await fixtures(betting: TestClient(baseURL: betting), feed: TestClient(baseURL: feed))
+        let users = try await (0..<(levels.max() ?? 1)).asyncMap { index in
+            try await TestClient(baseURL: auth).register(name: "Bench \(index)")
+        }
+        let setup = store == .sqlite ? "SQLite in memory" : "PostgreSQL"
+        print("tickets (\(setup)): POST /v1/betting/tickets, two legs each, \(seconds) s per level")
+        for level in levels {
+            let latencies = NIOLockedValueBox<[Double]>([])
+            let refused = NIOLockedValueBox(0)
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in 0..<level {
+                    group.addTask {
+                        var number = 0
+                        while ContinuousClock.now < deadline {
+                            number += 1
+                            var request = HTTPClientRequest(url: "\(betting)/v1/betting/tickets")
+                            request.method = .POST
+                            request.headers.add(name: "Authorization", value: "Bearer \(users[client].accessToken)")
+                            request.headers.add(name: "Content-Type", value: "application/json")
+                            request.headers.add(name: "Idempotency-Key", value: "bench-\(level)-\(client)-\(number)")
+                            let selections = [picks[number % picks.count], picks[(number + 1) % picks.count]]
+                            request.body = .bytes(
+                                ByteBuffer(bytes: try HuddleJSON.encoder.encode(PlaceTicket(stake: 100, selections: selections))))
+                            let start = ContinuousClock.now
+                            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                            _ = try await response.body.collect(upTo: 1 << 20)
+                            let elapsed = ContinuousClock.now - start
+                            if response.status.code == 201 {
+                                latencies.withLockedValue {
+                                    $0.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                                }
+                            } else {
+                                refused.withLockedValue { $0 += 1 }
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let sorted = latencies.withLockedValue { $0 }.sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            print(
+                String(
+                    format: "  %3d clients: %7.1f tickets/s  p50 %6.2f ms  p99 %6.2f ms  (%d refused)", level,
+                    Double(sorted.count) / Double(seconds), percentile(0.5), percentile(0.99), refused.withLockedValue { $0 }))
+        }
+    }
+
+    /// Two pairs of picks on four priced fixtures, so consecutive tickets differ.
+    private func fixtures(betting: TestClient, feed: TestClient) async throws -> [TicketPick] {
+        var picks: [TicketPick] = []
+        for index in 0..<4 {
+            let kickoff = Date().addingTimeInterval(86_400)
+            let created = try await feed.post(
+                "/test/football/fixtures",
+                json: NewFixture(
+                    home: "Bench \(index)", away: "Rivals \(index)", kickoff: ISO8601DateFormatter().string(from: kickoff),
+                    odds: ["home": "1.90", "draw": "3.40", "away": "4.10"]))
+            guard let provider = (try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"] else {
+                throw ValidationError("the stand-in did not create a fixture")
+            }
+            let match = Match(
+                id: MatchID(), league: .init(id: 1, name: "Bench League", country: nil), kickoff: kickoff, status: "NS", minute: nil,
+                home: .init(id: 2 * index, name: "Bench \(index)", logo: nil),
+                away: .init(id: 2 * index + 1, name: "Rivals \(index)", logo: nil),
+                score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
+            let event = EventEnvelope(
+                type: MatchEvent.updated, aggregateID: match.id.description, occurredAt: Date(),
+                payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
+            _ = try await betting.post(
+                EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: [event]),
+                headers: [Routes.Header.internalToken: TestStack.internalToken])
+            for _ in 0..<200 {
+                if let fixture = try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self), let odds = fixture.odds {
+                    picks.append(TicketPick(fixtureId: match.id, pick: .home, odds: odds.home))
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard picks.count == 4 else { throw ValidationError("betting did not price the fixtures") }
+        return picks
+    }
+
+    /// pgbench's TPC-B (scale 1, as many clients as each level) on a fresh database of the same server.
+    private func yardstick(_ levels: [Int]) async throws {
+        let url = try await TestStore.postgres.freshDatabaseURL()
+        print("pgbench TPC-B (scale 1) on the same server, \(seconds) s per level")
+        _ = try runPgbench(["-i", "-q", "-s", "1", url])
+        for level in levels {
+            // `-T` never ends when pgbench is started from here (its timer signal arrives ignored), so
+            // a short run sizes a `-t` run of about the wanted length.
+            let probe = tps(try runPgbench(["-c", String(level), "-j", String(min(level, 2)), "-t", "100", "-n", url])) ?? 100
+            let perClient = max(100, Int(probe * Double(seconds) / Double(level)))
+            let output = try runPgbench(["-c", String(level), "-j", String(min(level, 2)), "-t", String(perClient), "-n", url])
+            let latency = output.split(separator: "\n").first { $0.hasPrefix("latency average") }.map(String.init) ?? ""
+            print(String(format: "  %3d clients: %7.1f tps  ", level, tps(output) ?? .nan) + latency)
+        }
+    }
+
+    private func tps(_ output: String) -> Double? {
+        output.split(separator: "\n").first { $0.hasPrefix("tps = ") }.flatMap { Double($0.dropFirst(6).prefix { $0 != " " }) }
+    }
+
+    /// Runs pgbench with its output in a file (read once it has exited).
+    private func runPgbench(_ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pgbench-\(UUID().uuidString).txt")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: pgbench)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("pgbench \(arguments.joined(separator: " ")) failed") }
+        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    }
+
+    private struct NewFixture: Encodable {
+        let home: String
+        let away: String
+        let kickoff: String
+        let odds: [String: String]
+    }
+}
+
+extension Sequence {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
