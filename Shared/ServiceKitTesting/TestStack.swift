@@ -35,7 +35,7 @@ public final class TestStack: Sendable {
             values["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
             // Dozens of stacks run at once against one PostgreSQL: a few connections each keep them
             // within its max_connections.
-            values["\(module.rawValue).db.pool"] = "4"
+            values["\(module.rawValue).db.pool"] = "10"
         }
         values["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         values.merge(config) { _, new in new }

@@ -67,7 +67,7 @@ struct MyGamesTests {
             let me = try await h.player()
             // Games can only be planned ahead, so these start a few seconds from now (room for a busy
             // machine) and the test waits until they have.
-            let soon = Date().addingTimeInterval(5)
+            let soon = Date().addingTimeInterval(10)
             let earlier = try await h.pickup(by: me, startsAt: soon)
             let later = try await h.pickup(by: me, startsAt: soon.addingTimeInterval(0.5))
             let future = try await h.pickup(by: me)

@@ -50,7 +50,7 @@ struct StackTests {
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
-            settings["\(module.rawValue).db.pool"] = "4"
+            settings["\(module.rawValue).db.pool"] = "10"
         }
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
