@@ -27,6 +27,7 @@ public final class TestStack: Sendable {
         // machine, and what they check is behaviour, not how fast a loaded machine answers.
         var values: [String: String] = [
             "auth.bcrypt.cost": "4", "internal.token": internalToken, "gateway.upstream.connect.ms": "5000",
+            "gateway.upstream.timeout.ms": "30000",
             "gateway.health.timeout.ms": "10000",
         ]
         let modules = builders.map(\.module)

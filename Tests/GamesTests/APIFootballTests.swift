@@ -110,6 +110,7 @@ struct APIFootballTests {
     @Test("a wrong key is a refusal, past the allowance is 429 with its wait, a provider that is down is unavailable")
     func failures() async throws {
         try await Self.withStandIn(perMinute: 2) { url in
+            try await withinOneMinuteWindow()
             await #expect(throws: APIFootballClient.Failure.self) { try await Self.client(url, key: "wrong").live() }
             let refused = await #expect(throws: APIFootballClient.Failure.self) { try await Self.client(url, key: "wrong").live() }
             #expect(refused.map { if case .refused(let errors) = $0 { errors["token"] != nil } else { false } } == true)

@@ -42,6 +42,7 @@ struct StackTests {
         if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail, "gateway.upstream.connect.ms": "5000",
+            "gateway.upstream.timeout.ms": "30000",
             "gateway.health.timeout.ms": "10000",
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]

@@ -93,6 +93,7 @@ struct FootballStandInTests {
     @Test("without the key the provider answers 200 with errors.token; past the allowance, 429 with Retry-After")
     func keyAndRateLimit() async throws {
         try await Self.with(["standin.football.perminute": "3"]) { feed in
+            try await withinOneMinuteWindow()
             let keyless = try await feed.get("/fixtures?live=all")
             #expect(keyless.status == 200)
             #expect((try Self.json(keyless)["errors"] as? [String: String])?["token"] != nil)
