@@ -69,15 +69,25 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
     }
 
     /// The subject reached `version`. One reader per subject reads what is new and delivers it; more
-    /// announcements while it reads make it read again.
-    func changed(_ subject: Key, version: Int) async {
+    /// announcements while it reads make it read again. The reader is a task of the feed's own, so
+    /// it never ends with whichever request or socket announced the change.
+    func changed(_ subject: Key, version: Int) {
         guard rooms[subject] != nil else { return }
         rooms[subject]!.announced = max(rooms[subject]!.announced, version)
         guard !rooms[subject]!.reading else { return }
         rooms[subject]!.reading = true
+        Task { await self.drain(subject) }
+    }
+
+    private func drain(_ subject: Key) async {
         defer { rooms[subject]?.reading = false }
         while let room = rooms[subject], room.announced > room.delivered {
-            guard let changes = await read(subject, after: room.delivered) else { return }
+            guard let changes = await read(subject, after: room.delivered) else {
+                // The store stayed unreachable: try again a little later rather than leave the
+                // announced versions undelivered until the next change.
+                retryLater(subject)
+                return
+            }
             guard let current = rooms[subject] else { return }
             let fresh = changes.filter { $0.version > current.delivered }
             for message in fresh {
@@ -85,10 +95,17 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
                 let delivery = LiveDelivery(version: message.version, json: ByteBuffer(bytes: json))
                 for subscriber in current.subscribers.values { subscriber.deliver(delivery) }
             }
-            // Nothing newer in the log than announced yet (it cannot happen after a commit): stop
-            // rather than spin; the next announcement reads again.
+            // Nothing newer in the log than announced yet (after a reconnect every room is read in
+            // case something was missed): stop rather than spin; the next announcement reads again.
             guard let last = fresh.last?.version else { return }
             rooms[subject]!.delivered = last
+        }
+    }
+
+    private func retryLater(_ subject: Key) {
+        Task {
+            try? await Task.sleep(for: .milliseconds(500))
+            await self.changed(subject, version: 0)
         }
     }
 
@@ -109,8 +126,8 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
     }
 
     /// After the notification connection was lost: read every room again in case something was missed.
-    func catchUpAll() async {
-        for subject in rooms.keys { await changed(subject, version: Int.max) }
+    func catchUpAll() {
+        for subject in rooms.keys { changed(subject, version: Int.max) }
     }
 
     /// Ends every subscription (shutdown), so their sockets close.
