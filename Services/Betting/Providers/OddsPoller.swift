@@ -21,15 +21,7 @@ struct OddsPoller: Service {
     let now: @Sendable () -> Date
     let logger: Logger
 
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            guard (try? await database.waitUntilMigrated()) != nil else { return }
-            while !Task.isCancelled {
-                let pause = await tick()
-                try? await Task.sleep(for: pause)
-            }
-        }
-    }
+    func run() async throws { await database.repeatUntilShutdown { await tick() } }
 
     /// One round over the open fixtures; returns how long to wait before the next.
     func tick() async -> Duration {
@@ -65,12 +57,9 @@ struct PostponedSweeper: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            guard (try? await database.waitUntilMigrated()) != nil else { return }
-            while !Task.isCancelled {
-                await sweep()
-                try? await Task.sleep(for: interval)
-            }
+        await database.repeatUntilShutdown {
+            await sweep()
+            return interval
         }
     }
 

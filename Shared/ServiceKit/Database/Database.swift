@@ -226,3 +226,14 @@ public struct DatabaseUnreachable: Error, CustomStringConvertible {
     public let reason: String
     public var description: String { "cannot reach the database at \(url): \(reason)" }
 }
+
+extension Database {
+    /// A service's background work on its store: once the schema is migrated, `tick` runs again and
+    /// again, pausing as long as it answers, until the service shuts down.
+    public func repeatUntilShutdown(_ tick: @escaping @Sendable () async -> Duration) async {
+        await cancelWhenGracefulShutdown {
+            guard (try? await self.waitUntilMigrated()) != nil else { return }
+            while !Task.isCancelled { try? await Task.sleep(for: await tick()) }
+        }
+    }
+}
