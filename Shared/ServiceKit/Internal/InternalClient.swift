@@ -91,6 +91,9 @@ public struct InternalClient: Sendable {
             let response = try await dependencies.httpClient.execute(request, timeout: .init(timeout))
             let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
             return (Int(response.status.code), buffer)
+        } catch is CancellationError {
+            // The caller was cancelled (a shutdown, a client that went away): not the module's fault.
+            throw CancellationError()
         } catch {
             dependencies.logger.warning("call to \(module.rawValue) \(path) failed: \(error)")
             throw CommonError.dependencyUnavailable(module.rawValue)
