@@ -1,7 +1,7 @@
 import Foundation
-import Logging
+public import Logging
 import SQLKit
-import ServiceKit
+public import ServiceKit
 
 /// The stores a test runs against: SQLite always, PostgreSQL too when `HUDDLE_TEST_POSTGRES_URL`
 /// is set. Use as `@Test(arguments: TestStore.all)`.
@@ -32,6 +32,16 @@ public enum TestStore: String, Sendable, CaseIterable {
             }
             components.path = "/" + name
             return components.string!
+        }
+    }
+
+    /// A fresh database of this store, open and running for the length of `body`.
+    public func withDatabase<T>(logger: Logger, _ body: (Database) async throws -> T) async throws -> T {
+        let database = try await Database.open(url: try await freshDatabaseURL(), logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            return try await body(database)
         }
     }
 }

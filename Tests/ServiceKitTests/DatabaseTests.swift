@@ -21,12 +21,7 @@ struct DatabaseTests {
     ]
 
     static func withDatabase<T>(_ store: TestStore, body: (Database) async throws -> T) async throws -> T {
-        let database = try await Database.open(url: try await store.freshDatabaseURL(), logger: Self.logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await database.run() }
-            defer { group.cancelAll() }
-            return try await body(database)
-        }
+        try await store.withDatabase(logger: logger, body)
     }
 
     @Test("migrations apply once, in order, and are recorded", arguments: TestStore.all)

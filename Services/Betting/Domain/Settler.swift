@@ -27,6 +27,7 @@ struct Settler: Sendable {
     private func settleLegs(_ fixture: MatchID, on sql: any SQLDatabase, result: (Pick) -> TicketStatus) async throws {
         try await tickets.settleLegs(on: fixture, result, on: sql)
         let at = now()
+        var payouts: [Transfer] = []
         for stored in try await tickets.openTickets(on: fixture, on: sql) {
             let ticket = stored.ticket
             guard
@@ -34,11 +35,15 @@ struct Settler: Sendable {
                     stake: ticket.stake, legs: ticket.selections.map { ($0.odds, $0.result) }, cap: settings.maxPayout),
                 try await tickets.settle(ticket.id, status: status, payout: payout, at: at, on: sql), payout > 0
             else { continue }
-            try await ledger.post(
+            payouts.append(
                 Transfer(
                     id: .nameBased("payout/\(ticket.id)", in: Wallets.transferNamespace), debit: .house(currency: ticket.currency),
-                    credit: .wallet(stored.owner), amount: payout, kind: status == .void ? .refund : .payout, ticket: ticket.id),
-                at: at, on: sql)
+                    credit: .wallet(stored.owner), amount: payout, kind: status == .void ? .refund : .payout, ticket: ticket.id))
+        }
+        // Wallets are locked in one order by every settlement, so two fixtures settling at once never
+        // wait on each other in a circle.
+        for payout in payouts.sorted(by: { ($0.credit.id, $0.id.uuidString) < ($1.credit.id, $1.id.uuidString) }) {
+            try await ledger.post(payout, at: at, on: sql)
         }
     }
 }

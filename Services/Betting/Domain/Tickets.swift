@@ -16,41 +16,48 @@ struct Tickets: Sendable {
 
     /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
     /// and the key commit in one transaction. The same key and body answers the ticket placed first
-    /// (and moves nothing); the same key with another body is a 422.
+    /// (and moves nothing); the same key with another body is a 422. A first ticket opens the wallet.
     func place(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
         guard (1...255).contains(key.count) else { throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters") }
-        let fingerprint = Self.fingerprint(request)
-        if let earlier = try await database.read({ sql in try await store.ticket(owner: user, key: key, on: sql) }) {
-            return try replay(earlier, fingerprint: fingerprint)
-        }
         try check(request)
-        try await wallets.open(user)
         do {
-            return try await database.transaction { sql in
-                if let earlier = try await store.ticket(owner: user, key: key, on: sql) {
-                    return try replay(earlier, fingerprint: fingerprint)
-                }
-                let ticket = try await priced(request, on: sql)
-                try await store.insert(ticket, owner: user, key: key, fingerprint: fingerprint, on: sql)
-                do {
-                    try await ledger.post(
-                        Transfer(
-                            id: ticket.id.uuid, debit: .wallet(user), credit: .house(currency: ticket.currency), amount: ticket.stake,
-                            kind: .stake, ticket: ticket.id),
-                        at: ticket.placedAt, on: sql)
-                } catch LedgerRefusal.insufficientFunds {
-                    throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
-                }
-                return ticket
+            return try await placeOnce(request, by: user, key: key)
+        } catch LedgerRefusal.noSuchAccount(LedgerAccount.wallet(user).id) {
+            try await wallets.open(user)
+            return try await placeOnce(request, by: user, key: key)
+        }
+    }
+
+    /// One transaction of seven statements on the way that succeeds (begin, fixtures, ticket, legs,
+    /// transfer, wallet, commit): the key is looked up only when the ticket's insert finds it taken
+    /// or when the request is refused, since a retry must get its ticket even after the odds moved.
+    private func placeOnce(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
+        let fingerprint = Self.fingerprint(request)
+        return try await database.transaction { sql in
+            func earlier() async throws -> Ticket? {
+                try await store.ticket(owner: user, key: key, on: sql).map { try replay($0, fingerprint: fingerprint) }
             }
-        } catch let error as any ProblemError {
-            throw error
-        } catch {
-            // The same key placed concurrently: its ticket committed first and this insert collided.
-            if let earlier = try? await database.read({ sql in try await store.ticket(owner: user, key: key, on: sql) }) {
-                return try replay(earlier, fingerprint: fingerprint)
+            let ticket: Ticket
+            do {
+                ticket = try await priced(request, on: sql)
+            } catch {
+                if let placed = try await earlier() { return placed }
+                throw error
             }
-            throw error
+            guard try await store.insert(ticket, owner: user, key: key, fingerprint: fingerprint, on: sql) else {
+                guard let placed = try await earlier() else { throw CommonError.idempotencyKeyInUse }
+                return placed
+            }
+            do {
+                try await ledger.post(
+                    Transfer(
+                        id: ticket.id.uuid, debit: .wallet(user), credit: .house(currency: ticket.currency), amount: ticket.stake,
+                        kind: .stake, ticket: ticket.id),
+                    at: ticket.placedAt, on: sql)
+            } catch LedgerRefusal.insufficientFunds {
+                throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
+            }
+            return ticket
         }
     }
 

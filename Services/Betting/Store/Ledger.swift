@@ -47,8 +47,10 @@ enum LedgerRefusal: Error, Equatable {
 }
 
 /// The double-entry ledger (TigerBeetle's rules, on SQL): every movement is a transfer between two
-/// accounts; an account's totals (`debits`, `credits`) are updated in the transaction that posts the
-/// transfer, so a balance is what its transfers say and every account sums to zero with the others.
+/// accounts, and a balance is what its transfers say. A wallet's totals (`debits`, `credits`) are
+/// updated in the transaction that posts the transfer, guarding its floor; the house's and the
+/// grants', which have no floor, are summed from their transfers (their `debits` and `credits`
+/// columns stay zero), so no posting waits on another user's for those shared rows.
 /// A transfer id is posted at most once: a repeat of the same transfer is `alreadyPosted`, a
 /// different one under the same id an error.
 struct Ledger: Sendable {
@@ -65,10 +67,29 @@ struct Ledger: Sendable {
         return !created.isEmpty
     }
 
-    /// Posts `transfer` with the time `now`. The two accounts are updated in the order of their ids,
-    /// as in every transaction here, so concurrent postings never wait on each other in a circle.
+    /// Posts `transfer` with the time `now`. Only a wallet's totals are updated here, conditionally on
+    /// its balance for a debit: a wallet is the one kind of account with a floor to hold. The house's
+    /// and the grants' balances are summed from their transfers when asked for, so placing a ticket
+    /// locks one row of one user and never waits on other users' tickets for the house's row.
+    ///
+    /// The wallet is updated before the transfer is inserted, so that a wallet never opened is told
+    /// apart from a refused debit; a transfer id found already taken undoes that update (in the same
+    /// transaction) and answers `alreadyPosted` or the refusal.
     @discardableResult
     func post(_ transfer: Transfer, at now: Date, on sql: any SQLDatabase) async throws -> Posting {
+        if case .wallet = transfer.debit {
+            guard try await move(transfer.amount, from: transfer.debit, on: sql) else {
+                if try await repeated(transfer, on: sql) { return .alreadyPosted }
+                if try await exists(transfer.debit, on: sql) { throw LedgerRefusal.insufficientFunds }
+                throw LedgerRefusal.noSuchAccount(transfer.debit.id)
+            }
+        }
+        if case .wallet = transfer.credit {
+            guard try await move(transfer.amount, to: transfer.credit, on: sql) else {
+                if try await repeated(transfer, on: sql) { return .alreadyPosted }
+                throw LedgerRefusal.noSuchAccount(transfer.credit.id)
+            }
+        }
         let inserted = try await sql.insert(into: "transfers")
             .columns("id", "debit_account", "credit_account", "amount", "kind", "ticket_id", "created_at")
             .values(
@@ -76,37 +97,49 @@ struct Ledger: Sendable {
                 SQLBind(transfer.amount), SQLBind(transfer.kind.rawValue), SQLBind(transfer.ticket?.description), SQLBind(now)
             )
             .ignoringConflicts(with: ["id"]).returning("id").all()
-        guard !inserted.isEmpty else {
-            guard try await isPosted(transfer, on: sql) else { throw LedgerRefusal.existsWithDifferentFields(transfer.id) }
-            return .alreadyPosted
-        }
-        for (account, isDebit) in [(transfer.debit, true), (transfer.credit, false)].sorted(by: { $0.0.id < $1.0.id }) {
-            let updated: [any SQLRow]
-            if isDebit {
-                updated = try await sql.raw(
-                    """
-                    UPDATE accounts SET debits = debits + \(bind: transfer.amount)
-                    WHERE id = \(bind: account.id) AND (kind <> 'wallet' OR credits - debits >= \(bind: transfer.amount)) RETURNING id
-                    """
-                ).all()
-            } else {
-                updated = try await sql.raw(
-                    "UPDATE accounts SET credits = credits + \(bind: transfer.amount) WHERE id = \(bind: account.id) RETURNING id"
-                ).all()
-            }
-            if updated.isEmpty {
-                if isDebit, case .wallet = account, try await exists(account, on: sql) { throw LedgerRefusal.insufficientFunds }
-                throw LedgerRefusal.noSuchAccount(account.id)
-            }
-        }
-        return .posted
+        guard inserted.isEmpty else { return .posted }
+        if case .wallet = transfer.debit { _ = try await move(-transfer.amount, from: transfer.debit, on: sql) }
+        if case .wallet = transfer.credit { _ = try await move(-transfer.amount, to: transfer.credit, on: sql) }
+        guard try await repeated(transfer, on: sql) else { throw LedgerRefusal.existsWithDifferentFields(transfer.id) }
+        return .alreadyPosted
+    }
+
+    /// Debits a wallet by `amount` if it holds that much; false when it does not or does not exist.
+    private func move(_ amount: Int, from wallet: LedgerAccount, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.raw(
+            """
+            UPDATE accounts SET debits = debits + \(bind: amount)
+            WHERE id = \(bind: wallet.id) AND credits - debits >= \(bind: amount) RETURNING id
+            """
+        ).all().isEmpty
+    }
+
+    /// Credits a wallet by `amount`; false when it does not exist.
+    private func move(_ amount: Int, to wallet: LedgerAccount, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.raw("UPDATE accounts SET credits = credits + \(bind: amount) WHERE id = \(bind: wallet.id) RETURNING id").all()
+            .isEmpty
+    }
+
+    /// True when this very transfer was posted before; a different transfer under its id is a refusal.
+    private func repeated(_ transfer: Transfer, on sql: any SQLDatabase) async throws -> Bool {
+        guard let posted = try await isPosted(transfer, on: sql) else { return false }
+        guard posted else { throw LedgerRefusal.existsWithDifferentFields(transfer.id) }
+        return true
     }
 
     /// credits − debits; nil for an account never opened.
     func balance(of account: LedgerAccount, on sql: any SQLDatabase) async throws -> Int? {
-        try await sql.select().columns("debits", "credits").from("accounts").where("id", .equal, SQLBind(account.id)).first().map {
-            try $0.decode(column: "credits", as: Int.self) - $0.decode(column: "debits", as: Int.self)
+        guard case .wallet = account else {
+            guard try await exists(account, on: sql) else { return nil }
+            return try await sql.raw(
+                """
+                SELECT CAST(COALESCE(SUM(CASE WHEN credit_account = \(bind: account.id) THEN amount ELSE -amount END), 0) AS BIGINT) AS n
+                FROM transfers WHERE credit_account = \(bind: account.id) OR debit_account = \(bind: account.id)
+                """
+            ).first()?.decode(column: "n", as: Int.self)
         }
+        return try await sql.select().columns("debits", "credits").from("accounts").where("id", .equal, SQLBind(account.id)).first()
+            .map { try $0.decode(column: "credits", as: Int.self) - $0.decode(column: "debits", as: Int.self) }
     }
 
     /// The wallet's transfers, newest first, as the wallet sees them (money in positive).
@@ -147,13 +180,21 @@ struct Ledger: Sendable {
         return LedgerCheck(
             accounts: try await count("SELECT COUNT(*) AS n FROM accounts"),
             transfers: try await count("SELECT COUNT(*) AS n FROM transfers"),
-            sumOfBalances: try await count("SELECT CAST(COALESCE(SUM(credits - debits), 0) AS BIGINT) AS n FROM accounts"),
+            sumOfBalances: try await count(
+                """
+                SELECT CAST(
+                    (SELECT COALESCE(SUM(credits - debits), 0) FROM accounts WHERE kind = 'wallet')
+                    + (SELECT COALESCE(SUM(t.amount), 0) FROM transfers t JOIN accounts a ON a.id = t.credit_account WHERE a.kind <> 'wallet')
+                    - (SELECT COALESCE(SUM(t.amount), 0) FROM transfers t JOIN accounts a ON a.id = t.debit_account WHERE a.kind <> 'wallet')
+                AS BIGINT) AS n
+                """),
             negativeWallets: try await count("SELECT COUNT(*) AS n FROM accounts WHERE kind = 'wallet' AND debits > credits"),
             accountsOutOfStep: try await count(
                 """
                 SELECT COUNT(*) AS n FROM accounts a
-                WHERE a.debits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE debit_account = a.id)
-                   OR a.credits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE credit_account = a.id)
+                WHERE a.kind = 'wallet' AND (
+                    a.debits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE debit_account = a.id)
+                    OR a.credits <> (SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM transfers WHERE credit_account = a.id))
                 """))
     }
 
@@ -161,11 +202,12 @@ struct Ledger: Sendable {
         try await sql.select().column("id").from("accounts").where("id", .equal, SQLBind(account.id)).first() != nil
     }
 
-    private func isPosted(_ transfer: Transfer, on sql: any SQLDatabase) async throws -> Bool {
+    /// Whether the transfer under `transfer.id` is this one; nil when no transfer has that id.
+    private func isPosted(_ transfer: Transfer, on sql: any SQLDatabase) async throws -> Bool? {
         guard
             let row = try await sql.select().columns("debit_account", "credit_account", "amount", "kind", "ticket_id").from("transfers")
                 .where("id", .equal, SQLBind(transfer.id.uuidString.lowercased())).first()
-        else { return false }
+        else { return nil }
         return try row.decode(column: "debit_account", as: String.self) == transfer.debit.id
             && row.decode(column: "credit_account", as: String.self) == transfer.credit.id
             && row.decode(column: "amount", as: Int.self) == transfer.amount

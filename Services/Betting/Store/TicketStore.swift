@@ -12,7 +12,9 @@ struct StoredTicket: Sendable {
 
 /// Tickets and their legs.
 protocol TicketStore: Sendable {
-    func insert(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws
+    /// Inserts the ticket and its legs; false (and nothing written) when the owner already placed a
+    /// ticket under `key`.
+    func insert(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws -> Bool
     func ticket(_ id: TicketID, on sql: any SQLDatabase) async throws -> StoredTicket?
     func ticket(owner: UserID, key: String, on sql: any SQLDatabase) async throws -> StoredTicket?
     /// The owner's tickets, newest first.
@@ -31,14 +33,15 @@ struct SQLTicketStore: TicketStore {
         "settled_at",
     ]
 
-    func insert(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "tickets")
+    func insert(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws -> Bool {
+        let inserted = try await sql.insert(into: "tickets")
             .columns(["idempotency_key"] + Self.columns)
             .values(
                 SQLBind(key), SQLBind(ticket.id.description), SQLBind(owner.description), SQLBind(fingerprint),
                 SQLBind(ticket.status.rawValue), SQLBind(ticket.stake), SQLBind(ticket.currency), SQLBind(ticket.totalOdds.thousandths),
                 SQLBind(ticket.potentialWinnings), SQLBind(ticket.payout), SQLBind(ticket.placedAt), SQLBind(ticket.settledAt)
-            ).run()
+            ).ignoringConflicts(with: ["user_id", "idempotency_key"]).returning("id").all()
+        guard !inserted.isEmpty else { return false }
         var legs = sql.insert(into: "ticket_legs").columns("ticket_id", "position", "fixture_id", "pick", "odds", "result", "home", "away")
         for (position, leg) in ticket.selections.enumerated() {
             legs = legs.values(
@@ -46,6 +49,7 @@ struct SQLTicketStore: TicketStore {
                 SQLBind(leg.odds.thousandths), SQLBind(leg.result.rawValue), SQLBind(leg.home), SQLBind(leg.away))
         }
         try await legs.run()
+        return true
     }
 
     func ticket(_ id: TicketID, on sql: any SQLDatabase) async throws -> StoredTicket? {

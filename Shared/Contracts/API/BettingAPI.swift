@@ -65,11 +65,12 @@ public enum BettingAPI {
 public struct LedgerCheck: Codable, Equatable, Sendable {
     public var accounts: Int
     public var transfers: Int
-    /// The sum of every account's balance (credits − debits): zero in a sound ledger.
+    /// The sum of every account's balance (credits − debits; a wallet's from its running totals, the
+    /// house's and the grants' from their transfers): zero in a sound ledger.
     public var sumOfBalances: Int
     /// Wallets whose debits exceed their credits.
     public var negativeWallets: Int
-    /// Accounts whose running totals differ from the sum of their transfers.
+    /// Wallets whose running totals differ from the sum of their transfers.
     public var accountsOutOfStep: Int
     public var holds: Bool
 
