@@ -45,3 +45,12 @@ public enum TestStore: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension Logger {
+    /// A logger for tests that open stores directly: only what is critical gets through.
+    public static func quiet(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = .critical
+        return logger
+    }
+}

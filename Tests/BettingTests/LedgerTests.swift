@@ -12,11 +12,7 @@ import Testing
 /// a transfer id means (TigerBeetle's: the same transfer is already done, another one is an error).
 @Suite("Double-entry ledger")
 struct LedgerTests {
-    static let logger: Logger = {
-        var logger = Logger(label: "ledger-test")
-        logger.logLevel = .critical
-        return logger
-    }()
+    static let logger = Logger.quiet("ledger-test")
 
     let ledger = Ledger()
     let at = Date(timeIntervalSince1970: 1_800_000_000)

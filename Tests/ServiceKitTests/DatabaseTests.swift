@@ -7,11 +7,7 @@ import Testing
 
 @Suite("Database and migrations")
 struct DatabaseTests {
-    static let logger: Logger = {
-        var logger = Logger(label: "db-test")
-        logger.logLevel = .critical
-        return logger
-    }()
+    static let logger = Logger.quiet("db-test")
 
     static let migrations = [
         Migration(version: 1, name: "notes") { kind in
