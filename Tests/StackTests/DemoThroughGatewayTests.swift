@@ -1,6 +1,9 @@
+import Configuration
 import Contracts
 import Foundation
 import Logging
+import ProviderStandIns
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -43,6 +46,31 @@ struct DemoThroughGatewayTests {
                 if found.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(found == [DemoData.chloe.name])
+        }
+    }
+
+    @Test("Bruno's demo ticket is placed on a match the stand-in schedules and plays, and settles once", StackTests.embeddedOnly)
+    func settledTicket() async throws {
+        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Self.logger, onListening: $0) }) { feedURL in
+            let config = [
+                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
+                "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
+                "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
+            ]
+            try await StackTests.withStack(store: .sqlite, config: config) { gateway in
+                let url = gateway.baseURL
+                let bruno = try #require(await DemoData.seed(authURL: url, logger: Self.logger)[DemoData.bruno.email])
+                #expect(await DemoBetting.seed(authURL: url, bettingURL: url, feedURL: feedURL, logger: Self.logger))
+                #expect(await DemoBetting.seed(authURL: url, bettingURL: url, feedURL: feedURL, logger: Self.logger))
+                let tickets = try await gateway.get("/v1/betting/tickets", token: bruno.accessToken).decode(Page<Ticket>.self).items
+                #expect(tickets.count == 1)
+                let ticket = try #require(tickets.first)
+                #expect(ticket.status == .won && ticket.payout == 1850 && ticket.selections.map(\.home) == [DemoBetting.home])
+                let wallet = try await gateway.get("/v1/betting/wallet", token: bruno.accessToken).decode(Wallet.self)
+                #expect(wallet.balance == 100_000 - 1000 + 1850)
+            }
         }
     }
 

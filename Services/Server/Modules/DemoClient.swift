@@ -16,11 +16,13 @@ struct DemoClient {
 
     /// Sends a request; returns the status and the decoded body when `T` is not `Empty`.
     func send<T: Decodable>(
-        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, token: String? = nil, as: T.Type = Empty.self
+        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, token: String? = nil, headers: [String: String] = [:],
+        as: T.Type = Empty.self
     ) async throws -> (status: Int, value: T?) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try HuddleJSON.encoder.encode(json)))
@@ -33,10 +35,11 @@ struct DemoClient {
     }
 
     /// Like `send`, but anything other than 2xx is an error.
-    func expect<T: Decodable>(_ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, token: String? = nil, as: T.Type)
-        async throws -> T
-    {
-        let (status, value) = try await send(method, path, json: json, token: token, as: T.self)
+    func expect<T: Decodable>(
+        _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, token: String? = nil, headers: [String: String] = [:],
+        as: T.Type
+    ) async throws -> T {
+        let (status, value) = try await send(method, path, json: json, token: token, headers: headers, as: T.self)
         guard let value else { throw Failed(description: "\(method) \(path) answered \(status)") }
         return value
     }

@@ -59,17 +59,17 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
         }
         if standIn {
-            defaults["auth.oauth.facebook.url"] = "http://127.0.0.1:8090"
+            defaults["auth.oauth.facebook.url"] = Self.standInURL
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
-            defaults["catalog.weather.url"] = "http://127.0.0.1:8090"
+            defaults["catalog.weather.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
-            defaults["games.matches.provider.url"] = "http://127.0.0.1:8090"
+            defaults["games.matches.provider.url"] = Self.standInURL
             defaults["games.matches.provider.key"] = "huddle-dev-football-key"
             defaults["games.matches.poll.live.ms"] = "1000"
             defaults["games.matches.poll.day.ms"] = "30000"
             // The matchday's odds, for the Bet tab.
-            defaults["betting.odds.provider.url"] = "http://127.0.0.1:8090"
+            defaults["betting.odds.provider.url"] = Self.standInURL
             defaults["betting.odds.provider.key"] = "huddle-dev-football-key"
             defaults["betting.odds.poll.ms"] = "5000"
         }
@@ -91,6 +91,13 @@ public struct HuddleCommand: AsyncParsableCommand {
                 auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
                 games: modules.contains(.games) ? stack.url(of: .games) : nil, logger: logger)
         }
+        // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
+        var demoTicket: Task<Bool, Never>?
+        if demo, standIn, Set([.auth, .games, .betting]).isSubset(of: modules) {
+            let (auth, betting, feed) = (stack.url(of: .auth), stack.url(of: .betting), Self.standInURL)
+            demoTicket = Task { await DemoBetting.seed(authURL: auth, bettingURL: betting, feedURL: feed, logger: logger) }
+        }
+        defer { demoTicket?.cancel() }
         if modules.contains(.gateway) {
             print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
             // Shown at once even when stdout is a pipe or a file (docker logs, CI).
@@ -101,6 +108,9 @@ public struct HuddleCommand: AsyncParsableCommand {
 }
 
 extension HuddleCommand {
+    /// Where the providers' stand-in listens when `huddle` runs it (its default port).
+    static let standInURL = "http://127.0.0.1:8090"
+
     /// Entry point of the `huddle` executable.
     public static func start() async { await main() }
 }
