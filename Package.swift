@@ -158,14 +158,18 @@ let package = Package(
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ProviderStandIns",
-            dependencies: [.hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes],
+            dependencies: [
+                .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
+                .nioFoundationCompat,
+            ],
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 
         // MARK: Executables
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService", "ProviderStandIns",
+                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
+                "ProviderStandIns",
                 "Contracts",
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -193,7 +197,8 @@ let package = Package(
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
-                "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging,
+                "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
+                .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
@@ -264,7 +269,8 @@ let package = Package(
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", "HuddleKit", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging, .nioCore, .nioHTTP1,
+                "HuddleModules", "HuddleKit", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging,
+                .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),

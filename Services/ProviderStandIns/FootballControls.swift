@@ -5,90 +5,30 @@ import Hummingbird
 struct FootballControls: Sendable {
     let feed: FootballFeed
 
-    struct NewFixture: Decodable, Sendable {
-        struct League: Decodable, Sendable {
-            let id: Int
-            let name: String
-        }
-
-        let home: String
-        let away: String
-        let kickoff: Date
-        let league: League?
-        let odds: Odds?
-
-        private enum Keys: String, CodingKey { case home, away, kickoff, league, odds }
-
-        init(home: String, away: String, kickoff: Date, league: League?, odds: Odds?) {
-            self.home = home
-            self.away = away
-            self.kickoff = kickoff
-            self.league = league
-            self.odds = odds
-        }
-
-        /// `kickoff` in RFC 3339, as everywhere in Huddle.
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Keys.self)
-            home = try container.decode(String.self, forKey: .home)
-            away = try container.decode(String.self, forKey: .away)
-            let text = try container.decode(String.self, forKey: .kickoff)
-            guard let kickoff = ISO8601DateFormatter().date(from: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .kickoff, in: container, debugDescription: "expected an RFC 3339 time")
-            }
-            self.kickoff = kickoff
-            league = try container.decodeIfPresent(League.self, forKey: .league)
-            odds = try container.decodeIfPresent(Odds.self, forKey: .odds)
-        }
-    }
-
-    struct Odds: Decodable, Sendable {
-        let home: String
-        let draw: String
-        let away: String
-    }
-
-    struct StatusChange: Decodable, Sendable {
-        let status: String
-        let elapsed: Int?
-    }
-
-    struct NewEvent: Decodable, Sendable {
-        let type: String
-        let detail: String
-        let team: FootballFixture.Side
-        let player: String
-        let elapsed: Int
-    }
-
-    struct Outage: Decodable, Sendable {
-        let down: Bool
-    }
-
     func add(to router: Router<BasicRequestContext>) {
         // While down, the feed answers 503 to every call, as a provider in trouble does.
         router.post("test/football/outage") { request, context in
-            let outage = try await request.decode(as: Outage.self, context: context)
+            let outage = try await request.decode(as: FootballControl.Outage.self, context: context)
             await feed.setDown(outage.down)
             return ["down": outage.down]
         }
         let fixtures = router.group("test/football/fixtures")
         fixtures.post { request, context in
-            let created = await feed.add(try await request.decode(as: NewFixture.self, context: context))
+            let created = await feed.add(try await request.decode(as: FootballControl.NewFixture.self, context: context))
             return ["id": created]
         }
         fixtures.post(":id/status") { request, context in
-            let change = try await request.decode(as: StatusChange.self, context: context)
+            let change = try await request.decode(as: FootballControl.StatusChange.self, context: context)
             return try await apply(context) { try $0.setStatus(change.status, elapsed: change.elapsed) }
         }
         fixtures.post(":id/events") { request, context in
-            let event = try await request.decode(as: NewEvent.self, context: context)
+            let event = try await request.decode(as: FootballControl.NewEvent.self, context: context)
             return try await apply(context) {
                 try $0.record(.init(elapsed: event.elapsed, side: event.team, player: event.player, type: event.type, detail: event.detail))
             }
         }
         fixtures.put(":id/odds") { request, context in
-            let odds = try await request.decode(as: Odds.self, context: context)
+            let odds = try await request.decode(as: FootballControl.Odds.self, context: context)
             guard [odds.home, odds.draw, odds.away].allSatisfy({ Decimal(string: $0).map { $0 > 1 } == true }) else {
                 throw HTTPError(.badRequest, message: "odds must be decimals above 1, as strings")
             }

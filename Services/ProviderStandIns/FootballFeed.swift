@@ -10,7 +10,7 @@ actor FootballFeed {
     private var scripts: [Int: (steps: ArraySlice<Matchday.Step>, secondsPerMinute: Double)] = [:]
     private(set) var isDown = false
 
-    func add(_ request: FootballControls.NewFixture) -> Int {
+    func add(_ request: FootballControl.NewFixture) -> Int {
         let id = nextID
         nextID += 1
         fixtures[id] = FootballFixture(id: id, request: request)
@@ -81,7 +81,7 @@ enum FootballStatus {
 }
 
 struct FootballFixture: Sendable {
-    enum Side: String, Codable, Sendable { case home, away }
+    typealias Side = FootballControl.Side
 
     struct Event: Sendable {
         let elapsed: Int
@@ -107,7 +107,7 @@ struct FootballFixture: Sendable {
     /// When the lineups are announced: an hour before kickoff.
     var lineupsFrom: Date
 
-    init(id: Int, request: FootballControls.NewFixture) {
+    init(id: Int, request: FootballControl.NewFixture) {
         self.id = id
         league = (request.league?.id ?? 1000, request.league?.name ?? "Huddle Demo League")
         home = request.home

@@ -18,7 +18,7 @@ struct Matchday: Sendable {
     }
 
     struct Fixture: Sendable {
-        let request: FootballControls.NewFixture
+        let request: FootballControl.NewFixture
         let steps: [Step]
     }
 
@@ -33,7 +33,7 @@ struct Matchday: Sendable {
         "Highmoor Vale", "Dunmere Olympic",
     ]
     static let leagues = [
-        FootballControls.NewFixture.League(id: 1001, name: "Huddle Premier"), .init(id: 1002, name: "Huddle Championship"),
+        FootballControl.NewFixture.League(id: 1001, name: "Huddle Premier"), .init(id: 1002, name: "Huddle Championship"),
     ]
 
     /// The day's fixtures for `seed`, kickoffs counted from `start`.
@@ -48,7 +48,7 @@ struct Matchday: Sendable {
         fixtures = kickoffs.enumerated().map { index, minutes in
             let home = clubs[(2 * index) % clubs.count], away = clubs[(2 * index + 1) % clubs.count]
             let odds = Self.odds(&random)
-            let request = FootballControls.NewFixture(
+            let request = FootballControl.NewFixture(
                 home: home, away: away, kickoff: start.addingTimeInterval(minutes * 60), league: Self.leagues[index % 2],
                 odds: .init(home: odds.0, draw: odds.1, away: odds.2))
             let steps: [Step]

@@ -65,7 +65,7 @@ struct BankTests {
                 ])
                 try await betting.start()
                 do {
-                    try await run(size, betting: betting, feed: TestClient(baseURL: feedURL), auth: auth.client(.auth))
+                    try await run(size, betting: betting, feed: FootballControlClient(baseURL: feedURL), auth: auth.client(.auth))
                 } catch {
                     await betting.stop()
                     throw error
@@ -75,7 +75,7 @@ struct BankTests {
         }
     }
 
-    private func run(_ size: Size, betting process: BettingProcess, feed: TestClient, auth: TestClient) async throws {
+    private func run(_ size: Size, betting process: BettingProcess, feed: FootballControlClient, auth: TestClient) async throws {
         let betting = TestClient(baseURL: process.url)
         let fixtures = try await (0..<size.fixtures).asyncMap { index in try await fixture(index, feed: feed, betting: betting) }
         let users = try await (0..<size.users).asyncMap { index in try await auth.register(name: "Punter \(index)") }
@@ -204,18 +204,10 @@ struct BankTests {
         func pick(_ pick: Pick) -> TicketPick { TicketPick(fixtureId: fixture.id, pick: pick, odds: fixture.odds![pick]) }
     }
 
-    private func fixture(_ index: Int, feed: TestClient, betting: TestClient) async throws -> Listed {
+    private func fixture(_ index: Int, feed: FootballControlClient, betting: TestClient) async throws -> Listed {
         let kickoff = Date().addingTimeInterval(3600)
-        let created = try await expect(
-            200,
-            feed.post(
-                "/test/football/fixtures",
-                json: [
-                    "home": "Home \(index)", "away": "Away \(index)", "kickoff": ISO8601DateFormatter().string(from: kickoff),
-                ]))
-        let provider = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
-        _ = try await expect(
-            200, feed.put("/test/football/fixtures/\(provider)/odds", json: ["home": "2.10", "draw": "3.30", "away": "3.60"]))
+        let provider = try await feed.schedule(.init(home: "Home \(index)", away: "Away \(index)", kickoff: kickoff))
+        try await feed.setOdds(provider, .init(home: "2.10", draw: "3.30", away: "3.60"))
         let match = Match(
             id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: "NS", minute: nil,
             home: .init(id: 2 * index, name: "Home \(index)", logo: nil), away: .init(id: 2 * index + 1, name: "Away \(index)", logo: nil),

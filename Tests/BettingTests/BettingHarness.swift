@@ -20,7 +20,7 @@ struct BettingHarness {
     let stack: TestStack
     let feedURL: String
     var betting: TestClient { stack.client(.betting) }
-    var feed: TestClient { TestClient(baseURL: feedURL) }
+    var feed: FootballControlClient { FootballControlClient(baseURL: feedURL) }
 
     static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (BettingHarness) async throws -> Void)
         async throws
@@ -61,14 +61,8 @@ struct BettingHarness {
         _ home: String, _ away: String, kickoff: Date = Date().addingTimeInterval(3600),
         odds: (String, String, String) = ("2.10", "3.40", "3.25")
     ) async throws -> Priced {
-        let created = try await expect(
-            200,
-            feed.post(
-                "/test/football/fixtures",
-                json: NewFixture(
-                    home: home, away: away, kickoff: ISO8601DateFormatter().string(from: kickoff),
-                    odds: .init(home: odds.0, draw: odds.1, away: odds.2))))
-        let provider = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+        let provider = try await feed.schedule(
+            .init(home: home, away: away, kickoff: kickoff, odds: .init(home: odds.0, draw: odds.1, away: odds.2)))
         let match = Match(
             id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: "NS", minute: nil,
             home: .init(id: 1, name: home, logo: nil), away: .init(id: 2, name: away, logo: nil), score: .init(home: 0, away: 0),
@@ -112,8 +106,7 @@ struct BettingHarness {
 
     /// New prices on the stand-in; waits until betting has them.
     func setOdds(_ priced: Priced, _ home: String, _ draw: String, _ away: String) async throws -> Fixture {
-        _ = try await expect(
-            200, feed.put("/test/football/fixtures/\(priced.provider)/odds", json: NewFixture.Prices(home: home, draw: draw, away: away)))
+        try await feed.setOdds(priced.provider, .init(home: home, draw: draw, away: away))
         return try await waitFor(priced.id) { $0.odds?.home == Odds(home) && $0.odds?.away == Odds(away) }
     }
 
@@ -164,18 +157,6 @@ struct BettingHarness {
     func expectLedgerHolds(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let check = try await ledger()
         #expect(check.holds, "ledger: \(check)", sourceLocation: sourceLocation)
-    }
-
-    private struct NewFixture: Encodable {
-        struct Prices: Encodable {
-            let home: String
-            let draw: String
-            let away: String
-        }
-        let home: String
-        let away: String
-        let kickoff: String
-        let odds: Prices
     }
 }
 

@@ -85,19 +85,15 @@ struct APIFootballTests {
     @Test("against the stand-in: a match kicks off, scores, a goal is cancelled by VAR; live, by day and by id")
     func againstStandIn() async throws {
         try await Self.withStandIn { url in
-            let feed = TestClient(baseURL: url)
-            let created = try await feed.post(
-                "/test/football/fixtures", json: ["home": "Levadia", "away": "Flora", "kickoff": "2026-11-23T18:00:00Z"])
-            let id = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+            let feed = FootballControlClient(baseURL: url)
+            let id = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: Date(timeIntervalSince1970: 1_795_456_800)))
             let client = Self.client(url)
             #expect(try await client.fixtures(on: "2026-11-23").matches.map(\.status) == ["NS"])
             #expect(try await client.live().matches.isEmpty)
 
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: ["status": "1H"])
-            for side in ["home", "home"] {
-                _ = try await feed.post("/test/football/fixtures/\(id)/events", json: Goal(team: side, detail: "Normal Goal", type: "Goal"))
-            }
-            _ = try await feed.post("/test/football/fixtures/\(id)/events", json: Goal(team: "home", detail: "Goal cancelled", type: "Var"))
+            try await feed.setStatus(id, "1H")
+            for _ in 0..<2 { try await feed.record(id, .goal(.home, by: "R. Kirss", at: 20)) }
+            try await feed.record(id, .init(type: "Var", detail: "Goal cancelled", team: .home, player: "R. Kirss", elapsed: 20))
             let live = try await client.live()
             #expect(live.matches.map(\.score) == [.init(home: 1, away: 0)])
             #expect(live.remaining != nil)
@@ -122,13 +118,4 @@ struct APIFootballTests {
         }
         #expect(down.map { if case .unavailable = $0 { true } else { false } } == true)
     }
-}
-
-/// A goal or VAR decision for the stand-in's controls.
-private struct Goal: Encodable {
-    let team: String
-    let detail: String
-    let type: String
-    var player = "R. Kirss"
-    var elapsed = 20
 }

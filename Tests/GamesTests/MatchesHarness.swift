@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -11,7 +12,7 @@ struct MatchesHarness {
     let games: GamesHarness
     /// The stand-in's base URL.
     let feedURL: String
-    var feed: TestClient { TestClient(baseURL: feedURL) }
+    var feed: FootballControlClient { FootballControlClient(baseURL: feedURL) }
     var client: TestClient { games.games }
 
     static func with(
@@ -38,26 +39,23 @@ struct MatchesHarness {
     func fixture(_ home: String, _ away: String, kickoff: Date = Date().addingTimeInterval(600), league: Int = 1000) async throws
         -> (fixture: Int, match: MatchID)
     {
-        let request = NewFixture(
-            home: home, away: away, kickoff: ISO8601DateFormatter().string(from: kickoff),
-            league: .init(id: league, name: "League \(league)"))
-        let created = try await expect(200, feed.post("/test/football/fixtures", json: request))
-        let id = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+        let id = try await feed.schedule(
+            .init(home: home, away: away, kickoff: kickoff, league: .init(id: league, name: "League \(league)")))
         return (id, MatchRules.id(ofFixture: id))
     }
 
     func status(_ fixture: Int, _ status: String, elapsed: Int? = nil) async throws {
-        _ = try await expect(
-            200, feed.post("/test/football/fixtures/\(fixture)/status", json: StatusChange(status: status, elapsed: elapsed)))
+        try await feed.setStatus(fixture, status, elapsed: elapsed)
     }
 
-    func event(_ fixture: Int, _ type: String, _ detail: String, _ team: String, player: String = "R. Kirss", elapsed: Int) async throws {
-        let event = NewEvent(type: type, detail: detail, team: team, player: player, elapsed: elapsed)
-        _ = try await expect(200, feed.post("/test/football/fixtures/\(fixture)/events", json: event))
+    func event(
+        _ fixture: Int, _ type: String, _ detail: String, _ team: FootballControl.Side, player: String = "R. Kirss", elapsed: Int
+    ) async throws {
+        try await feed.record(fixture, .init(type: type, detail: detail, team: team, player: player, elapsed: elapsed))
     }
 
     func outage(_ down: Bool) async throws {
-        _ = try await expect(200, feed.post("/test/football/outage", json: ["down": down]))
+        try await feed.setOutage(down)
     }
 
     func match(_ id: MatchID) async throws -> Match? {
@@ -87,29 +85,5 @@ struct MatchesHarness {
         async throws -> Match?
     {
         try await waitFor(id, sourceLocation: sourceLocation) { $0[keyPath: field] == value }
-    }
-
-    private struct NewFixture: Encodable {
-        struct League: Encodable {
-            let id: Int
-            let name: String
-        }
-        let home: String
-        let away: String
-        let kickoff: String
-        let league: League
-    }
-
-    private struct StatusChange: Encodable {
-        let status: String
-        let elapsed: Int?
-    }
-
-    private struct NewEvent: Encodable {
-        let type: String
-        let detail: String
-        let team: String
-        let player: String
-        let elapsed: Int
     }
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -24,13 +25,13 @@ struct MatchesTests {
 
                 try await h.status(fixture, "1H", elapsed: 1)
                 try await h.waitFor(id, \.status, "1H")
-                try await h.event(fixture, "Goal", "Normal Goal", "home", elapsed: 12)
+                try await h.event(fixture, "Goal", "Normal Goal", .home, elapsed: 12)
                 try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
-                try await h.event(fixture, "Card", "Yellow Card", "away", player: "K. Vassiljev", elapsed: 30)
+                try await h.event(fixture, "Card", "Yellow Card", .away, player: "K. Vassiljev", elapsed: 30)
                 try await h.waitFor(id, \.events.count, 2)
-                try await h.event(fixture, "Goal", "Normal Goal", "away", player: "R. Zenjov", elapsed: 55)
+                try await h.event(fixture, "Goal", "Normal Goal", .away, player: "R. Zenjov", elapsed: 55)
                 try await h.waitFor(id, \.score, Match.Score(home: 1, away: 1))
-                try await h.event(fixture, "Var", "Goal cancelled", "away", player: "R. Zenjov", elapsed: 57)
+                try await h.event(fixture, "Var", "Goal cancelled", .away, player: "R. Zenjov", elapsed: 57)
                 try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
                 try await h.status(fixture, "FT", elapsed: 90)
                 let final = try #require(try await h.waitFor(id, \.status, "FT"))
@@ -128,7 +129,7 @@ struct MatchesTests {
             let before = try #require(try await h.waitFor(id, \.status, "1H"))
             let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id)
             try await h.outage(true)
-            try await h.event(fixture, "Goal", "Penalty", "home", elapsed: 20)
+            try await h.event(fixture, "Goal", "Penalty", .home, elapsed: 20)
             // The poller meets the outage several times (its backoff starts at one tick); games keeps answering.
             for _ in 0..<5 {
                 let served = try await expect(200, h.client.get("/v1/matches/\(id)")).decode(Match.self)
@@ -150,13 +151,13 @@ struct MatchesTests {
             let (fixture, id) = try await h.fixture("Paide", "Tallinna Kalev")
             try await h.status(fixture, "1H", elapsed: 1)
             for minute in [10, 20, 30] {
-                try await h.event(fixture, "Card", "Yellow Card", "home", elapsed: minute)
+                try await h.event(fixture, "Card", "Yellow Card", .home, elapsed: minute)
                 try await h.waitFor(id) { $0.events.count == minute / 10 }
             }
             let now = try #require(try await h.match(id))
             let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id, afterVersion: now.version - 2)
             #expect(try await phone.waitFor { $0.version == now.version })
-            try await h.event(fixture, "Goal", "Normal Goal", "away", elapsed: 40)
+            try await h.event(fixture, "Goal", "Normal Goal", .away, elapsed: 40)
             #expect(try await phone.waitFor { $0.version == now.version + 1 && $0.match.score.away == 1 })
             #expect(phone.messages.map(\.version) == [now.version - 1, now.version, now.version + 1])
             // Already current: nothing until the next change.
@@ -213,7 +214,7 @@ struct MatchesTests {
                     try await MatchSocket.connect(baseURL: second.url(.games), match: id, afterVersion: resumeFrom),
                 ]
                 try await h.status(fixture, "1H", elapsed: 1)
-                try await h.event(fixture, "Goal", "Own Goal", "home", elapsed: 9)
+                try await h.event(fixture, "Goal", "Own Goal", .home, elapsed: 9)
                 let scored = try #require(try await h.waitFor(id) { $0.score.home == 1 })
                 for phone in phones {
                     #expect(try await phone.waitFor { $0.version == scored.version })

@@ -27,18 +27,13 @@ struct BettingThroughGatewayTests {
                 "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
             ]
             try await StackTests.withStack(store: store, config: config) { gateway in
-                let feed = TestClient(baseURL: feedURL)
+                let feed = FootballControlClient(baseURL: feedURL)
                 let kickoff = Date().addingTimeInterval(1800)
                 var fixtures: [Int] = []
                 for (home, away, odds) in [("Levadia", "Flora", ["1.80", "3.50", "4.20"]), ("Kalju", "Narva", ["2.50", "3.20", "2.75"])] {
-                    let created = try await expect(
-                        200,
-                        feed.post(
-                            "/test/football/fixtures",
-                            json: NewFixture(
-                                home: home, away: away, kickoff: ISO8601DateFormatter().string(from: kickoff),
-                                odds: ["home": odds[0], "draw": odds[1], "away": odds[2]])))
-                    fixtures.append(try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"]))
+                    fixtures.append(
+                        try await feed.schedule(
+                            .init(home: home, away: away, kickoff: kickoff, odds: .init(home: odds[0], draw: odds[1], away: odds[2]))))
                 }
 
                 let network = DroppingTransport(dropAnswerOf: "/v1/betting/tickets")
@@ -69,19 +64,12 @@ struct BettingThroughGatewayTests {
                 #expect(try await app.send(BettingAPI.tickets).items.map(\.id) == [ticket.id])
 
                 // Both matches are played: 1-0 to Levadia, 1-2 to Narva.
-                for (fixture, goals) in zip(fixtures, [["home"], ["away", "home", "away"]]) {
-                    _ = try await expect(
-                        200, feed.post("/test/football/fixtures/\(fixture)/status", json: StatusChange(status: "1H", elapsed: 1)))
+                for (fixture, goals) in zip(fixtures, [[FootballControl.Side.home], [.away, .home, .away]]) {
+                    try await feed.setStatus(fixture, "1H", elapsed: 1)
                     for (minute, side) in goals.enumerated() {
-                        _ = try await expect(
-                            200,
-                            feed.post(
-                                "/test/football/fixtures/\(fixture)/events",
-                                json: GoalEvent(
-                                    type: "Goal", detail: "Normal Goal", team: side, player: "Scorer \(minute)", elapsed: 10 + minute)))
+                        try await feed.record(fixture, .goal(side, by: "Scorer \(minute)", at: 10 + minute))
                     }
-                    _ = try await expect(
-                        200, feed.post("/test/football/fixtures/\(fixture)/status", json: StatusChange(status: "FT", elapsed: 90)))
+                    try await feed.setStatus(fixture, "FT", elapsed: 90)
                 }
                 var settled = ticket
                 for _ in 0..<400 where settled.status == .open {
@@ -94,25 +82,5 @@ struct BettingThroughGatewayTests {
                 #expect(entries.map(\.kind) == [.payout, .stake, .grant] && entries.map(\.amount) == [4950, -1000, 100_000])
             }
         }
-    }
-
-    private struct NewFixture: Encodable {
-        let home: String
-        let away: String
-        let kickoff: String
-        let odds: [String: String]
-    }
-
-    private struct StatusChange: Encodable {
-        let status: String
-        let elapsed: Int
-    }
-
-    private struct GoalEvent: Encodable {
-        let type: String
-        let detail: String
-        let team: String
-        let player: String
-        let elapsed: Int
     }
 }

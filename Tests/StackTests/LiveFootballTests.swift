@@ -25,14 +25,9 @@ struct LiveFootballTests {
                 "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200",
             ]
             try await StackTests.withStack(store: store, config: config) { gateway in
-                let feed = TestClient(baseURL: feedURL)
+                let feed = FootballControlClient(baseURL: feedURL)
                 let kickoff = Date().addingTimeInterval(600)
-                let created = try await expect(
-                    200,
-                    feed.post(
-                        "/test/football/fixtures",
-                        json: ["home": "Levadia", "away": "Flora", "kickoff": ISO8601DateFormatter().string(from: kickoff)]))
-                let fixture = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"])
+                let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: kickoff))
                 let app = HuddleClient(
                     baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
                 var listed: Match?
@@ -60,31 +55,24 @@ struct LiveFootballTests {
                         try await Task.sleep(for: .milliseconds(50))
                     }
                 }
-                func step(_ path: String, _ body: some Encodable, until done: @escaping @Sendable (Match) -> Bool) async throws {
-                    _ = try await expect(200, feed.post("/test/football/fixtures/\(fixture)/\(path)", json: body))
+                func step(_ control: () async throws -> Void, until done: @escaping @Sendable (Match) -> Bool) async throws {
+                    try await control()
                     for _ in 0..<300 where !(seen.withLockedValue { $0.last.map { done($0.match) } ?? false }) {
                         try await Task.sleep(for: .milliseconds(20))
                     }
                 }
-                try await step("status", ["status": "1H"]) { $0.status == "1H" }
-                try await step("events", FixtureEvent(type: "Goal", detail: "Normal Goal", team: "home", player: "R. Kirss", elapsed: 12)) {
-                    $0.score.home == 1
-                }
-                try await step(
-                    "events", FixtureEvent(type: "Card", detail: "Yellow Card", team: "away", player: "K. Vassiljev", elapsed: 30)
-                ) {
-                    $0.events.count == 2
-                }
-                try await step("events", FixtureEvent(type: "Goal", detail: "Normal Goal", team: "away", player: "R. Zenjov", elapsed: 55))
-                {
-                    $0.score.away == 1
-                }
-                try await step(
-                    "events", FixtureEvent(type: "Var", detail: "Goal cancelled", team: "away", player: "R. Zenjov", elapsed: 57)
-                ) {
-                    $0.score.away == 0
-                }
-                try await step("status", ["status": "FT"]) { $0.status == "FT" }
+                try await step({ try await feed.setStatus(fixture, "1H") }) { $0.status == "1H" }
+                try await step({ try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12)) }) { $0.score.home == 1 }
+                try await step({
+                    try await feed.record(
+                        fixture, .init(type: "Card", detail: "Yellow Card", team: .away, player: "K. Vassiljev", elapsed: 30))
+                }) { $0.events.count == 2 }
+                try await step({ try await feed.record(fixture, .goal(.away, by: "R. Zenjov", at: 55)) }) { $0.score.away == 1 }
+                try await step({
+                    try await feed.record(
+                        fixture, .init(type: "Var", detail: "Goal cancelled", team: .away, player: "R. Zenjov", elapsed: 57))
+                }) { $0.score.away == 0 }
+                try await step({ try await feed.setStatus(fixture, "FT") }) { $0.status == "FT" }
                 try await phone.value
                 poller.cancel()
 
@@ -101,13 +89,4 @@ struct LiveFootballTests {
             }
         }
     }
-}
-
-/// An event for the stand-in's football controls.
-private struct FixtureEvent: Encodable {
-    let type: String
-    let detail: String
-    let team: String
-    let player: String
-    let elapsed: Int
 }

@@ -19,6 +19,8 @@ struct FootballStandInTests {
         }) { url in try await body(TestClient(baseURL: url)) }
     }
 
+    static func time(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
     static func json(_ response: TestClient.Response) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
     }
@@ -32,7 +34,7 @@ struct FootballStandInTests {
         try await Self.with { feed in
             let created = try await feed.post(
                 "/test/football/fixtures",
-                json: NewFixture(home: "Levadia", away: "Flora", kickoff: "2026-11-23T18:00:00Z"))
+                json: FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: Self.time("2026-11-23T18:00:00Z")))
             let id = try #require(try Self.json(created)["id"] as? Int)
 
             let today = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-23", headers: Self.key))
@@ -43,18 +45,20 @@ struct FootballStandInTests {
             #expect(((today.first?["teams"] as? [String: Any])?["home"] as? [String: Any])?["name"] as? String == "Levadia")
             #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
 
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "1H", elapsed: 1))
-            for (minute, side, player) in [(12, "home", "R. Kirss"), (30, "home", "R. Kirss"), (44, "away", "K. Sappinen")] {
-                let goal = Event(type: "Goal", detail: "Normal Goal", team: side, player: player, elapsed: minute)
+            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
+            for (minute, side, player) in [
+                (12, FootballControl.Side.home, "R. Kirss"), (30, .home, "R. Kirss"), (44, .away, "K. Sappinen"),
+            ] {
+                let goal = FootballControl.NewEvent(type: "Goal", detail: "Normal Goal", team: side, player: player, elapsed: minute)
                 #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: goal).status == 200)
             }
-            let cancelled = Event(type: "Var", detail: "Goal cancelled", team: "home", player: "R. Kirss", elapsed: 31)
+            let cancelled = FootballControl.NewEvent(type: "Var", detail: "Goal cancelled", team: .home, player: "R. Kirss", elapsed: 31)
             _ = try await feed.post("/test/football/fixtures/\(id)/events", json: cancelled)
             let live = try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key))
             #expect(live.count == 1)
             #expect(live.first?["goals"] as? [String: Int] == ["home": 1, "away": 1])
 
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "FT", elapsed: 90))
+            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "FT", elapsed: 90))
             let detailed = try Self.fixtures(try await feed.get("/fixtures?ids=\(id)", headers: Self.key))
             let events = try #require(detailed.first?["events"] as? [[String: Any]])
             #expect(events.map { $0["detail"] as? String } == ["Normal Goal", "Normal Goal", "Normal Goal", "Goal cancelled"])
@@ -68,9 +72,9 @@ struct FootballStandInTests {
         try await Self.with { feed in
             let created = try await feed.post(
                 "/test/football/fixtures",
-                json: NewFixture(
-                    home: "Tammeka", away: "Kalju", kickoff: "2026-11-24T16:00:00Z", odds: ["home": "2.10", "draw": "3.30", "away": "3.40"])
-            )
+                json: FootballControl.NewFixture(
+                    home: "Tammeka", away: "Kalju", kickoff: Self.time("2026-11-24T16:00:00Z"),
+                    odds: .init(home: "2.10", draw: "3.30", away: "3.40")))
             let id = try #require(try Self.json(created)["id"] as? Int)
             func market() async throws -> [String: String] {
                 let answer = try Self.fixtures(try await feed.get("/odds?fixture=\(id)", headers: Self.key))
@@ -112,39 +116,24 @@ struct FootballStandInTests {
     func refusals() async throws {
         try await Self.with { feed in
             let created = try await feed.post(
-                "/test/football/fixtures", json: NewFixture(home: "Narva", away: "Paide", kickoff: "2026-11-25T15:00:00Z"))
+                "/test/football/fixtures",
+                json: FootballControl.NewFixture(home: "Narva", away: "Paide", kickoff: Self.time("2026-11-25T15:00:00Z")))
             let id = try #require(try Self.json(created)["id"] as? Int)
-            #expect(try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "HALFTIME")).status == 400)
-            let odd = Event(type: "Goal", detail: "Header", team: "home", player: "X", elapsed: 3)
+            #expect(
+                try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "HALFTIME")).status
+                    == 400)
+            let odd = FootballControl.NewEvent(type: "Goal", detail: "Header", team: .home, player: "X", elapsed: 3)
             #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: odd).status == 400)
-            #expect(try await feed.post("/test/football/fixtures/\(id)/status", json: Status(status: "PST")).status == 200)
+            #expect(
+                try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "PST")).status == 200
+            )
             #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
             let day = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-25", headers: Self.key))
             #expect(((day.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["short"] as? String == "PST")
             let goals = try #require(day.first?["goals"] as? [String: Any])
             #expect(goals["home"] is NSNull && goals["away"] is NSNull)
-            #expect(try await feed.post("/test/football/fixtures/999/status", json: Status(status: "1H")).status == 404)
+            #expect(
+                try await feed.post("/test/football/fixtures/999/status", json: FootballControl.StatusChange(status: "1H")).status == 404)
         }
     }
-}
-
-/// Bodies of the test controls.
-struct NewFixture: Encodable {
-    let home: String
-    let away: String
-    let kickoff: String
-    var odds: [String: String]? = nil
-}
-
-struct Status: Encodable {
-    let status: String
-    var elapsed: Int? = nil
-}
-
-struct Event: Encodable {
-    let type: String
-    let detail: String
-    let team: String
-    let player: String
-    let elapsed: Int
 }

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ProviderStandIns
 import ServiceKit
 
 /// A settled ticket in Bruno's history, made the way a user's would be: the providers' stand-in
@@ -15,26 +16,22 @@ enum DemoBetting {
 
     /// Whether Bruno has a settled ticket at the end (or had one already).
     static func seed(authURL: String, bettingURL: String, feedURL: String, logger: Logger) async -> Bool {
-        let betting = DemoClient(baseURL: bettingURL), feed = DemoClient(baseURL: feedURL)
+        let betting = DemoClient(baseURL: bettingURL), feed = FootballControlClient(baseURL: feedURL)
         do {
             let login = LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
             let token = try await DemoClient(baseURL: authURL).expect(.POST, "/v1/auth/login", json: login, as: Session.self).accessToken
             let history = try await betting.expect(.GET, "/v1/betting/tickets?limit=100", token: token, as: Page<Ticket>.self)
             if history.items.contains(where: { $0.status != .open }) { return true }
             let kickoff = Date().addingTimeInterval(20 * 60)
-            let created = try await feed.expect(
-                .POST, "/test/football/fixtures",
-                json: NewFixture(
-                    home: home, away: away, kickoff: ISO8601DateFormatter().string(from: kickoff),
-                    odds: .init(home: "1.85", draw: "3.60", away: "4.20")),
-                as: Created.self)
+            let scheduled = try await feed.schedule(
+                .init(home: home, away: away, kickoff: kickoff, odds: .init(home: "1.85", draw: "3.60", away: "4.20")))
             let fixture = try await priced(betting: betting, kickoff: kickoff)
             guard let odds = fixture.odds?.home else { throw DemoClient.Failed(description: "\(home) has no odds") }
             let ticket = try await betting.expect(
                 .POST, "/v1/betting/tickets",
                 json: PlaceTicket(stake: 1000, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: odds)]), token: token,
-                headers: [Routes.Header.idempotencyKey: "demo-\(created.id)"], as: Ticket.self)
-            try await play(fixture: created.id, on: feed)
+                headers: [Routes.Header.idempotencyKey: "demo-\(scheduled)"], as: Ticket.self)
+            try await play(fixture: scheduled, on: feed)
             let settled = try await until("the ticket settles") {
                 let current = try await betting.expect(.GET, "/v1/betting/tickets/\(ticket.id)", token: token, as: Ticket.self)
                 return current.status == .open ? nil : current
@@ -57,17 +54,12 @@ enum DemoBetting {
     }
 
     /// Kick-off, two home goals and an away one, full time.
-    private static func play(fixture: Int, on feed: DemoClient) async throws {
-        let path = "/test/football/fixtures/\(fixture)"
-        func control(_ suffix: String, _ body: any Encodable) async throws {
-            let (status, _) = try await feed.send(.POST, path + suffix, json: body)
-            guard (200..<300).contains(status) else { throw DemoClient.Failed(description: "POST \(path + suffix) answered \(status)") }
+    private static func play(fixture: Int, on feed: FootballControlClient) async throws {
+        try await feed.setStatus(fixture, "1H", elapsed: 1)
+        for (minute, side, player) in [(12, FootballControl.Side.home, "A. Rover"), (40, .away, "C. Demo"), (77, .home, "B. Rover")] {
+            try await feed.record(fixture, .goal(side, by: player, at: minute))
         }
-        try await control("/status", StatusChange(status: "1H", elapsed: 1))
-        for (minute, side, player) in [(12, "home", "A. Rover"), (40, "away", "C. Demo"), (77, "home", "B. Rover")] {
-            try await control("/events", Goal(type: "Goal", detail: "Normal Goal", team: side, player: player, elapsed: minute))
-        }
-        try await control("/status", StatusChange(status: "FT", elapsed: 90))
+        try await feed.setStatus(fixture, "FT", elapsed: 90)
     }
 
     /// Asks every second for up to three minutes.
@@ -77,35 +69,5 @@ enum DemoBetting {
             try await Task.sleep(for: .seconds(1))
         }
         throw DemoClient.Failed(description: "gave up waiting until \(what)")
-    }
-
-    private struct NewFixture: Encodable {
-        struct Odds: Encodable {
-            let home: String
-            let draw: String
-            let away: String
-        }
-
-        let home: String
-        let away: String
-        let kickoff: String
-        let odds: Odds
-    }
-
-    private struct Created: Decodable {
-        let id: Int
-    }
-
-    private struct StatusChange: Encodable {
-        let status: String
-        let elapsed: Int
-    }
-
-    private struct Goal: Encodable {
-        let type: String
-        let detail: String
-        let team: String
-        let player: String
-        let elapsed: Int
     }
 }

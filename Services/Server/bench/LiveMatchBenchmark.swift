@@ -66,7 +66,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     stacks.append(stack)
                     gamesURLs.append(stack.url(of: .games))
                 }
-                let match = try await fanOut(feed: TestClient(baseURL: feedURL), games: gamesURLs)
+                let match = try await fanOut(feed: FootballControlClient(baseURL: feedURL), games: gamesURLs)
                 if getSeconds > 0 { try await conditionalGets(gateway: first.url(of: .gateway), match: match) }
             } catch {
                 for stack in stacks { try? await stack.stop() }
@@ -76,17 +76,10 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         }
     }
 
-    private func fanOut(feed: TestClient, games: [String]) async throws -> MatchID {
-        let created = try await feed.post(
-            "/test/football/fixtures",
-            json: [
-                "home": "Bench Rovers", "away": "Bench United",
-                "kickoff": ISO8601DateFormatter().string(from: Date().addingTimeInterval(60)),
-            ])
-        guard let fixture = (try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"] else {
-            throw ValidationError("the stand-in did not create the fixture")
-        }
-        _ = try await feed.post("/test/football/fixtures/\(fixture)/status", json: ["status": "1H"])
+    private func fanOut(feed: FootballControlClient, games: [String]) async throws -> MatchID {
+        let fixture = try await feed.schedule(
+            .init(home: "Bench Rovers", away: "Bench United", kickoff: Date().addingTimeInterval(60)))
+        try await feed.setStatus(fixture, "1H")
         let reader = TestClient(baseURL: games[0])
         var current: Match?
         while current?.status != "1H" {
@@ -102,10 +95,11 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         let base = (clock: ContinuousClock.now, wall: Date())
 
         for second in 0..<seconds {
-            let event = ["type": "Card", "detail": "Yellow Card", "team": second % 2 == 0 ? "home" : "away", "player": "Bench \(second)"]
-            var body = event.mapValues { AnyEncodable($0) }
-            body["elapsed"] = AnyEncodable(10 + second)
-            _ = try await feed.post("/test/football/fixtures/\(fixture)/events", json: body)
+            try await feed.record(
+                fixture,
+                .init(
+                    type: "Card", detail: "Yellow Card", team: second % 2 == 0 ? .home : .away, player: "Bench \(second)",
+                    elapsed: 10 + second))
             try await Task.sleep(for: .seconds(1))
         }
         try await Task.sleep(for: .seconds(2))
@@ -167,11 +161,4 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 format: "conditional GETs through the gateway, %d loops: 200 %.0f/s  304 %.0f/s  (a 304 costs %.2f of a 200)", concurrency,
                 fresh, notModified, fresh / max(notModified, 1)))
     }
-}
-
-/// A JSON value of any Encodable type, for ad hoc bodies.
-private struct AnyEncodable: Encodable {
-    let value: any Encodable
-    init(_ value: any Encodable) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

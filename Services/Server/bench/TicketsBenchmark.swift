@@ -62,7 +62,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     }
 
     private func place(_ levels: [Int], betting: String, auth: String, feed: String, store: TestStore) async throws {
-        let picks = try await fixtures(betting: TestClient(baseURL: betting), feed: TestClient(baseURL: feed))
+        let picks = try await fixtures(betting: TestClient(baseURL: betting), feed: FootballControlClient(baseURL: feed))
         let users = try await (0..<(levels.max() ?? 1)).asyncMap { index in
             try await TestClient(baseURL: auth).register(name: "Bench \(index)")
         }
@@ -112,18 +112,14 @@ struct TicketsBenchmark: AsyncParsableCommand {
     }
 
     /// Two pairs of picks on four priced fixtures, so consecutive tickets differ.
-    private func fixtures(betting: TestClient, feed: TestClient) async throws -> [TicketPick] {
+    private func fixtures(betting: TestClient, feed: FootballControlClient) async throws -> [TicketPick] {
         var picks: [TicketPick] = []
         for index in 0..<4 {
             let kickoff = Date().addingTimeInterval(86_400)
-            let created = try await feed.post(
-                "/test/football/fixtures",
-                json: NewFixture(
-                    home: "Bench \(index)", away: "Rivals \(index)", kickoff: ISO8601DateFormatter().string(from: kickoff),
-                    odds: ["home": "1.90", "draw": "3.40", "away": "4.10"]))
-            guard let provider = (try JSONSerialization.jsonObject(with: created.body) as? [String: Int])?["id"] else {
-                throw ValidationError("the stand-in did not create a fixture")
-            }
+            let provider = try await feed.schedule(
+                .init(
+                    home: "Bench \(index)", away: "Rivals \(index)", kickoff: kickoff, odds: .init(home: "1.90", draw: "3.40", away: "4.10")
+                ))
             let match = Match(
                 id: MatchID(), league: .init(id: 1, name: "Bench League", country: nil), kickoff: kickoff, status: "NS", minute: nil,
                 home: .init(id: 2 * index, name: "Bench \(index)", logo: nil),
@@ -182,13 +178,6 @@ struct TicketsBenchmark: AsyncParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ValidationError("pgbench \(arguments.joined(separator: " ")) failed") }
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-    }
-
-    private struct NewFixture: Encodable {
-        let home: String
-        let away: String
-        let kickoff: String
-        let odds: [String: String]
     }
 }
 
