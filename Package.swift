@@ -42,6 +42,7 @@ let package = Package(
         .executable(name: "games", targets: ["GamesServer"]),
         .executable(name: "search", targets: ["SearchServer"]),
         .executable(name: "betting", targets: ["BettingServer"]),
+        .executable(name: "chat", targets: ["ChatServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
         .library(name: "HuddleKit", targets: ["HuddleKit"]),
@@ -83,7 +84,7 @@ let package = Package(
             dependencies: [
                 "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
-                .nioFoundationCompat,
+                .nioFoundationCompat, .webSocket,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -144,6 +145,13 @@ let package = Package(
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "ChatService",
+            dependencies: [
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
+            ],
+            path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "BettingService",
             dependencies: [
                 "Contracts", "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
@@ -169,7 +177,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
-                "ProviderStandIns",
+                "ChatService", "ProviderStandIns",
                 "Contracts",
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -194,6 +202,8 @@ let package = Package(
         .executableTarget(
             name: "BettingServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/betting",
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ChatServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/chat", swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -250,6 +260,14 @@ let package = Package(
                 "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/BettingTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ChatTests",
+            dependencies: [
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "Contracts",
+                "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
+                .webSocketClient, .nioWebSocket,
+            ],
+            path: "Tests/ChatTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

@@ -137,3 +137,17 @@ extension LiveDevice where Message == MatchChange {
             baseURL: baseURL, path: "/v1/matches/\(match)/live" + (afterVersion.map { "?afterVersion=\($0)" } ?? ""), token: nil)
     }
 }
+
+/// A device on `/v1/chat/live`.
+public typealias ChatSocket = LiveDevice<ChatServerFrame>
+
+extension LiveDevice where Message == ChatServerFrame {
+    public static func connect(baseURL: String, chatToken token: String) async throws -> ChatSocket {
+        try await connect(baseURL: baseURL, path: "/v1/chat/live", token: token)
+    }
+
+    /// The messages of `room` received so far, in order.
+    public func messages(in room: RoomID) -> [ChatMessage] {
+        messages.filter { $0.type == .message && $0.roomId == room }.compactMap(\.message)
+    }
+}

@@ -20,6 +20,11 @@ CREATE ROLE huddle_betting LOGIN PASSWORD :'betting_password';
 CREATE DATABASE huddle_betting OWNER huddle_betting;
 REVOKE ALL ON DATABASE huddle_betting FROM PUBLIC;
 
+\set chat_password `echo "$CHAT_DB_PASSWORD"`
+CREATE ROLE huddle_chat LOGIN PASSWORD :'chat_password';
+CREATE DATABASE huddle_chat OWNER huddle_chat;
+REVOKE ALL ON DATABASE huddle_chat FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

@@ -5,17 +5,6 @@ import HummingbirdWebSocket
 import Logging
 import ServiceKit
 
-/// The request context of WebSocket upgrades (`GET /v1/rounds/{id}/live`).
-struct LiveRequestContext: RequestContext, WebSocketRequestContext {
-    var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<Self>
-
-    init(source: ApplicationRequestContextSource) {
-        self.coreContext = .init(source: source)
-        self.webSocket = .init()
-    }
-}
-
 /// `GET /v1/rounds/{id}/live?afterVersion=`: every change of the card, pushed to every device of
 /// the round. A device that gives `afterVersion` first gets exactly the changes after it (no gaps,
 /// no repeats), otherwise the whole card; then live ones. Devices may send `ScoreUpdate`s.

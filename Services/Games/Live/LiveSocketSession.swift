@@ -17,7 +17,7 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
     typealias Opening = (messages: [Message], sentThrough: Int)
 
     private enum Outgoing: Sendable {
-        case change(LiveDelivery)
+        case change(LiveDelivery<Message>)
         case reply(ByteBuffer)
     }
 

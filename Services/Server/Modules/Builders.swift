@@ -1,6 +1,7 @@
 import AuthService
 import BettingService
 import CatalogService
+import ChatService
 public import Contracts
 import GamesService
 import Gateway
@@ -16,6 +17,7 @@ public enum HuddleModules {
         .games: ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
         .search: ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
         .betting: ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) },
+        .chat: ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

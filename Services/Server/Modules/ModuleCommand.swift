@@ -57,4 +57,5 @@ extension ModuleCommand {
     public static func games() async { await main(.games) }
     public static func search() async { await main(.search) }
     public static func betting() async { await main(.betting) }
+    public static func chat() async { await main(.chat) }
 }

@@ -26,6 +26,7 @@ public struct JSONSchema: Codable, Sendable, Equatable {
     private var itemsStorage: [JSONSchema]?
     private var additionalStorage: [JSONSchema]?
     public var oneOf: [JSONSchema]?
+    public var anyOf: [JSONSchema]?
     public var allOf: [JSONSchema]?
 
     public init() {}
@@ -71,7 +72,7 @@ public struct JSONSchema: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case ref = "$ref"
         case type, format, `enum`, minimum, maximum, exclusiveMinimum, minLength, maxLength, pattern, minItems, maxItems
-        case uniqueItems, required, properties, description, `default`, minProperties, oneOf, allOf
+        case uniqueItems, required, properties, description, `default`, minProperties, oneOf, anyOf, allOf
         case itemsStorage = "items"
         case additionalStorage = "additionalProperties"
     }
@@ -99,6 +100,7 @@ public struct JSONSchema: Codable, Sendable, Equatable {
         try container.encodeIfPresent(`default`, forKey: .default)
         try container.encodeIfPresent(minProperties, forKey: .minProperties)
         try container.encodeIfPresent(oneOf, forKey: .oneOf)
+        try container.encodeIfPresent(anyOf, forKey: .anyOf)
         try container.encodeIfPresent(allOf, forKey: .allOf)
     }
 
@@ -129,6 +131,7 @@ public struct JSONSchema: Codable, Sendable, Equatable {
         `default` = try container.decodeIfPresent(DefaultValue.self, forKey: .default)
         minProperties = try container.decodeIfPresent(Int.self, forKey: .minProperties)
         oneOf = try container.decodeIfPresent([JSONSchema].self, forKey: .oneOf)
+        anyOf = try container.decodeIfPresent([JSONSchema].self, forKey: .anyOf)
         allOf = try container.decodeIfPresent([JSONSchema].self, forKey: .allOf)
     }
 }

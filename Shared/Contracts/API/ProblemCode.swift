@@ -61,6 +61,13 @@ extension ProblemCode {
     public static let stakeOutOfRange = ProblemCode(422, "STAKE_OUT_OF_RANGE")
     public static let tooManySelections = ProblemCode(422, "TOO_MANY_SELECTIONS")
 
+    // Chat.
+    /// Over the per-user, per-room flood limit; `Retry-After` says when the next message is taken.
+    public static let floodLimited = ProblemCode(429, "RATE_LIMITED")
+    /// A direct room with a player who blocked me, or whom I blocked.
+    public static let blocked = ProblemCode(403, "BLOCKED")
+    public static let cannotMessageSelf = ProblemCode(422, "CANNOT_MESSAGE_SELF")
+
     // Gateway.
     public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")
     public static let upstreamUnavailable = ProblemCode(503, "UPSTREAM_UNAVAILABLE")

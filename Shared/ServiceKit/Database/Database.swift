@@ -38,6 +38,10 @@ public final class Database: Service, Sendable {
     private let backend: Backend
     private let logger: Logger
     private let sqliteClosed = NIOLockedValueBox(false)
+    /// SQLite's stand-in for LISTEN/NOTIFY (one process owns the file): this process's listeners by
+    /// channel, and what the transaction under way notified, delivered once it commits.
+    private let localListeners = NIOLockedValueBox<[String: [UUID: @Sendable (String) async -> Void]]>([:])
+    private let pendingNotifications = NIOLockedValueBox<[(channel: String, payload: String)]>([])
     /// Set once `migrate` has brought the schema up to date.
     let migrated = NIOLockedValueBox(false)
 
@@ -98,18 +102,26 @@ public final class Database: Service, Sendable {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
-            return try await lock.withLock {
+            let (result, notifications) = try await lock.withLock {
                 let sql = connection.sql()
                 try await sql.raw("BEGIN IMMEDIATE").run()
                 do {
                     let result = try await body(sql)
                     try await sql.raw("COMMIT").run()
-                    return result
+                    return (
+                        result,
+                        pendingNotifications.withLockedValue { pending in
+                            defer { pending = [] }; return pending
+                        }
+                    )
                 } catch {
+                    pendingNotifications.withLockedValue { $0 = [] }
                     try? await sql.raw("ROLLBACK").run()
                     throw error
                 }
             }
+            await deliverLocally(notifications)
+            return result
         case .postgres(let client):
             do {
                 return try await client.withTransaction(logger: logger) { connection in
@@ -128,25 +140,44 @@ public final class Database: Service, Sendable {
         while !migrated.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
     }
 
-    /// Queues `payload` on `channel` for every listener of this PostgreSQL database; delivered when
-    /// the surrounding transaction commits (and not at all if it rolls back). Nothing on SQLite,
-    /// whose single process needs no cross-instance signal.
+    /// Queues `payload` on `channel` for every listener of this database; delivered when the
+    /// surrounding transaction commits (and not at all if it rolls back). Call it inside
+    /// `transaction`. On PostgreSQL it is NOTIFY, which reaches every instance; on SQLite, whose file
+    /// one process owns, it reaches this process's listeners.
     public func notify(channel: String, payload: String, on sql: any SQLDatabase) async throws {
-        guard kind == .postgres else { return }
+        guard kind == .postgres else {
+            pendingNotifications.withLockedValue { $0.append((channel, payload)) }
+            return
+        }
         try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
     }
 
-    /// Calls `handle` with each payload notified on `channel` until cancelled or the connection
-    /// drops (then it throws; callers listen again). Returns at once on SQLite.
-    public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @Sendable (String) async -> Void)
+    /// Calls `handle` with each payload notified on `channel` until cancelled or (on PostgreSQL) the
+    /// connection drops (then it throws; callers listen again).
+    public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @escaping @Sendable (String) async -> Void)
         async throws
     {
-        guard case .postgres(let client) = backend else { return }
+        guard case .postgres(let client) = backend else {
+            let id = UUID()
+            localListeners.withLockedValue { $0[channel, default: [:]][id] = handle }
+            defer { localListeners.withLockedValue { _ = $0[channel]?.removeValue(forKey: id) } }
+            await onListening()
+            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+            return
+        }
         try await client.withConnection { connection in
             try await connection.listen(on: channel) { notifications in
                 await onListening()
                 for try await notification in notifications { await handle(notification.payload) }
             }
+        }
+    }
+
+    private func deliverLocally(_ notifications: [(channel: String, payload: String)]) async {
+        guard !notifications.isEmpty else { return }
+        let listeners = localListeners.withLockedValue { $0 }
+        for notification in notifications {
+            for handle in (listeners[notification.channel] ?? [:]).values { await handle(notification.payload) }
         }
     }
 

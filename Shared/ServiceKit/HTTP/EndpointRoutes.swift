@@ -63,6 +63,25 @@ extension RouterMethods where Context == HuddleRequestContext {
         }
     }
 
+    /// An operation that answers its described status or another one it describes (e.g. a create
+    /// whose repeat answers 200 with what the first created): the handler says which.
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<SignedIn, Body, Output>,
+        answering handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> (Output, status: Int)
+    ) -> Self {
+        let operation = endpoint.operation
+        on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            let signedIn = try AuthenticatedContext(context: context)
+            let (output, status) = try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+            precondition(
+                status == operation.successStatus || operation.otherAnswers[status] != nil,
+                "\(operation.name) does not describe a \(status) answer")
+            return try JSONResponse(output, status: .init(code: status)).response(from: request, context: context)
+        }
+        return self
+    }
+
     /// A conditional read (`Endpoint(conditional: true)`): the handler names the current version
     /// cheaply, and the body is read only when the caller's `If-None-Match` does not name it.
     @discardableResult

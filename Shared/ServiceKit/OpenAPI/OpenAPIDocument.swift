@@ -74,8 +74,10 @@ public enum OpenAPIDocument {
         for (status, kinds) in Dictionary(grouping: problems, by: \.status) {
             var schema = problem
             if let other = operation.otherAnswers[status] {
+                // anyOf: such an answer is a problem with more fields (OddsChanged is one with the
+                // current odds), so a body may match both.
                 schema = JSONSchema()
-                schema.oneOf = [try reader.schema(for: other.type), problem]
+                schema.anyOf = [try reader.schema(for: other.type), problem]
             }
             let codes = Set(kinds.map(\.code)).sorted().joined(separator: ", ")
             responses[String(status)] = ResponseObject(description: codes, content: ["application/problem+json": .init(schema: schema)])

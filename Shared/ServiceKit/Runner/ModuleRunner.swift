@@ -78,8 +78,16 @@ public final class ModuleRunner: Sendable {
             var dependencies = dependencies
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
             let (host, port) = reader.listenAddress(for: module.rawValue, defaultPort: module.defaultPort)
-            let application = try await builder.build(reader, dependencies)
-            services.append(ModuleService(module: module, address: "\(host):\(port)", application: application))
+            do {
+                let application = try await builder.build(reader, dependencies)
+                services.append(ModuleService(module: module, address: "\(host):\(port)", application: application))
+            } catch {
+                // Nothing will run the clients' services to shut them down; a client dropped
+                // unclosed is a crash in debug builds that would hide this error.
+                try? await httpClient.shutdown()
+                try? await providerClient.shutdown()
+                throw error
+            }
         }
         return services
     }

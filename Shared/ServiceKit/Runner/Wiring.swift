@@ -8,9 +8,9 @@ public enum Wiring {
     /// Publisher → the modules that consume its events through `/internal/events`
     /// (`<publisher>.events.subscribers`).
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
-        .auth: [.search],
-        .catalog: [.games, .search],
-        .games: [.search, .betting],
+        .auth: [.search, .chat],
+        .catalog: [.games, .search, .chat],
+        .games: [.search, .betting, .chat],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
@@ -22,10 +22,11 @@ public enum Wiring {
         .games: [.auth, .catalog],
         .search: [.auth, .catalog, .games],
         .betting: [.auth],
+        .chat: [.auth],
     ]
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting]
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

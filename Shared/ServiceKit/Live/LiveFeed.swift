@@ -1,69 +1,66 @@
-import Contracts
-import Foundation
-import Logging
-import NIOCore
-import ServiceKit
+public import Contracts
+public import Foundation
+public import Logging
+public import NIOCore
 
 /// A message of a live socket, numbered by the version it brings.
-protocol VersionedMessage: Sendable, Encodable {
+public protocol VersionedMessage: Sendable, Encodable {
     var version: Int { get }
 }
 
-/// A change as every device receives it: its version, and its JSON in one buffer shared by all of
-/// them (encoding a 4 KB match per device cost ~0.2 ms × devices per change; the shared buffer
-/// also saves each socket a copy of the text).
-struct LiveDelivery: Sendable {
-    let version: Int
-    let json: ByteBuffer
+/// A change as every device receives it: its version, the message (for subscribers that choose what
+/// to pass on), and its JSON in one buffer shared by all of them (encoding a 4 KB match per device
+/// cost ~0.2 ms × devices per change; the shared buffer also saves each socket a copy of the text).
+public struct LiveDelivery<Message: VersionedMessage>: Sendable {
+    public let message: Message
+    public let json: ByteBuffer
+    public var version: Int { message.version }
 }
 
 /// Where a subscriber's changes go (a socket's outgoing queue), and how it is told the feed ended.
-struct LiveSubscriber: Sendable {
-    let deliver: @Sendable (LiveDelivery) -> Void
+public struct LiveSubscriber<Message: VersionedMessage>: Sendable {
+    let deliver: @Sendable (LiveDelivery<Message>) -> Void
     let end: @Sendable () -> Void
+
+    public init(deliver: @escaping @Sendable (LiveDelivery<Message>) -> Void, end: @escaping @Sendable () -> Void) {
+        self.deliver = deliver
+        self.end = end
+    }
 }
 
-extension LiveMessage: VersionedMessage {}
-extension MatchChange: VersionedMessage {}
-
-/// A disc golf round's card, changed by its players.
-typealias LiveRounds = LiveFeed<RoundID, LiveMessage>
-/// A professional match, changed by the provider's feed.
-typealias LiveMatches = LiveFeed<MatchID, MatchChange>
-
-/// Fans each subject's changes (a round's card, a match) out to the devices connected to it on this
-/// instance. A change is announced by version (`changed`) — after its commit on this instance, or
+/// Fans each subject's changes (a round's card, a match, a chat room) out to the devices connected
+/// to it on this instance. A change is announced by version (`changed`) — after its commit on this instance, or
 /// through PostgreSQL NOTIFY from another — and read once per subject from its change log, so every
 /// device gets every version in order whichever instance wrote it.
-actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: VersionedMessage> {
+public actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: VersionedMessage> {
     private struct Room {
         /// The last version handed to the subscribers.
         var delivered: Int
         /// The highest version announced.
         var announced: Int
         var reading = false
-        var subscribers: [UUID: LiveSubscriber] = [:]
+        var subscribers: [UUID: LiveSubscriber<Message>] = [:]
     }
 
     private let readChanges: @Sendable (Key, Int) async throws -> [Message]
     private let logger: Logger
     private var rooms: [Key: Room] = [:]
 
-    init(logger: Logger, readChanges: @escaping @Sendable (Key, _ after: Int) async throws -> [Message]) {
+    public init(logger: Logger, readChanges: @escaping @Sendable (Key, _ after: Int) async throws -> [Message]) {
         self.readChanges = readChanges
         self.logger = logger
     }
 
     /// Starts delivering the subject's changes after `version` (its version when the device
     /// connected; anything older it reads from the log itself).
-    func subscribe(_ subscriber: LiveSubscriber, to subject: Key, after version: Int) -> UUID {
+    public func subscribe(_ subscriber: LiveSubscriber<Message>, to subject: Key, after version: Int) -> UUID {
         let id = UUID.random()
         if rooms[subject] == nil { rooms[subject] = Room(delivered: version, announced: version) }
         rooms[subject]!.subscribers[id] = subscriber
         return id
     }
 
-    func unsubscribe(_ id: UUID, from subject: Key) {
+    public func unsubscribe(_ id: UUID, from subject: Key) {
         rooms[subject]?.subscribers.removeValue(forKey: id)?.end()
         if rooms[subject]?.subscribers.isEmpty == true { rooms[subject] = nil }
     }
@@ -71,7 +68,7 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
     /// The subject reached `version`. One reader per subject reads what is new and delivers it; more
     /// announcements while it reads make it read again. The reader is a task of the feed's own, so
     /// it never ends with whichever request or socket announced the change.
-    func changed(_ subject: Key, version: Int) {
+    public func changed(_ subject: Key, version: Int) {
         guard rooms[subject] != nil else { return }
         rooms[subject]!.announced = max(rooms[subject]!.announced, version)
         guard !rooms[subject]!.reading else { return }
@@ -92,7 +89,7 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
             let fresh = changes.filter { $0.version > current.delivered }
             for message in fresh {
                 guard let json = try? HuddleJSON.encoder.encode(message) else { continue }
-                let delivery = LiveDelivery(version: message.version, json: ByteBuffer(bytes: json))
+                let delivery = LiveDelivery(message: message, json: ByteBuffer(bytes: json))
                 for subscriber in current.subscribers.values { subscriber.deliver(delivery) }
             }
             // Nothing newer in the log than announced yet (after a reconnect every room is read in
@@ -126,12 +123,12 @@ actor LiveFeed<Key: Hashable & Sendable & CustomStringConvertible, Message: Vers
     }
 
     /// After the notification connection was lost: read every room again in case something was missed.
-    func catchUpAll() {
+    public func catchUpAll() {
         for subject in rooms.keys { changed(subject, version: Int.max) }
     }
 
     /// Ends every subscription (shutdown), so their sockets close.
-    func closeAll() {
+    public func closeAll() {
         for room in rooms.values { for subscriber in room.subscribers.values { subscriber.end() } }
         rooms = [:]
     }

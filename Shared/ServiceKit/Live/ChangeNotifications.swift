@@ -1,26 +1,27 @@
-import Contracts
 import Foundation
-import Logging
-import ServiceKit
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 
-/// Carries changes of one kind (rounds, matches) between instances of the games service that
-/// share one PostgreSQL database: each change is NOTIFYed on the kind's channel with its commit, and
-/// every instance LISTENs and hands the announcement to its `LiveFeed`. On SQLite there is one
-/// instance and nothing to carry. At shutdown it ends the live subscriptions, so open sockets close
-/// and the server can stop.
-struct ChangeNotifications<Key: Hashable & Sendable & LosslessStringConvertible, Message: VersionedMessage>: Service {
+/// Carries changes of one kind (rounds, matches, chat rooms) to every instance of a service: each
+/// change is notified on the kind's channel with its commit (`Database.notify`: NOTIFY on a shared
+/// PostgreSQL, this process on SQLite), and every instance listens and hands the announcement to
+/// its `LiveFeed`. At shutdown it ends the live subscriptions, so open sockets close and the
+/// server can stop.
+public struct ChangeNotifications<Key: Hashable & Sendable & LosslessStringConvertible, Message: VersionedMessage>: Service {
     let channel: String
     let database: Database
     let live: LiveFeed<Key, Message>
     let logger: Logger
 
-    func run() async throws {
+    public init(channel: String, database: Database, live: LiveFeed<Key, Message>, logger: Logger) {
+        self.channel = channel
+        self.database = database
+        self.live = live
+        self.logger = logger
+    }
+
+    public func run() async throws {
         await cancelWhenGracefulShutdown {
-            guard database.kind == .postgres else {
-                try? await gracefulShutdown()
-                return
-            }
             var connectedBefore = false
             while !Task.isCancelled {
                 let reconnecting = connectedBefore
@@ -51,9 +52,10 @@ struct ChangeNotifications<Key: Hashable & Sendable & LosslessStringConvertible,
 }
 
 /// The NOTIFY channels of live changes, and their payload: `subject:version`.
-enum ChangeChannel {
-    static let rounds = "huddle_rounds"
-    static let matches = "huddle_matches"
+public enum ChangeChannel {
+    public static let rounds = "huddle_rounds"
+    public static let matches = "huddle_matches"
+    public static let chatRooms = "huddle_chat_rooms"
 
-    static func payload(_ subject: some CustomStringConvertible, version: Int) -> String { "\(subject):\(version)" }
+    public static func payload(_ subject: some CustomStringConvertible, version: Int) -> String { "\(subject):\(version)" }
 }

@@ -1,0 +1,30 @@
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceKit
+
+/// Problems only chat raises; shared ones (validation, 401, 404) come from `CommonError`.
+enum ChatError: ProblemError {
+    case floodLimited(retryAfterSeconds: Int)
+    case blocked
+    case cannotMessageSelf
+    case notYourMessage
+
+    var problem: Problem {
+        switch self {
+        case .floodLimited(let seconds):
+            Problem(.floodLimited, title: "Too many messages", detail: "Slow down: the next message is taken in \(seconds) s.")
+        case .blocked:
+            Problem(.blocked, title: "Blocked", detail: "One of you blocked the other.")
+        case .cannotMessageSelf:
+            Problem(.cannotMessageSelf, title: "That is you", detail: "A direct room and a block need another player.")
+        case .notYourMessage:
+            Problem(.forbidden, title: "Forbidden", detail: "Only the sender may change a message.")
+        }
+    }
+
+    var headers: HTTPFields {
+        guard case .floodLimited(let seconds) = self else { return [:] }
+        return [.retryAfter: String(seconds)]
+    }
+}

@@ -1,0 +1,47 @@
+public import Configuration
+import Contracts
+import Foundation
+public import Hummingbird
+import HummingbirdWebSocket
+import ServiceClients
+public import ServiceKit
+
+/// Builds the chat service: the global room, team, game and match rooms kept in step with catalog's
+/// and games' events, direct rooms, messages numbered by a gap-free seq per room, read markers,
+/// blocks, flood control, and one live socket per device fanned out across instances through the
+/// store's notifications.
+///
+/// Configuration keys: the skeleton's (`chat.http.*`, `chat.db.url`, `chat.revocation.poll.ms`,
+/// `internal.token`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
+/// `chat.socket.buffer`). Chat consumes auth's, catalog's and games' events: list `chat` in their
+/// `<module>.events.subscribers`.
+public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    var service = try await ServiceSkeleton(.chat, reader: reader, dependencies: dependencies, migrations: ChatMigrations.all)
+    let database = service.database
+    let settings = ChatSettings(reader: reader)
+    let now: @Sendable () -> Date = Date.init
+    let auth = AuthClient(dependencies: dependencies)
+    let nameFromAuth: @Sendable (UserID) async throws -> String? = { user in try await auth.profiles([user])[user]?.name }
+    let roomStore = SQLRoomStore(), messageStore = SQLMessageStore(), people = SQLPeopleStore()
+    let rooms = Rooms(database: database, rooms: roomStore, messages: messageStore, people: people, settings: settings, now: now)
+    let messages = Messages(
+        database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
+        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, now: now), nameFromAuth: nameFromAuth,
+        now: now)
+    let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }
+    let events = RoomEvents(rooms: roomStore, people: people, messages: messages, now: now)
+
+    service.add(
+        RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
+        BlocksController(database: database, people: people, now: now))
+    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+    service.beforeServerStarts { try await rooms.ensureGlobal() }
+    service.addServices(ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger))
+    let liveRouter = Router(context: LiveRequestContext.self)
+    ChatLiveController(
+        live: live, rooms: rooms, messages: messages, people: people, database: database, settings: settings, verifier: service.verifier
+    ).add(to: liveRouter)
+    return try service.application(
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: liveRouter, configuration: .init(ws: .init(maxFrameSize: ChatLiveController.maxMessageSize))))
+}

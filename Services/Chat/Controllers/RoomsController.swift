@@ -1,0 +1,25 @@
+import Contracts
+import Hummingbird
+import ServiceKit
+
+/// `/v1/chat/rooms`, `/v1/chat/direct`, read markers: the rooms I may use.
+struct RoomsController: Controller {
+    let rooms: Rooms
+    let nameFromAuth: @Sendable (UserID) async throws -> String?
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ChatAPI.rooms) { request, context in try await rooms.list(for: context.userID, page: try PageRequest(request)) }
+        router.on(ChatAPI.room) { _, context in try await rooms.room(try context.parameters.roomID(), for: context.userID) }
+        router.on(ChatAPI.read) { body, _, context in
+            guard body.seq >= 0 else { throw CommonError.invalid("seq", "must be 0 or more") }
+            return try await rooms.markRead(body.seq, in: try context.parameters.roomID(), by: context.userID)
+        }
+        router.on(ChatAPI.direct) { body, _, context in
+            try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)
+        }
+        // Reached only when the WebSocket upgrade was not asked for (a signed-in request): say why.
+        router.on(ChatAPI.live) { _, _ -> ChatServerFrame in
+            throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
+        }
+    }
+}

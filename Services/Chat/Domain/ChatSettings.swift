@@ -1,0 +1,29 @@
+import Configuration
+import Foundation
+import ServiceKit
+
+/// Chat's rules that are configuration, read once at start.
+struct ChatSettings: Sendable {
+    /// Each user may send `floodBurst` messages to a room at once, then one per `floodInterval`.
+    var floodBurst: Int
+    var floodInterval: TimeInterval
+    /// Unread counts stop at this (an app shows "9,999+").
+    var unreadCap: Int
+    /// Match rooms are listed from this long before kickoff until this long after the match ends.
+    var matchRoomLead: TimeInterval
+    var matchRoomTail: TimeInterval
+    /// What a socket may hold unsent before its device is disconnected (it resumes from its seq).
+    var socketBuffer: Int
+
+    /// Keys: `chat.flood.burst` (default 10), `chat.flood.interval.ms` (1000), `chat.unread.cap` (9999),
+    /// `chat.match.lead.ms` (86400000: a day), `chat.match.tail.ms` (10800000: three hours),
+    /// `chat.socket.buffer` (1000 frames).
+    init(reader: ConfigReader) {
+        floodBurst = max(1, reader.integer("chat.flood.burst", default: 10))
+        floodInterval = max(0.001, reader.milliseconds("chat.flood.interval.ms", default: 1000).seconds)
+        unreadCap = max(1, reader.integer("chat.unread.cap", default: 9999))
+        matchRoomLead = reader.milliseconds("chat.match.lead.ms", default: 86_400_000).seconds
+        matchRoomTail = reader.milliseconds("chat.match.tail.ms", default: 10_800_000).seconds
+        socketBuffer = max(10, reader.integer("chat.socket.buffer", default: 1000))
+    }
+}

@@ -1,0 +1,141 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Sending, editing and deleting messages, and reading a room's history. Every change takes the
+/// room's next version, is logged in `room_changes` and is announced with its commit on the
+/// chat-rooms channel, so every socket of every instance receives it.
+struct Messages: Sendable {
+    let database: Database
+    let rooms: Rooms
+    let store: any MessageStore
+    let roomStore: any RoomStore
+    let people: any PeopleStore
+    let flood: FloodControl
+    /// A player's display name from auth, for a sender chat has not heard of yet.
+    let nameFromAuth: @Sendable (UserID) async throws -> String?
+    let now: @Sendable () -> Date
+
+    /// Sends `request` to the room; answers the message and whether this call created it (a repeat of
+    /// a `clientMessageId` answers the message sent first, and is not counted by flood control).
+    func send(_ request: SendChatMessage, to room: RoomID, by user: UserID) async throws -> (ChatMessage, created: Bool) {
+        let text = try Self.text(request.text)
+        try Self.check(clientMessageId: request.clientMessageId)
+        if let earlier = try await database.read({ sql in
+            try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
+        }) {
+            return (earlier, false)
+        }
+        let stored = try await database.read { sql in try await rooms.accessible(room, by: user, on: sql) }
+        try await refuseIfBlocked(stored, user)
+        if let wait = await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait) }
+        let name = try await senderName(user)
+        do {
+            return try await database.transaction { sql in
+                _ = try await rooms.accessible(room, by: user, on: sql)
+                let at = now()
+                let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
+                let message = ChatMessage(
+                    id: .timeOrdered(at: at), roomId: room, seq: seq, senderId: user, senderName: name, text: text,
+                    clientMessageId: request.clientMessageId, sentAt: at)
+                // A concurrent send of the same clientMessageId committed first: undo the seq taken.
+                guard try await store.insert(message, on: sql) else { throw Repeated() }
+                try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
+                return (message, true)
+            }
+        } catch is Repeated {
+            guard
+                let earlier = try await database.read({ sql in
+                    try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
+                })
+            else { throw CommonError.internalError }
+            return (earlier, false)
+        }
+    }
+
+    func edit(_ id: ChatMessageID, in room: RoomID, text: String, by user: UserID) async throws -> ChatMessage {
+        let text = try Self.text(text)
+        return try await change(id, in: room, by: user, kind: .edited) { sql, at in
+            try await store.edit(id, text: text, at: at, on: sql)
+        }
+    }
+
+    func delete(_ id: ChatMessageID, in room: RoomID, by user: UserID) async throws {
+        _ = try await change(id, in: room, by: user, kind: .deleted) { sql, at in try await store.delete(id, at: at, on: sql) }
+    }
+
+    /// A page of history: newest first, or with `after`, oldest first.
+    func history(of room: RoomID, before: Int?, after: Int?, limit: Int, viewer: UserID) async throws -> Page<ChatMessage> {
+        guard before == nil || after == nil else { throw CommonError.invalid("after", "cannot be combined with before") }
+        return try await database.read { sql in
+            _ = try await rooms.accessible(room, by: viewer, on: sql)
+            let window: HistoryWindow = after.map { .after($0) } ?? .before(before)
+            let items = try await store.history(of: room, window, limit: limit, viewer: viewer, on: sql)
+            return Page(items: items, nextCursor: nil)
+        }
+    }
+
+    /// The changes of `room` after `version`, as frames for its sockets.
+    func changes(of room: RoomID, after version: Int) async throws -> [ChatChange] {
+        try await database.read { sql in
+            let changes = try await roomStore.changes(of: room, after: version, limit: 500, on: sql)
+            let messages = try await store.messages(changes.compactMap(\.messageID), on: sql)
+            return changes.map { change in ChatChange(change, room: room, message: change.messageID.flatMap { messages[$0] }) }
+        }
+    }
+
+    /// Logs the change and announces it with the commit.
+    func announce(_ change: RoomChange, in room: RoomID, on sql: any SQLDatabase) async throws {
+        try await roomStore.record(change, in: room, on: sql)
+        try await database.notify(
+            channel: ChangeChannel.chatRooms, payload: ChangeChannel.payload(room, version: change.version), on: sql)
+    }
+
+    private func change(
+        _ id: ChatMessageID, in room: RoomID, by user: UserID, kind: RoomChange.Kind,
+        _ apply: @Sendable (any SQLDatabase, Date) async throws -> Void
+    ) async throws -> ChatMessage {
+        try await database.transaction { sql in
+            _ = try await rooms.accessible(room, by: user, on: sql)
+            guard let message = try await store.message(id, on: sql), message.roomId == room, message.deleted != true else {
+                throw CommonError.notFound("No message with id \(id) in this room.")
+            }
+            guard message.senderId == user else { throw ChatError.notYourMessage }
+            let version = try await roomStore.nextVersion(of: room, on: sql)
+            try await apply(sql, now())
+            try await announce(RoomChange(version: version, kind: kind, messageID: id, userID: nil), in: room, on: sql)
+            return try await store.message(id, on: sql) ?? message
+        }
+    }
+
+    private func refuseIfBlocked(_ room: StoredRoom, _ user: UserID) async throws {
+        guard room.kind == .direct else { return }
+        let members = try await database.read { sql in try await roomStore.members(of: room.id, on: sql) }
+        guard let other = members.first(where: { $0 != user }) else { return }
+        if try await database.read({ sql in try await people.blockedEitherWay(user, other, on: sql) }) { throw ChatError.blocked }
+    }
+
+    private func senderName(_ user: UserID) async throws -> String {
+        if let known = try await database.read({ sql in try await people.names(of: [user], on: sql)[user] }) { return known }
+        let name = try await nameFromAuth(user) ?? "Player"
+        try await database.transaction { sql in try await people.setName(name, of: user, on: sql) }
+        return name
+    }
+
+    private struct Repeated: Error {}
+
+    static func text(_ text: String) throws -> String {
+        if let problem = ChatMessageLimits.text.problem(text) { throw CommonError.invalid("text", problem) }
+        return text.trimmingBlanks
+    }
+
+    static func check(clientMessageId: String) throws {
+        let allowed = clientMessageId.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
+        guard (1...100).contains(clientMessageId.unicodeScalars.count), allowed else {
+            throw CommonError.invalid("clientMessageId", "must be 1 to 100 letters, digits, - or _")
+        }
+    }
+}

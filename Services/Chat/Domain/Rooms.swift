@@ -1,0 +1,98 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Who may use which room, the rooms I see with what I have not read, direct rooms, read markers.
+struct Rooms: Sendable {
+    let database: Database
+    let rooms: any RoomStore
+    let messages: any MessageStore
+    let people: any PeopleStore
+    let settings: ChatSettings
+    let now: @Sendable () -> Date
+
+    static let globalSubject = "global"
+
+    /// The room if `user` may use it; 404 otherwise (a room one may not use is not shown to exist).
+    func accessible(_ id: RoomID, by user: UserID, on sql: any SQLDatabase) async throws -> StoredRoom {
+        guard let room = try await rooms.room(id, on: sql), room.closedAt == nil, try await mayUse(room, user, on: sql) else {
+            throw CommonError.notFound("No room with id \(id).")
+        }
+        return room
+    }
+
+    func mayUse(_ room: StoredRoom, _ user: UserID, on sql: any SQLDatabase) async throws -> Bool {
+        switch room.kind {
+        case .global, .match: true
+        case .team, .game, .direct: try await rooms.isMember(user, of: room.id, on: sql)
+        }
+    }
+
+    func list(for user: UserID, page: PageRequest) async throws -> Page<ChatRoom> {
+        let at = now()
+        try await ensureGlobal()
+        return try await database.read { sql in
+            let stored = try await rooms.rooms(
+                for: user, matchesFrom: at.addingTimeInterval(-settings.matchRoomTail),
+                matchesUntil: at.addingTimeInterval(settings.matchRoomLead), page: page, on: sql)
+            var items: [ChatRoom] = []
+            for room in stored.items { items.append(try await view(room, for: user, on: sql)) }
+            return Page(items: items, nextCursor: stored.nextCursor)
+        }
+    }
+
+    func room(_ id: RoomID, for user: UserID) async throws -> ChatRoom {
+        try await database.read { sql in try await view(try await accessible(id, by: user, on: sql), for: user, on: sql) }
+    }
+
+    /// The direct room of `user` and `other`, created on first use with both as members.
+    func direct(_ user: UserID, with other: UserID, knownTo auth: (UserID) async throws -> String?) async throws -> ChatRoom {
+        guard other != user else { throw ChatError.cannotMessageSelf }
+        if try await database.read({ sql in try await people.blockedEitherWay(user, other, on: sql) }) { throw ChatError.blocked }
+        guard let name = try await auth(other) else { throw CommonError.invalid("userId", "is not a player") }
+        let subject = [user.description, other.description].sorted().joined(separator: ":")
+        return try await database.transaction { sql in
+            try await people.setName(name, of: other, on: sql)
+            let room = try await rooms.upsert(kind: .direct, subject: subject, name: "", startsAt: nil, endedAt: nil, at: now(), on: sql)
+            for member in [user, other] { _ = try await rooms.addMember(member, to: room.id, on: sql) }
+            return try await view(room, for: user, on: sql)
+        }
+    }
+
+    /// Moves my read marker forward to `seq` (at most the room's last message).
+    func markRead(_ seq: Int, in id: RoomID, by user: UserID) async throws -> ChatRoom {
+        try await database.transaction { sql in
+            let room = try await accessible(id, by: user, on: sql)
+            try await rooms.markRead(min(seq, room.lastSeq), by: user, in: id, on: sql)
+            return try await view(room, for: user, on: sql)
+        }
+    }
+
+    /// The global room exists from the first request on.
+    func ensureGlobal() async throws {
+        let exists = try await database.read { sql in try await rooms.room(kind: .global, subject: Self.globalSubject, on: sql) != nil }
+        guard !exists else { return }
+        try await database.transaction { sql in
+            if try await rooms.room(kind: .global, subject: Self.globalSubject, on: sql) != nil { return }
+            _ = try await rooms.upsert(
+                kind: .global, subject: Self.globalSubject, name: "Everyone", startsAt: nil, endedAt: nil, at: now(), on: sql)
+        }
+    }
+
+    /// The room as `user` sees it: a direct room is named after the other player.
+    private func view(_ room: StoredRoom, for user: UserID, on sql: any SQLDatabase) async throws -> ChatRoom {
+        let readSeq = try await rooms.readSeq(of: user, in: room.id, on: sql)
+        let last = try await messages.history(of: room.id, .before(nil), limit: 1, viewer: user, on: sql).first
+        var name = room.name, subject: String? = room.kind == .global ? nil : room.subject
+        if room.kind == .direct {
+            let other = room.subject.split(separator: ":").map(String.init).first { $0 != user.description }.flatMap(UserID.init)
+            subject = other?.description
+            if let other { name = try await people.names(of: [other], on: sql)[other] ?? "Player" }
+        }
+        return ChatRoom(
+            id: room.id, kind: room.kind, name: name, subjectId: subject,
+            unreadCount: try await messages.unread(in: room.id, after: readSeq, viewer: user, cap: settings.unreadCap, on: sql),
+            lastSeq: room.lastSeq, readSeq: readSeq, lastMessage: last)
+    }
+}

@@ -1,0 +1,46 @@
+import ServiceKit
+
+/// Chat's schema. A room's `last_seq` numbers its messages and `version` its changes (a message, an
+/// edit, a deletion, a member leaving): both are taken by updating the room's row in the transaction
+/// that writes the change, so concurrent senders queue on that row and a rolled-back send leaves no
+/// gap.
+enum ChatMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "rooms, members, messages and their changes") { kind in
+            [
+                // subject: the team, game or match id; `global`; for a direct room, the two user ids in order.
+                """
+                CREATE TABLE rooms (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL, name TEXT NOT NULL,
+                    last_seq INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0,
+                    starts_at \(kind.timestamp), ended_at \(kind.timestamp), closed_at \(kind.timestamp),
+                    last_activity \(kind.timestamp) NOT NULL, UNIQUE (kind, subject))
+                """,
+                "CREATE INDEX rooms_by_kind ON rooms (kind, starts_at)",
+                // Who may use a team, game or direct room; global and match rooms are open to everyone signed in.
+                "CREATE TABLE room_members (room_id TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (room_id, user_id))",
+                "CREATE INDEX room_members_by_user ON room_members (user_id, room_id)",
+                "CREATE TABLE read_markers (room_id TEXT NOT NULL, user_id TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (user_id, room_id))",
+                """
+                CREATE TABLE messages (
+                    id TEXT PRIMARY KEY, room_id TEXT NOT NULL, seq INTEGER NOT NULL, sender_id TEXT NOT NULL,
+                    sender_name TEXT NOT NULL, text TEXT NOT NULL, client_message_id TEXT NOT NULL,
+                    sent_at \(kind.timestamp) NOT NULL, edited_at \(kind.timestamp), deleted_at \(kind.timestamp),
+                    UNIQUE (room_id, seq), UNIQUE (room_id, sender_id, client_message_id))
+                """,
+                // Every change of a room by version, read by the live feed: `message`, `edited`, `deleted`
+                // (with the message) or `left` (with the user who may no longer use the room).
+                """
+                CREATE TABLE room_changes (
+                    room_id TEXT NOT NULL, version INTEGER NOT NULL, kind TEXT NOT NULL, message_id TEXT, user_id TEXT,
+                    PRIMARY KEY (room_id, version))
+                """,
+                "CREATE TABLE blocks (user_id TEXT NOT NULL, blocked_id TEXT NOT NULL, blocked_at \(kind.timestamp) NOT NULL, PRIMARY KEY (user_id, blocked_id))",
+                "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, user_id)",
+                // Players' display names, from auth's profile events (and asked of auth when missing).
+                "CREATE TABLE people (user_id TEXT PRIMARY KEY, name TEXT NOT NULL)",
+            ]
+        },
+        .inbox(version: 2),
+    ]
+}

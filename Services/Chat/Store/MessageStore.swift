@@ -1,0 +1,115 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Which of a room's messages a page holds.
+enum HistoryWindow: Equatable, Sendable {
+    /// The newest, or those before a seq: newest first.
+    case before(Int?)
+    /// Those after a seq: oldest first.
+    case after(Int)
+}
+
+/// Rooms' messages. Reads for a viewer leave out the messages of players the viewer blocked.
+protocol MessageStore: Sendable {
+    /// Inserts the message; false (nothing written) when its sender already sent `clientMessageId` to the room.
+    func insert(_ message: ChatMessage, on sql: any SQLDatabase) async throws -> Bool
+    func message(_ id: ChatMessageID, on sql: any SQLDatabase) async throws -> ChatMessage?
+    func message(in room: RoomID, from sender: UserID, clientMessageId: String, on sql: any SQLDatabase) async throws -> ChatMessage?
+    func messages(_ ids: [ChatMessageID], on sql: any SQLDatabase) async throws -> [ChatMessageID: ChatMessage]
+    func history(of room: RoomID, _ window: HistoryWindow, limit: Int, viewer: UserID, on sql: any SQLDatabase) async throws
+        -> [ChatMessage]
+    func edit(_ id: ChatMessageID, text: String, at now: Date, on sql: any SQLDatabase) async throws
+    func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws
+    /// Messages after `seq` that are not the viewer's, not deleted and not from players the viewer
+    /// blocked, counted up to `cap`.
+    func unread(in room: RoomID, after seq: Int, viewer: UserID, cap: Int, on sql: any SQLDatabase) async throws -> Int
+}
+
+struct SQLMessageStore: MessageStore {
+    private static let columns = [
+        "id", "room_id", "seq", "sender_id", "sender_name", "text", "client_message_id", "sent_at", "edited_at", "deleted_at",
+    ]
+
+    func insert(_ message: ChatMessage, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.insert(into: "messages").columns(Self.columns)
+            .values(
+                SQLBind(message.id.description), SQLBind(message.roomId.description), SQLBind(message.seq),
+                SQLBind(message.senderId.description), SQLBind(message.senderName), SQLBind(message.text), SQLBind(message.clientMessageId),
+                SQLBind(message.sentAt), SQLBind(message.editedAt), SQLBind(Date?.none)
+            )
+            .ignoringConflicts(with: ["room_id", "sender_id", "client_message_id"]).returning("id").all().isEmpty
+    }
+
+    func message(_ id: ChatMessageID, on sql: any SQLDatabase) async throws -> ChatMessage? {
+        try await sql.select().columns(Self.columns).from("messages").where("id", .equal, SQLBind(id.description)).first()
+            .map(Self.decode)
+    }
+
+    func message(in room: RoomID, from sender: UserID, clientMessageId: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
+        try await sql.select().columns(Self.columns).from("messages").where("room_id", .equal, SQLBind(room.description))
+            .where("sender_id", .equal, SQLBind(sender.description)).where("client_message_id", .equal, SQLBind(clientMessageId))
+            .first().map(Self.decode)
+    }
+
+    func messages(_ ids: [ChatMessageID], on sql: any SQLDatabase) async throws -> [ChatMessageID: ChatMessage] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await sql.select().columns(Self.columns).from("messages")
+            .where("id", .in, SQLBind.group(ids.map(\.description))).all().map(Self.decode)
+        return Dictionary(rows.map { ($0.id, $0) }) { first, _ in first }
+    }
+
+    func history(of room: RoomID, _ window: HistoryWindow, limit: Int, viewer: UserID, on sql: any SQLDatabase) async throws
+        -> [ChatMessage]
+    {
+        var query = sql.select().columns(Self.columns).from("messages").where("room_id", .equal, SQLBind(room.description))
+            .where(Self.notBlocked(by: viewer, sql: sql))
+        switch window {
+        case .before(let seq):
+            if let seq { query = query.where("seq", .lessThan, SQLBind(seq)) }
+            query = query.orderBy("seq", .descending)
+        case .after(let seq):
+            query = query.where("seq", .greaterThan, SQLBind(seq)).orderBy("seq", .ascending)
+        }
+        return try await query.limit(limit).all().map(Self.decode)
+    }
+
+    func edit(_ id: ChatMessageID, text: String, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("messages").set("text", to: SQLBind(text)).set("edited_at", to: SQLBind(now))
+            .where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("messages").set("text", to: SQLBind("")).set("deleted_at", to: SQLBind(now))
+            .where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func unread(in room: RoomID, after seq: Int, viewer: UserID, cap: Int, on sql: any SQLDatabase) async throws -> Int {
+        let counted = sql.select().column(SQLLiteral.numeric("1")).from("messages").where("room_id", .equal, SQLBind(room.description))
+            .where("seq", .greaterThan, SQLBind(seq)).where("sender_id", .notEqual, SQLBind(viewer.description))
+            .where("deleted_at", .is, SQLLiteral.null).where(Self.notBlocked(by: viewer, sql: sql)).limit(cap)
+        return try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from(SQLAlias(SQLGroupExpression(counted.select), as: SQLIdentifier("unread"))).first()?.decode(column: "n", as: Int.self)
+            ?? 0
+    }
+
+    /// Messages whose sender the viewer has not blocked.
+    private static func notBlocked(by viewer: UserID, sql: any SQLDatabase) -> any SQLExpression {
+        SQLBinaryExpression(
+            SQLColumn("sender_id"), .notIn,
+            SQLGroupExpression(
+                sql.select().column("blocked_id").from("blocks").where("user_id", .equal, SQLBind(viewer.description)).select))
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> ChatMessage {
+        let deletedAt = try row.decode(column: "deleted_at", as: Date?.self)
+        return ChatMessage(
+            id: try row.typedID("id"), roomId: try row.typedID("room_id"), seq: try row.decode(column: "seq", as: Int.self),
+            senderId: try row.typedID("sender_id"), senderName: try row.decode(column: "sender_name", as: String.self),
+            text: try row.decode(column: "text", as: String.self),
+            clientMessageId: try row.decode(column: "client_message_id", as: String.self),
+            sentAt: try row.decode(column: "sent_at", as: Date.self), editedAt: try row.decode(column: "edited_at", as: Date?.self),
+            deleted: deletedAt == nil ? nil : true)
+    }
+}

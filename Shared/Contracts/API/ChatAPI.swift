@@ -1,0 +1,83 @@
+/// Chat's operations: my rooms with their unread counts, a room's history by seq, sending, editing
+/// and deleting my messages, read markers, direct rooms, blocks, and the live socket.
+public enum ChatAPI {
+    public static let rooms = Endpoint<SignedIn, NoBody, Page<ChatRoom>>(
+        .get, "/v1/chat/rooms", owner: .chat,
+        summary: "Rooms I may use — the global room, my teams', my games', live or upcoming matches', my direct rooms — "
+            + "most recent activity first, each with unreadCount, lastSeq and the last message",
+        query: QueryParameter.paging)
+    public static let room = Endpoint<SignedIn, NoBody, ChatRoom>(
+        .get, "/v1/chat/rooms/{id}", owner: .chat, summary: "One room I may use (404 for any other)")
+    public static let messages = Endpoint<SignedIn, NoBody, Page<ChatMessage>>(
+        .get, "/v1/chat/rooms/{id}/messages", owner: .chat,
+        summary: "History by seq: newest first, or with after, what came after it oldest first (what a reconnecting client "
+            + "missed); before pages back. Messages of players I blocked are left out; deleted ones keep their seq",
+        query: [
+            QueryParameter("before", ChatMessageLimits.seq, description: "only messages with a lower seq"),
+            QueryParameter("after", ChatMessageLimits.seq, description: "only messages with a higher seq, oldest first"),
+            QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(20))),
+        ])
+    public static let send = Endpoint<SignedIn, SendChatMessage, ChatMessage>(
+        .post, "/v1/chat/rooms/{id}/messages", owner: .chat,
+        summary: "Send a message (1–2,000 characters, trimmed); the same clientMessageId from me answers the message sent "
+            + "first (200). Over the flood limit: 429 with Retry-After",
+        status: 201, problems: [.floodLimited], otherAnswers: [200: ChatMessage.self])
+    public static let edit = Endpoint<SignedIn, EditChatMessage, ChatMessage>(
+        .patch, "/v1/chat/rooms/{id}/messages/{messageId}", owner: .chat,
+        summary: "Edit my own message; the room sees the change live and history shows editedAt")
+    public static let delete = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/chat/rooms/{id}/messages/{messageId}", owner: .chat,
+        summary: "Delete my own message; it keeps its seq as a deleted placeholder")
+    public static let read = Endpoint<SignedIn, ChatReadMarker, ChatRoom>(
+        .post, "/v1/chat/rooms/{id}/read", owner: .chat,
+        summary: "Move my read marker to seq (never backwards, never past the last message); answers the room")
+    public static let direct = Endpoint<SignedIn, DirectRoomRequest, ChatRoom>(
+        .post, "/v1/chat/direct", owner: .chat,
+        summary: "The direct room with a player, created once per pair; 403 BLOCKED when either blocked the other",
+        problems: [.blocked, .cannotMessageSelf])
+    public static let blocks = Endpoint<SignedIn, NoBody, Page<ChatBlock>>(
+        .get, "/v1/chat/blocks", owner: .chat, summary: "Players I blocked, most recent first", query: QueryParameter.paging)
+    public static let block = Endpoint<SignedIn, NoBody, ChatBlock>(
+        .put, "/v1/chat/blocks/{userId}", owner: .chat,
+        summary: "Block a player: their messages are hidden from me, and neither of us can open or write our direct room",
+        problems: [.cannotMessageSelf])
+    public static let unblock = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/chat/blocks/{userId}", owner: .chat, summary: "Unblock a player")
+    public static let live = Endpoint<SignedIn, NoBody, ChatServerFrame>(
+        .get, "/v1/chat/live", owner: .chat,
+        summary: "WebSocket, one per device for all my rooms. Send ChatClientFrame JSON: subscribe (with afterSeq, the messages "
+            + "after it come first, oldest first), unsubscribe, send. Receive ChatServerFrame JSON: subscribed, message, edited, "
+            + "deleted, error. A plain HTTP request is answered 426",
+        status: 101, problems: [.webSocketRequired], webSocket: true)
+
+    public static let all: [APIOperation] = [
+        rooms.operation, room.operation, messages.operation, send.operation, edit.operation, delete.operation, read.operation,
+        direct.operation, blocks.operation, block.operation, unblock.operation, live.operation,
+    ]
+
+    public enum Internal {
+        public static let all: [APIOperation] = [EventsAPI.deliver(to: .chat).operation]
+    }
+}
+
+/// Limits on chat's fields, stated by the document and checked by the service.
+public enum ChatMessageLimits {
+    public static let text = TextRule(1...2000)
+    /// A device's id for a message: 1–100 characters of letters, digits, `-` and `_`.
+    public static let clientMessageId = JSONSchema.text(1...100).pattern(JSONSchema.whole("[A-Za-z0-9_-]*"))
+    public static let seq = JSONSchema.integer(0...Int(Int32.max))
+}
+
+extension SendChatMessage: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["text": ChatMessageLimits.text.schema, "clientMessageId": ChatMessageLimits.clientMessageId]
+    }
+}
+
+extension EditChatMessage: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["text": ChatMessageLimits.text.schema] }
+}
+
+extension ChatReadMarker: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["seq": ChatMessageLimits.seq] }
+}

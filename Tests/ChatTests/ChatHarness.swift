@@ -1,0 +1,95 @@
+import AuthService
+import ChatService
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// Auth and chat on port 0, auth publishing profiles to chat. Teams, games and matches reach chat as
+/// catalog and games would send them: their events on `/internal/events`.
+struct ChatHarness {
+    static let builders = [
+        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
+    ]
+
+    let stack: TestStack
+    var chat: TestClient { stack.client(.chat) }
+
+    static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (ChatHarness) async throws -> Void) async throws {
+        var settings = ["auth.events.subscribers": "chat", "auth.events.poll.ms": "50"]
+        settings.merge(config) { _, new in new }
+        try await TestStack.with(builders, store: store, config: settings) { stack in try await body(ChatHarness(stack: stack)) }
+    }
+
+    func player(_ name: String = "Chatter") async throws -> Session { try await stack.client(.auth).register(name: name) }
+
+    /// The global room, as `player` lists it.
+    func globalRoom(_ player: Session) async throws -> ChatRoom {
+        let rooms = try await expect(200, chat.get("/v1/chat/rooms", token: player.accessToken)).decode(Page<ChatRoom>.self)
+        return try #require(rooms.items.first { $0.kind == .global })
+    }
+
+    func rooms(_ player: Session) async throws -> [ChatRoom] {
+        try await expect(200, chat.get("/v1/chat/rooms?limit=100", token: player.accessToken)).decode(Page<ChatRoom>.self).items
+    }
+
+    @discardableResult
+    func send(_ text: String, to room: RoomID, as player: Session, id: String = UUID().uuidString) async throws -> TestClient.Response {
+        try await chat.post(
+            "/v1/chat/rooms/\(room)/messages", json: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken)
+    }
+
+    func history(_ room: RoomID, as player: Session, query: String = "") async throws -> [ChatMessage] {
+        try await expect(200, chat.get("/v1/chat/rooms/\(room)/messages\(query)", token: player.accessToken))
+            .decode(Page<ChatMessage>.self).items
+    }
+
+    /// Delivers events to chat as their publishers would.
+    func deliver(_ events: [(type: String, aggregate: String, payload: any Encodable)]) async throws {
+        struct Payload: Encodable {
+            let value: any Encodable
+            func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+        }
+        let envelopes = try events.map {
+            EventEnvelope(
+                type: $0.type, aggregateID: $0.aggregate, occurredAt: Date(),
+                payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
+        }
+        _ = try await expect(
+            204,
+            chat.post(
+                EventsAPI.deliver(to: .chat).path(), json: EventBatch(events: envelopes),
+                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+    }
+
+    /// A team managed by `manager`, announced as catalog would, with `players` joined; its room.
+    func team(_ name: String, manager: Session, players: [Session] = []) async throws -> ChatRoom {
+        let team = Team(
+            id: TeamID(), name: name, sport: .soccer, privacy: .public, location: Location(lat: 59.437, lng: 24.7536), ageGroup: .adult,
+            gender: .coed, skill: .any,
+            managerId: manager.user.id, memberCount: 1 + players.count, createdAt: Date())
+        try await deliver(
+            [(CatalogEvent.teamCreated, team.id.description, CatalogEvent.TeamChanged(team: team))]
+                + players.map {
+                    (
+                        CatalogEvent.membershipChanged, team.id.description,
+                        CatalogEvent.MembershipChanged(teamId: team.id, userId: $0.user.id, role: .player, memberCount: 2)
+                    )
+                })
+        return try #require(try await rooms(manager).first { $0.kind == .team && $0.subjectId == team.id.description })
+    }
+
+    /// `player` leaves the team of `room`, as catalog would announce it.
+    func leave(_ room: ChatRoom, _ player: Session) async throws {
+        let team = try #require(room.subjectId.flatMap(TeamID.init))
+        try await deliver(
+            [
+                (
+                    CatalogEvent.membershipChanged, team.description,
+                    CatalogEvent.MembershipChanged(teamId: team, userId: player.user.id, role: nil, memberCount: 1)
+                )
+            ])
+    }
+}

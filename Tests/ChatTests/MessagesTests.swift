@@ -1,0 +1,149 @@
+import Contracts
+import Foundation
+import NIOConcurrencyHelpers
+import ServiceKitTesting
+import Testing
+
+@Suite("Chat rooms and messages")
+struct MessagesTests {
+    @Test("100 senders at once get seqs 1…100 with no gap and no repeat", arguments: TestStore.all)
+    func gapFreeSeq(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let players = try await (0..<10).asyncMap { try await chat.player("Sender \($0)") }
+            let room = try await chat.globalRoom(players[0]).id
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    group.addTask { _ = try await expect(201, chat.send("hello \(index)", to: room, as: players[index % 10])) }
+                }
+                try await group.waitForAll()
+            }
+            var seen: [ChatMessage] = []
+            var after = 0
+            while true {
+                let page = try await chat.history(room, as: players[0], query: "?after=\(after)&limit=30")
+                guard let last = page.last else { break }
+                seen += page
+                after = last.seq
+            }
+            #expect(seen.map(\.seq) == Array(1...100))
+            #expect(Set(seen.map(\.text)).count == 100)
+            #expect(try await chat.globalRoom(players[0]).lastSeq == 100)
+        }
+    }
+
+    @Test("A retry of a clientMessageId answers the first message, even ten sent at once, and takes no seq", arguments: TestStore.all)
+    func idempotentSend(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada")
+            let room = try await chat.globalRoom(ada).id
+            let first = try await expect(201, chat.send("  hi there  ", to: room, as: ada, id: "phone-1")).decode(ChatMessage.self)
+            #expect(first.text == "hi there" && first.seq == 1 && first.senderName == "Ada" && first.clientMessageId == "phone-1")
+            let again = try await expect(200, chat.send("hi there", to: room, as: ada, id: "phone-1")).decode(ChatMessage.self)
+            #expect(again == first)
+            let statuses = NIOLockedValueBox<[Int]>([])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        let response = try await chat.send("once", to: room, as: ada, id: "phone-2")
+                        statuses.withLockedValue { $0.append(response.status) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(statuses.withLockedValue { $0 }.sorted() == [200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
+            #expect(try await chat.history(room, as: ada).map(\.seq) == [2, 1])
+        }
+    }
+
+    @Test("Text is 1–2,000 characters after trimming, clientMessageId is a token, and history pages both ways")
+    func validationAndPaging() async throws {
+        try await ChatHarness.with(config: ["chat.flood.burst": "100"]) { chat in
+            let ada = try await chat.player("Ada")
+            let room = try await chat.globalRoom(ada).id
+            for bad in ["", "   \n ", String(repeating: "a", count: 2001), "bell\u{7}"] {
+                #expect(try await chat.send(bad, to: room, as: ada).problem?.errors?.map(\.field) == ["text"])
+            }
+            #expect(try await chat.send("ok", to: room, as: ada, id: "has space").status == 422)
+            #expect(try await chat.send(String(repeating: "b", count: 2000), to: room, as: ada).status == 201)
+            #expect(try await chat.send("line one\nline two", to: room, as: ada).status == 201)
+            for index in 3...25 { _ = try await expect(201, chat.send("message \(index)", to: room, as: ada)) }
+            #expect(try await chat.history(room, as: ada).map(\.seq) == Array((6...25).reversed()))
+            #expect(try await chat.history(room, as: ada, query: "?before=6&limit=3").map(\.seq) == [5, 4, 3])
+            #expect(try await chat.history(room, as: ada, query: "?after=22").map(\.seq) == [23, 24, 25])
+            #expect(try await chat.chat.get("/v1/chat/rooms/\(room)/messages?after=1&before=5", token: ada.accessToken).status == 422)
+            #expect(try await chat.chat.get("/v1/chat/rooms/\(RoomID())/messages", token: ada.accessToken).status == 404)
+        }
+    }
+
+    @Test("Edits and deletes are the sender's; history shows the edit time and a deleted placeholder", arguments: TestStore.all)
+    func editAndDelete(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+            let room = try await chat.globalRoom(ada).id
+            let message = try await expect(201, chat.send("tpyo", to: room, as: ada)).decode(ChatMessage.self)
+            let path = "/v1/chat/rooms/\(room)/messages/\(message.id)"
+            #expect(try await chat.chat.patch(path, json: EditChatMessage(text: "typo"), token: bo.accessToken).status == 403)
+            let edited = try await expect(200, chat.chat.patch(path, json: EditChatMessage(text: "typo"), token: ada.accessToken))
+                .decode(ChatMessage.self)
+            #expect(edited.text == "typo" && edited.editedAt != nil && edited.seq == message.seq)
+            #expect(try await chat.chat.delete(path, token: bo.accessToken).status == 403)
+            _ = try await expect(204, chat.chat.delete(path, token: ada.accessToken))
+            let shown = try #require(try await chat.history(room, as: bo).first)
+            #expect(shown.deleted == true && shown.text.isEmpty && shown.seq == message.seq)
+            #expect(try await chat.chat.delete(path, token: ada.accessToken).status == 404)
+        }
+    }
+
+    @Test("Unread counts leave out my own messages, markers never move back, and every device agrees", arguments: TestStore.all)
+    func unreadCounts(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+            let room = try await chat.globalRoom(ada).id
+            for index in 1...5 { _ = try await expect(201, chat.send("from bo \(index)", to: room, as: bo)) }
+            _ = try await expect(201, chat.send("from ada", to: room, as: ada))
+            #expect(try await chat.globalRoom(ada).unreadCount == 5)
+            #expect(try await chat.globalRoom(bo).unreadCount == 1)
+            let read = "/v1/chat/rooms/\(room)/read"
+            #expect(
+                try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 3), token: ada.accessToken)).decode(ChatRoom.self)
+                    .unreadCount == 2)
+            // Another device of Ada's, behind, cannot move the marker back.
+            let phone = try await chat.stack.client(.auth).post(
+                "/v1/auth/login", json: LoginRequest(email: ada.user.email, password: "correct horse battery")
+            ).decode(Session.self)
+            _ = try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 1), token: phone.accessToken))
+            #expect(try await chat.globalRoom(phone).readSeq == 3)
+            #expect(try await chat.globalRoom(ada).unreadCount == 2)
+            _ = try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 999), token: phone.accessToken))
+            #expect(try await chat.globalRoom(ada).readSeq == 6)
+            #expect(try await chat.globalRoom(ada).unreadCount == 0)
+        }
+    }
+
+    @Test("Over the flood limit a send is 429 with Retry-After, per room, and a retry of a sent message still answers")
+    func floodControl() async throws {
+        try await ChatHarness.with(config: ["chat.flood.burst": "3", "chat.flood.interval.ms": "60000"]) { chat in
+            let ada = try await chat.player("Ada")
+            let room = try await chat.globalRoom(ada).id
+            for index in 1...3 { _ = try await expect(201, chat.send("quick \(index)", to: room, as: ada, id: "q\(index)")) }
+            let refused = try await chat.send("one too many", to: room, as: ada)
+            #expect(refused.status == 429 && refused.problem?.code == "RATE_LIMITED")
+            #expect((30...60).contains(Int(refused.header("Retry-After") ?? "") ?? 0))
+            #expect(try await chat.send("quick 1", to: room, as: ada, id: "q1").status == 200)
+            let bo = try await chat.player("Bo")
+            let direct = try await expect(
+                200, chat.chat.post("/v1/chat/direct", json: DirectRoomRequest(userId: bo.user.id), token: ada.accessToken)
+            )
+            .decode(ChatRoom.self)
+            #expect(try await chat.send("another room", to: direct.id, as: ada).status == 201)
+        }
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
