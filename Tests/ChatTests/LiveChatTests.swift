@@ -1,0 +1,129 @@
+import ChatService
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@Suite("Chat's live socket")
+struct LiveChatTests {
+    @Test("A socket gets what it missed after its seq, then live messages, edits and deletes, each once", arguments: TestStore.all)
+    func missedThenLive(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+            let room = try await chat.globalRoom(ada).id
+            for index in 1...3 { _ = try await expect(201, chat.send("before \(index)", to: room, as: bo)) }
+            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
+            try socket.send(ChatClientFrame.subscribe(room, afterSeq: 1))
+            #expect(try await socket.waitFor { $0.type == .subscribed && $0.lastSeq == 3 })
+            let live = try await expect(201, chat.send("live one", to: room, as: bo)).decode(ChatMessage.self)
+            #expect(try await socket.waitFor { $0.message?.seq == 4 })
+            _ = try await expect(
+                200,
+                chat.chat.patch("/v1/chat/rooms/\(room)/messages/\(live.id)", json: EditChatMessage(text: "live 1"), token: bo.accessToken))
+            #expect(try await socket.waitFor { $0.type == .edited && $0.message?.text == "live 1" })
+            _ = try await expect(204, chat.chat.delete("/v1/chat/rooms/\(room)/messages/\(live.id)", token: bo.accessToken))
+            #expect(try await socket.waitFor { $0.type == .deleted && $0.id == live.id && $0.seq == 4 })
+            #expect(socket.messages(in: room).map(\.seq) == [2, 3, 4])
+            #expect(socket.messages.first?.type == .subscribed)
+            await socket.close()
+        }
+    }
+
+    @Test("A phone that drops off and comes back resumes from its last seq: nothing missed, nothing doubled", arguments: TestStore.all)
+    func resumeAfterDrop(store: TestStore) async throws {
+        try await ChatHarness.with(store: store, config: ["chat.flood.burst": "100"]) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+            let room = try await chat.globalRoom(ada).id
+            let first = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
+            try first.send(ChatClientFrame.subscribe(room, afterSeq: 0))
+            #expect(try await first.waitFor { $0.type == .subscribed })
+            let sender = Task {
+                for index in 1...40 { _ = try await expect(201, chat.send("m\(index)", to: room, as: bo)) }
+            }
+            #expect(try await first.waitFor { $0.message?.seq ?? 0 >= 10 })
+            let seen = first.messages(in: room)
+            await first.close()
+            try await sender.value
+            let second = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
+            try second.send(ChatClientFrame.subscribe(room, afterSeq: seen.last?.seq ?? 0))
+            #expect(try await second.waitFor { $0.message?.seq == 40 })
+            let all = seen + second.messages(in: room)
+            #expect(all.map(\.seq) == Array(1...40))
+            await second.close()
+        }
+    }
+
+    @Test("Sending on the socket is idempotent and flood-limited, and errors name the clientMessageId")
+    func sendOnSocket() async throws {
+        try await ChatHarness.with(config: ["chat.flood.burst": "2", "chat.flood.interval.ms": "60000"]) { chat in
+            let ada = try await chat.player("Ada")
+            let room = try await chat.globalRoom(ada).id
+            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
+            try socket.send(ChatClientFrame.subscribe(room))
+            #expect(try await socket.waitFor { $0.type == .subscribed })
+            try socket.send(ChatClientFrame.send("hi", to: room, clientMessageId: "s1"))
+            try socket.send(ChatClientFrame.send("hi", to: room, clientMessageId: "s1"))
+            try socket.send(ChatClientFrame.send("second", to: room, clientMessageId: "s2"))
+            try socket.send(ChatClientFrame.send("third", to: room, clientMessageId: "s3"))
+            #expect(
+                try await socket.waitFor {
+                    $0.type == .error && $0.clientMessageId == "s3" && $0.code == "RATE_LIMITED" && $0.retryAfter != nil
+                })
+            #expect(try await socket.waitFor { $0.message?.seq == 2 })
+            #expect(socket.messages(in: room).map(\.text) == ["hi", "second"])
+            socket.send(text: "not json")
+            #expect(try await socket.waitFor { $0.type == .error && $0.code == "MALFORMED_BODY" })
+            try socket.send(ChatClientFrame.subscribe(RoomID()))
+            #expect(try await socket.waitFor { $0.type == .error && $0.code == "NOT_FOUND" })
+            await socket.close()
+        }
+    }
+
+    @Test("A player who leaves a team stops getting its messages at once; blocked players' messages never arrive", arguments: TestStore.all)
+    func membershipAndBlocksLive(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let manager = try await chat.player("Manager"), player = try await chat.player("Player"), troll = try await chat.player("Troll")
+            let team = try await chat.team("Tartu Tigers", manager: manager, players: [player])
+            let global = try await chat.globalRoom(player).id
+            _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(troll.user.id)", token: player.accessToken))
+            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: player.accessToken)
+            for room in [team.id, global] { try socket.send(ChatClientFrame.subscribe(room)) }
+            #expect(try await socket.waitFor { $0.type == .subscribed && $0.roomId == global })
+            #expect(try await socket.waitFor { $0.type == .subscribed && $0.roomId == team.id })
+            _ = try await expect(201, chat.send("troll says", to: global, as: troll))
+            _ = try await expect(201, chat.send("team talk", to: team.id, as: manager))
+            _ = try await expect(201, chat.send("hello everyone", to: global, as: manager))
+            #expect(try await socket.waitFor { $0.message?.text == "hello everyone" })
+            #expect(socket.messages(in: global).map(\.text) == ["hello everyone"])
+            try await chat.leave(team, player)
+            #expect(try await socket.waitFor { $0.type == .error && $0.roomId == team.id && $0.code == "NOT_FOUND" })
+            _ = try await expect(201, chat.send("secret plans", to: team.id, as: manager))
+            _ = try await expect(201, chat.send("still here", to: global, as: manager))
+            #expect(try await socket.waitFor { $0.message?.text == "still here" })
+            #expect(socket.messages(in: team.id).map(\.text) == ["team talk"])
+            await socket.close()
+        }
+    }
+
+    @Test("Two chat instances on one PostgreSQL: a message sent to one reaches a socket on the other")
+    func acrossInstances() async throws {
+        guard TestStore.postgresURL != nil else { return }
+        let database = try await TestStore.postgres.freshDatabaseURL()
+        try await ChatHarness.with(store: .postgres, config: ["chat.db.url": database]) { chat in
+            try await TestStack.with(
+                [ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }], store: .postgres,
+                config: ["chat.db.url": database], directory: [.auth: chat.stack.url(.auth)]
+            ) { other in
+                let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+                let room = try await chat.globalRoom(ada).id
+                let socket = try await ChatSocket.connect(baseURL: other.url(.chat), chatToken: ada.accessToken)
+                try socket.send(ChatClientFrame.subscribe(room))
+                #expect(try await socket.waitFor { $0.type == .subscribed })
+                _ = try await expect(201, chat.send("across", to: room, as: bo))
+                #expect(try await socket.waitFor { $0.message?.text == "across" })
+                await socket.close()
+            }
+        }
+    }
+}
