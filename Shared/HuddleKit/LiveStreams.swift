@@ -95,12 +95,20 @@ extension HuddleClient {
     }
 
     private func connect<Message>(_ route: LiveFeedRoute<Message>, after version: Int?) async throws -> any LiveConnection {
+        try await connect(
+            route.operation, [route.id], query: version.map { ["afterVersion": String($0)] } ?? [:], signedIn: route.signedIn)
+    }
+
+    /// Opens the live socket of `operation` (its path filled with `values`), signed in if asked.
+    func connect(_ operation: APIOperation, _ values: [String], query: [String: String] = [:], signedIn: Bool) async throws
+        -> any LiveConnection
+    {
         var headers: [String: String] = [:]
-        if route.signedIn {
+        if signedIn {
             guard let token = try await sessions.accessToken(refresh: refresher) else { throw HuddleError(kind: .notSignedIn) }
             headers["Authorization"] = "Bearer \(token)"
         }
-        let http = try url(route.operation, [route.id], version.map { ["afterVersion": String($0)] } ?? [:])
+        let http = try url(operation, values, query)
         guard var components = URLComponents(url: http, resolvingAgainstBaseURL: false) else { throw HuddleError(kind: .unexpectedAnswer) }
         components.scheme = components.scheme == "https" ? "wss" : "ws"
         guard let url = components.url else { throw HuddleError(kind: .unexpectedAnswer) }

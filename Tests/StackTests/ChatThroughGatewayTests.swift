@@ -1,0 +1,181 @@
+import Configuration
+import Contracts
+import Foundation
+import HuddleKit
+import Logging
+import NIOConcurrencyHelpers
+import ProviderStandIns
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// Chat as the apps use it, through the gateway with HuddleKit: a team's game gets its rooms from
+/// catalog's and games' events, players talk in the game's room from two devices, a phone that drops
+/// off sees what it missed when it is back, and a fan talks in a live match's room.
+@Suite("Chat through the gateway", .serialized)
+struct ChatThroughGatewayTests {
+    @Test(
+        "a manager's team game gets its rooms; players chat from two devices; a phone back from a drop sees what it missed",
+        arguments: StackTests.stores)
+    func teamGameChat(store: TestStore) async throws {
+        let config = ["auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50"]
+        try await StackTests.withStack(store: store, config: config) { gateway in
+            let manager = try await StackTests.player(gateway, "Mia Manager")
+            let phoneLink = OfflineSwitch()
+            let (email, password) = ("pete-\(UUID().uuidString.prefix(8).lowercased())@example.com", "pete password 1")
+            let petePhone = HuddleClient(
+                baseURL: URL(string: gateway.baseURL)!, liveTransport: SwitchableLiveTransport(link: phoneLink),
+                tokens: InMemoryTokenStore())
+            try await petePhone.register(email: email, password: password, name: "Pete Player")
+            let peteTablet = HuddleClient(
+                baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
+            try await peteTablet.signIn(email: email, password: password)
+
+            let team = try await manager.send(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
+                    name: "Pärnu Pelicans", sport: .soccer, privacy: .protected, location: Location(lat: 58.385, lng: 24.497),
+                    ageGroup: .adult, gender: .coed, skill: .any))
+            _ = try await manager.send(CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [try await petePhone.userID]))
+            _ = try await petePhone.send(CatalogAPI.joinTeam, team.id)
+            let game = try await manager.send(
+                GamesAPI.createGame,
+                body: CreateGameRequest(
+                    kind: .team, teamId: team.id,
+                    startsAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 7 * 86_400).rounded(.down))))
+
+            // The rooms follow from the events: the team's and the game's, for the manager and Pete.
+            var rooms: [ChatRoom] = []
+            for _ in 0..<300 {
+                rooms = try await petePhone.send(ChatAPI.rooms, query: ["limit": "100"]).items
+                if rooms.contains(where: { $0.subjectId == game.id.description }) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(rooms.contains { $0.kind == .team && $0.subjectId == team.id.description && $0.name == "Pärnu Pelicans" })
+            let gameRoom = try #require(rooms.first { $0.kind == .game && $0.subjectId == game.id.description })
+            #expect(try await manager.send(ChatAPI.room, gameRoom.id).name == "Pärnu Pelicans")
+
+            let phone = Frames(), tablet = Frames()
+            let phoneTask = Task { for try await frame in petePhone.liveChat([gameRoom.id: 0]) { phone.append(frame) } }
+            let tabletTask = Task { for try await frame in peteTablet.liveChat([gameRoom.id: 0]) { tablet.append(frame) } }
+            func say(_ app: HuddleClient, _ text: String) async throws {
+                _ = try await app.send(ChatAPI.send, gameRoom.id, body: SendChatMessage(text: text, clientMessageId: UUID().uuidString))
+            }
+            try await say(manager, "Who is bringing the balls?")
+            try await say(peteTablet, "Me")
+            #expect(try await phone.waitFor(seq: 2))
+            #expect(try await tablet.waitFor(seq: 2))
+
+            // The phone loses its connection; the chat goes on; the phone comes back.
+            phoneLink.goOffline()
+            try await say(manager, "Great, see you at 7")
+            try await say(peteTablet, "👍")
+            #expect(try await tablet.waitFor(seq: 4))
+            phoneLink.goOnline()
+            #expect(try await phone.waitFor(seq: 4))
+            for device in [phone, tablet] {
+                #expect(device.messages.map(\.seq) == [1, 2, 3, 4])
+                #expect(device.messages.map(\.text) == ["Who is bringing the balls?", "Me", "Great, see you at 7", "👍"])
+            }
+            #expect(phoneLink.drops >= 1)
+            phoneTask.cancel()
+            tabletTask.cancel()
+            let room = try await petePhone.send(ChatAPI.read, gameRoom.id, body: ChatReadMarker(seq: 4))
+            #expect(room.unreadCount == 0 && room.readSeq == 4)
+        }
+    }
+
+    @Test("a fan chats in a match's room while the match is live", StackTests.embeddedOnly, arguments: StackTests.stores)
+    func matchRoom(store: TestStore) async throws {
+        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
+            feedURL in
+            let config = [
+                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
+            ]
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let feed = FootballControlClient(baseURL: feedURL)
+                let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: Date().addingTimeInterval(60)))
+                try await feed.setStatus(fixture, "1H", elapsed: 3)
+                let fan = HuddleClient(
+                    baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
+                try await fan.register(
+                    email: "fan-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "fan password 1", name: "Fiona Fan")
+                var room: ChatRoom?
+                for _ in 0..<300 where room == nil {
+                    room = try await fan.send(ChatAPI.rooms, query: ["limit": "100"]).items.first { $0.kind == .match }
+                    if room == nil { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                let matchRoom = try #require(room)
+                #expect(matchRoom.name == "Levadia – Flora")
+                let frames = Frames()
+                let listening = Task { for try await frame in fan.liveChat([matchRoom.id: 0]) { frames.append(frame) } }
+                try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12))
+                let sent = try await fan.send(
+                    ChatAPI.send, matchRoom.id, body: SendChatMessage(text: "Goal! Come on Levadia", clientMessageId: "fan-1"))
+                #expect(sent.senderName == "Fiona Fan" && sent.seq == 1)
+                #expect(try await frames.waitFor(seq: 1))
+                listening.cancel()
+            }
+        }
+    }
+}
+
+/// What a device's chat stream delivered.
+final class Frames: Sendable {
+    private let frames = NIOLockedValueBox<[ChatServerFrame]>([])
+
+    func append(_ frame: ChatServerFrame) { frames.withLockedValue { $0.append(frame) } }
+
+    var messages: [ChatMessage] { frames.withLockedValue { $0 }.filter { $0.type == .message }.compactMap(\.message) }
+
+    func waitFor(seq: Int, timeout: Duration = .seconds(20)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if messages.contains(where: { $0.seq == seq }) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
+
+/// A phone's network: while offline, its open sockets are cut and new ones refused.
+final class OfflineSwitch: Sendable {
+    private struct State {
+        var offline = false
+        var open: [any LiveConnection] = []
+        var drops = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    var isOffline: Bool { state.withLockedValue { $0.offline } }
+    var drops: Int { state.withLockedValue { $0.drops } }
+
+    func track(_ connection: any LiveConnection) { state.withLockedValue { $0.open.append(connection) } }
+
+    func goOffline() {
+        let open = state.withLockedValue { state in
+            state.offline = true
+            state.drops += state.open.count
+            defer { state.open = [] }
+            return state.open
+        }
+        for connection in open { Task { await connection.close() } }
+    }
+
+    func goOnline() { state.withLockedValue { $0.offline = false } }
+}
+
+/// `WebSocketLiveTransport` behind an `OfflineSwitch`.
+struct SwitchableLiveTransport: LiveTransport {
+    let link: OfflineSwitch
+
+    func connect(to url: URL, headers: [String: String]) async throws -> any LiveConnection {
+        guard !link.isOffline else { throw TransportFailure("offline") }
+        let connection = try await WebSocketLiveTransport().connect(to: url, headers: headers)
+        link.track(connection)
+        return connection
+    }
+}
