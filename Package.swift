@@ -208,7 +208,7 @@ let package = Package(
             name: "HuddleBench",
             dependencies: [
                 "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
-                .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging,
+                .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging, .sqlKit,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),

@@ -257,11 +257,3 @@ struct BankTests {
         throw BettingProcessFailure(description: "betting never took the \(type) of \(match.id)")
     }
 }
-
-extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
-    }
-}

@@ -71,6 +71,11 @@ struct MessagesTests {
             #expect(try await chat.history(room, as: ada, query: "?before=6&limit=3").map(\.seq) == [5, 4, 3])
             #expect(try await chat.history(room, as: ada, query: "?after=22").map(\.seq) == [23, 24, 25])
             #expect(try await chat.chat.get("/v1/chat/rooms/\(room)/messages?after=1&before=5", token: ada.accessToken).status == 422)
+            for bad in ["before=-1", "after=2147483648", "limit=101"] {
+                #expect(try await chat.chat.get("/v1/chat/rooms/\(room)/messages?\(bad)", token: ada.accessToken).status == 422, "\(bad)")
+            }
+            let read = "/v1/chat/rooms/\(room)/read"
+            #expect(try await chat.chat.post(read, json: ChatReadMarker(seq: 2_147_483_648), token: ada.accessToken).status == 422)
             #expect(try await chat.chat.get("/v1/chat/rooms/\(RoomID())/messages", token: ada.accessToken).status == 404)
         }
     }
@@ -137,13 +142,5 @@ struct MessagesTests {
             .decode(ChatRoom.self)
             #expect(try await chat.send("another room", to: direct.id, as: ada).status == 201)
         }
-    }
-}
-
-extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
     }
 }

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import JWTKit
 import ServiceKit
+import ServiceKitTesting
 import Testing
 
 /// The verifier against a key source that serves real Ed25519 keys, as auth's JWKS would.
@@ -95,13 +96,5 @@ struct TokenVerifierTests {
         let verifier = TokenVerifier(source: source)
         await #expect(throws: TokenVerifier.Failure.malformed) { try await verifier.verify("not.a.jwt") }
         #expect(await source.fetches == 0)
-    }
-}
-
-extension Sequence {
-    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
     }
 }

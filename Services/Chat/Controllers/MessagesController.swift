@@ -10,7 +10,7 @@ struct MessagesController: Controller {
         router.on(ChatAPI.messages) { request, context in
             func seq(_ name: String) throws -> Int? {
                 guard let value = try request.query(name, as: Int.self) else { return nil }
-                guard value >= 0 else { throw CommonError.invalid(name, "must be 0 or more") }
+                guard ChatMessageLimits.seqRange.contains(value) else { throw CommonError.invalid(name, ChatMessageLimits.seqProblem) }
                 return value
             }
             let limit = try request.query("limit", as: Int.self) ?? 20

@@ -11,7 +11,7 @@ struct RoomsController: Controller {
         router.on(ChatAPI.rooms) { request, context in try await rooms.list(for: context.userID, page: try PageRequest(request)) }
         router.on(ChatAPI.room) { _, context in try await rooms.room(try context.parameters.roomID(), for: context.userID) }
         router.on(ChatAPI.read) { body, _, context in
-            guard body.seq >= 0 else { throw CommonError.invalid("seq", "must be 0 or more") }
+            guard ChatMessageLimits.seqRange.contains(body.seq) else { throw CommonError.invalid("seq", ChatMessageLimits.seqProblem) }
             return try await rooms.markRead(body.seq, in: try context.parameters.roomID(), by: context.userID)
         }
         router.on(ChatAPI.direct) { body, _, context in

@@ -97,7 +97,9 @@ struct ChatSocketSession {
         _ room: RoomID, afterSeq: Int?, subscriptions: NIOLockedValueBox<[RoomID: UUID]>,
         send: @escaping @Sendable (Outgoing) -> Void
     ) async throws {
-        if let afterSeq, afterSeq < 0 { throw CommonError.invalid("afterSeq", "must be 0 or more") }
+        if let afterSeq, !ChatMessageLimits.seqRange.contains(afterSeq) {
+            throw CommonError.invalid("afterSeq", ChatMessageLimits.seqProblem)
+        }
         guard subscriptions.withLockedValue({ $0[room] == nil }) else { return }
         let stored = try await database.read { sql in try await rooms.accessible(room, by: user, on: sql) }
         let subscriber = LiveSubscriber<ChatChange>(

@@ -5,5 +5,5 @@ import ArgumentParser
 struct HuddleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle-bench", abstract: "Huddle benchmarks.",
-        subcommands: [LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self])
+        subcommands: [LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self])
 }

@@ -180,11 +180,3 @@ struct TicketsBenchmark: AsyncParsableCommand {
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }
 }
-
-extension Sequence {
-    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
-    }
-}

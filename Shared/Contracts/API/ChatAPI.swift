@@ -65,7 +65,9 @@ public enum ChatMessageLimits {
     public static let text = TextRule(1...2000)
     /// A device's id for a message: 1–100 characters of letters, digits, `-` and `_`.
     public static let clientMessageId = JSONSchema.text(1...100).pattern(JSONSchema.whole("[A-Za-z0-9_-]*"))
-    public static let seq = JSONSchema.integer(0...Int(Int32.max))
+    public static let seqRange = 0...Int(Int32.max)
+    public static let seq = JSONSchema.integer(seqRange)
+    public static let seqProblem = "must be a seq from 0 to 2147483647"
 }
 
 extension SendChatMessage: FieldConstraints {

@@ -1,0 +1,231 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Contracts
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import SQLKit
+import ServiceKit
+import ServiceKitTesting
+
+/// `huddle-bench chat`: chat runs in processes of its own (`huddle --modules auth,chat`, and with
+/// `--instances 2` a second `chat` on the same PostgreSQL), so their memory is theirs alone:
+/// 1. memory per idle subscribed socket: the chat process's RSS with `--sockets` sockets subscribed
+///    to the global room, minus its RSS before they connected;
+/// 2. fan-out: one sender posts `--rate` messages a second for `--seconds`; the latency from each
+///    send to its arrival at every socket, p50/p99 (sockets split over the instances);
+/// 3. history: `--history` messages written straight into a room's store, then pages of 50 read at
+///    random places through the API, p50/p99.
+struct ChatBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chat", abstract: "Chat fan-out, memory per socket and history.")
+
+    @Option(help: "Sockets subscribed to one room.") var sockets = 1000
+    @Option(help: "Messages a second during the fan-out.") var rate = 20
+    @Option(help: "Seconds of messages.") var seconds = 10
+    @Option(help: "Chat instances (2 needs --postgres).") var instances = 1
+    @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
+    @Option(help: "Messages in the room read for history pages (0 skips it).") var history = 1_000_000
+    @Option(help: "History pages read.") var pages = 2000
+
+    func run() async throws {
+        guard instances == 1 || (instances == 2 && postgres != nil) else {
+            throw ValidationError("--instances 2 needs --postgres: instances share the room through PostgreSQL")
+        }
+        if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("chat-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let chatDB = postgres == nil ? "sqlite:\(data.path)/chat.sqlite" : try await TestStore.postgres.freshDatabaseURL()
+        let authDB = postgres == nil ? "sqlite:\(data.path)/auth.sqlite" : try await TestStore.postgres.freshDatabaseURL()
+        let token = UUID().uuidString + UUID().uuidString
+        let common = [
+            "internal.token=\(token)", "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",
+            "chat.db.url=\(chatDB)",
+        ]
+        var processes = [
+            try ChildProcess.huddle(
+                ["--modules", "auth,chat"],
+                settings: common + [
+                    "auth.http.port=28081", "chat.http.port=28086", "auth.db.url=\(authDB)", "auth.events.subscribers=chat",
+                ],
+                data: data)
+        ]
+        defer { for process in processes { process.stop() } }
+        try await waitForHealth("http://127.0.0.1:28086")
+        var chatURLs = ["http://127.0.0.1:28086"]
+        if instances == 2 {
+            processes.append(
+                try ChildProcess.huddle(
+                    ["--modules", "chat"], settings: common + ["chat.http.port=28186", "auth.url=http://127.0.0.1:28081"], data: data))
+            try await waitForHealth("http://127.0.0.1:28186")
+            chatURLs.append("http://127.0.0.1:28186")
+        }
+        let auth = TestClient(baseURL: "http://127.0.0.1:28081")
+        let users = try await (0..<min(100, sockets)).asyncMap { try await auth.register(name: "Bench \($0)") }
+        let sender = try await auth.register(name: "Sender")
+        let chat = TestClient(baseURL: chatURLs[0])
+        let rooms = try await chat.get("/v1/chat/rooms", token: sender.accessToken).decode(Page<ChatRoom>.self)
+        guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
+
+        let devices = try await memoryPerSocket(room: room, users: users, chatURLs: chatURLs, process: processes[0])
+        try await fanOut(room: room, sender: sender, devices: devices)
+        for device in devices { await device.close() }
+        if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
+    }
+
+    /// Connects the sockets (warming up with a few first) and prints the RSS they added.
+    private func memoryPerSocket(room: RoomID, users: [Session], chatURLs: [String], process: ChildProcess) async throws -> [ChatSocket] {
+        func connect(_ index: Int) async throws -> ChatSocket {
+            let device = try await ChatSocket.connect(
+                baseURL: chatURLs[index % chatURLs.count], chatToken: users[index % users.count].accessToken)
+            try device.send(ChatClientFrame.subscribe(room))
+            return device
+        }
+        let warmUp = try await (0..<20).asyncMap(connect)
+        for device in warmUp { _ = try await device.waitFor { $0.type == .subscribed } }
+        for device in warmUp { await device.close() }
+        try await Task.sleep(for: .seconds(2))
+        let before = process.residentBytes()
+        var devices: [ChatSocket] = []
+        for index in 0..<sockets { devices.append(try await connect(index)) }
+        for device in devices {
+            guard try await device.waitFor(timeout: .seconds(60), { $0.type == .subscribed }) else {
+                throw ValidationError("a socket was not subscribed")
+            }
+        }
+        try await Task.sleep(for: .seconds(3))
+        let after = process.residentBytes()
+        let share = chatURLs.count == 1 ? sockets : (sockets + 1) / 2
+        print(
+            String(
+                format:
+                    "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB: %.1f KB per idle socket",
+                sockets, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / Double(share) / 1024))
+        return devices
+    }
+
+    /// Sends `rate` messages a second and prints the send-to-arrival latency over every socket.
+    private func fanOut(room: RoomID, sender: Session, devices: [ChatSocket]) async throws {
+        let chat = TestClient(baseURL: "http://127.0.0.1:28086")
+        var sentAt: [String: ContinuousClock.Instant] = [:]
+        let interval = Duration.seconds(1) / rate
+        var next = ContinuousClock.now
+        for index in 0..<(rate * seconds) {
+            try await Task.sleep(until: next)
+            let id = "bench-\(index)"
+            sentAt[id] = .now
+            _ = try await expect(
+                201,
+                chat.post(
+                    "/v1/chat/rooms/\(room)/messages", json: SendChatMessage(text: "message \(index)", clientMessageId: id),
+                    token: sender.accessToken))
+            next += interval
+        }
+        try await Task.sleep(for: .seconds(3))
+        var latencies: [Double] = [], missing = 0
+        for device in devices {
+            var seen = Set<String>()
+            for arrival in device.arrivals where arrival.message.type == .message {
+                guard let message = arrival.message.message, let sent = sentAt[message.clientMessageId] else { continue }
+                seen.insert(message.clientMessageId)
+                let elapsed = arrival.at - sent
+                latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            missing += sentAt.count - seen.count
+        }
+        latencies.sort()
+        func percentile(_ p: Double) -> Double {
+            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        print(
+            String(
+                format:
+                    "chat fan-out: %d sockets, %d messages/s for %d s: %d deliveries, %d missing; send to arrival p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                devices.count, rate, seconds, latencies.count, missing, percentile(0.5), percentile(0.99), latencies.last ?? .nan))
+    }
+
+    /// Fills the room to `history` messages in its store, then reads pages at random seqs.
+    private func historyPages(room: RoomID, reader: Session, chat: TestClient, store url: String) async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let database = try await Database.open(url: url, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            let start = ContinuousClock.now
+            let first = try await database.read { sql in
+                try await sql.raw("SELECT last_seq FROM rooms WHERE id = \(bind: room.description)").first()?.decode(
+                    column: "last_seq", as: Int.self)
+                    ?? 0
+            }
+            try await database.transaction { sql in
+                let series =
+                    database.kind == .postgres
+                    ? "SELECT generate_series(\(first + 1), \(history)) AS i"
+                    : "WITH RECURSIVE s(i) AS (SELECT \(first + 1) UNION ALL SELECT i + 1 FROM s WHERE i < \(history)) SELECT i FROM s"
+                let now = database.kind == .postgres ? "now()" : "unixepoch('subsec')"
+                let id = database.kind == .postgres ? "gen_random_uuid()::text" : "lower(hex(randomblob(16)))"
+                // Generated in the database: a million rows through the driver would take minutes.
+                let insert: String = """
+                    INSERT INTO messages (id, room_id, seq, sender_id, sender_name, text, client_message_id, sent_at)
+                    SELECT \(id), '\(room)', i, '\(reader.user.id)', 'Bench', 'history ' || i, 'h' || i, \(now) FROM (\(series)) AS s
+                    """
+                try await sql.raw(SQLQueryString(insert)).run()
+                try await sql.raw("UPDATE rooms SET last_seq = \(bind: history) WHERE id = \(bind: room.description)").run()
+            }
+            print(String(format: "chat history: %d messages written in %.1f s", history, (ContinuousClock.now - start).seconds))
+        }
+        var latencies: [Double] = []
+        for _ in 0..<pages {
+            let before = Int.random(in: 2...history)
+            let started = ContinuousClock.now
+            _ = try await expect(200, chat.get("/v1/chat/rooms/\(room)/messages?before=\(before)&limit=50", token: reader.accessToken))
+            latencies.append((ContinuousClock.now - started).seconds * 1000)
+        }
+        latencies.sort()
+        print(
+            String(
+                format: "chat history: %d pages of 50 at random seqs of %d: p50 %.2f ms, p99 %.2f ms", pages, history,
+                latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)]))
+    }
+
+    private func waitForHealth(_ url: String) async throws {
+        let client = TestClient(baseURL: url)
+        for _ in 0..<300 {
+            if (try? await client.get("/health"))?.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ValidationError("\(url) did not become healthy")
+    }
+}
+
+/// A `huddle` started from the same build directory as this benchmark.
+struct ChildProcess {
+    let process: Process
+
+    static func huddle(_ arguments: [String], settings: [String], data: URL) throws -> ChildProcess {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("huddle")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments =
+            arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
+            + settings.flatMap { ["--set", $0] }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return ChildProcess(process: process)
+    }
+
+    /// VmRSS from /proc.
+    func residentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
