@@ -39,7 +39,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.addServices(ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger))
     let liveRouter = Router(context: LiveRequestContext.self)
     ChatLiveController(
-        live: live, rooms: rooms, messages: messages, people: people, database: database, settings: settings, verifier: service.verifier
+        live: live, rooms: rooms, messages: messages, blocks: BlockCache(database: database, people: people), database: database,
+        settings: settings, verifier: service.verifier
     ).add(to: liveRouter)
     return try service.application(
         server: .http1WebSocketUpgrade(

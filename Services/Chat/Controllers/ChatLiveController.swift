@@ -13,7 +13,7 @@ struct ChatLiveController {
     let live: LiveRooms
     let rooms: Rooms
     let messages: Messages
-    let people: any PeopleStore
+    let blocks: BlockCache
     let database: Database
     let settings: ChatSettings
     let verifier: TokenVerifier
@@ -24,7 +24,7 @@ struct ChatLiveController {
         } onUpgrade: { inbound, outbound, context in
             guard let user = await user(context.request) else { return }
             let session = ChatSocketSession(
-                user: user, live: live, rooms: rooms, messages: messages, people: people, database: database,
+                user: user, live: live, rooms: rooms, messages: messages, database: database, blocks: blocks,
                 bufferSize: settings.socketBuffer, maxMessageSize: Self.maxMessageSize, logger: context.logger)
             do {
                 try await session.run(inbound: inbound, outbound: outbound)

@@ -165,11 +165,16 @@ struct ChatBenchmark: AsyncParsableCommand {
                     ? "SELECT generate_series(\(first + 1), \(history)) AS i"
                     : "WITH RECURSIVE s(i) AS (SELECT \(first + 1) UNION ALL SELECT i + 1 FROM s WHERE i < \(history)) SELECT i FROM s"
                 let now = database.kind == .postgres ? "now()" : "unixepoch('subsec')"
-                let id = database.kind == .postgres ? "gen_random_uuid()::text" : "lower(hex(randomblob(16)))"
+                // A version 4 UUID from 16 random bytes (h), written as the service writes ids.
+                let id =
+                    database.kind == .postgres
+                    ? "gen_random_uuid()::text"
+                    : "lower(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-a' || substr(h, 18, 3) || '-' || substr(h, 21, 12))"
                 // Generated in the database: a million rows through the driver would take minutes.
                 let insert: String = """
                     INSERT INTO messages (id, room_id, seq, sender_id, sender_name, text, client_message_id, sent_at)
-                    SELECT \(id), '\(room)', i, '\(reader.user.id)', 'Bench', 'history ' || i, 'h' || i, \(now) FROM (\(series)) AS s
+                    SELECT \(id), '\(room)', i, '\(reader.user.id)', 'Bench', 'history ' || i, 'h' || i, \(now)
+                    FROM (SELECT i, \(database.kind == .postgres ? "''" : "hex(randomblob(16))") AS h FROM (\(series)) AS n) AS s
                     """
                 try await sql.raw(SQLQueryString(insert)).run()
                 try await sql.raw("UPDATE rooms SET last_seq = \(bind: history) WHERE id = \(bind: room.description)").run()
