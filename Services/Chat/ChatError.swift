@@ -8,7 +8,6 @@ enum ChatError: ProblemError {
     case floodLimited(retryAfterSeconds: Int)
     case blocked
     case cannotMessageSelf
-    case notYourMessage
 
     var problem: Problem {
         switch self {
@@ -18,8 +17,6 @@ enum ChatError: ProblemError {
             Problem(.blocked, title: "Blocked", detail: "One of you blocked the other.")
         case .cannotMessageSelf:
             Problem(.cannotMessageSelf, title: "That is you", detail: "A direct room and a block need another player.")
-        case .notYourMessage:
-            Problem(.forbidden, title: "Forbidden", detail: "Only the sender may change a message.")
         }
     }
 

@@ -31,14 +31,14 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }
     }
-    let rounds = Rounds(database: database, rounds: roundStore, catalog: catalog, auth: auth, live: live)
+    let rounds = Rounds(database: database, rounds: roundStore, catalog: catalog, auth: auth)
     let matchStore = SQLMatchStore()
     let liveMatches = LiveMatches(logger: dependencies.logger) { match, after in
         try await database.read { sql in try await matchStore.changes(of: match, after: after, on: sql) }
     }
     let livePoll = reader.milliseconds("games.matches.poll.live.ms", default: 15_000)
     let matches = Matches(
-        database: database, store: matchStore, live: liveMatches, maxAgeSeconds: max(1, Int(livePoll.seconds.rounded(.up))))
+        database: database, store: matchStore, maxAgeSeconds: max(1, Int(livePoll.seconds.rounded(.up))))
 
     service.add(
         GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: Date.init),

@@ -18,10 +18,10 @@ struct DemoThroughGatewayTests {
     func seedsOnce() async throws {
         try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in
             let url = gateway.baseURL
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, logger: Self.logger))
             let once = [DemoCatalog.parks.count, DemoCatalog.venues.count, DemoCatalog.news.count]
             #expect(try await counts(gateway) == once)
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
 
             let courses = try await gateway.get("/v1/courses?limit=100").decode(Page<Course>.self)
@@ -46,6 +46,14 @@ struct DemoThroughGatewayTests {
                 if found.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(found == [DemoData.chloe.name])
+            // The conversation in the global room, once though seeded twice.
+            let global = try #require(
+                try await gateway.get("/v1/chat/rooms", token: bruno.accessToken).decode(Page<ChatRoom>.self).items.first {
+                    $0.kind == .global
+                })
+            let said = try await gateway.get("/v1/chat/rooms/\(global.id)/messages?limit=100", token: bruno.accessToken)
+                .decode(Page<ChatMessage>.self).items.filter { $0.clientMessageId.hasPrefix("demo-chat-") }
+            #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text))
         }
     }
 

@@ -27,13 +27,11 @@ struct Messages: Sendable {
         }) {
             return (earlier, false)
         }
-        let stored = try await database.read { sql in try await rooms.accessible(room, by: user, on: sql) }
-        try await refuseIfBlocked(stored, user)
         if let wait = await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait) }
         let name = try await senderName(user)
         do {
             return try await database.transaction { sql in
-                _ = try await rooms.accessible(room, by: user, on: sql)
+                try await refuseIfBlocked(try await rooms.accessible(room, by: user, on: sql), user, on: sql)
                 let at = now()
                 let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
                 let message = ChatMessage(
@@ -101,7 +99,7 @@ struct Messages: Sendable {
             guard let message = try await store.message(id, on: sql), message.roomId == room, message.deleted != true else {
                 throw CommonError.notFound("No message with id \(id) in this room.")
             }
-            guard message.senderId == user else { throw ChatError.notYourMessage }
+            guard message.senderId == user else { throw CommonError.forbidden("Only the sender may change a message.") }
             let version = try await roomStore.nextVersion(of: room, on: sql)
             try await apply(sql, now())
             try await announce(RoomChange(version: version, kind: kind, messageID: id, userID: nil), in: room, on: sql)
@@ -109,11 +107,10 @@ struct Messages: Sendable {
         }
     }
 
-    private func refuseIfBlocked(_ room: StoredRoom, _ user: UserID) async throws {
+    private func refuseIfBlocked(_ room: StoredRoom, _ user: UserID, on sql: any SQLDatabase) async throws {
         guard room.kind == .direct else { return }
-        let members = try await database.read { sql in try await roomStore.members(of: room.id, on: sql) }
-        guard let other = members.first(where: { $0 != user }) else { return }
-        if try await database.read({ sql in try await people.blockedEitherWay(user, other, on: sql) }) { throw ChatError.blocked }
+        guard let other = try await roomStore.members(of: room.id, on: sql).first(where: { $0 != user }) else { return }
+        if try await people.blockedEitherWay(user, other, on: sql) { throw ChatError.blocked }
     }
 
     private func senderName(_ user: UserID) async throws -> String {

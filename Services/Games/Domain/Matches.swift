@@ -4,12 +4,12 @@ import SQLKit
 import ServiceKit
 
 /// Professional matches: provider reports become versions, each committed with its log entry and
-/// its events and announced to the devices following the match; reads are conditional, so a phone
+/// its events and announced with its commit (`Database.notify`, which every instance's
+/// `ChangeNotifications` hands to its live feed) to the devices following the match; reads are conditional, so a phone
 /// that polls pays for a body only when something changed.
 struct Matches: Sendable {
     let database: Database
     let store: any MatchStore
-    let live: LiveMatches
     /// How long an answer stays current: the live poll interval.
     let maxAgeSeconds: Int
     let outbox = Outbox()
@@ -40,10 +40,7 @@ struct Matches: Sendable {
                     channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)
                 return next
             }
-            if let saved {
-                changed.append(Ingested(fixtureID: report.fixtureID, match: saved))
-                await live.changed(id, version: saved.version)
-            }
+            if let saved { changed.append(Ingested(fixtureID: report.fixtureID, match: saved)) }
         }
         return changed
     }

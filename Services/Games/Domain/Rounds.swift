@@ -13,7 +13,6 @@ struct Rounds: Sendable {
     let rounds: any RoundStore
     let catalog: CatalogClient
     let auth: AuthClient
-    let live: LiveRounds
     let outbox = Outbox()
 
     /// Holes and pars are copied from catalog now, so later edits of the course leave this round
@@ -74,7 +73,6 @@ struct Rounds: Sendable {
                 channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
             return try await rounds.card(id, on: sql)!
         }
-        await live.changed(id, version: card.version)
         return card
     }
 
@@ -92,7 +90,6 @@ struct Rounds: Sendable {
                 RoundEvent.finished, aggregateID: id.description, payload: RoundEvent.RoundChanged(scorecard: finished), on: sql)
             return finished
         }
-        await live.changed(id, version: card.version)
         return card
     }
 

@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let gateway = url.hasSuffix("/") ? String(url.dropLast()) : url
         let logger = bootstrapLogging(level: logLevel, label: "huddle.demo")
-        guard await DemoSeed.run(auth: gateway, catalog: gateway, games: gateway, logger: logger) else {
+        guard await DemoSeed.run(auth: gateway, catalog: gateway, games: gateway, chat: gateway, logger: logger) else {
             print(
                 """
                 The demo is incomplete (see the warnings above). A 403 on courses, venues or news means \

@@ -89,7 +89,8 @@ public struct HuddleCommand: AsyncParsableCommand {
         if demo, modules.contains(.auth) {
             _ = await DemoSeed.run(
                 auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
-                games: modules.contains(.games) ? stack.url(of: .games) : nil, logger: logger)
+                games: modules.contains(.games) ? stack.url(of: .games) : nil,
+                chat: modules.contains(.chat) ? stack.url(of: .chat) : nil, logger: logger)
         }
         // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
         var demoTicket: Task<Bool, Never>?
