@@ -21,13 +21,14 @@ public enum ChatAPI {
         .post, "/v1/chat/rooms/{id}/messages", owner: .chat,
         summary: "Send a message (1–2,000 characters, trimmed); the same clientMessageId from me answers the message sent "
             + "first (200). Over the flood limit: 429 with Retry-After",
-        status: 201, problems: [.floodLimited], otherAnswers: [200: ChatMessage.self])
+        status: 201, problems: [.floodLimited, .blocked], otherAnswers: [200: ChatMessage.self])
     public static let edit = Endpoint<SignedIn, EditChatMessage, ChatMessage>(
         .patch, "/v1/chat/rooms/{id}/messages/{messageId}", owner: .chat,
-        summary: "Edit my own message; the room sees the change live and history shows editedAt")
+        summary: "Edit my own message (403 for anyone else's); the room sees the change live and history shows editedAt",
+        problems: [.forbidden])
     public static let delete = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/chat/rooms/{id}/messages/{messageId}", owner: .chat,
-        summary: "Delete my own message; it keeps its seq as a deleted placeholder")
+        summary: "Delete my own message (403 for anyone else's); it keeps its seq as a deleted placeholder", problems: [.forbidden])
     public static let read = Endpoint<SignedIn, ChatReadMarker, ChatRoom>(
         .post, "/v1/chat/rooms/{id}/read", owner: .chat,
         summary: "Move my read marker to seq (never backwards, never past the last message); answers the room")
