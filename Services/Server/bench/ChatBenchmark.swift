@@ -52,13 +52,13 @@ struct ChatBenchmark: AsyncParsableCommand {
                 data: data)
         ]
         defer { for process in processes { process.stop() } }
-        try await waitForHealth("http://127.0.0.1:28086")
+        try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
         var chatURLs = ["http://127.0.0.1:28086"]
         if instances == 2 {
             processes.append(
                 try ChildProcess.huddle(
                     ["--modules", "chat"], settings: common + ["chat.http.port=28186", "auth.url=http://127.0.0.1:28081"], data: data))
-            try await waitForHealth("http://127.0.0.1:28186")
+            try await ChildProcess.waitForHealth("http://127.0.0.1:28186")
             chatURLs.append("http://127.0.0.1:28186")
         }
         let auth = TestClient(baseURL: "http://127.0.0.1:28081")
@@ -195,42 +195,4 @@ struct ChatBenchmark: AsyncParsableCommand {
                 latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)]))
     }
 
-    private func waitForHealth(_ url: String) async throws {
-        let client = TestClient(baseURL: url)
-        for _ in 0..<300 {
-            if (try? await client.get("/health"))?.status == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw ValidationError("\(url) did not become healthy")
-    }
-}
-
-/// A `huddle` started from the same build directory as this benchmark.
-struct ChildProcess {
-    let process: Process
-
-    static func huddle(_ arguments: [String], settings: [String], data: URL) throws -> ChildProcess {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("huddle")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments =
-            arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
-            + settings.flatMap { ["--set", $0] }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return ChildProcess(process: process)
-    }
-
-    /// VmRSS from /proc.
-    func residentBytes() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
 }

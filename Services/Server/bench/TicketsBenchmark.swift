@@ -32,41 +32,41 @@ struct TicketsBenchmark: AsyncParsableCommand {
             setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1)
             try await yardstick(levels)
         }
-        let store: TestStore = postgres == nil ? .sqlite : .postgres
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tickets-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let standIn = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
         try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
-            var settings = [
-                "log.level": "error", "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
-                "betting.odds.poll.ms": "100", "betting.wallet.grant": "1000000000000", "betting.stake.max": "100000",
-                "auth.bcrypt.cost": "4",
-            ]
-            for module in [ServiceModule.auth, .betting] {
-                settings["\(module.rawValue).http.port"] = "0"
-                settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+            let database = { (name: String) in
+                postgres == nil ? "sqlite:\(data.path)/\(name).sqlite" : try await TestStore.postgres.freshDatabaseURL()
             }
-            settings["betting.db.pool"] = String(max(20, levels.max() ?? 20))
-            let stack = try await EmbeddedStack.start(
-                modules: [.auth, .betting], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalToken: TestStack.internalToken, logger: logger)
-            do {
-                try await place(levels, betting: stack.url(of: .betting), auth: stack.url(of: .auth), feed: feedURL, store: store)
-            } catch {
-                try? await stack.stop()
-                throw error
-            }
-            try? await stack.stop()
+            // Betting runs as `huddle` runs it, in a process of its own.
+            let server = try ChildProcess.huddle(
+                ["--modules", "auth,betting"],
+                settings: [
+                    "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "auth.http.port=28081", "betting.http.port=28085",
+                    "auth.db.url=\(try await database("auth"))", "betting.db.url=\(try await database("betting"))",
+                    "betting.db.pool=\(max(20, levels.max() ?? 20))", "betting.odds.provider.url=\(feedURL)",
+                    "betting.odds.provider.key=huddle-dev-football-key", "betting.odds.poll.ms=100", "betting.wallet.grant=1000000000000",
+                    "betting.stake.max=100000",
+                ],
+                data: data)
+            defer { server.stop() }
+            try await ChildProcess.waitForHealth("http://127.0.0.1:28085")
+            try await place(
+                levels, betting: "http://127.0.0.1:28085", auth: "http://127.0.0.1:28081", feed: feedURL,
+                setup: postgres == nil ? "SQLite" : "PostgreSQL")
         }
     }
 
-    private func place(_ levels: [Int], betting: String, auth: String, feed: String, store: TestStore) async throws {
+    private func place(_ levels: [Int], betting: String, auth: String, feed: String, setup: String) async throws {
         let picks = try await fixtures(betting: TestClient(baseURL: betting), feed: FootballControlClient(baseURL: feed))
         let users = try await (0..<(levels.max() ?? 1)).asyncMap { index in
             try await TestClient(baseURL: auth).register(name: "Bench \(index)")
         }
-        let setup = store == .sqlite ? "SQLite in memory" : "PostgreSQL"
         print("tickets (\(setup)): POST /v1/betting/tickets, two legs each, \(seconds) s per level")
         for level in levels {
             let latencies = NIOLockedValueBox<[Double]>([])
