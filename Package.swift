@@ -43,6 +43,7 @@ let package = Package(
         .executable(name: "search", targets: ["SearchServer"]),
         .executable(name: "betting", targets: ["BettingServer"]),
         .executable(name: "chat", targets: ["ChatServer"]),
+        .executable(name: "notify", targets: ["NotifyServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
         .library(name: "HuddleKit", targets: ["HuddleKit"]),
@@ -152,6 +153,13 @@ let package = Package(
             ],
             path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "NotifyService",
+            dependencies: [
+                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
+                .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto,
+            ],
+            path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "BettingService",
             dependencies: [
                 "Contracts", "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
@@ -177,7 +185,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
-                "ChatService", "ProviderStandIns",
+                "ChatService", "NotifyService", "ProviderStandIns",
                 "Contracts",
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -204,6 +212,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "ChatServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/chat", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "NotifyServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/notify",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -268,6 +279,13 @@ let package = Package(
                 .webSocketClient, .nioWebSocket,
             ],
             path: "Tests/ChatTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NotifyTests",
+            dependencies: [
+                "NotifyService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "Contracts",
+                "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+            ],
+            path: "Tests/NotifyTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [

@@ -180,9 +180,20 @@ public struct ProfilesResponse: Codable, Equatable, Sendable {
 /// an account is created or its profile changes, so search can find players by name.
 public enum AuthEvent {
     public static let profileChanged = "auth.user.profileChanged"
+    /// A player started following another (not sent again for a repeated follow).
+    public static let followed = "auth.user.followed"
 
     public struct ProfileChanged: Codable, Equatable, Sendable {
         public var profile: PublicProfile
         public init(profile: PublicProfile) { self.profile = profile }
+    }
+
+    public struct Followed: Codable, Equatable, Sendable {
+        public var follower: PublicProfile
+        public var followedId: UserID
+        public init(follower: PublicProfile, followedId: UserID) {
+            self.follower = follower
+            self.followedId = followedId
+        }
     }
 }

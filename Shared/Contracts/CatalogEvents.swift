@@ -21,16 +21,19 @@ public enum CatalogEvent {
         public init(teamId: TeamID) { self.teamId = teamId }
     }
 
-    /// `role` is nil when the user no longer has any standing with the team.
+    /// `role` is nil when the user no longer has any standing with the team, `previousRole` nil when
+    /// they had none before (so pending → player is an approved request).
     public struct MembershipChanged: Codable, Equatable, Sendable {
         public var teamId: TeamID
         public var userId: UserID
         public var role: Membership?
+        public var previousRole: Membership?
         public var memberCount: Int
-        public init(teamId: TeamID, userId: UserID, role: Membership?, memberCount: Int) {
+        public init(teamId: TeamID, userId: UserID, role: Membership?, previousRole: Membership? = nil, memberCount: Int) {
             self.teamId = teamId
             self.userId = userId
             self.role = role
+            self.previousRole = previousRole
             self.memberCount = memberCount
         }
     }

@@ -20,24 +20,27 @@ public enum GameEvent {
         }
     }
 
-    /// `status` is nil when the user left the roster. `promoted` lists waiting players who took a
+    /// `status` is nil when the user left the roster, `previousStatus` nil when they were not on it
+    /// (so pending → going is an approved request). `promoted` lists waiting players who took a
     /// freed slot in the same change, so they can be told.
     public struct RosterChanged: Codable, Equatable, Sendable {
         public var gameId: GameID
         public var userId: UserID
         public var status: RosterStatus?
+        public var previousStatus: RosterStatus?
         public var promoted: [UserID]
         public var goingCount: Int
         public var waitlistCount: Int
         public var subsNeeded: Int
 
         public init(
-            gameId: GameID, userId: UserID, status: RosterStatus?, promoted: [UserID] = [], goingCount: Int, waitlistCount: Int,
-            subsNeeded: Int
+            gameId: GameID, userId: UserID, status: RosterStatus?, previousStatus: RosterStatus? = nil, promoted: [UserID] = [],
+            goingCount: Int, waitlistCount: Int, subsNeeded: Int
         ) {
             self.gameId = gameId
             self.userId = userId
             self.status = status
+            self.previousStatus = previousStatus
             self.promoted = promoted
             self.goingCount = goingCount
             self.waitlistCount = waitlistCount

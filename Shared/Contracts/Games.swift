@@ -220,3 +220,13 @@ extension Privacy {
         self == .public || isParticipant
     }
 }
+
+extension Game {
+    /// What people call the game: its teams, its team, or its description.
+    public var displayName: String {
+        if let home = homeTeamName, let away = awayTeamName { return "\(home) – \(away)" }
+        if let team = teamName { return team }
+        if let description, !description.isEmpty { return String(description.prefix(80)) }
+        return "\(sport.rawValue.capitalized) game"
+    }
+}

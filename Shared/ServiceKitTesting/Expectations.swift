@@ -1,3 +1,4 @@
+public import Contracts
 public import Foundation
 
 /// Fails with the answer's status and body unless it has the expected status.
@@ -5,6 +6,15 @@ public import Foundation
 public func expect(_ status: Int, _ response: TestClient.Response) throws -> TestClient.Response {
     guard response.status == status else { throw UnexpectedResponse(response: response, expected: status) }
     return response
+}
+
+/// Fails unless the answer is a problem with this status and code; returns the problem.
+@discardableResult
+public func expectProblem(_ status: Int, _ code: String, _ response: TestClient.Response) throws -> Problem {
+    guard response.status == status, let problem = response.problem, problem.code == code else {
+        throw UnexpectedResponse(response: response, expected: status)
+    }
+    return problem
 }
 
 public struct UnexpectedResponse: Error, CustomStringConvertible {

@@ -42,7 +42,7 @@ trap finish EXIT
 # The secrets compose asks for, made up for this run.
 secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
-for module in AUTH CATALOG GAMES SEARCH BETTING CHAT; do export "${module}_DB_PASSWORD=$(secret)"; done
+for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
 export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
 
@@ -73,7 +73,7 @@ as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/postgres.log" -w -t 30 \
 (
   while IFS= read -r line; do export "$line"; done < <(service_env postgres)
   as_postgres env "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
-    "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" \
+    "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" "NOTIFY_DB_PASSWORD=$NOTIFY_DB_PASSWORD" \
     "$PGBIN/psql" -v ON_ERROR_STOP=1 -h "$WORK" -p 5432 -U postgres -d postgres -q -f deploy/postgres/init.sql
 ) >"$WORK/init.log" 2>&1
 

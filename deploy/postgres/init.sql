@@ -25,6 +25,11 @@ CREATE ROLE huddle_chat LOGIN PASSWORD :'chat_password';
 CREATE DATABASE huddle_chat OWNER huddle_chat;
 REVOKE ALL ON DATABASE huddle_chat FROM PUBLIC;
 
+\set notify_password `echo "$NOTIFY_DB_PASSWORD"`
+CREATE ROLE huddle_notify LOGIN PASSWORD :'notify_password';
+CREATE DATABASE huddle_notify OWNER huddle_notify;
+REVOKE ALL ON DATABASE huddle_notify FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

@@ -2,7 +2,8 @@ import Contracts
 import SQLKit
 import ServiceKit
 
-/// Writes `auth.user.profileChanged` with the change it describes (same transaction).
+/// Writes `auth.user.profileChanged` and `auth.user.followed` with the change they describe (same
+/// transaction).
 struct ProfileEvents: Sendable {
     let outbox = Outbox()
 
@@ -10,5 +11,11 @@ struct ProfileEvents: Sendable {
         try await outbox.append(
             AuthEvent.profileChanged, aggregateID: user.id.description, payload: AuthEvent.ProfileChanged(profile: user.publicProfile),
             on: sql)
+    }
+
+    func followed(_ follower: User, _ followed: UserID, on sql: any SQLDatabase) async throws {
+        try await outbox.append(
+            AuthEvent.followed, aggregateID: followed.description,
+            payload: AuthEvent.Followed(follower: follower.publicProfile, followedId: followed), on: sql)
     }
 }

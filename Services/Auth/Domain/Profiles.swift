@@ -44,7 +44,12 @@ struct Profiles: Sendable {
     func follow(_ followee: UserID, by follower: UserID) async throws {
         let followee = try await player(followee)
         guard followee.id != follower else { throw AuthError.cannotFollowSelf }
-        try await database.transaction { sql in try await follows.follow(follower, followee.id, on: sql) }
+        try await database.transaction { sql in
+            guard try await follows.follow(follower, followee.id, on: sql), let who = try await users.user(id: follower, on: sql) else {
+                return
+            }
+            try await events.followed(who, followee.id, on: sql)
+        }
     }
 
     func unfollow(_ followee: UserID, by follower: UserID) async throws {

@@ -4,8 +4,8 @@ import SQLKit
 
 /// Who follows whom. Lists are newest first and paged by an exact sequence number.
 protocol FollowStore: Sendable {
-    /// Idempotent: following twice leaves one follow.
-    func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws
+    /// Idempotent: following twice leaves one follow. True when this call started it.
+    func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws -> Bool
     func unfollow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws
     /// Users `user` follows, with the position to continue after.
     func following(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(User, Int64)]
@@ -13,14 +13,15 @@ protocol FollowStore: Sendable {
 }
 
 struct SQLFollowStore: FollowStore {
-    func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws {
+    func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws -> Bool {
         let existing = try await sql.select().column("seq").from("follows")
             .where("follower_id", .equal, SQLBind(follower.description))
             .where("followee_id", .equal, SQLBind(followee.description)).first()
-        guard existing == nil else { return }
+        guard existing == nil else { return false }
         try await sql.insert(into: "follows").columns("follower_id", "followee_id", "created_at")
             .values(SQLBind(follower.description), SQLBind(followee.description), SQLBind(Date()))
             .run()
+        return true
     }
 
     func unfollow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws {

@@ -170,22 +170,26 @@ struct Teams: Sendable {
     private func setStanding(_ role: Membership, of user: UserID, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
         async throws -> Team
     {
+        let previous = try await teams.membership(of: user, in: id, on: sql)
         try await teams.setMembership(role, of: user, in: id, on: sql)
-        return try await publishMembership(of: user, role: role, in: id, viewer: viewer, on: sql)
+        return try await publishMembership(of: user, role: role, previous: previous, in: id, viewer: viewer, on: sql)
     }
 
     private func removeStanding(of user: UserID, in id: TeamID, on sql: any SQLDatabase) async throws {
+        let previous = try await teams.membership(of: user, in: id, on: sql)
         try await teams.removeMembership(of: user, in: id, on: sql)
-        _ = try await publishMembership(of: user, role: nil, in: id, viewer: user, on: sql)
+        _ = try await publishMembership(of: user, role: nil, previous: previous, in: id, viewer: user, on: sql)
     }
 
-    private func publishMembership(of user: UserID, role: Membership?, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
-        async throws -> Team
-    {
+    private func publishMembership(
+        of user: UserID, role: Membership?, previous: Membership?, in id: TeamID, viewer: UserID, on sql: any SQLDatabase
+    ) async throws -> Team {
         guard let team = try await teams.team(id, viewer: viewer, on: sql) else { throw CommonError.notFound("No team with id \(id).") }
         try await outbox.append(
             CatalogEvent.membershipChanged, aggregateID: id.description,
-            payload: CatalogEvent.MembershipChanged(teamId: id, userId: user, role: role, memberCount: team.memberCount), on: sql)
+            payload: CatalogEvent.MembershipChanged(
+                teamId: id, userId: user, role: role, previousRole: previous, memberCount: team.memberCount),
+            on: sql)
         return team
     }
 

@@ -45,7 +45,7 @@ struct RoomEvents: Sendable {
             let changed = try decoder.decode(GameEvent.GameChanged.self, from: event.payload)
             let game = changed.game
             let room = try await rooms.upsert(
-                kind: .game, subject: game.id.description, name: Self.name(of: game), startsAt: game.startsAt, endedAt: nil, at: now(),
+                kind: .game, subject: game.id.description, name: game.displayName, startsAt: game.startsAt, endedAt: nil, at: now(),
                 on: sql)
             for member in [game.organizerId] + changed.invited { _ = try await rooms.addMember(member, to: room.id, on: sql) }
         case GameEvent.rosterChanged:
@@ -73,13 +73,5 @@ struct RoomEvents: Sendable {
         guard try await rooms.removeMember(user, from: room.id, on: sql) else { return }
         let version = try await rooms.nextVersion(of: room.id, on: sql)
         try await messages.announce(RoomChange(version: version, kind: .left, messageID: nil, userID: user), in: room.id, on: sql)
-    }
-
-    /// A game's room is named after what it is: its teams, its team, or its description.
-    static func name(of game: Game) -> String {
-        if let home = game.homeTeamName, let away = game.awayTeamName { return "\(home) – \(away)" }
-        if let team = game.teamName { return team }
-        if let description = game.description, !description.isEmpty { return String(description.prefix(80)) }
-        return "\(game.sport.rawValue.capitalized) game"
     }
 }

@@ -107,6 +107,7 @@ extension Games {
     /// Writes `outcome` for `user`, counts a substitute against the call, moves the waiting list
     /// up into freed slots, and publishes what changed.
     func apply(_ outcome: RosterRules.Outcome, to user: UserID, in game: Game, on sql: any SQLDatabase) async throws -> RosterPlace {
+        let previous = try await roster.placement(of: user, in: game.id, on: sql)?.status
         var changed: (status: RosterStatus?, promoted: [UserID])? = nil
         switch outcome {
         case .refused(let reason):
@@ -129,7 +130,10 @@ extension Games {
         guard let after = try await games.game(game.id, viewer: nil, on: sql) else {
             throw CommonError.notFound("No game with id \(game.id).")
         }
-        if let changed { try await publishRosterChange(of: user, status: changed.status, in: after, promoted: changed.promoted, on: sql) }
+        if let changed {
+            try await publishRosterChange(
+                of: user, status: changed.status, previous: previous, in: after, promoted: changed.promoted, on: sql)
+        }
         let placement = try await roster.placement(of: user, in: game.id, on: sql)
         return RosterPlace(
             gameId: game.id, userId: user, status: placement?.status, position: placement?.position,
@@ -149,13 +153,13 @@ extension Games {
     // MARK: Events
 
     /// `game` as the change left it, for its counts.
-    func publishRosterChange(of user: UserID, status: RosterStatus?, in game: Game, promoted: [UserID], on sql: any SQLDatabase)
-        async throws
-    {
+    func publishRosterChange(
+        of user: UserID, status: RosterStatus?, previous: RosterStatus?, in game: Game, promoted: [UserID], on sql: any SQLDatabase
+    ) async throws {
         try await outbox.append(
             GameEvent.rosterChanged, aggregateID: game.id.description,
             payload: GameEvent.RosterChanged(
-                gameId: game.id, userId: user, status: status, promoted: promoted, goingCount: game.goingCount,
+                gameId: game.id, userId: user, status: status, previousStatus: previous, promoted: promoted, goingCount: game.goingCount,
                 waitlistCount: game.waitlistCount, subsNeeded: game.subsNeeded),
             on: sql)
     }

@@ -85,7 +85,9 @@ struct Games: Sendable {
             // More slots seat people from the waiting list.
             let promoted = try await promoteWaiting(in: game.id, on: sql)
             if !promoted.isEmpty, let after = try await games.game(game.id, viewer: nil, on: sql) {
-                for user in promoted { try await publishRosterChange(of: user, status: .going, in: after, promoted: [user], on: sql) }
+                for user in promoted {
+                    try await publishRosterChange(of: user, status: .going, previous: .waitlisted, in: after, promoted: [user], on: sql)
+                }
             }
             try await publish(GameEvent.updated, game.id, on: sql)
         }

@@ -5,6 +5,7 @@ import ChatService
 public import Contracts
 import GamesService
 import Gateway
+import NotifyService
 import SearchService
 public import ServiceKit
 
@@ -18,6 +19,7 @@ public enum HuddleModules {
         .search: ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
         .betting: ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) },
         .chat: ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
+        .notify: ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

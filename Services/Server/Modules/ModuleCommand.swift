@@ -58,4 +58,5 @@ extension ModuleCommand {
     public static func search() async { await main(.search) }
     public static func betting() async { await main(.betting) }
     public static func chat() async { await main(.chat) }
+    public static func notify() async { await main(.notify) }
 }

@@ -14,10 +14,10 @@ public enum GatewayAPI {
 /// Every public operation, and every internal one, of the modules that exist.
 public enum API {
     public static let publicOperations: [APIOperation] =
-        GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all
+        GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all + NotifyAPI.all
     public static let internalOperations: [APIOperation] =
         AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
-        + BettingAPI.Internal.all + ChatAPI.Internal.all
+        + BettingAPI.Internal.all + ChatAPI.Internal.all + NotifyAPI.Internal.all
 
     /// The operations a module answers.
     public static func operations(of module: ServiceModule) -> [APIOperation] {

@@ -41,6 +41,9 @@ public struct JSONSchema: Codable, Sendable, Equatable {
         set { additionalStorage = newValue.map { [$0] } }
     }
 
+    /// An object with only the `properties` named (`"additionalProperties": false`).
+    public var closed = false
+
     /// A default of a query parameter: a number or a string.
     public enum DefaultValue: Codable, Sendable, Equatable {
         case number(Double)
@@ -95,6 +98,7 @@ public struct JSONSchema: Codable, Sendable, Equatable {
         try container.encodeIfPresent(required, forKey: .required)
         try container.encodeIfPresent(properties, forKey: .properties)
         try container.encodeIfPresent(items, forKey: .itemsStorage)
+        if closed { try container.encode(false, forKey: .additionalStorage) }
         try container.encodeIfPresent(additionalProperties, forKey: .additionalStorage)
         try container.encodeIfPresent(description, forKey: .description)
         try container.encodeIfPresent(`default`, forKey: .default)
@@ -126,7 +130,11 @@ public struct JSONSchema: Codable, Sendable, Equatable {
         required = try container.decodeIfPresent([String].self, forKey: .required)
         properties = try container.decodeIfPresent([String: JSONSchema].self, forKey: .properties)
         items = try container.decodeIfPresent(JSONSchema.self, forKey: .itemsStorage)
-        additionalProperties = try container.decodeIfPresent(JSONSchema.self, forKey: .additionalStorage)
+        if (try? container.decodeIfPresent(Bool.self, forKey: .additionalStorage)) == false {
+            closed = true
+        } else {
+            additionalProperties = try container.decodeIfPresent(JSONSchema.self, forKey: .additionalStorage)
+        }
         description = try container.decodeIfPresent(String.self, forKey: .description)
         `default` = try container.decodeIfPresent(DefaultValue.self, forKey: .default)
         minProperties = try container.decodeIfPresent(Int.self, forKey: .minProperties)

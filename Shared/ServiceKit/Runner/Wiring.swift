@@ -8,9 +8,9 @@ public enum Wiring {
     /// Publisher → the modules that consume its events through `/internal/events`
     /// (`<publisher>.events.subscribers`).
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
-        .auth: [.search, .chat],
-        .catalog: [.games, .search, .chat],
-        .games: [.search, .betting, .chat],
+        .auth: [.search, .chat, .notify],
+        .catalog: [.games, .search, .chat, .notify],
+        .games: [.search, .betting, .chat, .notify],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
@@ -23,10 +23,11 @@ public enum Wiring {
         .search: [.auth, .catalog, .games],
         .betting: [.auth],
         .chat: [.auth],
+        .notify: [.auth],
     ]
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat]
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

@@ -1,0 +1,57 @@
+import Contracts
+import Foundation
+
+/// What a notification says, for each thing that notifies. Pure: names and times in, text out.
+enum NotificationText {
+    struct Text: Equatable {
+        let title: String
+        let body: String
+    }
+
+    static func newGame(_ game: String, startsAt: Date, timeZone: TimeZone) -> Text {
+        Text(title: "New game: \(game)", body: "\(kickoff(startsAt, in: timeZone)). Are you in?")
+    }
+
+    static func teamInvitation(team: String, manager: String?) -> Text {
+        Text(title: "Team invitation", body: "\(manager ?? "The manager") invited you to join \(team).")
+    }
+
+    static func gameInvitation(game: String, organizer: String?) -> Text {
+        Text(title: "Game invitation", body: "\(organizer ?? "The organiser") invited you to play: \(game).")
+    }
+
+    static func joinRequest(from player: String?, to place: String) -> Text {
+        Text(title: "Join request", body: "\(player ?? "A player") asked to join \(place).")
+    }
+
+    static func teamRequestApproved(team: String) -> Text {
+        Text(title: "Request approved", body: "You're in \(team).")
+    }
+
+    static func gameRequestApproved(game: String, waitlisted: Bool) -> Text {
+        Text(title: "Request approved", body: waitlisted ? "You're on the waiting list for \(game)." : "You're going to \(game).")
+    }
+
+    static func promoted(game: String) -> Text {
+        Text(title: "You're in", body: "A place freed up in \(game): you're going.")
+    }
+
+    static func addedToRound(by starter: String?, course: String) -> Text {
+        Text(title: "Round started", body: "\(starter ?? "A player") added you to a round at \(course).")
+    }
+
+    static func newFollower(_ follower: String) -> Text {
+        Text(title: "New follower", body: "\(follower) follows you.")
+    }
+
+    /// "Sat 28 Nov, 18:00" in the game's time zone (its abbreviation added when that is UTC, so it
+    /// is not mistaken for local time).
+    static func kickoff(_ date: Date, in timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "EEE d MMM, HH:mm"
+        let text = formatter.string(from: date)
+        return timeZone.identifier == "UTC" || timeZone.identifier == "GMT" ? "\(text) UTC" : text
+    }
+}

@@ -1,0 +1,31 @@
+public import Configuration
+import Contracts
+import Foundation
+public import Hummingbird
+public import ServiceKit
+
+/// Builds the notify service: devices for push, an inbox per user, preferences per category, and
+/// notifications made from auth's, catalog's and games' events, each with a push job per device
+/// written in the same transaction.
+///
+/// Configuration keys: the skeleton's (`notify.http.*`, `notify.db.url`, `notify.revocation.poll.ms`,
+/// `internal.token`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`). Notify
+/// consumes auth's, catalog's and games' events: list `notify` in their `<module>.events.subscribers`.
+public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    var service = try await ServiceSkeleton(.notify, reader: reader, dependencies: dependencies, migrations: NotifyMigrations.all)
+    let database = service.database
+    let settings = NotifySettings(reader: reader)
+    let now: @Sendable () -> Date = Date.init
+    let deviceStore = SQLDeviceStore(), preferenceStore = SQLPreferenceStore(), pushes = SQLPushJobStore(kind: database.kind)
+    let notifications = Notifications(
+        database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,
+        pushLifetime: settings.pushLifetime, now: now)
+    let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
+    let events = NotifyEvents(directory: SQLDirectoryStore(), notifications: notifications)
+
+    service.add(
+        DevicesController(devices: devices), InboxController(notifications: notifications),
+        PreferencesController(database: database, store: preferenceStore))
+    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+    return try service.application()
+}

@@ -1,0 +1,63 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// What other services' events said about people, teams and games: the names a notification's text
+/// needs and who manages or organises what.
+protocol DirectoryStore: Sendable {
+    func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws
+    func name(of user: UserID, on sql: any SQLDatabase) async throws -> String?
+    func saveTeam(_ id: TeamID, name: String, manager: UserID, on sql: any SQLDatabase) async throws
+    func removeTeam(_ id: TeamID, on sql: any SQLDatabase) async throws
+    func team(_ id: TeamID, on sql: any SQLDatabase) async throws -> (name: String, manager: UserID)?
+    func saveGame(_ id: GameID, name: String, organizer: UserID, startsAt: Date, on sql: any SQLDatabase) async throws
+    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> (name: String, organizer: UserID)?
+}
+
+struct SQLDirectoryStore: DirectoryStore {
+    func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "people").columns("user_id", "name").values(SQLBind(user.description), SQLBind(name))
+            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "name") }.run()
+    }
+
+    func name(of user: UserID, on sql: any SQLDatabase) async throws -> String? {
+        try await sql.select().column("name").from("people").where("user_id", .equal, SQLBind(user.description)).first()?
+            .decode(column: "name", as: String.self)
+    }
+
+    func saveTeam(_ id: TeamID, name: String, manager: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "teams").columns("team_id", "name", "manager_id")
+            .values(SQLBind(id.description), SQLBind(name), SQLBind(manager.description))
+            .onConflict(with: ["team_id"]) { $0.set(excludedValueOf: "name").set(excludedValueOf: "manager_id") }.run()
+    }
+
+    func removeTeam(_ id: TeamID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "teams").where("team_id", .equal, SQLBind(id.description)).run()
+    }
+
+    func team(_ id: TeamID, on sql: any SQLDatabase) async throws -> (name: String, manager: UserID)? {
+        guard
+            let row = try await sql.select().columns("name", "manager_id").from("teams").where("team_id", .equal, SQLBind(id.description))
+                .first()
+        else { return nil }
+        return (try row.decode(column: "name", as: String.self), try row.typedID("manager_id"))
+    }
+
+    func saveGame(_ id: GameID, name: String, organizer: UserID, startsAt: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "games").columns("game_id", "name", "organizer_id", "starts_at")
+            .values(SQLBind(id.description), SQLBind(name), SQLBind(organizer.description), SQLBind(startsAt))
+            .onConflict(with: ["game_id"]) {
+                $0.set(excludedValueOf: "name").set(excludedValueOf: "organizer_id").set(excludedValueOf: "starts_at")
+            }
+            .run()
+    }
+
+    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> (name: String, organizer: UserID)? {
+        guard
+            let row = try await sql.select().columns("name", "organizer_id").from("games").where("game_id", .equal, SQLBind(id.description))
+                .first()
+        else { return nil }
+        return (try row.decode(column: "name", as: String.self), try row.typedID("organizer_id"))
+    }
+}

@@ -1,0 +1,69 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Users' inboxes.
+protocol NotificationStore: Sendable {
+    func insert(_ notification: InboxNotification, for user: UserID, on sql: any SQLDatabase) async throws
+    /// Newest first.
+    func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
+    func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
+    /// Marks it read (once: a second call keeps the first time); false when it is not `user`'s.
+    func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool
+    func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws
+}
+
+struct SQLNotificationStore: NotificationStore {
+    private static let columns = ["id", "category", "title", "body", "data", "created_at", "read_at"]
+
+    func insert(_ notification: InboxNotification, for user: UserID, on sql: any SQLDatabase) async throws {
+        let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
+        try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns)
+            .values(
+                SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
+                SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
+                SQLBind(notification.readAt)
+            )
+            .run()
+    }
+
+    func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification> {
+        var query = sql.select().columns(Self.columns).from("notifications").where("user_id", .equal, SQLBind(user.description))
+        if let cursor = try TimeCursor(page) {
+            query = query.where(cursor.continuation(time: SQLColumn("created_at"), id: SQLColumn("id"), descending: true))
+        }
+        let rows = try await query.orderBy("created_at", .descending).orderBy("id", .descending).limit(page.limit + 1).all()
+            .map(Self.decode)
+        return page.page(rows) { TimeCursor(time: $0.createdAt, id: $0.id).encoded }
+    }
+
+    func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int {
+        try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("notifications")
+            .where("user_id", .equal, SQLBind(user.description)).where("read_at", .is, SQLLiteral.null).first()?
+            .decode(column: "n", as: Int.self) ?? 0
+    }
+
+    func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {
+        let mine = try await sql.select().column("read_at").from("notifications").where("id", .equal, SQLBind(id.description))
+            .where("user_id", .equal, SQLBind(user.description)).first()
+        guard mine != nil else { return false }
+        try await sql.update("notifications").set("read_at", to: SQLBind(now)).where("id", .equal, SQLBind(id.description))
+            .where("read_at", .is, SQLLiteral.null).run()
+        return true
+    }
+
+    func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("notifications").set("read_at", to: SQLBind(now)).where("user_id", .equal, SQLBind(user.description))
+            .where("read_at", .is, SQLLiteral.null).run()
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> InboxNotification {
+        let data = try row.decode(column: "data", as: String.self)
+        return InboxNotification(
+            id: try row.typedID("id"), category: try row.enumValue("category"), title: try row.decode(column: "title", as: String.self),
+            body: try row.decode(column: "body", as: String.self),
+            data: try HuddleJSON.decoder.decode(NotificationData.self, from: Data(data.utf8)),
+            createdAt: try row.decode(column: "created_at", as: Date.self), readAt: try row.decode(column: "read_at", as: Date?.self))
+    }
+}

@@ -1,0 +1,49 @@
+import ServiceKit
+
+/// Notify's schema. A notification and the push jobs for its user's devices are written in one
+/// transaction, with the event that caused them; a job is a row until a worker has sent it, so a
+/// restart loses no push.
+enum NotifyMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "devices, notifications, preferences, push jobs and what events tell") { kind in
+            [
+                // A token belongs to one user: registering it again moves it.
+                """
+                CREATE TABLE devices (
+                    token TEXT PRIMARY KEY, user_id TEXT NOT NULL, platform TEXT NOT NULL, environment TEXT, topic TEXT,
+                    registered_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX devices_by_user ON devices (user_id, registered_at)",
+                """
+                CREATE TABLE notifications (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, category TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL,
+                    data TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL, read_at \(kind.timestamp))
+                """,
+                "CREATE INDEX notifications_by_user ON notifications (user_id, created_at, id)",
+                "CREATE INDEX notifications_unread ON notifications (user_id) WHERE read_at IS NULL",
+                // Only categories a user turned off (or back on) have a row: everything is pushed by default.
+                """
+                CREATE TABLE preferences (
+                    user_id TEXT NOT NULL, category TEXT NOT NULL, pushed \(kind.boolean) NOT NULL, PRIMARY KEY (user_id, category))
+                """,
+                // One push of one notification to one device. `state`: pending (due at run_at), sent, dropped.
+                """
+                CREATE TABLE push_jobs (
+                    id TEXT PRIMARY KEY, notification_id TEXT NOT NULL, token TEXT NOT NULL, platform TEXT NOT NULL,
+                    environment TEXT, topic TEXT, urgent \(kind.boolean) NOT NULL, time_sensitive \(kind.boolean) NOT NULL,
+                    state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, run_at \(kind.timestamp) NOT NULL,
+                    expires_at \(kind.timestamp) NOT NULL, last_error TEXT, finished_at \(kind.timestamp))
+                """,
+                "CREATE INDEX push_jobs_due ON push_jobs (state, run_at)",
+                // What other services' events say, for the text and the recipients.
+                "CREATE TABLE people (user_id TEXT PRIMARY KEY, name TEXT NOT NULL)",
+                "CREATE TABLE teams (team_id TEXT PRIMARY KEY, name TEXT NOT NULL, manager_id TEXT NOT NULL)",
+                """
+                CREATE TABLE games (
+                    game_id TEXT PRIMARY KEY, name TEXT NOT NULL, organizer_id TEXT NOT NULL, starts_at \(kind.timestamp) NOT NULL)
+                """,
+            ]
+        },
+        .inbox(version: 2),
+    ]
+}

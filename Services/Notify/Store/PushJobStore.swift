@@ -1,0 +1,107 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+enum PushJobTag {}
+typealias PushJobID = TypedID<PushJobTag>
+
+/// One push of one notification to one device.
+struct PushJob: Equatable, Sendable {
+    var id: PushJobID
+    var notification: NotificationID
+    var device: Device
+    var urgent: Bool
+    var timeSensitive: Bool
+    var attempts: Int
+    var runAt: Date
+    /// After this the push is not worth sending (`apns-expiration`), and is dropped.
+    var expiresAt: Date
+}
+
+/// The push queue: a job is a row from when its notification is written until it is sent or
+/// dropped. Workers claim due jobs with `FOR UPDATE SKIP LOCKED` on PostgreSQL (each job goes to one
+/// worker of one replica) and push them back by a lease, so a worker killed mid-send leaves its jobs
+/// to be claimed again when the lease runs out.
+protocol PushJobStore: Sendable {
+    func enqueue(_ job: PushJob, on sql: any SQLDatabase) async throws
+    /// Up to `limit` jobs due by `now`, oldest first, leased until `leaseUntil`.
+    func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob]
+    func finish(_ id: PushJobID, state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws
+    /// Due again at `runAt`, one attempt more.
+    func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws
+    /// Drops the token's pending jobs (the push service said it is no longer valid).
+    func dropPending(token: String, reason: String, at now: Date, on sql: any SQLDatabase) async throws
+    /// The soonest time a pending job is due, for a worker deciding how long to sleep.
+    func nextDue(on sql: any SQLDatabase) async throws -> Date?
+}
+
+enum PushJobState: String, Sendable {
+    case pending, sent, dropped
+}
+
+struct SQLPushJobStore: PushJobStore {
+    let kind: Database.Kind
+
+    private static let columns = [
+        "id", "notification_id", "token", "platform", "environment", "topic", "urgent", "time_sensitive", "attempts", "run_at",
+        "expires_at",
+    ]
+
+    func enqueue(_ job: PushJob, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "push_jobs").columns(Self.columns + ["state"])
+            .values(
+                SQLBind(job.id.description), SQLBind(job.notification.description), SQLBind(job.device.token),
+                SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
+                SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
+                SQLBind(PushJobState.pending.rawValue)
+            )
+            .run()
+    }
+
+    func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob] {
+        var query = sql.select().columns(Self.columns).from("push_jobs").where("state", .equal, SQLBind(PushJobState.pending.rawValue))
+            .where("run_at", .lessThanOrEqual, SQLBind(now)).orderBy("run_at").limit(limit)
+        // SQLite has one writer at a time, and the transaction around this is it.
+        if kind == .postgres { query = query.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) }
+        let jobs = try await query.all().map(Self.decode)
+        guard !jobs.isEmpty else { return [] }
+        try await sql.update("push_jobs").set("run_at", to: SQLBind(leaseUntil))
+            .where("id", .in, SQLBind.group(jobs.map(\.id.description))).run()
+        return jobs
+    }
+
+    func finish(_ id: PushJobID, state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("push_jobs").set("state", to: SQLBind(state.rawValue)).set("last_error", to: SQLBind(error))
+            .set("finished_at", to: SQLBind(now)).set("attempts", to: SQLRaw("attempts + 1"))
+            .where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws {
+        try await sql.update("push_jobs").set("run_at", to: SQLBind(runAt)).set("last_error", to: SQLBind(error))
+            .set("attempts", to: SQLRaw("attempts + 1")).where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func dropPending(token: String, reason: String, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("push_jobs").set("state", to: SQLBind(PushJobState.dropped.rawValue)).set("last_error", to: SQLBind(reason))
+            .set("finished_at", to: SQLBind(now)).where("token", .equal, SQLBind(token))
+            .where("state", .equal, SQLBind(PushJobState.pending.rawValue)).run()
+    }
+
+    func nextDue(on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column(SQLFunction("MIN", args: SQLColumn("run_at")), as: "due").from("push_jobs")
+            .where("state", .equal, SQLBind(PushJobState.pending.rawValue)).first()?.decode(column: "due", as: Date?.self)
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> PushJob {
+        PushJob(
+            id: try row.typedID("id"), notification: try row.typedID("notification_id"),
+            device: Device(
+                platform: try row.enumValue("platform"), token: try row.decode(column: "token", as: String.self),
+                environment: try row.decode(column: "environment", as: String?.self).flatMap(APNsEnvironment.init(rawValue:)),
+                topic: try row.decode(column: "topic", as: String?.self), registeredAt: Date(timeIntervalSince1970: 0)),
+            urgent: try row.decode(column: "urgent", as: Bool.self), timeSensitive: try row.decode(column: "time_sensitive", as: Bool.self),
+            attempts: try row.decode(column: "attempts", as: Int.self), runAt: try row.decode(column: "run_at", as: Date.self),
+            expiresAt: try row.decode(column: "expires_at", as: Date.self))
+    }
+}

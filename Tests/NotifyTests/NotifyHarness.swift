@@ -1,0 +1,100 @@
+import AuthService
+import CatalogService
+import Contracts
+import Foundation
+import GamesService
+import Logging
+import NotifyService
+import SQLKit
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// Auth, catalog, games and notify on port 0, each publisher delivering to notify as deployed, so
+/// every notification here is made from a real event of a real API call.
+struct NotifyHarness {
+    static let builders = [
+        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
+        ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) },
+    ]
+
+    let stack: TestStack
+    /// Notify's own store, for what the API does not show (the push queue).
+    let store: Database
+    var notify: TestClient { stack.client(.notify) }
+    var catalog: TestClient { stack.client(.catalog) }
+    var games: TestClient { stack.client(.games) }
+
+    static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (NotifyHarness) async throws -> Void) async throws {
+        // A file rather than SQLite's memory, so the test can read notify's queue too.
+        let url =
+            store == .sqlite
+            ? "sqlite:" + FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString).sqlite").path
+            : try await store.freshDatabaseURL()
+        defer { if store == .sqlite { try? FileManager.default.removeItem(atPath: String(url.dropFirst("sqlite:".count))) } }
+        var settings = [
+            "auth.events.subscribers": "notify", "catalog.events.subscribers": "games,notify", "games.events.subscribers": "notify",
+            "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.db.url": url,
+        ]
+        settings.merge(config) { _, new in new }
+        try await TestStack.with(builders, store: store, config: settings) { stack in
+            var logger = Logger(label: "notify-test")
+            logger.logLevel = .error
+            let database = try await Database.open(url: url, logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await database.run() }
+                defer { group.cancelAll() }
+                try await body(NotifyHarness(stack: stack, store: database))
+            }
+        }
+    }
+
+    func player(_ name: String) async throws -> Session { try await stack.client(.auth).register(name: name) }
+
+    func inbox(_ player: Session, query: String = "") async throws -> InboxPage {
+        try await expect(200, notify.get("/v1/notifications\(query)", token: player.accessToken)).decode(InboxPage.self)
+    }
+
+    /// Waits (up to fifteen seconds: events travel by polling) until `player`'s inbox holds `count`.
+    @discardableResult
+    func inbox(_ player: Session, reaching count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> InboxPage {
+        for _ in 0..<300 {
+            let page = try await inbox(player, query: "?limit=100")
+            if page.items.count >= count { return page }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let page = try await inbox(player, query: "?limit=100")
+        Issue.record("inbox holds \(page.items.count), not \(count)", sourceLocation: sourceLocation)
+        return page
+    }
+
+    @discardableResult
+    func register(_ token: String, _ player: Session, platform: PushPlatform = .apns) async throws -> TestClient.Response {
+        try await notify.post(
+            "/v1/notifications/devices",
+            json: RegisterDevice(platform: platform, token: token, environment: platform == .apns ? .sandbox : nil),
+            token: player.accessToken)
+    }
+
+    /// The tokens queued for pushes of `notification`.
+    func pushedTokens(of notification: NotificationID) async throws -> [String] {
+        try await store.read { sql in
+            try await sql.select().column("token").from("push_jobs").where("notification_id", .equal, SQLBind(notification.description))
+                .orderBy("token").all().map { try $0.decode(column: "token", as: String.self) }
+        }
+    }
+
+    func team(_ name: String, managedBy manager: Session, privacy: Privacy = .public) async throws -> Team {
+        let request = CreateTeamRequest(
+            name: name, sport: .volleyball, privacy: privacy, location: Self.tallinn, ageGroup: .adult, gender: .coed, skill: .intermediate)
+        return try await expect(201, catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
+    }
+
+    static let tallinn = Location(lat: 59.437, lng: 24.7536, address: "Tallinn")
+    static var nextWeek: Date { Date().addingTimeInterval(7 * 24 * 3600).wholeSeconds }
+
+    /// An APNs token: 64 hex digits.
+    static func apnsToken() -> String { (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased() }
+}
