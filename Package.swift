@@ -27,6 +27,7 @@ extension Target.Dependency {
     static let nioHTTP1 = product(name: "NIOHTTP1", package: "swift-nio")
     static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
     static let nioFoundationCompat = product(name: "NIOFoundationCompat", package: "swift-nio")
+    static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
     static let webSocket = product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")
     static let webSocketClient = product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
 }
@@ -63,6 +64,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -156,7 +158,7 @@ let package = Package(
             name: "NotifyService",
             dependencies: [
                 "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
-                .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto,
+                .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
             path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(

@@ -1,7 +1,11 @@
+import AsyncHTTPClient
 public import Configuration
 import Contracts
 import Foundation
 public import Hummingbird
+import Logging
+import NIOSSL
+import ServiceClients
 public import ServiceKit
 
 /// Builds the notify service: devices for push, an inbox per user, preferences per category, and
@@ -21,11 +25,32 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,
         pushLifetime: settings.pushLifetime, now: now)
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
-    let events = NotifyEvents(directory: SQLDirectoryStore(), notifications: notifications)
+    let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
+    let events = NotifyEvents(
+        directory: SQLDirectoryStore(), notifications: notifications, nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 
     service.add(
         DevicesController(devices: devices), InboxController(notifications: notifications),
         PreferencesController(database: database, store: preferenceStore))
     service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+
+    var senders: [PushPlatform: any PushSender] = [:]
+    let apns = try APNsSettings(reader: reader)
+    if let pem = apns.privateKeyPEM {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trustFile = apns.trustFile { tls.additionalTrustRoots = [.file(trustFile)] }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+        service.addServices(HTTPClientService(client: client))
+        senders[.apns] = APNsSender(
+            client: client, token: try await APNsToken(privateKeyPEM: pem, keyID: apns.keyID, teamID: apns.teamID, now: now),
+            productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, timeout: .milliseconds(Int64(apns.timeout.seconds * 1000)),
+            logger: dependencies.logger)
+    } else {
+        dependencies.logger.warning("notify: no APNs key (notify.apns.key); pushes to iPhones wait in the queue")
+    }
+    service.addServices(
+        PushWorker(
+            database: database, jobs: pushes, notifications: SQLNotificationStore(), devices: deviceStore, senders: senders,
+            settings: settings.push, logger: dependencies.logger, now: now))
     return try service.application()
 }

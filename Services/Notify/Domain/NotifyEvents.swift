@@ -10,6 +10,9 @@ import ServiceKit
 struct NotifyEvents: Sendable {
     let directory: any DirectoryStore
     let notifications: Notifications
+    /// A player's name from auth, for one whose profile event has not arrived yet (auth's events
+    /// and catalog's travel separately).
+    let nameFromAuth: @Sendable (UserID) async throws -> String?
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         for planned in try await plan(event, on: sql) { try await notifications.deliver(planned, on: sql) }
@@ -54,7 +57,7 @@ struct NotifyEvents: Sendable {
         case RoundEvent.started:
             let changed = try decoder.decode(RoundEvent.RoundChanged.self, from: event.payload)
             let card = changed.scorecard
-            let starter = try await directory.name(of: card.startedBy, on: sql)
+            let starter = try await name(of: card.startedBy, on: sql)
             return [
                 Planned(
                     recipients: changed.addedUserIds.filter { $0 != card.startedBy }, category: .addedToRound,
@@ -65,12 +68,19 @@ struct NotifyEvents: Sendable {
         }
     }
 
+    private func name(of user: UserID, on sql: any SQLDatabase) async throws -> String? {
+        if let known = try await directory.name(of: user, on: sql) { return known }
+        guard let name = try? await nameFromAuth(user) else { return nil }
+        try await directory.setName(name, of: user, on: sql)
+        return name
+    }
+
     private func membership(_ change: CatalogEvent.MembershipChanged, on sql: any SQLDatabase) async throws -> [Planned] {
         guard let team = try await directory.team(change.teamId, on: sql) else { return [] }
         let data = NotificationData(teamId: change.teamId)
         switch (change.previousRole, change.role) {
         case (nil, .invited?):
-            let manager = try await directory.name(of: team.manager, on: sql)
+            let manager = try await name(of: team.manager, on: sql)
             return [
                 Planned(
                     recipients: [change.userId], category: .invitation,
@@ -78,7 +88,7 @@ struct NotifyEvents: Sendable {
                     data: data)
             ]
         case (nil, .pending?):
-            let player = try await directory.name(of: change.userId, on: sql)
+            let player = try await name(of: change.userId, on: sql)
             var data = data
             data.userId = change.userId
             return [
@@ -103,13 +113,13 @@ struct NotifyEvents: Sendable {
         var planned: [Planned] = []
         switch (change.previousStatus, change.status) {
         case (nil, .invited?):
-            let organizer = try await directory.name(of: game.organizer, on: sql)
+            let organizer = try await name(of: game.organizer, on: sql)
             planned.append(
                 Planned(
                     recipients: [change.userId], category: .invitation,
                     text: NotificationText.gameInvitation(game: game.name, organizer: organizer), data: data))
         case (nil, .pending?):
-            let player = try await directory.name(of: change.userId, on: sql)
+            let player = try await name(of: change.userId, on: sql)
             var data = data
             data.userId = change.userId
             planned.append(

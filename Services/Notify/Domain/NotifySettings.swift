@@ -9,9 +9,41 @@ struct NotifySettings: Sendable {
     /// How long a push is worth delivering (`apns-expiration`); a job still unsent then is dropped.
     var pushLifetime: TimeInterval
 
-    /// Keys: `notify.apns.topic` (default `app.huddle.ios`), `notify.push.lifetime.ms` (86400000: a day).
+    var push: PushSettings
+
+    /// Keys: `notify.apns.topic` (default `app.huddle.ios`), `notify.push.lifetime.ms` (86400000: a day),
+    /// and `PushSettings`' `notify.push.*`.
     init(reader: ConfigReader) {
         apnsTopic = reader.string(forKey: "notify.apns.topic", default: "app.huddle.ios")
         pushLifetime = max(1, reader.milliseconds("notify.push.lifetime.ms", default: 86_400_000).seconds)
+        push = PushSettings(reader: reader)
+    }
+}
+
+/// How the push queue is drained.
+struct PushSettings: Sendable {
+    /// Jobs claimed at a time, and sent at once.
+    var batch: Int
+    var concurrency: Int
+    /// How long an idle worker waits before looking again.
+    var pollMilliseconds: Int
+    /// How long a claimed job is held by its worker before another may claim it.
+    var lease: TimeInterval
+    /// Retries wait `backoffBase × 2^attempts`, at most `backoffMax`, for at most `maxAttempts` attempts.
+    var backoffBase: TimeInterval
+    var backoffMax: TimeInterval
+    var maxAttempts: Int
+
+    /// Keys: `notify.push.batch` (100), `notify.push.concurrency` (32), `notify.push.poll.ms` (200),
+    /// `notify.push.lease.ms` (30000), `notify.push.backoff.ms` (1000), `notify.push.backoff.max.ms`
+    /// (300000), `notify.push.attempts` (10).
+    init(reader: ConfigReader) {
+        batch = max(1, reader.integer("notify.push.batch", default: 100))
+        concurrency = max(1, reader.integer("notify.push.concurrency", default: 32))
+        pollMilliseconds = max(1, reader.integer("notify.push.poll.ms", default: 200))
+        lease = max(0.001, reader.milliseconds("notify.push.lease.ms", default: 30_000).seconds)
+        backoffBase = max(0.001, reader.milliseconds("notify.push.backoff.ms", default: 1000).seconds)
+        backoffMax = max(backoffBase, reader.milliseconds("notify.push.backoff.max.ms", default: 300_000).seconds)
+        maxAttempts = max(1, reader.integer("notify.push.attempts", default: 10))
     }
 }

@@ -12,6 +12,8 @@ protocol NotificationStore: Sendable {
     /// Marks it read (once: a second call keeps the first time); false when it is not `user`'s.
     func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool
     func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws
+    /// The notifications of `ids` with their recipients (for their pushes).
+    func notifications(_ ids: [NotificationID], on sql: any SQLDatabase) async throws -> [NotificationID: (InboxNotification, UserID)]
 }
 
 struct SQLNotificationStore: NotificationStore {
@@ -56,6 +58,18 @@ struct SQLNotificationStore: NotificationStore {
     func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.update("notifications").set("read_at", to: SQLBind(now)).where("user_id", .equal, SQLBind(user.description))
             .where("read_at", .is, SQLLiteral.null).run()
+    }
+
+    func notifications(_ ids: [NotificationID], on sql: any SQLDatabase) async throws -> [NotificationID: (InboxNotification, UserID)] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await sql.select().columns(Self.columns + ["user_id"]).from("notifications")
+            .where("id", .in, SQLBind.group(Set(ids).map(\.description))).all()
+        var found: [NotificationID: (InboxNotification, UserID)] = [:]
+        for row in rows {
+            let notification = try Self.decode(row)
+            found[notification.id] = (notification, try row.typedID("user_id"))
+        }
+        return found
     }
 
     private static func decode(_ row: any SQLRow) throws -> InboxNotification {

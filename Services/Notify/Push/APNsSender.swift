@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import Contracts
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Sends pushes to APNs over HTTP/2 with token authentication (Apple's "Sending notification
+/// requests to APNs"): `POST /3/device/<token>` on the device's environment's host, with
+/// `apns-topic`, `apns-push-type: alert`, `apns-priority` (10 now, 5 when it can wait),
+/// `apns-expiration`, and `apns-collapse-id` = the notification's id, so a rare repeat collapses
+/// on the phone.
+struct APNsSender: PushSender {
+    let client: HTTPClient
+    let token: APNsToken
+    let productionURL: String
+    let sandboxURL: String
+    let timeout: TimeAmount
+    let logger: Logger
+
+    /// Apple refuses a payload above 4 KB.
+    static let maxPayload = 4096
+
+    func send(_ push: OutgoingPush) async -> PushOutcome {
+        do {
+            let body = try Self.payload(push)
+            guard body.count <= Self.maxPayload else { return .rejected(reason: "PayloadTooLarge (\(body.count) bytes)") }
+            var outcome = try await post(push, body: body, forceNewToken: false)
+            // An expired provider token is renewed once at once; any other answer stands.
+            if case .retry(let reason, _) = outcome, reason == "ExpiredProviderToken" {
+                outcome = try await post(push, body: body, forceNewToken: true)
+            }
+            return outcome
+        } catch {
+            return .retry(reason: "APNs unreachable: \(error)", after: nil)
+        }
+    }
+
+    private func post(_ push: OutgoingPush, body: Data, forceNewToken: Bool) async throws -> PushOutcome {
+        let host = push.job.device.environment == .sandbox ? sandboxURL : productionURL
+        var request = HTTPClientRequest(url: "\(host)/3/device/\(push.job.device.token)")
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "bearer \(try await token.bearer(force: forceNewToken))")
+        request.headers.add(name: "apns-topic", value: push.job.device.topic ?? "")
+        request.headers.add(name: "apns-push-type", value: "alert")
+        request.headers.add(name: "apns-priority", value: push.job.urgent ? "10" : "5")
+        request.headers.add(name: "apns-expiration", value: String(Int(push.job.expiresAt.timeIntervalSince1970)))
+        request.headers.add(name: "apns-collapse-id", value: push.notification.id.description)
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: body))
+        let response = try await client.execute(request, timeout: timeout)
+        let answer = try await response.body.collect(upTo: 64 * 1024)
+        let reason = (try? JSONDecoder().decode(Reason.self, from: answer))?.reason ?? ""
+        return Self.outcome(status: Int(response.status.code), reason: reason)
+    }
+
+    private struct Reason: Decodable { let reason: String }
+
+    /// What an APNs answer means (Apple's table of status codes and reasons).
+    static func outcome(status: Int, reason: String) -> PushOutcome {
+        switch (status, reason) {
+        case (200, _): .delivered
+        case (410, _), (400, "BadDeviceToken"): .tokenInvalid(reason: reason.isEmpty ? "Unregistered" : reason)
+        case (403, "ExpiredProviderToken"): .retry(reason: reason, after: nil)
+        case (429, _), (500...599, _): .retry(reason: reason.isEmpty ? "HTTP \(status)" : reason, after: nil)
+        default: .rejected(reason: reason.isEmpty ? "HTTP \(status)" : reason)
+        }
+    }
+
+    /// `aps` with the alert, and the ids the app opens the right screen with.
+    static func payload(_ push: OutgoingPush) throws -> Data {
+        let notification = push.notification
+        var aps: [String: Any] = [
+            "alert": ["title": notification.title, "body": notification.body], "sound": "default",
+            "thread-id": notification.category.rawValue,
+        ]
+        if push.job.timeSensitive { aps["interruption-level"] = "time-sensitive" }
+        if let badge = push.badge { aps["badge"] = badge }
+        var payload: [String: Any] = [
+            "aps": aps, "notificationId": notification.id.description, "category": notification.category.rawValue,
+        ]
+        for (key, value) in notification.data.fields { payload[key] = value }
+        return try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+    }
+}
+
+extension NotificationData {
+    /// The ids present, by their wire names (push payloads carry them as strings).
+    var fields: [(String, String)] {
+        [
+            ("gameId", gameId?.description), ("teamId", teamId?.description), ("roundId", roundId?.description),
+            ("userId", userId?.description),
+        ]
+        .compactMap { key, value in value.map { (key, $0) } }
+    }
+}
