@@ -28,6 +28,9 @@ extension Target.Dependency {
     static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
     static let nioFoundationCompat = product(name: "NIOFoundationCompat", package: "swift-nio")
     static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
+    static let x509 = product(name: "X509", package: "swift-certificates")
+    static let swiftASN1 = product(name: "SwiftASN1", package: "swift-asn1")
+    static let hummingbirdHTTP2 = product(name: "HummingbirdHTTP2", package: "hummingbird")
     static let webSocket = product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")
     static let webSocketClient = product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
 }
@@ -65,6 +68,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -178,7 +183,7 @@ let package = Package(
             name: "ProviderStandIns",
             dependencies: [
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
-                .nioFoundationCompat,
+                .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto,
             ],
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 
@@ -284,8 +289,9 @@ let package = Package(
         .testTarget(
             name: "NotifyTests",
             dependencies: [
-                "NotifyService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "Contracts",
-                "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
+                "Contracts", "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+                .nioConcurrencyHelpers,
             ],
             path: "Tests/NotifyTests", swiftSettings: swiftSettings),
         .testTarget(

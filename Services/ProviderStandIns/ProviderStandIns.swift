@@ -21,12 +21,14 @@ import NIOCore
 /// `standin.football.matchday.seed` (a simulated matchday from this seed; none when absent) and
 /// `standin.football.matchday.speed` (match minutes per real minute, default 10).
 public func buildProviderStandIns(
-    reader: ConfigReader, logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(),
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
     let router = Router()
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
+    PushInspection.add(to: router, pushes: pushes)
     let football = FootballStandIn(
         key: reader.string(forKey: "standin.football.key", default: "huddle-dev-football-key"),
         perMinute: reader.int(forKey: "standin.football.perminute", default: 300))

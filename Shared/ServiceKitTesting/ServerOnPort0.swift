@@ -5,11 +5,11 @@ public import ServiceLifecycle
 /// Runs a server that is not a Huddle module (a stub provider, a fake upstream) on port 0 for the
 /// length of `body`, and always shuts it down. `makeServer` gets the callback to report its port.
 public func withServerOnPort0<T>(
-    _ makeServer: (_ onListening: @escaping @Sendable (Int) async -> Void) -> any Service,
+    _ makeServer: (_ onListening: @escaping @Sendable (Int) async -> Void) async throws -> any Service,
     body: (_ url: String) async throws -> T
 ) async throws -> T {
     let (ports, portInput) = AsyncStream<Int>.makeStream()
-    let group = ServiceGroup(services: [makeServer { portInput.yield($0) }], logger: Logger(label: "test-server"))
+    let group = ServiceGroup(services: [try await makeServer { portInput.yield($0) }], logger: Logger(label: "test-server"))
     let task = Task { try await group.run() }
     var iterator = ports.makeAsyncIterator()
     let url = "http://127.0.0.1:\(await iterator.next() ?? 0)"

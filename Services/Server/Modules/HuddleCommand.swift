@@ -54,6 +54,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         }
         let modules = try HuddleModules.resolve(self.modules)
         var defaults: [String: String] = [:]
+        let developmentAPNsKey = DevelopmentAPNsKey()
         for module in ServiceModule.allCases {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
@@ -72,6 +73,10 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["betting.odds.provider.url"] = Self.standInURL
             defaults["betting.odds.provider.key"] = "huddle-dev-football-key"
             defaults["betting.odds.poll.ms"] = "5000"
+            // Pushes to iPhones go to the stand-in's APNs, whose certificate notify trusts.
+            defaults.merge(
+                developmentAPNsKey.settings(standInURL: Self.apnsStandInURL, certificateFile: "\(dataDir)/standin-apns-certificate.pem")
+            ) { _, new in new }
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
@@ -81,7 +86,13 @@ public struct HuddleCommand: AsyncParsableCommand {
 
         // One process shares one secret for internal calls; it only has to be stable while it runs.
         let internalToken = reader.string(forKey: "internal.token", isSecret: true) ?? UUID().uuidString + UUID().uuidString
-        let extras: [any Service] = standIn ? [buildProviderStandIns(reader: reader, logger: logger)] : []
+        let pushes = PushRecorder()
+        let extras: [any Service] =
+            standIn
+            ? [
+                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes),
+                try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
+            ] : []
         let stack = try await EmbeddedStack.start(
             modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: extras,
             gracefulShutdownSignals: [.sigterm, .sigint])
@@ -111,6 +122,7 @@ public struct HuddleCommand: AsyncParsableCommand {
 extension HuddleCommand {
     /// Where the providers' stand-in listens when `huddle` runs it (its default port).
     static let standInURL = "http://127.0.0.1:8090"
+    static let apnsStandInURL = "https://127.0.0.1:8091"
 
     /// Entry point of the `huddle` executable.
     public static func start() async { await main() }

@@ -9,7 +9,9 @@ public enum StandInCommand {
     public static func main() async throws {
         let reader = ConfigReader.huddle()
         let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.stand-in")
-        let stub = buildProviderStandIns(reader: reader, logger: logger)
-        try await ServiceGroup(services: [stub], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        let pushes = PushRecorder()
+        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes)
+        let apns = try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)
+        try await ServiceGroup(services: [stub, apns], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }

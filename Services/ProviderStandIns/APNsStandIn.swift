@@ -1,0 +1,182 @@
+public import Configuration
+import Crypto
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import HummingbirdHTTP2
+import JWTKit
+public import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOSSL
+import SwiftASN1
+import X509
+
+/// APNs's provider API as Apple documents it ("Sending notification requests to APNs"), over HTTP/2
+/// and TLS with a certificate made at start: `POST /3/device/<token>` with an ES256 provider token.
+/// It checks what APNs checks — the token's signature, key id, team and age, the topic, the push
+/// type, the payload's size and shape — answers with APNs's statuses and reasons, and records every
+/// attempt in a `PushRecorder` (listed by the main stand-in under `/test/apns/...`).
+///
+/// Keys: `standin.apns.http.port` (8091), `standin.apns.key` (the provider's public key, PEM),
+/// `standin.apns.key.id`, `standin.apns.team.id`, `standin.apns.topics` (comma-separated bundle ids;
+/// default `app.huddle.ios`), `standin.apns.cert.file` (where the certificate's PEM is written, for
+/// clients to trust).
+public func buildAPNsStandIn(
+    reader: ConfigReader, logger: Logger, pushes: PushRecorder, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let identity = try await StandInCertificate.make(hosts: ["localhost", "127.0.0.1"])
+    if let file = reader.string(forKey: "standin.apns.cert.file") {
+        try identity.certificatePEM.write(toFile: file, atomically: true, encoding: .utf8)
+    }
+    let keys = JWTKeyCollection()
+    if let pem = reader.string(forKey: "standin.apns.key", isSecret: true) {
+        await keys.add(
+            ecdsa: try ES256PublicKey(pem: pem), kid: JWKIdentifier(string: reader.string(forKey: "standin.apns.key.id", default: "")))
+    }
+    let checks = APNsChecks(
+        keys: keys, teamID: reader.string(forKey: "standin.apns.team.id", default: ""),
+        topics: Set(reader.string(forKey: "standin.apns.topics", default: "app.huddle.ios").split(separator: ",").map(String.init)),
+        pushes: pushes)
+    let router = Router()
+    router.post("3/device/:token") { request, context in try await checks.answer(request, context: context) }
+    var tls = TLSConfiguration.makeServerConfiguration(
+        certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
+    tls.applicationProtocols = ["h2", "http/1.1"]
+    return Application(
+        router: router, server: try .http2Upgrade(tlsConfiguration: tls),
+        configuration: .init(
+            address: .hostname(
+                reader.string(forKey: "standin.http.host", default: "127.0.0.1"),
+                port: reader.int(forKey: "standin.apns.http.port", default: 8091)),
+            serverName: "apns-stand-in"),
+        onServerRunning: { await onListening($0.localAddress?.port ?? 0) }, logger: logger)
+}
+
+/// What APNs refuses, and why, in the order it looks.
+struct APNsChecks: Sendable {
+    let keys: JWTKeyCollection
+    let teamID: String
+    let topics: Set<String>
+    let pushes: PushRecorder
+
+    struct ProviderClaims: JWTPayload {
+        var iss: IssuerClaim
+        var iat: IssuedAtClaim
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    func answer(_ request: Request, context: some RequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let body = try await request.body.collect(upTo: 1 << 20)
+        let payload = String(buffer: body)
+        var headers: [String: String] = [:]
+        for field in request.headers where field.name.canonicalName.hasPrefix("apns-") { headers[field.name.canonicalName] = field.value }
+        let refusal = await refusal(request, token: token, payload: body)
+        pushes.record(
+            .init(token: token, headers: headers, payload: payload, status: refusal?.status ?? 200, reason: refusal?.reason),
+            service: "apns")
+        guard let refusal else {
+            return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID().uuidString])
+        }
+        var answer = ["reason": refusal.reason]
+        if refusal.status == 410 { answer["timestamp"] = String(Int(Date().timeIntervalSince1970 * 1000)) }
+        return Response(
+            status: HTTPResponse.Status(code: refusal.status), headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(answer))))
+    }
+
+    private func refusal(_ request: Request, token: String, payload: ByteBuffer) async -> (status: Int, reason: String)? {
+        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else {
+            return (403, "MissingProviderToken")
+        }
+        do {
+            let claims = try await keys.verify(String(authorization.dropFirst(7)), as: ProviderClaims.self)
+            guard claims.iss.value == teamID else { return (403, "InvalidProviderToken") }
+            // Apple refuses a token issued more than an hour ago.
+            guard Date().timeIntervalSince(claims.iat.value) < 3600 else { return (403, "ExpiredProviderToken") }
+        } catch {
+            return (403, "InvalidProviderToken")
+        }
+        guard token.count >= 64, token.count.isMultiple(of: 2), token.allSatisfy(\.isHexDigit) else { return (400, "BadDeviceToken") }
+        guard let topic = request.headers[HTTPField.Name("apns-topic")!] else { return (400, "MissingTopic") }
+        guard topics.contains(topic) else { return (400, "DeviceTokenNotForTopic") }
+        guard let type = request.headers[HTTPField.Name("apns-push-type")!], ["alert", "background"].contains(type) else {
+            return (400, "InvalidPushType")
+        }
+        if let priority = request.headers[HTTPField.Name("apns-priority")!], !["5", "10"].contains(priority) {
+            return (400, "BadPriority")
+        }
+        if let collapse = request.headers[HTTPField.Name("apns-collapse-id")!], collapse.utf8.count > 64 { return (400, "BadCollapseId") }
+        guard payload.readableBytes <= 4096 else { return (413, "PayloadTooLarge") }
+        guard let json = try? JSONSerialization.jsonObject(with: Data(buffer: payload)) as? [String: Any], json["aps"] is [String: Any]
+        else {
+            return (400, "PayloadEmpty")
+        }
+        if pushes.isUnregistered(token) { return (410, "Unregistered") }
+        return nil
+    }
+}
+
+/// A self-signed certificate and its key, made at start (P-256, valid for a year).
+struct StandInCertificate {
+    let certificate: NIOSSLCertificate
+    let privateKey: NIOSSLPrivateKey
+    let certificatePEM: String
+
+    static func make(hosts: [String]) async throws -> StandInCertificate {
+        let key = P256.Signing.PrivateKey()
+        let name = try DistinguishedName { CommonName("Huddle stand-in") }
+        let names: [GeneralName] = hosts.map { host in
+            if let address = IPv4Address(host) { return .ipAddress(ASN1OctetString(contentBytes: ArraySlice(address.bytes))) }
+            return .dnsName(host)
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+            notValidBefore: Date().addingTimeInterval(-60),
+            notValidAfter: Date().addingTimeInterval(365 * 86_400), issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                SubjectAlternativeNames(names)
+            },
+            issuerPrivateKey: .init(key))
+        let pem = try certificate.serializeAsPEM().pemString
+        return StandInCertificate(
+            certificate: try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem),
+            privateKey: try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem), certificatePEM: pem)
+    }
+}
+
+/// Four dotted decimal bytes.
+private struct IPv4Address {
+    let bytes: [UInt8]
+    init?(_ text: String) {
+        let parts = text.split(separator: ".").compactMap { UInt8($0) }
+        guard parts.count == 4 else { return nil }
+        bytes = parts
+    }
+}
+
+/// A provider key for development: the private half for notify, the public half for the stand-in,
+/// made fresh at each start so no key is ever committed.
+public struct DevelopmentAPNsKey: Sendable {
+    public let keyID = "HUDDLEDEV1"
+    public let teamID = "HUDDLETEAM"
+    public let privateKeyPEM: String
+    public let publicKeyPEM: String
+
+    public init() {
+        let key = P256.Signing.PrivateKey()
+        privateKeyPEM = key.pemRepresentation
+        publicKeyPEM = key.publicKey.pemRepresentation
+    }
+
+    /// Settings that make notify push to the stand-in at `url`, trusting its certificate.
+    public func settings(standInURL url: String, certificateFile: String) -> [String: String] {
+        [
+            "notify.apns.url": url, "notify.apns.sandbox.url": url, "notify.apns.key": privateKeyPEM, "notify.apns.key.id": keyID,
+            "notify.apns.team.id": teamID, "notify.apns.trust.file": certificateFile, "standin.apns.key": publicKeyPEM,
+            "standin.apns.key.id": keyID, "standin.apns.team.id": teamID, "standin.apns.cert.file": certificateFile,
+        ]
+    }
+}

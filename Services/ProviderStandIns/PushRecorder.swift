@@ -1,0 +1,36 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// What the push stand-ins accepted and refused, for tests and for a developer to look at, and the
+/// tokens made to answer "unregistered".
+public final class PushRecorder: Sendable {
+    public struct Attempt: Codable, Sendable, Equatable {
+        public var token: String
+        public var headers: [String: String]
+        public var payload: String
+        /// The status answered: 200 for an accepted push.
+        public var status: Int
+        public var reason: String?
+    }
+
+    private struct State {
+        var attempts: [String: [Attempt]] = [:]
+        var unregistered: Set<String> = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    public init() {}
+
+    func record(_ attempt: Attempt, service: String) {
+        state.withLockedValue { $0.attempts["\(service)/\(attempt.token)", default: []].append(attempt) }
+    }
+
+    /// The accepted pushes to `token` (and the refused ones with `includeRejected`), oldest first.
+    func attempts(service: String, token: String, includeRejected: Bool) -> [Attempt] {
+        let all = state.withLockedValue { $0.attempts["\(service)/\(token)"] ?? [] }
+        return includeRejected ? all : all.filter { $0.status == 200 }
+    }
+
+    func unregister(_ token: String) { _ = state.withLockedValue { $0.unregistered.insert(token) } }
+    func isUnregistered(_ token: String) -> Bool { state.withLockedValue { $0.unregistered.contains(token) } }
+}
