@@ -5,8 +5,9 @@ public enum NotifyAPI {
         query: QueryParameter.paging)
     public static let registerDevice = Endpoint<SignedIn, RegisterDevice, Device>(
         .post, "/v1/notifications/devices", owner: .notify,
-        summary: "Register a push token (apns with its environment and topic, or fcm); registering it again refreshes it, "
-            + "and a token another player registered moves to me",
+        summary: "Register a push token: apns (64 to 200 hex digits, with its environment — production by default — and topic, "
+            + "the app's bundle id) or fcm (no environment or topic). Registering it again refreshes it, and a token another "
+            + "player registered moves to me",
         status: 201)
     public static let removeDevice = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/notifications/devices/{token}", owner: .notify,
