@@ -19,6 +19,7 @@ extension Target.Dependency {
     static let sqlKit = product(name: "SQLKit", package: "sql-kit")
     static let jwtKit = product(name: "JWTKit", package: "jwt-kit")
     static let crypto = product(name: "Crypto", package: "swift-crypto")
+    static let cryptoExtras = product(name: "CryptoExtras", package: "swift-crypto")
     static let httpTypes = product(name: "HTTPTypes", package: "swift-http-types")
     static let prometheus = product(name: "Prometheus", package: "swift-prometheus")
     static let nioCore = product(name: "NIOCore", package: "swift-nio")
@@ -183,7 +184,7 @@ let package = Package(
             name: "ProviderStandIns",
             dependencies: [
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
-                .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto,
+                .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto, .cryptoExtras,
             ],
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 

@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 public import Hummingbird
 import Logging
+import NIOCore
 import NIOSSL
 import ServiceClients
 public import ServiceKit
@@ -46,7 +47,17 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
             productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, timeout: .milliseconds(Int64(apns.timeout.seconds * 1000)),
             logger: dependencies.logger)
     } else {
-        dependencies.logger.warning("notify: no APNs key (notify.apns.key); pushes to iPhones wait in the queue")
+        dependencies.logger.notice("notify: no APNs key (notify.apns.key); pushes to iPhones wait in the queue")
+    }
+    let fcm = try FCMSettings(reader: reader)
+    if let account = fcm.account {
+        let client = dependencies.providerClient
+        let timeout = TimeAmount.milliseconds(Int64(fcm.timeout.seconds * 1000))
+        senders[.fcm] = FCMSender(
+            client: client, token: try await FCMAccessToken(client: client, account: account, timeout: timeout, now: now), url: fcm.url,
+            project: account.projectId, timeout: timeout)
+    } else {
+        dependencies.logger.notice("notify: no FCM service account (notify.fcm.credentials); pushes to Android phones wait in the queue")
     }
     service.addServices(
         PushWorker(

@@ -156,27 +156,3 @@ private struct IPv4Address {
         bytes = parts
     }
 }
-
-/// A provider key for development: the private half for notify, the public half for the stand-in,
-/// made fresh at each start so no key is ever committed.
-public struct DevelopmentAPNsKey: Sendable {
-    public let keyID = "HUDDLEDEV1"
-    public let teamID = "HUDDLETEAM"
-    public let privateKeyPEM: String
-    public let publicKeyPEM: String
-
-    public init() {
-        let key = P256.Signing.PrivateKey()
-        privateKeyPEM = key.pemRepresentation
-        publicKeyPEM = key.publicKey.pemRepresentation
-    }
-
-    /// Settings that make notify push to the stand-in at `url`, trusting its certificate.
-    public func settings(standInURL url: String, certificateFile: String) -> [String: String] {
-        [
-            "notify.apns.url": url, "notify.apns.sandbox.url": url, "notify.apns.key": privateKeyPEM, "notify.apns.key.id": keyID,
-            "notify.apns.team.id": teamID, "notify.apns.trust.file": certificateFile, "standin.apns.key": publicKeyPEM,
-            "standin.apns.key.id": keyID, "standin.apns.team.id": teamID, "standin.apns.cert.file": certificateFile,
-        ]
-    }
-}

@@ -29,6 +29,7 @@ public func buildProviderStandIns(
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
     PushInspection.add(to: router, pushes: pushes)
+    FCMStandIn(reader: reader, pushes: pushes).add(to: router)
     let football = FootballStandIn(
         key: reader.string(forKey: "standin.football.key", default: "huddle-dev-football-key"),
         perMinute: reader.int(forKey: "standin.football.perminute", default: 300))

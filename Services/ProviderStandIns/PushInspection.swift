@@ -4,7 +4,8 @@ import Hummingbird
 /// The push stand-ins' records, on the main stand-in: what a phone would have received.
 /// `GET /test/apns/deliveries?token=` (and `/test/fcm/...`) → `{items: [{token, headers, payload}]}`,
 /// with `&include=rejected` the refused attempts too (with `status` and `reason`);
-/// `POST /test/apns/tokens/{token}/unregister` makes APNs answer 410 Unregistered for it.
+/// `POST /test/apns/tokens/{token}/unregister` makes APNs answer 410 Unregistered for it (FCM's
+/// `UNREGISTERED` is under `/test/fcm/tokens/{token}/unregister`, with the FCM stand-in).
 enum PushInspection {
     struct Deliveries: ResponseEncodable {
         let items: [PushRecorder.Attempt]

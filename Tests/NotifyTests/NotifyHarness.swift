@@ -42,11 +42,11 @@ struct NotifyHarness {
             if store == .sqlite { try? FileManager.default.removeItem(atPath: String(url.dropFirst("sqlite:".count))) }
             try? FileManager.default.removeItem(atPath: certificate)
         }
-        let key = DevelopmentAPNsKey()
+        let key = DevelopmentAPNsKey(), account = try DevelopmentFCMAccount()
         let pushes = PushRecorder()
-        let standInSettings = key.settings(standInURL: "", certificateFile: certificate).merging([
-            "standin.apns.http.port": "0", "standin.http.port": "0",
-        ]) { _, new in new }
+        let standInSettings = key.settings(standInURL: "", certificateFile: certificate)
+            .merging(try account.settings(standInURL: "")) { _, new in new }
+            .merging(["standin.apns.http.port": "0", "standin.http.port": "0"]) { _, new in new }
         let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(standInSettings))
         var logger = Logger(label: "notify-test")
         logger.logLevel = .error
@@ -64,6 +64,7 @@ struct NotifyHarness {
                 ) {
                     _, new in new
                 }
+                settings.merge(try account.settings(standInURL: standInURL)) { _, new in new }
                 settings.merge(config) { _, new in new }
                 try await TestStack.with(builders, store: store, config: settings) { stack in
                     let database = try await Database.open(url: url, logger: logger)
@@ -96,6 +97,27 @@ struct NotifyHarness {
         let found = try await apnsDeliveries(token, rejected: rejected)
         Issue.record("the stand-in has \(found.count) pushes for the token, not \(count)", sourceLocation: sourceLocation)
         return found
+    }
+
+    /// Waits until the stand-in's FCM recorded `count` attempts for `token`.
+    @discardableResult
+    func fcmDeliveries(_ token: String, reaching count: Int, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> [PushRecorder.Attempt]
+    {
+        for _ in 0..<300 {
+            let found = try await fcmDeliveries(token, rejected: rejected)
+            if found.count >= count { return found }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let found = try await fcmDeliveries(token, rejected: rejected)
+        Issue.record("the stand-in has \(found.count) FCM pushes for the token, not \(count)", sourceLocation: sourceLocation)
+        return found
+    }
+
+    /// What the stand-in's FCM recorded for `token`.
+    func fcmDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
+        try await expect(200, standIn.get("/test/fcm/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
+            .decode(Deliveries.self).items
     }
 
     struct Deliveries: Decodable { let items: [PushRecorder.Attempt] }

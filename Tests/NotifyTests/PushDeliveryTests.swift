@@ -80,6 +80,62 @@ import Testing
         }
     }
 
+    @Test(arguments: TestStore.all)
+    func anAndroidPhoneGetsItsPushThroughFCMWithOneTokenExchange(store: TestStore) async throws {
+        try await NotifyHarness.with(store: store) { harness in
+            let ana = try await harness.player("Ana")
+            let phone = "fcm-token:" + UUID().uuidString
+            _ = try await expect(201, harness.register(phone, ana, platform: .fcm))
+            let auth = harness.stack.client(.auth)
+            for name in ["Ben", "Cid"] {
+                _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player(name).accessToken))
+            }
+            let notes = try await harness.inbox(ana, reaching: 2).items
+            let pushes = try await harness.fcmDeliveries(phone, reaching: 2)
+            let first = try #require(pushes.first)
+            #expect(first.headers["android.priority"] == "HIGH")
+            #expect(Set(pushes.compactMap { $0.headers["android.collapse_key"] }) == Set(notes.map(\.id.description)))
+            let message = try #require(
+                (try JSONSerialization.jsonObject(with: Data(first.payload.utf8)) as? [String: Any])?["message"] as? [String: Any])
+            #expect(message["token"] as? String == phone)
+            #expect((message["data"] as? [String: String])?["category"] == "newFollower")
+            // One access token serves both pushes.
+            let exchanges = try await expect(200, harness.standIn.get("/test/fcm/token-exchanges")).decode([String: Int].self)
+            #expect(exchanges["count"] == 1)
+        }
+    }
+
+    @Test func anFCMTokenThatIsUnregisteredIsForgotten() async throws {
+        try await NotifyHarness.with { harness in
+            let ana = try await harness.player("Ana")
+            let phone = "fcm-token:" + UUID().uuidString
+            _ = try await expect(201, harness.register(phone, ana, platform: .fcm))
+            _ = try await expect(204, harness.standIn.post("/test/fcm/tokens/\(phone)/unregister"))
+            _ = try await expect(
+                204, harness.stack.client(.auth).put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
+            let refused = try await harness.fcmDeliveries(phone, reaching: 1, rejected: true)
+            #expect(refused.first?.status == 404 && refused.first?.reason == "UNREGISTERED")
+            try await eventuallyHolds {
+                try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                    .items.isEmpty
+            }
+        }
+    }
+
+    @Test(
+        arguments: [
+            (200, "", nil, PushOutcome.delivered),
+            (404, "UNREGISTERED", nil, .tokenInvalid(reason: "UNREGISTERED")),
+            (429, "QUOTA_EXCEEDED", 30, .retry(reason: "QUOTA_EXCEEDED", after: 30)),
+            (503, "UNAVAILABLE", nil, .retry(reason: "UNAVAILABLE", after: nil)),
+            (401, "UNAUTHENTICATED", nil, .retry(reason: "UNAUTHENTICATED", after: nil)),
+            (400, "INVALID_ARGUMENT", nil, .rejected(reason: "INVALID_ARGUMENT")),
+            (403, "SENDER_ID_MISMATCH", nil, .rejected(reason: "SENDER_ID_MISMATCH")),
+        ] as [(Int, String, TimeInterval?, PushOutcome)])
+    func fcmAnswersMeanWhatFirebaseSays(status: Int, code: String, retryAfter: TimeInterval?, expected: PushOutcome) {
+        #expect(FCMSender.outcome(status: status, code: code, retryAfter: retryAfter) == expected)
+    }
+
     @Test func theProviderTokenIsReusedThenRenewed() async throws {
         let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
         let key = DevelopmentAPNsKey()

@@ -11,6 +11,7 @@ actor APNsToken {
     private let renewAfter: TimeInterval
     private let now: @Sendable () -> Date
     private var current: (token: String, issuedAt: Date)?
+    private var signing: Task<String, any Error>?
 
     struct Claims: JWTPayload {
         var iss: IssuerClaim
@@ -34,9 +35,16 @@ actor APNsToken {
     func bearer(force: Bool = false) async throws -> String {
         let at = now()
         if !force, let current, at.timeIntervalSince(current.issuedAt) < renewAfter { return current.token }
-        // iat in whole seconds, as Apple reads it.
+        if let signing { return try await signing.value }
+        // iat in whole seconds, as Apple reads it. Pushes sent while this one signs share it rather
+        // than each renewing the token (Apple answers TooManyProviderTokenUpdates).
         let issuedAt = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
-        let token = try await keys.sign(Claims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: issuedAt)), kid: keyID)
+        let signing = Task { [keys, keyID, teamID] in
+            try await keys.sign(Claims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: issuedAt)), kid: keyID)
+        }
+        self.signing = signing
+        defer { self.signing = nil }
+        let token = try await signing.value
         current = (token, issuedAt)
         return token
     }

@@ -77,6 +77,8 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults.merge(
                 developmentAPNsKey.settings(standInURL: Self.apnsStandInURL, certificateFile: "\(dataDir)/standin-apns-certificate.pem")
             ) { _, new in new }
+            // …and to Android phones through the stand-in's FCM, with a service account made at start.
+            defaults.merge(try DevelopmentFCMAccount().settings(standInURL: Self.standInURL)) { _, new in new }
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }

@@ -1,0 +1,55 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// A provider key for development: the private half for notify, the public half for the stand-in,
+/// made fresh at each start so no key is ever committed.
+public struct DevelopmentAPNsKey: Sendable {
+    public let keyID = "HUDDLEDEV1"
+    public let teamID = "HUDDLETEAM"
+    public let privateKeyPEM: String
+    public let publicKeyPEM: String
+
+    public init() {
+        let key = P256.Signing.PrivateKey()
+        privateKeyPEM = key.pemRepresentation
+        publicKeyPEM = key.publicKey.pemRepresentation
+    }
+
+    /// Settings that make notify push to the stand-in at `url`, trusting its certificate.
+    public func settings(standInURL url: String, certificateFile: String) -> [String: String] {
+        [
+            "notify.apns.url": url, "notify.apns.sandbox.url": url, "notify.apns.key": privateKeyPEM, "notify.apns.key.id": keyID,
+            "notify.apns.team.id": teamID, "notify.apns.trust.file": certificateFile, "standin.apns.key": publicKeyPEM,
+            "standin.apns.key.id": keyID, "standin.apns.team.id": teamID, "standin.apns.cert.file": certificateFile,
+        ]
+    }
+}
+
+/// A service account for development: its JSON key (with a private RSA key) for notify, the
+/// public half for the stand-in's token endpoint; made fresh at each start.
+public struct DevelopmentFCMAccount: Sendable {
+    public let clientEmail = "notify@huddle-dev.iam.gserviceaccount.com"
+    public let project = "huddle-dev"
+    public let privateKeyPEM: String
+    public let publicKeyPEM: String
+
+    public init() throws {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        privateKeyPEM = key.pemRepresentation
+        publicKeyPEM = key.publicKey.pemRepresentation
+    }
+
+    /// Settings that make notify push to the stand-in at `url` (its `/token` and `messages:send`).
+    public func settings(standInURL url: String) throws -> [String: String] {
+        let credentials: [String: String] = [
+            "type": "service_account", "project_id": project, "client_email": clientEmail, "private_key": privateKeyPEM,
+            "token_uri": "\(url)/token",
+        ]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: credentials, options: [.sortedKeys]), as: UTF8.self)
+        return [
+            "notify.fcm.url": url, "notify.fcm.credentials": json, "standin.fcm.key": publicKeyPEM, "standin.fcm.client.email": clientEmail,
+            "standin.fcm.project": project,
+        ]
+    }
+}
