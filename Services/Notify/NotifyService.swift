@@ -27,8 +27,11 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         pushLifetime: settings.pushLifetime, now: now)
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
+    let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)
     let events = NotifyEvents(
-        directory: SQLDirectoryStore(), notifications: notifications, nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
+        directory: directory, notifications: notifications,
+        reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
+        nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 
     service.add(
         DevicesController(devices: devices), InboxController(notifications: notifications),
@@ -59,6 +62,10 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     } else {
         dependencies.logger.notice("notify: no FCM service account (notify.fcm.credentials); pushes to Android phones wait in the queue")
     }
+    service.addServices(
+        ReminderWorker(
+            database: database, store: reminderStore, directory: directory, notifications: notifications, batch: settings.reminderBatch,
+            poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     service.addServices(
         PushWorker(
             database: database, jobs: pushes, notifications: SQLNotificationStore(), devices: deviceStore, senders: senders,

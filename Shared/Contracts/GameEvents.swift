@@ -9,14 +9,27 @@ public enum GameEvent {
 
     /// `created`, `updated`, `cancelled`: the game with its exact location and counts, without a
     /// viewer's `myStatus` or distance. `invited` lists the team members a new game invited, so
-    /// they can be told.
+    /// they can be told, and `going` those it seats (a pickup game's organiser), so they can be
+    /// reminded.
     public struct GameChanged: Codable, Equatable, Sendable {
         public var game: Game
         public var invited: [UserID]
+        public var going: [UserID]
 
-        public init(game: Game, invited: [UserID] = []) {
+        public init(game: Game, invited: [UserID] = [], going: [UserID] = []) {
             self.game = game
             self.invited = invited
+            self.going = going
+        }
+
+        private enum CodingKeys: String, CodingKey { case game, invited, going }
+
+        // `going` is new: an event written before it decodes with nobody seated.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            game = try container.decode(Game.self, forKey: .game)
+            invited = try container.decodeIfPresent([UserID].self, forKey: .invited) ?? []
+            going = try container.decodeIfPresent([UserID].self, forKey: .going) ?? []
         }
     }
 

@@ -39,6 +39,8 @@ public struct Game: Codable, Equatable, Sendable {
     public var awayTeamName: String?
     public var organizerId: UserID
     public var startsAt: Date
+    /// The IANA time zone the game is played in (as the app sent it), for reminders on game day.
+    public var timeZone: String?
     public var sport: Sport
     public var privacy: Privacy
     public var ageGroup: AgeGroup
@@ -60,7 +62,8 @@ public struct Game: Codable, Equatable, Sendable {
     public init(
         id: GameID, kind: GameKind, status: GameStatus = .scheduled, teamId: TeamID? = nil, teamName: String? = nil,
         leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, homeTeamName: String? = nil, awayTeamId: TeamID? = nil,
-        awayTeamName: String? = nil, organizerId: UserID, startsAt: Date, sport: Sport, privacy: Privacy, ageGroup: AgeGroup,
+        awayTeamName: String? = nil, organizerId: UserID, startsAt: Date, timeZone: String? = nil, sport: Sport, privacy: Privacy,
+        ageGroup: AgeGroup,
         gender: Gender, skill: Skill, capacity: Int? = nil, goingCount: Int = 0, waitlistCount: Int = 0, subsNeeded: Int = 0,
         location: Location? = nil, distanceMeters: Int? = nil, description: String? = nil, myStatus: RosterStatus? = nil,
         createdAt: Date
@@ -77,6 +80,7 @@ public struct Game: Codable, Equatable, Sendable {
         self.awayTeamName = awayTeamName
         self.organizerId = organizerId
         self.startsAt = startsAt
+        self.timeZone = timeZone
         self.sport = sport
         self.privacy = privacy
         self.ageGroup = ageGroup
@@ -103,6 +107,8 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
     public var homeTeamId: TeamID?
     public var awayTeamId: TeamID?
     public var startsAt: Date
+    /// An IANA time zone such as `Europe/Tallinn`; UTC when absent.
+    public var timeZone: String?
     public var location: Location?
     public var sport: Sport?
     public var privacy: Privacy?
@@ -114,10 +120,11 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
 
     public init(
         kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
-        startsAt: Date, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil,
-        gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+        startsAt: Date, timeZone: String? = nil, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil,
+        ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
     ) {
         self.kind = kind
+        self.timeZone = timeZone
         self.teamId = teamId
         self.leagueId = leagueId
         self.homeTeamId = homeTeamId
@@ -137,6 +144,7 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
 /// `PATCH /v1/games/{id}`: absent fields stay as they are.
 public struct UpdateGameRequest: Codable, Equatable, Sendable {
     public var startsAt: Date?
+    public var timeZone: String?
     public var location: Location?
     public var privacy: Privacy?
     public var ageGroup: AgeGroup?
@@ -146,10 +154,11 @@ public struct UpdateGameRequest: Codable, Equatable, Sendable {
     public var description: String?
 
     public init(
-        startsAt: Date? = nil, location: Location? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil, gender: Gender? = nil,
-        skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+        startsAt: Date? = nil, timeZone: String? = nil, location: Location? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil,
+        gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
     ) {
         self.startsAt = startsAt
+        self.timeZone = timeZone
         self.location = location
         self.privacy = privacy
         self.ageGroup = ageGroup

@@ -14,7 +14,8 @@ struct GamePlan: Sendable {
     static func pickup(_ request: CreateGameRequest, by user: UserID, now: Date) -> GamePlan {
         // `kindFields` has checked that every attribute is present.
         let game = Game(
-            id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, sport: request.sport ?? .other,
+            id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone,
+            sport: request.sport ?? .other,
             privacy: request.privacy ?? .public, ageGroup: request.ageGroup ?? .any, gender: request.gender ?? .any,
             skill: request.skill ?? .any, capacity: request.capacity, location: request.location,
             description: request.description, createdAt: now)
@@ -55,6 +56,7 @@ extension Games {
         }
         let game = Game(
             id: .timeOrdered(), kind: .team, teamId: team.id, teamName: team.name, organizerId: user, startsAt: request.startsAt,
+            timeZone: request.timeZone,
             sport: team.sport, privacy: request.privacy ?? team.privacy, ageGroup: request.ageGroup ?? team.ageGroup,
             gender: request.gender ?? team.gender, skill: request.skill ?? team.skill, capacity: request.capacity,
             location: request.location ?? team.location, description: request.description, createdAt: Date())
@@ -75,7 +77,7 @@ extension Games {
         try FieldRules.require(errors)
         let game = Game(
             id: .timeOrdered(), kind: .league, leagueId: league.id, homeTeamId: home!.id, homeTeamName: home!.name, awayTeamId: away!.id,
-            awayTeamName: away!.name, organizerId: user, startsAt: request.startsAt, sport: league.sport,
+            awayTeamName: away!.name, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone, sport: league.sport,
             privacy: request.privacy ?? league.privacy, ageGroup: request.ageGroup ?? league.ageGroup,
             gender: request.gender ?? league.gender, skill: request.skill ?? league.skill, capacity: request.capacity,
             location: request.location ?? home!.location, description: request.description, createdAt: Date())

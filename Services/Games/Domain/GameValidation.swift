@@ -33,9 +33,16 @@ enum GameValidation {
         value == nil ? [.init(field: field, message: "is required for a \(kind.rawValue) game")] : []
     }
 
+    static func timeZone(_ value: String?) -> [Problem.FieldError] {
+        guard let value, TimeZone(identifier: value) == nil else { return [] }
+        return [.init(field: "timeZone", message: "must be an IANA time zone, e.g. Europe/Tallinn")]
+    }
+
     /// Shared by create and update: every field a client may send, checked at once.
-    static func common(startsAt: Date?, location: Location?, capacity: Int?, description: String?, now: Date) -> [Problem.FieldError] {
-        (startsAt.map { self.startsAt($0, now: now) } ?? []) + self.location(location) + self.capacity(capacity)
-            + self.description(description)
+    static func common(startsAt: Date?, timeZone: String?, location: Location?, capacity: Int?, description: String?, now: Date)
+        -> [Problem.FieldError]
+    {
+        (startsAt.map { self.startsAt($0, now: now) } ?? []) + self.timeZone(timeZone) + self.location(location)
+            + self.capacity(capacity) + self.description(description)
     }
 }

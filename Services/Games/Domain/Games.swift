@@ -20,7 +20,7 @@ struct Games: Sendable {
         let now = Date()
         try FieldRules.require(
             GameValidation.common(
-                startsAt: request.startsAt, location: request.location, capacity: request.capacity,
+                startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
                 description: request.description, now: now) + GameValidation.kindFields(request))
         let plan: GamePlan
         switch request.kind {
@@ -34,7 +34,7 @@ struct Games: Sendable {
                 try await roster.set(.invited, substitute: false, of: invitee, in: plan.game.id, on: sql)
             }
             for player in plan.going { try await roster.set(.going, substitute: false, of: player, in: plan.game.id, on: sql) }
-            try await publish(GameEvent.created, plan.game.id, invited: plan.invited, on: sql)
+            try await publish(GameEvent.created, plan.game.id, invited: plan.invited, going: plan.going, on: sql)
         }
         return try await game(plan.game.id, viewer: user, from: nil)
     }
@@ -65,7 +65,7 @@ struct Games: Sendable {
     func update(_ id: GameID, with request: UpdateGameRequest, by user: UserID) async throws -> Game {
         try FieldRules.require(
             GameValidation.common(
-                startsAt: request.startsAt, location: request.location, capacity: request.capacity,
+                startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
                 description: request.description, now: Date()))
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
@@ -81,6 +81,7 @@ struct Games: Sendable {
             if let skill = request.skill { game.skill = skill }
             if let capacity = request.capacity { game.capacity = capacity }
             if let description = request.description { game.description = description }
+            if let timeZone = request.timeZone { game.timeZone = timeZone }
             try await games.update(game, on: sql)
             // More slots seat people from the waiting list.
             let promoted = try await promoteWaiting(in: game.id, on: sql)
@@ -124,8 +125,9 @@ struct Games: Sendable {
     // MARK: Events
 
     /// Appends `type` with the game as it now is: exact location and counts, no viewer fields.
-    func publish(_ type: String, _ id: GameID, invited: [UserID] = [], on sql: any SQLDatabase) async throws {
+    func publish(_ type: String, _ id: GameID, invited: [UserID] = [], going: [UserID] = [], on sql: any SQLDatabase) async throws {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
-        try await outbox.append(type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game, invited: invited), on: sql)
+        try await outbox.append(
+            type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game, invited: invited, going: going), on: sql)
     }
 }

@@ -38,7 +38,7 @@ struct SQLGameStore: GameStore {
     static let columns = [
         "id", "kind", "status", "team_id", "team_name", "league_id", "home_team_id", "home_team_name", "away_team_id",
         "away_team_name", "organizer_id", "starts_at", "sport", "privacy", "age_group", "gender", "skill", "capacity",
-        "subs_needed", "lat", "lng", "address", "description", "created_at",
+        "subs_needed", "lat", "lng", "address", "description", "created_at", "time_zone",
     ]
 
     func insert(_ game: Game, on sql: any SQLDatabase) async throws {
@@ -52,7 +52,7 @@ struct SQLGameStore: GameStore {
                 SQLBind(game.sport.rawValue), SQLBind(game.privacy.rawValue), SQLBind(game.ageGroup.rawValue),
                 SQLBind(game.gender.rawValue), SQLBind(game.skill.rawValue), SQLBind(game.capacity), SQLBind(game.subsNeeded),
                 SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address), SQLBind(game.description),
-                SQLBind(game.createdAt)
+                SQLBind(game.createdAt), SQLBind(game.timeZone)
             ).run()
     }
 
@@ -76,7 +76,7 @@ struct SQLGameStore: GameStore {
             .set("capacity", to: SQLBind(game.capacity)).set("subs_needed", to: SQLBind(game.subsNeeded))
             .set("lat", to: SQLBind(location.lat)).set("lng", to: SQLBind(location.lng))
             .set("address", to: SQLBind(location.address)).set("description", to: SQLBind(game.description))
-            .where("id", .equal, SQLBind(game.id.description)).run()
+            .set("time_zone", to: SQLBind(game.timeZone)).where("id", .equal, SQLBind(game.id.description)).run()
     }
 
     func games(of user: UserID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase)
@@ -189,7 +189,8 @@ struct SQLGameStore: GameStore {
             awayTeamId: try row.decode(column: "away_team_id", as: String?.self).flatMap(TeamID.init),
             awayTeamName: try row.decode(column: "away_team_name", as: String?.self),
             organizerId: try row.typedID("organizer_id"), startsAt: try row.decode(column: "starts_at", as: Date.self),
-            sport: try row.enumValue("sport"), privacy: try row.enumValue("privacy"), ageGroup: try row.enumValue("age_group"),
+            timeZone: try row.decode(column: "time_zone", as: String?.self), sport: try row.enumValue("sport"),
+            privacy: try row.enumValue("privacy"), ageGroup: try row.enumValue("age_group"),
             gender: try row.enumValue("gender"), skill: try row.enumValue("skill"),
             capacity: try row.decode(column: "capacity", as: Int?.self), subsNeeded: try row.decode(column: "subs_needed", as: Int.self),
             location: Location(

@@ -89,5 +89,6 @@ enum GamesMigrations {
                 """,
             ]
         },
+        Migration(version: 7, name: "games' time zones") { _ in ["ALTER TABLE games ADD COLUMN time_zone TEXT"] },
     ]
 }

@@ -40,17 +40,30 @@ enum NotificationText {
         Text(title: "Round started", body: "\(starter ?? "A player") added you to a round at \(course).")
     }
 
+    static func gameDay(_ game: String, kickoff: Date, timeZone: TimeZone) -> Text {
+        Text(title: "Game day: \(game)", body: "Kickoff at \(time(kickoff, in: timeZone)).")
+    }
+
+    static func startsSoon(_ game: String, kickoff: Date, timeZone: TimeZone) -> Text {
+        Text(title: "\(game) starts soon", body: "Kickoff at \(time(kickoff, in: timeZone)). See you there!")
+    }
+
     static func newFollower(_ follower: String) -> Text {
         Text(title: "New follower", body: "\(follower) follows you.")
     }
 
-    /// "Sat 28 Nov, 18:00" in the game's time zone (its abbreviation added when that is UTC, so it
-    /// is not mistaken for local time).
-    static func kickoff(_ date: Date, in timeZone: TimeZone) -> String {
+    /// "18:00" in the game's time zone.
+    static func time(_ date: Date, in timeZone: TimeZone) -> String { format(date, "HH:mm", timeZone) }
+
+    /// "Sat 28 Nov, 18:00" in the game's time zone.
+    static func kickoff(_ date: Date, in timeZone: TimeZone) -> String { format(date, "EEE d MMM, HH:mm", timeZone) }
+
+    /// In `timeZone`, with "UTC" added when that is it, so it is not mistaken for local time.
+    private static func format(_ date: Date, _ pattern: String, _ timeZone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
-        formatter.dateFormat = "EEE d MMM, HH:mm"
+        formatter.dateFormat = pattern
         let text = formatter.string(from: date)
         return timeZone.identifier == "UTC" || timeZone.identifier == "GMT" ? "\(text) UTC" : text
     }

@@ -10,6 +10,7 @@ import ServiceKit
 struct NotifyEvents: Sendable {
     let directory: any DirectoryStore
     let notifications: Notifications
+    let reminders: Reminders
     /// A player's name from auth, for one whose profile event has not arrived yet (auth's events
     /// and catalog's travel separately).
     let nameFromAuth: @Sendable (UserID) async throws -> String?
@@ -41,19 +42,24 @@ struct NotifyEvents: Sendable {
             return []
         case CatalogEvent.membershipChanged:
             return try await membership(try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload), on: sql)
-        case GameEvent.created, GameEvent.updated:
+        case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
             let changed = try decoder.decode(GameEvent.GameChanged.self, from: event.payload)
             let game = changed.game
-            try await directory.saveGame(game.id, name: game.displayName, organizer: game.organizerId, startsAt: game.startsAt, on: sql)
+            try await directory.saveGame(game, on: sql)
+            try await reminders.gameChanged(
+                game, going: changed.going, created: event.type == GameEvent.created, cancelled: event.type == GameEvent.cancelled, on: sql)
             guard event.type == GameEvent.created, !changed.invited.isEmpty else { return [] }
             return [
                 Planned(
                     recipients: changed.invited.filter { $0 != game.organizerId }, category: .newGame,
-                    text: NotificationText.newGame(game.displayName, startsAt: game.startsAt, timeZone: .gmt),
+                    text: NotificationText.newGame(
+                        game.displayName, startsAt: game.startsAt, timeZone: game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt),
                     data: NotificationData(gameId: game.id, teamId: game.teamId))
             ]
         case GameEvent.rosterChanged:
-            return try await roster(try decoder.decode(GameEvent.RosterChanged.self, from: event.payload), on: sql)
+            let change = try decoder.decode(GameEvent.RosterChanged.self, from: event.payload)
+            try await reminders.rosterChanged(change, on: sql)
+            return try await roster(change, on: sql)
         case RoundEvent.started:
             let changed = try decoder.decode(RoundEvent.RoundChanged.self, from: event.payload)
             let card = changed.scorecard

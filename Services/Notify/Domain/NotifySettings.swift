@@ -10,13 +10,24 @@ struct NotifySettings: Sendable {
     var pushLifetime: TimeInterval
 
     var push: PushSettings
+    var reminders: ReminderSchedule
+    /// How often the reminder worker looks for due reminders, and how many it fires at a time.
+    var reminderPoll: Duration
+    var reminderBatch: Int
 
     /// Keys: `notify.apns.topic` (default `app.huddle.ios`), `notify.push.lifetime.ms` (86400000: a day),
-    /// and `PushSettings`' `notify.push.*`.
+    /// `PushSettings`' `notify.push.*`, `notify.reminders.morning.hour` (8, in the game's time zone),
+    /// `notify.reminders.before.ms` (3600000: an hour before kickoff), `notify.reminders.poll.ms`
+    /// (500), `notify.reminders.batch` (500).
     init(reader: ConfigReader) {
         apnsTopic = reader.string(forKey: "notify.apns.topic", default: "app.huddle.ios")
         pushLifetime = max(1, reader.milliseconds("notify.push.lifetime.ms", default: 86_400_000).seconds)
         push = PushSettings(reader: reader)
+        reminders = ReminderSchedule(
+            morningHour: min(23, max(0, reader.integer("notify.reminders.morning.hour", default: 8))),
+            before: max(0, reader.milliseconds("notify.reminders.before.ms", default: 3_600_000).seconds))
+        reminderPoll = .milliseconds(max(1, reader.integer("notify.reminders.poll.ms", default: 500)))
+        reminderBatch = max(1, reader.integer("notify.reminders.batch", default: 500))
     }
 }
 

@@ -11,8 +11,16 @@ protocol DirectoryStore: Sendable {
     func saveTeam(_ id: TeamID, name: String, manager: UserID, on sql: any SQLDatabase) async throws
     func removeTeam(_ id: TeamID, on sql: any SQLDatabase) async throws
     func team(_ id: TeamID, on sql: any SQLDatabase) async throws -> (name: String, manager: UserID)?
-    func saveGame(_ id: GameID, name: String, organizer: UserID, startsAt: Date, on sql: any SQLDatabase) async throws
-    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> (name: String, organizer: UserID)?
+    func saveGame(_ game: Game, on sql: any SQLDatabase) async throws
+    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> KnownGame?
+}
+
+/// What notify knows of a game: enough to name it, find its organiser and time its reminders.
+struct KnownGame: Equatable, Sendable {
+    var name: String
+    var organizer: UserID
+    var startsAt: Date
+    var timeZone: String?
 }
 
 struct SQLDirectoryStore: DirectoryStore {
@@ -44,20 +52,26 @@ struct SQLDirectoryStore: DirectoryStore {
         return (try row.decode(column: "name", as: String.self), try row.typedID("manager_id"))
     }
 
-    func saveGame(_ id: GameID, name: String, organizer: UserID, startsAt: Date, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "games").columns("game_id", "name", "organizer_id", "starts_at")
-            .values(SQLBind(id.description), SQLBind(name), SQLBind(organizer.description), SQLBind(startsAt))
+    func saveGame(_ game: Game, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "games").columns("game_id", "name", "organizer_id", "starts_at", "time_zone")
+            .values(
+                SQLBind(game.id.description), SQLBind(game.displayName), SQLBind(game.organizerId.description), SQLBind(game.startsAt),
+                SQLBind(game.timeZone)
+            )
             .onConflict(with: ["game_id"]) {
                 $0.set(excludedValueOf: "name").set(excludedValueOf: "organizer_id").set(excludedValueOf: "starts_at")
+                    .set(excludedValueOf: "time_zone")
             }
             .run()
     }
 
-    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> (name: String, organizer: UserID)? {
+    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> KnownGame? {
         guard
-            let row = try await sql.select().columns("name", "organizer_id").from("games").where("game_id", .equal, SQLBind(id.description))
-                .first()
+            let row = try await sql.select().columns("name", "organizer_id", "starts_at", "time_zone").from("games")
+                .where("game_id", .equal, SQLBind(id.description)).first()
         else { return nil }
-        return (try row.decode(column: "name", as: String.self), try row.typedID("organizer_id"))
+        return KnownGame(
+            name: try row.decode(column: "name", as: String.self), organizer: try row.typedID("organizer_id"),
+            startsAt: try row.decode(column: "starts_at", as: Date.self), timeZone: try row.decode(column: "time_zone", as: String?.self))
     }
 }

@@ -45,5 +45,17 @@ enum NotifyMigrations {
             ]
         },
         .inbox(version: 2),
+        Migration(version: 3, name: "reminders") { kind in
+            [
+                "ALTER TABLE games ADD COLUMN time_zone TEXT",
+                // `state`: pending (due at due_at), sent, cancelled.
+                """
+                CREATE TABLE reminders (
+                    game_id TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL, due_at \(kind.timestamp) NOT NULL,
+                    state TEXT NOT NULL, sent_at \(kind.timestamp), PRIMARY KEY (game_id, user_id, kind))
+                """,
+                "CREATE INDEX reminders_due ON reminders (state, due_at)",
+            ]
+        },
     ]
 }

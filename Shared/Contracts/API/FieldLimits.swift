@@ -91,7 +91,11 @@ extension SetRosterStatusRequest: FieldConstraints {
 public enum GameLimits {
     public static let capacity = 1...500
     public static let description = TextRule(0...1000)
-    static var constraints: [String: JSONSchema] { ["capacity": .integer(capacity), "description": description.schema] }
+    /// An IANA time zone name, e.g. `Europe/Tallinn` or `America/Argentina/Buenos_Aires`.
+    public static let timeZone = JSONSchema.text(1...64).pattern(JSONSchema.whole("[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*"))
+    static var constraints: [String: JSONSchema] {
+        ["capacity": .integer(capacity), "description": description.schema, "timeZone": timeZone]
+    }
 }
 
 extension CreateGameRequest: FieldConstraints {

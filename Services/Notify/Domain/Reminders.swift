@@ -1,0 +1,46 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// Game reminders: each player going to (or maybe at) a game is reminded on game day in the
+/// morning and shortly before kickoff. A game that moves moves its reminders; a cancelled game, or
+/// a player who leaves, cancels theirs.
+struct Reminders: Sendable {
+    let store: any ReminderStore
+    let directory: any DirectoryStore
+    let schedule: ReminderSchedule
+    let now: @Sendable () -> Date
+
+    /// Roster statuses that are reminded.
+    static let reminded: Set<RosterStatus> = [.going, .maybe]
+
+    /// The game as it now is: a new game reminds those it seats; a changed one moves its players'
+    /// reminders; a cancelled one cancels them all.
+    func gameChanged(_ game: Game, going: [UserID], created: Bool, cancelled: Bool, on sql: any SQLDatabase) async throws {
+        guard !cancelled else {
+            try await store.cancel(game.id, user: nil, on: sql)
+            return
+        }
+        let players = created ? going : try await store.players(of: game.id, on: sql)
+        for player in players.sorted(by: { $0.description < $1.description }) {
+            try await store.schedule(game.id, player, due: due(game.startsAt, game.timeZone), on: sql)
+        }
+    }
+
+    func rosterChanged(_ change: GameEvent.RosterChanged, on sql: any SQLDatabase) async throws {
+        guard let game = try await directory.game(change.gameId, on: sql) else { return }
+        if let status = change.status, Self.reminded.contains(status) {
+            try await store.schedule(change.gameId, change.userId, due: due(game.startsAt, game.timeZone), on: sql)
+        } else {
+            try await store.cancel(change.gameId, user: change.userId, on: sql)
+        }
+        for promoted in change.promoted where promoted != change.userId {
+            try await store.schedule(change.gameId, promoted, due: due(game.startsAt, game.timeZone), on: sql)
+        }
+    }
+
+    private func due(_ kickoff: Date, _ zone: String?) -> [ReminderSchedule.Kind: Date] {
+        schedule.dueTimes(kickoff: kickoff, timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? .gmt, now: now())
+    }
+}

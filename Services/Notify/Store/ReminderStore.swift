@@ -1,0 +1,84 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServiceKit
+
+/// A reminder due for one player of one game: at most one per game, player and kind.
+struct Reminder: Equatable, Sendable {
+    var game: GameID
+    var user: UserID
+    var kind: ReminderSchedule.Kind
+    var dueAt: Date
+}
+
+/// The reminder queue: a row per game, player and kind (unique), pending until it fires or is
+/// cancelled. Workers claim due rows with `FOR UPDATE SKIP LOCKED` on PostgreSQL and fire them in
+/// the same transaction that marks them sent, so each fires once across workers, replicas and kills.
+protocol ReminderStore: Sendable {
+    /// Schedules or moves the player's reminders of the game to `due` (kinds absent are cancelled).
+    func schedule(_ game: GameID, _ user: UserID, due: [ReminderSchedule.Kind: Date], on sql: any SQLDatabase) async throws
+    /// Cancels the pending reminders of the game (of one player when `user` is given).
+    func cancel(_ game: GameID, user: UserID?, on sql: any SQLDatabase) async throws
+    /// The players with pending reminders for the game.
+    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID]
+    /// Up to `limit` due reminders, locked for this transaction and marked sent.
+    func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [Reminder]
+}
+
+struct SQLReminderStore: ReminderStore {
+    let kind: Database.Kind
+
+    func schedule(_ game: GameID, _ user: UserID, due: [ReminderSchedule.Kind: Date], on sql: any SQLDatabase) async throws {
+        for reminderKind in ReminderSchedule.Kind.allCases {
+            guard let at = due[reminderKind] else {
+                try await sql.update("reminders").set("state", to: SQLBind("cancelled")).where("game_id", .equal, SQLBind(game.description))
+                    .where("user_id", .equal, SQLBind(user.description)).where("kind", .equal, SQLBind(reminderKind.rawValue))
+                    .where("state", .equal, SQLBind("pending")).run()
+                continue
+            }
+            // A reminder already sent stays sent, unless the game moved after it went out.
+            try await sql.insert(into: "reminders").columns("game_id", "user_id", "kind", "due_at", "state")
+                .values(
+                    SQLBind(game.description), SQLBind(user.description), SQLBind(reminderKind.rawValue), SQLBind(at), SQLBind("pending")
+                )
+                .onConflict(with: ["game_id", "user_id", "kind"]) { conflict in
+                    conflict.set("due_at", to: SQLBind(at)).set("state", to: SQLBind("pending"))
+                        .where(SQLColumn("due_at", table: "reminders"), .notEqual, SQLBind(at))
+                        .orWhere(SQLColumn("state", table: "reminders"), .equal, SQLBind("cancelled"))
+                }
+                .run()
+        }
+    }
+
+    func cancel(_ game: GameID, user: UserID?, on sql: any SQLDatabase) async throws {
+        var update = sql.update("reminders").set("state", to: SQLBind("cancelled")).where("game_id", .equal, SQLBind(game.description))
+            .where("state", .equal, SQLBind("pending"))
+        if let user { update = update.where("user_id", .equal, SQLBind(user.description)) }
+        try await update.run()
+    }
+
+    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID] {
+        Array(
+            Set(
+                try await sql.select().column("user_id").from("reminders").where("game_id", .equal, SQLBind(game.description))
+                    .where("state", .notEqual, SQLBind("cancelled")).all().map { try $0.typedID("user_id") }))
+    }
+
+    func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [Reminder] {
+        var query = sql.select().columns("game_id", "user_id", "kind", "due_at").from("reminders")
+            .where("state", .equal, SQLBind("pending")).where("due_at", .lessThanOrEqual, SQLBind(now)).orderBy("due_at").limit(limit)
+        // SQLite has one writer at a time, and the transaction around this is it.
+        if kind == .postgres { query = query.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) }
+        let due = try await query.all().map { row in
+            Reminder(
+                game: try row.typedID("game_id"), user: try row.typedID("user_id"), kind: try row.enumValue("kind"),
+                dueAt: try row.decode(column: "due_at", as: Date.self))
+        }
+        for reminder in due {
+            try await sql.update("reminders").set("state", to: SQLBind("sent")).set("sent_at", to: SQLBind(now))
+                .where("game_id", .equal, SQLBind(reminder.game.description)).where("user_id", .equal, SQLBind(reminder.user.description))
+                .where("kind", .equal, SQLBind(reminder.kind.rawValue)).run()
+        }
+        return due
+    }
+}
