@@ -113,7 +113,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
-                .nioWebSocket,
+                .nioWebSocket, "ProviderStandIns",
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 

@@ -37,42 +37,21 @@ struct NotifyHarness {
             store == .sqlite
             ? "sqlite:" + FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString).sqlite").path
             : try await store.freshDatabaseURL()
-        let certificate = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString).pem").path
-        defer {
-            if store == .sqlite { try? FileManager.default.removeItem(atPath: String(url.dropFirst("sqlite:".count))) }
-            try? FileManager.default.removeItem(atPath: certificate)
-        }
-        let key = DevelopmentAPNsKey(), account = try DevelopmentFCMAccount()
-        let pushes = PushRecorder()
-        let standInSettings = key.settings(standInURL: "", certificateFile: certificate)
-            .merging(try account.settings(standInURL: "")) { _, new in new }
-            .merging(["standin.apns.http.port": "0", "standin.http.port": "0"]) { _, new in new }
-        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(standInSettings))
-        var logger = Logger(label: "notify-test")
-        logger.logLevel = .error
-        try await withServerOnPort0({ buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, onListening: $0) }) {
-            standInURL in
-            try await withServerOnPort0({ try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes, onListening: $0) }) {
-                apnsURL in
-                var settings = [
-                    "auth.events.subscribers": "notify", "catalog.events.subscribers": "games,notify", "games.events.subscribers": "notify",
-                    "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.db.url": url,
-                    "notify.push.poll.ms": "20", "notify.push.backoff.ms": "50",
-                ]
-                settings.merge(
-                    key.settings(standInURL: apnsURL.replacingOccurrences(of: "http://", with: "https://"), certificateFile: certificate)
-                ) {
-                    _, new in new
-                }
-                settings.merge(try account.settings(standInURL: standInURL)) { _, new in new }
-                settings.merge(config) { _, new in new }
-                try await TestStack.with(builders, store: store, config: settings) { stack in
-                    let database = try await Database.open(url: url, logger: logger)
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask { try await database.run() }
-                        defer { group.cancelAll() }
-                        try await body(NotifyHarness(stack: stack, store: database, standIn: TestClient(baseURL: standInURL)))
-                    }
+        defer { if store == .sqlite { try? FileManager.default.removeItem(atPath: String(url.dropFirst("sqlite:".count))) } }
+        try await withPushStandIns { pushSettings, standInURL in
+            var settings = [
+                "auth.events.subscribers": "notify", "catalog.events.subscribers": "games,notify", "games.events.subscribers": "notify",
+                "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.db.url": url,
+                "notify.push.poll.ms": "20", "notify.push.backoff.ms": "50",
+            ]
+            settings.merge(pushSettings) { _, new in new }
+            settings.merge(config) { _, new in new }
+            try await TestStack.with(builders, store: store, config: settings) { stack in
+                let database = try await Database.open(url: url, logger: .quiet("notify-test"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await database.run() }
+                    defer { group.cancelAll() }
+                    try await body(NotifyHarness(stack: stack, store: database, standIn: TestClient(baseURL: standInURL)))
                 }
             }
         }
@@ -80,8 +59,7 @@ struct NotifyHarness {
 
     /// What the stand-in's APNs recorded for `token` (refused attempts too with `rejected`).
     func apnsDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
-        try await expect(200, standIn.get("/test/apns/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
-            .decode(Deliveries.self).items
+        try await standIn.pushes("apns", to: token, rejected: rejected)
     }
 
     /// Waits until the stand-in's APNs recorded `count` attempts for `token`.
@@ -89,14 +67,16 @@ struct NotifyHarness {
     func apnsDeliveries(_ token: String, reaching count: Int, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> [PushRecorder.Attempt]
     {
-        for _ in 0..<300 {
-            let found = try await apnsDeliveries(token, rejected: rejected)
-            if found.count >= count { return found }
-            try await Task.sleep(for: .milliseconds(50))
+        let found = try await standIn.pushes("apns", to: token, reaching: count, rejected: rejected)
+        if found.count < count {
+            Issue.record("the stand-in has \(found.count) pushes for the token, not \(count)", sourceLocation: sourceLocation)
         }
-        let found = try await apnsDeliveries(token, rejected: rejected)
-        Issue.record("the stand-in has \(found.count) pushes for the token, not \(count)", sourceLocation: sourceLocation)
         return found
+    }
+
+    /// What the stand-in's FCM recorded for `token`.
+    func fcmDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
+        try await standIn.pushes("fcm", to: token, rejected: rejected)
     }
 
     /// Waits until the stand-in's FCM recorded `count` attempts for `token`.
@@ -104,23 +84,12 @@ struct NotifyHarness {
     func fcmDeliveries(_ token: String, reaching count: Int, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> [PushRecorder.Attempt]
     {
-        for _ in 0..<300 {
-            let found = try await fcmDeliveries(token, rejected: rejected)
-            if found.count >= count { return found }
-            try await Task.sleep(for: .milliseconds(50))
+        let found = try await standIn.pushes("fcm", to: token, reaching: count, rejected: rejected)
+        if found.count < count {
+            Issue.record("the stand-in has \(found.count) FCM pushes for the token, not \(count)", sourceLocation: sourceLocation)
         }
-        let found = try await fcmDeliveries(token, rejected: rejected)
-        Issue.record("the stand-in has \(found.count) FCM pushes for the token, not \(count)", sourceLocation: sourceLocation)
         return found
     }
-
-    /// What the stand-in's FCM recorded for `token`.
-    func fcmDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
-        try await expect(200, standIn.get("/test/fcm/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
-            .decode(Deliveries.self).items
-    }
-
-    struct Deliveries: Decodable { let items: [PushRecorder.Attempt] }
 
     func player(_ name: String) async throws -> Session { try await stack.client(.auth).register(name: name) }
 

@@ -1,0 +1,75 @@
+import Contracts
+import Foundation
+import HuddleKit
+import ProviderStandIns
+import ServiceKitTesting
+import Testing
+
+/// Notifications as the apps get them, through the gateway with HuddleKit, pushed to the
+/// stand-in's APNs: a manager's new team game reaches each member's iPhone and inbox, a waitlisted
+/// cricketer is told when a player drops out, and a reminder comes an hour before kickoff.
+@Suite("Notifications through the gateway", .serialized)
+struct NotifyThroughGatewayTests {
+    @Test(
+        "a team game reaches each member's iPhone and inbox; a promoted cricketer is told; a reminder comes before kickoff",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func pushesAndReminders(store: TestStore) async throws {
+        try await withPushStandIns { pushSettings, standInURL in
+            var config = [
+                "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.push.poll.ms": "20",
+                "notify.reminders.poll.ms": "50",
+            ]
+            config.merge(pushSettings) { _, new in new }
+            let standIn = TestClient(baseURL: standInURL)
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let manager = try await StackTests.player(gateway, "Mia Manager")
+                let ana = try await StackTests.player(gateway, "Ana"), ben = try await StackTests.player(gateway, "Ben")
+                var phones: [String: String] = [:]
+                for (name, app) in [("ana", ana), ("ben", ben)] {
+                    let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+                    let device = try await app.registerForPush(apnsToken: token, environment: .sandbox)
+                    phones[name] = device.token
+                    #expect(device.token == token.map { String(format: "%02x", $0) }.joined())
+                }
+                let team = try await manager.send(
+                    CatalogAPI.createTeam,
+                    body: CreateTeamRequest(
+                        name: "Kadriorg Cricket Club", sport: .cricket, privacy: .public, location: Location(lat: 59.438, lng: 24.792),
+                        ageGroup: .adult, gender: .coed, skill: .any))
+                for app in [ana, ben] { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
+                // Games learns the members from catalog's events before the game invites them.
+                try await Task.sleep(for: .milliseconds(500))
+                let teamGame = try await manager.send(
+                    GamesAPI.createGame,
+                    body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: Date().addingTimeInterval(7 * 86_400).wholeSeconds))
+                for (name, app) in [("ana", ana), ("ben", ben)] {
+                    let push = try #require(try await standIn.pushes("apns", to: phones[name]!, reaching: 1).first)
+                    #expect(push.payload.contains("New game: Kadriorg Cricket Club"))
+                    let inbox = try await app.send(NotifyAPI.inbox)
+                    #expect(inbox.items.first?.data.gameId == teamGame.id && inbox.unreadCount == 1)
+                }
+
+                // A pickup game with two places: Mia (organising) and Ana go, Ben waits; Ana drops out.
+                // Kickoff is a little more than an hour ahead, so the reminder an hour before comes seconds later.
+                let pickup = try await manager.send(
+                    GamesAPI.createGame,
+                    body: CreateGameRequest(
+                        kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 4).wholeSeconds, timeZone: "Europe/Tallinn",
+                        location: Location(lat: 59.438, lng: 24.792), sport: .cricket, privacy: .public, ageGroup: .adult, gender: .coed,
+                        skill: .any, capacity: 2, description: "Nets at Kadriorg"))
+                _ = try await ana.send(GamesAPI.joinGame, pickup.id)
+                #expect(try await ben.send(GamesAPI.joinGame, pickup.id).status == .waitlisted)
+                _ = try await ana.send(GamesAPI.setStatus, pickup.id, body: SetRosterStatusRequest(status: .notGoing))
+                let benPushes = try await standIn.pushes("apns", to: phones["ben"]!, reaching: 3)
+                let texts = benPushes.map(\.payload)
+                #expect(texts.contains { $0.contains("A place freed up in Nets at Kadriorg") })
+                let reminder = try #require(benPushes.first { $0.payload.contains("Nets at Kadriorg starts soon") })
+                #expect(reminder.payload.contains("\"interruption-level\":\"time-sensitive\""))
+                #expect(reminder.headers["apns-priority"] == "10")
+                // Ana left: no reminder for her.
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(!(try await standIn.pushes("apns", to: phones["ana"]!)).contains { $0.payload.contains("starts soon") })
+            }
+        }
+    }
+}
