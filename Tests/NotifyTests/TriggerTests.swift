@@ -119,6 +119,35 @@ import Testing
         }
     }
 
+    @Test(arguments: TestStore.all)
+    func playersAddedToARoundAreToldWhoStartedItAndWhere(store: TestStore) async throws {
+        try await NotifyHarness.with(store: store, config: ["auth.admin.emails": "admin@example.com"]) { harness in
+            let admin = try await harness.stack.client(.auth).register(name: "Ada Admin", email: "admin@example.com")
+            let holes = (1...9).map { number in
+                Hole(
+                    number: number, par: 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
+                    basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
+            }
+            let course = try await expect(
+                201,
+                harness.catalog.post(
+                    "/v1/courses", json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: NotifyHarness.tallinn, holes: holes),
+                    token: admin.accessToken)
+            ).decode(Course.self)
+            let dmitri = try await harness.player("Dmitri"), eva = try await harness.player("Eva")
+            let card = try await expect(
+                201,
+                harness.games.post(
+                    "/v1/rounds", json: StartRoundRequest(courseId: course.id, players: [RoundPlayerRequest(userId: eva.user.id)]),
+                    token: dmitri.accessToken)
+            ).decode(Scorecard.self)
+            let note = try #require(try await harness.inbox(eva, reaching: 1).items.first)
+            #expect(note.category == .addedToRound && note.data.roundId == card.id)
+            #expect(note.body == "Dmitri added you to a round at Rakke DiscGolfPark.")
+            #expect(try await harness.inbox(dmitri).items.isEmpty)
+        }
+    }
+
     static func pickup(capacity: Int? = nil) -> CreateGameRequest {
         CreateGameRequest(
             kind: .pickup, startsAt: NotifyHarness.nextWeek, location: NotifyHarness.tallinn, sport: .volleyball, privacy: .public,
