@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOConcurrencyHelpers
 
 /// What the push stand-ins accepted and refused, for tests and for a developer to look at, and the
@@ -11,6 +11,8 @@ public final class PushRecorder: Sendable {
         /// The status answered: 200 for an accepted push.
         public var status: Int
         public var reason: String?
+        /// When the stand-in received it.
+        public var receivedAt: Date?
     }
 
     private struct State {
@@ -22,7 +24,20 @@ public final class PushRecorder: Sendable {
     public init() {}
 
     func record(_ attempt: Attempt, service: String) {
-        state.withLockedValue { $0.attempts["\(service)/\(attempt.token)", default: []].append(attempt) }
+        var attempt = attempt
+        attempt.receivedAt = Date()
+        state.withLockedValue { [attempt] in $0.attempts["\(service)/\(attempt.token)", default: []].append(attempt) }
+    }
+
+    /// Every attempt at `service` ("apns" or "fcm"), by token.
+    public func attempts(service: String) -> [String: [Attempt]] {
+        let prefix = "\(service)/"
+        return state.withLockedValue { state in
+            Dictionary(
+                uniqueKeysWithValues: state.attempts.filter { $0.key.hasPrefix(prefix) }.map {
+                    (String($0.key.dropFirst(prefix.count)), $0.value)
+                })
+        }
     }
 
     /// The accepted pushes to `token` (and the refused ones with `includeRejected`), oldest first.

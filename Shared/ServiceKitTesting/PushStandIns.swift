@@ -7,8 +7,10 @@ import ServiceKit
 /// The providers' stand-in and its APNs on port 0, with a development provider key and service
 /// account, for the length of `body`: `settings` makes notify push to them (APNs trusting the
 /// stand-in's certificate), `standInURL` is where `/test/apns/...` and `/test/fcm/...` list what
-/// each phone received.
-public func withPushStandIns<T>(body: (_ settings: [String: String], _ standInURL: String) async throws -> T) async throws -> T {
+/// each phone received (and `recorder` holds it, for a benchmark in the same process).
+public func withPushStandIns<T>(
+    body: (_ settings: [String: String], _ standInURL: String, _ recorder: PushRecorder) async throws -> T
+) async throws -> T {
     let certificate = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString).pem").path
     defer { try? FileManager.default.removeItem(atPath: certificate) }
     let key = DevelopmentAPNsKey(), account = try DevelopmentFCMAccount(), pushes = PushRecorder()
@@ -24,7 +26,7 @@ public func withPushStandIns<T>(body: (_ settings: [String: String], _ standInUR
             let apns = apnsURL.replacingOccurrences(of: "http://", with: "https://")
             let settings = key.settings(standInURL: apns, certificateFile: certificate)
                 .merging(try account.settings(standInURL: standInURL)) { _, new in new }
-            return try await body(settings, standInURL)
+            return try await body(settings, standInURL, pushes)
         }
     }
 }

@@ -38,7 +38,7 @@ struct NotifyHarness {
             ? "sqlite:" + FileManager.default.temporaryDirectory.appendingPathComponent("notify-\(UUID().uuidString).sqlite").path
             : try await store.freshDatabaseURL()
         defer { if store == .sqlite { try? FileManager.default.removeItem(atPath: String(url.dropFirst("sqlite:".count))) } }
-        try await withPushStandIns { pushSettings, standInURL in
+        try await withPushStandIns { pushSettings, standInURL, _ in
             var settings = [
                 "auth.events.subscribers": "notify", "catalog.events.subscribers": "games,notify", "games.events.subscribers": "notify",
                 "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.db.url": url,

@@ -14,7 +14,7 @@ struct NotifyThroughGatewayTests {
         "a team game reaches each member's iPhone and inbox; a promoted cricketer is told; a reminder comes before kickoff",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func pushesAndReminders(store: TestStore) async throws {
-        try await withPushStandIns { pushSettings, standInURL in
+        try await withPushStandIns { pushSettings, standInURL, _ in
             var config = [
                 "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.push.poll.ms": "20",
                 "notify.reminders.poll.ms": "50",

@@ -5,5 +5,8 @@ import ArgumentParser
 struct HuddleBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle-bench", abstract: "Huddle benchmarks.",
-        subcommands: [LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self])
+        subcommands: [
+            LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
+            PushesBenchmark.self,
+        ])
 }
