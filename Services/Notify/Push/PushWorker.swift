@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Logging
+import SQLKit
 import ServiceKit
 import ServiceLifecycle
 
@@ -31,7 +32,8 @@ struct PushWorker: Service {
         }
     }
 
-    /// Claims one batch and sends it; answers how many jobs it claimed.
+    /// Claims one batch, sends it, and records every answer in one transaction; answers how many
+    /// jobs it claimed. (A transaction per job held the queue to about 320 pushes a second on SQLite.)
     func drainOnce() async throws -> Int {
         let at = now()
         let claimed = try await database.transaction { sql in
@@ -39,29 +41,37 @@ struct PushWorker: Service {
         }
         guard !claimed.isEmpty else { return 0 }
         let contents = try await database.read { sql in try await notifications.notifications(claimed.map(\.notification), on: sql) }
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
+        let decided = await withTaskGroup(of: (PushJob, PushOutcome, PushDecision).self) { group in
+            var running = 0, decided: [(PushJob, PushOutcome, PushDecision)] = []
             for job in claimed {
-                if running == settings.concurrency {
-                    await group.next()
+                if running == settings.concurrency, let done = await group.next() {
+                    decided.append(done)
                     running -= 1
                 }
                 running += 1
-                group.addTask { await attempt(job, contents[job.notification]) }
+                group.addTask { await attempt(job, contents[job.notification]?.0) }
             }
+            for await done in group { decided.append(done) }
+            return decided
+        }
+        do {
+            try await database.transaction { sql in
+                for (job, outcome, decision) in decided { try await record(job, outcome, decision, on: sql) }
+            }
+        } catch {
+            // The lease brings the jobs back; a repeat collapses on the phone.
+            logger.warning("push queue: could not record \(decided.count) answers: \(error)")
         }
         return claimed.count
     }
 
-    private func attempt(_ job: PushJob, _ content: (InboxNotification, UserID)?) async {
+    private func attempt(_ job: PushJob, _ notification: InboxNotification?) async -> (PushJob, PushOutcome, PushDecision) {
         let outcome: PushOutcome
-        if let (notification, _) = content, let sender = senders[job.device.platform] {
+        if let notification, let sender = senders[job.device.platform] {
             outcome =
                 job.expiresAt <= now()
-                ? .rejected(reason: "expired")
-                : await sender.send(
-                    OutgoingPush(job: job, notification: notification, badge: nil))
-        } else if content == nil {
+                ? .rejected(reason: "expired") : await sender.send(OutgoingPush(job: job, notification: notification, badge: nil))
+        } else if notification == nil {
             outcome = .rejected(reason: "the notification is gone")
         } else {
             outcome = .retry(reason: "no \(job.device.platform.rawValue) credentials configured", after: nil)
@@ -69,24 +79,21 @@ struct PushWorker: Service {
         let decision = PushDecision.after(
             outcome, attempts: job.attempts, expiresAt: job.expiresAt, now: now(), base: settings.backoffBase,
             maxDelay: settings.backoffMax, maxAttempts: settings.maxAttempts)
-        do {
-            try await database.transaction { sql in
-                switch decision {
-                case .sent:
-                    try await jobs.finish(job.id, state: .sent, error: nil, at: now(), on: sql)
-                case .retry(let at):
-                    try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
-                case .drop(let reason):
-                    try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
-                case .forgetToken(let reason):
-                    try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
-                    try await devices.forget(job.device.token, on: sql)
-                    try await jobs.dropPending(token: job.device.token, reason: reason, at: now(), on: sql)
-                }
-            }
-        } catch {
-            // The lease brings the job back; a repeat collapses on the phone.
-            logger.warning("push \(job.id): could not record \(decision): \(error)")
+        return (job, outcome, decision)
+    }
+
+    private func record(_ job: PushJob, _ outcome: PushOutcome, _ decision: PushDecision, on sql: any SQLDatabase) async throws {
+        switch decision {
+        case .sent:
+            try await jobs.finish(job.id, state: .sent, error: nil, at: now(), on: sql)
+        case .retry(let at):
+            try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
+        case .drop(let reason):
+            try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
+        case .forgetToken(let reason):
+            try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
+            try await devices.forget(job.device.token, on: sql)
+            try await jobs.dropPending(token: job.device.token, reason: reason, at: now(), on: sql)
         }
     }
 

@@ -149,7 +149,7 @@ struct PushesBenchmark: AsyncParsableCommand {
                 payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game, invited: members.map(\.0))))
             let sent = Date()
             _ = try expect(
-                200,
+                204,
                 try await notify.post(
                     EventsAPI.deliver(to: .notify).path(), json: EventBatch(events: [event]),
                     headers: [Routes.Header.internalToken: TestStack.internalToken]))
