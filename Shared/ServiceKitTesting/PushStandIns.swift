@@ -33,13 +33,13 @@ public func withPushStandIns<T>(
 
 extension TestClient {
     /// What the stand-in's APNs (`service: "apns"`) or FCM (`"fcm"`) recorded for `token`, refused
-    /// attempts too with `rejected`; waits (up to fifteen seconds) until there are `count`.
+    /// attempts too with `rejected`; waits (up to thirty seconds) until there are `count`.
     public func pushes(_ service: String, to token: String, reaching count: Int = 0, rejected: Bool = false) async throws
         -> [PushRecorder.Attempt]
     {
         struct Deliveries: Decodable { let items: [PushRecorder.Attempt] }
         var found: [PushRecorder.Attempt] = []
-        for _ in 0..<300 {
+        for _ in 0..<600 {
             found = try expect(200, try await get("/test/\(service)/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
                 .decode(Deliveries.self).items
             if found.count >= count { return found }

@@ -97,10 +97,11 @@ struct NotifyHarness {
         try await expect(200, notify.get("/v1/notifications\(query)", token: player.accessToken)).decode(InboxPage.self)
     }
 
-    /// Waits (up to fifteen seconds: events travel by polling) until `player`'s inbox holds `count`.
+    /// Waits (up to thirty seconds: events travel by polling, reminders wait for their time) until
+    /// `player`'s inbox holds `count`.
     @discardableResult
     func inbox(_ player: Session, reaching count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> InboxPage {
-        for _ in 0..<300 {
+        for _ in 0..<600 {
             let page = try await inbox(player, query: "?limit=100")
             if page.items.count >= count { return page }
             try await Task.sleep(for: .milliseconds(50))

@@ -66,7 +66,8 @@ struct ReminderScheduleTests {
                 ben = try await harness.player("Ben")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, olga))
-            let kickoff = Self.kickoff(remindingIn: 3)
+            // Due ten seconds on: the joins below must reach notify first, even on a busy machine.
+            let kickoff = Self.kickoff(remindingIn: 10)
             let game = try await expect(201, harness.games.post("/v1/games", json: Self.pickup(at: kickoff), token: olga.accessToken))
                 .decode(Game.self)
             #expect(game.timeZone == "Europe/Tallinn")
@@ -98,19 +99,19 @@ struct ReminderScheduleTests {
         try await NotifyHarness.with(store: store, config: Self.config) { harness in
             let olga = try await harness.player("Olga"), carl = try await harness.player("Carl")
             let moved = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 2)), token: olga.accessToken)
+                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: olga.accessToken)
             ).decode(Game.self)
             _ = try await expect(
                 200,
                 harness.games.patch(
                     "/v1/games/\(moved.id)", json: UpdateGameRequest(startsAt: Self.kickoff(remindingIn: 3600)), token: olga.accessToken))
             let cancelled = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 2)), token: carl.accessToken)
+                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: carl.accessToken)
             ).decode(Game.self)
             _ = try await expect(204, harness.games.delete("/v1/games/\(cancelled.id)", token: carl.accessToken))
             // A third game falls due after the other two would have: once it has fired, they would have too.
             let marker = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 4)), token: carl.accessToken)
+                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 20)), token: carl.accessToken)
             ).decode(Game.self)
             let carlsInbox = try await harness.inbox(carl, reaching: 1)
             #expect(carlsInbox.items.map(\.data.gameId) == [marker.id])

@@ -50,11 +50,12 @@ struct NotifyThroughGatewayTests {
                 }
 
                 // A pickup game with two places: Mia (organising) and Ana go, Ben waits; Ana drops out.
-                // Kickoff is a little more than an hour ahead, so the reminder an hour before comes seconds later.
+                // Kickoff is a little more than an hour ahead, so the reminder an hour before comes ten
+                // seconds later (after the joins below have reached notify, even on a busy machine).
                 let pickup = try await manager.send(
                     GamesAPI.createGame,
                     body: CreateGameRequest(
-                        kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 4).wholeSeconds, timeZone: "Europe/Tallinn",
+                        kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 10).wholeSeconds, timeZone: "Europe/Tallinn",
                         location: Location(lat: 59.438, lng: 24.792), sport: .cricket, privacy: .public, ageGroup: .adult, gender: .coed,
                         skill: .any, capacity: 2, description: "Nets at Kadriorg"))
                 _ = try await ana.send(GamesAPI.joinGame, pickup.id)
