@@ -8,6 +8,8 @@ public struct RevocationPoller: Service {
     let interval: Duration
     let logger: Logger
 
+    static let failuresWorthAWarning = 3
+
     public init(verifier: TokenVerifier, interval: Duration, logger: Logger) {
         self.verifier = verifier
         self.interval = interval
@@ -17,18 +19,23 @@ public struct RevocationPoller: Service {
     public func run() async throws {
         // Stops at once on shutdown: a poll then would only fail against modules that are stopping too.
         await cancelWhenGracefulShutdown {
-            var failing = false
+            var failures = 0
             while true {
                 // Sleep first: at start-up the source may still be migrating its store.
                 do { try await Task.sleep(for: interval) } catch { return }
                 do {
                     try await verifier.pollRevocations()
-                    if failing { logger.info("revocation list reachable again") }
-                    failing = false
+                    if failures >= Self.failuresWorthAWarning { logger.info("revocation list reachable again") }
+                    failures = 0
                 } catch {
                     if Task.isCancelled { return }
-                    if !failing { logger.warning("cannot fetch revoked sessions: \(error)") }
-                    failing = true
+                    failures += 1
+                    // One poll missed on a busy machine is no news; auth gone for three polls is.
+                    if failures == Self.failuresWorthAWarning {
+                        logger.warning("cannot fetch revoked sessions (\(failures) polls in a row): \(error)")
+                    } else if failures < Self.failuresWorthAWarning {
+                        logger.debug("revoked sessions not fetched this time: \(error)")
+                    }
                 }
             }
         }
