@@ -29,6 +29,8 @@ import Testing
             let ana = try await harness.player("Ana")
             let notHex = try await expectProblem(422, "VALIDATION_FAILED", harness.register(String(repeating: "z", count: 64), ana))
             #expect(notHex.errors?.first?.field == "token")
+            let badFCM = try await expectProblem(422, "VALIDATION_FAILED", harness.register("9jNp9SDCORpEGKzaKqpI*", ana, platform: .fcm))
+            #expect(badFCM.errors?.first?.field == "token")
             let fcmWithEnvironment = try await expectProblem(
                 422, "VALIDATION_FAILED",
                 harness.notify.post(

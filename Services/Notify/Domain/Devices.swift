@@ -40,6 +40,9 @@ struct Devices: Sendable {
                 platform: .apns, token: request.token.lowercased(), environment: request.environment ?? .production,
                 topic: request.topic ?? defaultTopic, registeredAt: now)
         case .fcm:
+            guard (8...4096).contains(request.token.count),
+                request.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_:.-".contains($0)) })
+            else { throw CommonError.invalid("token", "must be an FCM registration token: 8 to 4096 letters, digits and _ : . -") }
             if request.environment != nil { throw CommonError.invalid("environment", "is for apns devices only") }
             if request.topic != nil { throw CommonError.invalid("topic", "is for apns devices only") }
             return Device(platform: .fcm, token: request.token, environment: nil, topic: nil, registeredAt: now)
