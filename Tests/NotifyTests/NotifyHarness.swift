@@ -57,36 +57,29 @@ struct NotifyHarness {
         }
     }
 
-    /// What the stand-in's APNs recorded for `token` (refused attempts too with `rejected`).
-    func apnsDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
-        try await standIn.pushes("apns", to: token, rejected: rejected)
-    }
-
-    /// Waits until the stand-in's APNs recorded `count` attempts for `token`.
+    /// What the stand-in's APNs recorded for `token` (refused attempts too with `rejected`),
+    /// waiting (up to thirty seconds) until there are `count`.
     @discardableResult
-    func apnsDeliveries(_ token: String, reaching count: Int, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
+    func apnsDeliveries(_ token: String, reaching count: Int = 0, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> [PushRecorder.Attempt]
     {
-        let found = try await standIn.pushes("apns", to: token, reaching: count, rejected: rejected)
-        if found.count < count {
-            Issue.record("the stand-in has \(found.count) pushes for the token, not \(count)", sourceLocation: sourceLocation)
-        }
-        return found
+        try await deliveries("apns", token, reaching: count, rejected: rejected, sourceLocation: sourceLocation)
     }
 
-    /// What the stand-in's FCM recorded for `token`.
-    func fcmDeliveries(_ token: String, rejected: Bool = false) async throws -> [PushRecorder.Attempt] {
-        try await standIn.pushes("fcm", to: token, rejected: rejected)
-    }
-
-    /// Waits until the stand-in's FCM recorded `count` attempts for `token`.
+    /// The same for the stand-in's FCM.
     @discardableResult
-    func fcmDeliveries(_ token: String, reaching count: Int, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
+    func fcmDeliveries(_ token: String, reaching count: Int = 0, rejected: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
         async throws -> [PushRecorder.Attempt]
     {
-        let found = try await standIn.pushes("fcm", to: token, reaching: count, rejected: rejected)
+        try await deliveries("fcm", token, reaching: count, rejected: rejected, sourceLocation: sourceLocation)
+    }
+
+    private func deliveries(_ service: String, _ token: String, reaching count: Int, rejected: Bool, sourceLocation: SourceLocation)
+        async throws -> [PushRecorder.Attempt]
+    {
+        let found = try await standIn.pushes(service, to: token, reaching: count, rejected: rejected)
         if found.count < count {
-            Issue.record("the stand-in has \(found.count) FCM pushes for the token, not \(count)", sourceLocation: sourceLocation)
+            Issue.record("the stand-in's \(service) has \(found.count) pushes for the token, not \(count)", sourceLocation: sourceLocation)
         }
         return found
     }

@@ -14,7 +14,11 @@ struct ReminderScheduleTests {
     let rules = ReminderSchedule(morningHour: 8, before: 3600)
     let tallinn = TimeZone(identifier: "Europe/Tallinn")!
 
-    func date(_ text: String) -> Date { try! Date(text, strategy: .iso8601) }
+    /// A fixed instant for these rules; a malformed literal is a broken test, so it stops here.
+    func date(_ text: String) -> Date {
+        guard let date = ISO8601DateFormatter().date(from: text) else { preconditionFailure("not an ISO 8601 instant: \(text)") }
+        return date
+    }
 
     @Test func gameDayMorningIsEightOClockWhereTheGameIsPlayed() {
         // 18:00 in Tallinn (UTC+2 in winter) is 16:00 UTC.
