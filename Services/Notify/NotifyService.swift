@@ -66,9 +66,11 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         ReminderWorker(
             database: database, store: reminderStore, directory: directory, notifications: notifications, batch: settings.reminderBatch,
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
-    service.addServices(
-        PushWorker(
-            database: database, jobs: pushes, notifications: SQLNotificationStore(), devices: deviceStore, senders: senders,
-            settings: settings.push, logger: dependencies.logger, now: now))
+    for _ in 0..<settings.push.workers {
+        service.addServices(
+            PushWorker(
+                database: database, jobs: pushes, notifications: SQLNotificationStore(), devices: deviceStore, senders: senders,
+                settings: settings.push, logger: dependencies.logger, now: now))
+    }
     return try service.application()
 }

@@ -14,12 +14,12 @@ import Testing
 /// PostgreSQL. Afterwards every invariant a bank would check holds. The size is CI's by default;
 /// `HUDDLE_BANK_USERS`, `HUDDLE_BANK_TICKETS` and `HUDDLE_BANK_KILLS` make it larger.
 ///
-/// It runs when `HUDDLE_BANK_TEST=1` (`.ci/run` runs it on its own after the suite): beside the
+/// It runs when `HUDDLE_KILL_TESTS=1` (`.ci/run` runs it on its own after the suite): beside the
 /// whole suite on two cores, its second process and load pushed other tests past their timeouts.
 @Suite("Betting survives SIGKILL", .serialized)
 struct BankTests {
     static let enabled =
-        TestStore.postgresURL != nil && BettingProcess.isBuilt && ProcessInfo.processInfo.environment["HUDDLE_BANK_TEST"] == "1"
+        TestStore.postgresURL != nil && ServiceProcess.isBuilt("betting") && ProcessInfo.processInfo.environment["HUDDLE_KILL_TESTS"] == "1"
 
     struct Size {
         var users = 12
@@ -57,12 +57,15 @@ struct BankTests {
             feedURL in
             let builders = [ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]
             try await TestStack.with(builders, store: .sqlite) { auth in
-                let betting = try BettingProcess(environment: [
-                    "BETTING_DB_URL": try await TestStore.postgres.freshDatabaseURL(), "AUTH_URL": auth.url(.auth),
-                    "INTERNAL_TOKEN": TestStack.internalToken, "BETTING_ODDS_PROVIDER_URL": feedURL,
-                    "BETTING_ODDS_PROVIDER_KEY": "huddle-dev-football-key", "BETTING_ODDS_POLL_MS": "100", "BETTING_WALLET_GRANT": "10000",
-                    "BETTING_STAKE_MIN": "100", "BETTING_STAKE_MAX": "2000", "BETTING_DB_POOL": "8", "LOG_LEVEL": "critical",
-                ])
+                let betting = try ServiceProcess(
+                    "betting",
+                    settings: [
+                        "betting.db.url": try await TestStore.postgres.freshDatabaseURL(), "auth.url": auth.url(.auth),
+                        "internal.token": TestStack.internalToken, "betting.odds.provider.url": feedURL,
+                        "betting.odds.provider.key": "huddle-dev-football-key", "betting.odds.poll.ms": "100",
+                        "betting.wallet.grant": "10000", "betting.stake.min": "100", "betting.stake.max": "2000", "betting.db.pool": "8",
+                        "log.level": "critical",
+                    ])
                 try await betting.start()
                 do {
                     try await run(size, betting: betting, feed: FootballControlClient(baseURL: feedURL), auth: auth.client(.auth))
@@ -75,7 +78,7 @@ struct BankTests {
         }
     }
 
-    private func run(_ size: Size, betting process: BettingProcess, feed: FootballControlClient, auth: TestClient) async throws {
+    private func run(_ size: Size, betting process: ServiceProcess, feed: FootballControlClient, auth: TestClient) async throws {
         let betting = TestClient(baseURL: process.url)
         let fixtures = try await (0..<size.fixtures).asyncMap { index in try await fixture(index, feed: feed, betting: betting) }
         let users = try await (0..<size.users).asyncMap { index in try await auth.register(name: "Punter \(index)") }
@@ -162,7 +165,7 @@ struct BankTests {
             }
             return Outcome(user: user, key: key, stake: request.stake, ticket: nil, refusal: response.problemCode ?? "\(response.status)")
         }
-        throw BettingProcessFailure(description: "no definitive answer for key \(key)")
+        throw ServiceProcessFailure(description: "no definitive answer for key \(key)")
     }
 
     /// One user's tickets, wallet and ledger entries against what they were told.
@@ -220,7 +223,7 @@ struct BankTests {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BettingProcessFailure(description: "fixture \(index) got no odds")
+        throw ServiceProcessFailure(description: "fixture \(index) got no odds")
     }
 
     /// The fixture's final: fixture 0 cancelled (its legs void), the others a score from the index.
@@ -254,6 +257,6 @@ struct BankTests {
             if response?.status == 204 { return }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw BettingProcessFailure(description: "betting never took the \(type) of \(match.id)")
+        throw ServiceProcessFailure(description: "betting never took the \(type) of \(match.id)")
     }
 }

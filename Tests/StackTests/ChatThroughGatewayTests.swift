@@ -56,23 +56,23 @@ struct ChatThroughGatewayTests {
             #expect(try await manager.send(ChatAPI.room, gameRoom.id).name == "Pärnu Pelicans")
 
             let phone = Frames(), tablet = Frames()
-            let phoneTask = Task { for try await frame in petePhone.liveChat([gameRoom.id: 0]) { phone.append(frame) } }
-            let tabletTask = Task { for try await frame in peteTablet.liveChat([gameRoom.id: 0]) { tablet.append(frame) } }
+            let phoneTask = Task { await phone.follow(petePhone.liveChat([gameRoom.id: 0])) }
+            let tabletTask = Task { await tablet.follow(peteTablet.liveChat([gameRoom.id: 0])) }
             func say(_ app: HuddleClient, _ text: String) async throws {
                 _ = try await app.send(ChatAPI.send, gameRoom.id, body: SendChatMessage(text: text, clientMessageId: UUID().uuidString))
             }
             try await say(manager, "Who is bringing the balls?")
             try await say(peteTablet, "Me")
-            #expect(try await phone.waitFor(seq: 2))
-            #expect(try await tablet.waitFor(seq: 2))
+            #expect(try await phone.waitFor(seq: 2), "\(phone)")
+            #expect(try await tablet.waitFor(seq: 2), "\(tablet)")
 
             // The phone loses its connection; the chat goes on; the phone comes back.
             phoneLink.goOffline()
             try await say(manager, "Great, see you at 7")
             try await say(peteTablet, "👍")
-            #expect(try await tablet.waitFor(seq: 4))
+            #expect(try await tablet.waitFor(seq: 4), "\(tablet)")
             phoneLink.goOnline()
-            #expect(try await phone.waitFor(seq: 4))
+            #expect(try await phone.waitFor(seq: 4), "\(phone)")
             for device in [phone, tablet] {
                 #expect(device.messages.map(\.seq) == [1, 2, 3, 4])
                 #expect(device.messages.map(\.text) == ["Who is bringing the balls?", "Me", "Great, see you at 7", "👍"])
@@ -110,7 +110,7 @@ struct ChatThroughGatewayTests {
                 let matchRoom = try #require(room)
                 #expect(matchRoom.name == "Levadia – Flora")
                 let frames = Frames()
-                let listening = Task { for try await frame in fan.liveChat([matchRoom.id: 0]) { frames.append(frame) } }
+                let listening = Task { await frames.follow(fan.liveChat([matchRoom.id: 0])) }
                 try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12))
                 let sent = try await fan.send(
                     ChatAPI.send, matchRoom.id, body: SendChatMessage(text: "Goal! Come on Levadia", clientMessageId: "fan-1"))
@@ -123,10 +123,29 @@ struct ChatThroughGatewayTests {
 }
 
 /// What a device's chat stream delivered.
-final class Frames: Sendable {
+final class Frames: Sendable, CustomStringConvertible {
     private let frames = NIOLockedValueBox<[ChatServerFrame]>([])
+    /// How the stream ended, when it did.
+    private let ending = NIOLockedValueBox<String?>(nil)
 
-    func append(_ frame: ChatServerFrame) { frames.withLockedValue { $0.append(frame) } }
+    private func append(_ frame: ChatServerFrame) { frames.withLockedValue { $0.append(frame) } }
+
+    /// Keeps every frame of `stream` until it ends, and how it ended.
+    func follow(_ stream: AsyncThrowingStream<ChatServerFrame, any Error>) async {
+        do {
+            for try await frame in stream { append(frame) }
+            ending.withLockedValue { $0 = "finished" }
+        } catch {
+            ending.withLockedValue { $0 = "failed: \(error)" }
+        }
+    }
+
+    /// The frames' types (and error codes) in order, and how the stream ended: what a failed
+    /// expectation needs to say.
+    var description: String {
+        let types = frames.withLockedValue { $0 }.map { $0.type == .error ? "error \($0.code ?? "")" : $0.type.rawValue }
+        return "frames \(types), stream \(ending.withLockedValue { $0 } ?? "open")"
+    }
 
     var messages: [ChatMessage] { frames.withLockedValue { $0 }.filter { $0.type == .message }.compactMap(\.message) }
 

@@ -28,25 +28,35 @@ struct Notifications: Sendable {
     /// One inbox entry per recipient, and a push job per device of those who did not turn the
     /// category off, all in the caller's transaction (the one that applies the event).
     func deliver(_ planned: Planned, on sql: any SQLDatabase) async throws {
-        let recipients = Array(Set(planned.recipients)).sorted { $0.description < $1.description }
-        guard !recipients.isEmpty else { return }
+        try await deliver([planned], on: sql)
+    }
+
+    /// Delivers many at once in a handful of statements (the reminder worker fires hundreds at a time).
+    func deliver(_ plans: [Planned], on sql: any SQLDatabase) async throws {
         let at = now()
-        let muted = try await preferences.mutedUsers(recipients, category: planned.category, on: sql)
-        let devicesOf = try await devices.devices(of: recipients.filter { !muted.contains($0) }, on: sql)
-        for user in recipients {
-            let notification = InboxNotification(
-                id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
-                data: planned.data,
-                createdAt: at)
-            try await store.insert(notification, for: user, on: sql)
-            for device in devicesOf[user] ?? [] {
-                try await pushes.enqueue(
-                    PushJob(
-                        id: PushJobID(), notification: notification.id, device: device, urgent: planned.urgent,
-                        timeSensitive: planned.timeSensitive, attempts: 0, runAt: at, expiresAt: at.addingTimeInterval(pushLifetime)),
-                    on: sql)
+        var muted: [NotificationCategory: Set<UserID>] = [:]
+        for (category, same) in Dictionary(grouping: plans, by: \.category) {
+            muted[category] = try await preferences.mutedUsers(Array(Set(same.flatMap(\.recipients))), category: category, on: sql)
+        }
+        let devicesOf = try await devices.devices(of: Array(Set(plans.flatMap(\.recipients))), on: sql)
+        var inbox: [(InboxNotification, UserID)] = [], jobs: [PushJob] = []
+        for planned in plans {
+            for user in Set(planned.recipients) {
+                let notification = InboxNotification(
+                    id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
+                    data: planned.data, createdAt: at)
+                inbox.append((notification, user))
+                guard muted[planned.category]?.contains(user) != true else { continue }
+                for device in devicesOf[user] ?? [] {
+                    jobs.append(
+                        PushJob(
+                            id: .timeOrdered(at: at), notification: notification.id, device: device, urgent: planned.urgent,
+                            timeSensitive: planned.timeSensitive, attempts: 0, runAt: at, expiresAt: at.addingTimeInterval(pushLifetime)))
+                }
             }
         }
+        try await store.insert(inbox, on: sql)
+        try await pushes.enqueue(jobs, on: sql)
     }
 
     func inbox(of user: UserID, page: PageRequest) async throws -> InboxPage {

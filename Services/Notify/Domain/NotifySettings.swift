@@ -33,6 +33,9 @@ struct NotifySettings: Sendable {
 
 /// How the push queue is drained.
 struct PushSettings: Sendable {
+    /// Workers draining the queue in this process: while one sends a batch, another records its
+    /// answers or claims the next.
+    var workers: Int
     /// Jobs claimed at a time, and sent at once.
     var batch: Int
     var concurrency: Int
@@ -45,10 +48,11 @@ struct PushSettings: Sendable {
     var backoffMax: TimeInterval
     var maxAttempts: Int
 
-    /// Keys: `notify.push.batch` (100), `notify.push.concurrency` (32), `notify.push.poll.ms` (200),
+    /// Keys: `notify.push.workers` (2), `notify.push.batch` (100), `notify.push.concurrency` (32), `notify.push.poll.ms` (200),
     /// `notify.push.lease.ms` (30000), `notify.push.backoff.ms` (1000), `notify.push.backoff.max.ms`
     /// (300000), `notify.push.attempts` (10).
     init(reader: ConfigReader) {
+        workers = max(1, reader.integer("notify.push.workers", default: 2))
         batch = max(1, reader.integer("notify.push.batch", default: 100))
         concurrency = max(1, reader.integer("notify.push.concurrency", default: 32))
         pollMilliseconds = max(1, reader.integer("notify.push.poll.ms", default: 200))

@@ -28,24 +28,29 @@ struct ReminderWorker: Service {
         }
     }
 
-    /// Fires one batch; answers how many reminders it fired.
+    /// Fires one batch; answers how many reminders it fired. The players due for the same game and
+    /// kind share one text, made once.
     func fireOnce() async throws -> Int {
         try await database.transaction { sql in
             let due = try await store.takeDue(batch, at: now(), on: sql)
-            for reminder in due {
-                guard let game = try await directory.game(reminder.game, on: sql) else { continue }
-                let zone = game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
-                let soon = reminder.kind == .soon
-                try await notifications.deliver(
-                    Planned(
-                        recipients: [reminder.user], category: .reminder,
-                        text: soon
-                            ? NotificationText.startsSoon(game.name, kickoff: game.startsAt, timeZone: zone)
-                            : NotificationText.gameDay(game.name, kickoff: game.startsAt, timeZone: zone),
-                        data: NotificationData(gameId: reminder.game), urgent: soon, timeSensitive: soon),
-                    on: sql)
+            let games = try await directory.games(Set(due.map(\.game)), on: sql)
+            let plans = Dictionary(grouping: due) { [$0.game.description, $0.kind.rawValue] }.values.compactMap { same -> Planned? in
+                guard let first = same.first, let game = games[first.game] else { return nil }
+                return Self.planned(first.kind, of: first.game, game, for: same.map(\.user))
             }
+            try await notifications.deliver(plans, on: sql)
             return due.count
         }
+    }
+
+    static func planned(_ kind: ReminderSchedule.Kind, of id: GameID, _ game: KnownGame, for players: [UserID]) -> Planned {
+        let zone = game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        let soon = kind == .soon
+        return Planned(
+            recipients: players, category: .reminder,
+            text: soon
+                ? NotificationText.startsSoon(game.name, kickoff: game.startsAt, timeZone: zone)
+                : NotificationText.gameDay(game.name, kickoff: game.startsAt, timeZone: zone),
+            data: NotificationData(gameId: id), urgent: soon, timeSensitive: soon)
     }
 }

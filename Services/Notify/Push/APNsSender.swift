@@ -51,7 +51,7 @@ struct APNsSender: PushSender {
         request.body = .bytes(ByteBuffer(data: body))
         let response = try await client.execute(request, timeout: timeout)
         let answer = try await response.body.collect(upTo: 64 * 1024)
-        let reason = (try? JSONDecoder().decode(Reason.self, from: answer))?.reason ?? ""
+        let reason = (try? HuddleJSON.decoder.decode(Reason.self, from: answer))?.reason ?? ""
         return Self.outcome(status: Int(response.status.code), reason: reason)
     }
 
@@ -68,30 +68,7 @@ struct APNsSender: PushSender {
         }
     }
 
-    /// `aps` with the alert, and the ids the app opens the right screen with.
     static func payload(_ push: OutgoingPush) throws -> Data {
-        let notification = push.notification
-        var aps: [String: Any] = [
-            "alert": ["title": notification.title, "body": notification.body], "sound": "default",
-            "thread-id": notification.category.rawValue,
-        ]
-        if push.job.timeSensitive { aps["interruption-level"] = "time-sensitive" }
-        if let badge = push.badge { aps["badge"] = badge }
-        var payload: [String: Any] = [
-            "aps": aps, "notificationId": notification.id.description, "category": notification.category.rawValue,
-        ]
-        for (key, value) in notification.data.fields { payload[key] = value }
-        return try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
-    }
-}
-
-extension NotificationData {
-    /// The ids present, by their wire names (push payloads carry them as strings).
-    var fields: [(String, String)] {
-        [
-            ("gameId", gameId?.description), ("teamId", teamId?.description), ("roundId", roundId?.description),
-            ("userId", userId?.description),
-        ]
-        .compactMap { key, value in value.map { (key, $0) } }
+        try HuddleJSON.encoder.encode(APNsPayload(push))
     }
 }

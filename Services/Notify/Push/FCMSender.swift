@@ -63,18 +63,6 @@ struct FCMSender: PushSender {
     }
 
     static func message(_ push: OutgoingPush, now: Date) throws -> Data {
-        let notification = push.notification
-        var data = ["notificationId": notification.id.description, "category": notification.category.rawValue]
-        for (key, value) in notification.data.fields { data[key] = value }
-        let ttl = max(0, Int(push.job.expiresAt.timeIntervalSince(now)))
-        let message: [String: Any] = [
-            "message": [
-                "token": push.job.device.token, "notification": ["title": notification.title, "body": notification.body], "data": data,
-                "android": [
-                    "priority": push.job.urgent ? "HIGH" : "NORMAL", "ttl": "\(ttl)s", "collapse_key": notification.id.description,
-                ],
-            ]
-        ]
-        return try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])
+        try HuddleJSON.encoder.encode(FCMMessageBody(push, now: now))
     }
 }

@@ -32,40 +32,56 @@ struct PushWorker: Service {
         }
     }
 
-    /// Claims one batch, sends it, and records every answer in one transaction; answers how many
-    /// jobs it claimed. (A transaction per job held the queue to about 320 pushes a second on SQLite.)
+    /// Claims one batch, sends it, and records the answers as they come, a group per transaction;
+    /// answers how many jobs it claimed. A push answered but not yet recorded when the process is
+    /// killed goes again once its lease runs out, so the answers are written in groups of half the
+    /// sends under way rather than once for the batch: a kill repeats at most those in flight and
+    /// one group. (A transaction per answer held the queue to about 320 pushes a second on SQLite.)
     func drainOnce() async throws -> Int {
         let at = now()
-        let claimed = try await database.transaction { sql in
+        // One statement: it needs no transaction of its own.
+        let claimed = try await database.read { sql in
             try await jobs.claim(settings.batch, dueBy: at, leaseUntil: at.addingTimeInterval(settings.lease), on: sql)
         }
         guard !claimed.isEmpty else { return 0 }
         let contents = try await database.read { sql in try await notifications.notifications(claimed.map(\.notification), on: sql) }
-        let decided = await withTaskGroup(of: (PushJob, PushOutcome, PushDecision).self) { group in
-            var running = 0, decided: [(PushJob, PushOutcome, PushDecision)] = []
+        let group = max(1, settings.concurrency / 2)
+        await withTaskGroup(of: Answer.self) { sends in
+            var running = 0, answered: [Answer] = []
             for job in claimed {
-                if running == settings.concurrency, let done = await group.next() {
-                    decided.append(done)
+                if running == settings.concurrency, let answer = await sends.next() {
+                    answered.append(answer)
                     running -= 1
+                    if answered.count >= group { await record(&answered) }
                 }
                 running += 1
-                group.addTask { await attempt(job, contents[job.notification]?.0) }
+                sends.addTask { await attempt(job, contents[job.notification]?.0) }
             }
-            for await done in group { decided.append(done) }
-            return decided
-        }
-        do {
-            try await database.transaction { sql in
-                for (job, outcome, decision) in decided { try await record(job, outcome, decision, on: sql) }
+            for await answer in sends {
+                answered.append(answer)
+                if answered.count >= group { await record(&answered) }
             }
-        } catch {
-            // The lease brings the jobs back; a repeat collapses on the phone.
-            logger.warning("push queue: could not record \(decided.count) answers: \(error)")
+            await record(&answered)
         }
         return claimed.count
     }
 
-    private func attempt(_ job: PushJob, _ notification: InboxNotification?) async -> (PushJob, PushOutcome, PushDecision) {
+    typealias Answer = (job: PushJob, outcome: PushOutcome, decision: PushDecision)
+
+    /// Writes the answers in one transaction and empties them.
+    private func record(_ answers: inout [Answer]) async {
+        guard !answers.isEmpty else { return }
+        let written = answers
+        answers = []
+        do {
+            try await database.transaction { sql in try await record(written, on: sql) }
+        } catch {
+            // The lease brings the jobs back; a repeat collapses on the phone.
+            logger.warning("push queue: could not record \(written.count) answers: \(error)")
+        }
+    }
+
+    private func attempt(_ job: PushJob, _ notification: InboxNotification?) async -> Answer {
         let outcome: PushOutcome
         if let notification, let sender = senders[job.device.platform] {
             outcome =
@@ -82,18 +98,27 @@ struct PushWorker: Service {
         return (job, outcome, decision)
     }
 
-    private func record(_ job: PushJob, _ outcome: PushOutcome, _ decision: PushDecision, on sql: any SQLDatabase) async throws {
-        switch decision {
-        case .sent:
-            try await jobs.finish(job.id, state: .sent, error: nil, at: now(), on: sql)
-        case .retry(let at):
-            try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
-        case .drop(let reason):
-            try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
-        case .forgetToken(let reason):
-            try await jobs.finish(job.id, state: .dropped, error: reason, at: now(), on: sql)
-            try await devices.forget(job.device.token, on: sql)
-            try await jobs.dropPending(token: job.device.token, reason: reason, at: now(), on: sql)
+    /// The sent in one statement and the dropped in one per reason; retries and forgotten tokens,
+    /// which are rare, one at a time.
+    private func record(_ decided: [Answer], on sql: any SQLDatabase) async throws {
+        var sent: [PushJobID] = [], dropped: [String: [PushJobID]] = [:]
+        for (job, outcome, decision) in decided {
+            switch decision {
+            case .sent:
+                sent.append(job.id)
+            case .retry(let at):
+                try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
+            case .drop(let reason):
+                dropped[reason, default: []].append(job.id)
+            case .forgetToken(let reason):
+                dropped[reason, default: []].append(job.id)
+                try await devices.forget(job.device.token, on: sql)
+                try await jobs.dropPending(token: job.device.token, reason: reason, at: now(), on: sql)
+            }
+        }
+        try await jobs.finish(sent, state: .sent, error: nil, at: now(), on: sql)
+        for (reason, ids) in dropped.sorted(by: { $0.key < $1.key }) {
+            try await jobs.finish(ids, state: .dropped, error: reason, at: now(), on: sql)
         }
     }
 

@@ -12,7 +12,13 @@ protocol DirectoryStore: Sendable {
     func removeTeam(_ id: TeamID, on sql: any SQLDatabase) async throws
     func team(_ id: TeamID, on sql: any SQLDatabase) async throws -> (name: String, manager: UserID)?
     func saveGame(_ game: Game, on sql: any SQLDatabase) async throws
-    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> KnownGame?
+    func games(_ ids: Set<GameID>, on sql: any SQLDatabase) async throws -> [GameID: KnownGame]
+}
+
+extension DirectoryStore {
+    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> KnownGame? {
+        try await games([id], on: sql)[id]
+    }
 }
 
 /// What notify knows of a game: enough to name it, find its organiser and time its reminders.
@@ -65,13 +71,19 @@ struct SQLDirectoryStore: DirectoryStore {
             .run()
     }
 
-    func game(_ id: GameID, on sql: any SQLDatabase) async throws -> KnownGame? {
-        guard
-            let row = try await sql.select().columns("name", "organizer_id", "starts_at", "time_zone").from("games")
-                .where("game_id", .equal, SQLBind(id.description)).first()
-        else { return nil }
-        return KnownGame(
-            name: try row.decode(column: "name", as: String.self), organizer: try row.typedID("organizer_id"),
-            startsAt: try row.decode(column: "starts_at", as: Date.self), timeZone: try row.decode(column: "time_zone", as: String?.self))
+    func games(_ ids: Set<GameID>, on sql: any SQLDatabase) async throws -> [GameID: KnownGame] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await sql.select().columns("game_id", "name", "organizer_id", "starts_at", "time_zone").from("games")
+            .where("game_id", .in, SQLBind.group(ids.map(\.description))).all()
+        return try Dictionary(
+            uniqueKeysWithValues: rows.map { row in
+                (
+                    try row.typedID("game_id"),
+                    KnownGame(
+                        name: try row.decode(column: "name", as: String.self), organizer: try row.typedID("organizer_id"),
+                        startsAt: try row.decode(column: "starts_at", as: Date.self),
+                        timeZone: try row.decode(column: "time_zone", as: String?.self))
+                )
+            })
     }
 }

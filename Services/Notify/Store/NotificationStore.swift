@@ -5,7 +5,8 @@ import ServiceKit
 
 /// Users' inboxes.
 protocol NotificationStore: Sendable {
-    func insert(_ notification: InboxNotification, for user: UserID, on sql: any SQLDatabase) async throws
+    /// Keeps each notification in its recipient's inbox.
+    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws
     /// Newest first.
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
     func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
@@ -19,15 +20,18 @@ protocol NotificationStore: Sendable {
 struct SQLNotificationStore: NotificationStore {
     private static let columns = ["id", "category", "title", "body", "data", "created_at", "read_at"]
 
-    func insert(_ notification: InboxNotification, for user: UserID, on sql: any SQLDatabase) async throws {
-        let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
-        try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns)
-            .values(
-                SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
-                SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
-                SQLBind(notification.readAt)
-            )
-            .run()
+    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws {
+        for slice in notifications.statementSlices() {
+            let rows = try slice.map { notification, user -> [any SQLExpression] in
+                let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
+                return [
+                    SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
+                    SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
+                    SQLBind(notification.readAt),
+                ]
+            }
+            try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns).rows(rows).run()
+        }
     }
 
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification> {

@@ -24,10 +24,11 @@ struct PushJob: Equatable, Sendable {
 /// worker of one replica) and push them back by a lease, so a worker killed mid-send leaves its jobs
 /// to be claimed again when the lease runs out.
 protocol PushJobStore: Sendable {
-    func enqueue(_ job: PushJob, on sql: any SQLDatabase) async throws
+    func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws
     /// Up to `limit` jobs due by `now`, oldest first, leased until `leaseUntil`.
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob]
-    func finish(_ id: PushJobID, state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws
+    /// Sent or dropped: done, with one attempt more.
+    func finish(_ ids: [PushJobID], state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws
     /// Due again at `runAt`, one attempt more.
     func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws
     /// Drops the token's pending jobs (the push service said it is no longer valid).
@@ -48,33 +49,41 @@ struct SQLPushJobStore: PushJobStore {
         "expires_at",
     ]
 
-    func enqueue(_ job: PushJob, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "push_jobs").columns(Self.columns + ["state"])
-            .values(
-                SQLBind(job.id.description), SQLBind(job.notification.description), SQLBind(job.device.token),
-                SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
-                SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
-                SQLBind(PushJobState.pending.rawValue)
-            )
-            .run()
+    func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws {
+        for slice in jobs.statementSlices() {
+            let rows = slice.map { job -> [any SQLExpression] in
+                [
+                    SQLBind(job.id.description), SQLBind(job.notification.description), SQLBind(job.device.token),
+                    SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
+                    SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
+                    SQLBind(PushJobState.pending.rawValue),
+                ]
+            }
+            try await sql.insert(into: "push_jobs").columns(Self.columns + ["state"]).rows(rows).run()
+        }
     }
 
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob] {
-        var query = sql.select().columns(Self.columns).from("push_jobs").where("state", .equal, SQLBind(PushJobState.pending.rawValue))
-            .where("run_at", .lessThanOrEqual, SQLBind(now)).orderBy("run_at").limit(limit)
-        // SQLite has one writer at a time, and the transaction around this is it.
-        if kind == .postgres { query = query.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) }
-        let jobs = try await query.all().map(Self.decode)
-        guard !jobs.isEmpty else { return [] }
-        try await sql.update("push_jobs").set("run_at", to: SQLBind(leaseUntil))
-            .where("id", .in, SQLBind.group(jobs.map(\.id.description))).run()
-        return jobs
+        // One statement chooses the due jobs, locks them (skipping those another worker holds) and
+        // leases them.
+        let due = SQLSubquery.select { due in
+            let chosen = due.column("id").from("push_jobs").where("state", .equal, SQLBind(PushJobState.pending.rawValue))
+                .where("run_at", .lessThanOrEqual, SQLBind(now)).orderBy("run_at").limit(limit)
+            // SQLite has one writer at a time, and the transaction around this is it.
+            return kind == .postgres ? chosen.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) : chosen
+        }
+        // RETURNING answers the leased rows in no set order (their `runAt` is the lease); ids are
+        // time-ordered, so sorting by them sends the oldest first.
+        return try await sql.update("push_jobs").set("run_at", to: SQLBind(leaseUntil)).where("id", .in, due)
+            .returning(Self.columns.map { SQLColumn($0) }).all().map(Self.decode).sorted { $0.id.uuid < $1.id.uuid }
     }
 
-    func finish(_ id: PushJobID, state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.update("push_jobs").set("state", to: SQLBind(state.rawValue)).set("last_error", to: SQLBind(error))
-            .set("finished_at", to: SQLBind(now)).set("attempts", to: SQLRaw("attempts + 1"))
-            .where("id", .equal, SQLBind(id.description)).run()
+    func finish(_ ids: [PushJobID], state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws {
+        for slice in ids.statementSlices() {
+            try await sql.update("push_jobs").set("state", to: SQLBind(state.rawValue)).set("last_error", to: SQLBind(error))
+                .set("finished_at", to: SQLBind(now)).set("attempts", to: SQLRaw("attempts + 1"))
+                .where("id", .in, SQLBind.group(slice.map(\.description))).run()
+        }
     }
 
     func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws {

@@ -65,20 +65,22 @@ struct SQLReminderStore: ReminderStore {
     }
 
     func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [Reminder] {
-        var query = sql.select().columns("game_id", "user_id", "kind", "due_at").from("reminders")
-            .where("state", .equal, SQLBind("pending")).where("due_at", .lessThanOrEqual, SQLBind(now)).orderBy("due_at").limit(limit)
-        // SQLite has one writer at a time, and the transaction around this is it.
-        if kind == .postgres { query = query.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) }
-        let due = try await query.all().map { row in
-            Reminder(
-                game: try row.typedID("game_id"), user: try row.typedID("user_id"), kind: try row.enumValue("kind"),
-                dueAt: try row.decode(column: "due_at", as: Date.self))
+        // One statement chooses the due rows, locks them (skipping those another worker holds) and
+        // marks them sent: a batch of 500 costs one round trip, not 501.
+        let due = SQLSubquery.select { due in
+            let chosen = due.columns("game_id", "user_id", "kind").from("reminders").where("state", .equal, SQLBind("pending"))
+                .where("due_at", .lessThanOrEqual, SQLBind(now)).orderBy("due_at").limit(limit)
+            // SQLite has one writer at a time, and the transaction around this is it.
+            return kind == .postgres ? chosen.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) : chosen
         }
-        for reminder in due {
-            try await sql.update("reminders").set("state", to: SQLBind("sent")).set("sent_at", to: SQLBind(now))
-                .where("game_id", .equal, SQLBind(reminder.game.description)).where("user_id", .equal, SQLBind(reminder.user.description))
-                .where("kind", .equal, SQLBind(reminder.kind.rawValue)).run()
-        }
-        return due
+        let key = SQLGroupExpression([SQLColumn("game_id"), SQLColumn("user_id"), SQLColumn("kind")])
+        return try await sql.update("reminders").set("state", to: SQLBind("sent")).set("sent_at", to: SQLBind(now))
+            .where(key, .in, due).returning("game_id", "user_id", "kind", "due_at").all()
+            .map { row in
+                Reminder(
+                    game: try row.typedID("game_id"), user: try row.typedID("user_id"), kind: try row.enumValue("kind"),
+                    dueAt: try row.decode(column: "due_at", as: Date.self))
+            }
+            .sorted { $0.dueAt < $1.dueAt }
     }
 }

@@ -69,8 +69,7 @@ struct SQLPlaceStore: PlaceStore {
     ]
 
     func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws {
-        // 13 values a row: 1,000 rows stay under SQLite's limit of bound parameters.
-        for chunk in stride(from: 0, to: documents.count, by: 1000).map({ documents[$0..<min($0 + 1000, documents.count)] }) {
+        for chunk in documents.statementSlices() {
             let rows = chunk.map { document -> [any SQLExpression] in
                 [
                     SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),

@@ -44,6 +44,7 @@ public final class Database: Service, Sendable {
     private let pendingNotifications = NIOLockedValueBox<[(channel: String, payload: String)]>([])
     /// Set once `migrate` has brought the schema up to date.
     let migrated = NIOLockedValueBox(false)
+    var isMigrated: Bool { migrated.withLockedValue { $0 } }
 
     private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
         self.kind = kind

@@ -12,7 +12,7 @@ public struct Inbox: Sendable {
     public func markApplied(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws -> [Int] {
         var fresh: Set<String> = []
         let now = Date()
-        for chunk in stride(from: 0, to: events.count, by: 1000).map({ events[$0..<min($0 + 1000, events.count)] }) {
+        for chunk in events.statementSlices() {
             let rows = chunk.map { event -> [any SQLExpression] in [SQLBind(event.id.description), SQLBind(event.type), SQLBind(now)] }
             let inserted = try await sql.insert(into: "inbox").columns("event_id", "type", "applied_at").rows(rows)
                 .ignoringConflicts(with: ["event_id"]).returning("event_id").all()

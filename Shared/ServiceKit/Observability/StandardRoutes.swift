@@ -61,8 +61,12 @@ public enum MetricsBootstrap {
 }
 
 extension Database {
-    /// A health check that runs `SELECT 1`.
+    /// A health check: the schema is migrated (a replica that answers is ready for requests) and
+    /// `SELECT 1` runs.
     public var healthCheck: @Sendable () async -> Bool {
-        { [self] in (try? await self.read { try await $0.raw("SELECT 1").run() }) != nil }
+        { [self] in
+            guard isMigrated else { return false }
+            return (try? await self.read { try await $0.raw("SELECT 1").run() }) != nil
+        }
     }
 }

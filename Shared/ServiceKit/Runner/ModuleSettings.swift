@@ -59,10 +59,13 @@ extension EnvironmentVariablesProvider {
     /// environment variables of those keys (`AUTH_HTTP_PORT=0`): strings parsed per requested type.
     public static func settings(_ values: [String: String]) -> EnvironmentVariablesProvider {
         var variables: [String: String] = [:]
-        for (key, value) in values {
-            variables[String(key.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })] = value
-        }
+        for (key, value) in values { variables[variableName(of: key)] = value }
         return EnvironmentVariablesProvider(environmentVariables: variables)
+    }
+
+    /// `AUTH_HTTP_PORT` for `auth.http.port`.
+    public static func variableName(of key: String) -> String {
+        String(key.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 }
 

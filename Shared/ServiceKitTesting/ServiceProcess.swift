@@ -1,44 +1,50 @@
-import Foundation
-import ServiceKitTesting
+import Configuration
+public import Foundation
+import ServiceKit
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The `betting` executable in its own process, so a test can kill it with SIGKILL mid-way and start
-/// it again on the same store and port, as a crashed container would be restarted.
-final class BettingProcess: @unchecked Sendable {
+/// One service's executable (`betting`, `notify`) in its own process, so a test can kill it with
+/// SIGKILL mid-way and start it again on the same store and port, as a crashed container would be
+/// restarted.
+public final class ServiceProcess: @unchecked Sendable {
     // @unchecked: `process` and `exited` are only touched by the test's single driver task (start,
     // kill, stop).
-    let port: Int
+    public let port: Int
+    private let name: String
     private let environment: [String: String]
     private var process: Process?
     /// Ends when the running process has exited: waiting on it suspends, where `waitUntilExit()`
     /// would hold one of the test process's two cooperative threads and stall every other test.
     private var exited: AsyncStream<Void>?
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "http://127.0.0.1:\(port)" }
 
-    init(environment: [String: String]) throws {
+    /// `settings` are dotted keys (`notify.db.url`), given to the process as the environment
+    /// variables of those keys; it listens on a free port of 127.0.0.1.
+    public init(_ name: String, settings: [String: String]) throws {
+        self.name = name
         port = try Self.freePort()
-        var values = environment
-        values["BETTING_HTTP_HOST"] = "127.0.0.1"
-        values["BETTING_HTTP_PORT"] = String(port)
-        values["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        self.environment = values
+        var values = settings
+        values["\(name).http.host"] = "127.0.0.1"
+        values["\(name).http.port"] = String(port)
+        values["path"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        environment = Dictionary(values.map { (EnvironmentVariablesProvider.variableName(of: $0.key), $0.value) }) { _, last in last }
     }
 
-    /// Where `swift build` put the executables: beside the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("betting")
+    /// Where `swift build` put the executable: beside the test bundle.
+    public static func executable(_ name: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+    public static func isBuilt(_ name: String) -> Bool { FileManager.default.isExecutableFile(atPath: executable(name).path) }
 
     /// Starts the process and waits until it answers `/health`.
-    func start() async throws {
+    public func start() async throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = Self.executable(name)
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -52,17 +58,17 @@ final class BettingProcess: @unchecked Sendable {
             if (try? await client.get("/health").status) == 200 { return }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw BettingProcessFailure(description: "betting did not answer /health within ten seconds")
+        throw ServiceProcessFailure(description: "\(name) did not answer /health within ten seconds")
     }
 
     /// SIGKILL: no graceful shutdown, open transactions abandoned.
-    func kill() async {
+    public func kill() async {
         guard let process, process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         for await _ in exited ?? AsyncStream { $0.finish() } {}
     }
 
-    func stop() async {
+    public func stop() async {
         guard let process, process.isRunning else { return }
         process.terminate()
         for await _ in exited ?? AsyncStream { $0.finish() } {}
@@ -71,7 +77,7 @@ final class BettingProcess: @unchecked Sendable {
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
     private static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw BettingProcessFailure(description: "no socket") }
+        guard socket >= 0 else { throw ServiceProcessFailure(description: "no socket") }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -83,11 +89,13 @@ final class BettingProcess: @unchecked Sendable {
                 bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard bound else { throw BettingProcessFailure(description: "cannot bind a port") }
+        guard bound else { throw ServiceProcessFailure(description: "cannot bind a port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
-struct BettingProcessFailure: Error, CustomStringConvertible {
-    let description: String
+public struct ServiceProcessFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
 }
