@@ -17,6 +17,8 @@ public final class PushRecorder: Sendable {
 
     private struct State {
         var attempts: [String: [Attempt]] = [:]
+        /// Per service, how many tokens have had an attempt.
+        var tokens: [String: Int] = [:]
         var unregistered: Set<String> = []
     }
     private let state = NIOLockedValueBox(State())
@@ -26,8 +28,16 @@ public final class PushRecorder: Sendable {
     func record(_ attempt: Attempt, service: String) {
         var attempt = attempt
         attempt.receivedAt = Date()
-        state.withLockedValue { [attempt] in $0.attempts["\(service)/\(attempt.token)", default: []].append(attempt) }
+        state.withLockedValue { [attempt] state in
+            let key = "\(service)/\(attempt.token)"
+            if state.attempts[key] == nil { state.tokens[service, default: 0] += 1 }
+            state.attempts[key, default: []].append(attempt)
+        }
     }
+
+    /// How many tokens have had an attempt at `service`: cheap to ask often, where `attempts`
+    /// copies every attempt.
+    public func tokenCount(service: String) -> Int { state.withLockedValue { $0.tokens[service] ?? 0 } }
 
     /// Every attempt at `service` ("apns" or "fcm"), by token.
     public func attempts(service: String) -> [String: [Attempt]] {

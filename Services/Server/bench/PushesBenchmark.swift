@@ -95,12 +95,10 @@ struct PushesBenchmark: AsyncParsableCommand {
                 format: "pushes: %d reminders written in %.1f s, due over %d s from %@", reminders, (ContinuousClock.now - written).seconds,
                 window, "\(start)"))
         let deadline = start.addingTimeInterval(Double(window) + 180)
-        var received: [String: [PushRecorder.Attempt]] = [:]
-        while Date() < deadline {
-            received = recorder.attempts(service: "apns")
-            if received.count >= reminders { break }
+        while Date() < deadline, recorder.tokenCount(service: "apns") < reminders {
             try await Task.sleep(for: .milliseconds(500))
         }
+        let received = recorder.attempts(service: "apns")
         var lateness: [Double] = [], arrivals: [Date] = [], twice = 0, refused = 0
         for (token, attempts) in received {
             guard let dueAt = due[token] else { continue }
