@@ -18,10 +18,10 @@ struct DemoThroughGatewayTests {
     func seedsOnce() async throws {
         try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in
             let url = gateway.baseURL
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, logger: Self.logger))
             let once = [DemoCatalog.parks.count, DemoCatalog.venues.count, DemoCatalog.news.count]
             #expect(try await counts(gateway) == once)
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
 
             let courses = try await gateway.get("/v1/courses?limit=100").decode(Page<Course>.self)
@@ -54,6 +54,15 @@ struct DemoThroughGatewayTests {
             let said = try await gateway.get("/v1/chat/rooms/\(global.id)/messages?limit=100", token: bruno.accessToken)
                 .decode(Page<ChatMessage>.self).items.filter { $0.clientMessageId.hasPrefix("demo-chat-") }
             #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text))
+            // Bruno's iPhone, registered before the rest, so Chloe's request to join his team notified him.
+            let phones = try await gateway.get("/v1/notifications/devices", token: bruno.accessToken).decode(Page<Device>.self)
+            #expect(phones.items.map(\.token) == [DemoNotify.brunoIPhone])
+            var inbox: [InboxNotification] = []
+            for _ in 0..<200 where !inbox.contains(where: { $0.category == .joinRequest }) {
+                inbox = try await gateway.get("/v1/notifications?limit=100", token: bruno.accessToken).decode(InboxPage.self).items
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(inbox.contains { $0.category == .joinRequest && $0.body.contains(DemoData.chloe.name) })
         }
     }
 

@@ -6,12 +6,12 @@ import ServiceKitTesting
 import Testing
 
 /// Notifications as the apps get them, through the gateway with HuddleKit, pushed to the
-/// stand-in's APNs: a manager's new team game reaches each member's iPhone and inbox, a waitlisted
+/// stand-in's APNs and FCM: a manager's new team game reaches each member's phone and inbox, a waitlisted
 /// cricketer is told when a player drops out, and a reminder comes an hour before kickoff.
 @Suite("Notifications through the gateway", .serialized)
 struct NotifyThroughGatewayTests {
     @Test(
-        "a team game reaches each member's iPhone and inbox; a promoted cricketer is told; a reminder comes before kickoff",
+        "a team game reaches each member's iPhone or Android phone and inbox; a promoted cricketer is told; a reminder comes before kickoff",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func pushesAndReminders(store: TestStore) async throws {
         try await withPushStandIns { pushSettings, standInURL, _ in
@@ -31,12 +31,15 @@ struct NotifyThroughGatewayTests {
                     phones[name] = device.token
                     #expect(device.token == token.map { String(format: "%02x", $0) }.joined())
                 }
+                let cleo = try await StackTests.player(gateway, "Cleo")
+                let android = "cleo-pixel:APA91b\(UUID().uuidString.prefix(8))"
+                #expect(try await cleo.registerForPush(fcmToken: android).platform == .fcm)
                 let team = try await manager.send(
                     CatalogAPI.createTeam,
                     body: CreateTeamRequest(
                         name: "Kadriorg Cricket Club", sport: .cricket, privacy: .public, location: Location(lat: 59.438, lng: 24.792),
                         ageGroup: .adult, gender: .coed, skill: .any))
-                for app in [ana, ben] { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
+                for app in [ana, ben, cleo] { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
                 // Games learns the members from catalog's events before the game invites them.
                 try await Task.sleep(for: .milliseconds(500))
                 let teamGame = try await manager.send(
@@ -48,6 +51,9 @@ struct NotifyThroughGatewayTests {
                     let inbox = try await app.send(NotifyAPI.inbox)
                     #expect(inbox.items.first?.data.gameId == teamGame.id && inbox.unreadCount == 1)
                 }
+                let cleosPush = try #require(try await standIn.pushes("fcm", to: android, reaching: 1).first)
+                #expect(cleosPush.payload.contains("New game: Kadriorg Cricket Club"))
+                #expect(try await cleo.send(NotifyAPI.inbox).items.first?.data.gameId == teamGame.id)
 
                 // A pickup game with two places: Mia (organising) and Ana go, Ben waits; Ana drops out.
                 // Kickoff is a little more than an hour ahead, so the reminder an hour before comes ten

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `huddle demo --url <gateway>`: the demo accounts, courses, venues, teams, leagues, news and games,
+/// `huddle demo --url <gateway>`: the demo accounts, their phones, courses, venues, teams, leagues, news and games,
 /// created through a running stack's public API (docker compose, a staging cluster), as `huddle`
 /// does on its first start. The demo administrator must be one of the stack's administrators
 /// (`AUTH_ADMIN_EMAILS`) to create places and publish news. Running it again adds nothing twice.
@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let gateway = url.hasSuffix("/") ? String(url.dropLast()) : url
         let logger = bootstrapLogging(level: logLevel, label: "huddle.demo")
-        guard await DemoSeed.run(auth: gateway, catalog: gateway, games: gateway, chat: gateway, logger: logger) else {
+        guard await DemoSeed.run(auth: gateway, catalog: gateway, games: gateway, chat: gateway, notify: gateway, logger: logger) else {
             print(
                 """
                 The demo is incomplete (see the warnings above). A 403 on courses, venues or news means \

@@ -1,0 +1,34 @@
+import Contracts
+import Foundation
+import Logging
+import NIOHTTP1
+import ServiceKit
+
+/// The demo players' phones, registered through notify's API before the rest of the demo is
+/// seeded, so what the demo does notifies them as it would anyone: Chloe asking to join Bruno's
+/// team reaches Bruno's iPhone, Dmitri asking to join Chloe's reaches her Android phone, and the
+/// team games reach their members. The stand-in lists each phone's pushes (README).
+enum DemoNotify {
+    /// Fixed tokens, so the README can name them; registering one again changes nothing.
+    static let brunoIPhone = String(repeating: "b0", count: 32)
+    static let chloeAndroid = "demo-chloe-android:APA91bHuddleDemo"
+
+    static func seed(notifyURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
+        let notify = DemoClient(baseURL: notifyURL)
+        let phones = [
+            (DemoData.bruno, RegisterDevice(platform: .apns, token: brunoIPhone, environment: .sandbox)),
+            (DemoData.chloe, RegisterDevice(platform: .fcm, token: chloeAndroid)),
+        ]
+        do {
+            for (account, phone) in phones {
+                guard let session = sessions[account.email] else { return false }
+                _ = try await notify.expect(
+                    .POST, NotifyAPI.registerDevice.path(), json: phone, token: session.accessToken, as: Device.self)
+            }
+            return true
+        } catch {
+            logger.warning("demo phones not registered: \(error)")
+            return false
+        }
+    }
+}
