@@ -22,9 +22,11 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let settings = NotifySettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
     let deviceStore = SQLDeviceStore(), preferenceStore = SQLPreferenceStore(), pushes = SQLPushJobStore(kind: database.kind)
+    let pushesQueued = Doorbell(channel: "huddle_notify_pushes", database: database, logger: dependencies.logger)
+    service.addServices(pushesQueued)
     let notifications = Notifications(
         database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,
-        pushLifetime: settings.pushLifetime, now: now)
+        pushLifetime: settings.pushLifetime, pushesQueued: pushesQueued, now: now)
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)
@@ -70,7 +72,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         service.addServices(
             PushWorker(
                 database: database, jobs: pushes, notifications: SQLNotificationStore(), devices: deviceStore, senders: senders,
-                settings: settings.push, logger: dependencies.logger, now: now))
+                settings: settings.push, queued: pushesQueued, logger: dependencies.logger, now: now))
     }
     return try service.application()
 }

@@ -143,7 +143,7 @@ struct ReminderScheduleTests {
                     notifications: Notifications(
                         database: harness.store, store: SQLNotificationStore(), devices: SQLDeviceStore(),
                         preferences: SQLPreferenceStore(),
-                        pushes: SQLPushJobStore(kind: .postgres), pushLifetime: 3600, now: Date.init),
+                        pushes: SQLPushJobStore(kind: .postgres), pushLifetime: 3600, pushesQueued: nil, now: Date.init),
                     batch: batch, poll: .seconds(1), logger: .quiet("reminders"), now: Date.init)
             }
             let workers = [worker(3), worker(3)]

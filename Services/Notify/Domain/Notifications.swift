@@ -23,6 +23,8 @@ struct Notifications: Sendable {
     let preferences: any PreferenceStore
     let pushes: any PushJobStore
     let pushLifetime: TimeInterval
+    /// Rung with the commit of new push jobs, so the push workers send them at once.
+    let pushesQueued: Doorbell?
     let now: @Sendable () -> Date
 
     /// One inbox entry per recipient, and a push job per device of those who did not turn the
@@ -57,6 +59,7 @@ struct Notifications: Sendable {
         }
         try await store.insert(inbox, on: sql)
         try await pushes.enqueue(jobs, on: sql)
+        if !jobs.isEmpty { try await pushesQueued?.ring(on: sql) }
     }
 
     func inbox(of user: UserID, page: PageRequest) async throws -> InboxPage {

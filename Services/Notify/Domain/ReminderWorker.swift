@@ -20,7 +20,12 @@ struct ReminderWorker: Service {
     func run() async throws {
         await database.repeatUntilShutdown {
             do {
-                return try await fireOnce() == batch ? .zero : poll
+                if try await fireOnce() == batch { return .zero }
+                // Asleep until the next reminder is due, looking again at least every `poll` (a
+                // reminder scheduled meanwhile may be due sooner).
+                let next = try await database.read { sql in try await store.nextDue(on: sql) }
+                guard let wait = next?.timeIntervalSince(now()) else { return poll }
+                return max(.zero, min(poll, .milliseconds(Int64(wait * 1000))))
             } catch {
                 logger.warning("reminders: \(error)")
                 return poll

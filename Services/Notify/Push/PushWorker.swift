@@ -17,11 +17,13 @@ struct PushWorker: Service {
     let devices: any DeviceStore
     let senders: [PushPlatform: any PushSender]
     let settings: PushSettings
+    /// Rung when jobs are queued: an idle worker then claims them at once rather than at its next poll.
+    let queued: Doorbell?
     let logger: Logger
     let now: @Sendable () -> Date
 
     func run() async throws {
-        await database.repeatUntilShutdown {
+        await database.repeatUntilShutdown(wakingOn: queued) {
             do {
                 // A full batch means more may be due: go again at once.
                 return try await drainOnce() == settings.batch ? .zero : .milliseconds(settings.pollMilliseconds)

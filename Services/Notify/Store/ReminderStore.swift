@@ -21,6 +21,8 @@ protocol ReminderStore: Sendable {
     func cancel(_ game: GameID, user: UserID?, on sql: any SQLDatabase) async throws
     /// The players with pending reminders for the game.
     func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID]
+    /// When the soonest pending reminder is due.
+    func nextDue(on sql: any SQLDatabase) async throws -> Date?
     /// Up to `limit` due reminders, locked for this transaction and marked sent.
     func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [Reminder]
 }
@@ -62,6 +64,11 @@ struct SQLReminderStore: ReminderStore {
             Set(
                 try await sql.select().column("user_id").from("reminders").where("game_id", .equal, SQLBind(game.description))
                     .where("state", .notEqual, SQLBind("cancelled")).all().map { try $0.typedID("user_id") }))
+    }
+
+    func nextDue(on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column(SQLFunction("MIN", args: SQLColumn("due_at")), as: "due").from("reminders")
+            .where("state", .equal, SQLBind("pending")).first()?.decode(column: "due", as: Date?.self)
     }
 
     func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [Reminder] {

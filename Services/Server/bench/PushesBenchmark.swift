@@ -35,7 +35,7 @@ struct PushesBenchmark: AsyncParsableCommand {
             let settings =
                 [
                     "internal.token=\(TestStack.internalToken)", "auth.http.port=28081", "notify.http.port=28087", "auth.db.url=\(authDB)",
-                    "notify.db.url=\(notifyDB)", "notify.reminders.poll.ms=50", "notify.push.poll.ms=20",
+                    "notify.db.url=\(notifyDB)",
                 ] + pushSettings.map { "\($0.key)=\($0.value)" }
             let server = try ChildProcess.huddle(["--modules", "auth,notify"], settings: settings, data: data)
             defer { server.stop() }

@@ -261,11 +261,14 @@ public struct DatabaseUnreachable: Error, CustomStringConvertible {
 
 extension Database {
     /// A service's background work on its store: once the schema is migrated, `tick` runs again and
-    /// again, pausing as long as it answers, until the service shuts down.
-    public func repeatUntilShutdown(_ tick: @escaping @Sendable () async -> Duration) async {
+    /// again, pausing as long as it answers (or until `doorbell` rings), until the service shuts down.
+    public func repeatUntilShutdown(wakingOn doorbell: Doorbell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
         await cancelWhenGracefulShutdown {
             guard (try? await self.waitUntilMigrated()) != nil else { return }
-            while !Task.isCancelled { try? await Task.sleep(for: await tick()) }
+            while !Task.isCancelled {
+                let pause = await tick()
+                if let doorbell { await doorbell.wait(upTo: pause) } else { try? await Task.sleep(for: pause) }
+            }
         }
     }
 }

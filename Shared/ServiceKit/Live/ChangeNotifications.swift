@@ -22,30 +22,17 @@ public struct ChangeNotifications<Key: Hashable & Sendable & LosslessStringConve
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            var connectedBefore = false
-            while !Task.isCancelled {
-                let reconnecting = connectedBefore
-                do {
-                    try await database.listen(
-                        channel: channel,
-                        onListening: {
-                            // Announcements sent while no one listened are read from the log now.
-                            if reconnecting { await live.catchUpAll() }
-                        },
-                        handle: { payload in
-                            let parts = payload.split(separator: ":")
-                            guard parts.count == 2, let subject = Key(String(parts[0])), let version = Int(parts[1]) else { return }
-                            await live.changed(subject, version: version)
-                        })
-                } catch is CancellationError {
-                    break
-                } catch {
-                    if Task.isCancelled { break }
-                    logger.warning("\(channel) notifications interrupted, listening again: \(error)")
-                }
-                connectedBefore = true
-                try? await Task.sleep(for: .seconds(1))
-            }
+            await database.keepListening(
+                channel: channel, logger: logger,
+                onListening: { again in
+                    // Announcements sent while no one listened are read from the log now.
+                    if again { await live.catchUpAll() }
+                },
+                handle: { payload in
+                    let parts = payload.split(separator: ":")
+                    guard parts.count == 2, let subject = Key(String(parts[0])), let version = Int(parts[1]) else { return }
+                    await live.changed(subject, version: version)
+                })
         }
         await live.closeAll()
     }
