@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes a fresh `huddle` (debug build, demo data, SQLite in a temporary directory) through the
+# Fuzzes a fresh `huddle` (debug build, demo data, SQLite in a data directory that does not exist
+# yet, as on a fresh clone) through the
 # gateway with schemathesis: every check, every phase, signed in by hooks.py. bcrypt runs at cost 4 on
 # this throwaway instance: the hook signs in every few seconds, and at cost 12 those sign-ins time out
 # on a debug build sharing two cores with the fuzzer.
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/../.."
 python3 -m pip install --quiet --disable-pip-version-check schemathesis requests >/dev/null
 swift build --product huddle
 DATA=$(mktemp -d)
-./.build/debug/huddle --data-dir "$DATA" --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 \
+./.build/debug/huddle --data-dir "$DATA/data" --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 \
   --set auth.bcrypt.cost=4 >"$DATA/huddle.log" 2>&1 &
 HUDDLE=$!
 finish() {
@@ -20,5 +21,12 @@ finish() {
 }
 trap finish EXIT
 for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
+# The demo registers Bruno's iPhone first, so Chloe's request to join his team is pushed to it (README).
+BRUNO_IPHONE=$(printf 'b0%.0s' {1..32})
+pushed() { curl -sf "http://127.0.0.1:8090/test/apns/deliveries?token=$BRUNO_IPHONE" | grep -q 'Join request'; }
+for _ in $(seq 60); do pushed && break; sleep 1; done
+pushed || { echo "the demo's join request did not reach Bruno's iPhone at the stand-in"; exit 1; }
+curl -sf "http://127.0.0.1:8090/test/fcm/deliveries?token=demo-dmitri-android:APA91bHuddleDemo" | grep -q 'New game' \
+  || { echo "the demo's team game did not reach Dmitri's Android phone at the stand-in"; exit 1; }
 SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis --config-file deploy/fuzz/schemathesis.toml run http://127.0.0.1:8080/openapi.json \
   --checks all --phases examples,coverage,fuzzing,stateful -n "${1:-20}"

@@ -6,18 +6,18 @@ import ServiceKit
 
 /// The demo players' phones, registered through notify's API before the rest of the demo is
 /// seeded, so what the demo does notifies them as it would anyone: Chloe asking to join Bruno's
-/// team reaches Bruno's iPhone, Dmitri asking to join Chloe's reaches her Android phone, and the
-/// team games reach their members. The stand-in lists each phone's pushes (README).
+/// team and game, and the round Dmitri adds him to, reach Bruno's iPhone; the Kalev Spikers' new
+/// game reaches Dmitri's Android phone. The stand-in lists each phone's pushes (README).
 enum DemoNotify {
     /// Fixed tokens, so the README can name them; registering one again changes nothing.
     static let brunoIPhone = String(repeating: "b0", count: 32)
-    static let chloeAndroid = "demo-chloe-android:APA91bHuddleDemo"
+    static let dmitriAndroid = "demo-dmitri-android:APA91bHuddleDemo"
 
     static func seed(notifyURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
         let notify = DemoClient(baseURL: notifyURL)
         let phones = [
             (DemoData.bruno, RegisterDevice(platform: .apns, token: brunoIPhone, environment: .sandbox)),
-            (DemoData.chloe, RegisterDevice(platform: .fcm, token: chloeAndroid)),
+            (DemoData.dmitri, RegisterDevice(platform: .fcm, token: dmitriAndroid)),
         ]
         do {
             for (account, phone) in phones {

@@ -53,6 +53,8 @@ public struct HuddleCommand: AsyncParsableCommand {
             return
         }
         let modules = try HuddleModules.resolve(self.modules)
+        // A fresh clone has no `data/`; the stand-in writes its certificate there before any store opens.
+        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         var defaults: [String: String] = [:]
         let developmentAPNsKey = DevelopmentAPNsKey()
         for module in ServiceModule.allCases {
