@@ -22,7 +22,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let settings = NotifySettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
     let deviceStore = SQLDeviceStore(), preferenceStore = SQLPreferenceStore(), pushes = SQLPushJobStore(kind: database.kind)
-    let pushesQueued = Doorbell(channel: "huddle_notify_pushes", database: database, logger: dependencies.logger)
+    let pushesQueued = Doorbell(channel: PushWorker.queuedChannel, database: database, logger: dependencies.logger)
     service.addServices(pushesQueued)
     let notifications = Notifications(
         database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,

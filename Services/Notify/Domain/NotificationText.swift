@@ -52,6 +52,11 @@ enum NotificationText {
         Text(title: "New follower", body: "\(follower) follows you.")
     }
 
+    /// The zone a game is played in: its IANA name as the app sent it, UTC when absent.
+    static func zone(_ identifier: String?) -> TimeZone {
+        identifier.flatMap(TimeZone.init(identifier:)) ?? .gmt
+    }
+
     /// "18:00" in the game's time zone.
     static func time(_ date: Date, in timeZone: TimeZone) -> String { format(date, "HH:mm", timeZone) }
 

@@ -53,7 +53,7 @@ struct NotifyEvents: Sendable {
                 Planned(
                     recipients: changed.invited.filter { $0 != game.organizerId }, category: .newGame,
                     text: NotificationText.newGame(
-                        game.displayName, startsAt: game.startsAt, timeZone: game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt),
+                        game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
                     data: NotificationData(gameId: game.id, teamId: game.teamId))
             ]
         case GameEvent.rosterChanged:

@@ -49,7 +49,7 @@ struct ReminderWorker: Service {
     }
 
     static func planned(_ kind: ReminderSchedule.Kind, of id: GameID, _ game: KnownGame, for players: [UserID]) -> Planned {
-        let zone = game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        let zone = NotificationText.zone(game.timeZone)
         let soon = kind == .soon
         return Planned(
             recipients: players, category: .reminder,

@@ -41,6 +41,6 @@ struct Reminders: Sendable {
     }
 
     private func due(_ kickoff: Date, _ zone: String?) -> [ReminderSchedule.Kind: Date] {
-        schedule.dueTimes(kickoff: kickoff, timeZone: zone.flatMap(TimeZone.init(identifier:)) ?? .gmt, now: now())
+        schedule.dueTimes(kickoff: kickoff, timeZone: NotificationText.zone(zone), now: now())
     }
 }

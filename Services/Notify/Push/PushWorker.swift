@@ -11,6 +11,9 @@ import ServiceLifecycle
 /// leased; they are claimed again when the lease runs out, and APNs collapses a repeat by the
 /// notification's id.
 struct PushWorker: Service {
+    /// The channel their doorbell is rung on when jobs commit.
+    static let queuedChannel = "huddle_notify_pushes"
+
     let database: Database
     let jobs: any PushJobStore
     let notifications: any NotificationStore

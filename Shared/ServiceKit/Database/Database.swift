@@ -153,6 +153,28 @@ public final class Database: Service, Sendable {
         try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
     }
 
+    /// Listens on `channel` until cancelled, and again a second after the connection drops;
+    /// `onListening` is told whether it is listening again (what was notified meanwhile was missed).
+    public func keepListening(
+        channel: String, logger: Logger, onListening: @escaping @Sendable (_ again: Bool) async -> Void = { _ in },
+        handle: @escaping @Sendable (String) async -> Void
+    ) async {
+        var connectedBefore = false
+        while !Task.isCancelled {
+            let again = connectedBefore
+            do {
+                try await listen(channel: channel, onListening: { await onListening(again) }, handle: handle)
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                logger.warning("\(channel) notifications interrupted, listening again: \(error)")
+            }
+            connectedBefore = true
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     /// Calls `handle` with each payload notified on `channel` until cancelled or (on PostgreSQL) the
     /// connection drops (then it throws; callers listen again).
     public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @escaping @Sendable (String) async -> Void)

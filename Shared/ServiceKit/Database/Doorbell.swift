@@ -3,35 +3,11 @@ import NIOConcurrencyHelpers
 public import SQLKit
 public import ServiceLifecycle
 
-extension Database {
-    /// Listens on `channel` until cancelled, and again a second after the connection drops;
-    /// `onListening` is told whether it is listening again (what was notified meanwhile was missed).
-    public func keepListening(
-        channel: String, logger: Logger, onListening: @escaping @Sendable (_ again: Bool) async -> Void = { _ in },
-        handle: @escaping @Sendable (String) async -> Void
-    ) async {
-        var connectedBefore = false
-        while !Task.isCancelled {
-            let again = connectedBefore
-            do {
-                try await listen(channel: channel, onListening: { await onListening(again) }, handle: handle)
-            } catch is CancellationError {
-                break
-            } catch {
-                if Task.isCancelled { break }
-                logger.warning("\(channel) notifications interrupted, listening again: \(error)")
-            }
-            connectedBefore = true
-            try? await Task.sleep(for: .seconds(1))
-        }
-    }
-}
-
 /// Wakes polling workers as soon as there is work: a worker waits on it for at most its poll
 /// interval, and whoever commits new work notifies the doorbell's channel with the commit, which
 /// rings every replica's doorbell (`Database.notify`). Polling stays as the safety net for a missed
 /// ring; the ring takes the poll interval out of the latency (a push waited up to 200 ms for the
-/// next poll, and a reminder up to 500 ms).
+/// next poll).
 public final class Doorbell: Service, Sendable {
     public let channel: String
     private let database: Database
