@@ -16,6 +16,8 @@ public import ServiceKit
 ///   `betting.odds.poll.ms` (default 60000).
 /// - `betting.postponed.sweep.ms` (default 60000): how often postponed fixtures past their deadline
 ///   are voided.
+/// - `betting.fixtures.reuse.ms` (default 1000): how long an instance prices tickets from fixtures it
+///   read (each placement checks the prices again; see `Tickets.placeInOneStatement`).
 /// Betting consumes games' match events: list `betting` in `games.events.subscribers`.
 public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
@@ -30,7 +32,10 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     let fixtures = Fixtures(database: database, store: fixtureStore, settler: settler, settings: settings, now: now)
     let slips = Slips(database: database, store: SQLSlipStore(), fixtures: fixtures, settings: settings, now: now)
     let tickets = Tickets(
-        database: database, fixtures: fixtureStore, store: ticketStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
+        database: database, fixtures: fixtureStore,
+        recentFixtures: RecentFixtures(
+            database: database, store: fixtureStore, maxAge: reader.milliseconds("betting.fixtures.reuse.ms", default: 1000)),
+        store: ticketStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
 
     service.add(
         FixturesController(fixtures: fixtures, today: now), WalletController(wallets: wallets), SlipController(slips: slips),

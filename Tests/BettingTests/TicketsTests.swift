@@ -109,12 +109,17 @@ struct TicketsTests {
         }
     }
 
-    @Test("Refusals: odds that moved (better ones taken on request), a started fixture, funds, duplicates, limits")
-    func refusals() async throws {
-        try await BettingHarness.with { h in
+    @Test(
+        "Refusals: odds that moved (better ones taken on request), a started fixture, funds, duplicates, limits — also when the instance prices from fixtures it read before they changed",
+        arguments: TestStore.all)
+    func refusals(store: TestStore) async throws {
+        // Fixtures once read are reused for a minute: every change below reaches the store while
+        // betting still prices from what it read, and the placing statement must catch each one.
+        try await BettingHarness.with(store: store, config: ["betting.fixtures.reuse.ms": "60000"]) { h in
             let ann = try await h.player()
             let derby = try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00"))
             let seen = derby.pick(.home)
+            _ = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [seen]), as: ann))
 
             _ = try await h.setOdds(derby, "1.60", "3.10", "3.80")
             let moved = try await h.place(PlaceTicket(stake: 1000, selections: [seen]), as: ann)
@@ -140,19 +145,21 @@ struct TicketsTests {
                 PlaceTicket(stake: 1000, selections: [TicketPick(fixtureId: MatchID(), pick: .home, odds: Odds("2")!)]), as: ann)
             #expect(try unknown.status == 422 && unknown.decode(Problem.self).errors?.first?.field == "selections[0].fixtureId")
 
-            // 9,000 left: 5,000 then 4,000 fit, the next does not, and leaves nothing behind.
+            // 8,000 left: 5,000 then 3,000 fit, the next does not, and leaves nothing behind.
             _ = try await expect(201, h.place(PlaceTicket(stake: 5000, selections: [others[0].pick(.home)]), as: ann))
-            _ = try await expect(201, h.place(PlaceTicket(stake: 4000, selections: [others[1].pick(.home)]), as: ann))
+            _ = try await expect(201, h.place(PlaceTicket(stake: 3000, selections: [derby.pick(.draw), others[1].pick(.home)]), as: ann))
             let broke = try await h.place(PlaceTicket(stake: 100, selections: [others[2].pick(.home)]), as: ann)
             #expect(broke.status == 422 && broke.problemCode == "INSUFFICIENT_FUNDS")
             #expect(try await h.wallet(ann).balance == 0)
             let placed = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
-            #expect(placed.items.count == 3)
+            #expect(placed.items.count == 4)
 
             try await h.finish(derby, status: "1H", regularTime: nil)
             _ = try await h.waitFor(derby.id) { !$0.open }
             let started = try await h.place(PlaceTicket(stake: 100, selections: [derby.pick(.draw)]), as: try await h.player())
             #expect(started.status == 422 && started.problemCode == "FIXTURE_STARTED")
+            let stillOpen = try await h.place(PlaceTicket(stake: 100, selections: [others[2].pick(.home)]), as: try await h.player())
+            #expect(stillOpen.status == 201)
         }
     }
 }

@@ -8,6 +8,7 @@ import ServiceKit
 struct Tickets: Sendable {
     let database: Database
     let fixtures: any FixtureStore
+    let recentFixtures: RecentFixtures
     let store: any TicketStore
     let ledger: Ledger
     let wallets: Wallets
@@ -20,11 +21,50 @@ struct Tickets: Sendable {
     func place(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
         guard (1...255).contains(key.count) else { throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters") }
         try check(request)
+        if let placed = try await placeInOneStatement(request, by: user, key: key) { return placed }
         do {
             return try await placeOnce(request, by: user, key: key)
         } catch LedgerRefusal.noSuchAccount(LedgerAccount.wallet(user).id) {
             try await wallets.open(user)
             return try await placeOnce(request, by: user, key: key)
+        }
+    }
+
+    /// On PostgreSQL, a ticket that nothing stands in the way of takes one statement instead of
+    /// `placeOnce`'s seven: it is priced from the fixtures as this instance last read them, and one
+    /// statement checks those prices and markets again while holding the fixtures, and writes the
+    /// debit, its transfer, the ticket and its legs, all or nothing as any statement is. Each
+    /// statement is a round trip, and a round trip costs the service more than the database's work
+    /// (`huddle-bench tickets` on PostgreSQL, 4 clients: about 730 tickets/s in seven statements, 1,100
+    /// in two, 1,400 in one). Nil when something stood in the way — a price moved, a market closed,
+    /// short funds, a wallet never opened, the key used before — and `placeOnce` then answers, with
+    /// the refusal or the earlier ticket.
+    private func placeInOneStatement(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket? {
+        guard database.kind == .postgres else { return nil }
+        let ids = request.selections.map(\.fixtureId)
+        let ticket: Ticket
+        do {
+            ticket = try priced(request, from: try await recentFixtures.fixtures(ids))
+        } catch is BettingError {
+            recentFixtures.forget(ids)
+            return nil
+        } catch is CommonError {
+            return nil
+        }
+        let allHeld: SQLQueryString = "(SELECT COUNT(*) FROM held) = \(literal: ticket.selections.count)"
+        let statement: SQLQueryString =
+            "WITH " + fixtures.heldAtPrices(ticket.selections, openAt: ticket.placedAt) + ", "
+            + ledger.debitExpressions(stake(of: ticket, from: user), at: ticket.placedAt, when: allHeld) + ", "
+            + store.insertExpressions(ticket, owner: user, key: key, fingerprint: Self.fingerprint(request), from: "debited")
+            + " SELECT id FROM placed"
+        do {
+            guard try await !database.read({ sql in try await sql.raw(statement).all() }).isEmpty else {
+                recentFixtures.forget(ids)
+                return nil
+            }
+            return ticket
+        } catch  where Database.isUniqueViolation(error) {
+            return nil
         }
     }
 
@@ -39,7 +79,8 @@ struct Tickets: Sendable {
             }
             let ticket: Ticket
             do {
-                ticket = try await priced(request, on: sql)
+                ticket = try priced(
+                    request, from: try await fixtures.fixtures(request.selections.map(\.fixtureId), held: true, on: sql))
             } catch {
                 if let placed = try await earlier() { return placed }
                 throw error
@@ -49,16 +90,19 @@ struct Tickets: Sendable {
                 return placed
             }
             do {
-                try await ledger.post(
-                    Transfer(
-                        id: ticket.id.uuid, debit: .wallet(user), credit: .house(currency: ticket.currency), amount: ticket.stake,
-                        kind: .stake, ticket: ticket.id),
-                    at: ticket.placedAt, on: sql)
+                try await ledger.post(stake(of: ticket, from: user), at: ticket.placedAt, on: sql)
             } catch LedgerRefusal.insufficientFunds {
                 throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
             }
             return ticket
         }
+    }
+
+    /// The stake's transfer: from the wallet to the house, under the ticket's id.
+    private func stake(of ticket: Ticket, from user: UserID) -> Transfer {
+        Transfer(
+            id: ticket.id.uuid, debit: .wallet(user), credit: .house(currency: ticket.currency), amount: ticket.stake, kind: .stake,
+            ticket: ticket.id)
     }
 
     func ticket(_ id: TicketID, viewer: UserID) async throws -> Ticket {
@@ -82,10 +126,9 @@ struct Tickets: Sendable {
         }
     }
 
-    /// The ticket at the current odds, holding its fixtures until commit; refused when a market is
-    /// closed or a price moved (better prices are taken with `acceptBetterOdds`).
-    private func priced(_ request: PlaceTicket, on sql: any SQLDatabase) async throws -> Ticket {
-        let current = try await fixtures.fixtures(request.selections.map(\.fixtureId), held: true, on: sql)
+    /// The ticket at the odds of `current` (its fixtures); refused when a market is closed or a price
+    /// moved (better prices are taken with `acceptBetterOdds`).
+    private func priced(_ request: PlaceTicket, from current: [MatchID: StoredFixture]) throws -> Ticket {
         let at = now()
         var legs: [Ticket.Leg] = [], changes: [OddsChanged.Change] = []
         for (index, selection) in request.selections.enumerated() {

@@ -135,6 +135,12 @@ public final class Database: Service, Sendable {
         }
     }
 
+    /// Whether `error` is PostgreSQL's unique violation (SQLSTATE 23505): a statement that inserted a
+    /// key already taken, and wrote nothing.
+    public static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
     /// Returns once `migrate` has finished, for background work that must not touch the tables
     /// before they exist (it starts with the service group, migrations run just before the server).
     public func waitUntilMigrated() async throws {
