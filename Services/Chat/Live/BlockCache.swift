@@ -25,10 +25,19 @@ final class BlockCache: Sendable {
         self.maxAge = maxAge
     }
 
+    /// The users `user` blocked if read less than `maxAge` ago; nil when they must be read.
+    func cached(by user: UserID) -> Set<UserID>? {
+        let now = ContinuousClock.now
+        return entries.withLockedValue { entries in
+            guard let entry = entries[user], now - entry.readAt < maxAge else { return nil }
+            return entry.blocked
+        }
+    }
+
     /// The users `user` blocked; the last known set while the store cannot be read (a socket keeps going).
     func blocked(by user: UserID) async -> Set<UserID> {
+        if let blocked = cached(by: user) { return blocked }
         let now = ContinuousClock.now
-        if let entry = entries.withLockedValue({ $0[user] }), now - entry.readAt < maxAge { return entry.blocked }
         let people = self.people
         guard let blocked = try? await database.read({ sql in try await people.blocked(by: user, on: sql) }) else {
             return entries.withLockedValue { $0[user]?.blocked } ?? []

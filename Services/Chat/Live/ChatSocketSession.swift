@@ -44,7 +44,11 @@ struct ChatSocketSession {
                 group.addTask { try await write(queue, to: outbound, subscriptions: subscriptions) }
                 group.addTask {
                     for try await message in inbound.messages(maxSize: maxMessageSize) {
-                        await handle(message, subscriptions: subscriptions, send: send)
+                        // In a child task: a subscribe's reads would grow this task, which lives as
+                        // long as the socket, for good (see `write`).
+                        await withTaskGroup(of: Void.self) { frame in
+                            frame.addTask { await handle(message, subscriptions: subscriptions, send: send) }
+                        }
                     }
                 }
                 try await group.next()
@@ -134,58 +138,90 @@ struct ChatSocketSession {
 
     // MARK: What the device is sent
 
-    /// The writer: the only one to write to the socket, so frames go out in queue order. It keeps,
-    /// per room, the last message seq sent, and holds a room's live changes until its opening is sent.
+    /// What the writer keeps between frames: per room, the last message seq sent, and the live
+    /// changes that came before the room's opening was sent.
+    private struct WriterState {
+        var sentSeq: [RoomID: Int] = [:]
+        var waiting: [RoomID: [LiveDelivery<ChatChange>]] = [:]
+    }
+
+    /// The writer: the only one to write to the socket, so frames go out in queue order. It lives as
+    /// long as the socket, and a task keeps all the memory its deepest await ever took until it ends
+    /// (Swift's task allocator frees its slabs only then), so what it does between writes is
+    /// synchronous (`frames(for:)`) and a block list not in the cache is read in a child task. With
+    /// the JSON, the reads and the writes all in this task, an idle subscribed socket held 60 KB.
     private func write(
         _ queue: AsyncStream<Outgoing>, to outbound: WebSocketOutboundWriter, subscriptions: NIOLockedValueBox<[RoomID: UUID]>
     ) async throws {
-        var sentSeq: [RoomID: Int] = [:]
-        var waiting: [RoomID: [LiveDelivery<ChatChange>]] = [:]
-        func write(_ json: ByteBuffer) async throws {
-            try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: json)))
+        var state = WriterState()
+        for await item in queue {
+            var blocked: Set<UserID> = []
+            if case .change = item { blocked = await blockedByUser() } else if case .opened = item { blocked = await blockedByUser() }
+            let (buffers, left) = try frames(for: item, state: &state, blocked: blocked, subscriptions: subscriptions)
+            for room in left {
+                if let id = subscriptions.withLockedValue({ $0.removeValue(forKey: room) }) { await live.unsubscribe(id, from: room) }
+            }
+            for buffer in buffers { try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: buffer))) }
+            // The feed ended while subscribed: the service is stopping, so the socket closes.
+            if case .closed(let room) = item, subscriptions.withLockedValue({ $0[room] != nil }) { return }
         }
-        func write(_ frame: ChatServerFrame) async throws { try await write(ByteBuffer(bytes: try HuddleJSON.encoder.encode(frame))) }
+    }
+
+    /// Whom this user blocked: from the cache, or read in a child task (see `write`).
+    private func blockedByUser() async -> Set<UserID> {
+        if let cached = blocks.cached(by: user) { return cached }
+        return await withTaskGroup(of: Set<UserID>.self) { group in
+            group.addTask { await blocks.blocked(by: user) }
+            return await group.next() ?? []
+        }
+    }
+
+    /// The frames `item` sends, in order, and the rooms this user left (to unsubscribe from). Keeps,
+    /// per room, the last seq sent, and holds a room's live changes until its opening is sent.
+    private func frames(
+        for item: Outgoing, state: inout WriterState, blocked: Set<UserID>, subscriptions: NIOLockedValueBox<[RoomID: UUID]>
+    ) throws -> (frames: [ByteBuffer], left: [RoomID]) {
+        var frames: [ByteBuffer] = []
+        var left: [RoomID] = []
+        func json(_ frame: ChatServerFrame) throws -> ByteBuffer { ByteBuffer(bytes: try HuddleJSON.encoder.encode(frame)) }
         /// A live change goes out as the JSON every socket of the room shares (encoding it per
         /// socket cost 1,000 encodings a message at 1,000 sockets).
-        func pass(_ change: ChatChange, json: ByteBuffer?, in room: RoomID) async throws {
+        func pass(_ change: ChatChange, shared: ByteBuffer?, in room: RoomID) throws {
             if let leaver = change.leaver {
                 guard leaver == user else { return }
-                sentSeq[room] = nil
-                if let id = subscriptions.withLockedValue({ $0.removeValue(forKey: room) }) { await live.unsubscribe(id, from: room) }
-                try await write(change.frame)
+                state.sentSeq[room] = nil
+                left.append(room)
+                frames.append(try json(change.frame))
                 return
             }
             if change.frame.type == .message, let seq = change.seq {
-                guard seq > sentSeq[room] ?? Int.max else { return }
-                sentSeq[room] = seq
+                guard seq > state.sentSeq[room] ?? Int.max else { return }
+                state.sentSeq[room] = seq
             }
-            if let sender = change.senderID, sender != user, await blocks.blocked(by: user).contains(sender) { return }
-            if let json { try await write(json) } else { try await write(change.frame) }
+            if let sender = change.senderID, sender != user, blocked.contains(sender) { return }
+            frames.append(try shared ?? json(change.frame))
         }
-        for await item in queue {
-            switch item {
-            case .frame(let frame):
-                try await write(frame)
-            case .change(let room, let delivery):
-                if sentSeq[room] != nil {
-                    try await pass(delivery.message, json: delivery.json, in: room)
-                } else if subscriptions.withLockedValue({ $0[room] != nil }) {
-                    waiting[room, default: []].append(delivery)
-                }
-            case .opened(let room, let lastSeq, let missed, let since):
-                try await write(ChatServerFrame(type: .subscribed, roomId: room, lastSeq: lastSeq))
-                sentSeq[room] = lastSeq
-                // History already leaves out the players this user blocked.
-                for message in missed { try await write(ChatServerFrame(type: .message, roomId: room, message: message)) }
-                for change in since { try await pass(change, json: nil, in: room) }
-                for delivery in waiting.removeValue(forKey: room) ?? [] { try await pass(delivery.message, json: delivery.json, in: room) }
-            case .closed(let room):
-                sentSeq[room] = nil
-                waiting[room] = nil
-                // The feed ended while subscribed: the service is stopping, so the socket closes.
-                if subscriptions.withLockedValue({ $0[room] != nil }) { return }
+        switch item {
+        case .frame(let frame):
+            frames.append(try json(frame))
+        case .change(let room, let delivery):
+            if state.sentSeq[room] != nil {
+                try pass(delivery.message, shared: delivery.json, in: room)
+            } else if subscriptions.withLockedValue({ $0[room] != nil }) {
+                state.waiting[room, default: []].append(delivery)
             }
+        case .opened(let room, let lastSeq, let missed, let since):
+            frames.append(try json(ChatServerFrame(type: .subscribed, roomId: room, lastSeq: lastSeq)))
+            state.sentSeq[room] = lastSeq
+            // History already leaves out the players this user blocked.
+            for message in missed { frames.append(try json(ChatServerFrame(type: .message, roomId: room, message: message))) }
+            for change in since { try pass(change, shared: nil, in: room) }
+            for delivery in state.waiting.removeValue(forKey: room) ?? [] { try pass(delivery.message, shared: delivery.json, in: room) }
+        case .closed(let room):
+            state.sentSeq[room] = nil
+            state.waiting[room] = nil
         }
+        return (frames, left)
     }
 
     private static func error(_ problem: Problem, room: RoomID? = nil, clientMessageId: String? = nil) -> ChatServerFrame {
