@@ -40,9 +40,11 @@ struct ChatSocketSession {
         }
         defer { input.finish() }
         do {
+            // The writer runs in this task and the reader in a child: a task less per socket.
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await write(queue, to: outbound, subscriptions: subscriptions) }
                 group.addTask {
+                    // The device closed: the writer sends what is queued and ends.
+                    defer { input.finish() }
                     for try await message in inbound.messages(maxSize: maxMessageSize) {
                         // In a child task: a subscribe's reads would grow this task, which lives as
                         // long as the socket, for good (see `write`).
@@ -51,7 +53,7 @@ struct ChatSocketSession {
                         }
                     }
                 }
-                try await group.next()
+                try await write(queue, to: outbound, subscriptions: subscriptions)
                 group.cancelAll()
             }
         } catch {
