@@ -27,7 +27,8 @@ struct ReminderWorker: Service {
                 guard let wait = next?.timeIntervalSince(now()) else { return poll }
                 return max(.zero, min(poll, .milliseconds(Int64(wait * 1000))))
             } catch {
-                logger.warning("reminders: \(error)")
+                // Stopping cancels the work under way; that is not worth a warning.
+                if !Task.isCancelled { logger.warning("reminders: \(error)") }
                 return poll
             }
         }

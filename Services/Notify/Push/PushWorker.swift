@@ -31,7 +31,8 @@ struct PushWorker: Service {
                 // A full batch means more may be due: go again at once.
                 return try await drainOnce() == settings.batch ? .zero : .milliseconds(settings.pollMilliseconds)
             } catch {
-                logger.warning("push queue: \(error)")
+                // Stopping cancels the work under way; that is not worth a warning.
+                if !Task.isCancelled { logger.warning("push queue: \(error)") }
                 return .milliseconds(settings.pollMilliseconds)
             }
         }
