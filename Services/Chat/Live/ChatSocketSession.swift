@@ -29,6 +29,13 @@ struct ChatSocketSession {
         /// after the version it subscribed at (the writer sends each message once).
         case opened(RoomID, lastSeq: Int, missed: [ChatMessage], since: [ChatChange])
         case closed(RoomID)
+
+        var carriesChanges: Bool {
+            switch self {
+            case .change, .opened: true
+            case .frame, .closed: false
+            }
+        }
     }
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -157,8 +164,8 @@ struct ChatSocketSession {
     ) async throws {
         var state = WriterState()
         for await item in queue {
-            var blocked: Set<UserID> = []
-            if case .change = item { blocked = await blockedByUser() } else if case .opened = item { blocked = await blockedByUser() }
+            // Only changes others made are filtered by blocks.
+            let blocked = item.carriesChanges ? await blockedByUser() : []
             let (buffers, left) = try frames(for: item, state: &state, blocked: blocked, subscriptions: subscriptions)
             for room in left {
                 if let id = subscriptions.withLockedValue({ $0.removeValue(forKey: room) }) { await live.unsubscribe(id, from: room) }
