@@ -25,11 +25,13 @@ public struct TimeCursor: Sendable, Equatable {
     public var encoded: String { PageRequest.cursor("\(time.timeIntervalSince1970)|\(id)") }
 
     /// Rows that come after this one in a list ordered by (`timeColumn`, `idColumn`), ascending
-    /// (`descending: false`) or descending. Times within half a microsecond count as equal: a time
-    /// read back from SQLite's REAL seconds may differ from the stored one in its last bit, and
-    /// PostgreSQL keeps microseconds.
+    /// (`descending: false`) or descending. Times within a microsecond count as equal: PostgreSQL
+    /// keeps microseconds, and SQLite keeps REAL seconds, which SQLiteNIO rounds to the microsecond
+    /// when it reads them — so a stored time and the one in the cursor may differ by half a
+    /// microsecond plus a Double's step at today's seconds (about 0.24 µs). Half a microsecond of
+    /// tolerance let a page repeat its last row now and then.
     public func continuation(time timeColumn: SQLColumn, id idColumn: SQLColumn, descending: Bool) -> any SQLExpression {
-        let tolerance = 0.000_000_5
+        let tolerance = 0.000_001
         let low = SQLBind(time.addingTimeInterval(-tolerance)), high = SQLBind(time.addingTimeInterval(tolerance))
         let beyondTime = descending ? SQLBinaryExpression(timeColumn, .lessThan, low) : SQLBinaryExpression(timeColumn, .greaterThan, high)
         let sameTime = SQLBinaryExpression(
