@@ -112,7 +112,7 @@ let package = Package(
             name: "ServiceKitTesting",
             dependencies: [
                 "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
-                .nioConcurrencyHelpers, .nioFoundationCompat, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
+                .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),

@@ -13,7 +13,7 @@ public import ServiceKit
 ///
 /// Configuration keys: the skeleton's (`chat.http.*`, `chat.db.url`, `chat.revocation.poll.ms`,
 /// `internal.token`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
-/// `chat.socket.buffer`). Chat consumes auth's, catalog's and games' events: list `chat` in their
+/// `chat.socket.*`). Chat consumes auth's, catalog's and games' events: list `chat` in their
 /// `<module>.events.subscribers`.
 public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     var service = try await ServiceSkeleton(.chat, reader: reader, dependencies: dependencies, migrations: ChatMigrations.all)

@@ -106,6 +106,35 @@ struct LiveChatTests {
         }
     }
 
+    @Test("A device that stops reading is cut off once its socket's queue is full; the room's other sockets get every message")
+    func stalledDevice() async throws {
+        let config = ["chat.flood.burst": "10000", "chat.socket.buffer": "50", "chat.socket.drain.ms": "100"]
+        try await ChatHarness.with(config: config) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+            let room = try await chat.globalRoom(ada).id
+            let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
+            let frozen = try await StalledSocket.connect(
+                baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+            let healthy = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: bo.accessToken)
+            try healthy.send(ChatClientFrame.subscribe(room))
+            #expect(try await healthy.waitFor { $0.type == .subscribed })
+
+            // Long messages fill the frozen phone's connection, then its queue of 50.
+            let text = String(repeating: "long message ", count: 150)
+            var sent = 0
+            while sent < 3000, await !frozen.isCutOff(within: .zero) {
+                sent += 1
+                _ = try await expect(201, chat.send(text, to: room, as: bo))
+            }
+            let last = sent
+            #expect(await frozen.isCutOff(within: .seconds(10)), "still connected after \(last) messages")
+            #expect(try await healthy.waitFor { $0.message?.seq == last })
+            #expect(healthy.messages(in: room).map(\.seq) == Array(1...last))
+            await healthy.close()
+            await frozen.close()
+        }
+    }
+
     @Test("Two chat instances on one PostgreSQL: a message sent to one reaches a socket on the other")
     func acrossInstances() async throws {
         guard TestStore.postgresURL != nil else { return }

@@ -14,10 +14,13 @@ struct ChatSettings: Sendable {
     var matchRoomTail: TimeInterval
     /// What a socket may hold unsent before its device is disconnected (it resumes from its seq).
     var socketBuffer: Int
+    /// How long such a device has to take what its socket holds before the connection is cut: one
+    /// that stopped reading would otherwise keep it open for ever (its writes wait for room).
+    var socketDrain: TimeInterval
 
     /// Keys: `chat.flood.burst` (default 10), `chat.flood.interval.ms` (1000), `chat.unread.cap` (9999),
     /// `chat.match.lead.ms` (86400000: a day), `chat.match.tail.ms` (10800000: three hours),
-    /// `chat.socket.buffer` (1000 frames).
+    /// `chat.socket.buffer` (1000 frames), `chat.socket.drain.ms` (10000).
     init(reader: ConfigReader) {
         floodBurst = max(1, reader.integer("chat.flood.burst", default: 10))
         floodInterval = max(0.001, reader.milliseconds("chat.flood.interval.ms", default: 1000).seconds)
@@ -25,5 +28,6 @@ struct ChatSettings: Sendable {
         matchRoomLead = reader.milliseconds("chat.match.lead.ms", default: 86_400_000).seconds
         matchRoomTail = reader.milliseconds("chat.match.tail.ms", default: 10_800_000).seconds
         socketBuffer = max(10, reader.integer("chat.socket.buffer", default: 1000))
+        socketDrain = max(0.001, reader.milliseconds("chat.socket.drain.ms", default: 10_000).seconds)
     }
 }

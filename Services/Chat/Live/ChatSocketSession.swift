@@ -21,6 +21,8 @@ struct ChatSocketSession {
     let bufferSize: Int
     let maxMessageSize: Int
     let logger: Logger
+    /// Cuts the connection after the drain time unless it ended by then (see `ChatSettings.socketDrain`).
+    let cutOff: @Sendable () -> Void
 
     private enum Outgoing: Sendable {
         case frame(ChatServerFrame)
@@ -42,8 +44,13 @@ struct ChatSocketSession {
         let (queue, input) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingOldest(bufferSize))
         let subscriptions = NIOLockedValueBox<[RoomID: UUID]>([:])
         let send: @Sendable (Outgoing) -> Void = { item in
-            // Full: this device cannot keep up. Close it; it will resume from its seq.
-            if case .dropped = input.yield(item) { input.finish() }
+            // Full: this device cannot keep up. Close it; it will resume from its seq. The writer
+            // sends what is queued and closes the socket, unless the device stopped reading, when
+            // the writer waits for room that never comes: then the connection is cut.
+            if case .dropped = input.yield(item) {
+                input.finish()
+                cutOff()
+            }
         }
         defer { input.finish() }
         do {
