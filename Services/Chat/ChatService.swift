@@ -44,5 +44,6 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     ).add(to: liveRouter)
     return try service.application(
         server: .http1WebSocketUpgrade(
-            webSocketRouter: liveRouter, configuration: .init(ws: .init(maxFrameSize: ChatLiveController.maxMessageSize))))
+            webSocketRouter: liveRouter,
+            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatLiveController.maxMessageSize))))
 }

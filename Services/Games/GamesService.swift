@@ -69,5 +69,5 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     MatchLiveController(matches: matches, live: liveMatches).add(to: liveRouter)
     return try service.application(
         server: .http1WebSocketUpgrade(
-            webSocketRouter: liveRouter, configuration: .init(ws: .init(maxFrameSize: LiveController.maxMessageSize))))
+            webSocketRouter: liveRouter, configuration: .init(ws: LiveSockets.configuration(maxFrameSize: LiveController.maxMessageSize))))
 }

@@ -57,7 +57,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
 
     var app = Application(
         router: router,
-        server: .http1WebSocketUpgrade { head, channel, logger in
+        server: .http1WebSocketUpgrade(configuration: .init(autoPing: LiveSockets.devicePing)) { head, channel, logger in
             try await upgrade(head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, logger: logger)
         },
         configuration: reader.serverConfiguration(for: .gateway),

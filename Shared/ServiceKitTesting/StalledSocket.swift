@@ -40,6 +40,9 @@ public struct StalledSocket: Sendable {
         return !channel.isActive
     }
 
+    /// This device's end of the connection, to find it among the machine's (`KernelTCP`).
+    public var localPort: Int? { channel.localAddress?.port }
+
     public func close() async {
         try? await channel.close()
     }

@@ -135,6 +135,31 @@ struct LiveChatTests {
         }
     }
 
+    @Test(
+        "A link to chat is watched by TCP keepalive, not a ping task: a gateway gone without closing is noticed",
+        .enabled(if: KernelTCP.isReadable, "reads the kernel's connections from Linux's /proc/net/tcp"))
+    func keepalive() async throws {
+        try await ChatHarness.with { chat in
+            let ada = try await chat.player("Ada")
+            let link = try await StalledSocket.connect(
+                baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [])
+            let chatPort = try #require(URL(string: chat.chat.baseURL)?.port), linkPort = try #require(link.localPort)
+            // Until the upgrade is read and its answer acknowledged, the kernel runs no timer or another one.
+            var timer = KernelTCP.timer(local: chatPort, remote: linkPort)
+            for _ in 0..<100 {
+                if case .keepalive = timer { break }
+                try await Task.sleep(for: .milliseconds(50))
+                timer = KernelTCP.timer(local: chatPort, remote: linkPort)
+            }
+            await link.close()
+            guard case .keepalive(let seconds) = try #require(timer, "no connection \(chatPort) <- \(linkPort)") else {
+                Issue.record("chat's end of the link runs \(String(describing: timer)), not keepalive")
+                return
+            }
+            #expect(seconds > 20 && seconds <= 30)
+        }
+    }
+
     @Test("Two chat instances on one PostgreSQL: a message sent to one reaches a socket on the other")
     func acrossInstances() async throws {
         guard TestStore.postgresURL != nil else { return }

@@ -14,5 +14,7 @@ public struct LiveRequestContext: RequestContext, WebSocketRequestContext {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
         self.channel = source.channel
+        // Every connection to a live router is a link from the gateway, watched by keepalive.
+        LiveSockets.watch(source.channel)
     }
 }
