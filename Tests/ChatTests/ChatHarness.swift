@@ -48,20 +48,7 @@ struct ChatHarness {
 
     /// Delivers events to chat as their publishers would.
     func deliver(_ events: [(type: String, aggregate: String, payload: any Encodable)]) async throws {
-        struct Payload: Encodable {
-            let value: any Encodable
-            func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-        }
-        let envelopes = try events.map {
-            EventEnvelope(
-                type: $0.type, aggregateID: $0.aggregate, occurredAt: Date(),
-                payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
-        }
-        _ = try await expect(
-            204,
-            chat.post(
-                EventsAPI.deliver(to: .chat).path(), json: EventBatch(events: envelopes),
-                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+        try await chat.deliverEvents(events, to: .chat)
     }
 
     /// A team managed by `manager`, announced as catalog would, with `players` joined; its room.

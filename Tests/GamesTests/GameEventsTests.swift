@@ -92,6 +92,24 @@ struct GameEventsTests {
             try await eventually { try await h.read(game, as: manager).decode(Game.self).status == .cancelled }
         }
     }
+    @Test(
+        "A team event older than a game does not undo its roster: a member's pending request, arriving late, leaves their invitation be (leaving takes it: see above)",
+        arguments: TestStore.all)
+    func lateTeamEvent(store: TestStore) async throws {
+        try await GamesHarness.with(store: store) { h in
+            let manager = try await h.player(), pete = try await h.player("Pete Player")
+            let team = try await h.team(managedBy: manager, players: [pete])
+            // Games asks catalog for the members when the game is made, so Pete is invited even if
+            // catalog's events about him have not reached games yet.
+            let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), by: manager)
+            #expect(try await h.read(game, as: pete).decode(Game.self).myStatus == .invited)
+
+            // The event of his request to join, from before he was let in, arrives only now.
+            let requested = CatalogEvent.MembershipChanged(teamId: team.id, userId: pete.user.id, role: .pending, memberCount: 1)
+            try await h.games.deliverEvents([(CatalogEvent.membershipChanged, team.id.description, requested)], to: .games)
+            #expect(try await h.read(game, as: pete).decode(Game.self).myStatus == .invited)
+        }
+    }
 }
 
 /// Waits up to fifteen seconds (a machine busy with the whole suite) for events to arrive and `condition` to hold.

@@ -25,11 +25,16 @@ struct TeamSync: Sendable {
         }
     }
 
+    /// Only joining (a manager's or player's role) and leaving (no role) change a game's roster. A
+    /// pending request or an invitation to the team comes before joining, so such an event can only
+    /// be older than what games read from catalog when it made the game: acted on as leaving, it took
+    /// a member's invitation away until their joining arrived too.
     private func membershipChanged(_ change: CatalogEvent.MembershipChanged, on sql: any SQLDatabase) async throws {
-        let isMember = change.role?.isMember == true
+        let joined = change.role?.isMember == true, left = change.role == nil
+        guard joined || left else { return }
         for id in try await games.games.upcomingGames(of: change.teamId, now: Date(), on: sql) {
             guard let game = try await games.games.lock(id, viewer: change.userId, on: sql) else { continue }
-            switch (isMember, game.myStatus) {
+            switch (joined, game.myStatus) {
             case (true, nil):
                 _ = try await games.apply(.becomes(.invited, substitute: false), to: change.userId, in: game, on: sql)
             case (false, .invited):
