@@ -18,6 +18,10 @@ import ServiceLifecycle
 /// - `gateway.upstream.connect.ms` — time to connect to a module, default 500.
 /// - `gateway.health.timeout.ms` — time each module has to answer `/health` for the gateway's, default 1000.
 /// - `gateway.modules` — modules whose health `/health` reports, default all but the gateway.
+/// - `gateway.socket.buffer` — messages from a module that may wait for a device on a live socket,
+///   default 1000: a device that falls that far behind is disconnected (its app resumes).
+/// - `gateway.socket.drain.ms` — how long such a device has to take what waits before its connection
+///   is reset, default 10000 (one that stopped reading would otherwise hold it for ever).
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let logger = dependencies.logger
     let directory = dependencies.directory
@@ -35,6 +39,10 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         ?? ServiceModule.allCases.filter { $0 != .gateway }
     let health = UpstreamHealth(
         modules: watched, directory: directory, client: client, timeout: reader.milliseconds("gateway.health.timeout.ms", default: 1000))
+
+    let sockets = DeviceSockets(
+        buffer: max(1, reader.integer("gateway.socket.buffer", default: 1000)),
+        drain: TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.socket.drain.ms", default: 10_000))))
 
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
@@ -58,7 +66,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     var app = Application(
         router: router,
         server: .http1WebSocketUpgrade(configuration: .init(autoPing: LiveSockets.devicePing)) { head, channel, logger in
-            try await upgrade(head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, logger: logger)
+            try await upgrade(
+                head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets, logger: logger)
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)
@@ -69,7 +78,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
 /// Accepts a WebSocket upgrade only after the module behind the path accepted it too.
 private func upgrade(
     _ head: HTTPRequest, channel: any Channel, routes: RouteTable, directory: ServiceDirectory, limiter: RateLimiter,
-    logger: Logger
+    sockets: DeviceSockets, logger: Logger
 ) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
     let path = head.path ?? "/"
     let pathOnly = String(path.prefix { $0 != "?" })
@@ -85,8 +94,17 @@ private func upgrade(
     headers[.requestID] = requestID
     headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(client)" } ?? client
     let url = "ws" + base.dropFirst("http".count) + path
-    guard let bridge = await WebSocketBridge.open(url: url, headers: headers, logger: logger) else { return .dontUpgrade }
+    guard
+        let bridge = await WebSocketBridge.open(
+            url: url, headers: headers, buffer: sockets.buffer, cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
+    else { return .dontUpgrade }
     return .upgrade([.requestID: requestID]) { inbound, outbound, _ in
         await bridge.pump(inbound: inbound, outbound: outbound)
     }
+}
+
+/// How much a device's live socket may fall behind, and for how long (`gateway.socket.*`).
+private struct DeviceSockets: Sendable {
+    let buffer: Int
+    let drain: TimeAmount
 }

@@ -17,9 +17,14 @@ struct WebSocketBridge: Sendable {
     private let toUpstream: AsyncStream<WebSocketMessage>.Continuation
     private let pumping = NIOLockedValueBox(false)
 
-    /// Connects to `url`; nil when the module does not accept the upgrade.
-    static func open(url: String, headers: HTTPFields, logger: Logger) async -> WebSocketBridge? {
-        let (fromUpstream, fromUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream()
+    /// Connects to `url`; nil when the module does not accept the upgrade. At most `buffer` messages
+    /// from the module wait for the device: one that falls that far behind is not taking them, so the
+    /// link to the module ends (the module sees its socket close; the app resumes when back) and
+    /// `cutOff` is called, rather than the gateway holding, without end, what the device never reads.
+    static func open(url: String, headers: HTTPFields, buffer: Int, cutOff: @escaping @Sendable () -> Void, logger: Logger) async
+        -> WebSocketBridge?
+    {
+        let (fromUpstream, fromUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
         let (toUpstream, toUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream()
         let (connected, connectedInput) = AsyncStream<Bool>.makeStream()
         Task {
@@ -30,7 +35,9 @@ struct WebSocketBridge: Sendable {
                     connectedInput.yield(true)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            for try await message in inbound.messages(maxSize: maxMessageSize) { fromUpstreamInput.yield(message) }
+                            for try await message in inbound.messages(maxSize: maxMessageSize) {
+                                if case .dropped = fromUpstreamInput.yield(message) { return cutOff() }
+                            }
                         }
                         group.addTask {
                             for await message in toUpstream { try await outbound.write(message.frame) }

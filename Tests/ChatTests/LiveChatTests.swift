@@ -120,13 +120,7 @@ struct LiveChatTests {
             #expect(try await healthy.waitFor { $0.type == .subscribed })
 
             // Long messages fill the frozen phone's connection, then its queue of 50.
-            let text = String(repeating: "long message ", count: 150)
-            var sent = 0
-            while sent < 3000, await !frozen.isCutOff(within: .zero) {
-                sent += 1
-                _ = try await expect(201, chat.send(text, to: room, as: bo))
-            }
-            let last = sent
+            let last = try await frozen.flood { _ = try await expect(201, chat.send(StalledSocket.longMessage, to: room, as: bo)) }
             #expect(await frozen.isCutOff(within: .seconds(10)), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
             #expect(healthy.messages(in: room).map(\.seq) == Array(1...last))

@@ -87,6 +87,37 @@ struct ChatThroughGatewayTests {
         }
     }
 
+    @Test(
+        "a phone that stops reading is cut off at the gateway, which does not hold for it what it does not take; others get every message",
+        StackTests.embeddedOnly)
+    func stalledPhone() async throws {
+        let config = [
+            "gateway.socket.buffer": "50", "gateway.socket.drain.ms": "100", "chat.flood.burst": "10000", "gateway.ratelimit.rate": "10000",
+            "gateway.ratelimit.burst": "10000",
+        ]
+        try await StackTests.withStack(store: .sqlite, config: config) { gateway in
+            let ada = try await gateway.register(name: "Ada Frozen"), bo = try await gateway.register(name: "Bo Talker")
+            let rooms = try await expect(200, gateway.get("/v1/chat/rooms", token: ada.accessToken)).decode(Page<ChatRoom>.self)
+            let room = try #require(rooms.items.first { $0.kind == .global }).id
+            let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
+            let frozen = try await StalledSocket.connect(
+                baseURL: gateway.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+            let healthy = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: bo.accessToken)
+            try healthy.send(ChatClientFrame.subscribe(room))
+            #expect(try await healthy.waitFor { $0.type == .subscribed })
+
+            // Long messages fill the frozen phone's connection, then what the gateway keeps for it.
+            let last = try await frozen.flood {
+                let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
+                _ = try await expect(201, gateway.post("/v1/chat/rooms/\(room)/messages", json: message, token: bo.accessToken))
+            }
+            #expect(await frozen.isCutOff(within: .seconds(10)), "still connected after \(last) messages")
+            #expect(try await healthy.waitFor { $0.message?.seq == last })
+            await healthy.close()
+            await frozen.close()
+        }
+    }
+
     @Test("a fan chats in a match's room while the match is live", StackTests.embeddedOnly, arguments: StackTests.stores)
     func matchRoom(store: TestStore) async throws {
         let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))

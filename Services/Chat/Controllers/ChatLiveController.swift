@@ -24,25 +24,16 @@ struct ChatLiveController {
             await user(request) == nil ? .dontUpgrade : .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = await user(context.request) else { return }
-            let channel = context.requestContext.channel, drain = TimeAmount.milliseconds(Int64(settings.socketDrain * 1000))
             let session = ChatSocketSession(
                 user: user, live: live, rooms: rooms, messages: messages, database: database, blocks: blocks,
                 bufferSize: settings.socketBuffer, maxMessageSize: Self.maxMessageSize, logger: context.logger,
-                cutOff: { channel.eventLoop.scheduleTask(in: drain) { Self.reset(channel) } })
+                cutOff: LiveSockets.cutOff(context.requestContext.channel, after: .milliseconds(Int64(settings.socketDrain * 1000))))
             do {
                 try await session.run(inbound: inbound, outbound: outbound)
             } catch {
                 context.logger.debug("chat socket of \(user) ended: \(error)")
             }
         }
-    }
-
-    /// Ends a connection at once with a reset (SO_LINGER 0): a polite close would wait behind the
-    /// data the device is not reading, holding the kernel's buffers, and would never reach it.
-    private static func reset(_ channel: any Channel) {
-        guard channel.isActive else { return }
-        guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
-        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func user(_ request: Request) async -> UserID? {

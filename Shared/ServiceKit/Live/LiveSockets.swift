@@ -30,6 +30,20 @@ public enum LiveSockets {
         .init(maxFrameSize: maxFrameSize, autoPing: .disabled)
     }
 
+    /// What to call when a device stops taking what its socket is sent: its connection is reset after
+    /// `drain`, unless it ended by then. Its writes wait for room in a connection it does not read, so
+    /// a polite close would wait behind them for ever.
+    public static func cutOff(_ channel: any Channel, after drain: TimeAmount) -> @Sendable () -> Void {
+        { channel.eventLoop.scheduleTask(in: drain) { reset(channel) } }
+    }
+
+    /// Ends a connection at once with a reset (SO_LINGER 0), which frees the kernel's buffers too.
+    private static func reset(_ channel: any Channel) {
+        guard channel.isActive else { return }
+        guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
     /// Turns keepalive on for a live router's connection (see `LiveSockets`).
     static func watch(_ channel: any Channel) {
         func tcp(_ name: Int32) -> ChannelOptions.Types.SocketOption {
