@@ -58,6 +58,7 @@ public enum LiveSockets {
             .flatMap { channel.setOption(idle, value: SocketOptionValue(idleBeforeProbes)) }
             .flatMap { channel.setOption(interval, value: SocketOptionValue(probeInterval)) }
             .flatMap { channel.setOption(count, value: SocketOptionValue(probes)) }
+            // Fails only for a connection already closed, which has nothing left to watch.
             .whenFailure { _ in }
     }
 }
