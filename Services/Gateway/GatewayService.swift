@@ -99,7 +99,7 @@ private func upgrade(
             url: url, headers: headers, buffer: sockets.buffer, cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
     else { return .dontUpgrade }
     return .upgrade([.requestID: requestID]) { inbound, outbound, _ in
-        await bridge.pump(inbound: inbound, outbound: outbound)
+        await LiveSockets.serve(channel) { await bridge.pump(inbound: inbound, outbound: outbound) }
     }
 }
 

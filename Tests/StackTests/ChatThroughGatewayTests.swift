@@ -118,6 +118,43 @@ struct ChatThroughGatewayTests {
         }
     }
 
+    @Test(
+        "stopping the stack is not held up by a phone that stopped reading: it never answers the close, so it is reset",
+        StackTests.embeddedOnly)
+    func stopWithFrozenPhone() async throws {
+        let frozenPhone = NIOLockedValueBox<StalledSocket?>(nil), stackEnded = NIOLockedValueBox(false)
+        let stack = Task {
+            defer { stackEnded.withLockedValue { $0 = true } }
+            try await StackTests.withStack(store: .sqlite, config: ["chat.flood.burst": "100"]) { gateway in
+                let ada = try await gateway.register(name: "Ada Frozen")
+                let rooms = try await expect(200, gateway.get("/v1/chat/rooms", token: ada.accessToken)).decode(Page<ChatRoom>.self)
+                let room = try #require(rooms.items.first { $0.kind == .global }).id
+                let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
+                let frozen = try await StalledSocket.connect(
+                    baseURL: gateway.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+                frozenPhone.withLockedValue { $0 = frozen }
+                // A second phone, which reads, sees a few messages go by: the frozen one is subscribed by then.
+                let bo = try await gateway.register(name: "Bo Talker")
+                let healthy = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: bo.accessToken)
+                try healthy.send(ChatClientFrame.subscribe(room))
+                #expect(try await healthy.waitFor { $0.type == .subscribed })
+                for _ in 0..<20 {
+                    let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
+                    _ = try await expect(201, gateway.post("/v1/chat/rooms/\(room)/messages", json: message, token: bo.accessToken))
+                }
+                #expect(try await healthy.waitFor { $0.message?.seq == 20 })
+                await healthy.close()
+            }
+        }
+        // A device has five seconds to answer its close frame; a minute allows for a busy machine.
+        for _ in 0..<600 where !stackEnded.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+        let frozen = try #require(frozenPhone.withLockedValue { $0 })
+        defer { Task { await frozen.close() } }
+        try #require(stackEnded.withLockedValue { $0 }, "the stack still stopping a minute on")
+        try await stack.value
+        #expect(await frozen.isCutOff(within: .zero))
+    }
+
     @Test("a fan chats in a match's room while the match is live", StackTests.embeddedOnly, arguments: StackTests.stores)
     func matchRoom(store: TestStore) async throws {
         let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))

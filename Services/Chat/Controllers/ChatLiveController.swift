@@ -29,7 +29,7 @@ struct ChatLiveController {
                 bufferSize: settings.socketBuffer, maxMessageSize: Self.maxMessageSize, logger: context.logger,
                 cutOff: LiveSockets.cutOff(context.requestContext.channel, after: .milliseconds(Int64(settings.socketDrain * 1000))))
             do {
-                try await session.run(inbound: inbound, outbound: outbound)
+                try await LiveSockets.serve(context.requestContext.channel) { try await session.run(inbound: inbound, outbound: outbound) }
             } catch {
                 context.logger.debug("chat socket of \(user) ended: \(error)")
             }

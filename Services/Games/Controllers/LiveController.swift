@@ -23,7 +23,9 @@ struct LiveController {
         } onUpgrade: { inbound, outbound, context in
             guard let (round, user) = await player(context.request, context.requestContext) else { return }
             do {
-                try await serve(round, to: user, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                try await LiveSockets.serve(context.requestContext.channel) {
+                    try await serve(round, to: user, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                }
             } catch {
                 context.logger.debug("live round \(round) ended: \(error)")
             }

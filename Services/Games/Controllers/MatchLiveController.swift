@@ -23,7 +23,9 @@ struct MatchLiveController {
         } onUpgrade: { inbound, outbound, context in
             guard let id = context.requestContext.parameters.get("id").flatMap(MatchID.init) else { return }
             do {
-                try await serve(id, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                try await LiveSockets.serve(context.requestContext.channel) {
+                    try await serve(id, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                }
             } catch {
                 context.logger.debug("live match \(id) ended: \(error)")
             }

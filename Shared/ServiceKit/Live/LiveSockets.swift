@@ -1,5 +1,6 @@
 public import HummingbirdWebSocket
 public import NIOCore
+import ServiceLifecycle
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,21 @@ public enum LiveSockets {
     /// The WebSocket settings of a service's live router.
     public static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
         .init(maxFrameSize: maxFrameSize, autoPing: .disabled)
+    }
+
+    /// How long a device has, once the service is stopping, to answer the close frame it was sent.
+    static let closeGrace = TimeAmount.seconds(5)
+
+    /// Serves one live socket with `body`. When the service stops, swift-websocket sends the device a
+    /// close frame, but waits for its answer for as long as the connection stays open: a device that
+    /// stopped reading never answers, and held the service's shutdown for ever. So its connection is
+    /// reset after `closeGrace`.
+    public static func serve(_ channel: any Channel, _ body: () async throws -> Void) async rethrows {
+        try await withGracefulShutdownHandler {
+            try await body()
+        } onGracefulShutdown: {
+            channel.eventLoop.scheduleTask(in: closeGrace) { reset(channel) }
+        }
     }
 
     /// What to call when a device stops taking what its socket is sent: its connection is reset after
