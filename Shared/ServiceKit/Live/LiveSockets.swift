@@ -8,7 +8,8 @@ import ServiceLifecycle
     import Darwin
 #endif
 
-/// How a service serves its live sockets (a round's card, a match, chat).
+/// How live sockets are served: the gateway's, which devices hold, and the services' behind it (a
+/// round's card, a match, chat), which the gateway links them to.
 ///
 /// Devices reach them only through the gateway, which pings each device (Hummingbird's auto-ping,
 /// every 30 s) and closes its link to the service when the device goes. So the service's end does
