@@ -3,8 +3,18 @@ import Foundation
 import ServiceKit
 
 extension TestClient {
-    /// Delivers events to this module's `/internal/events` as the service that owns them would (one
-    /// batch, in order), for tests of what a consumer does with an event whenever it arrives.
+    /// Delivers `events` to this module's `/internal/events` as the services that own them would
+    /// (one batch, in order) and expects them taken (204).
+    public func deliver(_ events: [EventEnvelope], to module: ServiceModule) async throws {
+        _ = try await expect(
+            204,
+            post(
+                EventsAPI.deliver(to: module).path(), json: EventBatch(events: events),
+                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+    }
+
+    /// Delivers events made of a type, an aggregate and a payload, each under a new id (`deliver`),
+    /// for tests of what a consumer does with an event whenever it arrives.
     public func deliverEvents(_ events: [(type: String, aggregate: String, payload: any Encodable)], to module: ServiceModule)
         async throws
     {
@@ -12,15 +22,11 @@ extension TestClient {
             let value: any Encodable
             func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
         }
-        let envelopes = try events.map {
-            EventEnvelope(
-                type: $0.type, aggregateID: $0.aggregate, occurredAt: Date(),
-                payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
-        }
-        _ = try await expect(
-            204,
-            post(
-                EventsAPI.deliver(to: module).path(), json: EventBatch(events: envelopes),
-                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+        try await deliver(
+            try events.map {
+                EventEnvelope(
+                    type: $0.type, aggregateID: $0.aggregate, occurredAt: Date(),
+                    payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
+            }, to: module)
     }
 }

@@ -43,8 +43,7 @@ public struct StalledSocket: Sendable {
     /// A message long enough (about 2 KB) that a few fill a connection that is not read.
     public static let longMessage = String(repeating: "long message ", count: 150)
 
-    /// Calls `send` until this device is cut off or `limit`
-    /// messages were sent; answers how many were sent.
+    /// Calls `send` until this device is cut off or `limit` messages were sent; answers how many.
     public func flood(limit: Int = 3000, send: () async throws -> Void) async throws -> Int {
         var sent = 0
         while sent < limit, await !isCutOff(within: .zero) {

@@ -81,11 +81,7 @@ struct BettingHarness {
                 occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
         }
-        _ = try await expect(
-            204,
-            betting.post(
-                EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: events),
-                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+        try await betting.deliver(events, to: .betting)
     }
 
     func announce(_ match: Match, provider: Int) async throws { try await announce([match], provider: provider) }

@@ -39,10 +39,7 @@ struct SearchHarness {
     /// Feeds events to search as catalog and games would, through `/internal/events`.
     func deliver(_ events: [EventEnvelope]) async throws {
         for batch in stride(from: 0, to: events.count, by: 500).map({ Array(events[$0..<min($0 + 500, events.count)]) }) {
-            let response = try await search.post(
-                EventsAPI.deliver(to: .search).path(), json: EventBatch(events: batch),
-                headers: [Routes.Header.internalToken: TestStack.internalToken])
-            guard response.status == 204 else { throw UnexpectedResponse(response: response) }
+            try await search.deliver(batch, to: .search)
         }
     }
 

@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import NIOCore
 import ServiceKit
 
 /// `GET /v1/chat/live`: one socket per device for all the rooms it subscribes to. Only a signed-in
@@ -27,7 +26,7 @@ struct ChatLiveController {
             let session = ChatSocketSession(
                 user: user, live: live, rooms: rooms, messages: messages, database: database, blocks: blocks,
                 bufferSize: settings.socketBuffer, maxMessageSize: Self.maxMessageSize, logger: context.logger,
-                cutOff: LiveSockets.cutOff(context.requestContext.channel, after: .milliseconds(Int64(settings.socketDrain * 1000))))
+                cutOff: LiveSockets.cutOff(context.requestContext.channel, after: settings.socketDrain))
             do {
                 try await LiveSockets.serve(context.requestContext.channel) { try await session.run(inbound: inbound, outbound: outbound) }
             } catch {

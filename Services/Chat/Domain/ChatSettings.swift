@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import NIOCore
 import ServiceKit
 
 /// Chat's rules that are configuration, read once at start.
@@ -16,7 +17,7 @@ struct ChatSettings: Sendable {
     var socketBuffer: Int
     /// How long such a device has to take what its socket holds before the connection is cut: one
     /// that stopped reading would otherwise keep it open for ever (its writes wait for room).
-    var socketDrain: TimeInterval
+    var socketDrain: TimeAmount
 
     /// Keys: `chat.flood.burst` (default 10), `chat.flood.interval.ms` (1000), `chat.unread.cap` (9999),
     /// `chat.match.lead.ms` (86400000: a day), `chat.match.tail.ms` (10800000: three hours),
@@ -28,6 +29,6 @@ struct ChatSettings: Sendable {
         matchRoomLead = reader.milliseconds("chat.match.lead.ms", default: 86_400_000).seconds
         matchRoomTail = reader.milliseconds("chat.match.tail.ms", default: 10_800_000).seconds
         socketBuffer = max(10, reader.integer("chat.socket.buffer", default: 1000))
-        socketDrain = max(0.001, reader.milliseconds("chat.socket.drain.ms", default: 10_000).seconds)
+        socketDrain = TimeAmount(max(.milliseconds(1), reader.milliseconds("chat.socket.drain.ms", default: 10_000)))
     }
 }

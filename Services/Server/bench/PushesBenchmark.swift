@@ -146,11 +146,7 @@ struct PushesBenchmark: AsyncParsableCommand {
                 type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game, invited: members.map(\.0))))
             let sent = Date()
-            _ = try expect(
-                204,
-                try await notify.post(
-                    EventsAPI.deliver(to: .notify).path(), json: EventBatch(events: [event]),
-                    headers: [Routes.Header.internalToken: TestStack.internalToken]))
+            try await notify.deliver([event], to: .notify)
             let wanted = members.map { (before[$0.1]?.count ?? 0) + 1 }
             let deadline = Date().addingTimeInterval(30)
             var now = recorder.attempts(service: "apns")

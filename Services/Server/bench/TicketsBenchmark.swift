@@ -128,9 +128,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
             let event = EventEnvelope(
                 type: MatchEvent.updated, aggregateID: match.id.description, occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
-            _ = try await betting.post(
-                EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: [event]),
-                headers: [Routes.Header.internalToken: TestStack.internalToken])
+            try await betting.deliver([event], to: .betting)
             for _ in 0..<200 {
                 if let fixture = try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self), let odds = fixture.odds {
                     picks.append(TicketPick(fixtureId: match.id, pick: .home, odds: odds.home))
