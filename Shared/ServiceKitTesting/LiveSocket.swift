@@ -106,13 +106,8 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
 
     /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
     @discardableResult
-    public func waitFor(timeout: Duration = .seconds(15), _ condition: @Sendable (Message) -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if messages.contains(where: condition) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+    public func waitFor(timeout: Duration = patience, _ condition: @Sendable (Message) -> Bool) async throws -> Bool {
+        try await eventually(within: timeout, every: .milliseconds(10)) { messages.contains(where: condition) }
     }
 
     /// Closes the socket and waits until it is closed.

@@ -38,13 +38,11 @@ extension TestClient {
         -> [PushRecorder.Attempt]
     {
         struct Deliveries: Decodable { let items: [PushRecorder.Attempt] }
-        var found: [PushRecorder.Attempt] = []
-        for _ in 0..<600 {
-            found = try expect(200, try await get("/test/\(service)/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
+        return try await poll(every: .milliseconds(50)) {
+            try expect(200, try await get("/test/\(service)/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
                 .decode(Deliveries.self).items
-            if found.count >= count { return found }
-            try await Task.sleep(for: .milliseconds(50))
+        } until: {
+            $0.count >= count
         }
-        return found
     }
 }

@@ -31,6 +31,6 @@ public struct RecordingSubscriber: Sendable {
     public var events: [EventEnvelope] { applied.withLockedValue { $0 } }
 
     public func waitFor(count: Int) async throws {
-        for _ in 0..<400 where events.count < count { try await Task.sleep(for: .milliseconds(25)) }
+        _ = try await eventually { events.count >= count }
     }
 }

@@ -54,11 +54,9 @@ public final class ServiceProcess: @unchecked Sendable {
         self.process = process
         self.exited = exited
         let client = TestClient(baseURL: url)
-        for _ in 0..<400 {
-            if (try? await client.get("/health").status) == 200 { return }
-            try await Task.sleep(for: .milliseconds(25))
+        guard try await eventually({ (try? await client.get("/health").status) == 200 }) else {
+            throw ServiceProcessFailure(description: "\(name) did not answer /health within \(patience)")
         }
-        throw ServiceProcessFailure(description: "\(name) did not answer /health within ten seconds")
     }
 
     /// SIGKILL: no graceful shutdown, open transactions abandoned.

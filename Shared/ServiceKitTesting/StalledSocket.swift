@@ -32,12 +32,7 @@ public struct StalledSocket: Sendable {
     /// Whether the server ended the connection within `timeout`, while this device read nothing.
     /// Only a reset reaches a device that does not read (a polite close waits behind the unread data).
     public func isCutOff(within timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if !channel.isActive { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return !channel.isActive
+        (try? await eventually(within: timeout, every: .milliseconds(20)) { !channel.isActive }) ?? !channel.isActive
     }
 
     /// A message long enough (about 2 KB) that a few fill a connection that is not read.

@@ -110,12 +110,15 @@ struct BettingHarness {
     func waitFor(_ id: MatchID, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (Fixture) -> Bool) async throws
         -> Fixture
     {
-        for _ in 0..<300 {
-            let response = try await betting.get("/v1/betting/fixtures/\(id)")
-            if response.status == 200, let fixture = try? response.decode(Fixture.self), condition(fixture) { return fixture }
-            try await Task.sleep(for: .milliseconds(50))
+        let response = try await poll {
+            try await betting.get("/v1/betting/fixtures/\(id)")
+        } until: { response in
+            response.status == 200 && (try? response.decode(Fixture.self)).map(condition) == true
         }
-        throw MissingConfiguration(key: "fixture", hint: "fixture \(id) did not reach the state in fifteen seconds")
+        guard response.status == 200, let fixture = try? response.decode(Fixture.self), condition(fixture) else {
+            throw UnexpectedResponse(response: response, expected: 200)
+        }
+        return fixture
     }
 
     func wallet(_ session: Session) async throws -> Wallet {
@@ -132,14 +135,13 @@ struct BettingHarness {
         try await expect(200, betting.get("/v1/betting/tickets/\(id)", token: session.accessToken)).decode(Ticket.self)
     }
 
-    /// Waits until the ticket is settled and returns it.
+    /// Waits until the ticket is settled and returns it (still open if it never was).
     func settled(_ id: TicketID, as session: Session) async throws -> Ticket {
-        for _ in 0..<300 {
-            let ticket = try await ticket(id, as: session)
-            if ticket.status != .open { return ticket }
-            try await Task.sleep(for: .milliseconds(50))
+        try await poll {
+            try await ticket(id, as: session)
+        } until: {
+            $0.status != .open
         }
-        throw MissingConfiguration(key: "ticket", hint: "ticket \(id) did not settle in fifteen seconds")
     }
 
     /// The ledger's invariants, as betting checks them from every transfer.

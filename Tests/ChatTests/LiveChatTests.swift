@@ -121,7 +121,7 @@ struct LiveChatTests {
 
             // Long messages fill the frozen phone's connection, then its queue of 50.
             let last = try await frozen.flood { _ = try await expect(201, chat.send(StalledSocket.longMessage, to: room, as: bo)) }
-            #expect(await frozen.isCutOff(within: .seconds(10)), "still connected after \(last) messages")
+            #expect(await frozen.isCutOff(within: patience), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
             #expect(healthy.messages(in: room).map(\.seq) == Array(1...last))
             await healthy.close()
@@ -139,11 +139,10 @@ struct LiveChatTests {
                 baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [])
             let chatPort = try #require(URL(string: chat.chat.baseURL)?.port), linkPort = try #require(link.localPort)
             // Until the upgrade is read and its answer acknowledged, the kernel runs no timer or another one.
-            var timer = KernelTCP.timer(local: chatPort, remote: linkPort)
-            for _ in 0..<100 {
-                if case .keepalive = timer { break }
-                try await Task.sleep(for: .milliseconds(50))
-                timer = KernelTCP.timer(local: chatPort, remote: linkPort)
+            let timer = try await poll {
+                KernelTCP.timer(local: chatPort, remote: linkPort)
+            } until: {
+                if case .keepalive = $0 { true } else { false }
             }
             await link.close()
             guard case .keepalive(let seconds) = try #require(timer, "no connection \(chatPort) <- \(linkPort)") else {

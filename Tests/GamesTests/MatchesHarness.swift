@@ -66,14 +66,13 @@ struct MatchesHarness {
     /// Waits until games serves the match in a state `condition` accepts, and returns it.
     @discardableResult
     func waitFor(_ id: MatchID, sourceLocation: SourceLocation = #_sourceLocation, _ condition: (Match) -> Bool) async throws -> Match? {
-        for _ in 0..<300 {
-            let found = try await match(id)
-            if let found, condition(found) { return found }
-            try await Task.sleep(for: .milliseconds(50))
+        let last = try await poll {
+            try await match(id)
+        } until: {
+            $0.map(condition) ?? false
         }
-        let last = try await match(id)
-        Issue.record(
-            "the match did not reach the state in fifteen seconds; it is \(String(describing: last))", sourceLocation: sourceLocation)
+        if let last, condition(last) { return last }
+        Issue.record("the match did not reach the state in time; it is \(String(describing: last))", sourceLocation: sourceLocation)
         return nil
     }
 

@@ -50,7 +50,7 @@ struct MatchesTests {
                 await phone.close()
 
                 // Other services hear of kickoff, status and score changes, and of the end once.
-                try await eventuallyHeard(subscriber) { $0.contains(MatchEvent.finished) }
+                #expect(try await eventuallyHeard(subscriber) { $0.contains(MatchEvent.finished) })
                 let types = subscriber.events.map(\.type)
                 #expect(types.filter { $0 == MatchEvent.finished }.count == 1)
                 #expect(types.filter { $0 == MatchEvent.updated }.count == 6)  // NS, 1H, 1-0, 1-1, 1-0, FT
@@ -111,7 +111,7 @@ struct MatchesTests {
                 #expect(Set(try await ids("date=\(day)&league=329")) == [playing.match, postponed.match])
                 #expect(try await ids("date=2001-01-01").isEmpty)
 
-                try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished }.count == 2 }
+                #expect(try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished }.count == 2 })
                 let ended = try subscriber.events.filter { $0.type == MatchEvent.finished }
                     .map { try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: $0.payload).match.status }
                 #expect(Set(ended) == ["PST", "CANC"])
@@ -229,6 +229,6 @@ struct MatchesTests {
 }
 
 /// Waits until the recorded event types satisfy `condition`.
-func eventuallyHeard(_ subscriber: RecordingSubscriber, _ condition: @escaping ([String]) -> Bool) async throws {
+func eventuallyHeard(_ subscriber: RecordingSubscriber, _ condition: @escaping ([String]) -> Bool) async throws -> Bool {
     try await eventually { condition(subscriber.events.map(\.type)) }
 }

@@ -94,13 +94,12 @@ struct NotifyHarness {
     /// `player`'s inbox holds `count`.
     @discardableResult
     func inbox(_ player: Session, reaching count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> InboxPage {
-        for _ in 0..<600 {
-            let page = try await inbox(player, query: "?limit=100")
-            if page.items.count >= count { return page }
-            try await Task.sleep(for: .milliseconds(50))
+        let page = try await poll {
+            try await inbox(player, query: "?limit=100")
+        } until: {
+            $0.items.count >= count
         }
-        let page = try await inbox(player, query: "?limit=100")
-        Issue.record("inbox holds \(page.items.count), not \(count)", sourceLocation: sourceLocation)
+        if page.items.count < count { Issue.record("inbox holds \(page.items.count), not \(count)", sourceLocation: sourceLocation) }
         return page
     }
 

@@ -95,19 +95,17 @@ struct NotifyKillTests {
     /// Until every reminder has fired and every push job is finished (the killed replicas' leases
     /// run out after two seconds).
     private func waitUntilDone(_ database: Database) async throws {
-        for _ in 0..<600 {
-            let pending = try await database.read { sql in
+        let done = try await eventually(within: .seconds(60), every: .milliseconds(100)) {
+            try await database.read { sql in
                 try await sql.raw(
                     """
                     SELECT (SELECT COUNT(*) FROM reminders WHERE state = 'pending')
                          + (SELECT COUNT(*) FROM push_jobs WHERE state = 'pending') AS n
                     """
                 ).first()?.decode(column: "n", as: Int.self) ?? 0
-            }
-            if pending == 0 { return }
-            try await Task.sleep(for: .milliseconds(100))
+            } == 0
         }
-        Issue.record("reminders or pushes still pending after a minute")
+        if !done { Issue.record("reminders or pushes still pending after a minute") }
     }
 
     private func check(_ database: Database, players: [UserID: String], recorder: PushRecorder) async throws {

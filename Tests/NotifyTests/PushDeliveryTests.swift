@@ -46,10 +46,11 @@ import Testing
             _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
             let refused = try await harness.apnsDeliveries(phone, reaching: 1, rejected: true)
             #expect(refused.map(\.status) == [410] && refused.first?.reason == "Unregistered")
-            try await eventuallyHolds {
-                try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
-                    .items.isEmpty
-            }
+            #expect(
+                try await eventually {
+                    try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                        .items.isEmpty
+                })
             _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Cid").accessToken))
             try await harness.inbox(ana, reaching: 2)
             try await Task.sleep(for: .milliseconds(300))
@@ -115,10 +116,11 @@ import Testing
                 204, harness.stack.client(.auth).put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
             let refused = try await harness.fcmDeliveries(phone, reaching: 1, rejected: true)
             #expect(refused.first?.status == 404 && refused.first?.reason == "UNREGISTERED")
-            try await eventuallyHolds {
-                try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
-                    .items.isEmpty
-            }
+            #expect(
+                try await eventually {
+                    try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                        .items.isEmpty
+                })
         }
     }
 
@@ -157,15 +159,6 @@ import Testing
         let issuedAt = (values["iat"] as? NSNumber)?.int64Value, renewedAt: Int64 = 1_800_000_000 + 41 * 60
         #expect(issuedAt == renewedAt)
     }
-}
-
-/// Waits up to fifteen seconds for `condition`.
-func eventuallyHolds(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<300 {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("condition did not hold within fifteen seconds", sourceLocation: sourceLocation)
 }
 
 /// A clock a test moves by hand.

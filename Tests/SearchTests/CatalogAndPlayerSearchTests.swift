@@ -15,7 +15,7 @@ struct CatalogAndPlayerSearchTests {
             func names(_ query: String) async throws -> [String] {
                 try await h.get("/v1/search/players?q=\(query)", as: Page<PlayerResult>.self, token: token).items.map(\.name)
             }
-            #expect(try await h.eventually { try await names("ulle") == ["Ülle Õun"] })
+            #expect(try await eventually { try await names("ulle") == ["Ülle Õun"] })
             #expect(try await names("bru") == ["Brunhilde Stone", "Bruno Player"])
             #expect(try await names("BRUNO").first == "Bruno Player")
             #expect(try await names("anika") == ["Annika Kask"])
@@ -25,7 +25,7 @@ struct CatalogAndPlayerSearchTests {
             // A renamed player is found by the new name.
             _ = try await expect(
                 200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
-            #expect(try await h.eventually { try await names("backhand") == ["Bruno Backhand"] })
+            #expect(try await eventually { try await names("backhand") == ["Bruno Backhand"] })
             #expect(try await h.search.get("/v1/search/players?q=", token: token).problem?.errors?.map(\.field) == ["q"])
             // Blank by Foundation's measure, not only ASCII spaces; a NUL never reaches the index.
             #expect(try await h.search.get("/v1/search/players?q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
@@ -66,7 +66,7 @@ struct CatalogAndPlayerSearchTests {
             let token = manager.accessToken
             let here = "lat=59.437&lng=24.75"
             #expect(
-                try await h.eventually {
+                try await eventually {
                     try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.first?
                         .item.memberCount == 2
                 })
@@ -78,13 +78,13 @@ struct CatalogAndPlayerSearchTests {
                     .isEmpty)
 
             #expect(
-                try await h.eventually {
+                try await eventually {
                     try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items.count == 2
                 })
             let courses = try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items
             #expect(courses.map(\.item.name) == ["Pirita", "Far Park"] && courses[0].distanceMeters < courses[1].distanceMeters)
             #expect(
-                try await h.eventually {
+                try await eventually {
                     try await h.get("/v1/search/venues?\(here)&limit=7", as: Page<Nearby<Venue>>.self, token: token).items.count == 7
                 })
             let venues = try await h.get("/v1/search/venues?\(here)", as: Page<Nearby<Venue>>.self, token: token).items
@@ -93,7 +93,7 @@ struct CatalogAndPlayerSearchTests {
             // A deleted team leaves the index.
             _ = try await expect(204, h.catalog.delete("/v1/teams/\(near.id)", token: manager.accessToken))
             #expect(
-                try await h.eventually {
+                try await eventually {
                     try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.map(
                         \.item.id) == [protected.id]
                 })
@@ -128,11 +128,10 @@ struct CatchUpTests {
             #expect(try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
 
             h.stack.runner.directory.set(.search, url: searchURL)
-            var items: [Nearby<Game>] = []
-            for _ in 0..<200 {
-                items = try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items
-                if items.count == 4, items.first?.item.subsNeeded == 3 { break }
-                try await Task.sleep(for: .milliseconds(25))
+            let items = try await poll {
+                try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items
+            } until: {
+                $0.count == 4 && $0.first?.item.subsNeeded == 3
             }
             #expect(items.map(\.item.id) == Array(created.prefix(4)))
             #expect(items.first?.item.subsNeeded == 3)

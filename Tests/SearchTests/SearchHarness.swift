@@ -49,15 +49,6 @@ struct SearchHarness {
         return try response.decode(T.self)
     }
 
-    /// Waits until `condition` holds (events travel asynchronously).
-    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<600 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return false
-    }
-
     static func gameEvent(_ game: Game, type: String = GameEvent.created) throws -> EventEnvelope {
         EventEnvelope(
             type: type, aggregateID: game.id.description, occurredAt: Date(),

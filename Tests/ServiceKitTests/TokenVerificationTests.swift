@@ -38,19 +38,11 @@ struct TokenVerificationTests {
 
             #expect(try await stack.client(.auth).post("/v1/auth/logout", token: session.accessToken).status == 204)
             let loggedOut = ContinuousClock.now
-            var refusedAfter: Duration?
-            while ContinuousClock.now - loggedOut < .seconds(3) {
-                if try await other.get("/v1/whoami", token: session.accessToken).status == 401 {
-                    refusedAfter = ContinuousClock.now - loggedOut
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            let elapsed = try #require(refusedAfter)
+            #expect(try await eventually { try await other.get("/v1/whoami", token: session.accessToken).status == 401 })
             // The poll runs every 200 ms here, so on a quiet machine this takes a fraction of a
             // second; the bound leaves room for one saturated by the whole suite running in
             // parallel, and still proves the token is refused long before it expires (15 min).
-            #expect(elapsed < .seconds(5))
+            #expect(ContinuousClock.now - loggedOut < .seconds(10))
         }
     }
 

@@ -40,11 +40,11 @@ struct BettingThroughGatewayTests {
                 let app = HuddleClient(baseURL: URL(string: gateway.baseURL)!, transport: network, tokens: InMemoryTokenStore())
                 try await app.register(
                     email: "punter-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery", name: "Punter")
-                var priced: [Fixture] = []
-                for _ in 0..<300 where priced.count < 2 {
-                    priced = try await app.send(BettingAPI.fixtures, query: ["date": CalendarDay(containing: kickoff).description]).items
+                let priced = try await poll {
+                    try await app.send(BettingAPI.fixtures, query: ["date": CalendarDay(containing: kickoff).description]).items
                         .filter { $0.odds != nil && $0.open }
-                    try await Task.sleep(for: .milliseconds(50))
+                } until: {
+                    $0.count == 2
                 }
                 try #require(priced.count == 2)
 
@@ -71,10 +71,10 @@ struct BettingThroughGatewayTests {
                     }
                     try await feed.setStatus(fixture, "FT", elapsed: 90)
                 }
-                var settled = ticket
-                for _ in 0..<400 where settled.status == .open {
-                    try await Task.sleep(for: .milliseconds(50))
-                    settled = try await app.send(BettingAPI.ticket, ticket.id)
+                let settled = try await poll {
+                    try await app.send(BettingAPI.ticket, ticket.id)
+                } until: {
+                    $0.status != .open
                 }
                 #expect(settled.status == .won && settled.payout == 4950 && settled.selections.map(\.result) == [.won, .won])
                 #expect(try await app.send(BettingAPI.wallet).balance == 99_000 + 4950)

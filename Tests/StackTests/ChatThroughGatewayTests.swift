@@ -46,12 +46,11 @@ struct ChatThroughGatewayTests {
 
             // The rooms follow from the events: the team's and the game's, for the manager and Pete.
             // Catalog's and games' events reach chat separately, so either room may come first.
-            var rooms: [ChatRoom] = []
-            for _ in 0..<300 {
-                rooms = try await petePhone.send(ChatAPI.rooms, query: ["limit": "100"]).items
+            let rooms = try await poll {
+                try await petePhone.send(ChatAPI.rooms, query: ["limit": "100"]).items
+            } until: { rooms in
                 let subjects = Set(rooms.map(\.subjectId))
-                if subjects.contains(game.id.description) && subjects.contains(team.id.description) { break }
-                try await Task.sleep(for: .milliseconds(50))
+                return subjects.contains(game.id.description) && subjects.contains(team.id.description)
             }
             #expect(rooms.contains { $0.kind == .team && $0.subjectId == team.id.description && $0.name == "Pärnu Pelicans" })
             let gameRoom = try #require(rooms.first { $0.kind == .game && $0.subjectId == game.id.description })
@@ -111,7 +110,7 @@ struct ChatThroughGatewayTests {
                 let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
                 _ = try await expect(201, gateway.post("/v1/chat/rooms/\(room)/messages", json: message, token: bo.accessToken))
             }
-            #expect(await frozen.isCutOff(within: .seconds(10)), "still connected after \(last) messages")
+            #expect(await frozen.isCutOff(within: patience), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
             await healthy.close()
             await frozen.close()
@@ -147,7 +146,7 @@ struct ChatThroughGatewayTests {
             }
         }
         // A device has five seconds to answer its close frame; a minute allows for a busy machine.
-        for _ in 0..<600 where !stackEnded.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+        _ = try await eventually(within: .seconds(60), every: .milliseconds(100)) { stackEnded.withLockedValue { $0 } }
         let frozen = try #require(frozenPhone.withLockedValue { $0 })
         defer { Task { await frozen.close() } }
         try #require(stackEnded.withLockedValue { $0 }, "the stack still stopping a minute on")
@@ -172,10 +171,10 @@ struct ChatThroughGatewayTests {
                     baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
                 try await fan.register(
                     email: "fan-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "fan password 1", name: "Fiona Fan")
-                var room: ChatRoom?
-                for _ in 0..<300 where room == nil {
-                    room = try await fan.send(ChatAPI.rooms, query: ["limit": "100"]).items.first { $0.kind == .match }
-                    if room == nil { try await Task.sleep(for: .milliseconds(50)) }
+                let room = try await poll {
+                    try await fan.send(ChatAPI.rooms, query: ["limit": "100"]).items.first { $0.kind == .match }
+                } until: {
+                    $0 != nil
                 }
                 let matchRoom = try #require(room)
                 #expect(matchRoom.name == "Levadia – Flora")
@@ -219,13 +218,8 @@ final class Frames: Sendable, CustomStringConvertible {
 
     var messages: [ChatMessage] { frames.withLockedValue { $0 }.filter { $0.type == .message }.compactMap(\.message) }
 
-    func waitFor(seq: Int, timeout: Duration = .seconds(20)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if messages.contains(where: { $0.seq == seq }) { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+    func waitFor(seq: Int) async throws -> Bool {
+        try await eventually { messages.contains { $0.seq == seq } }
     }
 }
 

@@ -39,11 +39,11 @@ struct DemoThroughGatewayTests {
             let games = try await gateway.get("/v1/games?scope=mine", token: bruno.accessToken).decode(Page<Game>.self)
             #expect(!games.items.isEmpty)
             // Profiles reach search through auth's events.
-            var found: [String] = []
-            for _ in 0..<200 where found.isEmpty {
-                found = try await gateway.get("/v1/search/players?q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self)
-                    .items.map(\.name)
-                if found.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            let found = try await poll {
+                try await gateway.get("/v1/search/players?q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self).items.map(
+                    \.name)
+            } until: {
+                !$0.isEmpty
             }
             #expect(found == [DemoData.chloe.name])
             // The conversation in the global room, once though seeded twice.
@@ -57,10 +57,10 @@ struct DemoThroughGatewayTests {
             // Bruno's iPhone, registered before the rest, so Chloe's request to join his team notified him.
             let phones = try await gateway.get("/v1/notifications/devices", token: bruno.accessToken).decode(Page<Device>.self)
             #expect(phones.items.map(\.token) == [DemoNotify.brunoIPhone])
-            var inbox: [InboxNotification] = []
-            for _ in 0..<200 where !inbox.contains(where: { $0.category == .joinRequest }) {
-                inbox = try await gateway.get("/v1/notifications?limit=100", token: bruno.accessToken).decode(InboxPage.self).items
-                try await Task.sleep(for: .milliseconds(50))
+            let inbox = try await poll {
+                try await gateway.get("/v1/notifications?limit=100", token: bruno.accessToken).decode(InboxPage.self).items
+            } until: {
+                $0.contains { $0.category == .joinRequest }
             }
             #expect(inbox.contains { $0.category == .joinRequest && $0.body.contains(DemoData.chloe.name) })
         }

@@ -30,10 +30,10 @@ struct LiveFootballTests {
                 let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: kickoff))
                 let app = HuddleClient(
                     baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
-                var listed: Match?
-                for _ in 0..<300 where listed?.lineups == nil {
-                    listed = try await app.send(GamesAPI.matches, query: ["date": CalendarDay(containing: kickoff).description]).items.first
-                    try await Task.sleep(for: .milliseconds(50))
+                let listed = try await poll {
+                    try await app.send(GamesAPI.matches, query: ["date": CalendarDay(containing: kickoff).description]).items.first
+                } until: {
+                    $0?.lineups != nil
                 }
                 let match = try #require(listed)
 
@@ -57,9 +57,7 @@ struct LiveFootballTests {
                 }
                 func step(_ control: () async throws -> Void, until done: @escaping @Sendable (Match) -> Bool) async throws {
                     try await control()
-                    for _ in 0..<300 where !(seen.withLockedValue { $0.last.map { done($0.match) } ?? false }) {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
+                    #expect(try await eventually { seen.withLockedValue { $0.last.map { done($0.match) } ?? false } })
                 }
                 try await step({ try await feed.setStatus(fixture, "1H") }) { $0.status == "1H" }
                 try await step({ try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12)) }) { $0.score.home == 1 }

@@ -76,12 +76,7 @@ struct LiveScorecardTests {
                 #expect(message.type == .card)
                 break
             }
-            var closed = false
-            for _ in 0..<200 where !closed {
-                closed = recording.closed
-                if !closed { try await Task.sleep(for: .milliseconds(10)) }
-            }
-            #expect(closed)
+            #expect(try await eventually { recording.closed })
             #expect(recording.connections == 1)
         }
     }

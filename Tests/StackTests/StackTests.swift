@@ -258,10 +258,10 @@ extension StackTests {
             }
             let expectedChanges =
                 zip(annStrokes, holes).filter { $0 != $1.par }.count + zip(benStrokes, holes).filter { $0 != $1.par }.count
-            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor(timeout: .seconds(20)) { $0.version == expectedChanges }) }
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.version == expectedChanges }) }
             let finish = try await gateway.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)
             #expect(finish.status == 200)
-            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor(timeout: .seconds(20)) { $0.type == .finished }) }
+            for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.type == .finished }) }
 
             let final = try finish.decode(Scorecard.self)
             #expect(final.players.map(\.total) == [26, 32] && final.players.map(\.toPar) == [-2, 4])
@@ -310,11 +310,10 @@ extension StackTests {
                 "lat": "\(here.lat)", "lng": "\(here.lng)", "radiusKm": "20", "sport": "volleyball", "ageGroup": "adult",
                 "skill": "beginner", "gender": "female",
             ]
-            var found: [Nearby<Game>] = []
-            for _ in 0..<200 {
-                found = try await newcomer.send(SearchAPI.games, query: query).items
-                if found.count == 3, found.contains(where: { $0.item.subsNeeded == 1 }) { break }
-                try await Task.sleep(for: .milliseconds(25))
+            let found = try await poll {
+                try await newcomer.send(SearchAPI.games, query: query).items
+            } until: {
+                $0.count == 3 && $0.contains { $0.item.subsNeeded == 1 }
             }
             #expect(found.map(\.item.id) == [nearest.id, teamGame.id, farthest.id])
             #expect(found.map(\.distanceMeters) == found.map(\.distanceMeters).sorted())
@@ -326,12 +325,7 @@ extension StackTests {
             let joined = try await newcomer.send(GamesAPI.joinGame, needing.item.id)
             #expect(joined.status == .going && joined.substitute && joined.subsNeeded == 0)
             // Filled: it no longer needs players.
-            var stillNeeding = true
-            for _ in 0..<200 where stillNeeding {
-                stillNeeding = !(try await newcomer.send(SearchAPI.games, query: needsPlayers).items.isEmpty)
-                if stillNeeding { try await Task.sleep(for: .milliseconds(25)) }
-            }
-            #expect(!stillNeeding)
+            #expect(try await eventually { try await newcomer.send(SearchAPI.games, query: needsPlayers).items.isEmpty })
         }
     }
 
