@@ -124,7 +124,8 @@ struct ChatThroughGatewayTests {
         let frozenPhone = NIOLockedValueBox<StalledSocket?>(nil), stackEnded = NIOLockedValueBox(false)
         let stack = Task {
             defer { stackEnded.withLockedValue { $0 = true } }
-            try await StackTests.withStack(store: .sqlite, config: ["chat.flood.burst": "100"]) { gateway in
+            // Stopping is not cancelled within the minute the test waits: only the reset can end it.
+            try await StackTests.withStack(store: .sqlite, config: ["chat.flood.burst": "100", "shutdown.grace.ms": "600000"]) { gateway in
                 let ada = try await gateway.register(name: "Ada Frozen")
                 let rooms = try await expect(200, gateway.get("/v1/chat/rooms", token: ada.accessToken)).decode(Page<ChatRoom>.self)
                 let room = try #require(rooms.items.first { $0.kind == .global }).id

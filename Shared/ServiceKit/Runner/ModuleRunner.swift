@@ -31,13 +31,18 @@ public final class ModuleRunner: Sendable {
     private let readiness = Readiness()
     private let httpClient: HTTPClient
     private let providerClient: HTTPClient
+    /// How long stopping may wait for connections and requests to finish before they are cancelled.
+    private let shutdownGrace: Duration
 
     /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`,
-    /// `providers.connect.ms` (default 3000).
+    /// `providers.connect.ms` (default 3000), `shutdown.grace.ms` (default 25000).
     public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
         guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
             throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
         }
+        // Below Kubernetes' 30 s between SIGTERM and SIGKILL: a connection that does not end (a
+        // client that keeps it open, a request stuck) is cancelled, and the stores still close.
+        shutdownGrace = .milliseconds(max(1, reader.integer("shutdown.grace.ms", default: 25_000)))
         directory = ServiceDirectory(reader: reader)
         httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
@@ -97,12 +102,14 @@ public final class ModuleRunner: Sendable {
     }
 
     /// The group that runs `services`: one that fails stops the others gracefully, so they close
-    /// their connections and stores, and its error is what the group's `run` throws.
+    /// their connections and stores, and its error is what the group's `run` throws. Stopping
+    /// gracefully is cancelled after `shutdown.grace.ms`.
     public func group(running services: [any Service], signals: [UnixSignal] = [], logger: Logger) -> ServiceGroup {
-        ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
-                gracefulShutdownSignals: signals, logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
+            gracefulShutdownSignals: signals, logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownGrace
+        return ServiceGroup(configuration: configuration)
     }
 
     /// Runs a group made by `group(running:)`. Once it ends, whoever waits for modules to listen stops
