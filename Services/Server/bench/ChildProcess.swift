@@ -28,11 +28,9 @@ struct ChildProcess {
 
     static func waitForHealth(_ url: String) async throws {
         let client = TestClient(baseURL: url)
-        for _ in 0..<300 {
-            if (try? await client.get("/health"))?.status == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw ValidationError("\(url) did not become healthy")
+        // A release build with its stores to migrate may take a while on a busy machine.
+        guard try await eventually(within: .seconds(30), every: .milliseconds(100), { (try? await client.get("/health"))?.status == 200 })
+        else { throw ValidationError("\(url) did not become healthy") }
     }
 
     func stop() {

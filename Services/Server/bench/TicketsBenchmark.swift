@@ -129,13 +129,12 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 type: MatchEvent.updated, aggregateID: match.id.description, occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
             try await betting.deliver([event], to: .betting)
-            for _ in 0..<200 {
-                if let fixture = try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self), let odds = fixture.odds {
-                    picks.append(TicketPick(fixtureId: match.id, pick: .home, odds: odds.home))
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(50))
+            let priced = try await poll(every: .milliseconds(50)) {
+                try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self)
+            } until: {
+                $0?.odds != nil
             }
+            if let odds = priced?.odds { picks.append(TicketPick(fixtureId: match.id, pick: .home, odds: odds.home)) }
         }
         guard picks.count == 4 else { throw ValidationError("betting did not price the fixtures") }
         return picks

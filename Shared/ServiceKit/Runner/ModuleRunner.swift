@@ -42,7 +42,7 @@ public final class ModuleRunner: Sendable {
         }
         // Below Kubernetes' 30 s between SIGTERM and SIGKILL: a connection that does not end (a
         // client that keeps it open, a request stuck) is cancelled, and the stores still close.
-        shutdownGrace = .milliseconds(max(1, reader.integer("shutdown.grace.ms", default: 25_000)))
+        shutdownGrace = max(.milliseconds(1), reader.milliseconds("shutdown.grace.ms", default: 25_000))
         directory = ServiceDirectory(reader: reader)
         httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
