@@ -38,12 +38,12 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger))
     let liveRouter = Router(context: LiveRequestContext.self)
-    ChatLiveController(
+    let sockets = ChatSockets(
         live: live, rooms: rooms, messages: messages, blocks: BlockCache(database: database, people: people), database: database,
-        settings: settings, verifier: service.verifier
-    ).add(to: liveRouter)
+        settings: settings)
+    ChatLiveController(sockets: sockets, verifier: service.verifier).add(to: liveRouter)
     return try service.application(
         server: .http1WebSocketUpgrade(
             webSocketRouter: liveRouter,
-            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatLiveController.maxMessageSize))))
+            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatSockets.maxMessageSize))))
 }

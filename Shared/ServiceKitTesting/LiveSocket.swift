@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import NIOWebSocket
 import ServiceKit
 
@@ -33,11 +34,14 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
         var decoded: [Received] = []
     }
 
-    private let outgoing: AsyncStream<String>.Continuation
+    private let outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation
     private let frames: NIOLockedValueBox<Frames>
     private let task: Task<Void, Never>
 
-    private init(outgoing: AsyncStream<String>.Continuation, frames: NIOLockedValueBox<Frames>, task: Task<Void, Never>) {
+    private init(
+        outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation, frames: NIOLockedValueBox<Frames>,
+        task: Task<Void, Never>
+    ) {
         self.outgoing = outgoing
         self.frames = frames
         self.task = task
@@ -47,7 +51,7 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
     /// not accept the socket.
     public static func connect(baseURL: String, path: String, token: String?) async throws -> LiveDevice {
         let url = "ws" + baseURL.dropFirst("http".count) + path
-        let (outgoing, outgoingInput) = AsyncStream<String>.makeStream()
+        let (outgoing, outgoingInput) = AsyncStream<WebSocketOutboundWriter.OutboundFrame>.makeStream()
         let (opened, openedInput) = AsyncStream<Bool>.makeStream()
         let frames = NIOLockedValueBox(Frames())
         let task = Task {
@@ -67,7 +71,7 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
                             }
                         }
                         group.addTask {
-                            for await text in outgoing { try await outbound.write(.text(text)) }
+                            for await frame in outgoing { try await outbound.write(frame) }
                             try await outbound.close(.normalClosure, reason: nil)
                         }
                         try await group.next()
@@ -98,11 +102,23 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
     }
 
     public func send(_ update: some Encodable) throws {
-        outgoing.yield(String(decoding: try HuddleJSON.encoder.encode(update), as: UTF8.self))
+        outgoing.yield(.text(String(decoding: try HuddleJSON.encoder.encode(update), as: UTF8.self)))
     }
 
     /// Sends raw text, e.g. something that is not a score.
-    public func send(text: String) { outgoing.yield(text) }
+    public func send(text: String) { outgoing.yield(.text(text)) }
+
+    /// Sends one text message split over frames: the first, then continuations, the last with FIN.
+    public func send(fragments: [String]) {
+        for (index, fragment) in fragments.enumerated() {
+            let frame = WebSocketFrame(
+                fin: index == fragments.count - 1, opcode: index == 0 ? .text : .continuation, data: ByteBuffer(string: fragment))
+            outgoing.yield(.custom(frame))
+        }
+    }
+
+    /// Sends a binary message.
+    public func send(binary: [UInt8]) { outgoing.yield(.binary(ByteBuffer(bytes: binary))) }
 
     /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
     @discardableResult

@@ -30,9 +30,12 @@ struct LiveChatTests {
         }
     }
 
-    @Test("A phone that drops off and comes back resumes from its last seq: nothing missed, nothing doubled", arguments: TestStore.all)
+    @Test(
+        "A phone that drops off and comes back resumes from its last seq: nothing missed, nothing doubled, however much it missed",
+        arguments: TestStore.all)
     func resumeAfterDrop(store: TestStore) async throws {
-        try await ChatHarness.with(store: store, config: ["chat.flood.burst": "100"]) { chat in
+        // What it missed is more frames than its socket may hold unsent: a catch-up counts as one.
+        try await ChatHarness.with(store: store, config: ["chat.flood.burst": "100", "chat.socket.buffer": "10"]) { chat in
             let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
             let room = try await chat.globalRoom(ada).id
             let first = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
@@ -54,7 +57,7 @@ struct LiveChatTests {
         }
     }
 
-    @Test("Sending on the socket is idempotent and flood-limited, and errors name the clientMessageId")
+    @Test("Sending on the socket is idempotent and flood-limited, errors name the clientMessageId, and unreadable frames are refused")
     func sendOnSocket() async throws {
         try await ChatHarness.with(config: ["chat.flood.burst": "2", "chat.flood.interval.ms": "60000"]) { chat in
             let ada = try await chat.player("Ada")
@@ -73,8 +76,16 @@ struct LiveChatTests {
             #expect(try await socket.waitFor { $0.message?.seq == 2 })
             #expect(socket.messages(in: room).map(\.text) == ["hi", "second"])
             socket.send(text: "not json")
-            #expect(try await socket.waitFor { $0.type == .error && $0.code == "MALFORMED_BODY" })
-            try socket.send(ChatClientFrame.subscribe(RoomID()))
+            #expect(
+                try await socket.waitFor { $0.type == .error && $0.code == "MALFORMED_BODY" && $0.detail?.contains("JSON frame") == true })
+            socket.send(binary: [1, 2, 3])
+            #expect(try await socket.waitFor { $0.type == .error && $0.code == "MALFORMED_BODY" && $0.detail?.contains("binary") == true })
+            // Each frame fits, the message they make does not (one frame over the limit closes the socket).
+            socket.send(fragments: [String(repeating: " ", count: 10_000), String(repeating: " ", count: 10_000)])
+            #expect(try await socket.waitFor { $0.type == .error && $0.code == "MALFORMED_BODY" && $0.detail?.contains("at most") == true })
+            // A frame split over several WebSocket frames is read whole, and the socket still works.
+            let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(RoomID())), as: UTF8.self)
+            socket.send(fragments: [String(subscribe.prefix(5)), String(subscribe.dropFirst(5).prefix(9)), String(subscribe.dropFirst(14))])
             #expect(try await socket.waitFor { $0.type == .error && $0.code == "NOT_FOUND" })
             await socket.close()
         }

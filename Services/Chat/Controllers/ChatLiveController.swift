@@ -8,27 +8,20 @@ import ServiceKit
 /// `GET /v1/chat/live`: one socket per device for all the rooms it subscribes to. Only a signed-in
 /// player is upgraded; the HTTP route answers everyone else (426, or 401 without a token).
 struct ChatLiveController {
-    static let maxMessageSize = 1 << 14
-
-    let live: LiveRooms
-    let rooms: Rooms
-    let messages: Messages
-    let blocks: BlockCache
-    let database: Database
-    let settings: ChatSettings
+    let sockets: ChatSockets
     let verifier: TokenVerifier
 
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(ChatAPI.live.operation.path.text)) { request, _ in
             await user(request) == nil ? .dontUpgrade : .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
+        } onUpgrade: { inbound, _, context in
             guard let user = await user(context.request) else { return }
+            let channel = context.requestContext.channel
             let session = ChatSocketSession(
-                user: user, live: live, rooms: rooms, messages: messages, database: database, blocks: blocks,
-                bufferSize: settings.socketBuffer, maxMessageSize: Self.maxMessageSize, logger: context.logger,
-                cutOff: LiveSockets.cutOff(context.requestContext.channel, after: settings.socketDrain))
+                user: user, shared: sockets, logger: context.logger, channel: channel,
+                cutOff: LiveSockets.cutOff(channel, after: sockets.settings.socketDrain))
             do {
-                try await LiveSockets.serve(context.requestContext.channel) { try await session.run(inbound: inbound, outbound: outbound) }
+                try await LiveSockets.serve(channel) { try await session.run(inbound: inbound) }
             } catch {
                 context.logger.debug("chat socket of \(user) ended: \(error)")
             }
@@ -38,5 +31,26 @@ struct ChatLiveController {
     private func user(_ request: Request) async -> UserID? {
         guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") else { return nil }
         return try? await verifier.verify(String(authorization.dropFirst("Bearer ".count))).userID
+    }
+}
+
+/// What every chat socket of this instance uses.
+final class ChatSockets: Sendable {
+    static let maxMessageSize = 1 << 14
+
+    let live: LiveRooms
+    let rooms: Rooms
+    let messages: Messages
+    let blocks: BlockCache
+    let database: Database
+    let settings: ChatSettings
+
+    init(live: LiveRooms, rooms: Rooms, messages: Messages, blocks: BlockCache, database: Database, settings: ChatSettings) {
+        self.live = live
+        self.rooms = rooms
+        self.messages = messages
+        self.blocks = blocks
+        self.database = database
+        self.settings = settings
     }
 }

@@ -13,7 +13,8 @@ struct ChatSettings: Sendable {
     /// Match rooms are listed from this long before kickoff until this long after the match ends.
     var matchRoomLead: TimeInterval
     var matchRoomTail: TimeInterval
-    /// What a socket may hold unsent before its device is disconnected (it resumes from its seq).
+    /// What a socket may hold unsent before its device is disconnected (it resumes from its seq):
+    /// live messages and answers, a subscription's catch-up counting as one.
     var socketBuffer: Int
     /// How long such a device has to take what its socket holds before the connection is cut: one
     /// that stopped reading would otherwise keep it open for ever (its writes wait for room).
@@ -21,7 +22,7 @@ struct ChatSettings: Sendable {
 
     /// Keys: `chat.flood.burst` (default 10), `chat.flood.interval.ms` (1000), `chat.unread.cap` (9999),
     /// `chat.match.lead.ms` (86400000: a day), `chat.match.tail.ms` (10800000: three hours),
-    /// `chat.socket.buffer` (1000 frames), `chat.socket.drain.ms` (10000).
+    /// `chat.socket.buffer` (1000 sends), `chat.socket.drain.ms` (10000).
     init(reader: ConfigReader) {
         floodBurst = max(1, reader.integer("chat.flood.burst", default: 10))
         floodInterval = max(0.001, reader.milliseconds("chat.flood.interval.ms", default: 1000).seconds)
