@@ -27,6 +27,7 @@ struct ChatBenchmark: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
     @Option(help: "Messages in the room read for history pages (0 skips it).") var history = 1_000_000
     @Option(help: "History pages read.") var pages = 2000
+    @Option(help: "Seconds the subscribed sockets stay idle before the RSS is read.") var idle = 3
 
     func run() async throws {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
@@ -94,7 +95,7 @@ struct ChatBenchmark: AsyncParsableCommand {
                 throw ValidationError("a socket was not subscribed")
             }
         }
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(idle))
         let after = process.residentBytes()
         let share = chatURLs.count == 1 ? sockets : (sockets + 1) / 2
         print(

@@ -7,7 +7,7 @@ public import Logging
 public import ServiceLifecycle
 
 /// What every service is built on, set up once: its store (`<module>.db.url`, at most `<module>.db.pool`
-/// PostgreSQL connections, default 20) and migrations, token
+/// PostgreSQL connections, default 20, of which `<module>.db.pool.open`, default 4, stay open) and migrations, token
 /// verification with the revocation poll (`<module>.revocation.poll.ms`), the router with request
 /// ids, metrics, problem+json, `/health`, `/metrics`, the internal credential and idempotent writes
 /// where its operations accept `Idempotency-Key`. A service's builder then adds only its domain:
@@ -37,7 +37,8 @@ public struct ServiceSkeleton {
         self.dependencies = dependencies
         let logger = dependencies.logger
         database = try await Database.open(
-            url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20))
+            url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
+            keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4))
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
