@@ -30,16 +30,18 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }
     let events = RoomEvents(rooms: roomStore, people: people, messages: messages, now: now)
+    let blocks = BlockCache(database: database, people: people, logger: dependencies.logger)
 
     service.add(
         RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
-        BlocksController(database: database, people: people, now: now))
+        BlocksController(database: database, people: people, blocks: blocks, now: now))
     service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     service.beforeServerStarts { try await rooms.ensureGlobal() }
-    service.addServices(ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger))
+    service.addServices(
+        ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
     let liveRouter = Router(context: LiveRequestContext.self)
     let sockets = ChatSockets(
-        live: live, rooms: rooms, messages: messages, blocks: BlockCache(database: database, people: people), database: database,
+        live: live, rooms: rooms, messages: messages, blocks: blocks, database: database,
         settings: settings)
     ChatLiveController(sockets: sockets, verifier: service.verifier).add(to: liveRouter)
     return try service.application(

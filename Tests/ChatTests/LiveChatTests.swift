@@ -117,6 +117,29 @@ struct LiveChatTests {
         }
     }
 
+    @Test(
+        "A block made while a socket is open hides the blocked player's next message; an unblock shows the next", arguments: TestStore.all)
+    func blockWhileConnected(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada"), bo = try await chat.player("Bo"), cy = try await chat.player("Cy")
+            let room = try await chat.globalRoom(ada).id
+            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
+            try socket.send(ChatClientFrame.subscribe(room))
+            #expect(try await socket.waitFor { $0.type == .subscribed })
+            _ = try await expect(201, chat.send("hello", to: room, as: bo))
+            #expect(try await socket.waitFor { $0.message?.text == "hello" })
+            _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+            _ = try await expect(201, chat.send("after the block", to: room, as: bo))
+            _ = try await expect(201, chat.send("marker", to: room, as: cy))
+            #expect(try await socket.waitFor { $0.message?.text == "marker" })
+            _ = try await expect(204, chat.chat.delete("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+            _ = try await expect(201, chat.send("after the unblock", to: room, as: bo))
+            #expect(try await socket.waitFor { $0.message?.text == "after the unblock" })
+            #expect(socket.messages(in: room).map(\.text) == ["hello", "marker", "after the unblock"])
+            await socket.close()
+        }
+    }
+
     @Test("A device that stops reading is cut off once its socket's queue is full; the room's other sockets get every message")
     func stalledDevice() async throws {
         let config = ["chat.flood.burst": "10000", "chat.socket.buffer": "50", "chat.socket.drain.ms": "100"]

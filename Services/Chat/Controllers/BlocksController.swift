@@ -7,6 +7,8 @@ import ServiceKit
 struct BlocksController: Controller {
     let database: Database
     let people: any PeopleStore
+    /// Told of each change, with its commit, so live sockets filter by the new set.
+    let blocks: BlockCache
     let now: @Sendable () -> Date
 
     func register(on router: Router<HuddleRequestContext>) {
@@ -17,15 +19,21 @@ struct BlocksController: Controller {
         router.on(ChatAPI.block) { _, context in
             let blocked = try context.parameters.userID(), user = context.userID
             guard blocked != user else { throw ChatError.cannotMessageSelf }
-            return try await database.transaction { sql in
-                _ = try await people.block(blocked, by: user, at: now(), on: sql)
+            let block = try await database.transaction { sql in
+                if try await people.block(blocked, by: user, at: now(), on: sql) { try await blocks.changed(by: user, on: sql) }
                 guard let block = try await people.block(of: blocked, by: user, on: sql) else { throw CommonError.internalError }
                 return block
             }
+            blocks.forget(user)
+            return block
         }
         router.on(ChatAPI.unblock) { _, context in
             let blocked = try context.parameters.userID(), user = context.userID
-            try await database.transaction { sql in try await people.unblock(blocked, by: user, on: sql) }
+            try await database.transaction { sql in
+                try await people.unblock(blocked, by: user, on: sql)
+                try await blocks.changed(by: user, on: sql)
+            }
+            blocks.forget(user)
             return NoContent()
         }
     }

@@ -38,11 +38,13 @@ public struct ChangeNotifications<Key: Hashable & Sendable & LosslessStringConve
     }
 }
 
-/// The NOTIFY channels of live changes, and their payload: `subject:version`.
+/// The NOTIFY channels of live changes, and their payload: `subject:version` unless said otherwise.
 public enum ChangeChannel {
     public static let rounds = "huddle_rounds"
     public static let matches = "huddle_matches"
     public static let chatRooms = "huddle_chat_rooms"
+    /// Chat's blocks: the payload is the id of the user whose blocks changed.
+    public static let chatBlocks = "huddle_chat_blocks"
 
     public static func payload(_ subject: some CustomStringConvertible, version: Int) -> String { "\(subject):\(version)" }
 }
