@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Services/Betting", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(

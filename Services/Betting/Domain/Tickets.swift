@@ -31,14 +31,13 @@ struct Tickets: Sendable {
     }
 
     /// On PostgreSQL, a ticket that nothing stands in the way of takes one statement instead of
-    /// `placeOnce`'s seven: it is priced from the fixtures as this instance last read them, and one
-    /// statement checks those prices and markets again while holding the fixtures, and writes the
-    /// debit, its transfer, the ticket and its legs, all or nothing as any statement is. Each
-    /// statement is a round trip, and a round trip costs the service more than the database's work
-    /// (`huddle-bench tickets` on PostgreSQL, 4 clients: about 730 tickets/s in seven statements, 1,100
-    /// in two, 1,400 in one). Nil when something stood in the way — a price moved, a market closed,
-    /// short funds, a wallet never opened, the key used before — and `placeOnce` then answers, with
-    /// the refusal or the earlier ticket.
+    /// `placeOnce`'s seven (`PlaceTicketStatement`): it is priced from the fixtures as this instance
+    /// last read them, and the statement checks those prices and markets again while holding the
+    /// fixtures. Each statement is a round trip, and a round trip costs the service more than the
+    /// database's work (`huddle-bench tickets` on PostgreSQL, 4 clients: about 730 tickets/s in seven
+    /// statements, 1,100 in two, 1,400 in one). Nil when something stood in the way — a price moved,
+    /// a market closed, short funds, a wallet never opened, the key used before — and `placeOnce`
+    /// then answers, with the refusal or the earlier ticket.
     private func placeInOneStatement(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket? {
         guard database.kind == .postgres else { return nil }
         let ids = request.selections.map(\.fixtureId)
@@ -51,14 +50,11 @@ struct Tickets: Sendable {
         } catch is CommonError {
             return nil
         }
-        let allHeld: SQLQueryString = "(SELECT COUNT(*) FROM held) = \(literal: ticket.selections.count)"
-        let statement: SQLQueryString =
-            "WITH " + fixtures.heldAtPrices(ticket.selections, openAt: ticket.placedAt) + ", "
-            + ledger.debitExpressions(stake(of: ticket, from: user), at: ticket.placedAt, when: allHeld) + ", "
-            + store.insertExpressions(ticket, owner: user, key: key, fingerprint: Self.fingerprint(request), from: "debited")
-            + " SELECT id FROM placed"
+        let statement = PlaceTicketStatement(
+            ticket: ticket, stake: stake(of: ticket, from: user), owner: user, key: key, fingerprint: Self.fingerprint(request),
+            openStatuses: MatchStatus.notStarted.sorted())
         do {
-            guard try await !database.read({ sql in try await sql.raw(statement).all() }).isEmpty else {
+            guard try await !database.prepared(statement).isEmpty else {
                 recentFixtures.forget(ids)
                 return nil
             }

@@ -18,11 +18,6 @@ protocol FixtureStore: Sendable {
     func fixture(_ id: MatchID, on sql: any SQLDatabase) async throws -> StoredFixture?
     /// The fixtures of `ids`; `held` keeps them from changing (odds, status) until the transaction ends.
     func fixtures(_ ids: [MatchID], held: Bool, on sql: any SQLDatabase) async throws -> [MatchID: StoredFixture]
-    /// A common table expression of one PostgreSQL statement, `held`: the rows of the legs' fixtures
-    /// whose market is open at `now` and whose price for the leg's pick is still the leg's odds,
-    /// held (FOR SHARE, as `fixtures(_:held:)` holds them) until the statement commits. Every leg's
-    /// fixture is unchanged when `held` has a row per leg.
-    func heldAtPrices(_ legs: [Ticket.Leg], openAt now: Date) -> SQLQueryString
     func fixtures(kickoff: Range<Date>, on sql: any SQLDatabase) async throws -> [StoredFixture]
     /// Fixtures that may still take picks: not started and kicking off before `until`.
     func pricing(from now: Date, until: Date, on sql: any SQLDatabase) async throws -> [StoredFixture]
@@ -62,22 +57,6 @@ struct SQLFixtureStore: FixtureStore {
         if held { query = query.for(.share) }
         let rows = try await query.all()
         return Dictionary(try rows.map(Self.decode).map { ($0.fixture.id, $0) }) { first, _ in first }
-    }
-
-    func heldAtPrices(_ legs: [Ticket.Leg], openAt now: Date) -> SQLQueryString {
-        let wanted = legs.map { leg -> SQLQueryString in
-            "(\(bind: leg.fixtureId.description), \(bind: leg.pick.rawValue), \(bind: leg.odds.thousandths))"
-        }
-        let prices = [(Pick.home, "odds_home"), (.draw, "odds_draw"), (.away, "odds_away")].map { pick, column -> SQLQueryString in
-            "WHEN \(bind: pick.rawValue) THEN f.\(ident: column)"
-        }
-        return """
-            held AS (
-                SELECT f.id FROM fixtures f JOIN (VALUES \(wanted.joined(separator: ", "))) AS wanted (id, pick, odds) ON f.id = wanted.id
-                WHERE f.status IN (\(binds: MatchStatus.notStarted.sorted())) AND f.kickoff > \(bind: now)
-                    AND CASE wanted.pick \(prices.joined(separator: " ")) END = wanted.odds
-                FOR SHARE OF f)
-            """
     }
 
     func fixtures(kickoff: Range<Date>, on sql: any SQLDatabase) async throws -> [StoredFixture] {

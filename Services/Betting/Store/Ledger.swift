@@ -104,27 +104,6 @@ struct Ledger: Sendable {
         return .alreadyPosted
     }
 
-    /// `post` for a debit from a wallet, as two common table expressions of one PostgreSQL statement
-    /// that writes other rows with it: `debited` (the wallet's id, when it holds the amount and
-    /// `condition` is true) and the transfer, inserted from `debited`. Whatever else the statement
-    /// writes selects from `debited`, so nothing is written unless the money moved; a transfer id
-    /// already taken fails the whole statement. Nothing says why when `debited` is empty: `post`,
-    /// in a transaction, tells short funds from a wallet never opened.
-    func debitExpressions(_ transfer: Transfer, at now: Date, when condition: SQLQueryString) -> SQLQueryString {
-        precondition(transfer.debit.kind == "wallet", "only a wallet's debit has a floor to guard in the statement")
-        return """
-            debited AS (
-                UPDATE accounts SET debits = debits + \(bind: transfer.amount)
-                WHERE id = \(bind: transfer.debit.id) AND credits - debits >= \(bind: transfer.amount) AND \(condition)
-                RETURNING id),
-            posted AS (
-                INSERT INTO transfers (id, debit_account, credit_account, amount, kind, ticket_id, created_at)
-                SELECT \(bind: transfer.id.uuidString.lowercased()), id, \(bind: transfer.credit.id), \(bind: transfer.amount),
-                    \(bind: transfer.kind.rawValue), \(bind: transfer.ticket?.description), \(bind: now)
-                FROM debited)
-            """
-    }
-
     /// Debits a wallet by `amount` if it holds that much; false when it does not or does not exist.
     private func move(_ amount: Int, from wallet: LedgerAccount, on sql: any SQLDatabase) async throws -> Bool {
         try await !sql.raw(

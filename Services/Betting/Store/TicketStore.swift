@@ -15,10 +15,6 @@ protocol TicketStore: Sendable {
     /// Inserts the ticket and its legs; false (and nothing written) when the owner already placed a
     /// ticket under `key`.
     func insert(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws -> Bool
-    /// The ticket's and its legs' inserts as common table expressions of one PostgreSQL statement
-    /// (`placed`, with the ticket's id, then the legs), writing once per row of `source` (one row, or
-    /// none to write nothing). A key the owner already used fails the whole statement.
-    func insertExpressions(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, from source: String) -> SQLQueryString
     func ticket(_ id: TicketID, on sql: any SQLDatabase) async throws -> StoredTicket?
     func ticket(owner: UserID, key: String, on sql: any SQLDatabase) async throws -> StoredTicket?
     /// The owner's tickets, newest first.
@@ -54,29 +50,6 @@ struct SQLTicketStore: TicketStore {
         }
         try await legs.run()
         return true
-    }
-
-    func insertExpressions(_ ticket: Ticket, owner: UserID, key: String, fingerprint: String, from source: String) -> SQLQueryString {
-        let legs = ticket.selections.enumerated().map { position, leg -> SQLQueryString in
-            """
-            (\(bind: ticket.id.description), \(literal: position), \(bind: leg.fixtureId.description), \(bind: leg.pick.rawValue),
-                \(bind: leg.odds.thousandths), \(bind: leg.result.rawValue), \(bind: leg.home), \(bind: leg.away))
-            """
-        }
-        // payout and settled_at are left to their default (NULL): a NULL selected here would be text.
-        return """
-            placed AS (
-                INSERT INTO tickets (
-                    idempotency_key, id, user_id, fingerprint, status, stake, currency, total_odds, potential_winnings, placed_at)
-                SELECT \(bind: key), \(bind: ticket.id.description), \(bind: owner.description), \(bind: fingerprint),
-                    \(bind: ticket.status.rawValue), \(bind: ticket.stake), \(bind: ticket.currency), \(bind: ticket.totalOdds.thousandths),
-                    \(bind: ticket.potentialWinnings), \(bind: ticket.placedAt)
-                FROM \(ident: source)
-                RETURNING id),
-            legs AS (
-                INSERT INTO ticket_legs (ticket_id, position, fixture_id, pick, odds, result, home, away)
-                SELECT leg.* FROM placed, (VALUES \(legs.joined(separator: ", "))) AS leg)
-            """
     }
 
     func ticket(_ id: TicketID, on sql: any SQLDatabase) async throws -> StoredTicket? {

@@ -27,7 +27,7 @@ public final class Database: Service, Sendable {
         public var bytes: String { self == .postgres ? "BYTEA" : "BLOB" }
     }
 
-    private enum Backend: Sendable {
+    enum Backend: Sendable {
         case sqlite(SQLiteConnection, AsyncLock)
         case postgres(PostgresClient)
     }
@@ -35,7 +35,7 @@ public final class Database: Service, Sendable {
     public let kind: Kind
     /// The URL with any password removed, for messages.
     public let displayURL: String
-    private let backend: Backend
+    let backend: Backend
     private let logger: Logger
     private let sqliteClosed = NIOLockedValueBox(false)
     /// SQLite's stand-in for LISTEN/NOTIFY (one process owns the file): this process's listeners by
