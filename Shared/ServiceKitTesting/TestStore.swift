@@ -24,7 +24,8 @@ public enum TestStore: String, Sendable, CaseIterable {
                 throw MissingConfiguration(key: "HUDDLE_TEST_POSTGRES_URL", hint: "set it to run PostgreSQL tests")
             }
             let name = "huddle_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let admin = try await Database.open(url: base, logger: Logger(label: "test-admin"))
+            // One statement: one connection, none kept open.
+            let admin = try await Database.open(url: base, logger: Logger(label: "test-admin"), maxConnections: 1, keptOpen: 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await admin.run() }
                 try await admin.read { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
