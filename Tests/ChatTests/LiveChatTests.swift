@@ -187,7 +187,9 @@ struct LiveChatTests {
         }
     }
 
-    @Test("Two chat instances on one PostgreSQL: a message sent to one reaches a socket on the other")
+    @Test(
+        "Two chat instances on one PostgreSQL: a message sent to one reaches a socket on the other, and a block made on one hides messages on the other"
+    )
     func acrossInstances() async throws {
         guard TestStore.postgresURL != nil else { return }
         let database = try await TestStore.postgres.freshDatabaseURL()
@@ -196,13 +198,21 @@ struct LiveChatTests {
                 [ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }], store: .postgres,
                 config: ["chat.db.url": database], directory: [.auth: chat.stack.url(.auth)]
             ) { other in
-                let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
+                let ada = try await chat.player("Ada"), bo = try await chat.player("Bo"), cy = try await chat.player("Cy")
                 let room = try await chat.globalRoom(ada).id
                 let socket = try await ChatSocket.connect(baseURL: other.url(.chat), chatToken: ada.accessToken)
                 try socket.send(ChatClientFrame.subscribe(room))
                 #expect(try await socket.waitFor { $0.type == .subscribed })
                 _ = try await expect(201, chat.send("across", to: room, as: bo))
                 #expect(try await socket.waitFor { $0.message?.text == "across" })
+                // The block is made on the first instance; the socket's instance hears it with its commit.
+                _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+                _ = try await expect(201, chat.send("marker 1", to: room, as: cy))
+                #expect(try await socket.waitFor { $0.message?.text == "marker 1" })
+                _ = try await expect(201, chat.send("after the block", to: room, as: bo))
+                _ = try await expect(201, chat.send("marker 2", to: room, as: cy))
+                #expect(try await socket.waitFor { $0.message?.text == "marker 2" })
+                #expect(socket.messages(in: room).map(\.text) == ["across", "marker 1", "marker 2"])
                 await socket.close()
             }
         }
