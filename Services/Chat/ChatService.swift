@@ -40,9 +40,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
     let liveRouter = Router(context: LiveRequestContext.self)
-    let sockets = ChatSockets(
-        live: live, rooms: rooms, messages: messages, blocks: blocks, database: database,
-        settings: settings)
+    let sockets = ChatSockets(live: live, rooms: rooms, messages: messages, blocks: blocks, database: database, settings: settings)
     ChatLiveController(sockets: sockets, verifier: service.verifier).add(to: liveRouter)
     return try service.application(
         server: .http1WebSocketUpgrade(

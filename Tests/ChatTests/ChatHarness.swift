@@ -46,6 +46,22 @@ struct ChatHarness {
             .decode(Page<ChatMessage>.self).items
     }
 
+    /// `player`'s device on the live socket of this chat (or of `baseURL`), subscribed to `room`.
+    func socket(_ player: Session, subscribedTo room: RoomID, baseURL: String? = nil) async throws -> ChatSocket {
+        let socket = try await ChatSocket.connect(baseURL: baseURL ?? chat.baseURL, chatToken: player.accessToken)
+        try socket.send(ChatClientFrame.subscribe(room))
+        try #require(try await socket.waitFor { $0.type == .subscribed && $0.roomId == room })
+        return socket
+    }
+
+    func block(_ blocked: Session, by player: Session) async throws {
+        _ = try await expect(200, chat.put("/v1/chat/blocks/\(blocked.user.id)", token: player.accessToken))
+    }
+
+    func unblock(_ blocked: Session, by player: Session) async throws {
+        _ = try await expect(204, chat.delete("/v1/chat/blocks/\(blocked.user.id)", token: player.accessToken))
+    }
+
     /// Delivers events to chat as their publishers would.
     func deliver(_ events: [(type: String, aggregate: String, payload: any Encodable)]) async throws {
         try await chat.deliverEvents(events, to: .chat)

@@ -62,9 +62,7 @@ struct LiveChatTests {
         try await ChatHarness.with(config: ["chat.flood.burst": "2", "chat.flood.interval.ms": "60000"]) { chat in
             let ada = try await chat.player("Ada")
             let room = try await chat.globalRoom(ada).id
-            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
-            try socket.send(ChatClientFrame.subscribe(room))
-            #expect(try await socket.waitFor { $0.type == .subscribed })
+            let socket = try await chat.socket(ada, subscribedTo: room)
             try socket.send(ChatClientFrame.send("hi", to: room, clientMessageId: "s1"))
             try socket.send(ChatClientFrame.send("hi", to: room, clientMessageId: "s1"))
             try socket.send(ChatClientFrame.send("second", to: room, clientMessageId: "s2"))
@@ -97,7 +95,7 @@ struct LiveChatTests {
             let manager = try await chat.player("Manager"), player = try await chat.player("Player"), troll = try await chat.player("Troll")
             let team = try await chat.team("Tartu Tigers", manager: manager, players: [player])
             let global = try await chat.globalRoom(player).id
-            _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(troll.user.id)", token: player.accessToken))
+            try await chat.block(troll, by: player)
             let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: player.accessToken)
             for room in [team.id, global] { try socket.send(ChatClientFrame.subscribe(room)) }
             #expect(try await socket.waitFor { $0.type == .subscribed && $0.roomId == global })
@@ -123,16 +121,14 @@ struct LiveChatTests {
         try await ChatHarness.with(store: store) { chat in
             let ada = try await chat.player("Ada"), bo = try await chat.player("Bo"), cy = try await chat.player("Cy")
             let room = try await chat.globalRoom(ada).id
-            let socket = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: ada.accessToken)
-            try socket.send(ChatClientFrame.subscribe(room))
-            #expect(try await socket.waitFor { $0.type == .subscribed })
+            let socket = try await chat.socket(ada, subscribedTo: room)
             _ = try await expect(201, chat.send("hello", to: room, as: bo))
             #expect(try await socket.waitFor { $0.message?.text == "hello" })
-            _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+            try await chat.block(bo, by: ada)
             _ = try await expect(201, chat.send("after the block", to: room, as: bo))
             _ = try await expect(201, chat.send("marker", to: room, as: cy))
             #expect(try await socket.waitFor { $0.message?.text == "marker" })
-            _ = try await expect(204, chat.chat.delete("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+            try await chat.unblock(bo, by: ada)
             _ = try await expect(201, chat.send("after the unblock", to: room, as: bo))
             #expect(try await socket.waitFor { $0.message?.text == "after the unblock" })
             #expect(socket.messages(in: room).map(\.text) == ["hello", "marker", "after the unblock"])
@@ -149,9 +145,7 @@ struct LiveChatTests {
             let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
             let frozen = try await StalledSocket.connect(
                 baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
-            let healthy = try await ChatSocket.connect(baseURL: chat.chat.baseURL, chatToken: bo.accessToken)
-            try healthy.send(ChatClientFrame.subscribe(room))
-            #expect(try await healthy.waitFor { $0.type == .subscribed })
+            let healthy = try await chat.socket(bo, subscribedTo: room)
 
             // Long messages fill the frozen phone's connection, then its queue of 50.
             let last = try await frozen.flood { _ = try await expect(201, chat.send(StalledSocket.longMessage, to: room, as: bo)) }
@@ -200,13 +194,11 @@ struct LiveChatTests {
             ) { other in
                 let ada = try await chat.player("Ada"), bo = try await chat.player("Bo"), cy = try await chat.player("Cy")
                 let room = try await chat.globalRoom(ada).id
-                let socket = try await ChatSocket.connect(baseURL: other.url(.chat), chatToken: ada.accessToken)
-                try socket.send(ChatClientFrame.subscribe(room))
-                #expect(try await socket.waitFor { $0.type == .subscribed })
+                let socket = try await chat.socket(ada, subscribedTo: room, baseURL: other.url(.chat))
                 _ = try await expect(201, chat.send("across", to: room, as: bo))
                 #expect(try await socket.waitFor { $0.message?.text == "across" })
                 // The block is made on the first instance; the socket's instance hears it with its commit.
-                _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(bo.user.id)", token: ada.accessToken))
+                try await chat.block(bo, by: ada)
                 _ = try await expect(201, chat.send("marker 1", to: room, as: cy))
                 #expect(try await socket.waitFor { $0.message?.text == "marker 1" })
                 _ = try await expect(201, chat.send("after the block", to: room, as: bo))

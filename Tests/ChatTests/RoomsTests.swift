@@ -82,7 +82,7 @@ struct RoomsTests {
             #expect(again.id == direct.id && again.name == "Ada")
             _ = try await expect(201, chat.send("boo", to: global, as: troll))
             _ = try await expect(201, chat.send("hello all", to: global, as: ada))
-            _ = try await expect(200, chat.chat.put("/v1/chat/blocks/\(troll.user.id)", token: ada.accessToken))
+            try await chat.block(troll, by: ada)
             #expect(try await chat.history(global, as: ada).map(\.text) == ["hello all"])
             #expect(try await chat.history(global, as: troll).map(\.text) == ["hello all", "boo"])
             #expect(try await chat.globalRoom(ada).unreadCount == 0)
@@ -94,7 +94,7 @@ struct RoomsTests {
             let listed = try await expect(200, chat.chat.get("/v1/chat/blocks", token: ada.accessToken)).decode(Page<ChatBlock>.self)
             #expect(listed.items.map(\.userId) == [troll.user.id])
             #expect(try await chat.chat.put("/v1/chat/blocks/\(ada.user.id)", token: ada.accessToken).status == 422)
-            _ = try await expect(204, chat.chat.delete("/v1/chat/blocks/\(troll.user.id)", token: ada.accessToken))
+            try await chat.unblock(troll, by: ada)
             #expect(try await chat.history(global, as: ada).count == 2)
             #expect(try await chat.send("sorry", to: direct.id, as: troll).status == 201)
         }

@@ -16,6 +16,8 @@ import ServiceLifecycle
 final class BlockCache: Service, Sendable {
     private struct State {
         var sets: [UserID: Set<UserID>] = [:]
+        /// Sets that changed since they were read: answered only while the store cannot be read.
+        var outdated: [UserID: Set<UserID>] = [:]
         /// Counts what was forgotten: a read that began before a change must not be kept after it.
         var generation = 0
     }
@@ -37,16 +39,19 @@ final class BlockCache: Service, Sendable {
     /// The users `user` blocked if known; nil when they must be read.
     func cached(by user: UserID) -> Set<UserID>? { state.withLockedValue { $0.sets[user] } }
 
-    /// The users `user` blocked; none while the store cannot be read (a socket keeps going).
+    /// The users `user` blocked; the last known set while the store cannot be read (a socket keeps going).
     func blocked(by user: UserID) async -> Set<UserID> {
         let generation = state.withLockedValue { $0.generation }
         if let blocked = cached(by: user) { return blocked }
         let people = self.people
-        guard let blocked = try? await database.read({ sql in try await people.blocked(by: user, on: sql) }) else { return [] }
+        guard let blocked = try? await database.read({ sql in try await people.blocked(by: user, on: sql) }) else {
+            return state.withLockedValue { $0.outdated[user] } ?? []
+        }
         state.withLockedValue { state in
             guard state.generation == generation else { return }
             if state.sets.count >= Self.capacity { state.sets = [:] }
             state.sets[user] = blocked
+            state.outdated[user] = nil
         }
         return blocked
     }
@@ -72,7 +77,13 @@ final class BlockCache: Service, Sendable {
     func forget(_ user: UserID?) {
         state.withLockedValue { state in
             state.generation += 1
-            if let user { state.sets[user] = nil } else { state.sets = [:] }
+            if state.outdated.count >= Self.capacity { state.outdated = [:] }
+            if let user {
+                if let set = state.sets.removeValue(forKey: user) { state.outdated[user] = set }
+            } else {
+                state.outdated.merge(state.sets) { _, newer in newer }
+                state.sets = [:]
+            }
         }
     }
 }
