@@ -110,6 +110,32 @@ struct TicketsTests {
     }
 
     @Test(
+        "A player's first tickets sent at once are all placed: the wallet opens under them, and none is refused for funds",
+        arguments: TestStore.all)
+    func firstTicketsAtOnce(store: TestStore) async throws {
+        try await BettingHarness.with(store: store) { h in
+            let derby = try await h.fixture("Flora", "Levadia")
+            let request = PlaceTicket(stake: 100, selections: [derby.pick(.home)])
+            // The wallet is opened by whichever first ticket gets there first; the others must debit
+            // it once it is there, not take it for an empty one.
+            for round in 0..<6 {
+                let player = try await h.player("First \(round)")
+                let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                    for attempt in 0..<8 {
+                        group.addTask {
+                            let answer = try await h.place(request, as: player, key: "first-\(attempt)")
+                            return "\(answer.status) \(answer.problemCode ?? "")"
+                        }
+                    }
+                    return try await group.reduce(into: [String]()) { $0.append($1) }
+                }
+                #expect(answers == Array(repeating: "201 ", count: 8))
+                #expect(try await h.wallet(player).balance == 10_000 - 8 * 100)
+            }
+        }
+    }
+
+    @Test(
         "Refusals: odds that moved (better ones taken on request), a started fixture, funds, duplicates, limits — also when the instance prices from fixtures it read before they changed",
         arguments: TestStore.all)
     func refusals(store: TestStore) async throws {

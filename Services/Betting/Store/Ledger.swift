@@ -77,12 +77,13 @@ struct Ledger: Sendable {
     /// transaction) and answers `alreadyPosted` or the refusal.
     @discardableResult
     func post(_ transfer: Transfer, at now: Date, on sql: any SQLDatabase) async throws -> Posting {
-        if case .wallet = transfer.debit {
-            guard try await move(transfer.amount, from: transfer.debit, on: sql) else {
-                if try await repeated(transfer, on: sql) { return .alreadyPosted }
-                if try await exists(transfer.debit, on: sql) { throw LedgerRefusal.insufficientFunds }
-                throw LedgerRefusal.noSuchAccount(transfer.debit.id)
-            }
+        if case .wallet = transfer.debit, try await !move(transfer.amount, from: transfer.debit, on: sql) {
+            if try await repeated(transfer, on: sql) { return .alreadyPosted }
+            guard try await exists(transfer.debit, on: sql) else { throw LedgerRefusal.noSuchAccount(transfer.debit.id) }
+            // On PostgreSQL each statement sees what committed before it began: a wallet that a
+            // concurrent first ticket opened after the debit's statement began is seen only now.
+            // The debit's second try decides; a refusal then is a real one.
+            guard try await move(transfer.amount, from: transfer.debit, on: sql) else { throw LedgerRefusal.insufficientFunds }
         }
         if case .wallet = transfer.credit {
             guard try await move(transfer.amount, to: transfer.credit, on: sql) else {
