@@ -25,7 +25,7 @@ public enum TestStore: String, Sendable, CaseIterable {
             }
             let name = "huddle_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
             // One statement: one connection, none kept open.
-            let admin = try await Database.open(url: base, logger: Logger(label: "test-admin"), maxConnections: 1, keptOpen: 0)
+            let admin = try await Database.open(url: base, logger: .quiet("test-admin"), maxConnections: 1, keptOpen: 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await admin.run() }
                 try await admin.read { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
