@@ -1,14 +1,9 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Configuration
 import Contracts
 import Foundation
 import HuddleModules
 import Logging
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
 import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
@@ -82,7 +77,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
         for level in levels {
             let threads = Self.threads(level)
             try Self.wrkScript(
-                tokens: Array(users.prefix(level).map(\.accessToken)), threads: threads, bodies: bodies, keyPrefix: "bench-\(level)"
+                tokens: users.prefix(level).map(\.accessToken), threads: threads, bodies: bodies, keyPrefix: "bench-\(level)"
             )
             .write(to: script, atomically: true, encoding: .utf8)
             let output = try runTool(
