@@ -2,6 +2,7 @@ public import Configuration
 import Contracts
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -22,6 +23,11 @@ import ServiceLifecycle
 ///   default 1000: a device that falls that far behind is disconnected (its app resumes).
 /// - `gateway.socket.drain.ms` — how long such a device has to take what waits before its connection
 ///   is reset, default 10000 (one that stopped reading would otherwise hold it for ever).
+/// - `gateway.head.line.limit` — longest request line (method, path and query) in bytes, default 8192:
+///   longer is answered 414 and the connection closed.
+/// - `gateway.head.limit` — longest request head in bytes, default 32768: longer is answered 431.
+/// - `gateway.head.timeout.ms` — time a request head has to arrive whole, from its first byte (from
+///   the connection's opening for the first), default 10000: later is answered 408.
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let logger = dependencies.logger
     let directory = dependencies.directory
@@ -63,11 +69,22 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     }
     router.answerWrongMethods()
 
+    let headLimits = RequestHeadLimits(
+        requestLine: reader.integer("gateway.head.line.limit", default: 8192),
+        head: reader.integer("gateway.head.limit", default: 32768),
+        timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
     var app = Application(
-        router: router,
-        server: .http1WebSocketUpgrade(configuration: .init(autoPing: LiveSockets.devicePing)) { head, channel, logger in
-            try await upgrade(
-                head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets, logger: logger)
+        responder: router.responderAnsweringHead(),
+        server: HTTPServerBuilder { responder in
+            HeadGuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: .init(autoPing: LiveSockets.devicePing)
+                ) { head, channel, logger in
+                    try await upgrade(
+                        head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets,
+                        logger: logger)
+                },
+                limits: headLimits)
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

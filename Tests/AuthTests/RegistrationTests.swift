@@ -48,7 +48,12 @@ struct RegistrationTests {
 
             let everything = try await auth.post(
                 "/v1/auth/register", json: RegisterRequest(email: "not-an-email", password: "short", name: " "))
-            #expect(Set(everything.problem?.errors?.map(\.field) ?? []) == ["email", "password", "name"])
+            // What the document's schema states is checked first, every field at once; then the rules
+            // past it (an email's form).
+            #expect(Set(everything.problem?.errors?.map(\.field) ?? []) == ["password", "name"])
+            let email = try await auth.post(
+                "/v1/auth/register", json: RegisterRequest(email: "not-an-email", password: "long enough password", name: "X"))
+            #expect(email.problem?.errors?.map(\.field) == ["email"])
 
             let missing = try await auth.send(.POST, "/v1/auth/register", rawBody: Data(#"{"email":"a@b.co"}"#.utf8))
             #expect(missing.status == 422)

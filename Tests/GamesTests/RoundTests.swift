@@ -58,7 +58,12 @@ struct RoundTests {
                 json: StartRoundRequest(
                     courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both"), .init(guestName: "  ")]),
                 token: ann.accessToken)
-            #expect(unclear.problem?.errors?.map(\.field) == ["players[0]", "players[1]", "players[2].guestName"])
+            #expect(unclear.problem?.errors?.map(\.field) == ["players[2].guestName"])
+            let ambiguous = try await h.games.post(
+                "/v1/rounds",
+                json: StartRoundRequest(courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both")]),
+                token: ann.accessToken)
+            #expect(ambiguous.problem?.errors?.map(\.field) == ["players[0]", "players[1]"])
             let crowd = StartRoundRequest(courseId: course.id, players: (0..<20).map { .init(guestName: "Guest \($0)") })
             #expect(try await h.games.post("/v1/rounds", json: crowd, token: ann.accessToken).problem?.errors?.map(\.field) == ["players"])
 

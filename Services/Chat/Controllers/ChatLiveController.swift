@@ -29,8 +29,8 @@ struct ChatLiveController {
     }
 
     private func user(_ request: Request) async -> UserID? {
-        guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") else { return nil }
-        return try? await verifier.verify(String(authorization.dropFirst("Bearer ".count))).userID
+        guard let token = request.headers.bearerToken else { return nil }
+        return try? await verifier.verify(token).userID
     }
 }
 

@@ -35,8 +35,8 @@ struct LiveController {
     /// The round and the signed-in player asking for it; nil for anyone else.
     private func player(_ request: Request, _ context: LiveRequestContext) async -> (RoundID, UserID)? {
         guard let round = context.parameters.get("id").flatMap(RoundID.init),
-            let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
-            let identity = try? await verifier.verify(String(authorization.dropFirst("Bearer ".count))),
+            let token = request.headers.bearerToken,
+            let identity = try? await verifier.verify(token),
             (try? await rounds.card(round, viewer: identity.userID)) != nil
         else { return nil }
         return (round, identity.userID)

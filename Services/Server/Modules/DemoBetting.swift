@@ -48,7 +48,7 @@ enum DemoBetting {
     private static func priced(betting: DemoClient, kickoff: Date) async throws -> Fixture {
         try await until("betting prices \(home)–\(away)") {
             let day = CalendarDay(containing: kickoff).description
-            let fixtures = try await betting.expect(.GET, "/v1/betting/fixtures?date=\(day)&limit=100", as: Page<Fixture>.self)
+            let fixtures = try await betting.expect(.GET, "/v1/betting/fixtures?date=\(day)", as: Page<Fixture>.self)
             return fixtures.items.first { $0.home.name == home && $0.away.name == away && $0.odds != nil && $0.open }
         }
     }

@@ -72,6 +72,14 @@ extension ProblemCode {
     public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")
     public static let upstreamUnavailable = ProblemCode(503, "UPSTREAM_UNAVAILABLE")
     public static let upstreamTimeout = ProblemCode(504, "UPSTREAM_TIMEOUT")
+    /// A request that is not HTTP/1.1 the gateway can read; the connection is closed after it.
+    public static let malformedRequest = ProblemCode(400, "MALFORMED_REQUEST")
+    /// A request head that did not arrive whole within `gateway.head.timeout.ms`.
+    public static let requestTimeout = ProblemCode(408, "REQUEST_TIMEOUT")
+    /// A request line (method, path and query) longer than `gateway.head.line.limit`.
+    public static let uriTooLong = ProblemCode(414, "URI_TOO_LONG")
+    /// A request head longer than `gateway.head.limit`.
+    public static let headerFieldsTooLarge = ProblemCode(431, "REQUEST_HEADER_FIELDS_TOO_LARGE")
 }
 
 extension Problem {

@@ -20,6 +20,13 @@ public final class SchemaReader {
         try read(type).schema
     }
 
+    /// A value of `type` made of the sample values the schema was read with: of the right shape,
+    /// though not always one a server accepts (empty texts, zeros). Tests start from it.
+    public func sample(of type: any Decodable.Type) throws -> any Decodable {
+        func open<T: Decodable>(_ type: T.Type) throws -> any Decodable { try read(type).sample }
+        return try open(type)
+    }
+
     func read<T: Decodable>(_ type: T.Type) throws -> (schema: JSONSchema, sample: T) {
         if let leaf = Self.leaf(type) { return leaf }
         if let described = type as? any SchemaDescribed.Type {

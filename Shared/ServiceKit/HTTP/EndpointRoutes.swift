@@ -73,6 +73,7 @@ extension RouterMethods where Context == HuddleRequestContext {
         let operation = endpoint.operation
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             let signedIn = try AuthenticatedContext(context: context)
+            try QueryRules.check(request, against: operation)
             let (output, status) = try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
             precondition(
                 status == operation.successStatus || operation.otherAnswers[status] != nil,
@@ -91,6 +92,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     ) -> Self {
         precondition(endpoint.operation.isConditional, "\(endpoint.operation.name) is not described as conditional")
         on(RouterPath(endpoint.operation.path.text), method: endpoint.operation.method.httpMethod) { request, context -> Response in
+            try QueryRules.check(request, against: endpoint.operation)
             let answer = try await handler(request, context)
             let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "public, max-age=\(answer.maxAgeSeconds)"]
             if answer.isCurrent(for: request.headers[values: .ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
@@ -105,6 +107,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     ) -> Self {
         let status = HTTPResponse.Status(code: operation.successStatus)
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            try QueryRules.check(request, against: operation)
             let output = try await handler(request, context)
             if output is NoContent { return Response(status: .noContent, headers: headers) }
             return try JSONResponse(output, status: status, headers: headers).response(from: request, context: context)
@@ -134,7 +137,9 @@ extension Router where Context == HuddleRequestContext {
         let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
         var allowed: [String: (RouterPath, Set<HTTPRequest.Method>)] = [:]
         for route in routes { allowed[route.path.description, default: (route.path, [])].1.insert(route.method) }
-        for (_, (path, pathMethods)) in allowed {
+        for (_, (path, registered)) in allowed {
+            // HEAD is answered wherever GET is (`HeadAnsweredAsGet`).
+            let pathMethods = registered.contains(.get) ? registered.union([.head]) : registered
             let allow = methods.filter(pathMethods.contains).map(\.rawValue)
             for method in methods where !pathMethods.contains(method) {
                 on(path, method: method) { _, _ -> Response in throw CommonError.methodNotAllowed(allow: allow) }

@@ -1,4 +1,5 @@
 import Contracts
+import HTTPTypes
 public import Hummingbird
 import Logging
 
@@ -8,6 +9,20 @@ import Logging
 /// internal.
 public enum ProblemMiddleware {
     public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
+        var response = try response(for: error, request: request, context: context)
+        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
+            response.headers[.wwwAuthenticate] = challenge(for: request)
+        }
+        return response
+    }
+
+    /// RFC 6750 §3: a 401 names the scheme it wants; `invalid_token` when the request sent one that
+    /// was refused, no error code when it sent none.
+    static func challenge(for request: Request) -> String {
+        request.headers.bearerToken == nil ? "Bearer realm=\"huddle\"" : "Bearer realm=\"huddle\", error=\"invalid_token\""
+    }
+
+    private static func response(for error: any Error, request: Request, context: some RequestContext) throws -> Response {
         switch error {
         case let problem as any ProblemError:
             // Expected failures: whoever raised a 5xx problem logged its cause there.

@@ -9,8 +9,18 @@ extension Request {
     public func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
         let buffer = try await collectBody(context: context)
         guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
+        let data = Data(buffer: buffer)
+        // The body is checked against the schema the document states before it is decoded, so every
+        // rule there is enforced here, and a field is named in the project's words.
+        let value: JSONValue
         do {
-            return try HuddleJSON.decoder.decode(T.self, from: Data(buffer: buffer))
+            value = try HuddleJSON.decoder.decode(JSONValue.self, from: data)
+        } catch {
+            throw CommonError.malformedBody("The body is not valid JSON.")
+        }
+        try BodySchemas.shared.check(value, as: T.self)
+        do {
+            return try HuddleJSON.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             throw Self.problem(for: error)
         }
@@ -40,6 +50,10 @@ extension Request {
             return .invalid(path(context.codingPath), "must be \(describe(type))")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return .malformedBody("The body is not valid JSON.")
+        case .dataCorrupted(let context) where context.debugDescription.first?.isUppercase == true:
+            // Foundation's own wording ("Cannot initialize Sport from invalid String value …") names Swift
+            // types; the project's decoders write lower-case phrases meant for clients.
+            return .invalid(path(context.codingPath), "has an invalid value")
         case .dataCorrupted(let context):
             return .invalid(path(context.codingPath), context.debugDescription)
         @unknown default:

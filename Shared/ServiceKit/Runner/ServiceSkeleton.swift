@@ -89,7 +89,7 @@ public struct ServiceSkeleton {
         }
         router.answerWrongMethods()
         var app = Application(
-            router: router, server: server, configuration: reader.serverConfiguration(for: module),
+            responder: router.responderAnsweringHead(), server: server, configuration: reader.serverConfiguration(for: module),
             onServerRunning: dependencies.announce(module), logger: logger)
         app.addServices(services)
         let startup = startup

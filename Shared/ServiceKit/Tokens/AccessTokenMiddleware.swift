@@ -1,6 +1,5 @@
 import Contracts
 public import Hummingbird
-import HummingbirdAuth
 import Logging
 
 /// Sets `context.identity` from a valid `Authorization: Bearer` token. A request without a token
@@ -16,10 +15,10 @@ public struct AccessTokenMiddleware: RouterMiddleware {
         _ request: Request, context: HuddleRequestContext,
         next: (Request, HuddleRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let bearer = request.headers.bearer else { return try await next(request, context) }
+        guard let token = request.headers.bearerToken else { return try await next(request, context) }
         var context = context
         do {
-            context.identity = try await verifier.verify(bearer.token)
+            context.identity = try await verifier.verify(token)
         } catch .keysUnavailable {
             context.logger.warning("cannot fetch auth's public keys to verify a token")
             throw CommonError.dependencyUnavailable("Token verification")

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Any JSON value, as it arrived: what a body is checked against its schema as, before it is
+/// decoded into its Swift type.
+public enum JSONValue: Codable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // The order matters: a JSON decoder reads `true` as no number and `1` as no Bool, and
+        // reads a number as Int64 only when it has no fraction.
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The JSON type names this value has (an integer is also a number).
+    var typeNames: Set<String> {
+        switch self {
+        case .null: ["null"]
+        case .bool: ["boolean"]
+        case .integer: ["integer", "number"]
+        case .number(let value): value.rounded() == value && value.isFinite ? ["integer", "number"] : ["number"]
+        case .string: ["string"]
+        case .array: ["array"]
+        case .object: ["object"]
+        }
+    }
+
+    var numberValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+}

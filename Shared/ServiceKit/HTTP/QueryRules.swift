@@ -1,0 +1,53 @@
+public import Contracts
+public import Hummingbird
+
+/// The query of a request checked against its operation's description before the handler runs:
+/// a parameter the description does not name is a 422 naming it (rather than ignored, which let a
+/// mistyped filter return everything unfiltered), and each value must parse as its schema's type and
+/// keep its bounds, enum or pattern — the same rules the document states.
+public enum QueryRules {
+    public static func check(_ request: Request, against operation: APIOperation) throws {
+        var problems: [Problem.FieldError] = []
+        let described = describedParameters(of: operation)
+        let present = request.uri.queryParameters
+        for name in Set(present.map { String($0.key) }).sorted() where described[name] == nil {
+            problems.append(.init(field: name, message: "is not a parameter of this operation"))
+        }
+        for (name, (schema, required)) in described.sorted(by: { $0.key < $1.key }) {
+            guard let raw = present[Substring(name)] else {
+                if required { problems.append(.init(field: name, message: "is required")) }
+                continue
+            }
+            guard let value = value(of: String(raw), as: schema) else {
+                problems.append(.init(field: name, message: "must be \(SchemaValidator.describe(schema.type ?? ["string"]))"))
+                continue
+            }
+            problems += SchemaValidator(components: [:]).problems(in: value, against: schema, at: name)
+        }
+        try FieldRules.require(problems)
+    }
+
+    /// Each name a client may send, with its schema; an object parameter is sent as its fields
+    /// (OpenAPI's form style, exploded: `position` as `lat=…&lng=…`).
+    static func describedParameters(of operation: APIOperation) -> [String: (JSONSchema, required: Bool)] {
+        var names: [String: (JSONSchema, required: Bool)] = [:]
+        for parameter in operation.query {
+            if parameter.schema.type == ["object"], let properties = parameter.schema.properties {
+                for (name, schema) in properties { names[name] = (schema, parameter.required) }
+            } else {
+                names[parameter.name] = (parameter.schema, parameter.required)
+            }
+        }
+        return names
+    }
+
+    /// The text of a parameter read as its schema's JSON type; nil when it does not parse as one.
+    static func value(of raw: String, as schema: JSONSchema) -> JSONValue? {
+        switch schema.type?.first(where: { $0 != "null" }) {
+        case "integer": Int64(raw).map(JSONValue.integer)
+        case "number": Double(raw).flatMap { $0.isFinite ? JSONValue.number($0) : nil }
+        case "boolean": Bool(raw).map(JSONValue.bool)
+        default: .string(raw)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+@testable import Gateway
+
+/// The gateway bounds what a client may send before a request is parsed: a head too long, too
+/// slow, or unreadable is answered at once with a problem and the connection closed.
+@Suite("Request heads at the gateway")
+struct RequestHeadTests {
+    /// Opens a raw connection to a gateway in front of the fake upstream and hands it to `body`.
+    static func withConnection(
+        config: [String: String] = [:], _ body: (RawConnection) async throws -> Void
+    ) async throws {
+        try await FakeUpstream.with { upstream in
+            try await GatewayTests.withGateway(catalog: upstream.url, config: config) { _, stack in
+                let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await connection.close() } }
+                try await body(connection)
+            }
+        }
+    }
+
+    /// Waits for the server to answer and close, then says what it answered.
+    static func answerAndClose(_ connection: RawConnection) async throws -> (status: Int?, problem: Problem?) {
+        #expect(try await eventually { connection.isClosed })
+        return (connection.status, try? HuddleJSON.decoder.decode(Problem.self, from: connection.body))
+    }
+
+    @Test("a head larger than the limit is answered 431 and the connection closed, not left waiting")
+    func oversizedHead() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send(
+                "GET /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+            let (status, problem) = try await Self.answerAndClose(connection)
+            #expect(status == 431)
+            #expect(problem?.code == ProblemCode.headerFieldsTooLarge.code)
+        }
+    }
+
+    @Test("a request line longer than its limit is answered 414")
+    func longURL() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send("GET /v1/teams/echo?q=\(String(repeating: "x", count: 20_000)) HTTP/1.1\r\nHost: huddle\r\n\r\n")
+            let (status, problem) = try await Self.answerAndClose(connection)
+            #expect(status == 414)
+            #expect(problem?.code == ProblemCode.uriTooLong.code)
+        }
+    }
+
+    @Test("the limits are configurable")
+    func configuredLimits() async throws {
+        try await Self.withConnection(config: ["gateway.head.limit": "2000"]) { connection in
+            try await connection.send(
+                "GET /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nX-Mid: \(String(repeating: "m", count: 3000))\r\n\r\n")
+            #expect(try await Self.answerAndClose(connection).status == 431)
+        }
+    }
+
+    @Test("a head that does not arrive in time is answered 408 and the connection closed")
+    func slowHead() async throws {
+        try await Self.withConnection(config: ["gateway.head.timeout.ms": "300"]) { connection in
+            // Part of a head, as a client sending one byte at a time would have sent by now.
+            try await connection.send("GET /v1/teams/echo HTTP/1.1\r\nHost: hud")
+            let (status, problem) = try await Self.answerAndClose(connection)
+            #expect(status == 408)
+            #expect(problem?.code == ProblemCode.requestTimeout.code)
+        }
+    }
+
+    @Test("a connection that sends nothing is closed after the head timeout")
+    func silentConnection() async throws {
+        try await Self.withConnection(config: ["gateway.head.timeout.ms": "300"]) { connection in
+            let (status, _) = try await Self.answerAndClose(connection)
+            #expect(status == 408)
+        }
+    }
+
+    @Test("bytes that are not HTTP are answered 400 with a problem, not left waiting")
+    func garbage() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send("\u{01}\u{02} nonsense \u{7f}\r\n\r\n")
+            let (status, problem) = try await Self.answerAndClose(connection)
+            #expect(status == 400)
+            #expect(problem?.code == ProblemCode.malformedRequest.code)
+        }
+    }
+
+    @Test("requests kept alive on one connection, with bodies, are each answered")
+    func keepAlive() async throws {
+        try await Self.withConnection(config: ["gateway.head.timeout.ms": "2000"]) { connection in
+            let body = String(repeating: "b", count: 50)
+            try await connection.send(
+                "POST /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nContent-Length: 50\r\n\r\n\(body)"
+                    + "GET /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\n\r\n")
+            #expect(try await eventually { connection.answer.components(separatedBy: "HTTP/1.1 200").count == 3 })
+            #expect(!connection.isClosed)
+        }
+    }
+}
+
+@Suite("Request head scanner")
+struct RequestHeadScannerTests {
+    static let limits = RequestHeadScanner.Limits(requestLine: 40, head: 120)
+
+    func scanned(_ pieces: String...) -> RequestHeadScanner {
+        var scanner = RequestHeadScanner(limits: Self.limits)
+        for piece in pieces { scanner.consume(Array(piece.utf8)) }
+        return scanner
+    }
+
+    @Test("a head in pieces is in progress until its empty line")
+    func pieces() {
+        #expect(scanned("GET / HTTP/1.1\r\nHo").progress == .inHead)
+        let whole = scanned("GET / HTTP/1.1\r\nHo", "st: a\r\n", "\r\n")
+        #expect(whole.progress == .betweenRequests)
+        #expect(whole.headsSeen == 1)
+    }
+
+    @Test("bare line feeds end a head too, and blank lines before a request are not a head")
+    func lineEndings() {
+        #expect(scanned("\r\n", "GET / HTTP/1.1\nHost: a\n\n").headsSeen == 1)
+        #expect(scanned("\r\n\r\n").progress == .betweenRequests)
+    }
+
+    @Test("a body is skipped by its length, then the next head is watched")
+    func bodies() {
+        let scanner = scanned("POST / HTTP/1.1\r\ncontent-LENGTH: 5\r\n\r\n12", "345GET / HTTP/1.1\r\n")
+        #expect(scanner.headsSeen == 1)
+        #expect(scanner.progress == .inHead)
+        #expect(scanned("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\n12").progress == .afterHead)
+    }
+
+    @Test("an upgrade or a chunked body stops the watch")
+    func stops() {
+        #expect(scanned("GET /live HTTP/1.1\r\nUpgrade: websocket\r\n\r\n").progress == .stopped)
+        #expect(scanned("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n").progress == .stopped)
+    }
+
+    @Test("a long request line and a large head are refused as soon as they pass their limits")
+    func refusals() {
+        #expect(scanned("GET /\(String(repeating: "a", count: 40))").progress == .refused(.requestLineTooLong))
+        #expect(scanned("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 120))").progress == .refused(.headTooLarge))
+        #expect(scanned("GET /\(String(repeating: "a", count: 20)) HTTP/1.1\r\n").progress == .inHead)
+    }
+}
