@@ -44,9 +44,10 @@ public struct ScorecardHole: Codable, Equatable, Sendable {
 
 public struct HoleScore: Codable, Equatable, Sendable {
     public var hole: Int
-    public var strokes: Int
+    /// nil until the player has a score on the hole: "parred 2" and "has not played 2" differ.
+    public var strokes: Int?
 
-    public init(hole: Int, strokes: Int) {
+    public init(hole: Int, strokes: Int?) {
         self.hole = hole
         self.strokes = strokes
     }
@@ -57,18 +58,44 @@ public struct ScorecardPlayer: Codable, Equatable, Sendable {
     /// Absent for guests.
     public var userId: UserID?
     public var name: String
+    /// Every hole of the round, in order; a hole not yet played has no strokes.
     public var scores: [HoleScore]
+    /// Strokes over the holes played so far.
     public var total: Int
+    /// `total` against the par of the holes played so far.
     public var toPar: Int
+    public var holesPlayed: Int
 
-    public init(playerId: RoundPlayerID, userId: UserID?, name: String, scores: [HoleScore], total: Int, toPar: Int) {
+    public init(
+        playerId: RoundPlayerID, userId: UserID?, name: String, scores: [HoleScore], total: Int, toPar: Int, holesPlayed: Int
+    ) {
         self.playerId = playerId
         self.userId = userId
         self.name = name
         self.scores = scores
         self.total = total
         self.toPar = toPar
+        self.holesPlayed = holesPlayed
     }
+
+    /// A line whose `total`, `toPar` and `holesPlayed` are worked out from its scores over `holes`.
+    public init(playerId: RoundPlayerID, userId: UserID?, name: String, scores: [HoleScore], holes: [ScorecardHole]) {
+        self.init(playerId: playerId, userId: userId, name: name, scores: scores, total: 0, toPar: 0, holesPlayed: 0)
+        recount(holes: holes)
+    }
+
+    /// Works `total`, `toPar` and `holesPlayed` out again from the holes played: unplayed holes count
+    /// for nothing, neither as strokes nor as par.
+    public mutating func recount(holes: [ScorecardHole]) {
+        let pars = Dictionary(holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
+        let played = scores.compactMap { score in score.strokes.map { (strokes: $0, par: pars[score.hole] ?? $0) } }
+        total = played.reduce(0) { $0 + $1.strokes }
+        toPar = total - played.reduce(0) { $0 + $1.par }
+        holesPlayed = played.count
+    }
+
+    /// Whether the player has a score on every hole of the round.
+    public var hasPlayedEveryHole: Bool { holesPlayed == scores.count }
 }
 
 /// A round's one shared scorecard. `version` grows by one with every change.

@@ -12,8 +12,7 @@ extension Scorecard {
                     let hole = card.players[player].scores.firstIndex(where: { $0.hole == message.hole }), let strokes = message.strokes
                 else { continue }
                 card.players[player].scores[hole].strokes = strokes
-                card.players[player].total = card.players[player].scores.reduce(0) { $0 + $1.strokes }
-                card.players[player].toPar = card.players[player].total - card.par
+                card.players[player].recount(holes: card.holes)
                 card.currentHole = message.hole ?? card.currentHole
                 card.version = message.version
             case .finished:

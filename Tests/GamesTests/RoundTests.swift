@@ -8,7 +8,7 @@ import Testing
 @Suite("Disc golf rounds")
 struct RoundTests {
     @Test(
-        "A round copies the course's holes and pars, starts every score at par, and exists only for its players", arguments: TestStore.all)
+        "A round copies the course's holes and pars, starts with no hole played, and exists only for its players", arguments: TestStore.all)
     func start(store: TestStore) async throws {
         try await RecordingSubscriber.with { subscriber in
             try await GamesHarness.with(store: store, config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url])
@@ -20,7 +20,11 @@ struct RoundTests {
                     card.holes == [.init(number: 1, par: 3), .init(number: 2, par: 4), .init(number: 3, par: 3), .init(number: 4, par: 5)])
                 #expect(card.players.map(\.name) == ["Ann", "Ben", "Gus Guest"])
                 #expect(card.players.map(\.userId) == [ann.user.id, ben.user.id, nil])
-                #expect(card.players.allSatisfy { $0.total == 15 && $0.toPar == 0 && $0.scores.map(\.strokes) == [3, 4, 3, 5] })
+                #expect(
+                    card.players.allSatisfy {
+                        $0.total == 0 && $0.toPar == 0 && $0.holesPlayed == 0 && $0.scores.map(\.hole) == [1, 2, 3, 4]
+                            && $0.scores.allSatisfy { $0.strokes == nil }
+                    })
                 #expect(card.version == 0 && card.status == .ongoing && card.courseName == course.name && card.currentHole == 1)
 
                 #expect(try await h.card(card.id, as: ben) == card)
@@ -84,7 +88,9 @@ struct RoundTests {
 
             let first = try await expect(200, h.score(card, player: 1, hole: 2, strokes: 2, as: ann)).decode(Scorecard.self)
             #expect(first.version == 1 && first.currentHole == 2)
-            #expect(first.players[1].total == 8 && first.players[1].toPar == -2)
+            // Totals count the holes played: one, an eagle.
+            #expect(first.players[1].total == 2 && first.players[1].toPar == -2 && first.players[1].holesPlayed == 1)
+            #expect(first.players[1].scores.map(\.strokes) == [nil, 2, nil])
             // A guest's score is kept by a registered player.
             let second = try await expect(200, h.score(first, player: 2, hole: 1, strokes: 6, as: ben)).decode(Scorecard.self)
             #expect(second.version == 2 && second.players[2].toPar == 3)
@@ -108,6 +114,10 @@ struct RoundTests {
             #expect(
                 try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann, expectedVersion: 2).decode(Scorecard.self).version == 3)
             #expect(try await h.card(card.id, as: ann).version == 3)
+            // A par is a score like any other: "parred 2" is not "has not played 2".
+            let par = try await expect(200, h.score(card, player: 0, hole: 2, strokes: 4, as: ann)).decode(Scorecard.self)
+            #expect(par.version == 4 && par.players[0].scores.map(\.strokes) == [2, 4, nil] && par.players[0].holesPlayed == 2)
+            #expect(par.players[0].total == 6 && par.players[0].toPar == -1)
         }
     }
 
@@ -163,17 +173,21 @@ struct RoundTests {
             }
             let unfinished = try await h.startRound(on: rakke, by: ann)
             _ = try await h.score(unfinished, player: 0, hole: 1, strokes: 1, as: ann)
+            // A round finished after one hole (a birdie): the hole counts, the round sets no record.
+            let short = try await h.startRound(on: rakke, by: ann)
+            _ = try await expect(200, h.score(short, player: 0, hole: 1, strokes: 2, as: ann))
+            _ = try await expect(200, h.games.post("/v1/rounds/\(short.id)/finish", token: ann.accessToken))
 
             let stats = try await expect(200, h.games.get("/v1/users/\(ann.user.id)/stats", token: viewer.accessToken)).decode(
                 PlayerStats.self)
-            #expect(stats.roundsPlayed == 3)
+            #expect(stats.roundsPlayed == 4)
             #expect(stats.courses.map(\.courseName) == ["Pirita", "Rakke"])
             let rakkeStats = try #require(stats.courses.last)
             #expect(rakkeStats.roundsPlayed == 2 && rakkeStats.averageTotal == 9)
             #expect(rakkeStats.best.total == 8 && rakkeStats.best.toPar == -2 && rakkeStats.best.roundId == records[1])
             #expect(stats.courses.first?.best.total == 6 && stats.courses.first?.best.toPar == -2)
-            // Holes: 3,3,4 (three pars); 1,2,5 (ace, birdie, bogey); 2,4 (birdie, birdie).
-            #expect(stats.scores == ScoreCounts(aces: 1, eagles: 0, birdies: 3, pars: 3, bogeys: 1, doubleBogeys: 0))
+            // Holes: 3,3,4 (three pars); 1,2,5 (ace, birdie, bogey); 2,4 (birdie, birdie); 2 (birdie), no more.
+            #expect(stats.scores == ScoreCounts(aces: 1, eagles: 0, birdies: 4, pars: 3, bogeys: 1, doubleBogeys: 0))
 
             let nobody = try await h.games.get("/v1/users/\(UserID())/stats", token: viewer.accessToken).decode(PlayerStats.self)
             #expect(nobody.roundsPlayed == 0 && nobody.courses.isEmpty)

@@ -16,7 +16,7 @@ struct Rounds: Sendable {
     let outbox = Outbox()
 
     /// Holes and pars are copied from catalog now, so later edits of the course leave this round
-    /// alone. The starter plays; every score starts at the hole's par.
+    /// alone. The starter plays; no hole has a score until a player records one.
     func start(_ request: StartRoundRequest, by user: UserID, requestID: String) async throws -> Scorecard {
         let entries = try await players(request.players, starter: user, requestID: requestID)
         guard let course = try await catalog.course(request.courseId, requestID: requestID) else {

@@ -3,28 +3,35 @@ import Foundation
 
 /// Scorecard arithmetic and personal statistics, from cards alone.
 enum Scoring {
-    /// A player's line with total and to-par worked out from their strokes.
+    /// A player's line over every hole of the round: the strokes recorded, none on a hole not yet
+    /// played, with total and to-par over the holes played.
     static func line(
         playerId: RoundPlayerID, userId: UserID?, name: String, strokes: [Int: Int], holes: [ScorecardHole]
     ) -> ScorecardPlayer {
-        let scores = holes.map { HoleScore(hole: $0.number, strokes: strokes[$0.number] ?? $0.par) }
-        let total = scores.reduce(0) { $0 + $1.strokes }
-        return ScorecardPlayer(
-            playerId: playerId, userId: userId, name: name, scores: scores, total: total, toPar: total - holes.reduce(0) { $0 + $1.par })
+        ScorecardPlayer(
+            playerId: playerId, userId: userId, name: name, scores: holes.map { HoleScore(hole: $0.number, strokes: strokes[$0.number]) },
+            holes: holes)
     }
 
     static let strokesRange = ScoreUpdate.strokesRange
 
     /// A user's statistics over completed cards: rounds played, each course's record and average,
-    /// and how each hole ended. Guests have no user and so no statistics.
+    /// and how each hole ended. Only holes played count: a round finished after three holes adds
+    /// three holes to the counts, and (not being a whole round) sets no record and no average.
+    /// Guests have no user and so no statistics.
     static func stats(of user: UserID, cards: [Scorecard]) -> PlayerStats {
         var counts = ScoreCounts()
+        var roundsPlayed = 0
         var byCourse: [CourseID: [(card: Scorecard, line: ScorecardPlayer)]] = [:]
         for card in cards where card.status == .completed {
-            guard let line = card.players.first(where: { $0.userId == user }) else { continue }
-            byCourse[card.courseId, default: []].append((card, line))
-            let pars = Dictionary(uniqueKeysWithValues: card.holes.map { ($0.number, $0.par) })
-            for score in line.scores { count(score.strokes, par: pars[score.hole] ?? score.strokes, into: &counts) }
+            guard let line = card.players.first(where: { $0.userId == user }), line.holesPlayed > 0 else { continue }
+            roundsPlayed += 1
+            if line.hasPlayedEveryHole { byCourse[card.courseId, default: []].append((card, line)) }
+            let pars = Dictionary(card.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
+            for score in line.scores {
+                guard let strokes = score.strokes else { continue }
+                count(strokes, par: pars[score.hole] ?? strokes, into: &counts)
+            }
         }
         let courses = byCourse.map { courseId, played -> CourseStats in
             // The best total; on a tie, the earlier round set the record.
@@ -38,7 +45,7 @@ enum Scoring {
                 averageTotal: (average * 100).rounded() / 100)
         }
         return PlayerStats(
-            userId: user, roundsPlayed: byCourse.values.reduce(0) { $0 + $1.count },
+            userId: user, roundsPlayed: roundsPlayed,
             courses: courses.sorted { ($0.courseName, $0.courseId.description) < ($1.courseName, $1.courseId.description) },
             scores: counts)
     }

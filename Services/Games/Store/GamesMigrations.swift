@@ -90,5 +90,15 @@ enum GamesMigrations {
             ]
         },
         Migration(version: 7, name: "games' time zones") { _ in ["ALTER TABLE games ADD COLUMN time_zone TEXT"] },
+        // Cards used to start with every hole at par; a hole nobody recorded a score on was not played.
+        Migration(version: 8, name: "unplayed holes have no score") { _ in
+            [
+                """
+                DELETE FROM round_scores WHERE NOT EXISTS (
+                    SELECT 1 FROM round_changes AS c WHERE c.round_id = round_scores.round_id AND c.kind = 'score'
+                    AND c.player_id = round_scores.player_id AND c.hole = round_scores.hole)
+                """
+            ]
+        },
     ]
 }

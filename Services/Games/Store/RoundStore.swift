@@ -40,11 +40,13 @@ struct SQLRoundStore: RoundStore {
                 }
             ).run()
         let cells = card.players.flatMap { player in
-            player.scores.map { score -> [any SQLExpression] in
-                [id, SQLBind(player.playerId.description), SQLBind(score.hole), SQLBind(score.strokes)]
+            player.scores.compactMap { score -> [any SQLExpression]? in
+                score.strokes.map { [id, SQLBind(player.playerId.description), SQLBind(score.hole), SQLBind($0)] }
             }
         }
-        try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes").rows(cells).run()
+        if !cells.isEmpty {
+            try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes").rows(cells).run()
+        }
     }
 
     func card(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard? {
@@ -61,9 +63,10 @@ struct SQLRoundStore: RoundStore {
     func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
         async throws
     {
-        try await sql.update("round_scores").set("strokes", to: SQLBind(strokes))
-            .where("round_id", .equal, SQLBind(round.description)).where("player_id", .equal, SQLBind(player.description))
-            .where("hole", .equal, SQLBind(hole)).run()
+        // A hole's first score makes its row; a later one replaces it.
+        try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes")
+            .values(SQLBind(round.description), SQLBind(player.description), SQLBind(hole), SQLBind(strokes))
+            .onConflict(with: ["round_id", "player_id", "hole"]) { $0.set(excludedValueOf: "strokes") }.run()
         try await sql.update("rounds").set("version", to: SQLBind(version)).set("current_hole", to: SQLBind(hole))
             .where("id", .equal, SQLBind(round.description)).run()
         try await logChange(
