@@ -58,9 +58,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     }
     router.get(RouterPath(GatewayAPI.health.operation.path.text)) { _, _ in
         let report = await health.report()
-        return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
+        return JSONResponse(GatewayHealth(status: report.status), status: report.status == "ok" ? .ok : .serviceUnavailable)
     }
-    StandardRoutes<HuddleRequestContext>.addMetrics(dependencies.metrics, to: router)
     let document = ServedDocument.json
     router.get(RouterPath(GatewayAPI.openAPI.operation.path.text)) { _, _ in
         Response(
@@ -88,8 +87,30 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)
-    app.addServices(client)
+    app.addServices(client, operationsListener(reader: reader, health: health, dependencies: dependencies))
     return app
+}
+
+/// What the people running the gateway read and strangers must not: which module is down
+/// (`/health` with each upstream's state) and `/metrics`, on a listener of its own
+/// (`gateway.ops.http.host`, default 127.0.0.1; `gateway.ops.http.port`, default 9180, or 0 when the
+/// gateway itself listens on port 0, as in tests) that a deployment keeps off its public network.
+private func operationsListener(reader: ConfigReader, health: UpstreamHealth, dependencies: ServiceDependencies)
+    -> some ApplicationProtocol
+{
+    let router = Router(context: HuddleRequestContext.self)
+    router.addMiddleware { RequestIDMiddleware() }
+    router.get("/health") { _, _ in
+        let report = await health.report()
+        return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
+    }
+    StandardRoutes<HuddleRequestContext>.addMetrics(dependencies.metrics, to: router)
+    let publicPort = reader.listenAddress(for: ServiceModule.gateway.rawValue, defaultPort: ServiceModule.gateway.defaultPort).port
+    let logger = dependencies.logger
+    return Application(
+        router: router, configuration: reader.serverConfiguration(for: "gateway.ops", defaultPort: publicPort == 0 ? 0 : 9180),
+        onServerRunning: { channel in logger.info("gateway operations (/health, /metrics) on \(channel.localAddress?.description ?? "?")") },
+        logger: logger)
 }
 
 /// Accepts a WebSocket upgrade only after the module behind the path accepted it too.

@@ -4,15 +4,21 @@ import HTTPTypes
 import NIOCore
 import ServiceKit
 
-/// `GET /health` of the gateway: its own state and each module's, asked concurrently with a short
-/// timeout so one slow module cannot make the health check itself hang.
+/// The gateway's health: its own state and each module's, asked concurrently with a short
+/// timeout so one slow module cannot make the health check itself hang. The public `/health` says
+/// only `status`; the operations listener's says which module is down.
 struct UpstreamHealth: Sendable {
     let modules: [ServiceModule]
     let directory: ServiceDirectory
     let client: UpstreamClient
     let timeout: Duration
 
-    typealias Report = GatewayHealth
+    struct Report: Codable, Sendable {
+        /// `ok` or `degraded`.
+        var status: String
+        /// Per module: `up`, `degraded`, `down` or `unknown`.
+        var upstreams: [String: String]
+    }
 
     func report() async -> Report {
         let states = await withTaskGroup(of: (ServiceModule, String).self) { group in

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 public import ServiceLifecycle
 
 /// Runs a server that is not a Huddle module (a stub provider, a fake upstream) on port 0 for the
@@ -23,4 +25,13 @@ public func withServerOnPort0<T>(
         _ = try? await task.value
         throw error
     }
+}
+
+/// A loopback port nothing listens on now, for a listener whose port a test must know in advance
+/// (one that does not announce the port it got).
+public func freeLoopbackPort() async throws -> Int {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+    let port = channel.localAddress?.port ?? 0
+    try await channel.close()
+    return port
 }

@@ -183,18 +183,28 @@ struct GatewayTests {
         }
     }
 
-    @Test("health reports each upstream; metrics and the OpenAPI document are served")
+    @Test("the public health says up or down only; which module is down, and the metrics, are on the operations listener")
     func ownEndpoints() async throws {
+        let opsPort = try await freeLoopbackPort()
+        let config = ["gateway.modules": "catalog,chat", "gateway.ops.http.port": "\(opsPort)"]
         try await FakeUpstream.with { upstream in
-            try await Self.withGateway(catalog: upstream.url, config: ["gateway.modules": "catalog,chat"]) { gateway, _ in
+            try await Self.withGateway(catalog: upstream.url, config: config) { gateway, _ in
                 let health = try await gateway.get("/health")
                 #expect(health.status == 503)
-                let report = try JSONSerialization.jsonObject(with: health.body) as? [String: Any]
+                let summary = try JSONSerialization.jsonObject(with: health.body) as? [String: Any]
+                #expect(summary?.keys.sorted() == ["status"])
+                #expect(summary?["status"] as? String == "degraded")
+                #expect(try await gateway.get("/metrics").status == 404)
+
+                let operations = TestClient(baseURL: "http://127.0.0.1:\(opsPort)")
+                let detailed = try await operations.get("/health")
+                #expect(detailed.status == 503)
+                let report = try JSONSerialization.jsonObject(with: detailed.body) as? [String: Any]
                 #expect(report?["status"] as? String == "degraded")
                 #expect(report?["upstreams"] as? [String: String] == ["catalog": "up", "chat": "unknown"])
 
                 _ = try await gateway.get("/v1/teams/echo")
-                let metrics = try await gateway.get("/metrics")
+                let metrics = try await operations.get("/metrics")
                 #expect(metrics.status == 200)
                 // Requests are counted and timed by route, method and status.
                 let lines = metrics.text.split(separator: "\n")

@@ -1,14 +1,14 @@
 /// What the gateway answers itself.
 public enum GatewayAPI {
     public static let health = Endpoint<Anyone, NoBody, GatewayHealth>(
-        .get, "/health", owner: .gateway, summary: "The gateway's health and each module's (503 with the same body when degraded)",
+        .get, "/health", owner: .gateway,
+        summary: "Whether the gateway and the modules behind it are up (503 with the same body when not); which module is down, and "
+            + "the metrics, are served only on the gateway's operations listener (gateway.ops.http.*)",
         otherAnswers: [503: GatewayHealth.self])
-    public static let metrics = Endpoint<Anyone, NoBody, PlainText>(
-        .get, "/metrics", owner: .gateway, summary: "Prometheus metrics, in the text exposition format")
     public static let openAPI = Endpoint<Anyone, NoBody, JSONObject>(
         .get, "/openapi.json", owner: .gateway, summary: "This document (OpenAPI 3.1)")
 
-    public static let all: [APIOperation] = [health.operation, metrics.operation, openAPI.operation]
+    public static let all: [APIOperation] = [health.operation, openAPI.operation]
 }
 
 /// Every public operation, and every internal one, of the modules that exist.
@@ -25,16 +25,13 @@ public enum API {
     }
 }
 
-/// `GET /health` of the gateway.
+/// `GET /health` of the gateway: up or down, and nothing a stranger could map the deployment by.
 public struct GatewayHealth: Codable, Sendable, Equatable {
     /// `ok` or `degraded`.
     public var status: String
-    /// Per module: `up`, `degraded`, `down` or `unknown`.
-    public var upstreams: [String: String]
 
-    public init(status: String, upstreams: [String: String]) {
+    public init(status: String) {
         self.status = status
-        self.upstreams = upstreams
     }
 }
 
