@@ -109,7 +109,8 @@ private func operationsListener(reader: ConfigReader, health: UpstreamHealth, de
     let logger = dependencies.logger
     return Application(
         router: router, configuration: reader.serverConfiguration(for: "gateway.ops", defaultPort: publicPort == 0 ? 0 : 9180),
-        onServerRunning: { channel in logger.info("gateway operations (/health, /metrics) on \(channel.localAddress?.description ?? "?")") },
+        onServerRunning: { channel in logger.info("gateway operations (/health, /metrics) on \(channel.localAddress?.description ?? "?")")
+        },
         logger: logger)
 }
 
