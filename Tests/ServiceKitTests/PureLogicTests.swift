@@ -33,16 +33,33 @@ struct PureLogicTests {
         #expect(limiter.check(client: "a", now: 100.5) == 1)
     }
 
-    @Test("login throttling counts failures inside the window only")
-    func throttle() {
+    @Test("sign-in waits double with each failure from one address, after three, up to 15 minutes")
+    func throttlePerClient() {
         let throttle = LoginThrottle()
         let now = Date(timeIntervalSince1970: 10_000)
-        let four = (1...4).map { now.addingTimeInterval(-Double($0) * 60) }
-        #expect(throttle.retryAfter(failures: four, now: now) == nil)
-        let five = four + [now.addingTimeInterval(-600)]
-        #expect(throttle.retryAfter(failures: five, now: now) == 300)
-        let stale = four + [now.addingTimeInterval(-901)]
-        #expect(throttle.retryAfter(failures: stale, now: now) == nil)
+        func mine(_ secondsAgo: Double...) -> [LoginThrottle.Failure] {
+            secondsAgo.map { .init(at: now.addingTimeInterval(-$0), fromThisClient: true) }
+        }
+        #expect(throttle.retryAfter(failures: mine(0, 0), now: now) == nil)
+        #expect(throttle.retryAfter(failures: mine(0, 0, 0), now: now) == 1)
+        #expect(throttle.retryAfter(failures: mine(0, 0, 0, 0, 0), now: now) == 4)
+        // Measured from the latest failure: 4 s after it, a wait of 4 s is over.
+        #expect(throttle.retryAfter(failures: mine(4, 5, 6, 7, 8), now: now) == nil)
+        #expect(throttle.retryAfter(failures: mine(1, 5, 6, 7, 8), now: now) == 3)
+        // Capped at 15 minutes, and only failures inside the window count.
+        #expect(throttle.retryAfter(failures: mine(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14), now: now) == 900)
+        #expect(throttle.retryAfter(failures: mine(0, 0, 901), now: now) == nil)
+    }
+
+    @Test("failures from other addresses slow an account only a little: a stranger cannot lock its owner out")
+    func throttleAcrossClients() {
+        let throttle = LoginThrottle()
+        let now = Date(timeIntervalSince1970: 10_000)
+        let strangers = (0..<200).map { LoginThrottle.Failure(at: now.addingTimeInterval(-Double($0) / 10), fromThisClient: false) }
+        #expect(throttle.retryAfter(failures: Array(strangers.prefix(9)), now: now) == nil)
+        #expect(throttle.retryAfter(failures: Array(strangers.prefix(10)), now: now) == 1)
+        #expect(throttle.retryAfter(failures: strangers, now: now) == 60)
+        #expect(throttle.retryAfter(failures: strangers, now: now.addingTimeInterval(61)) == nil)
     }
 
     @Test("passwords are bcrypt-hashed at the configured cost with a salt")

@@ -8,7 +8,7 @@ struct SessionsController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.register) { body, _, _ in try await accounts.register(body) }
-        router.on(AuthAPI.login) { body, _, _ in try await accounts.login(body) }
+        router.on(AuthAPI.login) { body, request, context in try await accounts.login(body, client: request.clientAddress(context)) }
         router.on(AuthAPI.oauthLogin) { body, _, context in
             let provider = try context.parameters.require("provider")
             guard provider == "facebook" else { throw AuthError.unsupportedProvider(provider) }

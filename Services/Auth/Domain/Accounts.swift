@@ -36,19 +36,20 @@ struct Accounts: Sendable {
         }
     }
 
-    func login(_ request: LoginRequest) async throws -> Contracts.Session {
+    /// `client` is the address the attempt came from, which throttling counts failures by.
+    func login(_ request: LoginRequest, client: String) async throws -> Contracts.Session {
         let email = AuthValidation.normalizedEmail(request.email)
         // No account has an address that could not be registered; such text never reaches the store.
         guard AuthValidation.emailProblem(email) == nil else { throw AuthError.invalidCredentials }
         let now = Date()
         let recentFailures = try await database.read { sql in
-            try await attempts.failures(email: email, since: now.addingTimeInterval(-throttle.window), on: sql)
+            try await attempts.failures(email: email, client: client, since: now.addingTimeInterval(-throttle.window), on: sql)
         }
         if let wait = throttle.retryAfter(failures: recentFailures, now: now) { throw AuthError.tooManyAttempts(retryAfterSeconds: wait) }
         let user = try await database.read { sql in try await users.user(email: email, on: sql) }
         // Unknown emails are checked against a dummy hash: same answer, same time.
         guard try await hasher.verify(request.password, against: user?.passwordHash), let user else {
-            try await database.transaction { sql in try await attempts.recordFailure(email: email, at: now, on: sql) }
+            try await database.transaction { sql in try await attempts.recordFailure(email: email, client: client, at: now, on: sql) }
             throw AuthError.invalidCredentials
         }
         return try await startSession(for: user) { sql in

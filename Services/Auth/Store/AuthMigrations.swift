@@ -43,5 +43,9 @@ enum AuthMigrations {
             ]
         },
         .outbox(version: 2),
+        // Sign-in failures count per client address too (`LoginThrottle`).
+        Migration(version: 3, name: "sign-in failures by client address") { _ in
+            ["ALTER TABLE login_failures ADD COLUMN client TEXT NOT NULL DEFAULT ''"]
+        },
     ]
 }

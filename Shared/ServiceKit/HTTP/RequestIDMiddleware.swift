@@ -53,3 +53,14 @@ extension HTTPField.Name {
     public static let idempotencyKey = Self("Idempotency-Key")!
     public static let forwardedFor = Self("X-Forwarded-For")!
 }
+
+extension Request {
+    /// The address of the device that sent the request: the last `X-Forwarded-For` entry, which the
+    /// gateway appends (modules are reached only through it), else the connection's own address.
+    public func clientAddress(_ context: HuddleRequestContext) -> String {
+        if let forwarded = headers[.forwardedFor]?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !forwarded.isEmpty {
+            return forwarded
+        }
+        return context.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
