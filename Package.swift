@@ -93,7 +93,7 @@ let package = Package(
             dependencies: [
                 "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
-                .nioFoundationCompat, .webSocket,
+                .nioFoundationCompat, .nioHTTP1, .webSocket,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -45,5 +45,5 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     return try service.application(
         server: .http1WebSocketUpgrade(
             webSocketRouter: liveRouter,
-            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatSockets.maxMessageSize))))
+            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatSockets.maxFrameSize))))
 }

@@ -77,11 +77,14 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         server: HTTPServerBuilder { responder in
             HeadGuardedChannel(
                 base: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, configuration: .init(autoPing: LiveSockets.devicePing)
+                    responder: responder,
+                    // A device's frames may be as long as a module takes: the module, not the gateway, answers
+                    // one it finds too long, with the error frame its socket documents.
+                    configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing)
                 ) { head, channel, logger in
                     try await upgrade(
                         head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets,
-                        logger: logger)
+                        client: client, logger: logger)
                 },
                 limits: headLimits)
         },
@@ -114,32 +117,79 @@ private func operationsListener(reader: ConfigReader, health: UpstreamHealth, de
         logger: logger)
 }
 
-/// Accepts a WebSocket upgrade only after the module behind the path accepted it too.
+/// Accepts a WebSocket upgrade only after the module behind the path accepted it too; a refused one
+/// is answered as the module answers the same path over plain HTTP (its status and problem), before
+/// anything is upgraded.
 private func upgrade(
     _ head: HTTPRequest, channel: any Channel, routes: RouteTable, directory: ServiceDirectory, limiter: RateLimiter,
-    sockets: DeviceSockets, logger: Logger
+    sockets: DeviceSockets, client: UpstreamClient, logger: Logger
 ) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
     let path = head.path ?? "/"
     let pathOnly = String(path.prefix { $0 != "?" })
-    guard !RouteTable.isInternal(pathOnly), let module = routes.module(for: pathOnly),
-        let base = directory.url(of: module)
-    else { return .dontUpgrade }
-    let client = channel.remoteAddress?.ipAddress ?? "unknown"
-    // A refused upgrade is answered by the HTTP path, which applies the limit and says 429.
-    guard limiter.check(client: client) == nil else { return .dontUpgrade }
+    guard !RouteTable.isInternal(pathOnly), let module = routes.module(for: pathOnly) else {
+        await UpgradeRefusal.refuse(CommonError.noSuchRoute.problem, on: channel)
+        return .dontUpgrade
+    }
+    guard let base = directory.url(of: module) else {
+        await UpgradeRefusal.refuse(GatewayError.upstreamUnavailable(module).problem, on: channel)
+        return .dontUpgrade
+    }
+    let address = channel.remoteAddress?.ipAddress ?? "unknown"
+    if let wait = limiter.check(client: address) {
+        let limited = CommonError.rateLimited(retryAfterSeconds: wait)
+        await UpgradeRefusal.refuse(limited.problem, headers: [("Retry-After", String(wait))], on: channel)
+        return .dontUpgrade
+    }
     var headers = HTTPFields()
-    if let authorization = head.headerFields[.authorization] { headers[.authorization] = authorization }
+    let offered = SocketToken.offered(in: head.headerFields)
+    if let authorization = head.headerFields[.authorization] {
+        headers[.authorization] = authorization
+    } else if let token = offered.token {
+        headers[.authorization] = "Bearer \(token)"
+    }
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
-    headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(client)" } ?? client
+    headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(address)" } ?? address
     let url = "ws" + base.dropFirst("http".count) + path
     guard
         let bridge = await WebSocketBridge.open(
             url: url, headers: headers, buffer: sockets.buffer, cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
-    else { return .dontUpgrade }
-    return .upgrade([.requestID: requestID]) { inbound, outbound, _ in
+    else {
+        let (problem, extra) = await refusal(of: path, headers: headers, module: module, base: base, client: client)
+        await UpgradeRefusal.refuse(problem, headers: extra, on: channel)
+        return .dontUpgrade
+    }
+    var answer: HTTPFields = [.requestID: requestID]
+    if offered.protocolName { answer[.secWebSocketProtocol] = SocketToken.protocolName }
+    return .upgrade(answer) { inbound, outbound, _ in
         await LiveSockets.serve(channel) { await bridge.pump(inbound: inbound, outbound: outbound) }
     }
+}
+
+/// Why the module refused an upgrade: what it answers the same request as plain HTTP (401 with its
+/// challenge, 404, 422). A module that would have taken it (its 426) failed in between: 502.
+private func refusal(of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient) async
+    -> (Problem, [(String, String)])
+{
+    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)
+    guard let answer = try? await client.send(request, body: nil, to: base, deadline: .now() + .seconds(5)) else {
+        return (GatewayError.upstreamUnavailable(module).problem, [])
+    }
+    var body = ByteBuffer()
+    switch answer.body {
+    case .whole(let whole): body = whole
+    case .stream(let stream):
+        do {
+            for try await chunk in stream where body.readableBytes < 64 * 1024 { body.writeImmutableBuffer(chunk) }
+        } catch {
+            return (GatewayError.badUpstream(module).problem, [])
+        }
+    }
+    let status = answer.head.status.code
+    guard (400..<500).contains(status), status != 426,
+        let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
+    else { return (GatewayError.badUpstream(module).problem, []) }
+    return (problem, answer.head.headerFields[.wwwAuthenticate].map { [("WWW-Authenticate", $0)] } ?? [])
 }
 
 /// How much a device's live socket may fall behind, and for how long (`gateway.socket.*`).

@@ -19,7 +19,8 @@ struct FootballControls: Sendable {
         }
         fixtures.post(":id/status") { request, context in
             let change = try await request.decode(as: FootballControl.StatusChange.self, context: context)
-            return try await apply(context) { try $0.setStatus(change.status, elapsed: change.elapsed) }
+            let now = Date()
+            return try await apply(context) { try $0.setStatus(change.status, elapsed: change.elapsed, at: now) }
         }
         fixtures.post(":id/events") { request, context in
             let event = try await request.decode(as: FootballControl.NewEvent.self, context: context)

@@ -5,7 +5,15 @@ import Foundation
 /// `FootballFixture` and `Matchday`; the actor only keeps them.
 actor FootballFeed {
     private var fixtures: [Int: FootballFixture] = [:]
-    private var nextID = 1_000_001
+    /// Fixture ids are new on every start, as a real feed's are for new fixtures: a stand-in that
+    /// restarted once handed out the same ids again, so a restarted `huddle` saw its stored matches
+    /// (one at 3–0, one cancelled and refunded) go back to not started. Counted from the start time,
+    /// 100 a second, kept below 2³¹ as stores keep provider ids in 32-bit integers.
+    private var nextID: Int
+
+    init(started: Date = Date()) {
+        nextID = 1_000_000 + (Int(started.timeIntervalSince1970) % 20_000_000) * 100
+    }
     /// Scripted fixtures: the steps still to play, and the real seconds per match minute.
     private var scripts: [Int: (steps: ArraySlice<Matchday.Step>, secondsPerMinute: Double)] = [:]
     private(set) var isDown = false
@@ -122,8 +130,11 @@ struct FootballFixture: Sendable {
         case unknownEvent(String, String)
     }
 
-    mutating func setStatus(_ short: String, elapsed: Int?) throws {
+    /// A fixture that kicks off (`1H`) before its scheduled kickoff kicked off `now`: its kickoff moves
+    /// there, so no match is over before the time it started.
+    mutating func setStatus(_ short: String, elapsed: Int?, at now: Date) throws {
         guard FootballStatus.names[short] != nil else { throw Refusal.unknownStatus(short) }
+        if status != short, ["NS", "TBD"].contains(status), short == "1H", kickoff > now { kickoff = now }
         if regularTime == nil, FootballStatus.afterRegularTime.contains(short) { regularTime = goals }
         status = short
         self.elapsed = elapsed ?? self.elapsed
@@ -151,7 +162,7 @@ struct FootballFixture: Sendable {
     /// A scripted change; scripts only hold changes the rules accept.
     mutating func play(_ change: Matchday.Step.Change) {
         switch change {
-        case .status(let short, let elapsed): try? setStatus(short, elapsed: elapsed)
+        case .status(let short, let elapsed): try? setStatus(short, elapsed: elapsed, at: kickoff)
         case .elapsed(let minute): elapsed = minute
         case .event(let type, let detail, let side, let player, let minute):
             try? record(Event(elapsed: minute, side: side, player: player, type: type, detail: detail))

@@ -274,6 +274,9 @@ public struct Ticket: Codable, Equatable, Sendable {
 }
 
 /// One movement of a wallet, from the ledger: `amount` is positive into the wallet, negative out.
+public enum WalletTransactionTag {}
+public typealias WalletTransactionID = TypedID<WalletTransactionTag>
+
 public struct WalletTransaction: Codable, Equatable, Sendable {
     public enum Kind: String, Codable, Sendable, CaseIterable, WireEnum {
         /// The opening grant.
@@ -286,14 +289,15 @@ public struct WalletTransaction: Codable, Equatable, Sendable {
         case refund
     }
 
-    public var id: UUID
+    /// The ledger transfer's id, lower-case on the wire as every id is.
+    public var id: WalletTransactionID
     public var kind: Kind
     public var amount: Int
     public var currency: String
     public var ticketId: TicketID?
     public var at: Date
 
-    public init(id: UUID, kind: Kind, amount: Int, currency: String, ticketId: TicketID?, at: Date) {
+    public init(id: WalletTransactionID, kind: Kind, amount: Int, currency: String, ticketId: TicketID?, at: Date) {
         self.id = id
         self.kind = kind
         self.amount = amount

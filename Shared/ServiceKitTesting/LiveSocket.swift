@@ -1,6 +1,6 @@
 public import Contracts
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
@@ -49,8 +49,11 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
 
     /// Connects to `baseURL` (`http://…`) + `path`; throws `Refused.upgrade` when the server does
     /// not accept the socket.
-    public static func connect(baseURL: String, path: String, token: String?) async throws -> LiveDevice {
+    /// `headers` are added to the upgrade request (e.g. `Sec-WebSocket-Protocol`).
+    public static func connect(baseURL: String, path: String, token: String?, headers: HTTPFields = [:]) async throws -> LiveDevice {
         let url = "ws" + baseURL.dropFirst("http".count) + path
+        var upgradeHeaders = headers
+        if let token { upgradeHeaders[.authorization] = "Bearer \(token)" }
         let (outgoing, outgoingInput) = AsyncStream<WebSocketOutboundWriter.OutboundFrame>.makeStream()
         let (opened, openedInput) = AsyncStream<Bool>.makeStream()
         let frames = NIOLockedValueBox(Frames())
@@ -58,7 +61,7 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
             do {
                 try await WebSocketClient.connect(
                     url: url,
-                    configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: token.map { [.authorization: "Bearer \($0)"] } ?? [:]),
+                    configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: upgradeHeaders),
                     logger: Logger(label: "live-socket")
                 ) { inbound, outbound, _ in
                     openedInput.yield(true)

@@ -38,6 +38,8 @@ struct Fixtures: Sendable {
         let changed = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: event.payload)
         let match = changed.match
         let previous = try await store.fixture(match.id, on: sql)
+        // A fixture reported ended stays ended, whatever a later report says (`Market.accepts`).
+        if let previous, !Market.accepts(match.status, after: previous.fixture.status) { return }
         var voidAt = previous?.voidAt
         if match.status == "PST" {
             voidAt = voidAt ?? Settlement.postponedDeadline(kickoff: match.kickoff, allowance: settings.postponedAllowance)

@@ -42,4 +42,16 @@ enum Market {
     static func isOpen(status: String, kickoff: Date, now: Date) -> Bool {
         MatchStatus.notStarted.contains(status) && kickoff > now
     }
+
+    /// Statuses a match does not come back from: played, or called off for good. Postponed (PST) is
+    /// not one: a postponed match is played later.
+    static let ended: Set<String> = MatchStatus.finished.union(["CANC", "ABD", "AWD", "WO"])
+
+    /// Whether a report of `next` may replace a fixture reported `previous`. A fixture the provider
+    /// once reported ended is never taken back to not started or in play (a feed that restarted and
+    /// replays its day, a provider's mistake): its tickets are settled and paid, and its market must
+    /// not open again.
+    static func accepts(_ next: String, after previous: String) -> Bool {
+        !ended.contains(previous) || ended.contains(next)
+    }
 }

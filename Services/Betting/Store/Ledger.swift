@@ -167,7 +167,7 @@ struct Ledger: Sendable {
             let rawID = try row.decode(column: "id", as: String.self)
             guard let id = UUID(uuidString: rawID) else { throw CorruptRow(column: "id", value: rawID) }
             return WalletTransaction(
-                id: id, kind: try row.enumValue("kind"), amount: outgoing ? -amount : amount, currency: currency,
+                id: WalletTransactionID(id), kind: try row.enumValue("kind"), amount: outgoing ? -amount : amount, currency: currency,
                 ticketId: try row.decode(column: "ticket_id", as: String?.self).flatMap(TicketID.init),
                 at: try row.decode(column: "created_at", as: Date.self))
         }

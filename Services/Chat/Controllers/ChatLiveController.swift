@@ -12,8 +12,8 @@ struct ChatLiveController {
     let verifier: TokenVerifier
 
     func add(to router: Router<LiveRequestContext>) {
-        router.ws(RouterPath(ChatAPI.live.operation.path.text)) { request, _ in
-            await user(request) == nil ? .dontUpgrade : .upgrade([:])
+        router.ws(RouterPath(ChatAPI.live.operation.path.text)) { request, context in
+            await UpgradeRefusal.upgrade(request, on: context.channel) { _ = try await verifier.user(of: request) }
         } onUpgrade: { inbound, _, context in
             guard let user = await user(context.request) else { return }
             let channel = context.requestContext.channel
@@ -29,14 +29,16 @@ struct ChatLiveController {
     }
 
     private func user(_ request: Request) async -> UserID? {
-        guard let token = request.headers.bearerToken else { return nil }
-        return try? await verifier.verify(token).userID
+        try? await verifier.user(of: request)
     }
 }
 
 /// What every chat socket of this instance uses.
 final class ChatSockets: Sendable {
     static let maxMessageSize = 1 << 14
+    /// Frames may be longer than a message may be, so that one over `maxMessageSize` is answered with
+    /// an error frame (`IncomingMessage`) rather than the WebSocket decoder closing the socket.
+    static let maxFrameSize = 1 << 20
 
     let live: LiveRooms
     let rooms: Rooms

@@ -18,8 +18,11 @@ struct LiveController {
 
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveRound.operation.path.text)) { request, context in
-            guard request.hasValidAfterVersion, let (_, _) = await player(request, context) else { return .dontUpgrade }
-            return .upgrade([:])
+            await UpgradeRefusal.upgrade(request, on: context.channel) {
+                _ = try request.afterVersion()
+                let user = try await verifier.user(of: request)
+                _ = try await rounds.card(try context.parameters.roundID(), viewer: user)
+            }
         } onUpgrade: { inbound, outbound, context in
             guard let (round, user) = await player(context.request, context.requestContext) else { return }
             do {
@@ -34,12 +37,10 @@ struct LiveController {
 
     /// The round and the signed-in player asking for it; nil for anyone else.
     private func player(_ request: Request, _ context: LiveRequestContext) async -> (RoundID, UserID)? {
-        guard let round = context.parameters.get("id").flatMap(RoundID.init),
-            let token = request.headers.bearerToken,
-            let identity = try? await verifier.verify(token),
-            (try? await rounds.card(round, viewer: identity.userID)) != nil
+        guard let round = try? context.parameters.roundID(), let user = try? await verifier.user(of: request),
+            (try? await rounds.card(round, viewer: user)) != nil
         else { return nil }
-        return (round, identity.userID)
+        return (round, user)
     }
 
     private func serve(

@@ -14,12 +14,10 @@ struct MatchLiveController {
 
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { request, context in
-            guard request.hasValidAfterVersion, let id = context.parameters.get("id").flatMap(MatchID.init),
-                (try? await matches.current(id)) != nil
-            else {
-                return .dontUpgrade
+            await UpgradeRefusal.upgrade(request, on: context.channel) {
+                _ = try request.afterVersion()
+                _ = try await matches.current(try context.parameters.matchID())
             }
-            return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let id = context.requestContext.parameters.get("id").flatMap(MatchID.init) else { return }
             do {

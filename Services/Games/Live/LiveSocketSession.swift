@@ -93,13 +93,4 @@ extension Request {
         return version
     }
 
-    /// Whether `afterVersion` is absent or valid: a socket is opened only then.
-    var hasValidAfterVersion: Bool {
-        do {
-            _ = try afterVersion()
-            return true
-        } catch {
-            return false
-        }
-    }
 }

@@ -42,20 +42,22 @@ enum DemoGames {
 
         if let spikers = teams.items.first(where: { $0.name == "Kalev Spikers" }) {
             let request = CreateGameRequest(
-                kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), capacity: 12, description: "Weekly training game")
+                kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), timeZone: "Europe/Tallinn", capacity: 12,
+                description: "Weekly training game")
             let game = try await games.expect(.POST, "/v1/games", json: request, token: chloe, as: Game.self)
             _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: chloe)
             _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: dmitri)
             _ = try await games.send(.PUT, "/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: chloe)
         }
         let casey = CreateGameRequest(
-            kind: .pickup, startsAt: day(3, hour: 7),
+            kind: .pickup, startsAt: day(3, hour: 7), timeZone: "Australia/Melbourne",
             location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
             sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
             description: "Social volleyball, all levels welcome")
         _ = try await games.expect(.POST, "/v1/games", json: casey, token: bruno, as: Game.self)
         let kadriorg = CreateGameRequest(
-            kind: .pickup, startsAt: day(2, hour: 4), location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
+            kind: .pickup, startsAt: day(2, hour: 4), timeZone: "Europe/Tallinn",
+            location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
             sport: .soccer, privacy: .protected, ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14)
         let protected = try await games.expect(.POST, "/v1/games", json: kadriorg, token: bruno, as: Game.self)
         _ = try await games.send(.POST, "/v1/games/\(protected.id)/join", token: chloe)

@@ -11,15 +11,9 @@ public enum ProblemMiddleware {
     public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
         var response = try response(for: error, request: request, context: context)
         if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
-            response.headers[.wwwAuthenticate] = challenge(for: request)
+            response.headers[.wwwAuthenticate] = BearerChallenge.header(tokenSent: request.headers.bearerToken != nil)
         }
         return response
-    }
-
-    /// RFC 6750 §3: a 401 names the scheme it wants; `invalid_token` when the request sent one that
-    /// was refused, no error code when it sent none.
-    static func challenge(for request: Request) -> String {
-        request.headers.bearerToken == nil ? "Bearer realm=\"huddle\"" : "Bearer realm=\"huddle\", error=\"invalid_token\""
     }
 
     private static func response(for error: any Error, request: Request, context: some RequestContext) throws -> Response {

@@ -12,3 +12,11 @@ extension HTTPFields {
         return token.isEmpty ? nil : token
     }
 }
+
+/// The `WWW-Authenticate` of a 401 (RFC 6750 §3): `invalid_token` when the request sent a token that
+/// was refused, no error code when it sent none.
+public enum BearerChallenge {
+    public static func header(tokenSent: Bool) -> String {
+        tokenSent ? #"Bearer realm="huddle", error="invalid_token""# : #"Bearer realm="huddle""#
+    }
+}

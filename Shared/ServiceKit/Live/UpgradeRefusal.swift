@@ -1,0 +1,59 @@
+public import Contracts
+import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+public import NIOCore
+import NIOHTTP1
+
+/// A live socket's upgrade refused with the reason: the status and problem+json an HTTP request to
+/// the same path would get (401 without a valid token, 404 for what the caller cannot see, 422 for a
+/// bad `afterVersion`), instead of the bare 400 with no body that the WebSocket server answers a
+/// refused upgrade with. It is written before anything is upgraded, and the connection closed.
+public enum UpgradeRefusal {
+    /// Answers `problem` on `channel`, which must still be in its upgrade negotiation (the server's
+    /// later bare 400 then finds the connection closed).
+    public static func refuse(_ problem: Problem, headers extra: [(String, String)] = [], on channel: any Channel) async {
+        let body = (try? HuddleJSON.encoder.encode(problem)) ?? Data()
+        var headers = HTTPHeaders([
+            ("Content-Type", Problem.mediaType), ("Content-Length", String(body.count)), ("Connection", "close"),
+        ])
+        headers.add(contentsOf: extra)
+        let status = HTTPResponseStatus(statusCode: problem.status)
+        channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+        try? await channel.close()
+    }
+
+    /// Upgrades when `check` passes; refuses with the problem it throws otherwise (a 401 with the
+    /// challenge every 401 carries). What a socket's upgrade needs checked, the route checks here.
+    public static func upgrade(
+        _ request: Request, on channel: any Channel, after check: () async throws -> Void
+    ) async -> RouterShouldUpgrade {
+        do {
+            try await check()
+            return .upgrade([:])
+        } catch {
+            let problem = (error as? any ProblemError)?.problem ?? CommonError.internalError.problem
+            let challenge =
+                problem.status == 401 ? [("WWW-Authenticate", BearerChallenge.header(tokenSent: request.headers.bearerToken != nil))] : []
+            await refuse(problem, headers: challenge, on: channel)
+            return .dontUpgrade
+        }
+    }
+}
+
+extension TokenVerifier {
+    /// The signed-in user of a request's `Authorization`: 401 without a valid token, 503 when auth's
+    /// keys cannot be had. For routes that take no `AuthenticatedContext` (a live socket's upgrade).
+    public func user(of request: Request) async throws -> UserID {
+        guard let token = request.headers.bearerToken else { throw CommonError.unauthorized() }
+        do {
+            return try await verify(token).userID
+        } catch .keysUnavailable {
+            throw CommonError.dependencyUnavailable("Token verification")
+        } catch {
+            throw CommonError.unauthorized("The access token is invalid or expired.")
+        }
+    }
+}

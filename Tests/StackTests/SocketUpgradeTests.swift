@@ -1,0 +1,77 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import ServiceKitTesting
+import Testing
+
+/// Opening a live socket through the gateway as devices do, right and wrong: a refused upgrade says
+/// why (the status and problem the same path answers over HTTP), a device that cannot set headers
+/// passes its token as a subprotocol, and a frame longer than a message may be gets the socket's
+/// documented error frame.
+@Suite("Live socket upgrades through the gateway", StackTests.embeddedOnly)
+struct SocketUpgradeTests {
+    /// Asks `path` for a WebSocket upgrade with `extra` header lines; answers the status and problem.
+    static func upgrade(_ gateway: TestClient, _ path: String, _ extra: String = "") async throws -> (Int?, Problem?, String) {
+        let connection = try await RawConnection.open(baseURL: gateway.baseURL)
+        defer { Task { await connection.close() } }
+        try await connection.send(
+            "GET \(path) HTTP/1.1\r\nHost: huddle\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n")
+        #expect(try await eventually { connection.isClosed })
+        return (connection.status, try? HuddleJSON.decoder.decode(Problem.self, from: connection.body), connection.answer)
+    }
+
+    @Test("a refused upgrade is answered with the status and problem of the reason, before anything is upgraded")
+    func refusals() async throws {
+        try await StackTests.withStack(store: .sqlite) { gateway in
+            let player = try await gateway.register(name: "Socket Tester")
+            let bearer = "Authorization: Bearer \(player.accessToken)\r\n"
+
+            let (anonymous, problem, answer) = try await Self.upgrade(gateway, "/v1/chat/live")
+            #expect(anonymous == 401)
+            #expect(problem?.code == ProblemCode.unauthorized.code)
+            #expect(answer.contains("Content-Type: application/problem+json"))
+            #expect(answer.contains(#"WWW-Authenticate: Bearer realm="huddle""#))
+
+            let (forged, forgedProblem, forgedAnswer) = try await Self.upgrade(gateway, "/v1/chat/live", "Authorization: Bearer nope\r\n")
+            #expect(forged == 401 && forgedProblem?.code == ProblemCode.unauthorized.code)
+            #expect(forgedAnswer.contains(#"error="invalid_token""#))
+
+            let (notPlayer, notPlayerProblem, _) = try await Self.upgrade(gateway, "/v1/rounds/\(RoundID())/live", bearer)
+            #expect(notPlayer == 404 && notPlayerProblem?.code == ProblemCode.notFound.code)
+
+            let (unknownMatch, _, _) = try await Self.upgrade(gateway, "/v1/matches/\(MatchID())/live")
+            #expect(unknownMatch == 404)
+
+            let (badVersion, badVersionProblem, _) = try await Self.upgrade(gateway, "/v1/matches/\(MatchID())/live?afterVersion=-1")
+            #expect(badVersion == 422 && badVersionProblem?.errors?.map(\.field) == ["afterVersion"])
+
+            let (noRoute, noRouteProblem, _) = try await Self.upgrade(gateway, "/v1/nothing/live", bearer)
+            #expect(noRoute == 404 && noRouteProblem?.code == ProblemCode.noSuchRoute.code)
+        }
+    }
+
+    @Test("a device that cannot set headers passes its token as a subprotocol; a frame over 16 KB gets an error frame")
+    func subprotocolTokenAndLongFrames() async throws {
+        try await StackTests.withStack(store: .sqlite) { gateway in
+            let player = try await gateway.register(name: "Browser Player")
+            let rooms = try await gateway.get("/v1/chat/rooms", token: player.accessToken).decode(Page<ChatRoom>.self)
+            let global = try #require(rooms.items.first { $0.kind == .global })
+            let offer: HTTPFields = [.secWebSocketProtocol: "huddle, huddle.bearer.\(player.accessToken)"]
+            let phone = try await LiveDevice<ChatServerFrame>.connect(
+                baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: nil, headers: offer)
+            try phone.send(ChatClientFrame.subscribe(global.id))
+            #expect(try await phone.waitFor { $0.type == .subscribed && $0.roomId == global.id })
+
+            phone.send(text: String(repeating: "x", count: 20_000))
+            #expect(try await phone.waitFor { $0.type == .error && $0.code == ProblemCode.malformedBody.code })
+            // The socket goes on.
+            try phone.send(ChatClientFrame.send("still here", to: global.id, clientMessageId: "after-long-frame"))
+            #expect(try await phone.waitFor { $0.type == .message && $0.message?.text == "still here" })
+            await phone.close()
+
+            let (status, _, _) = try await Self.upgrade(gateway, "/v1/chat/live", "Sec-WebSocket-Protocol: huddle, huddle.bearer.nope\r\n")
+            #expect(status == 401)
+        }
+    }
+}
