@@ -49,6 +49,25 @@ struct SettlementTests {
         }
     }
 
+    @Test("A cancelled fixture reported again as not started, as a restarted feed would, stays cancelled and closed")
+    func cancelledStaysClosed() async throws {
+        try await BettingHarness.with { h in
+            let ann = try await h.player()
+            let cancelled = try await h.fixture("Flora", "Levadia")
+            let ticket = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [cancelled.pick(.home)]), as: ann)).decode(
+                Ticket.self)
+            try await h.finish(cancelled, status: "CANC", regularTime: nil)
+            #expect(try await h.settled(ticket.id, as: ann).status == .void)
+            try await h.announce(h.state(cancelled, "NS", version: 3), provider: cancelled.provider)
+            try await h.announce(h.state(cancelled, "1H", version: 4), provider: cancelled.provider)
+            let fixture = try await h.waitFor(cancelled.id) { $0.status == "CANC" }
+            #expect(!fixture.open)
+            let again = try await h.place(PlaceTicket(stake: 1000, selections: [cancelled.pick(.home)]), as: ann)
+            #expect(again.status == 422 && again.problem?.code == ProblemCode.fixtureStarted.code)
+            #expect(try await h.wallet(ann).balance == 10_000)
+        }
+    }
+
     @Test("A ticket whose every leg is void returns the stake")
     func voidTicket() async throws {
         try await BettingHarness.with { h in

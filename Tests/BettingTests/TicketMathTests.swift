@@ -69,6 +69,17 @@ struct TicketMathTests {
         #expect(Settlement.leg(.home, status: "FT", regularTime: nil) == .open)
     }
 
+    @Test("A fixture reported ended is never reported back to not started or in play; a postponed one is")
+    func endedStaysEnded() {
+        for ended in ["FT", "AET", "PEN", "CANC", "ABD", "AWD", "WO"] {
+            for back in ["NS", "TBD", "1H", "HT", "PST"] { #expect(!Market.accepts(back, after: ended), "\(ended) → \(back)") }
+            #expect(Market.accepts("FT", after: ended))
+        }
+        for open in ["NS", "1H", "HT", "PST", "SUSP"] {
+            for next in ["NS", "1H", "FT", "CANC"] { #expect(Market.accepts(next, after: open), "\(open) → \(next)") }
+        }
+    }
+
     @Test("A ticket is lost at its first lost leg, void when every leg is, won otherwise with void legs at 1.000")
     func tickets() {
         let a = odds("2"), b = odds("1.5")

@@ -38,6 +38,8 @@ struct DemoThroughGatewayTests {
             #expect(!teams.items.isEmpty)
             let games = try await gateway.get("/v1/games?scope=mine", token: bruno.accessToken).decode(Page<Game>.self)
             #expect(!games.items.isEmpty)
+            // Every demo game says where its local time is, so its reminders read in it.
+            #expect(games.items.allSatisfy { $0.timeZone != nil })
             // Profiles reach search through auth's events.
             let found = try await poll {
                 try await gateway.get("/v1/search/players?q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self).items.map(
@@ -87,6 +89,13 @@ struct DemoThroughGatewayTests {
                 #expect(ticket.status == .won && ticket.payout == 1850 && ticket.selections.map(\.home) == [DemoBetting.home])
                 let wallet = try await gateway.get("/v1/betting/wallet", token: bruno.accessToken).decode(Wallet.self)
                 #expect(wallet.balance == 100_000 - 1000 + 1850)
+                // Ids are lower-case on the wire, wallet transactions' as every other.
+                let entries = try await gateway.get("/v1/betting/wallet/transactions", token: bruno.accessToken)
+                #expect(entries.status == 200 && entries.text.contains(#""id":""#))
+                #expect(entries.text.firstMatch(of: #/"id":"[0-9a-fA-F-]*[A-F]/#) == nil)
+                // The match kicked off before it was over.
+                let match = try await gateway.get("/v1/matches/\(ticket.selections[0].fixtureId)").decode(Match.self)
+                #expect(match.kickoff <= match.updatedAt)
             }
         }
     }

@@ -1,10 +1,11 @@
 import Configuration
 import Foundation
 import Logging
-import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 import Testing
+
+@testable import ProviderStandIns
 
 /// The stand-in answers API-Football v3's shapes, so games' adapter can be tested against the
 /// provider's real protocol; its test controls make matches happen.
@@ -65,6 +66,35 @@ struct FootballStandInTests {
             #expect(((detailed.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["long"] as? String == "Match Finished")
             #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
         }
+    }
+
+    @Test("a fixture set in play before its kickoff kicked off then")
+    func earlyKickoff() async throws {
+        try await Self.with { feed in
+            let kickoff = Date().addingTimeInterval(3600)
+            let created = try await feed.post(
+                "/test/football/fixtures", json: FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: kickoff))
+            let id = try #require(try Self.json(created)["id"] as? Int)
+            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
+            let fixture = try #require(try Self.fixtures(try await feed.get("/fixtures?ids=\(id)", headers: Self.key)).first)
+            let date = try #require((fixture["fixture"] as? [String: Any])?["date"] as? String)
+            let started = try #require(ISO8601DateFormatter().date(from: date))
+            #expect(started <= Date() && started > Date().addingTimeInterval(-60))
+        }
+    }
+
+    @Test("fixture ids are new after a restart, and fit in 32 bits")
+    func newIDsAfterRestart() async {
+        // A stand-in started a second later hands out other ids, so stores that kept the first one's
+        // matches never see them replayed from the start.
+        let started = Date(timeIntervalSince1970: 1_795_000_000)
+        let request = FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: started)
+        var first: [Int] = []
+        let before = FootballFeed(started: started), after = FootballFeed(started: started.addingTimeInterval(1))
+        for _ in 0..<20 { first.append(await before.add(request)) }
+        let next = await after.add(request)
+        #expect(!first.contains(next))
+        #expect(first.allSatisfy { $0 < Int(Int32.max) } && next < Int(Int32.max))
     }
 
     @Test("odds come as the 'Match Winner' market, and change when the test says so")
