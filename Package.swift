@@ -34,6 +34,8 @@ extension Target.Dependency {
     static let hummingbirdHTTP2 = product(name: "HummingbirdHTTP2", package: "hummingbird")
     static let webSocket = product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")
     static let webSocketClient = product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+    static let contracts = product(name: "Contracts", package: "HuddleKit")
+    static let huddleKit = product(name: "HuddleKit", package: "HuddleKit")
 }
 
 let package = Package(
@@ -51,9 +53,10 @@ let package = Package(
         .executable(name: "notify", targets: ["NotifyServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
-        .library(name: "HuddleKit", targets: ["HuddleKit"]),
     ],
     dependencies: [
+        // The client library and the wire types, a package of their own (apps resolve nothing of the server's).
+        .package(path: "Shared/HuddleKit"),
         // Traits named explicitly so `swift build` and `swift test` agree and do not rebuild each other's output.
         .package(
             url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1",
@@ -85,13 +88,10 @@ let package = Package(
     ],
     targets: [
         // MARK: Shared
-        .target(name: "Contracts", path: "Shared/Contracts", swiftSettings: swiftSettings),
-        // The client library iOS apps use: Contracts and Foundation only.
-        .target(name: "HuddleKit", dependencies: ["Contracts"], path: "Shared/HuddleKit", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKit",
             dependencies: [
-                "Contracts", .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
+                .contracts, .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
                 .nioFoundationCompat, .nioHTTP1, .webSocket,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -105,27 +105,27 @@ let package = Package(
         .target(
             name: "ServiceClients",
             dependencies: [
-                "Contracts", "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat,
+                .contracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                "Contracts", "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .contracts, "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
         .target(
-            name: "DeploymentCheck", dependencies: ["Contracts", "ServiceKit", .product(name: "Yams", package: "Yams")],
+            name: "DeploymentCheck", dependencies: [.contracts, "ServiceKit", .product(name: "Yams", package: "Yams")],
             path: "Shared/DeploymentCheck", swiftSettings: swiftSettings),
 
         // MARK: Services
         .target(
             name: "Gateway",
             dependencies: [
-                "Contracts", "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
+                .contracts, "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -142,35 +142,35 @@ let package = Package(
         .target(
             name: "CatalogService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
                 .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle,
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "GamesService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ChatService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
             ],
             path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "NotifyService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
             path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "BettingService",
             dependencies: [
-                "Contracts", "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
+                .contracts, "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "SearchService",
             dependencies: [
-                "Contracts", "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
@@ -195,66 +195,66 @@ let package = Package(
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
                 "ChatService", "NotifyService", "ProviderStandIns",
-                "Contracts",
+                .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/Modules", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "Huddle", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/huddle", swiftSettings: swiftSettings),
+            name: "Huddle", dependencies: ["HuddleModules", .contracts], path: "Services/Server/huddle", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "GatewayServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/gateway",
+            name: "GatewayServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/gateway",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "AuthServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/auth", swiftSettings: swiftSettings),
+            name: "AuthServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/auth", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "CatalogServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/catalog",
+            name: "CatalogServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/catalog",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "GamesServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/games", swiftSettings: swiftSettings),
+            name: "GamesServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/games", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "SearchServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/search", swiftSettings: swiftSettings
+            name: "SearchServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/search", swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "BettingServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/betting",
+            name: "BettingServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/betting",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ChatServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/chat", swiftSettings: swiftSettings),
+            name: "ChatServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/chat", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "NotifyServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/notify",
+            name: "NotifyServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/notify",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
                 "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
-                .nioFoundationCompat, "ServiceKit", "Contracts", .configuration, .logging, .sqlKit,
+                .nioFoundationCompat, "ServiceKit", .contracts, .configuration, .logging, .sqlKit,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "StandInServer", dependencies: ["HuddleModules", "Contracts"], path: "Services/Server/stand-in",
+            name: "StandInServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/stand-in",
             swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", "Contracts", .hummingbird, .jwtKit,
+                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers,
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .jwtKit, .configuration,
+                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients", "Contracts",
+                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients", .contracts,
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
@@ -263,28 +263,28 @@ let package = Package(
             name: "GamesTests",
             dependencies: [
                 "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients",
-                "Contracts", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
+                .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/GamesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "SearchTests",
             dependencies: [
                 "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients",
-                "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
+                .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "BettingTests",
             dependencies: [
                 "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
-                "Contracts", .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+                .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/BettingTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "Contracts",
-                "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .contracts,
+                .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,
             ],
             path: "Tests/ChatTests", swiftSettings: swiftSettings),
@@ -292,14 +292,14 @@ let package = Package(
             name: "NotifyTests",
             dependencies: [
                 "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
-                "Contracts", "HuddleKit", .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
+                .contracts, .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
                 .nioConcurrencyHelpers,
             ],
             path: "Tests/NotifyTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceKitTesting", "ServiceKit", "Contracts", .hummingbird, .webSocket, .webSocketClient,
+                "Gateway", "ServiceKitTesting", "ServiceKit", .contracts, .hummingbird, .webSocket, .webSocketClient,
                 .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .httpTypes,
                 .nioWebSocket,
             ],
@@ -310,15 +310,17 @@ let package = Package(
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
-            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", "Contracts"],
+            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .contracts],
             path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", "HuddleKit", "ProviderStandIns", "ServiceKitTesting", "Contracts", "ServiceKit", .configuration, .logging,
+                "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
+        // The README's snippets and lists, checked against what they describe.
+        .testTarget(name: "ReadmeTests", dependencies: [.huddleKit], path: "Tests/ReadmeTests", swiftSettings: swiftSettings),
     ]
 )

@@ -77,6 +77,10 @@ public enum DeploymentCheck {
             return ["\(service.name): \(name) must be a postgres:// URL with the password as a ${…} variable"]
         }
         var findings: [String] = []
+        if !parts.passwordRequired {
+            findings.append(
+                "\(service.name): \(name) must require its password (${\(parts.passwordVariable):?…}): unset, it would be empty")
+        }
         if parts.user != owner || parts.database != owner {
             findings.append("\(service.name): \(name) must use role and database \(owner), not \(parts.user) and \(parts.database)")
         }
@@ -101,9 +105,11 @@ public enum DeploymentCheck {
         module.rawValue.uppercased().replacingOccurrences(of: "-", with: "") + "_" + suffix
     }
 
-    /// `postgres://user:${PASSWORD}@host:5432/database?…`
+    /// `postgres://user:${PASSWORD:?message}@host:5432/database?…`
     struct DatabaseURL {
         let user: String, passwordVariable: String, host: String, database: String
+        /// Whether compose refuses to start without the password (`:?`) rather than use an empty one.
+        let passwordRequired: Bool
 
         init?(_ text: String) {
             guard text.hasPrefix("postgres://"), let at = text.lastIndex(of: "@") else { return nil }
@@ -112,7 +118,9 @@ public enum DeploymentCheck {
             let location = text[text.index(after: at)...].split(separator: "/", maxSplits: 1)
             guard location.count == 2 else { return nil }
             user = String(credentials[0])
-            passwordVariable = String(credentials[1].dropFirst(2).dropLast())
+            let reference = credentials[1].dropFirst(2).dropLast()
+            passwordVariable = String(reference.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            passwordRequired = reference.dropFirst(passwordVariable.count).hasPrefix(":?")
             host = String(location[0].split(separator: ":")[0])
             database = String(location[1].split(separator: "?")[0])
         }

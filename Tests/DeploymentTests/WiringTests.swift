@@ -46,6 +46,14 @@ struct WiringTests {
         #expect(findings.contains { $0.contains("CREATE DATABASE huddle_games") })
     }
 
+    @Test("a database password compose would fill in empty is caught")
+    func optionalPassword() throws {
+        let compose = try Self.text("docker-compose.yml")
+            .replacingOccurrences(of: "${CHAT_DB_PASSWORD:?set CHAT_DB_PASSWORD}@", with: "${CHAT_DB_PASSWORD}@")
+        let findings = try Self.findings(compose: compose, initSQL: Self.text("deploy/postgres/init.sql"))
+        #expect(findings.count == 1 && findings.first?.hasPrefix("chat: CHAT_DB_URL must require its password") == true, "\(findings)")
+    }
+
     @Test("compose's ${…} references are filled in as docker compose fills them")
     func interpolation() throws {
         let variables = ["SET": "value", "EMPTY": ""]

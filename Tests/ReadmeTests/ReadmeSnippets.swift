@@ -1,0 +1,58 @@
+import Foundation
+import HuddleKit
+import Observation
+
+// The README's Swift snippets, compiled as they are written there (`ReadmeTests` checks that each
+// one appears here line for line). What they take from the app around them is stubbed below.
+
+struct KeychainTokens: TokenStore {
+    func load() async -> StoredSession? { nil }
+    func save(_ session: StoredSession?) async {}
+}
+
+struct Place {
+    var latitude: Double
+    var longitude: Double
+}
+
+/// A form that shows problems next to its fields.
+struct Form {
+    func show(_ message: String, at field: String? = nil) {}
+}
+
+func signInAndJoin(email: String, password: String, here: Place) async throws {
+    let huddle = HuddleClient(baseURL: URL(string: "https://api.huddle.dev")!, tokens: KeychainTokens())
+    try await huddle.signIn(email: email, password: password)
+
+    let near = ["lat": "\(here.latitude)", "lng": "\(here.longitude)", "radiusKm": "10", "sport": "volleyball"]
+    let games = try await huddle.send(SearchAPI.games, query: near).items  // nearest first
+    let place = try await huddle.send(GamesAPI.joinGame, games[0].item.id)  // going, or on the waiting list
+
+    for try await team in huddle.pages(CatalogAPI.teams, query: ["member": "me"]) { print(team.name) }  // follows nextCursor
+    _ = place
+}
+
+@MainActor @Observable final class LiveScorecard {
+    private(set) var card: Scorecard?
+    private(set) var ended: (any Error)?
+
+    func follow(_ round: RoundID, on huddle: HuddleClient) async {
+        do {
+            for try await message in huddle.liveScorecard(round) {
+                card = message.card ?? card.map { $0.applying([message]) }
+            }
+        } catch {
+            ended = error  // the round is not yours, or the session ended
+        }
+    }
+}
+
+func register(on huddle: HuddleClient, email: String, password: String, name: String, form: Form) async throws {
+    do {
+        try await huddle.register(email: email, password: password, name: name)
+    } catch let error as HuddleError where error.is(.validationFailed) {
+        for field in error.fieldErrors { form.show(field.message, at: field.field) }
+    } catch let error as HuddleError where error.is(.emailTaken) {
+        form.show("That email already has an account")
+    }
+}
