@@ -88,8 +88,13 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         answered = true
         disarmDeadline()
         let response = RawProblemResponse.bytes(Problem(kind, title: RawProblemResponse.reason(kind.status), detail: detail))
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: response)))
-            .whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: response))).assumeIsolated()
+            .whenComplete { _ in
+                // Said as the client's end of the input first: a connection still negotiating an upgrade
+                // then ends quietly, where a bare close made the WebSocket server log an error for each.
+                context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+                context.close(promise: nil)
+            }
     }
 
     private func armDeadline(context: ChannelHandlerContext) {
@@ -161,20 +166,21 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     let limits: RequestHeadLimits
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            let headGuard = RequestHeadGuard(limits: limits)
+        channel.eventLoop.flatSubmit { setUpOnItsLoop(channel: channel, logger: logger) }
+    }
+
+    /// The guard first; then the base's HTTP handlers; then the failure handler, last for now: the base's
+    /// later handlers (once the connection is known to be HTTP or a WebSocket) go after it, where decoder
+    /// errors no longer arrive.
+    private func setUpOnItsLoop(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let headGuard = RequestHeadGuard(limits: limits)
+        do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
-            return headGuard
-        }.flatMap { headGuard in
-            // The base adds its HTTP handlers now; its later ones (once the connection is known to be
-            // HTTP or a WebSocket) go after the failure handler, where decoder errors no longer arrive.
             let value = base.setup(channel: channel, logger: logger)
-            do {
-                try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
-            } catch {
-                return channel.eventLoop.makeFailedFuture(error)
-            }
+            try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
         }
     }
 

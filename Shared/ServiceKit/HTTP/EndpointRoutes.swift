@@ -107,6 +107,8 @@ extension RouterMethods where Context == HuddleRequestContext {
     ) -> Self {
         let status = HTTPResponse.Status(code: operation.successStatus)
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            // Who is asking comes before what is asked: 401 before any 422.
+            if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
             try QueryRules.check(request, against: operation)
             let output = try await handler(request, context)
             if output is NoContent { return Response(status: .noContent, headers: headers) }

@@ -10,8 +10,8 @@ import NIOHTTP1
 /// bad `afterVersion`), instead of the bare 400 with no body that the WebSocket server answers a
 /// refused upgrade with. It is written before anything is upgraded, and the connection closed.
 public enum UpgradeRefusal {
-    /// Answers `problem` on `channel`, which must still be in its upgrade negotiation (the server's
-    /// later bare 400 then finds the connection closed).
+    /// Answers `problem` on `channel`, which must still be in its upgrade negotiation; the connection
+    /// then closes.
     public static func refuse(_ problem: Problem, headers extra: [(String, String)] = [], on channel: any Channel) async {
         let body = (try? HuddleJSON.encoder.encode(problem)) ?? Data()
         var headers = HTTPHeaders([
@@ -22,7 +22,10 @@ public enum UpgradeRefusal {
         channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
         channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
         try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-        try? await channel.close()
+        // The WebSocket server then answers the refused upgrade itself (a bare 400) and closes the
+        // connection; that answer is dropped, the client has had its own. Closing here instead left the
+        // server's upgrade unresolved, which it logged as an error for every refusal.
+        try? await channel.pipeline.addHandler(AnsweredAlready(), position: .first).get()
     }
 
     /// Upgrades when `check` passes; refuses with the problem it throws otherwise (a 401 with the
@@ -55,5 +58,14 @@ extension TokenVerifier {
         } catch {
             throw CommonError.unauthorized("The access token is invalid or expired.")
         }
+    }
+}
+
+/// Drops what is written after the answer a refusal wrote, so a connection carries one answer.
+private final class AnsweredAlready: ChannelOutboundHandler, Sendable {
+    typealias OutboundIn = Any
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        promise?.succeed(())
     }
 }

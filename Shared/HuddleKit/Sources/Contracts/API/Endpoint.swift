@@ -70,7 +70,8 @@ public struct APIOperation: Sendable {
 
     /// Every problem this operation can answer, those its shape implies included, by status.
     public var allProblems: [ProblemCode] {
-        var implied: [ProblemCode] = []
+        // The gateway answers a request line longer than its limit before any module sees it.
+        var implied: [ProblemCode] = access == .internalCaller ? [] : [.uriTooLong]
         if body != nil { implied += [.malformedBody, .validationFailed, .payloadTooLarge] }
         if access == .signedIn { implied.append(.unauthorized) }
         if optionalSignIn { implied.append(.unauthorized) }
