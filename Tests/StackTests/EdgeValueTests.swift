@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import NIOHTTP1
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -187,17 +188,5 @@ enum QueryEdges {
         }
         if let high = schema.maxLength { values.append(String(repeating: "x", count: high + 1)) }
         return values
-    }
-}
-
-extension HTTPVerb {
-    var clientMethod: NIOHTTP1.HTTPMethod {
-        switch self {
-        case .get: .GET
-        case .post: .POST
-        case .put: .PUT
-        case .patch: .PATCH
-        case .delete: .DELETE
-        }
     }
 }

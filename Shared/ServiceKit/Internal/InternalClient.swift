@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOFoundationCompat
-import NIOHTTP1
+public import NIOHTTP1
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
 /// over this: it resolves the module's address on each call, sends the internal credential and the
@@ -117,7 +117,8 @@ public struct InternalClient: Sendable {
 }
 
 extension HTTPVerb {
-    var clientMethod: HTTPMethod {
+    /// The method as AsyncHTTPClient and NIO name it.
+    public var clientMethod: HTTPMethod {
         switch self {
         case .get: .GET
         case .post: .POST
