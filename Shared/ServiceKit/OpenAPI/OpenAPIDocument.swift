@@ -63,7 +63,7 @@ public enum OpenAPIDocument {
         var responses: [String: ResponseObject] = [:]
         let success = try operation.output.map { try reader.schema(for: $0.type) }
         responses[String(operation.successStatus)] = ResponseObject(
-            description: operation.isWebSocket ? "Switching to WebSocket; then frames of this shape" : "Success",
+            description: operation.isWebSocket ? webSocketDescription(signedIn: operation.access == .signedIn) : "Success",
             headers: operation.isConditional ? cachingHeaders : nil,
             content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
         if operation.isConditional {
@@ -99,6 +99,17 @@ public enum OpenAPIDocument {
                 RequestBodyObject(required: true, content: ["application/json": .init(schema: try reader.schema(for: body.type))])
             },
             responses: responses)
+    }
+
+    /// What a live socket's 101 says: the frames, and how a device that cannot set `Authorization` on a
+    /// WebSocket passes its token. A refused upgrade answers as the same path over HTTP does.
+    static func webSocketDescription(signedIn: Bool) -> String {
+        let frames =
+            "Switching to WebSocket; then frames of this shape. A refused upgrade is answered with the status and "
+            + "problem listed here, before anything is upgraded."
+        guard signedIn else { return frames }
+        return frames + " The access token goes in Authorization: Bearer, or, from a device that cannot set headers on a "
+            + "WebSocket, as the subprotocols `huddle` and `huddle.bearer.<token>` (the answer then names `huddle`)."
     }
 
     static let cachingHeaders: [String: HeaderObject] = [
