@@ -20,22 +20,27 @@ struct EdgeValueTests {
     @Test("bodies at and past their schema's edges are answered with a 4xx, never a 5xx", arguments: TestStore.all)
     func bodies(store: TestStore) async throws {
         try await StackTests.withStack(store: store, config: Self.config) { gateway in
-            let token = try await StackTests.administrator(gateway).accessToken
+            let admin = try await StackTests.administrator(gateway)
+            let token = admin.accessToken
+            let ids = try await OwnedThings.make(through: gateway, as: admin)
             var failures: [String] = []
-            var sent = 0
+            var sent = 0, pastTheLookup = 0
             for operation in Self.operations {
                 guard let body = operation.body else { continue }
                 for variant in try BodyEdges(body.type).variants {
                     let response = try await gateway.send(
-                        operation.method.clientMethod, Self.path(operation), rawBody: try HuddleJSON.encoder.encode(variant.body),
+                        operation.method.clientMethod, Self.path(operation, ids: ids), rawBody: try HuddleJSON.encoder.encode(variant.body),
                         token: token, headers: Self.headers(operation))
                     sent += 1
+                    if !operation.pathParameters.isEmpty, response.status != 404 { pastTheLookup += 1 }
                     if !Self.acceptable(response, for: operation) {
                         failures.append("\(operation.name) \(variant.name): \(response.status) \(response.text)")
                     }
                 }
             }
             #expect(sent > 300)
+            // Requests on things the caller owns get past finding them, to the rules and the store.
+            #expect(pastTheLookup > 150, "\(pastTheLookup)")
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         }
     }
@@ -72,11 +77,14 @@ struct EdgeValueTests {
         return operation.allProblems.contains { $0.status == response.status && $0.code == response.problem?.code }
     }
 
-    /// The operation's path with each parameter filled by a value of its schema (an unknown id for a UUID).
-    static func path(_ operation: APIOperation) -> String {
+    /// The operation's path with each parameter filled: the id of the caller's own thing of that kind
+    /// when `ids` has one (so the edge values reach the rules and the store behind the lookup), else a
+    /// value of the parameter's schema (an unknown id for a UUID).
+    static func path(_ operation: APIOperation, ids: OwnedThings? = nil) -> String {
         operation.path.filled(
             operation.pathParameters.map { parameter in
-                switch parameter.schema.type?.first {
+                if let id = ids?.id(for: parameter.name, in: operation.path.text) { return id }
+                return switch parameter.schema.type?.first {
                 case "integer": String(Int(parameter.schema.minimum ?? 1))
                 case _ where parameter.schema.enum != nil: parameter.schema.enum?.first ?? "x"
                 case _ where parameter.schema.format == "uuid": UUID().uuidString.lowercased()
@@ -188,5 +196,53 @@ enum QueryEdges {
         }
         if let high = schema.maxLength { values.append(String(repeating: "x", count: high + 1)) }
         return values
+    }
+}
+
+/// Things the signed-in administrator owns, made through the public API, whose ids fill paths.
+struct OwnedThings {
+    let byPrefix: [String: String]
+    let user: String
+
+    static func make(through gateway: TestClient, as session: Session) async throws -> OwnedThings {
+        let token = session.accessToken
+        let here = Location(lat: 59.437, lng: 24.7536)
+        let team = try await gateway.post(
+            "/v1/teams",
+            json: CreateTeamRequest(
+                name: "Edge Values", sport: .volleyball, privacy: .public, location: here, ageGroup: .adult, gender: .coed,
+                skill: .any), token: token
+        ).decode(Team.self)
+        let game = try await gateway.post(
+            "/v1/games",
+            json: CreateGameRequest(
+                kind: .pickup, startsAt: Date().addingTimeInterval(7 * 86_400), location: here, sport: .volleyball, privacy: .public,
+                ageGroup: .adult, gender: .coed, skill: .any, capacity: 6), token: token
+        ).decode(Game.self)
+        let holes = (1...3).map {
+            Hole(
+                number: $0, par: 3, tee: Coordinates(lat: 59.4 + Double($0) * 0.001, lng: 24.7),
+                basket: Coordinates(lat: 59.4005 + Double($0) * 0.001, lng: 24.7))
+        }
+        let course = try await gateway.post(
+            "/v1/courses", json: CreateCourseRequest(name: "Edge Park", location: here, holes: holes), token: token
+        ).decode(Course.self)
+        let round = try await gateway.post("/v1/rounds", json: StartRoundRequest(courseId: course.id), token: token).decode(Scorecard.self)
+        let rooms = try await gateway.get("/v1/chat/rooms", token: token).decode(Page<ChatRoom>.self)
+        var byPrefix = [
+            "/v1/teams/": team.id.description, "/v1/games/": game.id.description, "/v1/courses/": course.id.description,
+            "/v1/rounds/": round.id.description,
+        ]
+        if let global = rooms.items.first(where: { $0.kind == .global }) { byPrefix["/v1/chat/rooms/"] = global.id.description }
+        return OwnedThings(byPrefix: byPrefix, user: session.user.id.description)
+    }
+
+    /// `{id}` of a path under one of the prefixes, and `{userId}` as the caller.
+    func id(for parameter: String, in path: String) -> String? {
+        switch parameter {
+        case "id": byPrefix.first { path.hasPrefix($0.key + "{id}") }?.value
+        case "userId": user
+        default: nil
+        }
     }
 }
