@@ -84,7 +84,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                 ) { head, channel, logger in
                     try await upgrade(
                         head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets,
-                        client: client, logger: logger)
+                        client: client, timeout: proxy.timeout, logger: logger)
                 },
                 limits: headLimits)
         },
@@ -122,7 +122,7 @@ private func operationsListener(reader: ConfigReader, health: UpstreamHealth, de
 /// anything is upgraded.
 private func upgrade(
     _ head: HTTPRequest, channel: any Channel, routes: RouteTable, directory: ServiceDirectory, limiter: RateLimiter,
-    sockets: DeviceSockets, client: UpstreamClient, logger: Logger
+    sockets: DeviceSockets, client: UpstreamClient, timeout: Duration, logger: Logger
 ) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
     let path = head.path ?? "/"
     let pathOnly = String(path.prefix { $0 != "?" })
@@ -137,7 +137,7 @@ private func upgrade(
     let address = channel.remoteAddress?.ipAddress ?? "unknown"
     if let wait = limiter.check(client: address) {
         let limited = CommonError.rateLimited(retryAfterSeconds: wait)
-        await UpgradeRefusal.refuse(limited.problem, headers: [("Retry-After", String(wait))], on: channel)
+        await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
         return .dontUpgrade
     }
     var headers = HTTPFields()
@@ -155,7 +155,7 @@ private func upgrade(
         let bridge = await WebSocketBridge.open(
             url: url, headers: headers, buffer: sockets.buffer, cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
     else {
-        let (problem, extra) = await refusal(of: path, headers: headers, module: module, base: base, client: client)
+        let (problem, extra) = await refusal(of: path, headers: headers, module: module, base: base, client: client, timeout: timeout)
         await UpgradeRefusal.refuse(problem, headers: extra, on: channel)
         return .dontUpgrade
     }
@@ -168,12 +168,12 @@ private func upgrade(
 
 /// Why the module refused an upgrade: what it answers the same request as plain HTTP (401 with its
 /// challenge, 404, 422). A module that would have taken it (its 426) failed in between: 502.
-private func refusal(of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient) async
-    -> (Problem, [(String, String)])
-{
+private func refusal(
+    of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient, timeout: Duration
+) async -> (Problem, HTTPFields) {
     let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)
-    guard let answer = try? await client.send(request, body: nil, to: base, deadline: .now() + .seconds(5)) else {
-        return (GatewayError.upstreamUnavailable(module).problem, [])
+    guard let answer = try? await client.send(request, body: nil, to: base, deadline: .now() + TimeAmount(timeout)) else {
+        return (GatewayError.upstreamUnavailable(module).problem, [:])
     }
     var body = ByteBuffer()
     switch answer.body {
@@ -182,14 +182,14 @@ private func refusal(of path: String, headers: HTTPFields, module: ServiceModule
         do {
             for try await chunk in stream where body.readableBytes < 64 * 1024 { body.writeImmutableBuffer(chunk) }
         } catch {
-            return (GatewayError.badUpstream(module).problem, [])
+            return (GatewayError.badUpstream(module).problem, [:])
         }
     }
     let status = answer.head.status.code
     guard (400..<500).contains(status), status != 426,
         let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
-    else { return (GatewayError.badUpstream(module).problem, []) }
-    return (problem, answer.head.headerFields[.wwwAuthenticate].map { [("WWW-Authenticate", $0)] } ?? [])
+    else { return (GatewayError.badUpstream(module).problem, [:]) }
+    return (problem, answer.head.headerFields[.wwwAuthenticate].map { [.wwwAuthenticate: $0] } ?? [:])
 }
 
 /// How much a device's live socket may fall behind, and for how long (`gateway.socket.*`).

@@ -8,8 +8,8 @@ import NIOCore
 /// Joins a client's WebSocket to the same path on a module.
 ///
 /// The upstream socket is opened *before* the client's upgrade is accepted: if the module refuses
-/// (401, 403, 404) or is down, the client's request is instead proxied as plain HTTP and gets the
-/// module's real answer, rather than an upgrade that closes at once.
+/// (401, 403, 404) or is down, the client is answered what the module answers the same path over
+/// plain HTTP (`refusal` in GatewayService), rather than an upgrade that closes at once.
 struct WebSocketBridge: Sendable {
     static let maxMessageSize = 1 << 20
 

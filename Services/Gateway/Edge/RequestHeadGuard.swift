@@ -1,9 +1,11 @@
 import Contracts
 import Foundation
+import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceKit
 
 /// How large and how slow a request head may be at the gateway (`gateway.head.*`).
 struct RequestHeadLimits: Sendable, Equatable {
@@ -150,7 +152,7 @@ enum RawProblemResponse {
         let head =
             "HTTP/1.1 \(problem.status) \(reason(problem.status))\r\n"
             + "Content-Type: \(Problem.mediaType)\r\nContent-Length: \(body.count)\r\n"
-            + "X-Request-Id: \(UUID().uuidString.lowercased())\r\nConnection: close\r\n\r\n"
+            + "X-Request-Id: \(RequestIDMiddleware.requestID(for: [:]))\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + Array(body)
     }
 

@@ -1,5 +1,6 @@
 public import Contracts
 import Foundation
+public import HTTPTypes
 public import Hummingbird
 public import HummingbirdWebSocket
 public import NIOCore
@@ -12,12 +13,12 @@ import NIOHTTP1
 public enum UpgradeRefusal {
     /// Answers `problem` on `channel`, which must still be in its upgrade negotiation; the connection
     /// then closes.
-    public static func refuse(_ problem: Problem, headers extra: [(String, String)] = [], on channel: any Channel) async {
+    public static func refuse(_ problem: Problem, headers extra: HTTPFields = [:], on channel: any Channel) async {
         let body = (try? HuddleJSON.encoder.encode(problem)) ?? Data()
         var headers = HTTPHeaders([
             ("Content-Type", Problem.mediaType), ("Content-Length", String(body.count)), ("Connection", "close"),
         ])
-        headers.add(contentsOf: extra)
+        for field in extra { headers.add(name: field.name.rawName, value: field.value) }
         let status = HTTPResponseStatus(statusCode: problem.status)
         channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
         channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
@@ -37,10 +38,12 @@ public enum UpgradeRefusal {
             try await check()
             return .upgrade([:])
         } catch {
-            let problem = (error as? any ProblemError)?.problem ?? CommonError.internalError.problem
-            let challenge =
-                problem.status == 401 ? [("WWW-Authenticate", BearerChallenge.header(tokenSent: request.headers.bearerToken != nil))] : []
-            await refuse(problem, headers: challenge, on: channel)
+            let failure = (error as? any ProblemError) ?? CommonError.internalError
+            var headers = failure.headers
+            if failure.problem.status == 401 {
+                headers[.wwwAuthenticate] = BearerChallenge.header(tokenSent: request.headers.bearerToken != nil)
+            }
+            await refuse(failure.problem, headers: headers, on: channel)
             return .dontUpgrade
         }
     }
@@ -50,14 +53,8 @@ extension TokenVerifier {
     /// The signed-in user of a request's `Authorization`: 401 without a valid token, 503 when auth's
     /// keys cannot be had. For routes that take no `AuthenticatedContext` (a live socket's upgrade).
     public func user(of request: Request) async throws -> UserID {
-        guard let token = request.headers.bearerToken else { throw CommonError.unauthorized() }
-        do {
-            return try await verify(token).userID
-        } catch .keysUnavailable {
-            throw CommonError.dependencyUnavailable("Token verification")
-        } catch {
-            throw CommonError.unauthorized("The access token is invalid or expired.")
-        }
+        guard let identity = try await identity(of: request.headers) else { throw CommonError.unauthorized() }
+        return identity.userID
     }
 }
 
