@@ -5,7 +5,6 @@ import ServiceKit
 
 /// Problems only betting raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum BettingError: ProblemError {
-    case idempotencyKeyRequired
     case oddsChanged([OddsChanged.Change])
     case fixtureStarted(MatchID)
     case insufficientFunds(balance: Int)
@@ -15,10 +14,6 @@ enum BettingError: ProblemError {
 
     var problem: Problem {
         switch self {
-        case .idempotencyKeyRequired:
-            Problem(
-                .idempotencyKeyRequired, title: "Idempotency-Key required",
-                detail: "Placing a ticket needs an Idempotency-Key header, so that a retry cannot place it twice.")
         case .oddsChanged(let changes):
             Problem(
                 .oddsChanged, title: "Odds changed",

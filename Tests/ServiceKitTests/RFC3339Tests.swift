@@ -4,6 +4,7 @@ import ServiceKit
 import Testing
 
 /// Times arrive as RFC 3339 in bodies and query parameters; every form the grammar allows is read.
+/// Times leave in one form, whole seconds in UTC, which every client's decoder reads.
 @Suite("RFC 3339 times")
 struct RFC3339Tests {
     static let instant = Date(timeIntervalSince1970: 1_795_372_200)  // 2026-11-22T18:30:00Z
@@ -31,5 +32,24 @@ struct RFC3339Tests {
         ])
     func refused(text: String) {
         #expect(HuddleJSON.parseRFC3339(text) == nil)
+    }
+
+    @Test("times are written in whole seconds, cut rather than rounded")
+    func writtenWhole() {
+        #expect(HuddleJSON.formatRFC3339(Self.instant) == "2026-11-22T18:30:00Z")
+        #expect(HuddleJSON.formatRFC3339(Self.instant.addingTimeInterval(0.999)) == "2026-11-22T18:30:00Z")
+        #expect(HuddleJSON.formatRFC3339(Self.instant.addingTimeInterval(-0.001)) == "2026-11-22T18:29:59Z")
+    }
+
+    /// What an app does with a plain `JSONDecoder`: an answer whose times mixed whole seconds and
+    /// milliseconds failed it.
+    @Test("an answer with times made at any precision decodes with Foundation's .iso8601 strategy")
+    func foundationReadsIt() throws {
+        struct Times: Codable, Equatable { var startsAt: Date, createdAt: Date }
+        let sent = Times(startsAt: Self.instant, createdAt: Self.instant.addingTimeInterval(0.042))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let read = try decoder.decode(Times.self, from: try HuddleJSON.encoder.encode(sent))
+        #expect(read == Times(startsAt: Self.instant, createdAt: Self.instant))
     }
 }

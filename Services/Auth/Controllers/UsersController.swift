@@ -14,19 +14,15 @@ struct UsersController: Controller {
         router.on(AuthAPI.followers) { request, context in try await profiles.followers(of: context.userID, page: try PageRequest(request))
         }
         router.on(AuthAPI.matchFriends) { body, _, context in try await profiles.matchFriends(body.facebookIds, for: context.userID) }
-        router.on(AuthAPI.profile) { _, context in try await profiles.profile(try playerID(context)) }
+        router.on(AuthAPI.profile) { _, context in try await profiles.profile(try context.parameters.id(UserID.self)) }
         router.on(AuthAPI.follow) { _, context in
-            try await profiles.follow(try playerID(context), by: context.userID)
+            try await profiles.follow(try context.parameters.id(UserID.self), by: context.userID)
             return NoContent()
         }
         router.on(AuthAPI.unfollow) { _, context in
-            try await profiles.unfollow(try playerID(context), by: context.userID)
+            try await profiles.unfollow(try context.parameters.id(UserID.self), by: context.userID)
             return NoContent()
         }
-    }
-
-    private func playerID(_ context: AuthenticatedContext) throws -> UserID {
-        try context.parameters.id(as: UserID.self, missing: "No player with id \(context.parameters.get("id") ?? "").")
     }
 }
 
@@ -37,7 +33,7 @@ struct AuthInternalController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.Internal.revokedSessions) { request, _ in
-            try await keys.revokedSessions(after: try request.query("after", as: Int64.self) ?? 0)
+            try await keys.revokedSessions(after: try request.query(AuthAPI.Internal.revokedAfter))
         }
         router.on(AuthAPI.Internal.profiles) { body, _, _ in try await profiles.publicProfiles(body.ids) }
         router.on(AuthAPI.Internal.profileSnapshot) { request, _ in try await profiles.snapshot(try PageRequest(request)) }

@@ -10,9 +10,10 @@ struct FixturesController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(BettingAPI.fixtures) { request, _ in
-            let day = try request.query("date", as: CalendarDay.self) ?? CalendarDay(containing: today())
+            let day = try request.query(BettingAPI.fixturesDay) ?? CalendarDay(containing: today())
             return try await fixtures.list(kickoff: day.start..<day.next.start)
         }
-        router.on(BettingAPI.fixture) { _, context in try await fixtures.fixture(try context.parameters.fixtureID()) }
+        router.on(BettingAPI.fixture) { _, context in try await fixtures.fixture(try context.parameters.id(MatchID.self, naming: "fixture"))
+        }
     }
 }

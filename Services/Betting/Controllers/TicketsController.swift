@@ -1,5 +1,4 @@
 import Contracts
-import HTTPTypes
 import Hummingbird
 import ServiceKit
 
@@ -8,16 +7,12 @@ struct TicketsController: Controller {
     let tickets: Tickets
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(BettingAPI.placeTicket) { body, request, context in
-            guard let key = request.headers[values: HTTPField.Name(Routes.Header.idempotencyKey)!].first else {
-                throw BettingError.idempotencyKeyRequired
-            }
-            return try await tickets.place(body, by: context.userID, key: key)
-        }
+        router.on(keyed: BettingAPI.placeTicket) { body, key, context in try await tickets.place(body, by: context.userID, key: key) }
         router.on(BettingAPI.tickets) { request, context in
-            try await tickets.mine(
-                context.userID, status: try request.query("status", as: TicketStatus.self), page: try PageRequest(request))
+            try await tickets.mine(context.userID, status: try request.query(BettingAPI.ticketStatus), page: try PageRequest(request))
         }
-        router.on(BettingAPI.ticket) { _, context in try await tickets.ticket(try context.parameters.ticketID(), viewer: context.userID) }
+        router.on(BettingAPI.ticket) { _, context in
+            try await tickets.ticket(try context.parameters.id(TicketID.self), viewer: context.userID)
+        }
     }
 }

@@ -18,8 +18,8 @@ struct Tickets: Sendable {
     /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
     /// and the key commit in one transaction. The same key and body answers the ticket placed first
     /// (and moves nothing); the same key with another body is a 422. A first ticket opens the wallet.
-    func place(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
-        guard (1...255).contains(key.count) else { throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters") }
+    func place(_ request: PlaceTicket, by user: UserID, key idempotencyKey: IdempotencyKey) async throws -> Ticket {
+        let key = idempotencyKey.description
         try check(request)
         if let placed = try await placeInOneStatement(request, by: user, key: key) { return placed }
         do {

@@ -11,14 +11,15 @@ struct CatalogInternalController: Controller {
     let news: News
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(CatalogAPI.Internal.team) { _, context in try await teams.anyTeam(try context.parameters.teamID()) }
-        router.on(CatalogAPI.Internal.members) { _, context in try await teams.memberships(of: try context.parameters.teamID()) }
+        router.on(CatalogAPI.Internal.team) { _, context in try await teams.anyTeam(try context.parameters.id(TeamID.self)) }
+        router.on(CatalogAPI.Internal.members) { _, context in try await teams.memberships(of: try context.parameters.id(TeamID.self)) }
         router.on(CatalogAPI.Internal.membership) { _, context in
-            try await teams.membership(of: try context.parameters.userID(), in: try context.parameters.teamID())
+            try await teams.membership(of: try context.parameters.id(UserID.self, at: "userId"), in: try context.parameters.id(TeamID.self))
         }
-        router.on(CatalogAPI.Internal.league) { _, context in try await leagues.anyLeague(try context.parameters.leagueID()) }
-        router.on(CatalogAPI.Internal.leagueTeams) { _, context in try await leagues.allTeams(of: try context.parameters.leagueID()) }
-        router.on(CatalogAPI.Internal.course) { _, context in try await places.course(try context.parameters.courseID()) }
+        router.on(CatalogAPI.Internal.league) { _, context in try await leagues.anyLeague(try context.parameters.id(LeagueID.self)) }
+        router.on(CatalogAPI.Internal.leagueTeams) { _, context in try await leagues.allTeams(of: try context.parameters.id(LeagueID.self))
+        }
+        router.on(CatalogAPI.Internal.course) { _, context in try await places.course(try context.parameters.id(CourseID.self)) }
         router.on(CatalogAPI.Internal.teamSnapshot) { request, _ in try await teams.listed(page: try PageRequest(request)) }
         router.on(CatalogAPI.Internal.courseSnapshot) { request, _ in try await places.courses(try PageRequest(request)) }
         router.on(CatalogAPI.Internal.venueSnapshot) { request, _ in try await places.venues(try PageRequest(request)) }

@@ -10,14 +10,16 @@ struct LeaguesController: Controller {
         router.on(CatalogAPI.createLeague) { body, _, context in try await leagues.create(body, by: context.userID) }
         router.on(CatalogAPI.leagues) { request, context in
             try await leagues.list(
-                sport: try request.query("sport", as: Sport.self), viewer: context.userID, page: try PageRequest(request))
+                sport: try request.query(Query.sport), viewer: context.userID, page: try PageRequest(request))
         }
-        router.on(CatalogAPI.league) { _, context in try await leagues.league(try context.parameters.leagueID(), viewer: context.userID) }
+        router.on(CatalogAPI.league) { _, context in
+            try await leagues.league(try context.parameters.id(LeagueID.self), viewer: context.userID)
+        }
         router.on(CatalogAPI.leagueTeams) { _, context in
-            Page(items: try await leagues.teams(of: try context.parameters.leagueID(), viewer: context.userID), nextCursor: nil)
+            Page(items: try await leagues.teams(of: try context.parameters.id(LeagueID.self), viewer: context.userID), nextCursor: nil)
         }
         router.on(CatalogAPI.addLeagueTeam) { body, _, context in
-            try await leagues.add(body.teamId, to: try context.parameters.leagueID(), by: context.userID)
+            try await leagues.add(body.teamId, to: try context.parameters.id(LeagueID.self), by: context.userID)
         }
     }
 }

@@ -9,19 +9,19 @@ struct NewsController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.news) { request, context in
             try await news.list(
-                sport: try request.query("sport", as: Sport.self), page: try PageRequest(request), viewer: context.identity?.userID)
+                sport: try request.query(Query.sport), page: try PageRequest(request), viewer: context.identity?.userID)
         }
         router.on(CatalogAPI.bookmarks) { request, context in try await news.bookmarks(of: context.userID, page: try PageRequest(request)) }
         router.on(CatalogAPI.article) { _, context in
-            try await news.article(try context.parameters.articleID(), viewer: context.identity?.userID)
+            try await news.article(try context.parameters.id(ArticleID.self), viewer: context.identity?.userID)
         }
         router.on(CatalogAPI.bookmark) { _, context in
-            try await news.setBookmark(try context.parameters.articleID(), saved: true, user: context.userID)
+            try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: true, user: context.userID)
             return NoContent()
         }
         router.on(CatalogAPI.publishNews) { body, _, context in try await news.publish(body, by: context.identity) }
         router.on(CatalogAPI.removeBookmark) { _, context in
-            try await news.setBookmark(try context.parameters.articleID(), saved: false, user: context.userID)
+            try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: false, user: context.userID)
             return NoContent()
         }
     }

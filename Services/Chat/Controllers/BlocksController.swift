@@ -17,7 +17,7 @@ struct BlocksController: Controller {
             return try await database.read { sql in try await people.blocks(by: context.userID, page: page, on: sql) }
         }
         router.on(ChatAPI.block) { _, context in
-            let blocked = try context.parameters.userID(), user = context.userID
+            let blocked = try context.parameters.id(UserID.self, at: "userId"), user = context.userID
             guard blocked != user else { throw ChatError.cannotMessageSelf }
             let block = try await database.transaction { sql in
                 if try await people.block(blocked, by: user, at: now(), on: sql) { try await blocks.changed(by: user, on: sql) }
@@ -28,7 +28,7 @@ struct BlocksController: Controller {
             return block
         }
         router.on(ChatAPI.unblock) { _, context in
-            let blocked = try context.parameters.userID(), user = context.userID
+            let blocked = try context.parameters.id(UserID.self, at: "userId"), user = context.userID
             try await database.transaction { sql in
                 try await people.unblock(blocked, by: user, on: sql)
                 try await blocks.changed(by: user, on: sql)

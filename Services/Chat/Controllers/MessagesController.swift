@@ -8,29 +8,25 @@ struct MessagesController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.messages) { request, context in
-            func seq(_ name: String) throws -> Int? {
-                guard let value = try request.query(name, as: Int.self) else { return nil }
-                guard ChatMessageLimits.seqRange.contains(value) else { throw CommonError.invalid(name, ChatMessageLimits.seqProblem) }
-                return value
-            }
-            let limit = try request.query("limit", as: Int.self) ?? 20
-            guard (1...100).contains(limit) else { throw CommonError.invalid("limit", "must be from 1 to 100") }
-            return try await messages.history(
-                of: try context.parameters.roomID(), before: try seq("before"), after: try seq("after"), limit: limit,
-                viewer: context.userID)
+            try await messages.history(
+                of: try context.parameters.id(RoomID.self), before: try request.query(ChatAPI.messagesBefore),
+                after: try request.query(ChatAPI.messagesAfter), limit: try request.query(Query.limit), viewer: context.userID)
         }
         router.on(
             ChatAPI.send,
             answering: { body, _, context in
-                let (message, created) = try await messages.send(body, to: try context.parameters.roomID(), by: context.userID)
+                let (message, created) = try await messages.send(body, to: try context.parameters.id(RoomID.self), by: context.userID)
                 return (message, created ? 201 : 200)
             })
         router.on(ChatAPI.edit) { body, _, context in
             try await messages.edit(
-                try context.parameters.messageID(), in: try context.parameters.roomID(), text: body.text, by: context.userID)
+                try context.parameters.id(ChatMessageID.self, at: "messageId"), in: try context.parameters.id(RoomID.self), text: body.text,
+                by: context.userID)
         }
         router.on(ChatAPI.delete) { _, context in
-            try await messages.delete(try context.parameters.messageID(), in: try context.parameters.roomID(), by: context.userID)
+            try await messages.delete(
+                try context.parameters.id(ChatMessageID.self, at: "messageId"), in: try context.parameters.id(RoomID.self),
+                by: context.userID)
             return NoContent()
         }
     }

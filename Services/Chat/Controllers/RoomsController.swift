@@ -9,10 +9,9 @@ struct RoomsController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.rooms) { request, context in try await rooms.list(for: context.userID, page: try PageRequest(request)) }
-        router.on(ChatAPI.room) { _, context in try await rooms.room(try context.parameters.roomID(), for: context.userID) }
+        router.on(ChatAPI.room) { _, context in try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID) }
         router.on(ChatAPI.read) { body, _, context in
-            guard ChatMessageLimits.seqRange.contains(body.seq) else { throw CommonError.invalid("seq", ChatMessageLimits.seqProblem) }
-            return try await rooms.markRead(body.seq, in: try context.parameters.roomID(), by: context.userID)
+            try await rooms.markRead(body.seq, in: try context.parameters.id(RoomID.self), by: context.userID)
         }
         router.on(ChatAPI.direct) { body, _, context in
             try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)

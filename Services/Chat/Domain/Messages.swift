@@ -21,7 +21,6 @@ struct Messages: Sendable {
     /// a `clientMessageId` answers the message sent first, and is not counted by flood control).
     func send(_ request: SendChatMessage, to room: RoomID, by user: UserID) async throws -> (ChatMessage, created: Bool) {
         let text = try Self.text(request.text)
-        try Self.check(clientMessageId: request.clientMessageId)
         if let earlier = try await database.read({ sql in
             try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
         }) {
@@ -125,14 +124,5 @@ struct Messages: Sendable {
     static func text(_ text: String) throws -> String {
         if let problem = ChatMessageLimits.text.problem(text) { throw CommonError.invalid("text", problem) }
         return text.trimmingBlanks
-    }
-
-    static func check(clientMessageId: String) throws {
-        let allowed = clientMessageId.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
-        }
-        guard (1...100).contains(clientMessageId.unicodeScalars.count), allowed else {
-            throw CommonError.invalid("clientMessageId", "must be 1 to 100 letters, digits, - or _")
-        }
     }
 }

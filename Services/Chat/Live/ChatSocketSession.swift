@@ -62,10 +62,14 @@ final class ChatSocketSession: Sendable {
         case .tooLarge: return refuse("A message is at most \(ChatSockets.maxMessageSize) bytes.", outbox: outbox)
         case .strayContinuation: return refuse("A continuation frame came with no message to continue.", outbox: outbox)
         }
-        guard let frame = try? HuddleJSON.decoder.decode(ChatClientFrame.self, from: Data(text.readableBytesView)) else {
+        guard let value = try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.readableBytesView)),
+            let frame = try? HuddleJSON.decoder.decode(ChatClientFrame.self, from: Data(text.readableBytesView))
+        else {
             return refuse("Send a JSON frame: subscribe, unsubscribe or send.", outbox: outbox)
         }
         do {
+            // A frame keeps the rules its schema states, as a body does; a refusal names the field.
+            try BodySchemas.shared.check(value, as: ChatClientFrame.self)
             switch frame.type {
             case .subscribe:
                 try await subscribe(frame.roomId, afterSeq: frame.afterSeq, outbox: outbox)
@@ -75,7 +79,7 @@ final class ChatSocketSession: Sendable {
                 }
                 outbox.post(.closed(frame.roomId))
             case .send:
-                let request = SendChatMessage(text: frame.text ?? "", clientMessageId: frame.clientMessageId ?? "")
+                let request = try BodySchemas.shared.decode(SendChatMessage.self, from: value)
                 let (sent, _) = try await shared.messages.send(request, to: frame.roomId, by: user)
                 // A room this socket follows gets the message from the feed, like everyone else.
                 if outbox.subscription(to: frame.roomId) == nil {
@@ -97,9 +101,6 @@ final class ChatSocketSession: Sendable {
     }
 
     private func subscribe(_ room: RoomID, afterSeq: Int?, outbox: ChatOutbox) async throws {
-        if let afterSeq, !ChatMessageLimits.seqRange.contains(afterSeq) {
-            throw CommonError.invalid("afterSeq", ChatMessageLimits.seqProblem)
-        }
         guard outbox.subscription(to: room) == nil else { return }
         let stored = try await shared.database.read { sql in try await self.shared.rooms.accessible(room, by: self.user, on: sql) }
         let subscriber = LiveSubscriber<ChatChange>(

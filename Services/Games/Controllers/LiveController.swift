@@ -19,15 +19,16 @@ struct LiveController {
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveRound.operation.path.text)) { request, context in
             await UpgradeRefusal.upgrade(request, on: context.channel) {
-                _ = try request.afterVersion()
+                _ = try request.query(GamesAPI.afterVersion)
                 let user = try await verifier.user(of: request)
-                _ = try await rounds.card(try context.parameters.roundID(), viewer: user)
+                _ = try await rounds.card(try context.parameters.id(RoundID.self), viewer: user)
             }
         } onUpgrade: { inbound, outbound, context in
             guard let (round, user) = await player(context.request, context.requestContext) else { return }
             do {
                 try await LiveSockets.serve(context.requestContext.channel) {
-                    try await serve(round, to: user, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                    try await serve(
+                        round, to: user, after: context.request.query(GamesAPI.afterVersion), inbound: inbound, outbound: outbound)
                 }
             } catch {
                 context.logger.debug("live round \(round) ended: \(error)")
@@ -37,7 +38,7 @@ struct LiveController {
 
     /// The round and the signed-in player asking for it; nil for anyone else.
     private func player(_ request: Request, _ context: LiveRequestContext) async -> (RoundID, UserID)? {
-        guard let round = try? context.parameters.roundID(), let user = try? await verifier.user(of: request),
+        guard let round = try? context.parameters.id(RoundID.self), let user = try? await verifier.user(of: request),
             (try? await rounds.card(round, viewer: user)) != nil
         else { return nil }
         return (round, user)

@@ -15,14 +15,14 @@ struct MatchLiveController {
     func add(to router: Router<LiveRequestContext>) {
         router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { request, context in
             await UpgradeRefusal.upgrade(request, on: context.channel) {
-                _ = try request.afterVersion()
-                _ = try await matches.current(try context.parameters.matchID())
+                _ = try request.query(GamesAPI.afterVersion)
+                _ = try await matches.current(try context.parameters.id(MatchID.self))
             }
         } onUpgrade: { inbound, outbound, context in
             guard let id = context.requestContext.parameters.get("id").flatMap(MatchID.init) else { return }
             do {
                 try await LiveSockets.serve(context.requestContext.channel) {
-                    try await serve(id, after: context.request.afterVersion(), inbound: inbound, outbound: outbound)
+                    try await serve(id, after: context.request.query(GamesAPI.afterVersion), inbound: inbound, outbound: outbound)
                 }
             } catch {
                 context.logger.debug("live match \(id) ended: \(error)")

@@ -10,23 +10,20 @@ struct MatchesController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.matches) { request, _ in try await matches.list(try listing(request)) }
-        router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.matchID()) }
+        router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.id(MatchID.self)) }
         // Reached only when the WebSocket upgrade was not asked for: say why.
         router.on(GamesAPI.liveMatch) { request, context -> MatchChange in
-            _ = try await matches.current(try context.parameters.matchID())
-            _ = try request.afterVersion()
+            _ = try await matches.current(try context.parameters.id(MatchID.self))
+            _ = try request.query(GamesAPI.afterVersion)
             throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
         }
     }
 
     /// `?date=` (today, UTC, by default; any day with `live=true`), `?live=`, `?league=`.
     private func listing(_ request: Request) throws -> MatchListing {
-        let live = try request.query("live", as: Bool.self) ?? false
-        let league = try request.query("league", as: Int.self)
-        if let league, !(1...Int(Int32.max)).contains(league) {
-            throw CommonError.invalid("league", "must be a league id, 1 to 2147483647")
-        }
-        let day = try request.query("date", as: CalendarDay.self)
+        let live = try request.query(GamesAPI.matchesLive) ?? false
+        let league = try request.query(GamesAPI.matchesLeague)
+        let day = try request.query(GamesAPI.matchesDay)
         let kickoff = (day ?? (live ? nil : CalendarDay(containing: today()))).map { $0.start..<$0.next.start }
         return MatchListing(kickoff: kickoff, liveOnly: live, league: league)
     }

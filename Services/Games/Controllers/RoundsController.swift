@@ -11,21 +11,21 @@ struct RoundsController: Controller {
         router.on(GamesAPI.startRound) { body, _, context in try await rounds.start(body, by: context.userID, requestID: context.requestID)
         }
         router.on(GamesAPI.myRounds) { request, context in
-            try request.requireMineScope()
-            return try await rounds.mine(
-                context.userID, status: try request.query("status", as: RoundStatus.self), page: try PageRequest(request))
+            try await rounds.mine(
+                context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
         }
-        router.on(GamesAPI.round) { _, context in try await rounds.card(try context.parameters.roundID(), viewer: context.userID) }
+        router.on(GamesAPI.round) { _, context in try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID) }
         router.on(GamesAPI.score) { body, _, context in
-            try await rounds.score(body, in: try context.parameters.roundID(), by: context.userID)
+            try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
         }
-        router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.roundID(), by: context.userID) }
+        router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.id(RoundID.self), by: context.userID)
+        }
         // Reached only when the WebSocket upgrade was refused or not asked for: say why.
         router.on(GamesAPI.liveRound) { request, context -> LiveMessage in
-            _ = try await rounds.card(try context.parameters.roundID(), viewer: context.userID)
-            _ = try request.afterVersion()
+            _ = try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID)
+            _ = try request.query(GamesAPI.afterVersion)
             throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
         }
-        router.on(GamesAPI.stats) { _, context in try await rounds.stats(of: try context.parameters.playerID()) }
+        router.on(GamesAPI.stats) { _, context in try await rounds.stats(of: try context.parameters.id(UserID.self)) }
     }
 }

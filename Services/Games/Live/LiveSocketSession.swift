@@ -81,16 +81,3 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
         input.finish()
     }
 }
-
-extension Request {
-    /// `?afterVersion=` of a live socket: absent, or a version from 0 to 2³¹−1 as the description
-    /// states (422 otherwise, on the plain HTTP path; a socket is not opened for it).
-    func afterVersion() throws -> Int? {
-        guard let version = try query("afterVersion", as: Int.self) else { return nil }
-        guard (0...Int(Int32.max)).contains(version) else {
-            throw CommonError.invalid("afterVersion", "must be a version from 0 to 2147483647")
-        }
-        return version
-    }
-
-}

@@ -3,16 +3,6 @@ import Foundation
 import SQLKit
 import ServiceKit
 
-/// Which of a user's games a list shows.
-enum GameWindow: String, CaseIterable, Sendable {
-    /// From now on, soonest first.
-    case upcoming
-    /// Already started, most recent first.
-    case past
-    /// Upcoming, and waiting for my answer (invited) or the organiser's (pending).
-    case pending
-}
-
 /// Games as stored: reads fill `goingCount`, `waitlistCount` and the viewer's `myStatus`;
 /// `location` is always the exact one (the domain decides who sees it).
 protocol GameStore: Sendable {

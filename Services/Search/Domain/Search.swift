@@ -5,8 +5,7 @@ import ServiceKit
 
 /// Where and how far a search looks.
 struct SearchArea: Sendable {
-    static let defaultRadiusKm = 160.934
-    static let maxRadiusKm = 500.0
+    static let maxRadiusKm = Query.maxRadiusKm
 
     var center: Coordinates
     var radiusKm: Double

@@ -1,4 +1,6 @@
 public import Contracts
+import Foundation
+import Hummingbird
 import NIOConcurrencyHelpers
 
 /// The schema of each request body type, derived once from the type as the OpenAPI document derives
@@ -17,6 +19,17 @@ public final class BodySchemas: Sendable {
     public func check<T: Decodable>(_ value: JSONValue, as type: T.Type) throws {
         guard let entry = entry(for: type) else { return }
         try FieldRules.require(entry.validator.problems(in: value, against: entry.root))
+    }
+
+    /// `value` as `type`, once it keeps every rule of `type`'s schema: what a socket frame is read
+    /// with, as a body is by `decodeJSON`.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try check(value, as: type)
+        do {
+            return try HuddleJSON.decoder.decode(type, from: try HuddleJSON.encoder.encode(value))
+        } catch let error as DecodingError {
+            throw Request.problem(for: error)
+        }
     }
 
     private func entry<T: Decodable>(for type: T.Type) -> Entry? {

@@ -39,7 +39,8 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ endpoint: Endpoint<SignedIn, Body, Output>,
         _ handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
     ) -> Self {
-        register(endpoint.operation) { request, context in
+        precondition(!endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) requires a key: register it with on(keyed:)")
+        return register(endpoint.operation) { request, context in
             let signedIn = try AuthenticatedContext(context: context)
             return try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
         }
@@ -63,6 +64,23 @@ extension RouterMethods where Context == HuddleRequestContext {
         }
     }
 
+    /// A write described with `idempotencyKeyRequired`: no request reaches the handler without a
+    /// key (428) or with one of the wrong length (422), and the handler gets the key to keep with its
+    /// effect in one transaction.
+    @discardableResult
+    public func on<Body, Output>(
+        keyed endpoint: Endpoint<SignedIn, Body, Output>,
+        _ handler: @escaping @Sendable (Body, IdempotencyKey, AuthenticatedContext) async throws -> Output
+    ) -> Self {
+        precondition(endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) does not require an Idempotency-Key")
+        return register(endpoint.operation) { request, context in
+            let signedIn = try AuthenticatedContext(context: context)
+            guard let text = request.headers[values: .idempotencyKey].first else { throw CommonError.idempotencyKeyRequired }
+            guard let key = IdempotencyKey(text) else { throw CommonError.validation([IdempotencyKey.problem]) }
+            return try await handler(try await request.decodeJSON(Body.self, context: context), key, signedIn)
+        }
+    }
+
     /// An operation that answers its described status or another one it describes (e.g. a create
     /// whose repeat answers 200 with what the first created): the handler says which.
     @discardableResult
@@ -71,10 +89,13 @@ extension RouterMethods where Context == HuddleRequestContext {
         answering handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> (Output, status: Int)
     ) -> Self {
         let operation = endpoint.operation
+        precondition(!operation.requiresIdempotencyKey, "\(operation.name) requires an Idempotency-Key: register it with a keyed handler")
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             let signedIn = try AuthenticatedContext(context: context)
             try QueryRules.check(request, against: operation)
-            let (output, status) = try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+            let (output, status) = try await DescribedOperation.$current.withValue(operation) {
+                try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+            }
             precondition(
                 status == operation.successStatus || operation.otherAnswers[status] != nil,
                 "\(operation.name) does not describe a \(status) answer")
@@ -93,7 +114,7 @@ extension RouterMethods where Context == HuddleRequestContext {
         precondition(endpoint.operation.isConditional, "\(endpoint.operation.name) is not described as conditional")
         on(RouterPath(endpoint.operation.path.text), method: endpoint.operation.method.httpMethod) { request, context -> Response in
             try QueryRules.check(request, against: endpoint.operation)
-            let answer = try await handler(request, context)
+            let answer = try await DescribedOperation.$current.withValue(endpoint.operation) { try await handler(request, context) }
             let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "public, max-age=\(answer.maxAgeSeconds)"]
             if answer.isCurrent(for: request.headers[values: .ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
             return try JSONResponse(try await answer.body(), headers: headers).response(from: request, context: context)
@@ -106,11 +127,11 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         let status = HTTPResponse.Status(code: operation.successStatus)
-        on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+        return on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             // Who is asking comes before what is asked: 401 before any 422.
             if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
             try QueryRules.check(request, against: operation)
-            let output = try await handler(request, context)
+            let output = try await DescribedOperation.$current.withValue(operation) { try await handler(request, context) }
             if output is NoContent { return Response(status: .noContent, headers: headers) }
             return try JSONResponse(output, status: status, headers: headers).response(from: request, context: context)
         }

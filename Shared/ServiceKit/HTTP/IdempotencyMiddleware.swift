@@ -25,9 +25,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
         guard request.method == .post, let key = request.headers[values: HTTPField.Name.idempotencyKey].first,
             let user = context.identity?.userID
         else { return try await next(request, context) }
-        guard (1...255).contains(key.count) else {
-            throw CommonError.invalid(Routes.Header.idempotencyKey, "must be 1 to 255 characters")
-        }
+        guard IdempotencyKey(key) != nil else { throw CommonError.validation([IdempotencyKey.problem]) }
         let body = try await request.collectBody(context: context)
         var digest = SHA256()
         digest.update(data: Data("\(request.method.rawValue) \(request.uri.path)\n".utf8))

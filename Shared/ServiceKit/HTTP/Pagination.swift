@@ -13,33 +13,16 @@ public struct PageRequest: Sendable {
         self.cursor = cursor
     }
 
-    public init(_ request: Request) throws {
-        let parameters = request.uri.queryParameters
-        if let raw = parameters["limit"] {
-            guard let limit = Int(String(raw)), (1...100).contains(limit) else {
-                throw CommonError.invalid("limit", "must be an integer from 1 to 100")
-            }
-            self.limit = limit
-        } else {
-            self.limit = 20
-        }
-        if let raw = parameters["cursor"], !raw.isEmpty {
-            guard raw.count <= PageCursor.maxLength, raw.utf8.allSatisfy(Self.isCursorByte),
-                let data = Data(base64URLEncoded: String(raw)), let text = String(data: data, encoding: .utf8)
-            else {
-                throw CommonError.invalid("cursor", "is not a cursor this list gave out")
+    /// The page a request asks for through its `limit` field (`Query.limit` unless the operation
+    /// describes another) and `Query.cursor`; the cursor is read back into the text it was made from.
+    public init(_ request: Request, limit: QueryField<Int> = Query.limit) throws {
+        self.limit = try request.query(limit)
+        if let raw = try request.query(Query.cursor), !raw.isEmpty {
+            // The schema held it to the base64url alphabet; what it decodes to is the service's own text.
+            guard let data = Data(base64URLEncoded: raw), let text = String(data: data, encoding: .utf8) else {
+                throw CommonError.validation([Query.cursor.problem(in: { _ in raw })])
             }
             self.cursor = text
-        }
-    }
-
-    /// `PageCursor.alphabet`: base64url without padding.
-    private static func isCursorByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
         }
     }
 

@@ -44,6 +44,8 @@ public enum CommonError: ProblemError {
     case methodNotAllowed(allow: [String])
     /// A retry whose first attempt with the same `Idempotency-Key` has not finished.
     case idempotencyKeyInUse
+    /// A write described with `idempotencyKeyRequired` sent without the key.
+    case idempotencyKeyRequired
     case dependencyUnavailable(String)
     case rateLimited(retryAfterSeconds: Int)
     case payloadTooLarge(limitBytes: Int)
@@ -78,6 +80,10 @@ public enum CommonError: ProblemError {
         case .methodNotAllowed(let allow):
             return Problem(
                 .methodNotAllowed, title: "Method not allowed", detail: "This path answers \(allow.joined(separator: ", ")).")
+        case .idempotencyKeyRequired:
+            return Problem(
+                .idempotencyKeyRequired, title: "Idempotency-Key required",
+                detail: "This write needs an Idempotency-Key header, so that a retry cannot do it twice.")
         case .idempotencyKeyInUse:
             return Problem(
                 .idempotencyKeyInUse, title: "Request in progress",

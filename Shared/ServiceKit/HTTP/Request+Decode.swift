@@ -70,38 +70,25 @@ extension Request {
         default: type is any Collection.Type ? "an array" : "an object"
         }
     }
-
-    /// A query parameter that must parse when present.
-    public func query<T: LosslessStringConvertible>(_ name: String, as: T.Type) throws -> T? {
-        guard let raw = uri.queryParameters[Substring(name)] else { return nil }
-        guard let value = T(String(raw)) else { throw CommonError.invalid(name, "has an invalid value") }
-        return value
-    }
-}
-
-extension Request {
-    /// Text a person typed into a query parameter (`?q=`), checked by `rule` and without the blanks
-    /// at its ends; nil when absent.
-    public func text(_ name: String, _ rule: TextRule) throws -> String? {
-        guard let raw = uri.queryParameters[Substring(name)].map(String.init) else { return nil }
-        if let message = rule.problem(raw) { throw CommonError.invalid(name, message) }
-        return raw.trimmingBlanks
-    }
-
-    /// A query parameter naming one of an enum's cases (`?sport=volleyball`); 422 listing the choices otherwise.
-    public func query<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type) throws -> T? where T.RawValue == String {
-        guard let raw = uri.queryParameters[Substring(name)].map(String.init) else { return nil }
-        guard let value = T(rawValue: raw) else {
-            throw CommonError.invalid(name, "must be one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return value
-    }
 }
 
 extension Parameters {
-    /// A path id; one that is not a UUID names nothing, so it is a 404 like any unknown id.
-    public func id<Tag>(_ name: String = "id", as: TypedID<Tag>.Type, missing: @autoclosure () -> String) throws -> TypedID<Tag> {
-        guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.notFound(missing()) }
+    /// The typed id in a path parameter (`{id}` unless named). One that is not a UUID names nothing,
+    /// so it is a 404 like any unknown id, worded after what the id names ("No team with id …").
+    public func id<Tag: NamedThing>(_ type: TypedID<Tag>.Type, at name: String = "id", naming noun: String = Tag.noun) throws -> TypedID<
+        Tag
+    > {
+        assert(DescribedOperation.current?.pathParameters.contains { $0.name == name } ?? true, "{\(name)} is not in the path")
+        guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.notFound("No \(noun) with id \(get(name) ?? "").") }
         return id
+    }
+
+    /// A whole number in the path (`{number}`), held to the schema its description gives it; a 422
+    /// naming the parameter otherwise.
+    public func integer(at name: String) throws -> Int {
+        let schema = DescribedOperation.current?.pathParameters.first { $0.name == name }?.schema ?? .integer
+        guard let raw = get(name), let value = Int(raw) else { throw CommonError.invalid(name, "must be an integer") }
+        try FieldRules.require(SchemaValidator(components: [:]).problems(in: .integer(Int64(value)), against: schema, at: name))
+        return value
     }
 }

@@ -45,13 +45,13 @@ public enum OpenAPIDocument {
         if operation.requiresIdempotencyKey {
             parameters.append(
                 ParameterObject(
-                    name: Routes.Header.idempotencyKey, in: "header", required: true, schema: .text(1...255),
+                    name: Routes.Header.idempotencyKey, in: "header", required: true, schema: IdempotencyKey.schema,
                     description: "required (428 without): a retry with the same key and body answers what the first attempt did, "
                         + "and changes nothing again; the same key with another body is a 422"))
         } else if operation.acceptsIdempotencyKey {
             parameters.append(
                 ParameterObject(
-                    name: Routes.Header.idempotencyKey, in: "header", required: false, schema: .text(1...255),
+                    name: Routes.Header.idempotencyKey, in: "header", required: false, schema: IdempotencyKey.schema,
                     description: "a retry with the same key and body answers what the first attempt did (Idempotent-Replayed: true)"))
         }
         if operation.isConditional {

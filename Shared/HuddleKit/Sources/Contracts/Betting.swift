@@ -187,7 +187,7 @@ public struct SlipStake: Codable, Equatable, Sendable {
     public init(stake: Int) { self.stake = stake }
 }
 
-public enum TicketTag {}
+public enum TicketTag: NamedThing { public static let noun = "ticket" }
 public typealias TicketID = TypedID<TicketTag>
 
 /// One pick of a ticket to place, with the odds the user saw.
@@ -274,7 +274,7 @@ public struct Ticket: Codable, Equatable, Sendable {
 }
 
 /// One movement of a wallet, from the ledger: `amount` is positive into the wallet, negative out.
-public enum WalletTransactionTag {}
+public enum WalletTransactionTag: NamedThing { public static let noun = "transaction" }
 public typealias WalletTransactionID = TypedID<WalletTransactionTag>
 
 public struct WalletTransaction: Codable, Equatable, Sendable {

@@ -1,10 +1,10 @@
 public import Foundation
 
-public enum TeamTag {}
-public enum LeagueTag {}
-public enum CourseTag {}
-public enum VenueTag {}
-public enum ArticleTag {}
+public enum TeamTag: NamedThing { public static let noun = "team" }
+public enum LeagueTag: NamedThing { public static let noun = "league" }
+public enum CourseTag: NamedThing { public static let noun = "course" }
+public enum VenueTag: NamedThing { public static let noun = "venue" }
+public enum ArticleTag: NamedThing { public static let noun = "article" }
 
 public typealias TeamID = TypedID<TeamTag>
 public typealias LeagueID = TypedID<LeagueTag>

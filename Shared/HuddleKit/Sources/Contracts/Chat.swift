@@ -1,7 +1,7 @@
 public import Foundation
 
-public enum RoomTag {}
-public enum ChatMessageTag {}
+public enum RoomTag: NamedThing { public static let noun = "room" }
+public enum ChatMessageTag: NamedThing { public static let noun = "message" }
 
 public typealias RoomID = TypedID<RoomTag>
 public typealias ChatMessageID = TypedID<ChatMessageTag>

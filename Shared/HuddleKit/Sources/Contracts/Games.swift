@@ -1,6 +1,6 @@
 public import Foundation
 
-public enum GameTag {}
+public enum GameTag: NamedThing { public static let noun = "game" }
 public typealias GameID = TypedID<GameTag>
 
 /// `team`: a team's own game; `league`: two teams of a league; `pickup`: anyone's open game.

@@ -30,11 +30,13 @@ public enum HuddleJSON {
         return decoder
     }
 
-    /// `2026-11-22T18:30:00Z`, with milliseconds only when the date has them.
+    /// `2026-11-22T18:30:00Z`: whole seconds, always. One format is what every client reads —
+    /// Foundation's `.iso8601` strategy and swift-openapi-generator's default transcoder both refuse
+    /// fractions, and neither reads an answer that mixes the two. Fractions are cut, not rounded, so
+    /// a time never moves past the second it happened in.
     public static func formatRFC3339(_ date: Date) -> String {
-        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        return date.formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: !whole, timeZone: .gmt))
+        let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        return whole.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
     }
 
     /// Any RFC 3339 date-time. Foundation's ISO 8601 parser refuses two things RFC 3339 allows and

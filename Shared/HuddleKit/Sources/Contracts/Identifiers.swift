@@ -41,9 +41,14 @@ public struct TypedID<Tag>: Hashable, Sendable, Codable, LosslessStringConvertib
     }
 }
 
-public enum UserTag {}
-public enum SessionTag {}
-public enum EventTag {}
+/// What an id's tag says it names, in the words a 404 uses ("No team with id …").
+public protocol NamedThing {
+    static var noun: String { get }
+}
+
+public enum UserTag: NamedThing { public static let noun = "player" }
+public enum SessionTag: NamedThing { public static let noun = "session" }
+public enum EventTag: NamedThing { public static let noun = "event" }
 
 public typealias UserID = TypedID<UserTag>
 public typealias SessionID = TypedID<SessionTag>

@@ -1,6 +1,6 @@
 public import Foundation
 
-public enum MatchTag {}
+public enum MatchTag: NamedThing { public static let noun = "match" }
 /// A professional match's id: derived from the provider's fixture id, so every replica and every
 /// rebuild gives a fixture the same id.
 public typealias MatchID = TypedID<MatchTag>

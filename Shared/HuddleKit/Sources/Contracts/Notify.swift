@@ -1,6 +1,6 @@
 public import Foundation
 
-public enum NotificationTag {}
+public enum NotificationTag: NamedThing { public static let noun = "notification" }
 public typealias NotificationID = TypedID<NotificationTag>
 
 /// Where a device's pushes go: Apple's APNs or Google's FCM.

@@ -1,7 +1,7 @@
 public import Foundation
 
-public enum RoundTag {}
-public enum RoundPlayerTag {}
+public enum RoundTag: NamedThing { public static let noun = "round" }
+public enum RoundPlayerTag: NamedThing { public static let noun = "round player" }
 public typealias RoundID = TypedID<RoundTag>
 /// A place on a round's scorecard: a registered player or a guest.
 public typealias RoundPlayerID = TypedID<RoundPlayerTag>

@@ -22,9 +22,9 @@ public enum AuthAPI {
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
         .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture")
     public static let following = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
-        .get, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: QueryParameter.paging)
+        .get, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: Query.paging)
     public static let followers = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
-        .get, "/v1/users/me/followers", owner: .auth, summary: "Players who follow me, most recent first", query: QueryParameter.paging)
+        .get, "/v1/users/me/followers", owner: .auth, summary: "Players who follow me, most recent first", query: Query.paging)
     public static let matchFriends = Endpoint<SignedIn, FriendMatchRequest, FriendMatchResponse>(
         .post, "/v1/users/me/friends/match", owner: .auth, summary: "Which of these Facebook friends are members")
     public static let profile = Endpoint<SignedIn, NoBody, PublicProfile>(
@@ -46,12 +46,16 @@ public enum AuthAPI {
     public enum Internal {
         public static let revokedSessions = Endpoint<InternalCaller, NoBody, RevokedSessions>(
             .get, "/internal/sessions/revoked", owner: .auth, summary: "Sessions revoked after a cursor, for token verifiers",
-            query: [QueryParameter("after", .integer, description: "the cursor of the previous answer")])
+            query: [revokedAfter])
+        /// `?after=`: the cursor of the previous answer, 0 for the first.
+        public static let revokedAfter = Query.defaulted(
+            "after", .integer, fallback: Int64(0), description: "the cursor of the previous answer", parse: { Int64($0) },
+            text: String.init)
         public static let profiles = Endpoint<InternalCaller, ProfilesRequest, ProfilesResponse>(
             .post, "/internal/users/profiles", owner: .auth, summary: "Public profiles of up to 1000 users; unknown ids are left out")
         public static let profileSnapshot = Endpoint<InternalCaller, NoBody, Page<PublicProfile>>(
             .get, "/internal/snapshots/profiles", owner: .auth, summary: "Every profile, page by page, for a read model",
-            query: QueryParameter.paging)
+            query: Query.paging)
 
         public static let all: [APIOperation] = [revokedSessions.operation, profiles.operation, profileSnapshot.operation]
     }

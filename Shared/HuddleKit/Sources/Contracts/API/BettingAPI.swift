@@ -4,7 +4,8 @@ public enum BettingAPI {
         .get, "/v1/betting/fixtures", owner: .betting,
         summary: "Matches kicking off on a day (UTC; today by default) with their 1X2 odds, soonest first, all in one page; "
             + "a fixture's id is its match's id, and its market closes at kickoff",
-        query: [QueryParameter("date", .calendarDay, description: "YYYY-MM-DD, UTC; today when absent")])
+        query: [fixturesDay])
+    public static let fixturesDay = Query.day("date", description: "YYYY-MM-DD, UTC; today when absent")
     public static let fixture = Endpoint<Anyone, NoBody, Fixture>(
         .get, "/v1/betting/fixtures/{id}", owner: .betting, summary: "One fixture with its current odds")
 
@@ -13,7 +14,7 @@ public enum BettingAPI {
         summary: "My balance in minor units; the wallet opens with the configured grant on first use")
     public static let transactions = Endpoint<SignedIn, NoBody, Page<WalletTransaction>>(
         .get, "/v1/betting/wallet/transactions", owner: .betting,
-        summary: "My wallet's ledger entries, newest first: the grant, stakes, payouts, refunds", query: QueryParameter.paging)
+        summary: "My wallet's ledger entries, newest first: the grant, stakes, payouts, refunds", query: Query.paging)
 
     public static let slip = Endpoint<SignedIn, NoBody, Slip>(
         .get, "/v1/betting/slip", owner: .betting,
@@ -42,7 +43,8 @@ public enum BettingAPI {
         idempotencyKeyRequired: true, otherAnswers: [409: OddsChanged.self])
     public static let tickets = Endpoint<SignedIn, NoBody, Page<Ticket>>(
         .get, "/v1/betting/tickets", owner: .betting, summary: "My tickets, newest first",
-        query: [.choice("status", TicketStatus.self)] + QueryParameter.paging)
+        query: [ticketStatus] + Query.paging)
+    public static let ticketStatus = Query.choice("status", TicketStatus.self)
     public static let ticket = Endpoint<SignedIn, NoBody, Ticket>(
         .get, "/v1/betting/tickets/{id}", owner: .betting, summary: "One of my tickets (404 for anyone else's)")
 

@@ -7,7 +7,7 @@ public enum CatalogAPI {
         .post, "/v1/leagues", owner: .catalog, summary: "Create a league; you become its manager", status: 201, idempotent: true)
     public static let leagues = Endpoint<SignedIn, NoBody, Page<League>>(
         .get, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
-        query: [.sport] + QueryParameter.paging)
+        query: [Query.sport] + Query.paging)
     public static let league = Endpoint<SignedIn, NoBody, League>(.get, "/v1/leagues/{id}", owner: .catalog, summary: "A league")
     public static let leagueTeams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/leagues/{id}/teams", owner: .catalog, summary: "The league's teams")
@@ -21,11 +21,10 @@ public enum CatalogAPI {
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
-        query: [
-            QueryParameter("member", .oneOf(["me"])),
-            QueryParameter("q", TeamSearch.text.schema, description: "name substring, any case"),
-            .sport,
-        ] + QueryParameter.paging)
+        query: [teamMember, teamText, Query.sport] + Query.paging)
+    /// `?member=me`: my teams rather than a search.
+    public static let teamMember = Query.choice("member", MemberFilter.self)
+    public static let teamText = Query.text("q", TeamSearch.text, description: "name substring, any case")
     public static let team = Endpoint<SignedIn, NoBody, Team>(
         .get, "/v1/teams/{id}", owner: .catalog, summary: "A team (404 when private and you have no standing)")
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
@@ -58,7 +57,7 @@ public enum CatalogAPI {
         .post, "/v1/courses", owner: .catalog, summary: "Create a disc golf course (administrators)", status: 201,
         problems: [.forbidden], idempotent: true)
     public static let courses = Endpoint<Anyone, NoBody, Page<Course>>(
-        .get, "/v1/courses", owner: .catalog, summary: "Courses by name", query: QueryParameter.paging)
+        .get, "/v1/courses", owner: .catalog, summary: "Courses by name", query: Query.paging)
     public static let course = Endpoint<Anyone, NoBody, Course>(
         .get, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes")
     public static let saveHole = Endpoint<SignedIn, UpdateHoleRequest, Course>(
@@ -67,10 +66,8 @@ public enum CatalogAPI {
     public static let navigation = Endpoint<Anyone, NoBody, Navigation>(
         .get, "/v1/courses/{id}/navigation", owner: .catalog,
         summary: "Distance and bearing from where I stand to a hole's tee and basket, and the next tee",
-        query: [
-            QueryParameter("lat", .latitude, required: true), QueryParameter("lng", .longitude, required: true),
-            QueryParameter("hole", JSONSchema.integer(1...Hole.maxNumber).defaulting(to: .number(1)), description: "a hole of the course"),
-        ])
+        query: [Query.place, navigationHole])
+    public static let navigationHole = Query.integer("hole", 1...Hole.maxNumber, fallback: 1, description: "a hole of the course")
     public static let weather = Endpoint<Anyone, NoBody, Weather>(
         .get, "/v1/courses/{id}/weather", owner: .catalog, summary: "Current weather at the course, cached for a few minutes",
         problems: [.weatherUnavailable])
@@ -78,15 +75,15 @@ public enum CatalogAPI {
         .post, "/v1/venues", owner: .catalog, summary: "Create a venue (administrators)", status: 201, problems: [.forbidden],
         idempotent: true)
     public static let venues = Endpoint<Anyone, NoBody, Page<Venue>>(
-        .get, "/v1/venues", owner: .catalog, summary: "Venues by name", query: QueryParameter.paging)
+        .get, "/v1/venues", owner: .catalog, summary: "Venues by name", query: Query.paging)
     public static let venue = Endpoint<Anyone, NoBody, Venue>(.get, "/v1/venues/{id}", owner: .catalog, summary: "A venue")
 
     // MARK: News
     public static let news = Endpoint<Anyone, NoBody, Page<NewsArticle>>(
         .get, "/v1/news", owner: .catalog, summary: "News, newest first (with bookmarked when signed in)",
-        query: [.sport] + QueryParameter.paging, optionalSignIn: true)
+        query: [Query.sport] + Query.paging, optionalSignIn: true)
     public static let bookmarks = Endpoint<SignedIn, NoBody, Page<NewsArticle>>(
-        .get, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: QueryParameter.paging)
+        .get, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: Query.paging)
     public static let article = Endpoint<Anyone, NoBody, NewsArticle>(
         .get, "/v1/news/{id}", owner: .catalog, summary: "An article", optionalSignIn: true)
     public static let bookmark = Endpoint<SignedIn, NoBody, NoContent>(
@@ -121,11 +118,11 @@ public enum CatalogAPI {
         public static let course = Endpoint<InternalCaller, NoBody, Course>(
             .get, "/internal/courses/{id}", owner: .catalog, summary: "A course with its holes")
         public static let teamSnapshot = Endpoint<InternalCaller, NoBody, Page<Team>>(
-            .get, "/internal/snapshots/teams", owner: .catalog, summary: "Every listed team, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/teams", owner: .catalog, summary: "Every listed team, page by page", query: Query.paging)
         public static let courseSnapshot = Endpoint<InternalCaller, NoBody, Page<Course>>(
-            .get, "/internal/snapshots/courses", owner: .catalog, summary: "Every course, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/courses", owner: .catalog, summary: "Every course, page by page", query: Query.paging)
         public static let venueSnapshot = Endpoint<InternalCaller, NoBody, Page<Venue>>(
-            .get, "/internal/snapshots/venues", owner: .catalog, summary: "Every venue, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/venues", owner: .catalog, summary: "Every venue, page by page", query: Query.paging)
         public static let ingestNews = Endpoint<InternalCaller, NewsIngestRequest, NewsIngestResult>(
             .post, "/internal/news", owner: .catalog, summary: "Store articles a news feed adapter read")
 

@@ -5,18 +5,17 @@ public enum ChatAPI {
         .get, "/v1/chat/rooms", owner: .chat,
         summary: "Rooms I may use — the global room, my teams', my games', live or upcoming matches', my direct rooms — "
             + "most recent activity first, each with unreadCount, lastSeq and the last message",
-        query: QueryParameter.paging)
+        query: Query.paging)
     public static let room = Endpoint<SignedIn, NoBody, ChatRoom>(
         .get, "/v1/chat/rooms/{id}", owner: .chat, summary: "One room I may use (404 for any other)")
     public static let messages = Endpoint<SignedIn, NoBody, Page<ChatMessage>>(
         .get, "/v1/chat/rooms/{id}/messages", owner: .chat,
         summary: "History by seq: newest first, or with after, what came after it oldest first (what a reconnecting client "
             + "missed); before pages back. Messages of players I blocked are left out; deleted ones keep their seq",
-        query: [
-            QueryParameter("before", ChatMessageLimits.seq, description: "only messages with a lower seq"),
-            QueryParameter("after", ChatMessageLimits.seq, description: "only messages with a higher seq, oldest first"),
-            QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(20))),
-        ])
+        query: [messagesBefore, messagesAfter, Query.limit])
+    public static let messagesBefore = Query.integer("before", ChatMessageLimits.seqRange, description: "only messages with a lower seq")
+    public static let messagesAfter = Query.integer(
+        "after", ChatMessageLimits.seqRange, description: "only messages with a higher seq, oldest first")
     public static let send = Endpoint<SignedIn, SendChatMessage, ChatMessage>(
         .post, "/v1/chat/rooms/{id}/messages", owner: .chat,
         summary: "Send a message (1–2,000 characters, trimmed); the same clientMessageId from me answers the message sent "
@@ -37,7 +36,7 @@ public enum ChatAPI {
         summary: "The direct room with a player, created once per pair; 403 BLOCKED when either blocked the other",
         problems: [.blocked, .cannotMessageSelf])
     public static let blocks = Endpoint<SignedIn, NoBody, Page<ChatBlock>>(
-        .get, "/v1/chat/blocks", owner: .chat, summary: "Players I blocked, most recent first", query: QueryParameter.paging)
+        .get, "/v1/chat/blocks", owner: .chat, summary: "Players I blocked, most recent first", query: Query.paging)
     public static let block = Endpoint<SignedIn, NoBody, ChatBlock>(
         .put, "/v1/chat/blocks/{userId}", owner: .chat,
         summary: "Block a player: their messages are hidden from me, and neither of us can open or write our direct room",
@@ -68,7 +67,12 @@ public enum ChatMessageLimits {
     public static let clientMessageId = JSONSchema.text(1...100).pattern(JSONSchema.whole("[A-Za-z0-9_-]*"))
     public static let seqRange = 0...Int(Int32.max)
     public static let seq = JSONSchema.integer(seqRange)
-    public static let seqProblem = "must be a seq from 0 to 2147483647"
+}
+
+extension ChatClientFrame: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["afterSeq": ChatMessageLimits.seq, "text": ChatMessageLimits.text.schema, "clientMessageId": ChatMessageLimits.clientMessageId]
+    }
 }
 
 extension SendChatMessage: FieldConstraints {

@@ -12,7 +12,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
 
     public init(
         _ method: HTTPVerb, _ path: String, owner: ServiceModule, summary: String, status: Int = 200,
-        query: [QueryParameter] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
+        query: [any QueryDescribing] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
         optionalSignIn: Bool = false, idempotent: Bool = false, idempotencyKeyRequired: Bool = false, webSocket: Bool = false,
         conditional: Bool = false, otherAnswers: [Int: any Decodable.Type] = [:]
     ) {
@@ -20,7 +20,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
         operation = APIOperation(
             method: method, path: template, owner: owner, access: Access.kind, summary: summary,
             successStatus: Output.self == NoContent.self ? 204 : status,
-            query: query,
+            query: query.flatMap(\.queryParameters),
             pathParameters: template.parameterNames.map { PathParameter(name: $0, schema: pathParameters[$0] ?? .uuid) },
             body: Body.self == NoBody.self ? nil : WireType(Body.self),
             output: Output.self == NoContent.self ? nil : WireType(Output.self),

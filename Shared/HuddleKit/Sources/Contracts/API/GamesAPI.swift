@@ -8,12 +8,12 @@ public enum GamesAPI {
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/games", owner: .games,
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
-        query: [.mineScope, QueryParameter("when", .oneOf(["upcoming", "past", "pending"]).defaulting(to: .text("upcoming")))]
-            + QueryParameter.position + QueryParameter.paging)
+        query: [Query.mineScope, gamesWhen, Query.position] + Query.paging)
+    public static let gamesWhen = Query.choice("when", fallback: GameWindow.upcoming)
     public static let game = Endpoint<SignedIn, NoBody, Game>(
         .get, "/v1/games/{id}", owner: .games,
         summary: "A game; the exact location only for participants and public games, others get distanceMeters",
-        query: QueryParameter.position)
+        query: [Query.position])
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
         .patch, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
         problems: [.forbidden, .gameCancelled, .gameStarted])
@@ -54,7 +54,8 @@ public enum GamesAPI {
         status: 201, problems: [.dependencyUnavailable], idempotent: true)
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
         .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
-        query: [.mineScope, .choice("status", RoundStatus.self)] + QueryParameter.paging)
+        query: [Query.mineScope, roundStatus] + Query.paging)
+    public static let roundStatus = Query.choice("status", RoundStatus.self)
     public static let round = Endpoint<SignedIn, NoBody, Scorecard>(
         .get, "/v1/rounds/{id}", owner: .games, summary: "The scorecard (players of the round only; 404 for others)")
     public static let score = Endpoint<SignedIn, ScoreUpdate, Scorecard>(
@@ -70,8 +71,9 @@ public enum GamesAPI {
         summary: "WebSocket: every change of the card as LiveMessage JSON text frames. With afterVersion, first exactly the "
             + "changes after it, otherwise the whole card; then live changes. Send ScoreUpdate JSON to score. "
             + "Over plain HTTP: 426 for players of the round",
-        status: 101, query: [QueryParameter("afterVersion", .integer(0...Int(Int32.max)))], problems: [.webSocketRequired],
-        webSocket: true)
+        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true)
+    /// `?afterVersion=`: the last version a device has, for what it missed.
+    public static let afterVersion = Query.integer("afterVersion", 0...Int(Int32.max))
     public static let stats = Endpoint<SignedIn, NoBody, PlayerStats>(
         .get, "/v1/users/{id}/stats", owner: .games, summary: "A player's disc golf statistics from completed rounds")
 
@@ -80,19 +82,17 @@ public enum GamesAPI {
         .get, "/v1/matches", owner: .games,
         summary: "Professional football matches kicking off on a day (UTC; today by default), soonest first, all in one page. "
             + "live=true: only those in play (any day); league narrows to one league",
-        query: [
-            QueryParameter("date", .calendarDay, description: "YYYY-MM-DD, UTC; today when absent"),
-            QueryParameter("live", .boolean), QueryParameter("league", .integer(1...Int(Int32.max))),
-        ],
-        conditional: true)
+        query: [matchesDay, matchesLive, matchesLeague], conditional: true)
+    public static let matchesDay = Query.day("date", description: "YYYY-MM-DD, UTC; today when absent")
+    public static let matchesLive = Query.flag("live")
+    public static let matchesLeague = Query.integer("league", 1...Int(Int32.max))
     public static let match = Endpoint<Anyone, NoBody, Match>(
         .get, "/v1/matches/{id}", owner: .games, summary: "One match with its events, lineups and statistics", conditional: true)
     public static let liveMatch = Endpoint<Anyone, NoBody, MatchChange>(
         .get, "/v1/matches/{id}/live", owner: .games,
         summary: "WebSocket: every change of the match as MatchChange JSON text frames. With afterVersion, first each version "
             + "after it, otherwise the match as it is; then live changes. Over plain HTTP: 426",
-        status: 101, query: [QueryParameter("afterVersion", .integer(0...Int(Int32.max)))], problems: [.webSocketRequired],
-        webSocket: true)
+        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true)
 
     public static let all: [APIOperation] = [
         createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, roster.operation,
@@ -104,7 +104,7 @@ public enum GamesAPI {
 
     public enum Internal {
         public static let gameSnapshot = Endpoint<InternalCaller, NoBody, Page<Game>>(
-            .get, "/internal/snapshots/games", owner: .games, summary: "Every upcoming game, page by page", query: QueryParameter.paging)
+            .get, "/internal/snapshots/games", owner: .games, summary: "Every upcoming game, page by page", query: Query.paging)
 
         public static let all: [APIOperation] = [gameSnapshot.operation, EventsAPI.deliver(to: .games).operation]
     }

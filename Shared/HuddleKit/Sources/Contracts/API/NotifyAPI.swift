@@ -2,7 +2,7 @@
 public enum NotifyAPI {
     public static let devices = Endpoint<SignedIn, NoBody, Page<Device>>(
         .get, "/v1/notifications/devices", owner: .notify, summary: "My devices that receive pushes, most recent first",
-        query: QueryParameter.paging)
+        query: Query.paging)
     public static let registerDevice = Endpoint<SignedIn, RegisterDevice, Device>(
         .post, "/v1/notifications/devices", owner: .notify,
         summary: "Register a push token: apns (64 to 200 hex digits, with its environment — production by default — and topic, "
@@ -14,7 +14,7 @@ public enum NotifyAPI {
         summary: "Stop pushing to one of my devices (404 for a token that is not mine)")
     public static let inbox = Endpoint<SignedIn, NoBody, InboxPage>(
         .get, "/v1/notifications", owner: .notify,
-        summary: "My notifications, newest first, with how many of them are unread", query: QueryParameter.paging)
+        summary: "My notifications, newest first, with how many of them are unread", query: Query.paging)
     public static let read = Endpoint<SignedIn, NoBody, InboxUnread>(
         .post, "/v1/notifications/{id}/read", owner: .notify,
         summary: "Mark one of my notifications read (again is fine); answers how many are still unread")

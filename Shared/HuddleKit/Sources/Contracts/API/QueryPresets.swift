@@ -1,26 +1,36 @@
-/// Query parameters several operations share.
-extension QueryParameter {
+import Foundation
 
-    /// `?limit=` (1–100, default 20) and the opaque `?cursor=` a previous page gave.
-    public static let paging: [QueryParameter] = [
-        QueryParameter("limit", JSONSchema.integer(1...100).defaulting(to: .number(20))),
-        QueryParameter("cursor", PageCursor.schema.described("nextCursor of the previous page")),
-    ]
+/// Query fields several operations share.
+extension Query {
+    /// `?limit=` (1–100, default 20).
+    public static let limit = integer("limit", 1...100, fallback: 20)
 
-    public static func choice<E: WireEnum>(_ name: String, _ type: E.Type, required: Bool = false, description: String? = nil)
-        -> QueryParameter
-    {
-        QueryParameter(name, .oneOf(E.allCases.map(\.rawValue)), required: required, description: description)
-    }
+    /// The opaque `?cursor=` a previous page gave, as sent; the service that made it reads it.
+    public static let cursor = optional(
+        "cursor", PageCursor.schema.described("nextCursor of the previous page"), problem: "is not a cursor this list gave out",
+        parse: { $0 }, text: { $0 })
+
+    /// `?limit=&cursor=`.
+    public static let paging: [any QueryDescribing] = [limit, cursor]
 
     public static let sport = choice("sport", Sport.self)
 
     /// `?lat=&lng=`: where the caller stands, both or neither. One parameter holding an object, which
     /// OpenAPI's default query style (form, exploded) writes as `lat=…&lng=…`: that is how the
     /// document says the two come together.
-    public static let position: [QueryParameter] = [
-        QueryParameter("position", positionSchema, description: "where you are, for distanceMeters: lat and lng together")
-    ]
+    public static let position = QueryField<Coordinates?>(
+        [QueryParameter("position", positionSchema, description: "where you are, for distanceMeters: lat and lng together")],
+        refusal: { raw in
+            raw("lat") == nil ? .init(field: "lat", message: "is required with lng") : .init(field: "lng", message: "is required with lat")
+        },
+        read: { raw in
+            switch (raw("lat").flatMap(Double.init), raw("lng").flatMap(Double.init)) {
+            case (nil, nil): .some(nil)
+            case (let lat?, let lng?): Coordinates(lat: lat, lng: lng)
+            default: nil
+            }
+        },
+        write: { position in position.map { [("lat", String($0.lat)), ("lng", String($0.lng))] } ?? [] })
 
     static var positionSchema: JSONSchema {
         var schema = JSONSchema.object
@@ -29,22 +39,51 @@ extension QueryParameter {
         return schema
     }
 
-    /// `?lat=&lng=&radiusKm=`: a search area.
-    public static let area: [QueryParameter] = [
-        QueryParameter("lat", .latitude, required: true),
-        QueryParameter("lng", .longitude, required: true),
-        QueryParameter("radiusKm", radiusKm, description: "default 160.934 (100 miles)"),
-    ]
+    /// `?lat=&lng=`, both required: the place a search or a navigation is from.
+    public static let place = QueryField<Coordinates>(
+        [QueryParameter("lat", .latitude, required: true), QueryParameter("lng", .longitude, required: true)],
+        read: { raw in
+            guard let lat = raw("lat").flatMap(Double.init), let lng = raw("lng").flatMap(Double.init) else { return nil }
+            return Coordinates(lat: lat, lng: lng)
+        },
+        write: { [("lat", String($0.lat)), ("lng", String($0.lng))] })
 
-    public static var radiusKm: JSONSchema {
+    /// `?radiusKm=`: how far from the place a search looks, 100 miles unless said.
+    public static let radiusKm = defaulted(
+        "radiusKm", radiusSchema, fallback: 160.934, description: "default 160.934 (100 miles)",
+        parse: { Double($0).flatMap { $0 > 0 && $0 <= maxRadiusKm ? $0 : nil } }, text: { String($0) })
+
+    public static let maxRadiusKm = 500.0
+
+    static var radiusSchema: JSONSchema {
         var schema = JSONSchema.number
         schema.exclusiveMinimum = 0
-        schema.maximum = 500
+        schema.maximum = maxRadiusKm
         return schema.defaulting(to: .number(160.934))
     }
 
     /// `?scope=mine`: lists of games and rounds are the caller's own; search finds others'.
-    public static let mineScope = QueryParameter("scope", .oneOf(["mine"]), required: true)
+    public static let mineScope = requiredChoice("scope", ListScope.self)
+}
+
+/// The one scope lists of one's own games and rounds take.
+public enum ListScope: String, Sendable, CaseIterable, Codable, WireEnum {
+    case mine
+}
+
+/// `GET /v1/teams?member=me`: the teams I belong to, rather than a search.
+public enum MemberFilter: String, Sendable, CaseIterable, Codable, WireEnum {
+    case me
+}
+
+/// `GET /v1/games?when=`: which of my games the list shows.
+public enum GameWindow: String, Sendable, CaseIterable, Codable, WireEnum {
+    /// From now on, soonest first.
+    case upcoming
+    /// Already started, most recent first.
+    case past
+    /// Upcoming, and waiting for my answer (invited) or the organiser's (pending).
+    case pending
 }
 
 /// The `cursor` a list gives out: base64url, as `PageRequest` writes it. A client only sends back one

@@ -144,7 +144,7 @@ private final class Recorder: Decoder {
                 return schema
             }
             schema.properties = properties.mapValues { $0 }
-            for name in optional { schema.properties?[name] = properties[name]?.orNull }
+            for name in optional { schema.properties?[name] = properties[name].map(Self.optionalField) }
             let required = order.filter { !optional.contains($0) }
             schema.required = required.isEmpty ? nil : required
             return schema
@@ -153,6 +153,14 @@ private final class Recorder: Decoder {
         case .single(let schema, let nullable):
             return nullable ? schema.orNull : schema
         }
+    }
+
+    /// An optional field of a JSON type may be null (`["string", "null"]`). One holding a named
+    /// object or enum is left out instead: Swift's encoders leave out a nil field, so such a field is
+    /// absent rather than null on the wire, and `oneOf: [$ref, null]` is the one form of it that
+    /// swift-openapi-generator drops (the generated type lost `Game.location` and every other).
+    private static func optionalField(_ schema: JSONSchema) -> JSONSchema {
+        schema.ref != nil ? schema : schema.orNull
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
