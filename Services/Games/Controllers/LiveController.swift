@@ -65,7 +65,7 @@ struct LiveController {
     /// Applies a score sent on the socket; its change reaches every device, this one included.
     /// Returns the message that tells this device why nothing changed, if so.
     private func apply(_ message: WebSocketMessage, to round: RoundID, by user: UserID, version: Int) async -> LiveMessage? {
-        guard case .text(let text) = message, let update = try? HuddleJSON.decoder.decode(ScoreUpdate.self, from: Data(text.utf8))
+        guard case .text(let text) = message, let value = try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
         else {
             let problem = Problem(
                 title: "Invalid message", status: 400, detail: "Send a JSON score: {playerId, hole, strokes, expectedVersion?}.",
@@ -73,6 +73,8 @@ struct LiveController {
             return LiveMessage(type: .error, version: version, problem: problem)
         }
         do {
+            // A frame keeps the rules its schema states, as the same score sent over HTTP does.
+            let update = try BodySchemas.shared.decode(ScoreUpdate.self, from: value)
             _ = try await rounds.score(update, in: round, by: user)
             return nil
         } catch GamesError.versionConflict(let card) {

@@ -11,45 +11,70 @@ struct GamePlan: Sendable {
     /// The organiser of a pick-up game takes the first slot.
     var going: [UserID]
 
-    static func pickup(_ request: CreateGameRequest, by user: UserID, now: Date) -> GamePlan {
-        // `kindFields` has checked that every attribute is present.
+    static func pickup(_ request: CreateGameRequest, _ fields: PickupFields, by user: UserID, now: Date) -> GamePlan {
         let game = Game(
             id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone,
-            sport: request.sport ?? .other,
-            privacy: request.privacy ?? .public, ageGroup: request.ageGroup ?? .any, gender: request.gender ?? .any,
-            skill: request.skill ?? .any, capacity: request.capacity, location: request.location,
-            description: request.description, createdAt: now)
+            sport: fields.sport, privacy: fields.privacy, ageGroup: fields.ageGroup, gender: fields.gender, skill: fields.skill,
+            capacity: request.capacity, location: fields.location, description: request.description, createdAt: now)
         return GamePlan(game: game, invited: [], going: [user])
     }
 }
 
+/// What a kind of game needs from its request, present: read once, so planning never unwraps.
+enum GameKindFields {
+    case team(TeamID)
+    case league(LeagueID, home: TeamID, away: TeamID)
+    case pickup(PickupFields)
+}
+
+/// A pick-up game has no team to take its place and attributes from: the request gives them all.
+struct PickupFields {
+    var location: Location
+    var sport: Sport
+    var privacy: Privacy
+    var ageGroup: AgeGroup
+    var gender: Gender
+    var skill: Skill
+}
+
 extension GameValidation {
-    /// The fields each kind of game needs.
-    static func kindFields(_ request: CreateGameRequest) -> [Problem.FieldError] {
+    /// The fields each kind of game needs, or a problem naming each one missing.
+    static func kindFields(_ request: CreateGameRequest) -> Result<GameKindFields, CommonError> {
+        var errors: [Problem.FieldError] = []
+        func need<Value>(_ value: Value?, _ field: String) -> Value? {
+            if value == nil { errors.append(.init(field: field, message: "is required for a \(request.kind.rawValue) game")) }
+            return value
+        }
+        let fields: GameKindFields?
         switch request.kind {
         case .team:
-            return required(request.teamId, "teamId", for: .team)
+            fields = need(request.teamId, "teamId").map(GameKindFields.team)
         case .league:
-            var errors =
-                required(request.leagueId, "leagueId", for: .league) + required(request.homeTeamId, "homeTeamId", for: .league)
-                + required(request.awayTeamId, "awayTeamId", for: .league)
-            if let home = request.homeTeamId, home == request.awayTeamId {
-                errors.append(.init(field: "awayTeamId", message: "must differ from homeTeamId"))
-            }
-            return errors
+            let league = need(request.leagueId, "leagueId"), home = need(request.homeTeamId, "homeTeamId")
+            let away = need(request.awayTeamId, "awayTeamId")
+            if let home, home == away { errors.append(.init(field: "awayTeamId", message: "must differ from homeTeamId")) }
+            fields = league.flatMap { league in home.flatMap { home in away.map { .league(league, home: home, away: $0) } } }
         case .pickup:
-            return required(request.location, "location", for: .pickup) + required(request.sport, "sport", for: .pickup)
-                + required(request.privacy, "privacy", for: .pickup) + required(request.ageGroup, "ageGroup", for: .pickup)
-                + required(request.gender, "gender", for: .pickup) + required(request.skill, "skill", for: .pickup)
+            let location = need(request.location, "location"), sport = need(request.sport, "sport")
+            let privacy = need(request.privacy, "privacy"), ageGroup = need(request.ageGroup, "ageGroup")
+            let gender = need(request.gender, "gender"), skill = need(request.skill, "skill")
+            if let location, let sport, let privacy, let ageGroup, let gender, let skill {
+                fields = .pickup(
+                    PickupFields(location: location, sport: sport, privacy: privacy, ageGroup: ageGroup, gender: gender, skill: skill))
+            } else {
+                fields = nil
+            }
         }
+        guard let fields, errors.isEmpty else { return .failure(.validation(errors)) }
+        return .success(fields)
     }
 }
 
 extension Games {
     /// Only the team's manager plans its games; the team's place and attributes are the defaults,
     /// and every member is invited.
-    func teamGame(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> GamePlan {
-        let team = try await knownTeam(request.teamId!, field: "teamId", for: user, requestID: requestID)
+    func teamGame(_ request: CreateGameRequest, team teamID: TeamID, by user: UserID, requestID: String) async throws -> GamePlan {
+        let team = try await knownTeam(teamID, field: "teamId", for: user, requestID: requestID)
         guard team.managerId == user else { throw CommonError.forbidden("Only the team's manager plans its games.") }
         if let sport = request.sport, sport != team.sport {
             throw CommonError.invalid("sport", "a team game is played in the team's sport, \(team.sport.rawValue)")
@@ -64,24 +89,28 @@ extension Games {
     }
 
     /// Only the league's manager plans its games, between two of its teams; both teams are invited.
-    func leagueGame(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> GamePlan {
-        guard let league = try await catalog.league(request.leagueId!, requestID: requestID),
-            league.privacy != .private || league.managerId == user
-        else { throw CommonError.invalid("leagueId", "no league with id \(request.leagueId!)") }
+    func leagueGame(
+        _ request: CreateGameRequest, league leagueID: LeagueID, home homeID: TeamID, away awayID: TeamID, by user: UserID,
+        requestID: String
+    ) async throws -> GamePlan {
+        guard let league = try await catalog.league(leagueID, requestID: requestID), league.privacy != .private || league.managerId == user
+        else { throw CommonError.invalid("leagueId", "no league with id \(leagueID)") }
         guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager plans its games.") }
         let teams = try await catalog.teams(inLeague: league.id, requestID: requestID) ?? []
-        var errors: [Problem.FieldError] = []
-        let home = teams.first { $0.id == request.homeTeamId }, away = teams.first { $0.id == request.awayTeamId }
-        if home == nil { errors.append(.init(field: "homeTeamId", message: "is not a team of this league")) }
-        if away == nil { errors.append(.init(field: "awayTeamId", message: "is not a team of this league")) }
-        try FieldRules.require(errors)
+        let home = teams.first { $0.id == homeID }, away = teams.first { $0.id == awayID }
+        guard let home, let away else {
+            throw CommonError.validation(
+                [(home, "homeTeamId"), (away, "awayTeamId")].filter { $0.0 == nil }.map {
+                    .init(field: $0.1, message: "is not a team of this league")
+                })
+        }
         let game = Game(
-            id: .timeOrdered(), kind: .league, leagueId: league.id, homeTeamId: home!.id, homeTeamName: home!.name, awayTeamId: away!.id,
-            awayTeamName: away!.name, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone, sport: league.sport,
+            id: .timeOrdered(), kind: .league, leagueId: league.id, homeTeamId: home.id, homeTeamName: home.name, awayTeamId: away.id,
+            awayTeamName: away.name, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone, sport: league.sport,
             privacy: request.privacy ?? league.privacy, ageGroup: request.ageGroup ?? league.ageGroup,
             gender: request.gender ?? league.gender, skill: request.skill ?? league.skill, capacity: request.capacity,
-            location: request.location ?? home!.location, description: request.description, createdAt: Date())
-        return GamePlan(game: game, invited: try await members(of: [home!.id, away!.id], requestID: requestID), going: [])
+            location: request.location ?? home.location, description: request.description, createdAt: Date())
+        return GamePlan(game: game, invited: try await members(of: [home.id, away.id], requestID: requestID), going: [])
     }
 
     /// A team the caller may know of; a private team they have no standing with is as unknown as a missing one.

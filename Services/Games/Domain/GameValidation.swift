@@ -29,10 +29,6 @@ enum GameValidation {
     }
 
     /// A field that `kind` needs.
-    static func required(_ value: (some Any)?, _ field: String, for kind: GameKind) -> [Problem.FieldError] {
-        value == nil ? [.init(field: field, message: "is required for a \(kind.rawValue) game")] : []
-    }
-
     static func timeZone(_ value: String?) -> [Problem.FieldError] {
         guard let value, TimeZone(identifier: value) == nil else { return [] }
         return [.init(field: "timeZone", message: "must be an IANA time zone, e.g. Europe/Tallinn")]

@@ -18,15 +18,18 @@ struct Games: Sendable {
     /// down fails the request with a 503 and leaves nothing behind.
     func create(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> Game {
         let now = Date()
-        try FieldRules.require(
-            GameValidation.common(
-                startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
-                description: request.description, now: now) + GameValidation.kindFields(request))
+        let kind = GameValidation.kindFields(request)
+        var problems = GameValidation.common(
+            startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
+            description: request.description, now: now)
+        if case .failure(.validation(let missing)) = kind { problems += missing }
+        try FieldRules.require(problems)
         let plan: GamePlan
-        switch request.kind {
-        case .team: plan = try await teamGame(request, by: user, requestID: requestID)
-        case .league: plan = try await leagueGame(request, by: user, requestID: requestID)
-        case .pickup: plan = GamePlan.pickup(request, by: user, now: now)
+        switch try kind.get() {
+        case .team(let team): plan = try await teamGame(request, team: team, by: user, requestID: requestID)
+        case .league(let league, let home, let away):
+            plan = try await leagueGame(request, league: league, home: home, away: away, by: user, requestID: requestID)
+        case .pickup(let fields): plan = GamePlan.pickup(request, fields, by: user, now: now)
         }
         try await database.transaction { sql in
             try await games.insert(plan.game, on: sql)

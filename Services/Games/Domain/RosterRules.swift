@@ -17,18 +17,19 @@ enum RosterRules {
     /// `POST /join`. While the organiser asks for substitutes, anyone who can see the game comes
     /// in as one without waiting for approval: the call for substitutes is that approval.
     static func join(privacy: Privacy, current: RosterStatus?, subsNeeded: Int, hasFreeSlot: Bool) -> Outcome {
-        switch current {
-        case .going, .pending, .waitlisted:
-            return .unchanged(current!)
-        case .invited, .maybe, .notGoing:
-            return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
-        case nil:
+        guard let current else {
             if subsNeeded > 0, privacy != .private, hasFreeSlot { return .becomes(.going, substitute: true) }
             switch privacy {
             case .public: return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
             case .protected: return .becomes(.pending, substitute: false)
             case .private: return .refused("This game is private: you can join only when its organiser invites you.")
             }
+        }
+        switch current {
+        case .going, .pending, .waitlisted:
+            return .unchanged(current)
+        case .invited, .maybe, .notGoing:
+            return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
         }
     }
 
@@ -38,18 +39,17 @@ enum RosterRules {
         guard RosterStatus.answers.contains(wanted) else {
             return .refused("A player answers only going, maybe or notGoing.")
         }
+        guard let current else { return .refused("You are not on this game's roster: join it first.") }
         switch (current, wanted) {
-        case (nil, _):
-            return .refused("You are not on this game's roster: join it first.")
         case (.pending, .notGoing):
             return .leaves
         case (.pending, _):
             return .refused("Your request to join waits for the organiser's approval.")
         case (.going, .going), (.waitlisted, .going):
-            return .unchanged(current!)
+            return .unchanged(current)
         case (_, .going):
             return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
-        case (let current?, let wanted) where current == wanted:
+        case (_, let wanted) where current == wanted:
             return .unchanged(current)
         default:
             return .becomes(wanted, substitute: false)

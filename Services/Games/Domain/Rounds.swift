@@ -53,7 +53,6 @@ struct Rounds: Sendable {
     /// Writes one cell (last write wins per cell). With `expectedVersion`, a card that has moved on
     /// is a 409 with the current card, so the client can show what it missed.
     func score(_ update: ScoreUpdate, in id: RoundID, by user: UserID) async throws -> Scorecard {
-        try validate(update)
         let card = try await database.transaction { sql -> Scorecard in
             let card = try await playedCard(id, by: user, locked: true, on: sql)
             guard card.status == .ongoing else { throw GamesError.roundFinished }
@@ -71,7 +70,7 @@ struct Rounds: Sendable {
             try await rounds.setScore(update.strokes, of: update.playerId, hole: update.hole, in: id, version: version, on: sql)
             try await database.notify(
                 channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
-            return try await rounds.card(id, on: sql)!
+            return try await storedCard(id, on: sql)
         }
         return card
     }
@@ -85,7 +84,7 @@ struct Rounds: Sendable {
             try await rounds.finish(id, version: version, at: Date(), on: sql)
             try await database.notify(
                 channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
-            let finished = try await rounds.card(id, on: sql)!
+            let finished = try await storedCard(id, on: sql)
             try await outbox.append(
                 RoundEvent.finished, aggregateID: id.description, payload: RoundEvent.RoundChanged(scorecard: finished), on: sql)
             return finished
@@ -118,10 +117,10 @@ struct Rounds: Sendable {
         return card
     }
 
-    private func validate(_ update: ScoreUpdate) throws {
-        guard Scoring.strokesRange.contains(update.strokes) else {
-            throw CommonError.invalid("strokes", "must be from \(Scoring.strokesRange.lowerBound) to \(Scoring.strokesRange.upperBound)")
-        }
+    /// The card as this transaction left it: the round was read, locked, a moment before.
+    private func storedCard(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard {
+        guard let card = try await rounds.card(id, on: sql) else { throw CommonError.notFound("No round with id \(id).") }
+        return card
     }
 
     /// The starter first, then the listed players and guests, each registered player once.
