@@ -15,12 +15,13 @@ public import ServiceKit
 /// - `auth.oauth.facebook.appid`, `auth.oauth.facebook.appsecret` — the app's credentials.
 /// - `auth.oauth.facebook.timeout.ms` — provider timeout, default 2000.
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    let now: @Sendable () -> Date = Date.init
     let issuer = TokenIssuer()
     let sessions = SQLSessionStore()
     var service = try await ServiceSkeleton(
         .auth, reader: reader, dependencies: dependencies, migrations: AuthMigrations.all,
-        keys: { LocalKeySource(issuer: issuer, database: $0, sessions: sessions) })
-    let keys = LocalKeySource(issuer: issuer, database: service.database, sessions: sessions)
+        keys: { LocalKeySource(issuer: issuer, database: $0, sessions: sessions, now: now) })
+    let keys = LocalKeySource(issuer: issuer, database: service.database, sessions: sessions, now: now)
     let users = SQLUserStore()
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
@@ -34,7 +35,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
                 timeout: reader.milliseconds("auth.oauth.facebook.timeout.ms", default: 2000)),
             httpClient: dependencies.providerClient, logger: dependencies.logger),
         throttle: LoginThrottle(),
-        administratorEmails: Set(reader.list("auth.admin.emails").map(AuthValidation.normalizedEmail)))
+        administratorEmails: Set(reader.list("auth.admin.emails").map(AuthValidation.normalizedEmail)), now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
 
     service.add(

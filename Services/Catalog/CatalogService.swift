@@ -16,8 +16,9 @@ public import ServiceKit
 public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
     let database = service.database
-    let teams = Teams(database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies))
-    let leagues = Leagues(database: database, leagues: SQLLeagueStore(), teams: teams)
+    let now: @Sendable () -> Date = Date.init
+    let teams = Teams(database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), now: now)
+    let leagues = Leagues(database: database, leagues: SQLLeagueStore(), teams: teams, now: now)
     let places = Places(database: database, courses: SQLCourseStore(), venues: SQLVenueStore())
     let news = News(database: database, store: SQLNewsStore())
     let weather = WeatherProvider(

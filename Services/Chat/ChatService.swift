@@ -34,7 +34,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
 
     service.add(
         RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
-        BlocksController(database: database, people: people, blocks: blocks, now: now))
+        BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
     service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(

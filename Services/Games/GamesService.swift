@@ -24,14 +24,15 @@ public import ServiceKit
 public func buildGamesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     var service = try await ServiceSkeleton(.games, reader: reader, dependencies: dependencies, migrations: GamesMigrations.all)
     let database = service.database
+    let now: @Sendable () -> Date = Date.init
     let auth = AuthClient(dependencies: dependencies)
     let catalog = CatalogClient(dependencies: dependencies)
-    let games = Games(database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth)
+    let games = Games(database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth, now: now)
     let roundStore = SQLRoundStore()
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }
     }
-    let rounds = Rounds(database: database, rounds: roundStore, catalog: catalog, auth: auth)
+    let rounds = Rounds(database: database, rounds: roundStore, catalog: catalog, auth: auth, now: now)
     let matchStore = SQLMatchStore()
     let liveMatches = LiveMatches(logger: dependencies.logger) { match, after in
         try await database.read { sql in try await matchStore.changes(of: match, after: after, on: sql) }
@@ -41,9 +42,9 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         database: database, store: matchStore, maxAgeSeconds: max(1, Int(livePoll.seconds.rounded(.up))))
 
     service.add(
-        GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: Date.init),
+        GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
         GamesInternalController(games: games))
-    let teamSync = TeamSync(games: games)
+    let teamSync = TeamSync(games: games, now: now)
     service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
     try service.publishEvents()
     service.addServices(

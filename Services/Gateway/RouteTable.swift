@@ -9,46 +9,34 @@ public struct RouteTable: Sendable {
     public struct Entry: Sendable {
         public let pattern: [Substring]
         public let module: ServiceModule
-        /// Whether the pattern also matches deeper paths (a planned module's prefix).
-        public let coversSubpaths: Bool
-        /// The pattern as described (with `/**` for a prefix): the route metrics name.
+        /// The pattern as described: the route metrics name.
         public let route: String
     }
 
     public let entries: [Entry]
 
-    public init(operations: [APIOperation], plannedPrefixes: [(String, ServiceModule)] = []) {
+    public init(operations: [APIOperation]) {
         var seen = Set<String>()
-        let described = operations.filter { $0.owner != .gateway && seen.insert($0.path.text).inserted }
+        entries = operations.filter { $0.owner != .gateway && seen.insert($0.path.text).inserted }
             .sorted { $0.path.specificity > $1.path.specificity }
             .map { operation in
                 Entry(
                     pattern: operation.path.segments.map { segment in
                         if case .literal(let text) = segment { Substring(text) } else { "*" }
                     },
-                    module: operation.owner, coversSubpaths: false, route: operation.path.text)
+                    module: operation.owner, route: operation.path.text)
             }
-        let planned = plannedPrefixes.map { prefix, module in
-            Entry(pattern: prefix.split(separator: "/"), module: module, coversSubpaths: true, route: prefix + "/**")
-        }
-        entries = described + planned
     }
 
-    /// The public operations of API.md's modules, and the prefixes of modules still to come, which
-    /// answer 503 until they run.
-    public static let standard = RouteTable(
-        operations: API.publicOperations,
-        plannedPrefixes: [
-            ("/v1/betting", .betting), ("/v1/chat", .chat), ("/v1/notifications", .notify),
-        ])
+    /// The public operations of every module.
+    public static let standard = RouteTable(operations: API.publicOperations)
 
     public func module(for path: String) -> ServiceModule? { entry(for: path)?.module }
 
     public func entry(for path: String) -> Entry? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         return entries.first { entry in
-            guard segments.count == entry.pattern.count || (entry.coversSubpaths && segments.count > entry.pattern.count)
-            else { return false }
+            guard segments.count == entry.pattern.count else { return false }
             return zip(entry.pattern, segments).allSatisfy { $0 == "*" || $0 == $1 }
         }
     }

@@ -37,7 +37,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
 
     service.add(
         DevicesController(devices: devices), InboxController(notifications: notifications),
-        PreferencesController(database: database, store: preferenceStore))
+        PreferencesController(preferences: Preferences(database: database, store: preferenceStore)))
     service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
 
     var senders: [PushPlatform: any PushSender] = [:]

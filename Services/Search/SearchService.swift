@@ -14,13 +14,14 @@ public import ServiceKit
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     let service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
+    let now: @Sendable () -> Date = Date.init
     let places = SQLPlaceStore(kind: database.kind)
     let players = SQLPlayerStore(kind: database.kind)
     let indexer = Indexer(places: places, players: players)
     let reindex = Reindex(database: database, places: places, players: players, snapshots: SnapshotClient(dependencies: dependencies))
 
     service.add(
-        SearchController(search: Search(database: database, places: places, players: players)),
+        SearchController(search: Search(database: database, places: places, players: players, now: now)),
         SearchInternalController(reindex: reindex))
     service.consumeEvents(with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
     return try service.application()

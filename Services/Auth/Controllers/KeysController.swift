@@ -15,20 +15,6 @@ struct KeysController: Controller {
     }
 }
 
-/// Auth verifies its own tokens from its own key and store, not over HTTP.
-struct LocalKeySource: AccessKeySource {
-    let issuer: TokenIssuer
-    let database: Database
-    let sessions: any SessionStore
-
-    func publicKeys() async throws -> JWKS { await issuer.jwks }
-
-    func revokedSessions(after cursor: Int64) async throws -> RevokedSessions {
-        let since = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
-        return try await database.read { sql in try await sessions.revocations(after: cursor, since: since, on: sql) }
-    }
-}
-
 extension JSONWebKeySet {
     /// The wire form of jwt-kit's key set.
     init(_ jwks: JWKS) throws {

@@ -19,6 +19,8 @@ struct Accounts: Sendable {
     let throttle: LoginThrottle
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
     let profileEvents = ProfileEvents()
 
     func register(_ request: RegisterRequest) async throws -> Contracts.Session {
@@ -29,7 +31,7 @@ struct Accounts: Sendable {
         let passwordHash = try await hasher.hash(request.password)
         let user = User(
             id: UserID(), email: email, name: request.name.trimmingBlanks,
-            pictureUrl: nil, sports: [], passwordHash: passwordHash, facebookID: nil, roles: [], createdAt: Date())
+            pictureUrl: nil, sports: [], passwordHash: passwordHash, facebookID: nil, roles: [], createdAt: now())
         return try await startSession(for: user) { sql in
             try await users.insert(user, on: sql)
             try await profileEvents.published(user, on: sql)
@@ -41,7 +43,7 @@ struct Accounts: Sendable {
         let email = AuthValidation.normalizedEmail(request.email)
         // No account has an address that could not be registered; such text never reaches the store.
         guard AuthValidation.emailProblem(email) == nil else { throw AuthError.invalidCredentials }
-        let now = Date()
+        let now = self.now()
         let recentFailures = try await database.read { sql in
             try await attempts.failures(email: email, client: client, since: now.addingTimeInterval(-throttle.window), on: sql)
         }
@@ -79,7 +81,7 @@ struct Accounts: Sendable {
         let user = User(
             id: UserID(), email: email ?? "facebook-\(identity.providerUserID)@users.huddle.invalid",
             name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil,
-            facebookID: identity.providerUserID, roles: [], createdAt: Date())
+            facebookID: identity.providerUserID, roles: [], createdAt: now())
         return try await startSession(for: user) { sql in
             try await users.insert(user, on: sql)
             try await profileEvents.published(user, on: sql)
@@ -88,7 +90,7 @@ struct Accounts: Sendable {
 
     func refresh(_ token: String) async throws -> Contracts.Session {
         let newToken = RefreshToken.generate()
-        let now = Date()
+        let now = self.now()
         let outcome = try await database.transaction { sql in
             try await sessions.rotate(refreshHash: RefreshToken.hash(token), newHash: RefreshToken.hash(newToken), now: now, on: sql)
         }
@@ -108,7 +110,7 @@ struct Accounts: Sendable {
     }
 
     func revoke(_ session: SessionID) async throws {
-        let now = Date()
+        let now = self.now()
         try await database.transaction { sql in _ = try await sessions.revoke(session, at: now, on: sql) }
         await verifier.revoke(session, revokedAt: now)
     }
@@ -126,7 +128,7 @@ struct Accounts: Sendable {
         try await database.transaction { sql in
             try await prepare(sql)
             try await sessions.insert(
-                session: session, user: user.id, expiresAt: Date().addingTimeInterval(Self.sessionLifetime),
+                session: session, user: user.id, expiresAt: now().addingTimeInterval(Self.sessionLifetime),
                 refreshHash: RefreshToken.hash(refreshToken), on: sql)
         }
         return try await makeSession(user: user, session: session, refreshToken: refreshToken)

@@ -13,6 +13,8 @@ actor TokenIssuer {
     private let keys = JWTKeyCollection()
     private var signingKeyID: JWKIdentifier?
     private var published = JWKS(keys: [])
+    /// The clock that dates a new signing key.
+    let now: @Sendable () -> Date = Date.init
 
     /// Loads or creates the signing key. Call once, after migrations.
     func prepare(configuredKey: String?, database: Database) async throws {
@@ -28,7 +30,7 @@ actor TokenIssuer {
                 }
                 let fresh = Curve25519.Signing.PrivateKey().rawRepresentation.base64URLEncodedString()
                 try await sql.insert(into: "signing_keys").columns("kid", "private_key", "created_at")
-                    .values(SQLBind(Self.keyID(forSeed: fresh)), SQLBind(fresh), SQLBind(Date())).run()
+                    .values(SQLBind(Self.keyID(forSeed: fresh)), SQLBind(fresh), SQLBind(now())).run()
                 return fresh
             }
         }

@@ -39,7 +39,7 @@ struct Tickets: Sendable {
     /// a market closed, short funds, a wallet never opened, the key used before — and `placeOnce`
     /// then answers, with the refusal or the earlier ticket.
     private func placeInOneStatement(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket? {
-        guard database.kind == .postgres else { return nil }
+        guard PlaceTicketStatement.runs(on: database) else { return nil }
         let ids = request.selections.map(\.fixtureId)
         let ticket: Ticket
         do {

@@ -50,4 +50,9 @@ struct Wallets: Sendable {
 
     /// Namespace of transfer ids derived from what they pay (a grant, a ticket's payout).
     static let transferNamespace = UUID(uuidString: "6f1c2b9e-54d3-4a8f-b0e7-2c9d8a1f3e65")!
+
+    /// The ledger's consistency check: every transfer balanced, every balance the sum of its entries.
+    func checkLedger() async throws -> LedgerCheck {
+        try await database.read { sql in try await ledger.check(on: sql) }
+    }
 }

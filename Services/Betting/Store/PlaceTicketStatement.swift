@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import PostgresNIO
+import ServiceKit
 
 /// A ticket that nothing stands in the way of, placed in one PostgreSQL statement: it holds the
 /// fixtures at the prices the ticket was priced at (still open at `placedAt`), debits the wallet if
@@ -17,6 +18,10 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
     // Both are read on every execution: PostgresNIO's default name is `String(reflecting:)` of the
     // type (0.7% of betting's CPU a ticket in perf), and the SQL would be put together each time.
     static let name = "PlaceTicketStatement"
+
+    /// Whether `database` speaks this statement's dialect; on SQLite a ticket takes the way of
+    /// separate statements.
+    static func runs(on database: Database) -> Bool { database.kind == .postgres }
 
     static let sql: String = {
         let price = [(Pick.home, "odds_home"), (.draw, "odds_draw"), (.away, "odds_away")]

@@ -9,6 +9,8 @@ struct Leagues: Sendable {
     let leagues: any LeagueStore
     let teams: Teams
     let outbox = Outbox()
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
 
     func create(_ request: CreateLeagueRequest, by user: UserID) async throws -> League {
         try FieldRules.require(
@@ -16,7 +18,7 @@ struct Leagues: Sendable {
         let league = League(
             id: LeagueID(), name: request.name.trimmingBlanks, sport: request.sport, skill: request.skill,
             ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,
-            managerId: user, teamCount: 0, createdAt: Date())
+            managerId: user, teamCount: 0, createdAt: now())
         try await database.transaction { sql in
             try await leagues.insert(league, on: sql)
             try await publish(CatalogEvent.leagueCreated, league, teamIDs: [], on: sql)

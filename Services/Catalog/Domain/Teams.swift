@@ -11,13 +11,15 @@ struct Teams: Sendable {
     let teams: any TeamStore
     let auth: AuthClient
     let outbox = Outbox()
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
 
     func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(CatalogValidation.name(request.name) + FieldRules.location(request.location))
         let team = Team(
             id: TeamID(), name: request.name.trimmingBlanks, sport: request.sport, privacy: request.privacy,
             location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
-            managerId: user, memberCount: 1, membership: .manager, createdAt: Date())
+            managerId: user, memberCount: 1, membership: .manager, createdAt: now())
         try await database.transaction { sql in
             try await teams.insert(team, on: sql)
             try await teams.setMembership(.manager, of: user, in: team.id, on: sql)

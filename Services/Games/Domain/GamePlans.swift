@@ -84,7 +84,7 @@ extension Games {
             timeZone: request.timeZone,
             sport: team.sport, privacy: request.privacy ?? team.privacy, ageGroup: request.ageGroup ?? team.ageGroup,
             gender: request.gender ?? team.gender, skill: request.skill ?? team.skill, capacity: request.capacity,
-            location: request.location ?? team.location, description: request.description, createdAt: Date())
+            location: request.location ?? team.location, description: request.description, createdAt: now())
         return GamePlan(game: game, invited: try await members(of: [team.id], requestID: requestID), going: [])
     }
 
@@ -109,7 +109,7 @@ extension Games {
             awayTeamName: away.name, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone, sport: league.sport,
             privacy: request.privacy ?? league.privacy, ageGroup: request.ageGroup ?? league.ageGroup,
             gender: request.gender ?? league.gender, skill: request.skill ?? league.skill, capacity: request.capacity,
-            location: request.location ?? home.location, description: request.description, createdAt: Date())
+            location: request.location ?? home.location, description: request.description, createdAt: now())
         return GamePlan(game: game, invited: try await members(of: [home.id, away.id], requestID: requestID), going: [])
     }
 

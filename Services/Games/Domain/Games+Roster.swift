@@ -10,7 +10,7 @@ extension Games {
     func join(_ id: GameID, user: UserID) async throws -> RosterPlace {
         try await database.transaction { sql in
             let game = try await visibleGame(id, to: user, locked: true, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             let outcome = RosterRules.join(
                 privacy: game.privacy, current: game.myStatus, subsNeeded: game.subsNeeded,
                 hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount))
@@ -23,7 +23,7 @@ extension Games {
         guard RosterStatus.answers.contains(status) else { throw CommonError.invalid("status", "must be going, maybe or notGoing") }
         return try await database.transaction { sql in
             let game = try await visibleGame(id, to: user, locked: true, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             let outcome = RosterRules.answer(
                 status, current: game.myStatus, hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount))
             return try await apply(outcome, to: user, in: game, on: sql)
@@ -34,7 +34,7 @@ extension Games {
     func decide(_ id: GameID, request user: UserID, approve: Bool, by organizer: UserID) async throws -> RosterPlace {
         try await database.transaction { sql in
             let game = try await organizedGame(id, by: organizer, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             guard try await roster.placement(of: user, in: id, on: sql)?.status == .pending else {
                 throw CommonError.notFound("No pending request from \(user) for this game.")
             }
@@ -51,7 +51,7 @@ extension Games {
         let unique = try await auth.inviteeIDs(userIDs, requestID: requestID)
         return try await database.transaction { sql in
             var game = try await organizedGame(id, by: organizer, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             var invited: [UserID] = [], unchanged: [UserID] = []
             for user in unique {
                 switch try await roster.placement(of: user, in: id, on: sql)?.status {
@@ -78,7 +78,7 @@ extension Games {
         }
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: organizer, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             guard game.subsNeeded != needed else { return }
             game.subsNeeded = needed
             try await games.update(game, on: sql)

@@ -13,11 +13,13 @@ struct Games: Sendable {
     let catalog: CatalogClient
     let auth: AuthClient
     let outbox = Outbox()
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
 
     /// Team and league facts come from catalog before anything is written, so a catalog that is
     /// down fails the request with a 503 and leaves nothing behind.
     func create(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> Game {
-        let now = Date()
+        let now = self.now()
         let kind = GameValidation.kindFields(request)
         var problems = GameValidation.common(
             startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
@@ -51,7 +53,7 @@ struct Games: Sendable {
     func mine(_ viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest) async throws -> Page<Game> {
         let after = try TimeCursor(page)
         let rows = try await database.read { sql in
-            try await games.games(of: viewer, window: window, now: Date(), after: after, limit: page.limit + 1, on: sql)
+            try await games.games(of: viewer, window: window, now: now(), after: after, limit: page.limit + 1, on: sql)
         }
         return page.page(
             rows, cursor: { TimeCursor(time: $0.startsAt, id: $0.id).encoded },
@@ -61,7 +63,7 @@ struct Games: Sendable {
     /// Every upcoming game with its exact location, soonest first: for search rebuilding its index.
     func snapshot(page: PageRequest) async throws -> Page<Game> {
         let after = try TimeCursor(page)
-        let rows = try await database.read { sql in try await games.upcoming(now: Date(), after: after, limit: page.limit + 1, on: sql) }
+        let rows = try await database.read { sql in try await games.upcoming(now: now(), after: after, limit: page.limit + 1, on: sql) }
         return page.page(rows) { TimeCursor(time: $0.startsAt, id: $0.id).encoded }
     }
 
@@ -69,10 +71,10 @@ struct Games: Sendable {
         try FieldRules.require(
             GameValidation.common(
                 startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
-                description: request.description, now: Date()))
+                description: request.description, now: now()))
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
-            try GameRules.requireOpen(game, now: Date())
+            try GameRules.requireOpen(game, now: now())
             if let capacity = request.capacity, capacity < game.goingCount {
                 throw CommonError.invalid("capacity", "is below the \(game.goingCount) players already going")
             }

@@ -13,6 +13,8 @@ struct Rounds: Sendable {
     let rounds: any RoundStore
     let catalog: CatalogClient
     let auth: AuthClient
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
     let outbox = Outbox()
 
     /// Holes and pars are copied from catalog now, so later edits of the course leave this round
@@ -26,7 +28,7 @@ struct Rounds: Sendable {
         let card = Scorecard(
             id: RoundID(), courseId: course.id, courseName: course.name, status: .ongoing, version: 0, currentHole: 1, holes: holes,
             players: entries.map { Scoring.line(playerId: RoundPlayerID(), userId: $0.userId, name: $0.name, strokes: [:], holes: holes) },
-            startedBy: user, startedAt: Date())
+            startedBy: user, startedAt: now())
         try await database.transaction { sql in
             try await rounds.insert(card, on: sql)
             let added = card.players.compactMap(\.userId).filter { $0 != user }
@@ -81,7 +83,7 @@ struct Rounds: Sendable {
             let card = try await playedCard(id, by: user, locked: true, on: sql)
             guard card.status == .ongoing else { return card }
             let version = card.version + 1
-            try await rounds.finish(id, version: version, at: Date(), on: sql)
+            try await rounds.finish(id, version: version, at: now(), on: sql)
             try await database.notify(
                 channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
             let finished = try await storedCard(id, on: sql)

@@ -8,6 +8,8 @@ import ServiceKit
 /// a renamed team is renamed on its games, and a deleted team's upcoming games are cancelled.
 struct TeamSync: Sendable {
     let games: Games
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         switch event.type {
@@ -32,7 +34,7 @@ struct TeamSync: Sendable {
     private func membershipChanged(_ change: CatalogEvent.MembershipChanged, on sql: any SQLDatabase) async throws {
         let joined = change.role?.isMember == true, left = change.role == nil
         guard joined || left else { return }
-        for id in try await games.games.upcomingGames(of: change.teamId, now: Date(), on: sql) {
+        for id in try await games.games.upcomingGames(of: change.teamId, now: now(), on: sql) {
             guard let game = try await games.games.lock(id, viewer: change.userId, on: sql) else { continue }
             switch (joined, game.myStatus) {
             case (true, nil):
@@ -46,7 +48,7 @@ struct TeamSync: Sendable {
     }
 
     private func cancelGames(of team: TeamID, on sql: any SQLDatabase) async throws {
-        for id in try await games.games.upcomingGames(of: team, now: Date(), on: sql) {
+        for id in try await games.games.upcomingGames(of: team, now: now(), on: sql) {
             guard var game = try await games.games.lock(id, viewer: nil, on: sql) else { continue }
             game.status = .cancelled
             try await games.games.update(game, on: sql)

@@ -20,7 +20,7 @@ struct Devices: Sendable {
     func remove(_ token: String, of user: UserID) async throws {
         try await database.transaction { sql in
             guard try await store.remove(token, of: user, on: sql) else {
-                throw CommonError.notFound("No device of yours with this token.")
+                throw NotifyError.noSuchDevice
             }
             try await pushes.dropPending(token: token, reason: "device removed", at: now(), on: sql)
         }
@@ -35,16 +35,16 @@ struct Devices: Sendable {
         switch request.platform {
         case .apns:
             guard request.token.count.isMultiple(of: 2), (64...200).contains(request.token.count), request.token.allSatisfy(\.isHexDigit)
-            else { throw CommonError.invalid("token", "must be an APNs device token: 64 to 200 hex digits") }
+            else { throw NotifyError.notAPNsToken }
             return Device(
                 platform: .apns, token: request.token.lowercased(), environment: request.environment ?? .production,
                 topic: request.topic ?? defaultTopic, registeredAt: now)
         case .fcm:
             guard (8...4096).contains(request.token.count),
                 request.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_:.-".contains($0)) })
-            else { throw CommonError.invalid("token", "must be an FCM registration token: 8 to 4096 letters, digits and _ : . -") }
-            if request.environment != nil { throw CommonError.invalid("environment", "is for apns devices only") }
-            if request.topic != nil { throw CommonError.invalid("topic", "is for apns devices only") }
+            else { throw NotifyError.notFCMToken }
+            if request.environment != nil { throw NotifyError.apnsOnly(field: "environment") }
+            if request.topic != nil { throw NotifyError.apnsOnly(field: "topic") }
             return Device(platform: .fcm, token: request.token, environment: nil, topic: nil, registeredAt: now)
         }
     }

@@ -18,11 +18,13 @@ struct Search: Sendable {
     let database: Database
     let places: any PlaceStore
     let players: any PlayerStore
+    /// The clock: tests set it.
+    let now: @Sendable () -> Date
 
     /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest.
     func games(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<Game>> {
         var filter = filter
-        filter.startingAfter = Date()
+        filter.startingAfter = now()
         let hits = try await nearby(.game, in: area, filter: filter, as: Game.self) { game, _ in
             var game = game
             if !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }

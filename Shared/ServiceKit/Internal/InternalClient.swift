@@ -53,28 +53,6 @@ public struct InternalClient: Sendable {
         return endpoint.operation.path.filled(path.map(\.description)) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
-    /// GET and decode; a 404 from the module becomes `nil`.
-    public func get<T: Decodable>(_ path: String, as type: T.Type, requestID: String? = nil) async throws -> T? {
-        let (status, body) = try await send(.GET, path, body: nil, requestID: requestID)
-        if status == 404 { return nil }
-        return try decode(T.self, status: status, body: body)
-    }
-
-    public func post<Body: Encodable, T: Decodable>(
-        _ path: String, body: Body, as type: T.Type, requestID: String? = nil
-    ) async throws -> T {
-        let data = try HuddleJSON.encoder.encode(body)
-        let (status, responseBody) = try await send(.POST, path, body: data, requestID: requestID)
-        return try decode(T.self, status: status, body: responseBody)
-    }
-
-    /// POST that expects no body back (2xx).
-    public func post<Body: Encodable>(_ path: String, body: Body, requestID: String? = nil) async throws {
-        let data = try HuddleJSON.encoder.encode(body)
-        let (status, _) = try await send(.POST, path, body: data, requestID: requestID)
-        guard (200..<300).contains(status) else { throw unexpected(status) }
-    }
-
     private func send(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?) async throws -> (Int, ByteBuffer) {
         guard let base = dependencies.directory.url(of: module) else {
             throw CommonError.dependencyUnavailable(module.rawValue)
