@@ -35,7 +35,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.add(
         RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
         BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
-    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+    service.consumeEvents(
+        RoomEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)

@@ -45,7 +45,8 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
         GamesInternalController(games: games))
     let teamSync = TeamSync(games: games, now: now)
-    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
+    service.consumeEvents(
+        TeamSync.handlers, with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
     try service.publishEvents()
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.rounds, database: database, live: live, logger: dependencies.logger),

@@ -38,7 +38,8 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.add(
         DevicesController(devices: devices), InboxController(notifications: notifications),
         PreferencesController(preferences: Preferences(database: database, store: preferenceStore)))
-    service.consumeEvents(with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+    service.consumeEvents(
+        NotifyEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
 
     var senders: [PushPlatform: any PushSender] = [:]
     let apns = try APNsSettings(reader: reader)

@@ -12,7 +12,7 @@ public import ServiceKit
 /// Configuration keys: the skeleton's (`search.http.*`, `search.db.url`, `search.revocation.poll.ms`,
 /// `internal.token`).
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
-    let service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
+    var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
     let now: @Sendable () -> Date = Date.init
     let places = SQLPlaceStore(kind: database.kind)
@@ -23,6 +23,7 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     service.add(
         SearchController(search: Search(database: database, places: places, players: players, now: now)),
         SearchInternalController(reindex: reindex))
-    service.consumeEvents(with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
+    service.consumeEvents(
+        Indexer.handlers, with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
     return try service.application()
 }

@@ -15,7 +15,7 @@ extension TestClient {
 
     /// Delivers events made of a type, an aggregate and a payload, each under a new id (`deliver`),
     /// for tests of what a consumer does with an event whenever it arrives.
-    public func deliverEvents(_ events: [(type: String, aggregate: String, payload: any Encodable)], to module: ServiceModule)
+    public func deliverEvents(_ events: [(type: any EventKind, aggregate: String, payload: any Encodable)], to module: ServiceModule)
         async throws
     {
         struct Payload: Encodable {
@@ -25,7 +25,7 @@ extension TestClient {
         try await deliver(
             try events.map {
                 EventEnvelope(
-                    type: $0.type, aggregateID: $0.aggregate, occurredAt: Date(),
+                    type: $0.type.name, aggregateID: $0.aggregate, occurredAt: Date(),
                     payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
             }, to: module)
     }

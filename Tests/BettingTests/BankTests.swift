@@ -227,7 +227,7 @@ struct BankTests {
     }
 
     /// The fixture's final: fixture 0 cancelled (its legs void), the others a score from the index.
-    private func finish(_ listed: Listed, index: Int) -> (type: String, match: Match, provider: Int) {
+    private func finish(_ listed: Listed, index: Int) -> (type: EventType<MatchEvent.MatchChanged>, match: Match, provider: Int) {
         let fixture = listed.fixture
         let status = index == 0 ? "CANC" : "FT"
         let score = Match.Score(home: index % 3, away: index % 2)
@@ -241,15 +241,18 @@ struct BankTests {
         )
     }
 
-    private func deliver(_ final: (type: String, match: Match, provider: Int), to betting: TestClient) async throws {
+    private func deliver(_ final: (type: EventType<MatchEvent.MatchChanged>, match: Match, provider: Int), to betting: TestClient)
+        async throws
+    {
         try await deliver(final.type, final.match, provider: final.provider, to: betting)
     }
 
     /// Delivers the event until betting answers 204, under one event id (a redelivery is applied once).
-    private func deliver(_ type: String, _ match: Match, provider: Int, to betting: TestClient) async throws {
-        let event = EventEnvelope(
-            type: type, aggregateID: match.id.description, occurredAt: Date(),
-            payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
+    private func deliver(
+        _ type: EventType<MatchEvent.MatchChanged>, _ match: Match, provider: Int, to betting: TestClient
+    ) async throws {
+        let event = try type.event(
+            MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
         for _ in 0..<400 {
             let response = try? await betting.post(
                 EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: [event]),

@@ -77,7 +77,8 @@ struct BettingHarness {
         let events = try matches.enumerated().map { index, match in
             let over = MatchStatus.finished.union(MatchStatus.called).contains(match.status)
             return EventEnvelope(
-                id: ids?[index] ?? .timeOrdered(), type: over ? MatchEvent.finished : MatchEvent.updated, aggregateID: match.id.description,
+                id: ids?[index] ?? .timeOrdered(), type: (over ? MatchEvent.finished : MatchEvent.updated).name,
+                aggregateID: match.id.description,
                 occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
         }

@@ -36,8 +36,8 @@ struct EventDeliveryTests {
                 let events = subscriber.events
                 #expect(
                     events.map(\.type) == [
-                        CatalogEvent.teamCreated, CatalogEvent.membershipChanged, CatalogEvent.teamUpdated, CatalogEvent.membershipChanged,
-                        CatalogEvent.courseChanged, CatalogEvent.leagueCreated,
+                        CatalogEvent.teamCreated.name, CatalogEvent.membershipChanged.name, CatalogEvent.teamUpdated.name,
+                        CatalogEvent.membershipChanged.name, CatalogEvent.courseChanged.name, CatalogEvent.leagueCreated.name,
                     ])
                 #expect(Set(events.map(\.id)).count == events.count)
                 let renamed = try HuddleJSON.decoder.decode(CatalogEvent.TeamChanged.self, from: events[2].payload)

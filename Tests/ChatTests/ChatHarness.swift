@@ -63,7 +63,7 @@ struct ChatHarness {
     }
 
     /// Delivers events to chat as their publishers would.
-    func deliver(_ events: [(type: String, aggregate: String, payload: any Encodable)]) async throws {
+    func deliver(_ events: [(type: any EventKind, aggregate: String, payload: any Encodable)]) async throws {
         try await chat.deliverEvents(events, to: .chat)
     }
 

@@ -29,8 +29,8 @@ struct GameEventsTests {
                 let events = subscriber.events
                 #expect(
                     events.map(\.type) == [
-                        GameEvent.created, GameEvent.rosterChanged, GameEvent.rosterChanged, GameEvent.needsPlayersChanged,
-                        GameEvent.rosterChanged, GameEvent.cancelled,
+                        GameEvent.created.name, GameEvent.rosterChanged.name, GameEvent.rosterChanged.name,
+                        GameEvent.needsPlayersChanged.name, GameEvent.rosterChanged.name, GameEvent.cancelled.name,
                     ])
                 let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: events[0].payload).game
                 #expect(
@@ -59,7 +59,7 @@ struct GameEventsTests {
                 try await subscriber.waitFor(count: 1)
                 let event = try #require(subscriber.events.first)
                 let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: event.payload)
-                #expect(event.type == GameEvent.created && created.game.id == game.id)
+                #expect(event.type == GameEvent.created.name && created.game.id == game.id)
                 #expect(Set(created.invited) == [manager.user.id, player.user.id])
             }
         }

@@ -50,10 +50,10 @@ struct MatchesTests {
                 await phone.close()
 
                 // Other services hear of kickoff, status and score changes, and of the end once.
-                #expect(try await eventuallyHeard(subscriber) { $0.contains(MatchEvent.finished) })
+                #expect(try await eventuallyHeard(subscriber) { $0.contains(MatchEvent.finished.name) })
                 let types = subscriber.events.map(\.type)
-                #expect(types.filter { $0 == MatchEvent.finished }.count == 1)
-                #expect(types.filter { $0 == MatchEvent.updated }.count == 6)  // NS, 1H, 1-0, 1-1, 1-0, FT
+                #expect(types.filter { $0 == MatchEvent.finished.name }.count == 1)
+                #expect(types.filter { $0 == MatchEvent.updated.name }.count == 6)  // NS, 1H, 1-0, 1-1, 1-0, FT
                 let ended = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: subscriber.events.last!.payload).match
                 #expect(ended.id == id && ended.status == "FT" && ended.score == Match.Score(home: 1, away: 0))
             }
@@ -111,8 +111,8 @@ struct MatchesTests {
                 #expect(Set(try await ids("date=\(day)&league=329")) == [playing.match, postponed.match])
                 #expect(try await ids("date=2001-01-01").isEmpty)
 
-                #expect(try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished }.count == 2 })
-                let ended = try subscriber.events.filter { $0.type == MatchEvent.finished }
+                #expect(try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished.name }.count == 2 })
+                let ended = try subscriber.events.filter { $0.type == MatchEvent.finished.name }
                     .map { try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: $0.payload).match.status }
                 #expect(Set(ended) == ["PST", "CANC"])
             }

@@ -39,7 +39,7 @@ struct RoundTests {
                 // Ben was added by Ann: the event names him, for notify to tell him.
                 try await subscriber.waitFor(count: 1)
                 let started = try #require(subscriber.events.first)
-                #expect(started.type == RoundEvent.started)
+                #expect(started.type == RoundEvent.started.name)
                 let payload = try HuddleJSON.decoder.decode(RoundEvent.RoundChanged.self, from: started.payload)
                 #expect(payload.addedUserIds == [ben.user.id] && payload.scorecard.id == card.id)
             }

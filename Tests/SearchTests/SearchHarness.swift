@@ -49,10 +49,8 @@ struct SearchHarness {
         return try response.decode(T.self)
     }
 
-    static func gameEvent(_ game: Game, type: String = GameEvent.created) throws -> EventEnvelope {
-        EventEnvelope(
-            type: type, aggregateID: game.id.description, occurredAt: Date(),
-            payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game)))
+    static func gameEvent(_ game: Game, type: EventType<GameEvent.GameChanged> = GameEvent.created) throws -> EventEnvelope {
+        try type.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date())
     }
 
     static func game(

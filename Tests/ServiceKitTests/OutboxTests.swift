@@ -22,6 +22,8 @@ struct OutboxTests {
         }
     }
 
+    static let testEvent = EventType<[String: Int]>("test.event", owner: .search)
+
     @Test("Batches go out in commit order and resume where the subscriber stopped", arguments: TestStore.all)
     func resumes(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
@@ -29,7 +31,7 @@ struct OutboxTests {
             let outbox = Outbox()
             for index in 0..<5 {
                 _ = try await database.transaction { sql in
-                    try await outbox.append("test.event", aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
+                    try await outbox.append(Self.testEvent, aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
                 }
             }
             let transport = FlakyTransport()

@@ -34,8 +34,18 @@ struct Fixtures: Sendable {
     /// the fixture's facts, then the legs it decides. A postponed match gets its deadline; one that
     /// kicks off again before it keeps its legs.
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        guard event.type == MatchEvent.updated || event.type == MatchEvent.finished else { return }
-        let changed = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: event.payload)
+        try await Self.handlers.step(for: event)?(self, sql)
+    }
+
+    typealias Step = @Sendable (Fixtures, any SQLDatabase) async throws -> Void
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(MatchEvent.updated, MatchEvent.finished) { changed, _ in
+            { fixtures, sql in try await fixtures.matchChanged(changed, on: sql) }
+        }
+    }
+
+    private func matchChanged(_ changed: MatchEvent.MatchChanged, on sql: any SQLDatabase) async throws {
         let match = changed.match
         let previous = try await store.fixture(match.id, on: sql)
         // A fixture reported ended stays ended, whatever a later report says (`Market.accepts`).

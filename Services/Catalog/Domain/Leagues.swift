@@ -75,7 +75,9 @@ struct Leagues: Sendable {
         return league
     }
 
-    private func publish(_ type: String, _ league: League, teamIDs: [TeamID], on sql: any SQLDatabase) async throws {
+    private func publish(_ type: EventType<CatalogEvent.LeagueChanged>, _ league: League, teamIDs: [TeamID], on sql: any SQLDatabase)
+        async throws
+    {
         try await outbox.append(
             type, aggregateID: league.id.description, payload: CatalogEvent.LeagueChanged(league: league, teamIds: teamIDs), on: sql)
     }

@@ -195,7 +195,7 @@ struct Teams: Sendable {
         return team
     }
 
-    private func publish(_ type: String, _ team: Team, on sql: any SQLDatabase) async throws {
+    private func publish(_ type: EventType<CatalogEvent.TeamChanged>, _ team: Team, on sql: any SQLDatabase) async throws {
         var snapshot = team
         snapshot.membership = nil
         try await outbox.append(type, aggregateID: team.id.description, payload: CatalogEvent.TeamChanged(team: snapshot), on: sql)

@@ -17,55 +17,68 @@ struct RoomEvents: Sendable {
     static let gameRoomStatuses: Set<RosterStatus> = [.going, .maybe, .invited, .waitlisted]
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        let decoder = HuddleJSON.decoder
-        switch event.type {
-        case AuthEvent.profileChanged:
-            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
-            try await people.setName(profile.name, of: profile.id, on: sql)
-        case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
-            let team = try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team
-            let room = try await rooms.upsert(
-                kind: .team, subject: team.id.description, name: team.name, startsAt: nil, endedAt: nil, at: now(), on: sql)
-            if event.type == CatalogEvent.teamCreated { _ = try await rooms.addMember(team.managerId, to: room.id, on: sql) }
-        case CatalogEvent.teamDeleted:
-            let team = try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId
-            if let room = try await rooms.room(kind: .team, subject: team.description, on: sql) {
-                for member in try await rooms.members(of: room.id, on: sql) { try await remove(member, from: room, on: sql) }
-                try await rooms.close(room.id, at: now(), on: sql)
-            }
-        case CatalogEvent.membershipChanged:
-            let change = try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload)
-            guard let room = try await rooms.room(kind: .team, subject: change.teamId.description, on: sql) else { return }
-            if change.role?.isMember == true {
-                _ = try await rooms.addMember(change.userId, to: room.id, on: sql)
-            } else {
-                try await remove(change.userId, from: room, on: sql)
-            }
-        case GameEvent.created, GameEvent.updated:
-            let changed = try decoder.decode(GameEvent.GameChanged.self, from: event.payload)
-            let game = changed.game
-            let room = try await rooms.upsert(
-                kind: .game, subject: game.id.description, name: game.displayName, startsAt: game.startsAt, endedAt: nil, at: now(),
-                on: sql)
-            for member in [game.organizerId] + changed.invited { _ = try await rooms.addMember(member, to: room.id, on: sql) }
-        case GameEvent.rosterChanged:
-            let change = try decoder.decode(GameEvent.RosterChanged.self, from: event.payload)
-            guard let room = try await rooms.room(kind: .game, subject: change.gameId.description, on: sql) else { return }
-            if let status = change.status, Self.gameRoomStatuses.contains(status) {
-                _ = try await rooms.addMember(change.userId, to: room.id, on: sql)
-            } else {
-                try await remove(change.userId, from: room, on: sql)
-            }
-            for promoted in change.promoted { _ = try await rooms.addMember(promoted, to: room.id, on: sql) }
-        case MatchEvent.updated, MatchEvent.finished:
-            let match = try decoder.decode(MatchEvent.MatchChanged.self, from: event.payload).match
-            let over = event.type == MatchEvent.finished ? match.updatedAt : nil
-            _ = try await rooms.upsert(
-                kind: .match, subject: match.id.description, name: "\(match.home.name) – \(match.away.name)", startsAt: match.kickoff,
-                endedAt: over, at: now(), on: sql)
-        default:
-            return
+        try await Self.handlers.step(for: event)?(self, sql)
+    }
+
+    typealias Step = @Sendable (RoomEvents, any SQLDatabase) async throws -> Void
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(AuthEvent.profileChanged) { changed, _ in
+            { events, sql in try await events.people.setName(changed.profile.name, of: changed.profile.id, on: sql) }
         }
+        on.on(CatalogEvent.teamCreated) { changed, _ in { events, sql in try await events.team(changed.team, created: true, on: sql) } }
+        on.on(CatalogEvent.teamUpdated) { changed, _ in { events, sql in try await events.team(changed.team, created: false, on: sql) } }
+        on.on(CatalogEvent.teamDeleted) { deleted, _ in { events, sql in try await events.teamDeleted(deleted.teamId, on: sql) } }
+        on.on(CatalogEvent.membershipChanged) { change, _ in { events, sql in try await events.membership(change, on: sql) } }
+        on.on(GameEvent.created, GameEvent.updated) { changed, _ in { events, sql in try await events.game(changed, on: sql) } }
+        on.on(GameEvent.rosterChanged) { change, _ in { events, sql in try await events.roster(change, on: sql) } }
+        on.on(MatchEvent.updated) { changed, _ in { events, sql in try await events.match(changed.match, over: false, on: sql) } }
+        on.on(MatchEvent.finished) { changed, _ in { events, sql in try await events.match(changed.match, over: true, on: sql) } }
+    }
+
+    private func team(_ team: Team, created: Bool, on sql: any SQLDatabase) async throws {
+        let room = try await rooms.upsert(
+            kind: .team, subject: team.id.description, name: team.name, startsAt: nil, endedAt: nil, at: now(), on: sql)
+        if created { _ = try await rooms.addMember(team.managerId, to: room.id, on: sql) }
+    }
+
+    private func teamDeleted(_ team: TeamID, on sql: any SQLDatabase) async throws {
+        guard let room = try await rooms.room(kind: .team, subject: team.description, on: sql) else { return }
+        for member in try await rooms.members(of: room.id, on: sql) { try await remove(member, from: room, on: sql) }
+        try await rooms.close(room.id, at: now(), on: sql)
+    }
+
+    private func membership(_ change: CatalogEvent.MembershipChanged, on sql: any SQLDatabase) async throws {
+        guard let room = try await rooms.room(kind: .team, subject: change.teamId.description, on: sql) else { return }
+        if change.role?.isMember == true {
+            _ = try await rooms.addMember(change.userId, to: room.id, on: sql)
+        } else {
+            try await remove(change.userId, from: room, on: sql)
+        }
+    }
+
+    private func game(_ changed: GameEvent.GameChanged, on sql: any SQLDatabase) async throws {
+        let game = changed.game
+        let room = try await rooms.upsert(
+            kind: .game, subject: game.id.description, name: game.displayName, startsAt: game.startsAt, endedAt: nil, at: now(), on: sql)
+        for member in [game.organizerId] + changed.invited { _ = try await rooms.addMember(member, to: room.id, on: sql) }
+    }
+
+    private func roster(_ change: GameEvent.RosterChanged, on sql: any SQLDatabase) async throws {
+        guard let room = try await rooms.room(kind: .game, subject: change.gameId.description, on: sql) else { return }
+        if let status = change.status, Self.gameRoomStatuses.contains(status) {
+            _ = try await rooms.addMember(change.userId, to: room.id, on: sql)
+        } else {
+            try await remove(change.userId, from: room, on: sql)
+        }
+        for promoted in change.promoted { _ = try await rooms.addMember(promoted, to: room.id, on: sql) }
+    }
+
+    /// A match's room, named by its teams, closed once it is over.
+    private func match(_ match: Match, over: Bool, on sql: any SQLDatabase) async throws {
+        _ = try await rooms.upsert(
+            kind: .match, subject: match.id.description, name: "\(match.home.name) – \(match.away.name)", startsAt: match.kickoff,
+            endedAt: over ? match.updatedAt : nil, at: now(), on: sql)
     }
 
     /// Takes `user` out of the room and tells their sockets.

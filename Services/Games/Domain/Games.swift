@@ -130,7 +130,9 @@ struct Games: Sendable {
     // MARK: Events
 
     /// Appends `type` with the game as it now is: exact location and counts, no viewer fields.
-    func publish(_ type: String, _ id: GameID, invited: [UserID] = [], going: [UserID] = [], on sql: any SQLDatabase) async throws {
+    func publish(
+        _ type: EventType<GameEvent.GameChanged>, _ id: GameID, invited: [UserID] = [], going: [UserID] = [], on sql: any SQLDatabase
+    ) async throws {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
         try await outbox.append(
             type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game, invited: invited, going: going), on: sql)

@@ -38,8 +38,8 @@ enum MatchRules {
 
     /// The events other services hear of for a new version: `updated` when the match is new or its
     /// kickoff, status or score moved; `finished` when it has just reached a status with no play to come.
-    static func notices(from old: Match?, to new: Match) -> [String] {
-        var notices: [String] = []
+    static func notices(from old: Match?, to new: Match) -> [EventType<MatchEvent.MatchChanged>] {
+        var notices: [EventType<MatchEvent.MatchChanged>] = []
         if old == nil || old?.kickoff != new.kickoff || old?.status != new.status || old?.score != new.score {
             notices.append(MatchEvent.updated)
         }

@@ -12,19 +12,17 @@ struct TeamSync: Sendable {
     let now: @Sendable () -> Date
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        switch event.type {
-        case CatalogEvent.membershipChanged:
-            let change = try HuddleJSON.decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload)
-            try await membershipChanged(change, on: sql)
-        case CatalogEvent.teamUpdated:
-            let team = try HuddleJSON.decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team
-            try await games.games.renameTeam(team.id, to: team.name, on: sql)
-        case CatalogEvent.teamDeleted:
-            let deleted = try HuddleJSON.decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload)
-            try await cancelGames(of: deleted.teamId, on: sql)
-        default:
-            break
+        try await Self.handlers.step(for: event)?(self, sql)
+    }
+
+    typealias Step = @Sendable (TeamSync, any SQLDatabase) async throws -> Void
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(CatalogEvent.membershipChanged) { change, _ in { sync, sql in try await sync.membershipChanged(change, on: sql) } }
+        on.on(CatalogEvent.teamUpdated) { changed, _ in
+            { sync, sql in try await sync.games.games.renameTeam(changed.team.id, to: changed.team.name, on: sql) }
         }
+        on.on(CatalogEvent.teamDeleted) { deleted, _ in { sync, sql in try await sync.cancelGames(of: deleted.teamId, on: sql) } }
     }
 
     /// Only joining (a manager's or player's role) and leaving (no role) change a game's roster. A

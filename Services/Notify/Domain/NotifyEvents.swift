@@ -16,62 +16,77 @@ struct NotifyEvents: Sendable {
     let nameFromAuth: @Sendable (UserID) async throws -> String?
 
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        for planned in try await plan(event, on: sql) { try await notifications.deliver(planned, on: sql) }
+        guard let step = try Self.handlers.step(for: event) else { return }
+        for planned in try await step(self, sql) { try await notifications.deliver(planned, on: sql) }
     }
 
-    private func plan(_ event: EventEnvelope, on sql: any SQLDatabase) async throws -> [Planned] {
-        let decoder = HuddleJSON.decoder
-        switch event.type {
-        case AuthEvent.profileChanged:
-            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
-            try await directory.setName(profile.name, of: profile.id, on: sql)
-            return []
-        case AuthEvent.followed:
-            let follow = try decoder.decode(AuthEvent.Followed.self, from: event.payload)
-            return [
-                Planned(
-                    recipients: [follow.followedId], category: .newFollower, text: NotificationText.newFollower(follow.follower.name),
-                    data: NotificationData(userId: follow.follower.id))
-            ]
-        case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
-            let team = try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team
-            try await directory.saveTeam(team.id, name: team.name, manager: team.managerId, on: sql)
-            return []
-        case CatalogEvent.teamDeleted:
-            try await directory.removeTeam(try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId, on: sql)
-            return []
-        case CatalogEvent.membershipChanged:
-            return try await membership(try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload), on: sql)
-        case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
-            let changed = try decoder.decode(GameEvent.GameChanged.self, from: event.payload)
-            let game = changed.game
-            try await directory.saveGame(game, on: sql)
-            try await reminders.gameChanged(
-                game, going: changed.going, created: event.type == GameEvent.created, cancelled: event.type == GameEvent.cancelled, on: sql)
-            guard event.type == GameEvent.created, !changed.invited.isEmpty else { return [] }
-            return [
-                Planned(
-                    recipients: changed.invited.filter { $0 != game.organizerId }, category: .newGame,
-                    text: NotificationText.newGame(
-                        game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
-                    data: NotificationData(gameId: game.id, teamId: game.teamId))
-            ]
-        case GameEvent.rosterChanged:
-            let change = try decoder.decode(GameEvent.RosterChanged.self, from: event.payload)
-            try await reminders.rosterChanged(change, on: sql)
-            return try await roster(change, on: sql)
-        case RoundEvent.started:
-            let changed = try decoder.decode(RoundEvent.RoundChanged.self, from: event.payload)
-            let card = changed.scorecard
-            let starter = try await name(of: card.startedBy, on: sql)
-            return [
-                Planned(
-                    recipients: changed.addedUserIds.filter { $0 != card.startedBy }, category: .addedToRound,
-                    text: NotificationText.addedToRound(by: starter, course: card.courseName), data: NotificationData(roundId: card.id))
-            ]
-        default:
-            return []
+    /// What an event asks of notify, with the notifications it plans.
+    typealias Step = @Sendable (NotifyEvents, any SQLDatabase) async throws -> [Planned]
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(AuthEvent.profileChanged) { changed, _ in
+            { notify, sql in
+                try await notify.directory.setName(changed.profile.name, of: changed.profile.id, on: sql)
+                return []
+            }
         }
+        on.on(AuthEvent.followed) { follow, _ in
+            { _, _ in
+                [
+                    Planned(
+                        recipients: [follow.followedId], category: .newFollower,
+                        text: NotificationText.newFollower(follow.follower.name), data: NotificationData(userId: follow.follower.id))
+                ]
+            }
+        }
+        on.on(CatalogEvent.teamCreated, CatalogEvent.teamUpdated) { changed, _ in
+            { notify, sql in
+                try await notify.directory.saveTeam(changed.team.id, name: changed.team.name, manager: changed.team.managerId, on: sql)
+                return []
+            }
+        }
+        on.on(CatalogEvent.teamDeleted) { deleted, _ in
+            { notify, sql in
+                try await notify.directory.removeTeam(deleted.teamId, on: sql)
+                return []
+            }
+        }
+        on.on(CatalogEvent.membershipChanged) { change, _ in { notify, sql in try await notify.membership(change, on: sql) } }
+        on.on(GameEvent.created) { changed, _ in { notify, sql in try await notify.game(changed, created: true, on: sql) } }
+        on.on(GameEvent.updated) { changed, _ in { notify, sql in try await notify.game(changed, on: sql) } }
+        on.on(GameEvent.cancelled) { changed, _ in { notify, sql in try await notify.game(changed, cancelled: true, on: sql) } }
+        on.on(GameEvent.rosterChanged) { change, _ in
+            { notify, sql in
+                try await notify.reminders.rosterChanged(change, on: sql)
+                return try await notify.roster(change, on: sql)
+            }
+        }
+        on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }
+    }
+
+    private func game(
+        _ changed: GameEvent.GameChanged, created: Bool = false, cancelled: Bool = false, on sql: any SQLDatabase
+    ) async throws -> [Planned] {
+        let game = changed.game
+        try await directory.saveGame(game, on: sql)
+        try await reminders.gameChanged(game, going: changed.going, created: created, cancelled: cancelled, on: sql)
+        guard created, !changed.invited.isEmpty else { return [] }
+        return [
+            Planned(
+                recipients: changed.invited.filter { $0 != game.organizerId }, category: .newGame,
+                text: NotificationText.newGame(game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
+                data: NotificationData(gameId: game.id, teamId: game.teamId))
+        ]
+    }
+
+    private func roundStarted(_ changed: RoundEvent.RoundChanged, on sql: any SQLDatabase) async throws -> [Planned] {
+        let card = changed.scorecard
+        let starter = try await name(of: card.startedBy, on: sql)
+        return [
+            Planned(
+                recipients: changed.addedUserIds.filter { $0 != card.startedBy }, category: .addedToRound,
+                text: NotificationText.addedToRound(by: starter, course: card.courseName), data: NotificationData(roundId: card.id))
+        ]
     }
 
     private func name(of user: UserID, on sql: any SQLDatabase) async throws -> String? {

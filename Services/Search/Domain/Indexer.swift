@@ -24,32 +24,21 @@ struct Indexer: Sendable {
     let places: any PlaceStore
     let players: any PlayerStore
 
-    static func change(for event: EventEnvelope) throws -> IndexChange {
-        let decoder = HuddleJSON.decoder
-        switch event.type {
-        case GameEvent.created, GameEvent.updated, GameEvent.cancelled:
-            let game = try decoder.decode(GameEvent.GameChanged.self, from: event.payload).game
-            return try document(for: game).map(IndexChange.set) ?? .ignored
-        case GameEvent.rosterChanged:
-            return .rosterCounts(try decoder.decode(GameEvent.RosterChanged.self, from: event.payload))
-        case GameEvent.needsPlayersChanged:
-            return .subsNeeded(try decoder.decode(GameEvent.NeedsPlayersChanged.self, from: event.payload))
-        case CatalogEvent.teamCreated, CatalogEvent.teamUpdated:
-            return .set(try document(for: try decoder.decode(CatalogEvent.TeamChanged.self, from: event.payload).team))
-        case CatalogEvent.membershipChanged:
-            return .memberCount(try decoder.decode(CatalogEvent.MembershipChanged.self, from: event.payload))
-        case CatalogEvent.teamDeleted:
-            return .delete(.team, id: try decoder.decode(CatalogEvent.TeamDeleted.self, from: event.payload).teamId.description)
-        case CatalogEvent.courseChanged:
-            return .set(try document(for: try decoder.decode(CatalogEvent.CourseChanged.self, from: event.payload).course))
-        case CatalogEvent.venueChanged:
-            return .set(try document(for: try decoder.decode(CatalogEvent.VenueChanged.self, from: event.payload).venue))
-        case AuthEvent.profileChanged:
-            let profile = try decoder.decode(AuthEvent.ProfileChanged.self, from: event.payload).profile
-            return .player(PlayerResult(id: profile.id, name: profile.name))
-        default:
-            return .ignored
+    static func change(for event: EventEnvelope) throws -> IndexChange { try handlers.step(for: event) ?? .ignored }
+
+    /// What each kind of event asks of the index.
+    static let handlers = EventHandlers<IndexChange> { on in
+        on.on(GameEvent.created, GameEvent.updated, GameEvent.cancelled) { changed, _ in
+            try document(for: changed.game).map(IndexChange.set) ?? .ignored
         }
+        on.on(GameEvent.rosterChanged) { change, _ in .rosterCounts(change) }
+        on.on(GameEvent.needsPlayersChanged) { change, _ in .subsNeeded(change) }
+        on.on(CatalogEvent.teamCreated, CatalogEvent.teamUpdated) { changed, _ in .set(try document(for: changed.team)) }
+        on.on(CatalogEvent.membershipChanged) { change, _ in .memberCount(change) }
+        on.on(CatalogEvent.teamDeleted) { deleted, _ in .delete(.team, id: deleted.teamId.description) }
+        on.on(CatalogEvent.courseChanged) { changed, _ in .set(try document(for: changed.course)) }
+        on.on(CatalogEvent.venueChanged) { changed, _ in .set(try document(for: changed.venue)) }
+        on.on(AuthEvent.profileChanged) { changed, _ in .player(PlayerResult(id: changed.profile.id, name: changed.profile.name)) }
     }
 
     func apply(_ changes: [IndexChange], on sql: any SQLDatabase) async throws {

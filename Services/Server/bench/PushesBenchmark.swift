@@ -142,9 +142,8 @@ struct PushesBenchmark: AsyncParsableCommand {
                 startsAt: Date().addingTimeInterval(7 * 86_400), sport: .cricket, privacy: .public, ageGroup: .adult, gender: .coed,
                 skill: .any,
                 createdAt: Date())
-            let event = EventEnvelope(
-                type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(),
-                payload: try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game, invited: members.map(\.0))))
+            let event = try GameEvent.created.event(
+                GameEvent.GameChanged(game: game, invited: members.map(\.0)), aggregateID: game.id.description, occurredAt: Date())
             let sent = Date()
             try await notify.deliver([event], to: .notify)
             let wanted = members.map { (before[$0.1]?.count ?? 0) + 1 }

@@ -63,9 +63,9 @@ struct SearchBenchmark: AsyncParsableCommand {
                 for _ in 0..<count {
                     let game = Self.randomGame(using: &random)
                     if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
-                    let payload = try HuddleJSON.encoder.encode(GameEvent.GameChanged(game: game))
                     events.append(
-                        EventEnvelope(type: GameEvent.created, aggregateID: game.id.description, occurredAt: Date(), payload: payload))
+                        try GameEvent.created.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date())
+                    )
                 }
                 while case .dropped = batchInput.yield((EventBatch(events: events), centers)) {
                     try? await Task.sleep(for: .milliseconds(1))

@@ -139,9 +139,8 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 home: .init(id: 2 * index, name: "Bench \(index)", logo: nil),
                 away: .init(id: 2 * index + 1, name: "Rivals \(index)", logo: nil),
                 score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
-            let event = EventEnvelope(
-                type: MatchEvent.updated, aggregateID: match.id.description, occurredAt: Date(),
-                payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))
+            let event = try MatchEvent.updated.event(
+                MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
             try await betting.deliver([event], to: .betting)
             let priced = try await poll(every: .milliseconds(50)) {
                 try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self)

@@ -9,11 +9,10 @@ public struct Outbox: Sendable {
 
     /// Appends an event whose payload is `payload` encoded as JSON.
     @discardableResult
-    public func append(
-        _ type: String, aggregateID: String, payload: some Encodable & Sendable, on sql: any SQLDatabase
+    public func append<Payload>(
+        _ type: EventType<Payload>, aggregateID: String, payload: Payload, on sql: any SQLDatabase
     ) async throws -> EventEnvelope {
-        let event = EventEnvelope(
-            type: type, aggregateID: aggregateID, occurredAt: Date(), payload: try HuddleJSON.encoder.encode(payload))
+        let event = try type.event(payload, aggregateID: aggregateID, occurredAt: Date())
         try await append(event, on: sql)
         return event
     }

@@ -26,6 +26,8 @@ public struct ServiceSkeleton {
     private let reader: ConfigReader
     private var services: [any Service]
     private var startup: [@Sendable () async throws -> Void] = []
+    /// The kinds of event this module's handlers take, by name, with their publishers.
+    private var consumedKinds: [String: ServiceModule] = [:]
 
     /// `keys`: where access tokens are verified from; every module but auth asks auth (`AuthKeys`).
     public init(
@@ -68,7 +70,10 @@ public struct ServiceSkeleton {
     }
 
     /// Applies other modules' events sent to this module's `POST /internal/events`, once each.
-    public func consumeEvents(with consumer: EventConsumer) {
+    /// `handlers` names the kinds taken: `application()` refuses to start when `Wiring` would not
+    /// deliver them all, or would deliver from a publisher none of whose kinds is taken.
+    public mutating func consumeEvents<Step>(_ handlers: EventHandlers<Step>, with consumer: EventConsumer) {
+        consumedKinds.merge(handlers.kinds) { first, _ in first }
         router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
             try await consumer.apply(batch.events)
             return NoContent()
@@ -86,6 +91,14 @@ public struct ServiceSkeleton {
         guard undescribed.isEmpty, unhandled.isEmpty else {
             throw MissingConfiguration(
                 key: module.rawValue, hint: "routes without a description: \(undescribed); descriptions without a handler: \(unhandled)")
+        }
+        let publishers = Set(consumedKinds.values)
+        let wired = Set(Wiring.eventConsumers.filter { $0.value.contains(module) }.keys)
+        guard publishers == wired else {
+            throw MissingConfiguration(
+                key: "\(module.rawValue) events",
+                hint: "its handlers take events of \(publishers.map(\.rawValue).sorted()), Wiring.eventConsumers delivers from "
+                    + "\(wired.map(\.rawValue).sorted())")
         }
         router.answerWrongMethods()
         var app = Application(

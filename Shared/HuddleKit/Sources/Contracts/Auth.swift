@@ -179,9 +179,9 @@ public struct ProfilesResponse: Codable, Equatable, Sendable {
 /// Events auth publishes (`EventEnvelope.type`): a player's public profile as it now is, whenever
 /// an account is created or its profile changes, so search can find players by name.
 public enum AuthEvent {
-    public static let profileChanged = "auth.user.profileChanged"
+    public static let profileChanged = EventType<ProfileChanged>("auth.user.profileChanged", owner: .auth)
     /// A player started following another (not sent again for a repeated follow).
-    public static let followed = "auth.user.followed"
+    public static let followed = EventType<Followed>("auth.user.followed", owner: .auth)
 
     public struct ProfileChanged: Codable, Equatable, Sendable {
         public var profile: PublicProfile

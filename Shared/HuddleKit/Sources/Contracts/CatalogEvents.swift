@@ -1,14 +1,14 @@
 /// Events catalog publishes (`EventEnvelope.type`) and their payloads. Each carries the whole
 /// current state of what changed, so a consumer never has to call back to catch up.
 public enum CatalogEvent {
-    public static let teamCreated = "catalog.team.created"
-    public static let teamUpdated = "catalog.team.updated"
-    public static let teamDeleted = "catalog.team.deleted"
-    public static let membershipChanged = "catalog.team.membershipChanged"
-    public static let leagueCreated = "catalog.league.created"
-    public static let leagueTeamAdded = "catalog.league.teamAdded"
-    public static let courseChanged = "catalog.course.changed"
-    public static let venueChanged = "catalog.venue.changed"
+    public static let teamCreated = EventType<TeamChanged>("catalog.team.created", owner: .catalog)
+    public static let teamUpdated = EventType<TeamChanged>("catalog.team.updated", owner: .catalog)
+    public static let teamDeleted = EventType<TeamDeleted>("catalog.team.deleted", owner: .catalog)
+    public static let membershipChanged = EventType<MembershipChanged>("catalog.team.membershipChanged", owner: .catalog)
+    public static let leagueCreated = EventType<LeagueChanged>("catalog.league.created", owner: .catalog)
+    public static let leagueTeamAdded = EventType<LeagueChanged>("catalog.league.teamAdded", owner: .catalog)
+    public static let courseChanged = EventType<CourseChanged>("catalog.course.changed", owner: .catalog)
+    public static let venueChanged = EventType<VenueChanged>("catalog.venue.changed", owner: .catalog)
 
     /// `teamCreated`, `teamUpdated`: the team as it now is (without a caller's membership).
     public struct TeamChanged: Codable, Equatable, Sendable {

@@ -26,3 +26,61 @@ public struct EventBatch: Codable, Equatable, Sendable {
 
     public init(events: [EventEnvelope]) { self.events = events }
 }
+
+/// One kind of event, described once: its name on the wire, the type of its payload, and the module
+/// that publishes it. Publishers append it with a payload of that type; consumers register a
+/// handler for it (`EventHandlers`) and get the payload decoded.
+public struct EventType<Payload: Codable & Sendable>: EventKind, Hashable, CustomStringConvertible {
+    /// Dotted: `games.game.created`.
+    public let name: String
+    public let owner: ServiceModule
+
+    public init(_ name: String, owner: ServiceModule) {
+        self.name = name
+        self.owner = owner
+    }
+
+    public var description: String { name }
+
+    /// Whether `event` is one of this kind.
+    public func matches(_ event: EventEnvelope) -> Bool { event.type == name }
+
+    public func payload(of event: EventEnvelope) throws -> Payload { try HuddleJSON.decoder.decode(Payload.self, from: event.payload) }
+
+    /// An event of this kind about `aggregateID`, carrying `payload`.
+    public func event(_ payload: Payload, aggregateID: String, occurredAt: Date) throws -> EventEnvelope {
+        EventEnvelope(type: name, aggregateID: aggregateID, occurredAt: occurredAt, payload: try HuddleJSON.encoder.encode(payload))
+    }
+}
+
+/// An `EventType` without its payload type: what lists of kinds hold.
+public protocol EventKind: Sendable {
+    var name: String { get }
+    var owner: ServiceModule { get }
+}
+
+/// What a consumer does with each kind of event it takes, by description: the payload arrives
+/// decoded as the kind's type; an event of a kind not registered is none of the consumer's business.
+/// `Step` is what a handler makes of an event — a change to fold, or the work to do in the batch's
+/// transaction.
+public struct EventHandlers<Step: Sendable>: Sendable {
+    private var handlers: [String: @Sendable (EventEnvelope) throws -> Step] = [:]
+    /// Every kind registered, by name, with its publisher: what the wiring must deliver here.
+    public private(set) var kinds: [String: ServiceModule] = [:]
+
+    public init(_ register: (inout EventHandlers) -> Void) { register(&self) }
+
+    /// Handles the events of `types` (one payload type) with `handle`.
+    public mutating func on<Payload>(
+        _ types: EventType<Payload>..., handle: @escaping @Sendable (Payload, EventEnvelope) throws -> Step
+    ) {
+        for type in types {
+            precondition(handlers[type.name] == nil, "\(type.name) has two handlers")
+            handlers[type.name] = { event in try handle(try type.payload(of: event), event) }
+            kinds[type.name] = type.owner
+        }
+    }
+
+    /// The step for `event`, nil when no handler takes its kind.
+    public func step(for event: EventEnvelope) throws -> Step? { try handlers[event.type].map { try $0(event) } }
+}

@@ -1,11 +1,11 @@
 /// Events games publishes (`EventEnvelope.type`) and their payloads, for search, notify and chat.
 /// Like catalog's, each carries the whole current state of what changed.
 public enum GameEvent {
-    public static let created = "games.game.created"
-    public static let updated = "games.game.updated"
-    public static let cancelled = "games.game.cancelled"
-    public static let rosterChanged = "games.roster.changed"
-    public static let needsPlayersChanged = "games.game.needsPlayersChanged"
+    public static let created = EventType<GameChanged>("games.game.created", owner: .games)
+    public static let updated = EventType<GameChanged>("games.game.updated", owner: .games)
+    public static let cancelled = EventType<GameChanged>("games.game.cancelled", owner: .games)
+    public static let rosterChanged = EventType<RosterChanged>("games.roster.changed", owner: .games)
+    public static let needsPlayersChanged = EventType<NeedsPlayersChanged>("games.game.needsPlayersChanged", owner: .games)
 
     /// `created`, `updated`, `cancelled`: the game with its exact location and counts, without a
     /// viewer's `myStatus` or distance. `invited` lists the team members a new game invited, so

@@ -180,10 +180,10 @@ public struct MatchChange: Codable, Equatable, Sendable {
 /// The payload is the whole match at the version that caused it (`MatchEvent.MatchChanged`).
 public enum MatchEvent {
     /// First seen, or kickoff, status or score changed.
-    public static let updated = "games.match.updated"
+    public static let updated = EventType<MatchChanged>("games.match.updated", owner: .games)
     /// Reached a status with a result to settle on (FT, AET, PEN) or none to come (CANC, ABD,
     /// AWD, WO, and PST: a postponed match is replayed as a new kickoff, and bets on it are void).
-    public static let finished = "games.match.finished"
+    public static let finished = EventType<MatchChanged>("games.match.finished", owner: .games)
 
     public struct MatchChanged: Codable, Equatable, Sendable {
         public var match: Match

@@ -270,8 +270,8 @@ public struct PlayerStats: Codable, Equatable, Sendable {
 
 /// Events of rounds (`EventEnvelope.type`), for notify and search.
 public enum RoundEvent {
-    public static let started = "games.round.started"
-    public static let finished = "games.round.finished"
+    public static let started = EventType<RoundChanged>("games.round.started", owner: .games)
+    public static let finished = EventType<RoundChanged>("games.round.finished", owner: .games)
 
     /// `started`: the card at the start, and the registered players the starter added (to notify).
     /// `finished`: the final card.
