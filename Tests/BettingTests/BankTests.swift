@@ -212,7 +212,8 @@ struct BankTests {
         let provider = try await feed.schedule(.init(home: "Home \(index)", away: "Away \(index)", kickoff: kickoff))
         try await feed.setOdds(provider, .init(home: "2.10", draw: "3.30", away: "3.60"))
         let match = Match(
-            id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: "NS", minute: nil,
+            id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: .notStarted,
+            minute: nil,
             home: .init(id: 2 * index, name: "Home \(index)", logo: nil), away: .init(id: 2 * index + 1, name: "Away \(index)", logo: nil),
             score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
         try await deliver(MatchEvent.updated, match, provider: provider, to: betting)
@@ -229,13 +230,13 @@ struct BankTests {
     /// The fixture's final: fixture 0 cancelled (its legs void), the others a score from the index.
     private func finish(_ listed: Listed, index: Int) -> (type: EventType<MatchEvent.MatchChanged>, match: Match, provider: Int) {
         let fixture = listed.fixture
-        let status = index == 0 ? "CANC" : "FT"
+        let status: MatchStatus = index == 0 ? .cancelled : .fullTime
         let score = Match.Score(home: index % 3, away: index % 2)
         return (
             MatchEvent.finished,
             Match(
                 id: fixture.id, league: fixture.league, kickoff: fixture.kickoff, status: status, minute: 90, home: fixture.home,
-                away: fixture.away, score: score, halftime: nil, fulltime: status == "FT" ? score : nil, events: [], version: 2,
+                away: fixture.away, score: score, halftime: nil, fulltime: status == .fullTime ? score : nil, events: [], version: 2,
                 updatedAt: Date()),
             listed.provider
         )

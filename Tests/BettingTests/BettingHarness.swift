@@ -64,7 +64,8 @@ struct BettingHarness {
         let provider = try await feed.schedule(
             .init(home: home, away: away, kickoff: kickoff, odds: .init(home: odds.0, draw: odds.1, away: odds.2)))
         let match = Match(
-            id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: "NS", minute: nil,
+            id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: .notStarted,
+            minute: nil,
             home: .init(id: 1, name: home, logo: nil), away: .init(id: 2, name: away, logo: nil), score: .init(home: 0, away: 0),
             halftime: nil, events: [], version: 1, updatedAt: Date())
         try await announce(match, provider: provider)
@@ -88,7 +89,7 @@ struct BettingHarness {
     func announce(_ match: Match, provider: Int) async throws { try await announce([match], provider: provider) }
 
     /// The fixture's match at a later version with `status` and, once over, its result after regular time.
-    func state(_ priced: Priced, _ status: String, regularTime: Match.Score? = nil, kickoff: Date? = nil, version: Int = 2) -> Match {
+    func state(_ priced: Priced, _ status: MatchStatus, regularTime: Match.Score? = nil, kickoff: Date? = nil, version: Int = 2) -> Match {
         let fixture = priced.fixture
         return Match(
             id: fixture.id, league: fixture.league, kickoff: kickoff ?? fixture.kickoff, status: status, minute: 90, home: fixture.home,
@@ -97,7 +98,7 @@ struct BettingHarness {
     }
 
     /// Sends betting the fixture's match moved on to `status`.
-    func finish(_ priced: Priced, status: String, regularTime: Match.Score?, kickoff: Date? = nil, version: Int = 2) async throws {
+    func finish(_ priced: Priced, status: MatchStatus, regularTime: Match.Score?, kickoff: Date? = nil, version: Int = 2) async throws {
         try await announce(state(priced, status, regularTime: regularTime, kickoff: kickoff, version: version), provider: priced.provider)
     }
 

@@ -23,25 +23,25 @@ struct SettlementTests {
                 Ticket.self)
             #expect(try await h.wallet(ann).balance == 7000)
 
-            try await h.finish(derby, status: "FT", regularTime: .init(home: 2, away: 1))
+            try await h.finish(derby, status: .fullTime, regularTime: .init(home: 2, away: 1))
             #expect(try await h.settled(lost.id, as: ann).payout == 0)
             #expect(try await h.ticket(double.id, as: ann).status == .open)
             // Level after 90 minutes, won by the home side after extra time: the draw stands.
-            try await h.finish(cup, status: "AET", regularTime: .init(home: 1, away: 1))
+            try await h.finish(cup, status: .afterExtraTime, regularTime: .init(home: 1, away: 1))
             let won = try await h.settled(double.id, as: ann)
             #expect(won.status == .won && won.payout == 4950 && won.selections.map(\.result) == [.won, .won])
-            try await h.finish(called, status: "CANC", regularTime: nil)
+            try await h.finish(called, status: .cancelled, regularTime: nil)
             let voidLeg = try await h.settled(partlyVoid.id, as: ann)
             #expect(voidLeg.status == .won && voidLeg.payout == 1500 && voidLeg.selections.map(\.result) == [.won, .void])
             #expect(try await h.wallet(ann).balance == 7000 + 4950 + 1500)
 
             // The same event delivered again, and the same result under a new event id: nothing moves.
-            let final = h.state(cup, "AET", regularTime: .init(home: 1, away: 1))
+            let final = h.state(cup, .afterExtraTime, regularTime: .init(home: 1, away: 1))
             let eventID = EventID.timeOrdered()
             try await h.announce([final], provider: cup.provider, ids: [eventID])
             try await h.announce([final, final], provider: cup.provider, ids: [eventID, eventID])
-            try await h.finish(derby, status: "FT", regularTime: .init(home: 2, away: 1))
-            try await h.finish(cup, status: "AET", regularTime: .init(home: 1, away: 1), version: 3)
+            try await h.finish(derby, status: .fullTime, regularTime: .init(home: 2, away: 1))
+            try await h.finish(cup, status: .afterExtraTime, regularTime: .init(home: 1, away: 1), version: 3)
             #expect(try await h.wallet(ann).balance == 13_450)
             let entries = try await expect(200, h.betting.get("/v1/betting/wallet/transactions", token: ann.accessToken))
                 .decode(Page<WalletTransaction>.self)
@@ -56,11 +56,11 @@ struct SettlementTests {
             let cancelled = try await h.fixture("Flora", "Levadia")
             let ticket = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [cancelled.pick(.home)]), as: ann)).decode(
                 Ticket.self)
-            try await h.finish(cancelled, status: "CANC", regularTime: nil)
+            try await h.finish(cancelled, status: .cancelled, regularTime: nil)
             #expect(try await h.settled(ticket.id, as: ann).status == .void)
-            try await h.announce(h.state(cancelled, "NS", version: 3), provider: cancelled.provider)
-            try await h.announce(h.state(cancelled, "1H", version: 4), provider: cancelled.provider)
-            let fixture = try await h.waitFor(cancelled.id) { $0.status == "CANC" }
+            try await h.announce(h.state(cancelled, .notStarted, version: 3), provider: cancelled.provider)
+            try await h.announce(h.state(cancelled, .firstHalf, version: 4), provider: cancelled.provider)
+            let fixture = try await h.waitFor(cancelled.id) { $0.status == .cancelled }
             #expect(!fixture.open)
             let again = try await h.place(PlaceTicket(stake: 1000, selections: [cancelled.pick(.home)]), as: ann)
             #expect(again.status == 422 && again.problem?.code == ProblemCode.fixtureStarted.code)
@@ -75,7 +75,7 @@ struct SettlementTests {
             let abandoned = try await h.fixture("Flora", "Levadia")
             let ticket = try await expect(201, h.place(PlaceTicket(stake: 2500, selections: [abandoned.pick(.draw)]), as: ann)).decode(
                 Ticket.self)
-            try await h.finish(abandoned, status: "ABD", regularTime: nil)
+            try await h.finish(abandoned, status: .abandoned, regularTime: nil)
             let settled = try await h.settled(ticket.id, as: ann)
             #expect(settled.status == .void && settled.payout == 2500 && settled.settledAt != nil)
             #expect(try await h.wallet(ann).balance == 10_000)
@@ -101,14 +101,17 @@ struct SettlementTests {
             // the same delivery, so that a loaded machine cannot let its deadline pass in between).
             let now = Date()
             try await h.announce(
-                [h.state(replayed, "PST", kickoff: now), h.state(replayed, "NS", kickoff: now.addingTimeInterval(1.5), version: 3)],
+                [
+                    h.state(replayed, .postponed, kickoff: now),
+                    h.state(replayed, .notStarted, kickoff: now.addingTimeInterval(1.5), version: 3),
+                ],
                 provider: replayed.provider)
-            try await h.finish(dropped, status: "PST", regularTime: nil, kickoff: now.addingTimeInterval(0.1))
+            try await h.finish(dropped, status: .postponed, regularTime: nil, kickoff: now.addingTimeInterval(0.1))
             let refunded = try await h.settled(voided.id, as: ann)
             #expect(refunded.status == .void && refunded.payout == 1000)
             // The sweep that voided the other has passed this one's old deadline too.
             #expect(try await h.ticket(kept.id, as: ann).status == .open)
-            try await h.finish(replayed, status: "FT", regularTime: .init(home: 1, away: 0), version: 4)
+            try await h.finish(replayed, status: .fullTime, regularTime: .init(home: 1, away: 0), version: 4)
             #expect(try await h.settled(kept.id, as: ann).payout == 2100)
         }
     }

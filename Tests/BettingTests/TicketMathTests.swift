@@ -56,27 +56,33 @@ struct TicketMathTests {
     @Test("A leg is decided by the score after regular time; called-off matches are void; postponed ones wait")
     func legs() {
         let oneNil = Match.Score(home: 1, away: 0), level = Match.Score(home: 2, away: 2)
-        #expect(Settlement.leg(.home, status: "FT", regularTime: oneNil) == .won)
-        #expect(Settlement.leg(.draw, status: "FT", regularTime: oneNil) == .lost)
-        #expect(Settlement.leg(.away, status: "FT", regularTime: oneNil) == .lost)
+        #expect(Settlement.leg(.home, status: .fullTime, regularTime: oneNil) == .won)
+        #expect(Settlement.leg(.draw, status: .fullTime, regularTime: oneNil) == .lost)
+        #expect(Settlement.leg(.away, status: .fullTime, regularTime: oneNil) == .lost)
         // Level after 90 minutes, won after extra time or on penalties: the 1X2 market says draw.
-        #expect(Settlement.leg(.draw, status: "AET", regularTime: level) == .won)
-        #expect(Settlement.leg(.home, status: "PEN", regularTime: level) == .lost)
-        for called in ["CANC", "ABD", "AWD", "WO"] { #expect(Settlement.leg(.home, status: called, regularTime: nil) == .void) }
-        for undecided in ["NS", "1H", "HT", "ET", "P", "PST", "SUSP"] {
+        #expect(Settlement.leg(.draw, status: .afterExtraTime, regularTime: level) == .won)
+        #expect(Settlement.leg(.home, status: .afterPenalties, regularTime: level) == .lost)
+        for called in [MatchStatus.cancelled, .abandoned, .awarded, .walkover] {
+            #expect(Settlement.leg(.home, status: called, regularTime: nil) == .void)
+        }
+        for undecided in [MatchStatus.notStarted, .firstHalf, .halftime, .extraTime, .penalties, .postponed, .suspended] {
             #expect(Settlement.leg(.home, status: undecided, regularTime: oneNil) == .open)
         }
-        #expect(Settlement.leg(.home, status: "FT", regularTime: nil) == .open)
+        #expect(Settlement.leg(.home, status: .fullTime, regularTime: nil) == .open)
     }
 
     @Test("A fixture reported ended is never reported back to not started or in play; a postponed one is")
     func endedStaysEnded() {
-        for ended in ["FT", "AET", "PEN", "CANC", "ABD", "AWD", "WO"] {
-            for back in ["NS", "TBD", "1H", "HT", "PST"] { #expect(!Market.accepts(back, after: ended), "\(ended) → \(back)") }
-            #expect(Market.accepts("FT", after: ended))
+        for ended in [MatchStatus.fullTime, .afterExtraTime, .afterPenalties, .cancelled, .abandoned, .awarded, .walkover] {
+            for back in [MatchStatus.notStarted, .toBeDefined, .firstHalf, .halftime, .postponed] {
+                #expect(!Market.accepts(back, after: ended), "\(ended) → \(back)")
+            }
+            #expect(Market.accepts(.fullTime, after: ended))
         }
-        for open in ["NS", "1H", "HT", "PST", "SUSP"] {
-            for next in ["NS", "1H", "FT", "CANC"] { #expect(Market.accepts(next, after: open), "\(open) → \(next)") }
+        for open in [MatchStatus.notStarted, .firstHalf, .halftime, .postponed, .suspended] {
+            for next in [MatchStatus.notStarted, .firstHalf, .fullTime, .cancelled] {
+                #expect(Market.accepts(next, after: open), "\(open) → \(next)")
+            }
         }
     }
 
@@ -94,9 +100,9 @@ struct TicketMathTests {
     @Test("A market is open until kickoff and while the match has not started")
     func market() {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(Market.isOpen(status: "NS", kickoff: now.addingTimeInterval(60), now: now))
-        #expect(!Market.isOpen(status: "NS", kickoff: now, now: now))
-        #expect(!Market.isOpen(status: "1H", kickoff: now.addingTimeInterval(60), now: now))
-        #expect(!Market.isOpen(status: "PST", kickoff: now.addingTimeInterval(60), now: now))
+        #expect(Market.isOpen(status: .notStarted, kickoff: now.addingTimeInterval(60), now: now))
+        #expect(!Market.isOpen(status: .notStarted, kickoff: now, now: now))
+        #expect(!Market.isOpen(status: .firstHalf, kickoff: now.addingTimeInterval(60), now: now))
+        #expect(!Market.isOpen(status: .postponed, kickoff: now.addingTimeInterval(60), now: now))
     }
 }

@@ -52,7 +52,7 @@ struct TicketsTests {
                 "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .draw), token: ann.accessToken)
             #expect(tooMany.status == 422 && tooMany.problemCode == "TOO_MANY_SELECTIONS")
 
-            try await h.finish(fourth, status: "1H", regularTime: nil)
+            try await h.finish(fourth, status: .firstHalf, regularTime: nil)
             _ = try await h.waitFor(fourth.id) { !$0.open }
             let closed = try await h.betting.put(
                 "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .home), token: ann.accessToken)
@@ -180,7 +180,7 @@ struct TicketsTests {
             let placed = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
             #expect(placed.items.count == 4)
 
-            try await h.finish(derby, status: "1H", regularTime: nil)
+            try await h.finish(derby, status: .firstHalf, regularTime: nil)
             _ = try await h.waitFor(derby.id) { !$0.open }
             let started = try await h.place(PlaceTicket(stake: 100, selections: [derby.pick(.draw)]), as: try await h.player())
             #expect(started.status == 422 && started.problemCode == "FIXTURE_STARTED")

@@ -57,7 +57,8 @@ struct RoomsTests {
 
             let match = Match(
                 id: MatchID(), league: .init(id: 39, name: "Premier League", country: "England"), kickoff: Date().addingTimeInterval(600),
-                status: "NS", minute: nil, home: .init(id: 1, name: "Levadia", logo: nil), away: .init(id: 2, name: "Flora", logo: nil),
+                status: .notStarted, minute: nil, home: .init(id: 1, name: "Levadia", logo: nil),
+                away: .init(id: 2, name: "Flora", logo: nil),
                 score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
             try await chat.deliver([(MatchEvent.updated, match.id.description, MatchEvent.MatchChanged(match: match, providerFixtureId: 1))]
             )

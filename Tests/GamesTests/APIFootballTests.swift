@@ -53,7 +53,7 @@ struct APIFootballTests {
         let reports = answer.response.compactMap(\.report)
         #expect(reports.count == 1)
         let match = try #require(reports.first)
-        #expect(match.fixtureID == 868105 && match.status == "2H" && match.minute == 67)
+        #expect(match.fixtureID == 868105 && match.status == .secondHalf && match.minute == 67)
         #expect(match.kickoff == Date(timeIntervalSince1970: 1_795_359_600))
         #expect(match.home.name == "Manchester United" && match.away.id == 40)
         #expect(match.score == .init(home: 1, away: 1) && match.halftime == .init(home: 0, away: 1))
@@ -88,7 +88,7 @@ struct APIFootballTests {
             let feed = FootballControlClient(baseURL: url)
             let id = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: Date(timeIntervalSince1970: 1_795_456_800)))
             let client = Self.client(url)
-            #expect(try await client.fixtures(on: "2026-11-23").matches.map(\.status) == ["NS"])
+            #expect(try await client.fixtures(on: "2026-11-23").matches.map(\.status) == [.notStarted])
             #expect(try await client.live().matches.isEmpty)
 
             try await feed.setStatus(id, "1H")
@@ -99,7 +99,7 @@ struct APIFootballTests {
             #expect(live.remaining != nil)
             let detailed = try #require(try await client.fixtures(ids: [id]).matches.first)
             #expect(detailed.events?.map(\.type) == [.goal, .goal, .var])
-            #expect(detailed.home.name == "Levadia" && detailed.status == "1H")
+            #expect(detailed.home.name == "Levadia" && detailed.status == .firstHalf)
         }
     }
 

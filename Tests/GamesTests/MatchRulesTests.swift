@@ -9,7 +9,9 @@ import Testing
 struct MatchRulesTests {
     static let kickoff = Date(timeIntervalSince1970: 1_795_359_600)
 
-    static func report(status: String = "NS", score: Match.Score = .init(home: 0, away: 0), events: [Match.Event]? = nil) -> ReportedMatch {
+    static func report(status: MatchStatus = .notStarted, score: Match.Score = .init(home: 0, away: 0), events: [Match.Event]? = nil)
+        -> ReportedMatch
+    {
         ReportedMatch(
             fixtureID: 868105, league: .init(id: 39, name: "Premier League", country: "England"), kickoff: kickoff, status: status,
             minute: nil, home: .init(id: 33, name: "Manchester United", logo: nil), away: .init(id: 40, name: "Liverpool", logo: nil),
@@ -34,14 +36,14 @@ struct MatchRulesTests {
         #expect(first.version == 1 && first.updatedAt == now && first.id == MatchRules.id(ofFixture: 868105))
         #expect(MatchRules.applying(Self.report(), to: first, at: now.addingTimeInterval(15)) == nil)
         let scored = try #require(
-            MatchRules.applying(Self.report(status: "1H", score: .init(home: 0, away: 1), events: [Self.goal]), to: first, at: now))
+            MatchRules.applying(Self.report(status: .firstHalf, score: .init(home: 0, away: 1), events: [Self.goal]), to: first, at: now))
         #expect(scored.version == 2 && scored.events == [Self.goal])
         // A listing without events keeps them; VAR taking the goal back is a new version.
-        #expect(MatchRules.applying(Self.report(status: "1H", score: .init(home: 0, away: 1)), to: scored, at: now) == nil)
+        #expect(MatchRules.applying(Self.report(status: .firstHalf, score: .init(home: 0, away: 1)), to: scored, at: now) == nil)
         let cancelled = Match.Event(
             minute: 25, extra: nil, team: .away, type: .var, detail: "Goal cancelled", player: "M. Salah", assist: nil)
         let corrected = try #require(
-            MatchRules.applying(Self.report(status: "1H", events: [Self.goal, cancelled]), to: scored, at: now))
+            MatchRules.applying(Self.report(status: .firstHalf, events: [Self.goal, cancelled]), to: scored, at: now))
         #expect(corrected.version == 3 && corrected.score == .init(home: 0, away: 0) && corrected.events.count == 2)
     }
 
@@ -52,7 +54,7 @@ struct MatchRulesTests {
         var minuteOnly = first
         minuteOnly.minute = 3
         #expect(MatchRules.notices(from: first, to: minuteOnly).isEmpty)
-        for status in ["FT", "AET", "PEN", "CANC", "ABD", "AWD", "WO", "PST"] {
+        for status in MatchStatus.finished.union(MatchStatus.called) {
             var ended = first
             ended.status = status
             #expect(MatchRules.notices(from: first, to: ended) == [MatchEvent.updated, MatchEvent.finished])
@@ -61,19 +63,19 @@ struct MatchRulesTests {
             #expect(MatchRules.notices(from: ended, to: corrected) == [MatchEvent.updated])
         }
         var live = first
-        live.status = "2H"
+        live.status = .secondHalf
         #expect(MatchRules.notices(from: first, to: live) == [MatchEvent.updated])
     }
 
     @Test("followed on every tick: in play, or not started within the lead or overdue; not once over")
     func followedLive() {
         let now = Self.kickoff
-        #expect(MatchRules.isFollowedLive(status: "2H", kickoff: now.addingTimeInterval(-3000), now: now, lead: 3600))
-        #expect(MatchRules.isFollowedLive(status: "NS", kickoff: now.addingTimeInterval(1800), now: now, lead: 3600))
-        #expect(!MatchRules.isFollowedLive(status: "NS", kickoff: now.addingTimeInterval(7200), now: now, lead: 3600))
-        #expect(MatchRules.isFollowedLive(status: "NS", kickoff: now.addingTimeInterval(-600), now: now, lead: 3600))
-        #expect(!MatchRules.isFollowedLive(status: "NS", kickoff: now.addingTimeInterval(-7 * 3600), now: now, lead: 3600))
-        #expect(!MatchRules.isFollowedLive(status: "FT", kickoff: now.addingTimeInterval(-3000), now: now, lead: 3600))
+        #expect(MatchRules.isFollowedLive(status: .secondHalf, kickoff: now.addingTimeInterval(-3000), now: now, lead: 3600))
+        #expect(MatchRules.isFollowedLive(status: .notStarted, kickoff: now.addingTimeInterval(1800), now: now, lead: 3600))
+        #expect(!MatchRules.isFollowedLive(status: .notStarted, kickoff: now.addingTimeInterval(7200), now: now, lead: 3600))
+        #expect(MatchRules.isFollowedLive(status: .notStarted, kickoff: now.addingTimeInterval(-600), now: now, lead: 3600))
+        #expect(!MatchRules.isFollowedLive(status: .notStarted, kickoff: now.addingTimeInterval(-7 * 3600), now: now, lead: 3600))
+        #expect(!MatchRules.isFollowedLive(status: .fullTime, kickoff: now.addingTimeInterval(-3000), now: now, lead: 3600))
     }
 
     @Test("tags change with any version and with the list's members")

@@ -18,13 +18,13 @@ struct MatchesTests {
             try await MatchesHarness.with(store: store, config: config, directory: [.search: subscriber.url]) { h in
                 let (fixture, id) = try await h.fixture("Levadia", "Flora")
                 // Listed, then detailed (lineups come an hour before kickoff): the match as a phone first sees it.
-                let first = try #require(try await h.waitFor(id) { $0.status == "NS" && $0.lineups != nil })
+                let first = try #require(try await h.waitFor(id) { $0.status == .notStarted && $0.lineups != nil })
                 #expect(first.home.name == "Levadia" && first.away.name == "Flora" && first.score == Match.Score(home: 0, away: 0))
                 let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id)
                 #expect(try await phone.waitFor { $0.version == first.version })
 
                 try await h.status(fixture, "1H", elapsed: 1)
-                try await h.waitFor(id, \.status, "1H")
+                try await h.waitFor(id, \.status, .firstHalf)
                 try await h.event(fixture, "Goal", "Normal Goal", .home, elapsed: 12)
                 try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
                 try await h.event(fixture, "Card", "Yellow Card", .away, player: "K. Vassiljev", elapsed: 30)
@@ -34,7 +34,7 @@ struct MatchesTests {
                 try await h.event(fixture, "Var", "Goal cancelled", .away, player: "R. Zenjov", elapsed: 57)
                 try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0))
                 try await h.status(fixture, "FT", elapsed: 90)
-                let final = try #require(try await h.waitFor(id, \.status, "FT"))
+                let final = try #require(try await h.waitFor(id, \.status, .fullTime))
                 #expect(final.events.map(\.type) == [.goal, .card, .goal, .var])
                 #expect(final.lineups?.home.startXI.count == 11 && final.statistics?.isEmpty == false)
 
@@ -46,7 +46,7 @@ struct MatchesTests {
                     if $0.last != $1 { $0.append($1) }
                 }
                 #expect(scores == ["0-0", "1-0", "1-1", "1-0"])
-                #expect(seen.contains { $0.match.status == "1H" } && seen.last?.match.status == "FT")
+                #expect(seen.contains { $0.match.status == .firstHalf } && seen.last?.match.status == .fullTime)
                 await phone.close()
 
                 // Other services hear of kickoff, status and score changes, and of the end once.
@@ -55,7 +55,7 @@ struct MatchesTests {
                 #expect(types.filter { $0 == MatchEvent.finished.name }.count == 1)
                 #expect(types.filter { $0 == MatchEvent.updated.name }.count == 6)  // NS, 1H, 1-0, 1-1, 1-0, FT
                 let ended = try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: subscriber.events.last!.payload).match
-                #expect(ended.id == id && ended.status == "FT" && ended.score == Match.Score(home: 1, away: 0))
+                #expect(ended.id == id && ended.status == .fullTime && ended.score == Match.Score(home: 1, away: 0))
             }
         }
     }
@@ -79,10 +79,10 @@ struct MatchesTests {
             }
             let before = try #require(try await h.client.get("/v1/matches/\(id)").header("ETag"))
             try await h.status(fixture, "1H", elapsed: 3)
-            try await h.waitFor(id, \.status, "1H")
+            try await h.waitFor(id, \.status, .firstHalf)
             let after = try await expect(200, h.client.get("/v1/matches/\(id)", headers: ["If-None-Match": before]))
             let changed = try after.decode(Match.self)
-            #expect(after.header("ETag") != before && changed.status == "1H")
+            #expect(after.header("ETag") != before && changed.status == .firstHalf)
         }
     }
 
@@ -98,9 +98,9 @@ struct MatchesTests {
                 try await h.status(playing.fixture, "1H", elapsed: 5)
                 try await h.status(postponed.fixture, "PST")
                 try await h.status(cancelled.fixture, "CANC")
-                try await h.waitFor(playing.match, \.status, "1H")
-                try await h.waitFor(postponed.match, \.status, "PST")
-                try await h.waitFor(cancelled.match, \.status, "CANC")
+                try await h.waitFor(playing.match, \.status, .firstHalf)
+                try await h.waitFor(postponed.match, \.status, .postponed)
+                try await h.waitFor(cancelled.match, \.status, .cancelled)
 
                 let day = CalendarDay(containing: kickoff).description
                 func ids(_ query: String) async throws -> [MatchID] {
@@ -114,7 +114,7 @@ struct MatchesTests {
                 #expect(try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished.name }.count == 2 })
                 let ended = try subscriber.events.filter { $0.type == MatchEvent.finished.name }
                     .map { try HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: $0.payload).match.status }
-                #expect(Set(ended) == ["PST", "CANC"])
+                #expect(Set(ended) == [.postponed, .cancelled])
             }
         }
     }
@@ -126,7 +126,7 @@ struct MatchesTests {
         try await MatchesHarness.with(store: store) { h in
             let (fixture, id) = try await h.fixture("Flora", "Levadia")
             try await h.status(fixture, "1H", elapsed: 10)
-            let before = try #require(try await h.waitFor(id, \.status, "1H"))
+            let before = try #require(try await h.waitFor(id, \.status, .firstHalf))
             let phone = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id)
             try await h.outage(true)
             try await h.event(fixture, "Goal", "Penalty", .home, elapsed: 20)
@@ -163,7 +163,7 @@ struct MatchesTests {
             // Already current: nothing until the next change.
             let current = try await MatchSocket.connect(baseURL: h.games.stack.url(.games), match: id, afterVersion: now.version + 1)
             try await h.status(fixture, "HT", elapsed: 45)
-            #expect(try await current.waitFor { $0.match.status == "HT" })
+            #expect(try await current.waitFor { $0.match.status == .halftime })
             #expect(current.messages.map(\.version) == [now.version + 2])
             for device in [phone, current] { await device.close() }
         }

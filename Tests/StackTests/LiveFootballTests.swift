@@ -59,7 +59,7 @@ struct LiveFootballTests {
                     try await control()
                     #expect(try await eventually { seen.withLockedValue { $0.last.map { done($0.match) } ?? false } })
                 }
-                try await step({ try await feed.setStatus(fixture, "1H") }) { $0.status == "1H" }
+                try await step({ try await feed.setStatus(fixture, "1H") }) { $0.status.rawValue == "1H" }
                 try await step({ try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12)) }) { $0.score.home == 1 }
                 try await step({
                     try await feed.record(
@@ -70,7 +70,7 @@ struct LiveFootballTests {
                     try await feed.record(
                         fixture, .init(type: "Var", detail: "Goal cancelled", team: .away, player: "R. Zenjov", elapsed: 57))
                 }) { $0.score.away == 0 }
-                try await step({ try await feed.setStatus(fixture, "FT") }) { $0.status == "FT" }
+                try await step({ try await feed.setStatus(fixture, "FT") }) { $0.status.rawValue == "FT" }
                 try await phone.value
                 poller.cancel()
 
@@ -81,7 +81,7 @@ struct LiveFootballTests {
                 let scores = changes.map { "\($0.match.score.home)-\($0.match.score.away)" }
                     .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
                 #expect(scores == ["0-0", "1-0", "1-1", "1-0"])
-                #expect(changes.last?.match.status == "FT" && changes.last?.match.events.map(\.type) == [.goal, .card, .goal, .var])
+                #expect(changes.last?.match.status == .fullTime && changes.last?.match.events.map(\.type) == [.goal, .card, .goal, .var])
                 let counted = answers.withLockedValue { $0 }
                 #expect(counted.notModified > 0 && counted.fresh <= changes.count + 1)
             }

@@ -51,7 +51,7 @@ struct Fixtures: Sendable {
         // A fixture reported ended stays ended, whatever a later report says (`Market.accepts`).
         if let previous, !Market.accepts(match.status, after: previous.fixture.status) { return }
         var voidAt = previous?.voidAt
-        if match.status == "PST" {
+        if match.status == .postponed {
             voidAt = voidAt ?? Settlement.postponedDeadline(kickoff: match.kickoff, allowance: settings.postponedAllowance)
         } else if let deadline = voidAt, match.kickoff <= deadline {
             voidAt = nil

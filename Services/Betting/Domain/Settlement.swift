@@ -8,7 +8,7 @@ import Foundation
 /// postponed and not replayed in time. A void leg counts as odds 1.000 (Pinnacle's rule).
 enum Settlement {
     /// The result of `pick` for a fixture now at `status`; `open` while there is none yet.
-    static func leg(_ pick: Pick, status: String, regularTime: Match.Score?) -> TicketStatus {
+    static func leg(_ pick: Pick, status: MatchStatus, regularTime: Match.Score?) -> TicketStatus {
         if voidStatuses.contains(status) { return .void }
         guard MatchStatus.finished.contains(status), let score = regularTime else { return .open }
         return winner(of: score) == pick ? .won : .lost
@@ -16,7 +16,7 @@ enum Settlement {
 
     /// Ended without a result to settle on. PST is not here: a postponed match may be replayed in
     /// time, and is voided only when its deadline passes (`postponedDeadline`).
-    static let voidStatuses: Set<String> = ["CANC", "ABD", "AWD", "WO"]
+    static let voidStatuses: Set<MatchStatus> = [.cancelled, .abandoned, .awarded, .walkover]
 
     static func winner(of score: Match.Score) -> Pick {
         score.home > score.away ? .home : (score.home < score.away ? .away : .draw)
@@ -39,19 +39,19 @@ enum Settlement {
 
 /// When a fixture takes picks: not started by the provider's status, and its kickoff still ahead.
 enum Market {
-    static func isOpen(status: String, kickoff: Date, now: Date) -> Bool {
-        MatchStatus.notStarted.contains(status) && kickoff > now
+    static func isOpen(status: MatchStatus, kickoff: Date, now: Date) -> Bool {
+        MatchStatus.beforeKickoff.contains(status) && kickoff > now
     }
 
     /// Statuses a match does not come back from: played, or called off for good. Postponed (PST) is
     /// not one: a postponed match is played later.
-    static let ended: Set<String> = MatchStatus.finished.union(["CANC", "ABD", "AWD", "WO"])
+    static let ended: Set<MatchStatus> = MatchStatus.finished.union(Settlement.voidStatuses)
 
     /// Whether a report of `next` may replace a fixture reported `previous`. A fixture the provider
     /// once reported ended is never taken back to not started or in play (a feed that restarted and
     /// replays its day, a provider's mistake): its tickets are settled and paid, and its market must
     /// not open again.
-    static func accepts(_ next: String, after previous: String) -> Bool {
+    static func accepts(_ next: MatchStatus, after previous: MatchStatus) -> Bool {
         !ended.contains(previous) || ended.contains(next)
     }
 }

@@ -14,7 +14,7 @@ struct Settler: Sendable {
     let settings: BettingSettings
     let now: @Sendable () -> Date
 
-    func settle(_ fixture: MatchID, status: String, regularTime: Match.Score?, on sql: any SQLDatabase) async throws {
+    func settle(_ fixture: MatchID, status: MatchStatus, regularTime: Match.Score?, on sql: any SQLDatabase) async throws {
         guard Settlement.leg(.home, status: status, regularTime: regularTime) != .open else { return }
         try await settleLegs(fixture, on: sql) { Settlement.leg($0, status: status, regularTime: regularTime) }
     }

@@ -52,7 +52,7 @@ struct Tickets: Sendable {
         }
         let statement = PlaceTicketStatement(
             ticket: ticket, stake: stake(of: ticket, from: user), owner: user, key: key, fingerprint: Self.fingerprint(request),
-            openStatuses: MatchStatus.notStarted.sorted())
+            openStatuses: MatchStatus.beforeKickoff.map(\.rawValue).sorted())
         do {
             guard try await !database.prepared(statement).isEmpty else {
                 recentFixtures.forget(ids)

@@ -67,7 +67,9 @@ struct SQLFixtureStore: FixtureStore {
 
     func pricing(from now: Date, until: Date, on sql: any SQLDatabase) async throws -> [StoredFixture] {
         try await sql.select().columns(Self.columns).from("fixtures")
-            .where("status", .in, SQLBind.group(MatchStatus.notStarted.sorted())).where("kickoff", .greaterThan, SQLBind(now))
+            .where("status", .in, SQLBind.group(MatchStatus.beforeKickoff.map(\.rawValue).sorted())).where(
+                "kickoff", .greaterThan, SQLBind(now)
+            )
             .where("kickoff", .lessThan, SQLBind(until)).orderBy("kickoff").orderBy("id").all().map(Self.decode)
     }
 
@@ -80,7 +82,8 @@ struct SQLFixtureStore: FixtureStore {
         let body = SQLBind(
             String(decoding: try HuddleJSON.encoder.encode(Facts(league: match.league, home: match.home, away: match.away)), as: UTF8.self))
         let values: [(String, any SQLExpression)] = [
-            ("provider_fixture_id", SQLBind(providerFixtureID)), ("kickoff", SQLBind(match.kickoff)), ("status", SQLBind(match.status)),
+            ("provider_fixture_id", SQLBind(providerFixtureID)), ("kickoff", SQLBind(match.kickoff)),
+            ("status", SQLBind(match.status.rawValue)),
             ("match_version", SQLBind(match.version)), ("regular_home", SQLBind(match.fulltime?.home)),
             ("regular_away", SQLBind(match.fulltime?.away)), ("void_at", SQLBind(voidAt)), ("body", body),
         ]
@@ -133,7 +136,7 @@ struct SQLFixtureStore: FixtureStore {
         }
         let fixture = Fixture(
             id: try row.typedID("id"), league: facts.league, kickoff: try row.decode(column: "kickoff", as: Date.self), home: facts.home,
-            away: facts.away, status: try row.decode(column: "status", as: String.self), odds: prices,
+            away: facts.away, status: try row.enumValue("status"), odds: prices,
             oddsVersion: try row.decode(column: "odds_version", as: Int.self), open: false, result: result)
         return StoredFixture(
             fixture: fixture, providerFixtureID: try row.decode(column: "provider_fixture_id", as: Int.self),

@@ -32,10 +32,6 @@ enum MatchRules {
         return unchanged == current ? nil : next
     }
 
-    /// Whether a status has no more play to come: a result (FT, AET, PEN) or none (CANC, ABD, AWD,
-    /// WO, PST).
-    static func isOver(_ status: String) -> Bool { MatchStatus.finished.contains(status) || MatchStatus.called.contains(status) }
-
     /// The events other services hear of for a new version: `updated` when the match is new or its
     /// kickoff, status or score moved; `finished` when it has just reached a status with no play to come.
     static func notices(from old: Match?, to new: Match) -> [EventType<MatchEvent.MatchChanged>] {
@@ -43,16 +39,16 @@ enum MatchRules {
         if old == nil || old?.kickoff != new.kickoff || old?.status != new.status || old?.score != new.score {
             notices.append(MatchEvent.updated)
         }
-        if isOver(new.status), old?.status != new.status { notices.append(MatchEvent.finished) }
+        if new.status.isOver, old?.status != new.status { notices.append(MatchEvent.finished) }
         return notices
     }
 
     /// Whether the poller should ask for the match on every live tick (with events, lineups and
     /// statistics): in play, kicking off within `lead`, or past its kickoff and not over yet (the
     /// provider may be late to start it).
-    static func isFollowedLive(status: String, kickoff: Date, now: Date, lead: TimeInterval) -> Bool {
+    static func isFollowedLive(status: MatchStatus, kickoff: Date, now: Date, lead: TimeInterval) -> Bool {
         if MatchStatus.inPlay.contains(status) { return true }
-        guard MatchStatus.notStarted.contains(status) else { return false }
+        guard MatchStatus.beforeKickoff.contains(status) else { return false }
         return kickoff.timeIntervalSince(now) <= lead && now.timeIntervalSince(kickoff) <= 6 * 3600
     }
 

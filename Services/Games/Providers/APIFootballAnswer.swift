@@ -111,7 +111,7 @@ struct ReportedMatch: Equatable, Sendable {
     let fixtureID: Int
     let league: Match.League
     let kickoff: Date
-    let status: String
+    let status: MatchStatus
     let minute: Int?
     let home: Match.Team
     let away: Match.Team
@@ -130,7 +130,7 @@ extension APIFootballAnswer.Item {
     /// The report, or nil for an item games cannot read (unknown status, missing team, bad date):
     /// one odd fixture never costs the others.
     var report: ReportedMatch? {
-        guard let home = teams["home"], let away = teams["away"], MatchStatus.all.contains(fixture.status.short),
+        guard let home = teams["home"], let away = teams["away"], let status = MatchStatus(rawValue: fixture.status.short),
             let kickoff = HuddleJSON.parseRFC3339(fixture.date)
         else { return nil }
         func both(_ goals: Goals?) -> Match.Score? {
@@ -138,10 +138,10 @@ extension APIFootballAnswer.Item {
         }
         let halftime = both(score?["halftime"])
         // Only a finished match has a regular-time result to settle on.
-        let fulltime = MatchStatus.finished.contains(fixture.status.short) ? both(score?["fulltime"]) : nil
+        let fulltime = MatchStatus.finished.contains(status) ? both(score?["fulltime"]) : nil
         return ReportedMatch(
             fixtureID: fixture.id, league: .init(id: league.id, name: league.name, country: league.country), kickoff: kickoff,
-            status: fixture.status.short, minute: fixture.status.elapsed, home: .init(id: home.id, name: home.name, logo: home.logo),
+            status: status, minute: fixture.status.elapsed, home: .init(id: home.id, name: home.name, logo: home.logo),
             away: .init(id: away.id, name: away.name, logo: away.logo), score: .init(home: goals.home ?? 0, away: goals.away ?? 0),
             halftime: halftime, fulltime: fulltime, events: events.map { $0.compactMap { event($0, homeID: home.id, awayID: away.id) } },
             lineups: lineups(homeID: home.id, awayID: away.id), statistics: statistics(homeID: home.id, awayID: away.id))

@@ -52,7 +52,7 @@ struct MatchPoller: Service {
                     let reports = followed(answer.matches)
                     detailed += reports.filter { MatchStatus.inPlay.contains($0.status) }.map(\.fixtureID)
                     let ingested = try await matches.ingest(reports.filter { !MatchStatus.inPlay.contains($0.status) }, at: now())
-                    detailed += ingested.filter { $0.isNew && MatchRules.isOver($0.match.status) }.map(\.fixtureID)
+                    detailed += ingested.filter { $0.isNew && $0.match.status.isOver }.map(\.fixtureID)
                 }
                 schedule.sweptDays(at: time)
             }

@@ -20,7 +20,7 @@ protocol MatchStore: Sendable {
     /// Versions after `version`, oldest first.
     func changes(of id: MatchID, after version: Int, on sql: any SQLDatabase) async throws -> [MatchChange]
     /// Fixture ids with their status and kickoff, for matches kicking off from `since` on or in play.
-    func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: String, kickoff: Date)]
+    func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: MatchStatus, kickoff: Date)]
 }
 
 /// Which matches a list shows: kicking off within `kickoff` (nil: any day), only in play when
@@ -44,11 +44,11 @@ struct SQLMatchStore: MatchStore {
                 .columns("id", "fixture_id", "league_id", "kickoff", "status", "version", "body", "updated_at")
                 .values(
                     SQLBind(match.id.description), SQLBind(fixtureID), SQLBind(match.league.id), SQLBind(match.kickoff),
-                    SQLBind(match.status), SQLBind(match.version), body, SQLBind(match.updatedAt)
+                    SQLBind(match.status.rawValue), SQLBind(match.version), body, SQLBind(match.updatedAt)
                 ).run()
         } else {
             try await sql.update("matches").set("league_id", to: SQLBind(match.league.id)).set("kickoff", to: SQLBind(match.kickoff))
-                .set("status", to: SQLBind(match.status)).set("version", to: SQLBind(match.version)).set("body", to: body)
+                .set("status", to: SQLBind(match.status.rawValue)).set("version", to: SQLBind(match.version)).set("body", to: body)
                 .set("updated_at", to: SQLBind(match.updatedAt)).where("id", .equal, SQLBind(match.id.description)).run()
         }
         try await sql.insert(into: "match_changes").columns("match_id", "version", "body", "changed_at")
@@ -80,13 +80,15 @@ struct SQLMatchStore: MatchStore {
             .map { row in MatchChange(version: try row.decode(column: "version", as: Int.self), match: try Self.decode(row)) }
     }
 
-    func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: String, kickoff: Date)] {
+    func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: MatchStatus, kickoff: Date)] {
         try await sql.select().columns("fixture_id", "status", "kickoff").from("matches")
-            .where("kickoff", .greaterThanOrEqual, SQLBind(since)).orWhere("status", .in, SQLBind.group(MatchStatus.inPlay.sorted()))
+            .where("kickoff", .greaterThanOrEqual, SQLBind(since)).orWhere(
+                "status", .in, SQLBind.group(MatchStatus.inPlay.map(\.rawValue).sorted())
+            )
             .all()
             .map { row in
                 (
-                    try row.decode(column: "fixture_id", as: Int.self), try row.decode(column: "status", as: String.self),
+                    try row.decode(column: "fixture_id", as: Int.self), try row.enumValue("status"),
                     try row.decode(column: "kickoff", as: Date.self)
                 )
             }
@@ -98,7 +100,7 @@ struct SQLMatchStore: MatchStore {
             query = query.where("kickoff", .greaterThanOrEqual, SQLBind(kickoff.lowerBound)).where(
                 "kickoff", .lessThan, SQLBind(kickoff.upperBound))
         }
-        if listing.liveOnly { query = query.where("status", .in, SQLBind.group(MatchStatus.inPlay.sorted())) }
+        if listing.liveOnly { query = query.where("status", .in, SQLBind.group(MatchStatus.inPlay.map(\.rawValue).sorted())) }
         if let league = listing.league { query = query.where("league_id", .equal, SQLBind(league)) }
         return query.orderBy("kickoff").orderBy("id")
     }

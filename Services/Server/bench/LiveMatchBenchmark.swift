@@ -82,7 +82,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         try await feed.setStatus(fixture, "1H")
         let reader = TestClient(baseURL: games[0])
         var current: Match?
-        while current?.status != "1H" {
+        while current?.status != .firstHalf {
             current = try? await reader.get("/v1/matches?live=true").decode(Page<Match>.self).items.first
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -135,7 +135,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                     home: "Bench \(index)", away: "Rivals \(index)", kickoff: kickoff, odds: .init(home: "1.90", draw: "3.40", away: "4.10")
                 ))
             let match = Match(
-                id: MatchID(), league: .init(id: 1, name: "Bench League", country: nil), kickoff: kickoff, status: "NS", minute: nil,
+                id: MatchID(), league: .init(id: 1, name: "Bench League", country: nil), kickoff: kickoff, status: .notStarted, minute: nil,
                 home: .init(id: 2 * index, name: "Bench \(index)", logo: nil),
                 away: .init(id: 2 * index + 1, name: "Rivals \(index)", logo: nil),
                 score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())

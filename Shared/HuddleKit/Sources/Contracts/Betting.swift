@@ -100,7 +100,7 @@ public struct Fixture: Codable, Equatable, Sendable {
     public var kickoff: Date
     public var home: Match.Team
     public var away: Match.Team
-    public var status: String
+    public var status: MatchStatus
     public var odds: MatchOdds?
     public var oddsVersion: Int
     /// Whether picks on it are taken now.
@@ -109,7 +109,7 @@ public struct Fixture: Codable, Equatable, Sendable {
     public var result: Match.Score?
 
     public init(
-        id: MatchID, league: Match.League, kickoff: Date, home: Match.Team, away: Match.Team, status: String, odds: MatchOdds?,
+        id: MatchID, league: Match.League, kickoff: Date, home: Match.Team, away: Match.Team, status: MatchStatus, odds: MatchOdds?,
         oddsVersion: Int, open: Bool, result: Match.Score?
     ) {
         self.id = id

@@ -114,7 +114,7 @@ public struct Match: Codable, Equatable, Sendable {
     public var id: MatchID
     public var league: League
     public var kickoff: Date
-    public var status: String
+    public var status: MatchStatus
     public var minute: Int?
     public var home: Team
     public var away: Team
@@ -135,7 +135,8 @@ public struct Match: Codable, Equatable, Sendable {
     public var updatedAt: Date
 
     public init(
-        id: MatchID, league: League, kickoff: Date, status: String, minute: Int?, home: Team, away: Team, score: Score, halftime: Score?,
+        id: MatchID, league: League, kickoff: Date, status: MatchStatus, minute: Int?, home: Team, away: Team, score: Score,
+        halftime: Score?,
         fulltime: Score? = nil, events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date
     ) {
         self.id = id
@@ -156,14 +157,26 @@ public struct Match: Codable, Equatable, Sendable {
     }
 }
 
-/// The provider's status codes by phase.
-public enum MatchStatus {
-    public static let notStarted: Set<String> = ["TBD", "NS"]
-    public static let inPlay: Set<String> = ["1H", "HT", "2H", "ET", "BT", "P", "SUSP", "INT", "LIVE"]
-    public static let finished: Set<String> = ["FT", "AET", "PEN"]
+/// Where a match stands, in the provider's short codes (API-Football's, also on Huddle's wire).
+public enum MatchStatus: String, Codable, Sendable, CaseIterable, WireEnum {
+    case toBeDefined = "TBD", notStarted = "NS"
+    case firstHalf = "1H", halftime = "HT", secondHalf = "2H", extraTime = "ET", breakTime = "BT", penalties = "P"
+    case suspended = "SUSP", interrupted = "INT", live = "LIVE"
+    case fullTime = "FT", afterExtraTime = "AET", afterPenalties = "PEN"
+    case postponed = "PST", cancelled = "CANC", abandoned = "ABD", awarded = "AWD", walkover = "WO"
+
+    /// Not kicked off yet.
+    public static let beforeKickoff: Set<MatchStatus> = [.toBeDefined, .notStarted]
+    public static let inPlay: Set<MatchStatus> = [
+        .firstHalf, .halftime, .secondHalf, .extraTime, .breakTime, .penalties, .suspended, .interrupted, .live,
+    ]
+    /// Over with a result to settle on.
+    public static let finished: Set<MatchStatus> = [.fullTime, .afterExtraTime, .afterPenalties]
     /// Ended without a result to settle on, or moved to another day.
-    public static let called: Set<String> = ["PST", "CANC", "ABD", "AWD", "WO"]
-    public static var all: Set<String> { notStarted.union(inPlay).union(finished).union(called) }
+    public static let called: Set<MatchStatus> = [.postponed, .cancelled, .abandoned, .awarded, .walkover]
+
+    /// No more play to come: a result, or none.
+    public var isOver: Bool { Self.finished.contains(self) || Self.called.contains(self) }
 }
 
 /// One frame of `GET /v1/matches/{id}/live`: the match as it is at `version`.
@@ -195,8 +208,4 @@ public enum MatchEvent {
             self.providerFixtureId = providerFixtureId
         }
     }
-}
-
-extension Match: FieldConstraints {
-    public static var constraints: [String: JSONSchema] { ["status": .oneOf(MatchStatus.all.sorted())] }
 }

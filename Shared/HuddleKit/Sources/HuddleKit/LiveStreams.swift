@@ -26,7 +26,7 @@ extension HuddleClient {
             LiveFeedRoute(
                 operation: GamesAPI.liveMatch.operation, id: match.description, signedIn: false,
                 accepts: { change, delivered in change.version > delivered },
-                isLast: { MatchStatus.finished.contains($0.match.status) || MatchStatus.called.contains($0.match.status) }),
+                isLast: { $0.match.status.isOver }),
             check: { [self] in _ = try await send(GamesAPI.match, match) })
     }
 
