@@ -40,11 +40,10 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
-    let liveRouter = Router(context: LiveRequestContext.self)
     let sockets = ChatSockets(live: live, rooms: rooms, messages: messages, blocks: blocks, database: database, settings: settings)
-    ChatLiveController(sockets: sockets, verifier: service.verifier).add(to: liveRouter)
+    service.add(ChatLiveController(sockets: sockets))
     return try service.application(
         server: .http1WebSocketUpgrade(
-            webSocketRouter: liveRouter,
+            webSocketRouter: service.router,
             configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatSockets.maxFrameSize))))
 }

@@ -66,10 +66,9 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
                 lease: FeedLease(database: database, name: "football", duration: max(3 * livePoll.seconds, 10)), now: Date.init,
                 logger: dependencies.logger))
     }
-    let liveRouter = Router(context: LiveRequestContext.self)
-    LiveController(rounds: rounds, live: live, verifier: service.verifier).add(to: liveRouter)
-    MatchLiveController(matches: matches, live: liveMatches).add(to: liveRouter)
+    service.add(LiveController(rounds: rounds, live: live), MatchLiveController(matches: matches, live: liveMatches))
     return try service.application(
         server: .http1WebSocketUpgrade(
-            webSocketRouter: liveRouter, configuration: .init(ws: LiveSockets.configuration(maxFrameSize: LiveController.maxMessageSize))))
+            webSocketRouter: service.router,
+            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: LiveController.maxMessageSize))))
 }

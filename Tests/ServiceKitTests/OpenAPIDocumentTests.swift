@@ -105,6 +105,21 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    @Test("a live socket's answer names the frames each side sends, and their schemas are in the document")
+    func socketFrames() throws {
+        let document = try Self.document.get()
+        let sockets = API.publicOperations.filter(\.isWebSocket)
+        #expect(sockets.count == 3)
+        for operation in sockets {
+            let said = try #require(document.paths[operation.path.text]?["get"]?.responses["101"]?.description)
+            for frame in [operation.output, operation.deviceFrames].compactMap({ $0 }) {
+                let name = SchemaReader.componentName(of: frame.type)
+                #expect(said.contains("\(name) JSON text frames") && document.components.schemas[name] != nil, "\(operation.name)")
+            }
+        }
+        #expect(API.publicOperations.first { $0.path.text == "/v1/chat/live" }?.deviceFrames?.type == ChatClientFrame.self)
+    }
+
     @Test("constraints declared beside the types reach the schemas")
     func constraints() throws {
         let schemas = try Self.document.get().components.schemas

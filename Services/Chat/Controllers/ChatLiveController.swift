@@ -6,30 +6,20 @@ import Logging
 import ServiceKit
 
 /// `GET /v1/chat/live`: one socket per device for all the rooms it subscribes to. Only a signed-in
-/// player is upgraded; the HTTP route answers everyone else (426, or 401 without a token).
-struct ChatLiveController {
+/// player is upgraded (`RouterMethods.live`).
+struct ChatLiveController: Controller {
     let sockets: ChatSockets
-    let verifier: TokenVerifier
 
-    func add(to router: Router<LiveRequestContext>) {
-        router.ws(RouterPath(ChatAPI.live.operation.path.text)) { request, context in
-            await UpgradeRefusal.upgrade(request, on: context.channel) { _ = try await verifier.user(of: request) }
-        } onUpgrade: { inbound, _, context in
-            guard let user = await user(context.request) else { return }
+    func register(on router: Router<HuddleRequestContext>) {
+        router.live(ChatAPI.live) { _, context in
+            try AuthenticatedContext(context: context).userID
+        } serve: { user, inbound, _, context in
             let channel = context.requestContext.channel
             let session = ChatSocketSession(
                 user: user, shared: sockets, logger: context.logger, channel: channel,
                 cutOff: LiveSockets.cutOff(channel, after: sockets.settings.socketDrain))
-            do {
-                try await LiveSockets.serve(channel) { try await session.run(inbound: inbound) }
-            } catch {
-                context.logger.debug("chat socket of \(user) ended: \(error)")
-            }
+            try await session.run(inbound: inbound)
         }
-    }
-
-    private func user(_ request: Request) async -> UserID? {
-        try? await verifier.user(of: request)
     }
 }
 

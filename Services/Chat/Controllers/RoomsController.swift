@@ -16,9 +16,5 @@ struct RoomsController: Controller {
         router.on(ChatAPI.direct) { body, _, context in
             try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)
         }
-        // Reached only when the WebSocket upgrade was not asked for (a signed-in request): say why.
-        router.on(ChatAPI.live) { _, _ -> ChatServerFrame in
-            throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
-        }
     }
 }

@@ -8,40 +8,29 @@ import ServiceKit
 /// `GET /v1/rounds/{id}/live?afterVersion=`: every change of the card, pushed to every device of
 /// the round. A device that gives `afterVersion` first gets exactly the changes after it (no gaps,
 /// no repeats), otherwise the whole card; then live ones. Devices may send `ScoreUpdate`s.
-/// Only a signed-in player of the round is upgraded; the HTTP route answers everyone else.
-struct LiveController {
+/// Only a signed-in player of the round is upgraded (`RouterMethods.live`).
+struct LiveController: Controller {
     static let maxMessageSize = 1 << 16
 
     let rounds: Rounds
     let live: LiveRounds
-    let verifier: TokenVerifier
 
-    func add(to router: Router<LiveRequestContext>) {
-        router.ws(RouterPath(GamesAPI.liveRound.operation.path.text)) { request, context in
-            await UpgradeRefusal.upgrade(request, on: context.channel) {
-                _ = try request.query(GamesAPI.afterVersion)
-                let user = try await verifier.user(of: request)
-                _ = try await rounds.card(try context.parameters.id(RoundID.self), viewer: user)
-            }
-        } onUpgrade: { inbound, outbound, context in
-            guard let (round, user) = await player(context.request, context.requestContext) else { return }
-            do {
-                try await LiveSockets.serve(context.requestContext.channel) {
-                    try await serve(
-                        round, to: user, after: context.request.query(GamesAPI.afterVersion), inbound: inbound, outbound: outbound)
-                }
-            } catch {
-                context.logger.debug("live round \(round) ended: \(error)")
-            }
-        }
+    /// A player of the round, and the version their device has.
+    struct Admitted: Sendable {
+        let round: RoundID
+        let user: UserID
+        let after: Int?
     }
 
-    /// The round and the signed-in player asking for it; nil for anyone else.
-    private func player(_ request: Request, _ context: LiveRequestContext) async -> (RoundID, UserID)? {
-        guard let round = try? context.parameters.id(RoundID.self), let user = try? await verifier.user(of: request),
-            (try? await rounds.card(round, viewer: user)) != nil
-        else { return nil }
-        return (round, user)
+    func register(on router: Router<HuddleRequestContext>) {
+        router.live(GamesAPI.liveRound) { request, context in
+            let signedIn = try AuthenticatedContext(context: context)
+            let round = try context.parameters.id(RoundID.self)
+            _ = try await rounds.card(round, viewer: signedIn.userID)
+            return Admitted(round: round, user: signedIn.userID, after: try request.query(GamesAPI.afterVersion))
+        } serve: { admitted, inbound, outbound, _ in
+            try await serve(admitted.round, to: admitted.user, after: admitted.after, inbound: inbound, outbound: outbound)
+        }
     }
 
     private func serve(

@@ -8,25 +8,17 @@ import ServiceKit
 /// `GET /v1/matches/{id}/live?afterVersion=`: every version of the match as `{version, match}`,
 /// public. A device that gives `afterVersion` first gets each version after it (no gaps, no
 /// repeats), otherwise the match as it is; then live ones. Messages from devices are ignored.
-struct MatchLiveController {
+struct MatchLiveController: Controller {
     let matches: Matches
     let live: LiveMatches
 
-    func add(to router: Router<LiveRequestContext>) {
-        router.ws(RouterPath(GamesAPI.liveMatch.operation.path.text)) { request, context in
-            await UpgradeRefusal.upgrade(request, on: context.channel) {
-                _ = try request.query(GamesAPI.afterVersion)
-                _ = try await matches.current(try context.parameters.id(MatchID.self))
-            }
-        } onUpgrade: { inbound, outbound, context in
-            guard let id = context.requestContext.parameters.get("id").flatMap(MatchID.init) else { return }
-            do {
-                try await LiveSockets.serve(context.requestContext.channel) {
-                    try await serve(id, after: context.request.query(GamesAPI.afterVersion), inbound: inbound, outbound: outbound)
-                }
-            } catch {
-                context.logger.debug("live match \(id) ended: \(error)")
-            }
+    func register(on router: Router<HuddleRequestContext>) {
+        router.live(GamesAPI.liveMatch) { request, context in
+            let id = try context.parameters.id(MatchID.self)
+            _ = try await matches.current(id)
+            return (id: id, after: try request.query(GamesAPI.afterVersion))
+        } serve: { admitted, inbound, outbound, _ in
+            try await serve(admitted.id, after: admitted.after, inbound: inbound, outbound: outbound)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import ServiceKit
 
-/// `/v1/matches...` over HTTP: conditional reads, public (the live socket is `MatchLiveController`).
+/// `/v1/matches...`: conditional reads, public (the live socket is `MatchLiveController`).
 struct MatchesController: Controller {
     let matches: Matches
     let today: @Sendable () -> Date
@@ -11,12 +11,6 @@ struct MatchesController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.matches) { request, _ in try await matches.list(try listing(request)) }
         router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.id(MatchID.self)) }
-        // Reached only when the WebSocket upgrade was not asked for: say why.
-        router.on(GamesAPI.liveMatch) { request, context -> MatchChange in
-            _ = try await matches.current(try context.parameters.id(MatchID.self))
-            _ = try request.query(GamesAPI.afterVersion)
-            throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
-        }
     }
 
     /// `?date=` (today, UTC, by default; any day with `live=true`), `?live=`, `?league=`.

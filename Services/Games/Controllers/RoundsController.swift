@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import ServiceKit
 
-/// `/v1/rounds/...` over HTTP (the live socket is `LiveController`) and `/v1/users/{id}/stats`.
+/// `/v1/rounds/...` (the live socket is `LiveController`) and `/v1/users/{id}/stats`.
 struct RoundsController: Controller {
     let rounds: Rounds
 
@@ -19,12 +19,6 @@ struct RoundsController: Controller {
             try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
         }
         router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.id(RoundID.self), by: context.userID)
-        }
-        // Reached only when the WebSocket upgrade was refused or not asked for: say why.
-        router.on(GamesAPI.liveRound) { request, context -> LiveMessage in
-            _ = try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID)
-            _ = try request.query(GamesAPI.afterVersion)
-            throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
         }
         router.on(GamesAPI.stats) { _, context in try await rounds.stats(of: try context.parameters.id(UserID.self)) }
     }

@@ -2,6 +2,8 @@ public import Contracts
 public import Foundation
 public import Hummingbird
 public import HummingbirdAuth
+public import HummingbirdWebSocket
+import NIOConcurrencyHelpers
 public import NIOCore
 
 /// Who is calling, as proven by a verified access token.
@@ -20,17 +22,27 @@ public struct Identity: Sendable, Equatable {
 }
 
 /// The request context of every Huddle service. `identity` is set by `AccessTokenMiddleware`
-/// when the request carries a valid bearer token.
-public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestContext, RequestContext {
+/// when the request carries a valid bearer token. A live socket's upgrade is a request like any
+/// other, through the same router and middleware (`RouterMethods.live`).
+public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestContext, RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: Identity?
     public let remoteAddress: SocketAddress?
     public var requestID: String = ""
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The connection, for a live socket: to refuse an upgrade with a problem, and to cut a socket
+    /// whose device stopped reading.
+    public let channel: any Channel
+    /// What a live socket's admission found (the round, the player), handed from the upgrade's
+    /// check to the socket it opens.
+    let admission = NIOLockedValueBox<(any Sendable)?>(nil)
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.identity = nil
         self.remoteAddress = source.channel.remoteAddress
+        self.webSocket = .init()
+        self.channel = source.channel
     }
 
     public var requestDecoder: JSONDecoder { HuddleJSON.decoder }

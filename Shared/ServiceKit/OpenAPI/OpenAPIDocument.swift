@@ -63,7 +63,7 @@ public enum OpenAPIDocument {
         var responses: [String: ResponseObject] = [:]
         let success = try operation.output.map { try reader.schema(for: $0.type) }
         responses[String(operation.successStatus)] = ResponseObject(
-            description: operation.isWebSocket ? webSocketDescription(signedIn: operation.access == .signedIn) : "Success",
+            description: operation.isWebSocket ? try webSocketDescription(operation, reader: reader) : "Success",
             headers: operation.isConditional ? cachingHeaders : nil,
             content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
         if operation.isConditional {
@@ -101,14 +101,26 @@ public enum OpenAPIDocument {
             responses: responses)
     }
 
-    /// What a live socket's 101 says: the frames, and how a device that cannot set `Authorization` on a
-    /// WebSocket passes its token. A refused upgrade answers as the same path over HTTP does.
-    static func webSocketDescription(signedIn: Bool) -> String {
-        let frames =
-            "Switching to WebSocket; then frames of this shape. A refused upgrade is answered with the status and "
+    /// What a live socket's 101 says: the frames each side sends, from the description (their schemas
+    /// are components of the document, so a generated client has their types), and how a device that
+    /// cannot set `Authorization` on a WebSocket passes its token.
+    static func webSocketDescription(_ operation: APIOperation, reader: SchemaReader) throws -> String {
+        func frames(_ wire: WireType?) throws -> String? {
+            guard let wire, let name = try reader.schema(for: wire.type).ref?.split(separator: "/").last.map(String.init) else {
+                return nil
+            }
+            let kinds = reader.components[name]?.properties?["type"]?.ref.flatMap {
+                reader.components[String($0.split(separator: "/").last ?? "")]
+            }
+            return "\(name) JSON text frames" + (kinds?.enum.map { " (type: \($0.joined(separator: ", ")))" } ?? "")
+        }
+        let text =
+            "Switching to WebSocket. A device receives " + (try frames(operation.output) ?? "nothing") + "; it sends "
+            + (try frames(operation.deviceFrames) ?? "nothing (what it sends is ignored)") + ". A request that is not an upgrade "
+            + "is admitted as the upgrade would be, then answered 426; a refused upgrade is answered with the status and "
             + "problem listed here, before anything is upgraded."
-        guard signedIn else { return frames }
-        return frames + " The access token goes in Authorization: Bearer, or, from a device that cannot set headers on a "
+        guard operation.access == .signedIn else { return text }
+        return text + " The access token goes in Authorization: Bearer, or, from a device that cannot set headers on a "
             + "WebSocket, as the subprotocols `huddle` and `huddle.bearer.<token>` (the answer then names `huddle`)."
     }
 

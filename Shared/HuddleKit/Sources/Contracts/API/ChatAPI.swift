@@ -45,10 +45,9 @@ public enum ChatAPI {
         .delete, "/v1/chat/blocks/{userId}", owner: .chat, summary: "Unblock a player")
     public static let live = Endpoint<SignedIn, NoBody, ChatServerFrame>(
         .get, "/v1/chat/live", owner: .chat,
-        summary: "WebSocket, one per device for all my rooms. Send ChatClientFrame JSON: subscribe (with afterSeq, the messages "
-            + "after it come first, oldest first), unsubscribe, send. Receive ChatServerFrame JSON: subscribed, message, edited, "
-            + "deleted, error. A plain HTTP request is answered 426",
-        status: 101, problems: [.webSocketRequired], webSocket: true)
+        summary: "WebSocket, one per device for all my rooms: subscribe (with afterSeq, the messages after it come first, oldest "
+            + "first), unsubscribe, send; then what happens in the rooms followed",
+        status: 101, problems: [.webSocketRequired], webSocket: true, deviceSends: ChatClientFrame.self)
 
     public static let all: [APIOperation] = [
         rooms.operation, room.operation, messages.operation, send.operation, edit.operation, delete.operation, read.operation,

@@ -14,7 +14,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
         _ method: HTTPVerb, _ path: String, owner: ServiceModule, summary: String, status: Int = 200,
         query: [any QueryDescribing] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
         optionalSignIn: Bool = false, idempotent: Bool = false, idempotencyKeyRequired: Bool = false, webSocket: Bool = false,
-        conditional: Bool = false, otherAnswers: [Int: any Decodable.Type] = [:]
+        deviceSends: (any Decodable.Type)? = nil, conditional: Bool = false, otherAnswers: [Int: any Decodable.Type] = [:]
     ) {
         let template = PathTemplate(path)
         operation = APIOperation(
@@ -25,7 +25,8 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
             body: Body.self == NoBody.self ? nil : WireType(Body.self),
             output: Output.self == NoContent.self ? nil : WireType(Output.self),
             problems: problems, optionalSignIn: optionalSignIn, acceptsIdempotencyKey: idempotent || idempotencyKeyRequired,
-            requiresIdempotencyKey: idempotencyKeyRequired, isWebSocket: webSocket, isConditional: conditional,
+            requiresIdempotencyKey: idempotencyKeyRequired, isWebSocket: webSocket, deviceFrames: deviceSends.map(WireType.init),
+            isConditional: conditional,
             otherAnswers: otherAnswers.mapValues(WireType.init))
     }
 
@@ -59,6 +60,8 @@ public struct APIOperation: Sendable {
     /// separate one.
     public let requiresIdempotencyKey: Bool
     public let isWebSocket: Bool
+    /// The frames a device sends on a live socket (nil: it sends none); those it receives are `output`.
+    public let deviceFrames: WireType?
     /// Answers carry `ETag` and `Cache-Control`; `If-None-Match` with the current tag is a 304
     /// without a body.
     public let isConditional: Bool

@@ -68,10 +68,9 @@ public enum GamesAPI {
         idempotent: true)
     public static let liveRound = Endpoint<SignedIn, NoBody, LiveMessage>(
         .get, "/v1/rounds/{id}/live", owner: .games,
-        summary: "WebSocket: every change of the card as LiveMessage JSON text frames. With afterVersion, first exactly the "
-            + "changes after it, otherwise the whole card; then live changes. Send ScoreUpdate JSON to score. "
-            + "Over plain HTTP: 426 for players of the round",
-        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true)
+        summary: "WebSocket: every change of the card. With afterVersion, first exactly the changes after it, otherwise the "
+            + "whole card; then live changes. A device may score on it",
+        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true, deviceSends: ScoreUpdate.self)
     /// `?afterVersion=`: the last version a device has, for what it missed.
     public static let afterVersion = Query.integer("afterVersion", 0...Int(Int32.max))
     public static let stats = Endpoint<SignedIn, NoBody, PlayerStats>(
@@ -90,8 +89,8 @@ public enum GamesAPI {
         .get, "/v1/matches/{id}", owner: .games, summary: "One match with its events, lineups and statistics", conditional: true)
     public static let liveMatch = Endpoint<Anyone, NoBody, MatchChange>(
         .get, "/v1/matches/{id}/live", owner: .games,
-        summary: "WebSocket: every change of the match as MatchChange JSON text frames. With afterVersion, first each version "
-            + "after it, otherwise the match as it is; then live changes. Over plain HTTP: 426",
+        summary: "WebSocket: every change of the match. With afterVersion, first each version after it, otherwise the match "
+            + "as it is; then live changes",
         status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true)
 
     public static let all: [APIOperation] = [

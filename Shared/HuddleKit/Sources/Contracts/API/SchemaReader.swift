@@ -102,7 +102,7 @@ public final class SchemaReader {
     private static func firstCase<E: WireEnum>(of type: E.Type) -> E { E.allCases.first! }
 
     /// `Contracts.Page<Contracts.Team>` → `TeamPage`; `Contracts.RevokedSessions.Entry` → `RevokedSessionsEntry`.
-    static func componentName(of type: Any.Type) -> String {
+    public static func componentName(of type: Any.Type) -> String {
         func name(_ text: Substring) -> String {
             guard let open = text.firstIndex(of: "<"), text.hasSuffix(">") else {
                 return text.split(separator: ".").dropFirst(text.contains(".") ? 1 : 0).joined()

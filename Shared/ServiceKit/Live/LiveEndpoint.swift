@@ -1,0 +1,57 @@
+public import Contracts
+public import Hummingbird
+public import HummingbirdWebSocket
+import Logging
+import NIOConcurrencyHelpers
+
+extension RouterMethods where Context == HuddleRequestContext {
+    /// A live socket, registered once from its description (`Endpoint(webSocket: true)`) on the
+    /// service's router, behind the same middleware as every route (request id, metrics, the token).
+    /// Every request is admitted first — signed in when the description says so, its query checked,
+    /// then `admit` (what the caller may see) — so a WebSocket request that is refused gets the
+    /// problem an HTTP request gets, and an HTTP request that would be admitted gets 426. An admitted
+    /// upgrade opens a socket served by `serve` with what `admit` found.
+    @discardableResult
+    public func live<Access, Output, Admitted: Sendable>(
+        _ endpoint: Endpoint<Access, NoBody, Output>,
+        admit: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Admitted,
+        serve:
+            @escaping @Sendable (Admitted, WebSocketInboundStream, WebSocketOutboundWriter, WebSocketRouterContext<HuddleRequestContext>)
+            async throws -> Void
+    ) -> Self {
+        let operation = endpoint.operation
+        precondition(operation.isWebSocket, "\(operation.name) is not described as a WebSocket")
+        return ws(RouterPath(operation.path.text)) { request, context in
+            let admitted = {
+                if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
+                try QueryRules.check(request, against: operation)
+                return try await DescribedOperation.$current.withValue(operation) { try await admit(request, context) }
+            }
+            guard request.isWebSocketUpgrade else {
+                _ = try await admitted()
+                throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
+            }
+            return await UpgradeRefusal.upgrade(request, on: context.channel) {
+                let found = try await admitted()
+                context.admission.withLockedValue { $0 = found }
+            }
+        } onUpgrade: { inbound, outbound, context in
+            guard let admitted = context.requestContext.admission.withLockedValue({ $0 }) as? Admitted else { return }
+            let channel = context.requestContext.channel
+            // A live socket's connection is a link from the gateway, watched by keepalive.
+            LiveSockets.watch(channel)
+            do {
+                try await LiveSockets.serve(channel) { try await serve(admitted, inbound, outbound, context) }
+            } catch {
+                context.logger.debug("\(operation.name) socket ended: \(error)")
+            }
+        }
+    }
+}
+
+extension Request {
+    /// Whether the request asks to become a WebSocket (`Upgrade: websocket`).
+    var isWebSocketUpgrade: Bool {
+        headers[.upgrade].map { $0.lowercased().contains("websocket") } ?? false
+    }
+}
