@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                .contracts, "ServiceKit", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .contracts, "ServiceKit", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
@@ -194,7 +194,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
-                "ChatService", "NotifyService", "ProviderStandIns",
+                "ChatService", "NotifyService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,

@@ -9,15 +9,8 @@ public import ServiceKit
 /// idempotency key, settled from match results.
 ///
 /// Configuration keys: the skeleton's (`betting.http.*`, `betting.db.url`, `betting.revocation.poll.ms`,
-/// `internal.token`), `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
-/// `betting.payout.max`, `betting.postponed.void.ms`) and:
-/// - `betting.odds.provider.url` — API-Football v3's base URL; no odds polling when absent;
-///   `betting.odds.provider.key` (`x-apisports-key`), `betting.odds.provider.timeout.ms` (default 5000),
-///   `betting.odds.poll.ms` (default 60000).
-/// - `betting.postponed.sweep.ms` (default 60000): how often postponed fixtures past their deadline
-///   are voided.
-/// - `betting.fixtures.reuse.ms` (default 1000): how long an instance prices tickets from fixtures it
-///   read (each placement checks the prices again; see `Tickets.placeInOneStatement`).
+/// `internal.token`) and `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
+/// `betting.payout.max`, `betting.postponed.*`, `betting.fixtures.reuse.ms`, `betting.odds.*`).
 /// Betting consumes games' match events: list `betting` in `games.events.subscribers`.
 public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
     var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
@@ -34,7 +27,7 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     let tickets = Tickets(
         database: database, fixtures: fixtureStore,
         recentFixtures: RecentFixtures(
-            database: database, store: fixtureStore, maxAge: reader.milliseconds("betting.fixtures.reuse.ms", default: 1000)),
+            database: database, store: fixtureStore, maxAge: settings.fixturesReuse),
         store: ticketStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
 
     service.add(
@@ -45,19 +38,14 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     service.beforeServerStarts { try await wallets.openSystemAccounts() }
     service.addServices(
         PostponedSweeper(
-            interval: reader.milliseconds("betting.postponed.sweep.ms", default: 60_000), database: database, store: fixtureStore,
+            interval: settings.postponedSweep, database: database, store: fixtureStore,
             settler: settler, now: now, logger: dependencies.logger))
-    if let provider = reader.text("betting.odds.provider.url"), !provider.isEmpty {
-        let interval = reader.milliseconds("betting.odds.poll.ms", default: 60_000)
-        let client = OddsClient(
-            settings: .init(
-                baseURL: provider, key: reader.text("betting.odds.provider.key", isSecret: true) ?? "",
-                timeout: reader.milliseconds("betting.odds.provider.timeout.ms", default: 5000)),
-            http: dependencies.providerClient)
+    if let provider = settings.oddsProvider {
         service.addServices(
             OddsPoller(
-                settings: .init(interval: interval), client: client, database: database, store: fixtureStore,
-                lease: FeedLease(database: database, name: "odds", duration: max(3 * interval.seconds, 10)), now: now,
+                settings: .init(interval: settings.oddsPoll), client: OddsClient(settings: provider, http: dependencies.providerClient),
+                database: database, store: fixtureStore,
+                lease: FeedLease(database: database, name: "odds", duration: max(3 * settings.oddsPoll.seconds, 10)), now: now,
                 logger: dependencies.logger))
     }
     return try service.application()

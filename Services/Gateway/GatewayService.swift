@@ -12,43 +12,21 @@ import ServiceLifecycle
 
 /// Builds the gateway: the only thing mobile clients talk to.
 ///
-/// Configuration keys (besides `gateway.http.*` and each module's `<module>.url`):
-/// - `gateway.body.limit` — largest request body in bytes, default 1048576.
-/// - `gateway.ratelimit.rate`, `gateway.ratelimit.burst` — per-client token bucket, default 50/s, burst 100.
-/// - `gateway.upstream.timeout.ms` — time a module has to answer, default 10000.
-/// - `gateway.upstream.connect.ms` — time to connect to a module, default 500.
-/// - `gateway.health.timeout.ms` — time each module has to answer `/health` for the gateway's, default 1000.
-/// - `gateway.modules` — modules whose health `/health` reports, default all but the gateway.
-/// - `gateway.socket.buffer` — messages from a module that may wait for a device on a live socket,
-///   default 1000: a device that falls that far behind is disconnected (its app resumes).
-/// - `gateway.socket.drain.ms` — how long such a device has to take what waits before its connection
-///   is reset, default 10000 (one that stopped reading would otherwise hold it for ever).
-/// - `gateway.head.line.limit` — longest request line (method, path and query) in bytes, default 8192:
-///   longer is answered 414 and the connection closed.
-/// - `gateway.head.limit` — longest request head in bytes, default 32768: longer is answered 431.
-/// - `gateway.head.timeout.ms` — time a request head has to arrive whole, from its first byte (from
-///   the connection's opening for the first), default 10000: later is answered 408.
+/// Configuration keys: `gateway.http.*`, each module's `<module>.url`, `GatewaySettings`' (`gateway.body.limit`,
+/// `gateway.ratelimit.*`, `gateway.upstream.*`, `gateway.health.timeout.ms`, `gateway.modules`, `gateway.socket.*`,
+/// `gateway.head.*`) and the operations listener's `gateway.ops.http.*`.
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+    let settings = try GatewaySettings(reader: reader)
     let logger = dependencies.logger
     let directory = dependencies.directory
-    let client = UpstreamClient(connectTimeout: reader.milliseconds("gateway.upstream.connect.ms", default: 500))
+    let client = UpstreamClient(connectTimeout: settings.upstreamConnect)
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
         routes: routes, directory: directory, client: client,
-        limiter: RateLimiter(
-            ratePerSecond: Double(reader.integer("gateway.ratelimit.rate", default: 50)),
-            burst: Double(reader.integer("gateway.ratelimit.burst", default: 100))),
-        bodyLimit: reader.integer("gateway.body.limit", default: 1 << 20),
-        timeout: reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000))
-    let watched =
-        try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList)
-        ?? ServiceModule.allCases.filter { $0 != .gateway }
-    let health = UpstreamHealth(
-        modules: watched, directory: directory, client: client, timeout: reader.milliseconds("gateway.health.timeout.ms", default: 1000))
-
-    let sockets = DeviceSockets(
-        buffer: max(1, reader.integer("gateway.socket.buffer", default: 1000)),
-        drain: TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.socket.drain.ms", default: 10_000))))
+        limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), bodyLimit: settings.bodyLimit,
+        timeout: settings.upstreamTimeout)
+    let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
+    let sockets = DeviceSockets(buffer: settings.socketBuffer, drain: settings.socketDrain)
 
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
@@ -68,10 +46,6 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     }
     router.answerWrongMethods()
 
-    let headLimits = RequestHeadLimits(
-        requestLine: reader.integer("gateway.head.line.limit", default: 8192),
-        head: reader.integer("gateway.head.limit", default: 32768),
-        timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
     var app = Application(
         responder: router.responderAnsweringHead(),
         server: HTTPServerBuilder { responder in
@@ -86,7 +60,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                         head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets,
                         client: client, timeout: proxy.timeout, logger: logger)
                 },
-                limits: headLimits)
+                limits: settings.head)
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

@@ -1,9 +1,11 @@
 import Foundation
 
 /// The shape every service is written in, as far as its source shows it: an error type of its own,
-/// controllers that call domain types only, domain code that takes its time from an injected clock
-/// and leaves SQL dialects to the stores. `findings` names each file that breaks it, so the next
-/// service is written on the same shape or the test says where it is not.
+/// configuration read in settings types only, controllers that call domain types only, domain code
+/// that takes its time from an injected clock and leaves SQL dialects to the stores, background work
+/// in `Workers/` on ServiceKit's loops. `findings` names each file that breaks it, so the next service
+/// is written on the same shape or the test says where it is not. A part of a service with a folder
+/// of its own (games' `Matches/`) is held to the same rules by its inner folders' names.
 public enum ServiceShape {
     /// Source files of one service by path relative to its folder (`Controllers/TeamsController.swift`).
     public static func findings(service name: String, files: [String: String]) -> [String] {
@@ -14,16 +16,17 @@ public enum ServiceShape {
         }
         for (path, text) in files.sorted(by: { $0.key < $1.key }) {
             let code = withoutComments(text)
-            if path.hasPrefix("Controllers/") {
-                for rule in controllerRules where code.range(of: rule.pattern, options: .regularExpression) != nil {
-                    found.append("\(name)/\(path): a controller \(rule.says)")
+            func breaks(_ rules: [Rule], saying prefix: String = "") {
+                for rule in rules where code.range(of: rule.pattern, options: .regularExpression) != nil {
+                    found.append("\(name)/\(path): \(prefix)\(rule.says)")
                 }
             }
-            if path.hasPrefix("Domain/") || path.hasPrefix("Controllers/") {
-                for rule in domainRules where code.range(of: rule.pattern, options: .regularExpression) != nil {
-                    found.append("\(name)/\(path): \(rule.says)")
-                }
-            }
+            let folders = Set(path.split(separator: "/").dropLast().map(String.init))
+            if folders.contains("Controllers") { breaks(controllerRules, saying: "a controller ") }
+            if folders.contains("Domain") || folders.contains("Controllers") { breaks(domainRules) }
+            if !path.hasSuffix("Settings.swift") { breaks([configurationRule]) }
+            if !folders.contains("Workers") { breaks([workerRule]) }
+            breaks([loopRule])
         }
         return found
     }
@@ -41,6 +44,24 @@ public enum ServiceShape {
         (#"\bDate\(\)"#, "reads the system clock (`Date()`); take `now` as every domain type does"),
         (#"\.kind == \.(postgres|sqlite)|case \.(postgres|sqlite)\b"#, "branches on the SQL dialect; that belongs in a store"),
     ]
+
+    /// A module's keys are read in one place, its `<Name>Settings` (or a provider's `…Settings`), which
+    /// documents them; the builder hands the values on.
+    static let configurationRule: Rule = (
+        #"\breader\.(text|integer|milliseconds|list|string|int|bool|double)\("#,
+        "reads configuration keys; read them in the module's settings type"
+    )
+
+    /// What runs beside the server (pollers, sweepers, push and reminder workers, listeners) lives in
+    /// `Workers/`, so a newcomer finds everything a module does on its own in one folder.
+    static let workerRule: Rule = (
+        #"(?m)^\s*(final class|struct|actor) \w+: ([\w ,]*, )?Service\b"#,
+        "is a background service outside `Workers/`"
+    )
+
+    /// Background work repeats through `Database.repeatUntilShutdown` or listens through
+    /// `keepListening`: both wait for migrations, stop on shutdown and never spin on an error.
+    static let loopRule: Rule = (#"while !Task\.isCancelled"#, "loops by hand; use `repeatUntilShutdown` or `keepListening`")
 
     /// The text with its `//` comments taken out, so prose about `Date()` does not count.
     static func withoutComments(_ text: String) -> String {

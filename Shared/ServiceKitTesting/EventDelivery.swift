@@ -6,11 +6,8 @@ extension TestClient {
     /// Delivers `events` to this module's `/internal/events` as the services that own them would
     /// (one batch, in order) and expects them taken (204).
     public func deliver(_ events: [EventEnvelope], to module: ServiceModule) async throws {
-        _ = try await expect(
-            204,
-            post(
-                EventsAPI.deliver(to: module).path(), json: EventBatch(events: events),
-                headers: [Routes.Header.internalToken: TestStack.internalToken]))
+        let credited = TestClient(baseURL: baseURL, internalCredential: TestStack.internalToken)
+        _ = try await expect(204, credited.call(EventsAPI.deliver(to: module), body: EventBatch(events: events)))
     }
 
     /// Delivers events made of a type, an aggregate and a payload, each under a new id (`deliver`),

@@ -1,5 +1,9 @@
 public import Contracts
 public import Foundation
+@_exported public import ServiceClients
+
+/// Tests drive the API with the client the demo and the benchmarks use.
+public typealias TestClient = APIClient
 
 /// Fails with the answer's status and body unless it has the expected status.
 @discardableResult
@@ -15,20 +19,6 @@ public func expectProblem(_ status: Int, _ code: String, _ response: TestClient.
         throw UnexpectedResponse(response: response, expected: status)
     }
     return problem
-}
-
-public struct UnexpectedResponse: Error, CustomStringConvertible {
-    public let response: TestClient.Response
-    public let expected: Int?
-
-    public init(response: TestClient.Response, expected: Int? = nil) {
-        self.response = response
-        self.expected = expected
-    }
-
-    public var description: String {
-        "expected \(expected.map(String.init) ?? "success"), got \(response.status): \(response.text)"
-    }
 }
 
 extension Date {

@@ -1,6 +1,7 @@
 public import Configuration
 public import Foundation
 import Logging
+import NIOHTTP1
 public import ProviderStandIns
 import ServiceKit
 
@@ -39,7 +40,7 @@ extension TestClient {
     {
         struct Deliveries: Decodable { let items: [PushRecorder.Attempt] }
         return try await poll(every: .milliseconds(50)) {
-            try expect(200, try await get("/test/\(service)/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
+            try expect(200, try await raw(.GET, "/test/\(service)/deliveries?token=\(token)\(rejected ? "&include=rejected" : "")"))
                 .decode(Deliveries.self).items
         } until: {
             $0.count >= count

@@ -1,5 +1,6 @@
 import Configuration
 public import Foundation
+import NIOHTTP1
 import ServiceKit
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ public final class ServiceProcess: @unchecked Sendable {
         self.process = process
         self.exited = exited
         let client = TestClient(baseURL: url)
-        guard try await eventually({ (try? await client.get("/health").status) == 200 }) else {
+        guard try await eventually({ (try? await client.raw(.GET, "/health").status) == 200 }) else {
             throw ServiceProcessFailure(description: "\(name) did not answer /health within \(patience)")
         }
     }

@@ -90,5 +90,5 @@ public final class TestStack: Sendable {
     }
 
     /// A client for one module's public API.
-    public func client(_ module: ServiceModule) -> TestClient { TestClient(baseURL: url(module)) }
+    public func client(_ module: ServiceModule) -> TestClient { TestClient(baseURL: url(module), internalCredential: Self.internalToken) }
 }

@@ -3,6 +3,7 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
+import NIOHTTP1
 import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
@@ -55,7 +56,7 @@ struct StubProvider {
 
     /// A user token the stub will vouch for.
     func token(_ grant: Grant) async throws -> String {
-        let response = try await TestClient(baseURL: url).post("/test/tokens", json: grant)
+        let response = try await TestClient(baseURL: url).raw(.POST, "/test/tokens", json: grant)
         return try response.decode([String: String].self)["accessToken"]!
     }
 }

@@ -10,23 +10,23 @@ struct EndpointRoutingTests {
     @Test("a wrong method on a described path is 405 with Allow, as problem+json; an unknown path stays 404")
     func wrongMethod() async throws {
         try await AuthHarness.with { auth, _ in
-            let wrong = try await auth.send(.DELETE, "/v1/auth/register")
+            let wrong = try await auth.raw(.DELETE, "/v1/auth/register")
             #expect(wrong.status == 405)
             #expect(wrong.header("Allow") == "POST")
             #expect(wrong.header("Content-Type") == Problem.mediaType)
             #expect(wrong.problem?.code == ProblemCode.methodNotAllowed.code)
 
-            let follow = try await auth.send(.POST, AuthAPI.follow.path(UserID()))
+            let follow = try await auth.raw(.POST, AuthAPI.follow.path(UserID()))
             #expect(follow.status == 405)
             #expect(follow.header("Allow") == "PUT, DELETE")
 
-            let query = try await auth.send(.RAW(value: "QUERY"), "/v1/users/me")
+            let query = try await auth.raw(.RAW(value: "QUERY"), "/v1/users/me")
             #expect(query.status == 405)
             #expect(query.header("Allow") == "GET, HEAD, PATCH")
             // HEAD is answered wherever GET is: here, as GET would, a 401 without a token.
-            #expect(try await auth.send(.HEAD, "/v1/users/me").status == 401)
+            #expect(try await auth.raw(.HEAD, "/v1/users/me").status == 401)
 
-            #expect(try await auth.send(.GET, "/v1/auth/nothing-here").status == 404)
+            #expect(try await auth.raw(.GET, "/v1/auth/nothing-here").status == 404)
         }
     }
 
@@ -34,10 +34,10 @@ struct EndpointRoutingTests {
     func describedAnswer() async throws {
         try await AuthHarness.with { auth, _ in
             let body = RegisterRequest(email: "desc@example.com", password: "a long password", name: "Desc")
-            let created = try await auth.send(.POST, AuthAPI.register.path(), json: body)
+            let created = try await auth.call(AuthAPI.register, body: body)
             #expect(created.status == AuthAPI.register.operation.successStatus)
             let session = try created.decode(Session.self)
-            let logout = try await auth.send(.POST, AuthAPI.logout.path(), token: session.accessToken)
+            let logout = try await auth.call(AuthAPI.logout, token: session.accessToken)
             #expect(logout.status == 204)
             #expect(logout.body.isEmpty)
         }
@@ -46,7 +46,7 @@ struct EndpointRoutingTests {
     @Test("internal operations need the internal credential")
     func internalCredential() async throws {
         try await AuthHarness.with { auth, _ in
-            let refused = try await auth.send(.GET, AuthAPI.Internal.revokedSessions.path())
+            let refused = try await auth.withoutCredential.call(AuthAPI.Internal.revokedSessions)
             #expect(refused.status == 401)
         }
     }

@@ -12,17 +12,17 @@ struct OAuthTests {
         try await StubProvider.with { stub in
             try await AuthHarness.with(store: store, config: stub.authConfig) { auth, _ in
                 let token = try await stub.token(.init(userId: "fb-100", name: "Fiona Facebook", email: "fiona@example.com"))
-                let first = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: token))
+                let first = try await auth.call(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: token))
                 #expect(first.status == 200)
                 let session = try first.decode(Session.self)
                 #expect(session.user.name == "Fiona Facebook")
                 #expect(session.user.email == "fiona@example.com")
 
                 let again = try await stub.token(.init(userId: "fb-100", name: "Fiona Facebook", email: "fiona@example.com"))
-                let second = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: again)).decode(
+                let second = try await auth.call(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: again)).decode(
                     Session.self)
                 #expect(second.user.id == session.user.id)
-                #expect(try await auth.get("/v1/users/me", token: second.accessToken).status == 200)
+                #expect(try await auth.call(AuthAPI.me, token: second.accessToken).status == 200)
             }
         }
     }
@@ -33,14 +33,14 @@ struct OAuthTests {
             try await AuthHarness.with(config: stub.authConfig) { auth, _ in
                 let member = try await auth.register(name: "Gus", email: "gus@example.com")
                 let token = try await stub.token(.init(userId: "fb-200", name: "Gus on FB", email: "GUS@example.com"))
-                let linked = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: token)).decode(
+                let linked = try await auth.call(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: token)).decode(
                     Session.self)
                 #expect(linked.user.id == member.user.id)
                 #expect(linked.user.name == "Gus")
 
                 let friend = try await auth.register(name: "Friend")
-                let matches = try await auth.post(
-                    "/v1/users/me/friends/match", json: FriendMatchRequest(facebookIds: ["fb-200", "fb-999"]), token: friend.accessToken)
+                let matches = try await auth.call(
+                    AuthAPI.matchFriends, body: FriendMatchRequest(facebookIds: ["fb-200", "fb-999"]), token: friend.accessToken)
                 #expect(matches.status == 200)
                 let found = try matches.decode(FriendMatchResponse.self)
                 #expect(found.items.map(\.facebookId) == ["fb-200"])
@@ -59,11 +59,11 @@ struct OAuthTests {
                     try await stub.token(.init(userId: "fb-301", name: "Other app", appId: "someone-elses-app")),
                 ]
                 for token in cases {
-                    let response = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: token))
+                    let response = try await auth.call(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: token))
                     #expect(response.status == 401, "token \(token)")
                     #expect(response.problem?.code == "INVALID_OAUTH_TOKEN")
                 }
-                let unknownProvider = try await auth.post("/v1/auth/oauth/myspace", json: OAuthLoginRequest(accessToken: "x"))
+                let unknownProvider = try await auth.call(AuthAPI.oauthLogin, "myspace", body: OAuthLoginRequest(accessToken: "x"))
                 #expect(unknownProvider.status == 404)
             }
         }
@@ -73,7 +73,7 @@ struct OAuthTests {
     func providerDown() async throws {
         let config = ["auth.oauth.facebook.url": "http://127.0.0.1:1", "auth.oauth.facebook.appid": StubProvider.appID]
         try await AuthHarness.with(config: config) { auth, _ in
-            let response = try await auth.post("/v1/auth/oauth/facebook", json: OAuthLoginRequest(accessToken: "anything"))
+            let response = try await auth.call(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: "anything"))
             #expect(response.status == 503)
             #expect(response.problem?.code == "OAUTH_PROVIDER_UNAVAILABLE")
         }

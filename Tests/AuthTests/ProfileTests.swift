@@ -12,15 +12,15 @@ struct ProfileTests {
         try await AuthHarness.with(store: store) { auth, _ in
             let ana = try await auth.register(name: "Ana")
             let ben = try await auth.register(name: "Ben")
-            let patch = try await auth.send(
-                .PATCH, "/v1/users/me",
-                json: UpdateProfileRequest(
+            let patch = try await auth.call(
+                AuthAPI.updateMe,
+                body: UpdateProfileRequest(
                     name: "Ana K", pictureUrl: "https://img.example.com/a.png", sports: [.volleyball, .discGolf, .volleyball]),
                 token: ana.accessToken)
             #expect(patch.status == 200)
             #expect(try patch.decode(MyProfile.self).sports == [.volleyball, .discGolf])
 
-            let seen = try await auth.get("/v1/users/\(ana.user.id)", token: ben.accessToken)
+            let seen = try await auth.call(AuthAPI.profile, ana.user.id, token: ben.accessToken)
             #expect(seen.status == 200)
             #expect(
                 try seen.decode(PublicProfile.self)
@@ -29,7 +29,7 @@ struct ProfileTests {
             #expect(!seen.text.contains("@"))
 
             // null removes the picture; absent fields stay.
-            let cleared = try await auth.send(.PATCH, "/v1/users/me", rawBody: Data(#"{"pictureUrl":null}"#.utf8), token: ana.accessToken)
+            let cleared = try await auth.call(AuthAPI.updateMe, rawBody: Data(#"{"pictureUrl":null}"#.utf8), token: ana.accessToken)
             let profile = try cleared.decode(MyProfile.self)
             #expect(profile.pictureUrl == nil)
             #expect(profile.name == "Ana K")
@@ -40,15 +40,14 @@ struct ProfileTests {
     func invalidProfile() async throws {
         try await AuthHarness.with { auth, _ in
             let ana = try await auth.register(name: "Ana")
-            let badSport = try await auth.send(
-                .PATCH, "/v1/users/me", rawBody: Data(#"{"sports":["quidditch"]}"#.utf8), token: ana.accessToken)
+            let badSport = try await auth.call(AuthAPI.updateMe, rawBody: Data(#"{"sports":["quidditch"]}"#.utf8), token: ana.accessToken)
             #expect(badSport.status == 422)
             #expect(badSport.problem?.errors?.first?.field == "sports[0]")
-            let badPicture = try await auth.send(
-                .PATCH, "/v1/users/me", json: UpdateProfileRequest(name: "New", pictureUrl: "javascript:alert(1)"), token: ana.accessToken)
+            let badPicture = try await auth.call(
+                AuthAPI.updateMe, body: UpdateProfileRequest(name: "New", pictureUrl: "javascript:alert(1)"), token: ana.accessToken)
             #expect(badPicture.status == 422)
             #expect(badPicture.problem?.errors?.map(\.field) == ["pictureUrl"])
-            #expect(try await auth.get("/v1/users/me", token: ana.accessToken).decode(MyProfile.self).name == "Ana")
+            #expect(try await auth.call(AuthAPI.me, token: ana.accessToken).decode(MyProfile.self).name == "Ana")
         }
     }
 
@@ -56,9 +55,9 @@ struct ProfileTests {
     func unknownPlayer() async throws {
         try await AuthHarness.with { auth, _ in
             let ana = try await auth.register()
-            #expect(try await auth.get("/v1/users/\(UUID())", token: ana.accessToken).status == 404)
-            #expect(try await auth.get("/v1/users/not-a-uuid", token: ana.accessToken).status == 404)
-            #expect(try await auth.get("/v1/users/\(ana.user.id)").status == 401)
+            #expect(try await auth.call(AuthAPI.profile, UUID(), token: ana.accessToken).status == 404)
+            #expect(try await auth.call(AuthAPI.profile, "not-a-uuid", token: ana.accessToken).status == 404)
+            #expect(try await auth.call(AuthAPI.profile, ana.user.id).status == 401)
         }
     }
 
@@ -69,24 +68,24 @@ struct ProfileTests {
             var others: [Session] = []
             for name in ["One", "Two", "Three"] { others.append(try await auth.register(name: name)) }
             for other in others {
-                #expect(try await auth.send(.PUT, "/v1/users/\(other.user.id)/follow", token: me.accessToken).status == 204)
+                #expect(try await auth.call(AuthAPI.follow, other.user.id, token: me.accessToken).status == 204)
             }
             // Following twice is harmless.
-            #expect(try await auth.send(.PUT, "/v1/users/\(others[0].user.id)/follow", token: me.accessToken).status == 204)
+            #expect(try await auth.call(AuthAPI.follow, others[0].user.id, token: me.accessToken).status == 204)
 
-            let firstPage = try await auth.get("/v1/users/me/following?limit=2", token: me.accessToken).decode(Page<PublicProfile>.self)
+            let firstPage = try await auth.call(AuthAPI.following, query: "limit=2", token: me.accessToken).decode(Page<PublicProfile>.self)
             #expect(firstPage.items.map(\.name) == ["Three", "Two"])
             let cursor = try #require(firstPage.nextCursor)
-            let secondPage = try await auth.get("/v1/users/me/following?limit=2&cursor=\(cursor)", token: me.accessToken)
+            let secondPage = try await auth.call(AuthAPI.following, query: "limit=2&cursor=\(cursor)", token: me.accessToken)
                 .decode(Page<PublicProfile>.self)
             #expect(secondPage.items.map(\.name) == ["One"])
             #expect(secondPage.nextCursor == nil)
 
-            let followers = try await auth.get("/v1/users/me/followers", token: others[1].accessToken).decode(Page<PublicProfile>.self)
+            let followers = try await auth.call(AuthAPI.followers, token: others[1].accessToken).decode(Page<PublicProfile>.self)
             #expect(followers.items.map(\.id) == [me.user.id])
 
-            #expect(try await auth.send(.DELETE, "/v1/users/\(others[1].user.id)/follow", token: me.accessToken).status == 204)
-            let after = try await auth.get("/v1/users/me/following", token: me.accessToken).decode(Page<PublicProfile>.self)
+            #expect(try await auth.call(AuthAPI.unfollow, others[1].user.id, token: me.accessToken).status == 204)
+            let after = try await auth.call(AuthAPI.following, token: me.accessToken).decode(Page<PublicProfile>.self)
             #expect(after.items.map(\.name) == ["Three", "One"])
         }
     }
@@ -95,13 +94,13 @@ struct ProfileTests {
     func followRefusals() async throws {
         try await AuthHarness.with { auth, _ in
             let me = try await auth.register()
-            let selfFollow = try await auth.send(.PUT, "/v1/users/\(me.user.id)/follow", token: me.accessToken)
+            let selfFollow = try await auth.call(AuthAPI.follow, me.user.id, token: me.accessToken)
             #expect(selfFollow.status == 422)
             #expect(selfFollow.problem?.code == "CANNOT_FOLLOW_SELF")
-            #expect(try await auth.send(.PUT, "/v1/users/\(UUID())/follow", token: me.accessToken).status == 404)
-            #expect(try await auth.get("/v1/users/me/following?limit=0", token: me.accessToken).status == 422)
-            #expect(try await auth.get("/v1/users/me/following?limit=101", token: me.accessToken).status == 422)
-            #expect(try await auth.get("/v1/users/me/following?cursor=%%%", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.follow, UUID(), token: me.accessToken).status == 404)
+            #expect(try await auth.call(AuthAPI.following, query: "limit=0", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.following, query: "limit=101", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.following, query: "cursor=%%%", token: me.accessToken).status == 422)
         }
     }
 }

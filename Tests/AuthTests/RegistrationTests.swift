@@ -10,14 +10,14 @@ struct RegistrationTests {
     @Test("registering returns a session whose token opens the profile", arguments: TestStore.all)
     func registerThenMe(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
-            let response = try await auth.post(
-                "/v1/auth/register", json: RegisterRequest(email: "  Ana@Example.COM ", password: "long enough pw", name: "Ana"))
+            let response = try await auth.call(
+                AuthAPI.register, body: RegisterRequest(email: "  Ana@Example.COM ", password: "long enough pw", name: "Ana"))
             #expect(response.status == 201)
             let session = try response.decode(Session.self)
             #expect(session.user.email == "ana@example.com")
             #expect(session.expiresIn == 900)
             #expect(session.refreshToken.count >= 43)
-            let me = try await auth.get("/v1/users/me", token: session.accessToken)
+            let me = try await auth.call(AuthAPI.me, token: session.accessToken)
             #expect(me.status == 200)
             let profile = try me.decode(MyProfile.self)
             #expect(profile.id == session.user.id)
@@ -30,8 +30,8 @@ struct RegistrationTests {
     func duplicateEmail(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             _ = try await auth.register(email: "dup@example.com")
-            let again = try await auth.post(
-                "/v1/auth/register", json: RegisterRequest(email: "DUP@example.com", password: "another long pw", name: "B"))
+            let again = try await auth.call(
+                AuthAPI.register, body: RegisterRequest(email: "DUP@example.com", password: "another long pw", name: "B"))
             #expect(again.status == 409)
             #expect(again.problem?.code == "EMAIL_TAKEN")
             #expect(again.header("Content-Type") == "application/problem+json")
@@ -41,30 +41,28 @@ struct RegistrationTests {
     @Test("bad registrations are refused with the fields named")
     func validation() async throws {
         try await AuthHarness.with { auth, _ in
-            let short = try await auth.post(
-                "/v1/auth/register", json: RegisterRequest(email: "x@example.com", password: "short", name: "X"))
+            let short = try await auth.call(AuthAPI.register, body: RegisterRequest(email: "x@example.com", password: "short", name: "X"))
             #expect(short.status == 422)
             #expect(short.problem?.errors?.map(\.field) == ["password"])
 
-            let everything = try await auth.post(
-                "/v1/auth/register", json: RegisterRequest(email: "not-an-email", password: "short", name: " "))
+            let everything = try await auth.call(
+                AuthAPI.register, body: RegisterRequest(email: "not-an-email", password: "short", name: " "))
             // What the document's schema states is checked first, every field at once; then the rules
             // past it (an email's form).
             #expect(Set(everything.problem?.errors?.map(\.field) ?? []) == ["password", "name"])
-            let email = try await auth.post(
-                "/v1/auth/register", json: RegisterRequest(email: "not-an-email", password: "long enough password", name: "X"))
+            let email = try await auth.call(
+                AuthAPI.register, body: RegisterRequest(email: "not-an-email", password: "long enough password", name: "X"))
             #expect(email.problem?.errors?.map(\.field) == ["email"])
 
-            let missing = try await auth.send(.POST, "/v1/auth/register", rawBody: Data(#"{"email":"a@b.co"}"#.utf8))
+            let missing = try await auth.call(AuthAPI.register, rawBody: Data(#"{"email":"a@b.co"}"#.utf8))
             #expect(missing.status == 422)
             #expect(missing.problem?.errors?.first?.field == "password")
 
-            let wrongType = try await auth.send(
-                .POST, "/v1/auth/register", rawBody: Data(#"{"email":"a@b.co","password":12,"name":"A"}"#.utf8))
+            let wrongType = try await auth.call(AuthAPI.register, rawBody: Data(#"{"email":"a@b.co","password":12,"name":"A"}"#.utf8))
             #expect(wrongType.status == 422)
             #expect(wrongType.problem?.errors?.first?.field == "password")
 
-            let notJSON = try await auth.send(.POST, "/v1/auth/register", rawBody: Data("{nope".utf8))
+            let notJSON = try await auth.call(AuthAPI.register, rawBody: Data("{nope".utf8))
             #expect(notJSON.status == 400)
             #expect(notJSON.problem?.code == "MALFORMED_BODY")
 
@@ -77,12 +75,12 @@ struct RegistrationTests {
     func noEnumeration(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             _ = try await auth.register(email: "known@example.com", password: "right password")
-            let wrong = try await auth.post("/v1/auth/login", json: LoginRequest(email: "known@example.com", password: "wrong password"))
-            let unknown = try await auth.post("/v1/auth/login", json: LoginRequest(email: "nobody@example.com", password: "wrong password"))
+            let wrong = try await auth.call(AuthAPI.login, body: LoginRequest(email: "known@example.com", password: "wrong password"))
+            let unknown = try await auth.call(AuthAPI.login, body: LoginRequest(email: "nobody@example.com", password: "wrong password"))
             #expect(wrong.status == 401)
             #expect(unknown.status == 401)
             #expect(wrong.body == unknown.body)
-            let right = try await auth.post("/v1/auth/login", json: LoginRequest(email: "KNOWN@example.com", password: "right password"))
+            let right = try await auth.call(AuthAPI.login, body: LoginRequest(email: "KNOWN@example.com", password: "right password"))
             #expect(right.status == 200)
         }
     }
@@ -92,8 +90,8 @@ struct RegistrationTests {
         try await AuthHarness.with { auth, _ in
             _ = try await auth.register(email: "target@example.com", password: "right password")
             func login(_ password: String, from address: String, email: String = "target@example.com") async throws -> TestClient.Response {
-                try await auth.post(
-                    "/v1/auth/login", json: LoginRequest(email: email, password: password), headers: ["X-Forwarded-For": address])
+                try await auth.call(
+                    AuthAPI.login, body: LoginRequest(email: email, password: password), headers: ["X-Forwarded-For": address])
             }
             for _ in 0..<3 { #expect(try await login("guess guess", from: "203.0.113.7").status == 401) }
             let slowed = try await login("right password", from: "203.0.113.7")
@@ -108,7 +106,7 @@ struct RegistrationTests {
             #expect(try await login("guess guess", from: "203.0.113.7", email: "nobody@example.com").status == 429)
             // Other accounts are unaffected.
             _ = try await auth.register(email: "other@example.com", password: "right password")
-            let other = try await auth.post("/v1/auth/login", json: LoginRequest(email: "other@example.com", password: "right password"))
+            let other = try await auth.call(AuthAPI.login, body: LoginRequest(email: "other@example.com", password: "right password"))
             #expect(other.status == 200)
         }
     }

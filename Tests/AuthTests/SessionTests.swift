@@ -12,14 +12,14 @@ struct SessionTests {
     func rotation(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let first = try await auth.register()
-            let refreshed = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let refreshed = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: first.refreshToken))
             #expect(refreshed.status == 200)
             let second = try refreshed.decode(Session.self)
             #expect(second.refreshToken != first.refreshToken)
             #expect(second.user == first.user)
-            #expect(try await auth.get("/v1/users/me", token: second.accessToken).status == 200)
+            #expect(try await auth.call(AuthAPI.me, token: second.accessToken).status == 200)
 
-            let third = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: second.refreshToken))
+            let third = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: second.refreshToken))
             #expect(third.status == 200)
         }
     }
@@ -28,15 +28,15 @@ struct SessionTests {
     func reuseRevokesSession(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let first = try await auth.register()
-            let second = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let second = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: first.refreshToken))
                 .decode(Session.self)
-            let replay = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: first.refreshToken))
+            let replay = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: first.refreshToken))
             #expect(replay.status == 401)
             #expect(replay.problem?.code == "INVALID_REFRESH_TOKEN")
             // The legitimate holder's newer token is dead too, and so is its access token.
-            let stolen = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: second.refreshToken))
+            let stolen = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: second.refreshToken))
             #expect(stolen.status == 401)
-            #expect(try await auth.get("/v1/users/me", token: second.accessToken).status == 401)
+            #expect(try await auth.call(AuthAPI.me, token: second.accessToken).status == 401)
         }
     }
 
@@ -44,25 +44,25 @@ struct SessionTests {
     func logout(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let session = try await auth.register()
-            let other = try await auth.post(
-                "/v1/auth/login", json: LoginRequest(email: session.user.email, password: "correct horse battery")
+            let other = try await auth.call(
+                AuthAPI.login, body: LoginRequest(email: session.user.email, password: "correct horse battery")
             )
             .decode(Session.self)
-            let loggedOut = try await auth.post("/v1/auth/logout", token: session.accessToken)
+            let loggedOut = try await auth.call(AuthAPI.logout, token: session.accessToken)
             #expect(loggedOut.status == 204)
-            #expect(try await auth.get("/v1/users/me", token: session.accessToken).status == 401)
-            let refresh = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+            #expect(try await auth.call(AuthAPI.me, token: session.accessToken).status == 401)
+            let refresh = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: session.refreshToken))
             #expect(refresh.status == 401)
             // Another session of the same user lives on.
-            #expect(try await auth.get("/v1/users/me", token: other.accessToken).status == 200)
-            #expect(try await auth.post("/v1/auth/logout").status == 401)
+            #expect(try await auth.call(AuthAPI.me, token: other.accessToken).status == 200)
+            #expect(try await auth.call(AuthAPI.logout).status == 401)
         }
     }
 
     @Test("unknown refresh tokens are refused")
     func unknownRefresh() async throws {
         try await AuthHarness.with { auth, _ in
-            let response = try await auth.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: "made-up"))
+            let response = try await auth.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: "made-up"))
             #expect(response.status == 401)
         }
     }
@@ -71,7 +71,7 @@ struct SessionTests {
     func tokenFormat() async throws {
         try await AuthHarness.with { auth, _ in
             let session = try await auth.register()
-            let jwksResponse = try await auth.get("/.well-known/jwks.json")
+            let jwksResponse = try await auth.raw(.GET, "/.well-known/jwks.json")
             #expect(jwksResponse.status == 200)
             let keys = JWTKeyCollection()
             try await keys.add(jwksJSON: jwksResponse.text)
@@ -104,9 +104,9 @@ struct SessionTests {
             // Claim to be someone else: the signature no longer matches.
             let forged = try JSONSerialization.data(withJSONObject: ["sub": UUID().uuidString.lowercased(), "sid": UUID().uuidString])
             parts[1] = forged.base64URLEncodedString()
-            #expect(try await auth.get("/v1/users/me", token: parts.joined(separator: ".")).status == 401)
-            #expect(try await auth.get("/v1/users/me", token: "garbage").status == 401)
-            #expect(try await auth.get("/v1/users/me").status == 401)
+            #expect(try await auth.call(AuthAPI.me, token: parts.joined(separator: ".")).status == 401)
+            #expect(try await auth.call(AuthAPI.me, token: "garbage").status == 401)
+            #expect(try await auth.call(AuthAPI.me).status == 401)
 
             // A token signed by another key with the same claims is refused too.
             let otherKeys = JWTKeyCollection()
@@ -118,16 +118,16 @@ struct SessionTests {
             let now = Int(Date().timeIntervalSince1970)
             let foreign = try await otherKeys.sign(
                 Claims(sub: session.user.id.description, sid: UUID().uuidString, exp: now + 600, iat: now, iss: "huddle-auth"))
-            #expect(try await auth.get("/v1/users/me", token: foreign).status == 401)
+            #expect(try await auth.call(AuthAPI.me, token: foreign).status == 401)
         }
     }
 
     @Test("every response carries a request id, echoed when the client sends one")
     func requestIDs() async throws {
         try await AuthHarness.with { auth, _ in
-            let echoed = try await auth.get("/v1/users/me", headers: ["X-Request-Id": "client-abc-123"])
+            let echoed = try await auth.call(AuthAPI.me, headers: ["X-Request-Id": "client-abc-123"])
             #expect(echoed.header("X-Request-Id") == "client-abc-123")
-            let made = try await auth.get("/health")
+            let made = try await auth.raw(.GET, "/health")
             #expect(UUID(uuidString: made.header("X-Request-Id") ?? "") != nil)
         }
     }

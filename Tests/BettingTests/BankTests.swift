@@ -79,7 +79,7 @@ struct BankTests {
     }
 
     private func run(_ size: Size, betting process: ServiceProcess, feed: FootballControlClient, auth: TestClient) async throws {
-        let betting = TestClient(baseURL: process.url)
+        let betting = TestClient(baseURL: process.url, internalCredential: TestStack.internalToken)
         let fixtures = try await (0..<size.fixtures).asyncMap { index in try await fixture(index, feed: feed, betting: betting) }
         let users = try await (0..<size.users).asyncMap { index in try await auth.register(name: "Punter \(index)") }
 
@@ -137,9 +137,7 @@ struct BankTests {
         for (index, user) in users.enumerated() {
             try await audit(user, told: told.filter { $0.user == index }, betting: betting)
         }
-        let check = try await expect(
-            200, betting.get(BettingAPI.Internal.ledgerCheck.path(), headers: [Routes.Header.internalToken: TestStack.internalToken])
-        ).decode(LedgerCheck.self)
+        let check = try await betting.value(BettingAPI.Internal.ledgerCheck)
         #expect(check.holds, "ledger: \(check)")
         print(
             "bank: \(size.users) users × \(size.ticketsPerUser) keys, \(size.kills) kills (\(unanswered.withLockedValue { $0 }) attempts "
@@ -153,8 +151,8 @@ struct BankTests {
         _ request: PlaceTicket, key: String, user: Int, session: Session, betting: TestClient, unanswered: NIOLockedValueBox<Int>
     ) async throws -> Outcome {
         for _ in 0..<400 {
-            let response = try? await betting.post(
-                "/v1/betting/tickets", json: request, token: session.accessToken, headers: [Routes.Header.idempotencyKey: key])
+            let response = try? await betting.call(
+                BettingAPI.placeTicket, body: request, token: session.accessToken, headers: [Routes.Header.idempotencyKey: key])
             guard let response, response.status < 500 else {
                 unanswered.withLockedValue { $0 += 1 }
                 try await Task.sleep(for: .milliseconds(25))
@@ -171,18 +169,17 @@ struct BankTests {
     /// One user's tickets, wallet and ledger entries against what they were told.
     private func audit(_ session: Session, told: [Outcome], betting: TestClient) async throws {
         let token = session.accessToken
-        func all<Item: Codable & Sendable>(_ path: String, _ item: Item.Type) async throws -> [Item] {
+        func all<Item: Codable & Sendable>(_ endpoint: Endpoint<SignedIn, NoBody, Page<Item>>) async throws -> [Item] {
             var items: [Item] = [], cursor: String?
             repeat {
-                let page = try await expect(200, betting.get(path + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token))
-                    .decode(Page<Item>.self)
+                let page = try await betting.value(endpoint, query: "limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
                 items += page.items
                 cursor = page.nextCursor
             } while cursor != nil
             return items
         }
-        let tickets = try await all("/v1/betting/tickets", Ticket.self)
-        let entries = try await all("/v1/betting/wallet/transactions", WalletTransaction.self)
+        let tickets = try await all(BettingAPI.tickets)
+        let entries = try await all(BettingAPI.transactions)
 
         // Every acknowledged ticket is there, and nothing else is.
         #expect(Set(tickets.map(\.id)) == Set(told.compactMap(\.ticket)))
@@ -196,7 +193,7 @@ struct BankTests {
             #expect(paid == ((ticket.payout ?? 0) > 0 ? [ticket.payout!] : []), "ticket \(ticket.id) paid \(paid)")
         }
         #expect(stakes.count == tickets.count && payouts.keys.allSatisfy { id in tickets.contains { $0.id == id } })
-        let wallet = try await expect(200, betting.get("/v1/betting/wallet", token: token)).decode(Wallet.self)
+        let wallet = try await expect(200, betting.call(BettingAPI.wallet, token: token)).decode(Wallet.self)
         #expect(wallet.balance >= 0 && wallet.balance == entries.reduce(0) { $0 + $1.amount })
         #expect(wallet.balance == 10_000 - tickets.map(\.stake).reduce(0, +) + tickets.compactMap(\.payout).reduce(0, +))
     }
@@ -218,7 +215,7 @@ struct BankTests {
             score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
         try await deliver(MatchEvent.updated, match, provider: provider, to: betting)
         for _ in 0..<300 {
-            let response = try await betting.get("/v1/betting/fixtures/\(match.id)")
+            let response = try await betting.call(BettingAPI.fixture, match.id)
             if response.status == 200, let fixture = try? response.decode(Fixture.self), fixture.odds != nil {
                 return Listed(fixture: fixture, provider: provider)
             }
@@ -255,9 +252,7 @@ struct BankTests {
         let event = try type.event(
             MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
         for _ in 0..<400 {
-            let response = try? await betting.post(
-                EventsAPI.deliver(to: .betting).path(), json: EventBatch(events: [event]),
-                headers: [Routes.Header.internalToken: TestStack.internalToken])
+            let response = try? await betting.call(EventsAPI.deliver(to: .betting), body: EventBatch(events: [event]))
             if response?.status == 204 { return }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -113,7 +113,7 @@ struct BettingHarness {
         -> Fixture
     {
         let response = try await poll {
-            try await betting.get("/v1/betting/fixtures/\(id)")
+            try await betting.call(BettingAPI.fixture, id)
         } until: { response in
             response.status == 200 && (try? response.decode(Fixture.self)).map(condition) == true
         }
@@ -124,17 +124,18 @@ struct BettingHarness {
     }
 
     func wallet(_ session: Session) async throws -> Wallet {
-        try await expect(200, betting.get("/v1/betting/wallet", token: session.accessToken)).decode(Wallet.self)
+        try await expect(200, betting.call(BettingAPI.wallet, token: session.accessToken)).decode(Wallet.self)
     }
 
     func place(_ request: PlaceTicket, as session: Session, key: String? = UUID().uuidString) async throws -> TestClient.Response {
-        try await betting.post(
-            "/v1/betting/tickets", json: request, token: session.accessToken, headers: key.map { [Routes.Header.idempotencyKey: $0] } ?? [:]
+        try await betting.call(
+            BettingAPI.placeTicket, body: request, token: session.accessToken,
+            headers: key.map { [Routes.Header.idempotencyKey: $0] } ?? [:]
         )
     }
 
     func ticket(_ id: TicketID, as session: Session) async throws -> Ticket {
-        try await expect(200, betting.get("/v1/betting/tickets/\(id)", token: session.accessToken)).decode(Ticket.self)
+        try await expect(200, betting.call(BettingAPI.ticket, id, token: session.accessToken)).decode(Ticket.self)
     }
 
     /// Waits until the ticket is settled and returns it (still open if it never was).
@@ -148,10 +149,7 @@ struct BettingHarness {
 
     /// The ledger's invariants, as betting checks them from every transfer.
     func ledger() async throws -> LedgerCheck {
-        try await expect(
-            200,
-            betting.get(BettingAPI.Internal.ledgerCheck.path(), headers: [Routes.Header.internalToken: TestStack.internalToken])
-        ).decode(LedgerCheck.self)
+        try await betting.value(BettingAPI.Internal.ledgerCheck)
     }
 
     func expectLedgerHolds(sourceLocation: SourceLocation = #_sourceLocation) async throws {

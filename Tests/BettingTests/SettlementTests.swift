@@ -43,7 +43,7 @@ struct SettlementTests {
             try await h.finish(derby, status: .fullTime, regularTime: .init(home: 2, away: 1))
             try await h.finish(cup, status: .afterExtraTime, regularTime: .init(home: 1, away: 1), version: 3)
             #expect(try await h.wallet(ann).balance == 13_450)
-            let entries = try await expect(200, h.betting.get("/v1/betting/wallet/transactions", token: ann.accessToken))
+            let entries = try await expect(200, h.betting.call(BettingAPI.transactions, token: ann.accessToken))
                 .decode(Page<WalletTransaction>.self)
             #expect(entries.items.map(\.kind) == [.payout, .payout, .stake, .stake, .stake, .grant])
         }
@@ -79,7 +79,7 @@ struct SettlementTests {
             let settled = try await h.settled(ticket.id, as: ann)
             #expect(settled.status == .void && settled.payout == 2500 && settled.settledAt != nil)
             #expect(try await h.wallet(ann).balance == 10_000)
-            let entries = try await expect(200, h.betting.get("/v1/betting/wallet/transactions", token: ann.accessToken))
+            let entries = try await expect(200, h.betting.call(BettingAPI.transactions, token: ann.accessToken))
                 .decode(Page<WalletTransaction>.self)
             #expect(entries.items.first?.kind == .refund && entries.items.first?.amount == 2500)
         }

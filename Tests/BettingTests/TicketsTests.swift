@@ -15,10 +15,10 @@ struct TicketsTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(wallets.allSatisfy { $0 == Wallet(balance: 10_000, currency: "EUR") })
-            let entries = try await expect(200, h.betting.get("/v1/betting/wallet/transactions", token: ann.accessToken))
+            let entries = try await expect(200, h.betting.call(BettingAPI.transactions, token: ann.accessToken))
                 .decode(Page<WalletTransaction>.self)
             #expect(entries.items.map(\.kind) == [.grant] && entries.items.first?.amount == 10_000)
-            #expect(try await h.betting.get("/v1/betting/wallet").status == 401)
+            #expect(try await h.betting.call(BettingAPI.wallet).status == 401)
         }
     }
 
@@ -30,40 +30,38 @@ struct TicketsTests {
             let cup = try await h.fixture("Kalju", "Narva", odds: ("1.333", "3.30", "2.50"))
             func slip(_ response: TestClient.Response) throws -> Slip { try response.decode(Slip.self) }
             _ = try await expect(
-                200, h.betting.put("/v1/betting/slip/selections/\(derby.id)", json: SlipPick(pick: .away), token: ann.accessToken))
+                200, h.betting.call(BettingAPI.pick, derby.id, body: SlipPick(pick: .away), token: ann.accessToken))
             var current = try slip(
                 try await expect(
-                    200, h.betting.put("/v1/betting/slip/selections/\(derby.id)", json: SlipPick(pick: .home), token: ann.accessToken)))
+                    200, h.betting.call(BettingAPI.pick, derby.id, body: SlipPick(pick: .home), token: ann.accessToken)))
             #expect(current.selections.map(\.pick) == [.home] && current.potentialWinnings == 0)
             _ = try await expect(
-                200, h.betting.put("/v1/betting/slip/selections/\(cup.id)", json: SlipPick(pick: .home), token: ann.accessToken))
+                200, h.betting.call(BettingAPI.pick, cup.id, body: SlipPick(pick: .home), token: ann.accessToken))
             current = try slip(
-                try await expect(200, h.betting.put("/v1/betting/slip/stake", json: SlipStake(stake: 333), token: ann.accessToken)))
+                try await expect(200, h.betting.call(BettingAPI.stake, body: SlipStake(stake: 333), token: ann.accessToken)))
             // 333 × 1.333 × 1.333 = 591.697… → 591; total odds 1.776889 → 1.776.
             #expect(current.potentialWinnings == 591 && current.totalOdds == Odds("1.776") && current.stake == 333)
 
-            let tooSmall = try await h.betting.put("/v1/betting/slip/stake", json: SlipStake(stake: 99), token: ann.accessToken)
+            let tooSmall = try await h.betting.call(BettingAPI.stake, body: SlipStake(stake: 99), token: ann.accessToken)
             #expect(tooSmall.status == 422 && tooSmall.problemCode == "STAKE_OUT_OF_RANGE")
             let third = try await h.fixture("Tammeka", "Trans")
             let fourth = try await h.fixture("Paide", "Kuressaare")
             _ = try await expect(
-                200, h.betting.put("/v1/betting/slip/selections/\(third.id)", json: SlipPick(pick: .draw), token: ann.accessToken))
-            let tooMany = try await h.betting.put(
-                "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .draw), token: ann.accessToken)
+                200, h.betting.call(BettingAPI.pick, third.id, body: SlipPick(pick: .draw), token: ann.accessToken))
+            let tooMany = try await h.betting.call(BettingAPI.pick, fourth.id, body: SlipPick(pick: .draw), token: ann.accessToken)
             #expect(tooMany.status == 422 && tooMany.problemCode == "TOO_MANY_SELECTIONS")
 
             try await h.finish(fourth, status: .firstHalf, regularTime: nil)
             _ = try await h.waitFor(fourth.id) { !$0.open }
-            let closed = try await h.betting.put(
-                "/v1/betting/slip/selections/\(fourth.id)", json: SlipPick(pick: .home), token: ann.accessToken)
+            let closed = try await h.betting.call(BettingAPI.pick, fourth.id, body: SlipPick(pick: .home), token: ann.accessToken)
             #expect(closed.status == 422 && closed.problemCode == "FIXTURE_STARTED")
             #expect(
-                try await h.betting.put("/v1/betting/slip/selections/\(MatchID())", json: SlipPick(pick: .home), token: ann.accessToken)
+                try await h.betting.call(BettingAPI.pick, MatchID(), body: SlipPick(pick: .home), token: ann.accessToken)
                     .status == 404)
 
-            current = try slip(try await expect(200, h.betting.delete("/v1/betting/slip/selections/\(third.id)", token: ann.accessToken)))
+            current = try slip(try await expect(200, h.betting.call(BettingAPI.unpick, third.id, token: ann.accessToken)))
             #expect(current.selections.count == 2)
-            current = try slip(try await expect(200, h.betting.delete("/v1/betting/slip", token: ann.accessToken)))
+            current = try slip(try await expect(200, h.betting.call(BettingAPI.clearSlip, token: ann.accessToken)))
             #expect(current.selections.isEmpty && current.stake == nil)
         }
     }
@@ -98,14 +96,14 @@ struct TicketsTests {
             }
             #expect(Set(answers.compactMap { $0 }).count == 1 && answers.allSatisfy { $0 != nil })
             #expect(try await h.wallet(ann).balance == 8000)
-            let mine = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
+            let mine = try await expect(200, h.betting.call(BettingAPI.tickets, token: ann.accessToken)).decode(Page<Ticket>.self)
             #expect(mine.items.count == 2 && mine.items.last?.id == first.id)
 
             // Another player sees neither ticket.
             let bob = try await h.player("Bob")
-            #expect(try await h.betting.get("/v1/betting/tickets/\(first.id)", token: bob.accessToken).status == 404)
+            #expect(try await h.betting.call(BettingAPI.ticket, first.id, token: bob.accessToken).status == 404)
             #expect(
-                try await expect(200, h.betting.get("/v1/betting/tickets", token: bob.accessToken)).decode(Page<Ticket>.self).items.isEmpty)
+                try await expect(200, h.betting.call(BettingAPI.tickets, token: bob.accessToken)).decode(Page<Ticket>.self).items.isEmpty)
         }
     }
 
@@ -177,7 +175,7 @@ struct TicketsTests {
             let broke = try await h.place(PlaceTicket(stake: 100, selections: [others[2].pick(.home)]), as: ann)
             #expect(broke.status == 422 && broke.problemCode == "INSUFFICIENT_FUNDS")
             #expect(try await h.wallet(ann).balance == 0)
-            let placed = try await expect(200, h.betting.get("/v1/betting/tickets", token: ann.accessToken)).decode(Page<Ticket>.self)
+            let placed = try await expect(200, h.betting.call(BettingAPI.tickets, token: ann.accessToken)).decode(Page<Ticket>.self)
             #expect(placed.items.count == 4)
 
             try await h.finish(derby, status: .firstHalf, regularTime: nil)

@@ -34,7 +34,8 @@ struct CatalogHarness {
     func createTeam(_ token: String, name: String = "Tallinn Spikers", privacy: Privacy = .public, sport: Sport = .volleyball)
         async throws -> Team
     {
-        let response = try await catalog.post("/v1/teams", json: Self.team(name: name, privacy: privacy, sport: sport), token: token)
+        let response = try await catalog.call(
+            CatalogAPI.createTeam, body: Self.team(name: name, privacy: privacy, sport: sport), token: token)
         guard response.status == 201 else { throw UnexpectedResponse(response: response) }
         return try response.decode(Team.self)
     }
@@ -43,14 +44,5 @@ struct CatalogHarness {
         CreateTeamRequest(
             name: name, sport: sport, privacy: privacy, location: Location(lat: 59.437, lng: 24.7536, address: "Tallinn"),
             ageGroup: .adult, gender: .coed, skill: .intermediate)
-    }
-
-    /// Sends a request to an internal route with the internal credential.
-    func internalGet(_ path: String) async throws -> TestClient.Response {
-        try await catalog.get(path, headers: [Routes.Header.internalToken: TestStack.internalToken])
-    }
-
-    func internalPost(_ path: String, json: any Encodable) async throws -> TestClient.Response {
-        try await catalog.post(path, json: json, headers: [Routes.Header.internalToken: TestStack.internalToken])
     }
 }

@@ -23,47 +23,48 @@ struct CourseTests {
         try await CatalogHarness.with(store: store) { h in
             let admin = try await h.admin()
             let player = try await h.player()
-            #expect(try await h.catalog.post("/v1/courses", json: Self.course(), token: player.accessToken).status == 403)
-            #expect(try await h.catalog.post("/v1/courses", json: Self.course()).status == 401)
+            #expect(try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(), token: player.accessToken).status == 403)
+            #expect(try await h.catalog.call(CatalogAPI.createCourse, body: Self.course()).status == 401)
 
-            let response = try await h.catalog.post("/v1/courses", json: Self.course(Self.holes.reversed()), token: admin.accessToken)
+            let response = try await h.catalog.call(
+                CatalogAPI.createCourse, body: Self.course(Self.holes.reversed()), token: admin.accessToken)
             #expect(response.status == 201)
             let course = try response.decode(Course.self)
             #expect(course.holeCount == 3 && course.par == 10)
             #expect(course.holes.map(\.number) == [1, 2, 3])
 
             // Anyone reads courses.
-            #expect(try await h.catalog.get("/v1/courses/\(course.id)").decode(Course.self) == course)
-            let list = try await h.catalog.get("/v1/courses").decode(Page<Course>.self)
+            #expect(try await h.catalog.call(CatalogAPI.course, course.id).decode(Course.self) == course)
+            let list = try await h.catalog.call(CatalogAPI.courses).decode(Page<Course>.self)
             #expect(list.items.map(\.id) == [course.id])
 
             // Editing a hole changes the derived par; the next number adds a hole; a gap is refused.
-            let edited = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/2", json: UpdateHoleRequest(par: 5, tee: Self.holes[1].tee, basket: Self.holes[1].basket),
+            let edited = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "2", body: UpdateHoleRequest(par: 5, tee: Self.holes[1].tee, basket: Self.holes[1].basket),
                 token: admin.accessToken)
             #expect(try edited.decode(Course.self).par == 11)
-            let added = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/4", json: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
+            let added = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "4", body: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
                 token: admin.accessToken)
             #expect(try added.decode(Course.self).holeCount == 4)
-            let gap = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/9", json: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
+            let gap = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "9", body: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
                 token: admin.accessToken)
             #expect(gap.status == 422 && gap.problem?.errors?.first?.field == "number")
-            let badPar = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/1",
-                json: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Coordinates(lat: 0, lng: 181)),
+            let badPar = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "1",
+                body: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Coordinates(lat: 0, lng: 181)),
                 token: admin.accessToken)
             #expect(Set(badPar.problem?.errors?.map(\.field) ?? []) == ["basket.lng"])
-            let parOnly = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/1", json: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
+            let parOnly = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "1", body: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
                 token: admin.accessToken)
             #expect(parOnly.problem?.errors?.map(\.field) == ["par"])
-            let byPlayer = try await h.catalog.put(
-                "/v1/courses/\(course.id)/holes/1", json: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
+            let byPlayer = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "1", body: UpdateHoleRequest(par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
                 token: player.accessToken)
             #expect(byPlayer.status == 403)
-            #expect(try await h.catalog.get("/v1/courses/\(course.id)").decode(Course.self).par == 14)
+            #expect(try await h.catalog.call(CatalogAPI.course, course.id).decode(Course.self).par == 14)
         }
     }
 
@@ -75,20 +76,20 @@ struct CourseTests {
             holes[1].number = 1
             holes[2].par = 1
             holes[0].tee = Coordinates(lat: 95, lng: 26)
-            let response = try await h.catalog.post("/v1/courses", json: Self.course(holes), token: admin.accessToken)
+            let response = try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(holes), token: admin.accessToken)
             #expect(response.status == 422)
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["holes[2].par", "holes[0].tee.lat"])
             var repeated = Self.holes
             repeated[1].number = 1
-            let duplicate = try await h.catalog.post("/v1/courses", json: Self.course(repeated), token: admin.accessToken)
+            let duplicate = try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(repeated), token: admin.accessToken)
             #expect(duplicate.problem?.errors?.map(\.field) == ["holes[1].number"])
-            let gaps = try await h.catalog.post(
-                "/v1/courses",
-                json: Self.course([Self.holes[0], Hole(number: 3, par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket)]),
+            let gaps = try await h.catalog.call(
+                CatalogAPI.createCourse,
+                body: Self.course([Self.holes[0], Hole(number: 3, par: 3, tee: Self.holes[0].tee, basket: Self.holes[0].basket)]),
                 token: admin.accessToken)
             #expect(gaps.status == 422 && gaps.problem?.errors?.first?.field == "holes")
-            #expect(try await h.catalog.post("/v1/courses", json: Self.course([]), token: admin.accessToken).status == 422)
-            #expect(try await h.catalog.get("/v1/courses").decode(Page<Course>.self).items.isEmpty)
+            #expect(try await h.catalog.call(CatalogAPI.createCourse, body: Self.course([]), token: admin.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.courses).decode(Page<Course>.self).items.isEmpty)
         }
     }
 
@@ -96,8 +97,9 @@ struct CourseTests {
     func navigation() async throws {
         try await CatalogHarness.with { h in
             let admin = try await h.admin()
-            let course = try await h.catalog.post("/v1/courses", json: Self.course(), token: admin.accessToken).decode(Course.self)
-            let response = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98000&lng=26.25400&hole=1")
+            let course = try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(), token: admin.accessToken).decode(
+                Course.self)
+            let response = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98000&lng=26.25400&hole=1")
             let navigation = try response.decode(Navigation.self)
             // Expected values computed separately (haversine, R = 6371008.8 m, in Python) for these points.
             #expect(navigation.hole == 1)
@@ -108,15 +110,15 @@ struct CourseTests {
             let next = try #require(navigation.nextTee)
             #expect(next.hole == 2 && abs(next.distanceMeters - 221) <= 1 && abs(next.bearingDegrees - 36.5) < 0.2)
 
-            let last = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98000&lng=26.25400&hole=3").decode(
+            let last = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98000&lng=26.25400&hole=3").decode(
                 Navigation.self)
             #expect(last.nextTee == nil)
-            let badHole = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=58.98&lng=26.25&hole=4")
+            let badHole = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98&lng=26.25&hole=4")
             #expect(badHole.status == 422 && badHole.problem?.errors?.first?.field == "hole")
-            let badLat = try await h.catalog.get("/v1/courses/\(course.id)/navigation?lat=-91&lng=26.25")
+            let badLat = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=-91&lng=26.25")
             #expect(badLat.status == 422 && badLat.problem?.errors?.first?.field == "lat")
-            #expect(try await h.catalog.get("/v1/courses/\(course.id)/navigation?lng=26.25").problem?.errors?.first?.field == "lat")
-            #expect(try await h.catalog.get("/v1/courses/\(CourseID())/navigation?lat=1&lng=1").status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lng=26.25").problem?.errors?.first?.field == "lat")
+            #expect(try await h.catalog.call(CatalogAPI.navigation, CourseID(), query: "lat=1&lng=1").status == 404)
         }
     }
 
@@ -127,20 +129,20 @@ struct CourseTests {
             let request = CreateVenueRequest(
                 name: "Casey Fields", location: Location(lat: -38.1036, lng: 145.3128, address: "Cranbourne East VIC"),
                 sports: [.soccer, .cricket, .soccer])
-            #expect(try await h.catalog.post("/v1/venues", json: request, token: try await h.player().accessToken).status == 403)
-            let created = try await h.catalog.post("/v1/venues", json: request, token: admin.accessToken)
+            #expect(try await h.catalog.call(CatalogAPI.createVenue, body: request, token: try await h.player().accessToken).status == 403)
+            let created = try await h.catalog.call(CatalogAPI.createVenue, body: request, token: admin.accessToken)
             #expect(created.status == 201)
             let venue = try created.decode(Venue.self)
             #expect(venue.sports == [.soccer, .cricket])
-            #expect(try await h.catalog.get("/v1/venues/\(venue.id)").decode(Venue.self) == venue)
-            #expect(try await h.catalog.get("/v1/venues/\(VenueID())").status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.venue, venue.id).decode(Venue.self) == venue)
+            #expect(try await h.catalog.call(CatalogAPI.venue, VenueID()).status == 404)
             var bad = request
             bad.sports = []
             bad.website = "ftp://x"
-            let invalid = try await h.catalog.post("/v1/venues", json: bad, token: admin.accessToken)
+            let invalid = try await h.catalog.call(CatalogAPI.createVenue, body: bad, token: admin.accessToken)
             #expect(Set(invalid.problem?.errors?.map(\.field) ?? []) == ["website"])
             bad.website = nil
-            let noSports = try await h.catalog.post("/v1/venues", json: bad, token: admin.accessToken)
+            let noSports = try await h.catalog.call(CatalogAPI.createVenue, body: bad, token: admin.accessToken)
             #expect(noSports.problem?.errors?.map(\.field) == ["sports"])
         }
     }
@@ -148,7 +150,7 @@ struct CourseTests {
     @Test("The sport list names every sport")
     func sports() async throws {
         try await CatalogHarness.with { h in
-            let sports = try await h.catalog.get("/v1/sports").decode(Page<SportInfo>.self)
+            let sports = try await h.catalog.call(CatalogAPI.sports).decode(Page<SportInfo>.self)
             #expect(sports.items.map(\.id) == Sport.allCases)
             #expect(sports.items.first { $0.id == .discGolf }?.name == "Disc golf")
         }

@@ -19,14 +19,16 @@ struct EventDeliveryTests {
             let manager = try await h.player()
             let player = try await h.player()
             let team = try await h.createTeam(manager.accessToken)
-            _ = try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)
-            _ = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Renamed"), token: manager.accessToken)
-            _ = try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken)
+            _ = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken)
+            _ = try await h.catalog.call(
+                CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Renamed"), token: manager.accessToken)
+            _ = try await h.catalog.call(CatalogAPI.removeMember, team.id, player.user.id, token: player.accessToken)
             let admin = try await h.admin()
-            let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
-            _ = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("League"), token: manager.accessToken)
+            let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
+                Course.self)
+            _ = try await h.catalog.call(CatalogAPI.createLeague, body: LeagueTests.league("League"), token: manager.accessToken)
             // A refused change writes no event.
-            _ = try await h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "x"), token: manager.accessToken)
+            _ = try await h.catalog.call(CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "x"), token: manager.accessToken)
             try await Task.sleep(for: .milliseconds(300))
 
             try await RecordingSubscriber.with { subscriber in
@@ -54,13 +56,13 @@ struct EventDeliveryTests {
     func inboxDropsRepeats() async throws {
         try await RecordingSubscriber.with { subscriber in
             let event = EventEnvelope(type: "test.happened", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8))
-            let client = TestClient(baseURL: subscriber.url)
+            let client = TestClient(baseURL: subscriber.url, internalCredential: TestStack.internalToken)
             for _ in 0..<3 {
-                let response = try await client.post(
-                    "/internal/events", json: EventBatch(events: [event]), headers: [Routes.Header.internalToken: TestStack.internalToken])
+                let response = try await client.call(EventsAPI.deliver(to: .catalog), body: EventBatch(events: [event]))
                 #expect(response.status == 204)
             }
-            #expect(try await client.post("/internal/events", json: EventBatch(events: [event])).status == 401)
+            #expect(
+                try await client.withoutCredential.call(EventsAPI.deliver(to: .catalog), body: EventBatch(events: [event])).status == 401)
             #expect(subscriber.events.map(\.id) == [event.id])
         }
     }
@@ -71,14 +73,17 @@ struct EventDeliveryTests {
             let manager = try await h.player()
             let player = try await h.player()
             let team = try await h.createTeam(manager.accessToken, privacy: .private)
-            _ = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
-            let league = try await h.catalog.post("/v1/leagues", json: LeagueTests.league("Lake League"), token: manager.accessToken)
-                .decode(League.self)
-            _ = try await h.catalog.post(
-                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
+            _ = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            let league = try await h.catalog.call(
+                CatalogAPI.createLeague, body: LeagueTests.league("Lake League"), token: manager.accessToken
+            )
+            .decode(League.self)
+            _ = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
             let admin = try await h.admin()
-            let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(Course.self)
+            let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
+                Course.self)
 
             let client = CatalogClient(dependencies: h.stack.runner.dependencies)
             #expect(try await client.team(team.id)?.name == team.name)
@@ -92,7 +97,7 @@ struct EventDeliveryTests {
             #expect(try await client.course(course.id) == course)
 
             // Internal routes need the internal credential.
-            #expect(try await h.catalog.get("/internal/teams/\(team.id)").status == 401)
+            #expect(try await h.catalog.withoutCredential.call(CatalogAPI.Internal.team, team.id).status == 401)
         }
     }
 

@@ -13,8 +13,8 @@ struct LeagueTests {
     func addTeams(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in
             let commissioner = try await h.player("Carl Commissioner")
-            let created = try await h.catalog.post(
-                "/v1/leagues", json: Self.league("Tallinn Beach League"), token: commissioner.accessToken)
+            let created = try await h.catalog.call(
+                CatalogAPI.createLeague, body: Self.league("Tallinn Beach League"), token: commissioner.accessToken)
             #expect(created.status == 201)
             let league = try created.decode(League.self)
             #expect(league.managerId == commissioner.user.id && league.teamCount == 0)
@@ -23,22 +23,22 @@ struct LeagueTests {
             let team = try await h.createTeam(teamManager.accessToken)
             let soccer = try await h.createTeam(teamManager.accessToken, name: "Kickers", sport: .soccer)
 
-            let byOther = try await h.catalog.post(
-                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: teamManager.accessToken)
+            let byOther = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: teamManager.accessToken)
             #expect(byOther.status == 403)
-            let mismatch = try await h.catalog.post(
-                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: soccer.id), token: commissioner.accessToken)
+            let mismatch = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: soccer.id), token: commissioner.accessToken)
             #expect(mismatch.status == 422 && mismatch.problem?.code == "SPORT_MISMATCH")
-            let unknown = try await h.catalog.post(
-                "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: TeamID()), token: commissioner.accessToken)
+            let unknown = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: TeamID()), token: commissioner.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.first?.field == "teamId")
 
             for _ in 0..<2 {
-                let added = try await h.catalog.post(
-                    "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+                let added = try await h.catalog.call(
+                    CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
                 #expect(try added.decode(League.self).teamCount == 1)
             }
-            let teams = try await h.catalog.get("/v1/leagues/\(league.id)/teams", token: teamManager.accessToken).decode(Page<Team>.self)
+            let teams = try await h.catalog.call(CatalogAPI.leagueTeams, league.id, token: teamManager.accessToken).decode(Page<Team>.self)
             #expect(teams.items.map(\.id) == [team.id])
         }
     }
@@ -48,11 +48,12 @@ struct LeagueTests {
         try await CatalogHarness.with(store: store) { h in
             let commissioner = try await h.player()
             for name in ["B League", "A League", "C League"] {
-                _ = try await h.catalog.post("/v1/leagues", json: Self.league(name), token: commissioner.accessToken)
+                _ = try await h.catalog.call(CatalogAPI.createLeague, body: Self.league(name), token: commissioner.accessToken)
             }
-            _ = try await h.catalog.post("/v1/leagues", json: Self.league("Soccer League", sport: .soccer), token: commissioner.accessToken)
-            let secret = try await h.catalog.post(
-                "/v1/leagues", json: Self.league("Z Secret", privacy: .private), token: commissioner.accessToken
+            _ = try await h.catalog.call(
+                CatalogAPI.createLeague, body: Self.league("Soccer League", sport: .soccer), token: commissioner.accessToken)
+            let secret = try await h.catalog.call(
+                CatalogAPI.createLeague, body: Self.league("Z Secret", privacy: .private), token: commissioner.accessToken
             )
             .decode(League.self)
 
@@ -60,23 +61,25 @@ struct LeagueTests {
             var names: [String] = []
             var cursor: String?
             repeat {
-                let page = try await h.catalog.get(
-                    "/v1/leagues?sport=volleyball&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: viewer.accessToken
+                let page = try await h.catalog.call(
+                    CatalogAPI.leagues, query: "sport=volleyball&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""),
+                    token: viewer.accessToken
                 ).decode(Page<League>.self)
                 names += page.items.map(\.name)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(names == ["A League", "B League", "C League"])
-            #expect(try await h.catalog.get("/v1/leagues/\(secret.id)", token: viewer.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.league, secret.id, token: viewer.accessToken).status == 404)
 
-            let own = try await h.catalog.get("/v1/leagues?sport=volleyball", token: commissioner.accessToken).decode(Page<League>.self)
+            let own = try await h.catalog.call(CatalogAPI.leagues, query: "sport=volleyball", token: commissioner.accessToken).decode(
+                Page<League>.self)
             #expect(own.items.map(\.name).last == "Z Secret")
 
             // A player of a team in the private league sees it too.
             let team = try await h.createTeam(viewer.accessToken)
-            _ = try await h.catalog.post(
-                "/v1/leagues/\(secret.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
-            #expect(try await h.catalog.get("/v1/leagues/\(secret.id)", token: viewer.accessToken).status == 200)
+            _ = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, secret.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+            #expect(try await h.catalog.call(CatalogAPI.league, secret.id, token: viewer.accessToken).status == 200)
         }
     }
 }

@@ -60,16 +60,16 @@ struct ProviderTests {
         try await FakeProviders.with { providers in
             try await CatalogHarness.with(config: ["catalog.weather.url": providers.url]) { h in
                 let admin = try await h.admin()
-                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(
+                let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
                     Course.self)
-                let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                let first = try await h.catalog.call(CatalogAPI.weather, course.id)
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)
                 #expect(weather.courseId == course.id && weather.temperatureCelsius == 4.5 && weather.windDirectionDegrees == 250)
                 #expect(weather.weatherCode == 3 && weather.observedAt == "2026-11-22T10:00")
-                #expect(try await h.catalog.get("/v1/courses/\(course.id)/weather").decode(Weather.self) == weather)
+                #expect(try await h.catalog.call(CatalogAPI.weather, course.id).decode(Weather.self) == weather)
                 #expect(providers.count("weather") == 1)
-                #expect(try await h.catalog.get("/v1/courses/\(CourseID())/weather").status == 404)
+                #expect(try await h.catalog.call(CatalogAPI.weather, CourseID()).status == 404)
             }
         }
     }
@@ -80,9 +80,9 @@ struct ProviderTests {
             for url in ["http://127.0.0.1:1", providers.url + "/slow"] {
                 try await CatalogHarness.with(config: ["catalog.weather.url": url, "catalog.weather.timeout.ms": "300"]) { h in
                     let admin = try await h.admin()
-                    let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken)
+                    let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken)
                         .decode(Course.self)
-                    let response = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                    let response = try await h.catalog.call(CatalogAPI.weather, course.id)
                     #expect(response.status == 503)
                     #expect(response.problem?.code == "WEATHER_UNAVAILABLE")
                     #expect(response.header("Content-Type") == "application/problem+json")
@@ -96,12 +96,14 @@ struct ProviderTests {
         try await FakeProviders.with { providers in
             let config = ["catalog.news.url": providers.url + "/news", "catalog.news.poll.ms": "50", "catalog.news.sport": "soccer"]
             try await CatalogHarness.with(config: config) { h in
-                func articles() async throws -> [NewsArticle] { try await h.catalog.get("/v1/news").decode(Page<NewsArticle>.self).items }
+                func articles() async throws -> [NewsArticle] {
+                    try await h.catalog.call(CatalogAPI.news).decode(Page<NewsArticle>.self).items
+                }
                 #expect(try await eventually { try await articles().count >= 2 })
                 // Let the same feed come back a few more times: nothing is added twice.
                 let polls = providers.count("news")
                 #expect(try await eventually { providers.count("news") >= polls + 3 })
-                let news = try await h.catalog.get("/v1/news").decode(Page<NewsArticle>.self)
+                let news = try await h.catalog.call(CatalogAPI.news).decode(Page<NewsArticle>.self)
                 #expect(news.items.map(\.title) == ["Flora signs a striker", "Levadia wins the derby"])
                 #expect(news.items.map(\.source) == ["Postimees", "ERR Sport"])
                 #expect(news.items.allSatisfy { $0.sport == .soccer })

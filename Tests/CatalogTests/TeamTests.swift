@@ -15,17 +15,18 @@ struct TeamTests {
             #expect(team.membership == .manager)
             #expect(team.memberCount == 1)
 
-            let read = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            let read = try await h.catalog.call(CatalogAPI.team, team.id, token: manager.accessToken).decode(Team.self)
             #expect(read.name == "Tallinn Spikers" && read.location.address == "Tallinn")
 
-            let renamed = try await h.catalog.patch(
-                "/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "  Kalev Spikers ", skill: .advanced), token: manager.accessToken)
+            let renamed = try await h.catalog.call(
+                CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "  Kalev Spikers ", skill: .advanced),
+                token: manager.accessToken)
             #expect(renamed.status == 200)
             let updated = try renamed.decode(Team.self)
             #expect(updated.name == "Kalev Spikers" && updated.skill == .advanced && updated.sport == .volleyball)
 
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)", token: manager.accessToken).status == 204)
-            #expect(try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.deleteTeam, team.id, token: manager.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.team, team.id, token: manager.accessToken).status == 404)
         }
     }
 
@@ -35,12 +36,12 @@ struct TeamTests {
             let manager = try await h.player()
             let other = try await h.player()
             let team = try await h.createTeam(manager.accessToken)
-            let patch = try await h.catalog.patch(
-                "/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Mine now"), token: other.accessToken)
+            let patch = try await h.catalog.call(
+                CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Mine now"), token: other.accessToken)
             #expect(patch.status == 403)
             #expect(patch.problem?.code == "FORBIDDEN")
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)", token: other.accessToken).status == 403)
-            let still = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            #expect(try await h.catalog.call(CatalogAPI.deleteTeam, team.id, token: other.accessToken).status == 403)
+            let still = try await h.catalog.call(CatalogAPI.team, team.id, token: manager.accessToken).decode(Team.self)
             #expect(still.name == team.name)
         }
     }
@@ -52,24 +53,24 @@ struct TeamTests {
             var request = CatalogHarness.team()
             request.name = "x"
             request.location = Location(lat: 91, lng: -200)
-            let response = try await h.catalog.post("/v1/teams", json: request, token: manager.accessToken)
+            let response = try await h.catalog.call(CatalogAPI.createTeam, body: request, token: manager.accessToken)
             #expect(response.status == 422)
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["name", "location.lat", "location.lng"])
 
-            let unknownSport = try await h.catalog.send(
-                .POST, "/v1/teams",
+            let unknownSport = try await h.catalog.call(
+                CatalogAPI.createTeam,
                 rawBody: Data(
                     #"{"name":"Team","sport":"quidditch","privacy":"public","location":{"lat":1,"lng":1},"ageGroup":"adult","gender":"coed","skill":"any"}"#
                         .utf8),
                 token: manager.accessToken, headers: ["Content-Type": "application/json"])
             #expect(unknownSport.status == 422)
             #expect(unknownSport.problem?.errors?.first?.field == "sport")
-            #expect(try await h.catalog.send(.POST, "/v1/teams", rawBody: Data("{".utf8), token: manager.accessToken).status == 400)
+            #expect(try await h.catalog.call(CatalogAPI.createTeam, rawBody: Data("{".utf8), token: manager.accessToken).status == 400)
 
-            let mine = try await h.catalog.get("/v1/teams?member=me", token: manager.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: manager.accessToken).decode(Page<Team>.self)
             #expect(mine.items.isEmpty)
-            #expect(try await h.catalog.get("/v1/teams").status == 401)
-            #expect(try await h.catalog.get("/v1/teams/not-a-uuid", token: manager.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.teams).status == 401)
+            #expect(try await h.catalog.call(CatalogAPI.team, "not-a-uuid", token: manager.accessToken).status == 404)
         }
     }
 
@@ -79,14 +80,14 @@ struct TeamTests {
             let manager = try await h.player("Maria Manager")
             let player = try await h.player("Pete Player")
             let team = try await h.createTeam(manager.accessToken, privacy: .public)
-            let joined = try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)
+            let joined = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken)
             #expect(joined.status == 200)
             #expect(try joined.decode(Team.self).membership == .player)
             #expect(try joined.decode(Team.self).memberCount == 2)
             // Joining again changes nothing.
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).decode(Team.self).memberCount == 2)
+            #expect(try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken).decode(Team.self).memberCount == 2)
 
-            let roster = try await h.catalog.get("/v1/teams/\(team.id)/members", token: player.accessToken).decode(Page<TeamMember>.self)
+            let roster = try await h.catalog.call(CatalogAPI.members, team.id, token: player.accessToken).decode(Page<TeamMember>.self)
             #expect(
                 roster.items == [
                     TeamMember(userId: manager.user.id, name: "Maria Manager", role: .manager),
@@ -104,36 +105,36 @@ struct TeamTests {
             let team = try await h.createTeam(manager.accessToken, privacy: .protected)
 
             for user in [asker, declined] {
-                let response = try await h.catalog.post("/v1/teams/\(team.id)/join", token: user.accessToken)
+                let response = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: user.accessToken)
                 #expect(try response.decode(Team.self).membership == .pending)
             }
             // A pending request is not membership: the roster others see does not show it, the manager's does.
-            let seenByAsker = try await h.catalog.get("/v1/teams/\(team.id)/members", token: asker.accessToken).decode(
+            let seenByAsker = try await h.catalog.call(CatalogAPI.members, team.id, token: asker.accessToken).decode(
                 Page<TeamMember>.self)
             #expect(seenByAsker.items.map(\.role) == [.manager])
-            let seenByManager = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken)
+            let seenByManager = try await h.catalog.call(CatalogAPI.members, team.id, token: manager.accessToken)
                 .decode(Page<TeamMember>.self)
             #expect(seenByManager.items.map(\.role) == [.manager, .pending, .pending])
 
             // Only the manager decides.
-            let selfApproval = try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: asker.accessToken)
+            let selfApproval = try await h.catalog.call(CatalogAPI.approveTeamRequest, team.id, asker.user.id, token: asker.accessToken)
             #expect(selfApproval.status == 403)
 
             #expect(
-                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(asker.user.id)/approve", token: manager.accessToken).status == 204
+                try await h.catalog.call(CatalogAPI.approveTeamRequest, team.id, asker.user.id, token: manager.accessToken).status == 204
             )
             #expect(
-                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/decline", token: manager.accessToken).status
+                try await h.catalog.call(CatalogAPI.declineTeamRequest, team.id, declined.user.id, token: manager.accessToken).status
                     == 204)
             // There is no request left to decide.
             #expect(
-                try await h.catalog.post("/v1/teams/\(team.id)/requests/\(declined.user.id)/approve", token: manager.accessToken).status
+                try await h.catalog.call(CatalogAPI.approveTeamRequest, team.id, declined.user.id, token: manager.accessToken).status
                     == 404)
 
-            let after = try await h.catalog.get("/v1/teams/\(team.id)/members", token: manager.accessToken).decode(Page<TeamMember>.self)
+            let after = try await h.catalog.call(CatalogAPI.members, team.id, token: manager.accessToken).decode(Page<TeamMember>.self)
             #expect(after.items.map(\.userId) == [manager.user.id, asker.user.id])
             #expect(after.items.map(\.role) == [.manager, .player])
-            let mine = try await h.catalog.get("/v1/teams?member=me", token: declined.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: declined.accessToken).decode(Page<Team>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -146,28 +147,27 @@ struct TeamTests {
             let friend = try await h.player("Fred Friend")
             let team = try await h.createTeam(manager.accessToken, name: "Secret Six", privacy: .private)
 
-            for path in ["/v1/teams/\(team.id)", "/v1/teams/\(team.id)/members"] {
-                let hidden = try await h.catalog.get(path, token: outsider.accessToken)
-                #expect(hidden.status == 404)
-            }
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: outsider.accessToken).status == 404)
-            let search = try await h.catalog.get("/v1/teams?q=secret", token: outsider.accessToken).decode(Page<Team>.self)
+            #expect(try await h.catalog.call(CatalogAPI.team, team.id, token: outsider.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.members, team.id, token: outsider.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: outsider.accessToken).status == 404)
+            let search = try await h.catalog.call(CatalogAPI.teams, query: "q=secret", token: outsider.accessToken).decode(Page<Team>.self)
             #expect(search.items.isEmpty)
 
             // Outsiders cannot invite themselves in.
-            let selfInvite = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [outsider.user.id]), token: outsider.accessToken)
+            let selfInvite = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [outsider.user.id]), token: outsider.accessToken)
             #expect(selfInvite.status == 404)
 
-            let invite = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [friend.user.id, manager.user.id]), token: manager.accessToken)
+            let invite = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [friend.user.id, manager.user.id]),
+                token: manager.accessToken)
             #expect(try invite.decode(InviteResult.self) == InviteResult(invited: [friend.user.id], unchanged: [manager.user.id]))
-            let seen = try await h.catalog.get("/v1/teams/\(team.id)", token: friend.accessToken).decode(Team.self)
+            let seen = try await h.catalog.call(CatalogAPI.team, team.id, token: friend.accessToken).decode(Team.self)
             #expect(seen.membership == .invited)
-            let mine = try await h.catalog.get("/v1/teams?member=me", token: friend.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: friend.accessToken).decode(Page<Team>.self)
             #expect(mine.items.map(\.membership) == [.invited])
 
-            let joined = try await h.catalog.post("/v1/teams/\(team.id)/join", token: friend.accessToken).decode(Team.self)
+            let joined = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: friend.accessToken).decode(Team.self)
             #expect(joined.membership == .player && joined.memberCount == 2)
         }
     }
@@ -178,13 +178,13 @@ struct TeamTests {
             let manager = try await h.player()
             let player = try await h.player()
             let team = try await h.createTeam(manager.accessToken, privacy: .private)
-            _ = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
+            _ = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [player.user.id]), token: manager.accessToken)
             // The player turns the invitation down, then changes their mind: they are no longer invited.
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(player.user.id)", token: player.accessToken).status == 204)
-            #expect(try await h.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.removeMember, team.id, player.user.id, token: player.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken).status == 404)
             #expect(
-                try await h.catalog.post("/v1/teams/\(team.id)/join", token: manager.accessToken).decode(Team.self).membership == .manager)
+                try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: manager.accessToken).decode(Team.self).membership == .manager)
         }
     }
 
@@ -193,13 +193,13 @@ struct TeamTests {
         try await CatalogHarness.with { h in
             let manager = try await h.player()
             let team = try await h.createTeam(manager.accessToken)
-            let response = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [UserID()]), token: manager.accessToken)
+            let response = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [UserID()]), token: manager.accessToken)
             #expect(response.status == 422)
             #expect(response.problem?.errors?.first?.field == "userIds[0]")
             let notManager = try await h.player()
-            let forbidden = try await h.catalog.post(
-                "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [manager.user.id]), token: notManager.accessToken)
+            let forbidden = try await h.catalog.call(
+                CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [manager.user.id]), token: notManager.accessToken)
             #expect(forbidden.status == 403)
         }
     }
@@ -211,15 +211,15 @@ struct TeamTests {
             let first = try await h.player()
             let second = try await h.player()
             let team = try await h.createTeam(manager.accessToken)
-            for user in [first, second] { _ = try await h.catalog.post("/v1/teams/\(team.id)/join", token: user.accessToken) }
+            for user in [first, second] { _ = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: user.accessToken) }
 
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(second.user.id)", token: first.accessToken).status == 403)
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(first.user.id)", token: first.accessToken).status == 204)
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(second.user.id)", token: manager.accessToken).status == 204)
-            let managerLeaves = try await h.catalog.delete("/v1/teams/\(team.id)/members/\(manager.user.id)", token: manager.accessToken)
+            #expect(try await h.catalog.call(CatalogAPI.removeMember, team.id, second.user.id, token: first.accessToken).status == 403)
+            #expect(try await h.catalog.call(CatalogAPI.removeMember, team.id, first.user.id, token: first.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.removeMember, team.id, second.user.id, token: manager.accessToken).status == 204)
+            let managerLeaves = try await h.catalog.call(CatalogAPI.removeMember, team.id, manager.user.id, token: manager.accessToken)
             #expect(managerLeaves.status == 409)
-            #expect(try await h.catalog.delete("/v1/teams/\(team.id)/members/\(first.user.id)", token: manager.accessToken).status == 404)
-            let now = try await h.catalog.get("/v1/teams/\(team.id)", token: manager.accessToken).decode(Team.self)
+            #expect(try await h.catalog.call(CatalogAPI.removeMember, team.id, first.user.id, token: manager.accessToken).status == 404)
+            let now = try await h.catalog.call(CatalogAPI.team, team.id, token: manager.accessToken).decode(Team.self)
             #expect(now.memberCount == 1)
         }
     }
@@ -237,25 +237,32 @@ struct TeamTests {
             _ = try await h.createTeam(manager.accessToken, name: "Tartu Kickers", sport: .soccer)
             let searcher = try await h.player()
 
-            let first = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken).decode(
-                Page<Team>.self)
+            let first = try await h.catalog.call(CatalogAPI.teams, query: "q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken)
+                .decode(
+                    Page<Team>.self)
             #expect(first.items.map(\.name) == ["Tartu Volley A"])
             let cursor = try #require(first.nextCursor)
-            let second = try await h.catalog.get("/v1/teams?q=TARTU&sport=volleyball&limit=1&cursor=\(cursor)", token: searcher.accessToken)
-                .decode(Page<Team>.self)
+            let second = try await h.catalog.call(
+                CatalogAPI.teams, query: "q=TARTU&sport=volleyball&limit=1&cursor=\(cursor)", token: searcher.accessToken
+            )
+            .decode(Page<Team>.self)
             #expect(second.items.map(\.name) == ["Tartu Volley B"])
             #expect(second.nextCursor == nil)
 
-            let literal = try await h.catalog.get("/v1/teams?q=%25%20volley_", token: searcher.accessToken).decode(Page<Team>.self)
+            let literal = try await h.catalog.call(CatalogAPI.teams, query: "q=%25%20volley_", token: searcher.accessToken).decode(
+                Page<Team>.self)
             #expect(literal.items.map(\.name) == ["100% Volley_"])
-            let unicode = try await h.catalog.get("/v1/teams?q=p%C3%A4rnu", token: searcher.accessToken).decode(Page<Team>.self)
+            let unicode = try await h.catalog.call(CatalogAPI.teams, query: "q=p%C3%A4rnu", token: searcher.accessToken).decode(
+                Page<Team>.self)
             #expect(unicode.items.map(\.name) == ["Pärnu Volley"])
-            #expect(try await h.catalog.get("/v1/teams?sport=quidditch", token: searcher.accessToken).status == 422)
-            #expect(try await h.catalog.get("/v1/teams?cursor=%%%", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, query: "sport=quidditch", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, query: "cursor=%%%", token: searcher.accessToken).status == 422)
             // The shape of a cursor (base64url), but not one this list gave out.
-            #expect(try await h.catalog.get("/v1/teams?cursor=QUFB", token: searcher.accessToken).status == 422)
-            #expect(try await h.catalog.get("/v1/teams?sport=", token: searcher.accessToken).status == 422)
-            #expect(try await h.catalog.get("/v1/teams?q=%20%0C", token: searcher.accessToken).decode(Page<Team>.self).items.count > 1)
+            #expect(try await h.catalog.call(CatalogAPI.teams, query: "cursor=QUFB", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, query: "sport=", token: searcher.accessToken).status == 422)
+            #expect(
+                try await h.catalog.call(CatalogAPI.teams, query: "q=%20%0C", token: searcher.accessToken).decode(Page<Team>.self).items
+                    .count > 1)
         }
     }
 }
@@ -267,28 +274,32 @@ struct IdempotencyTests {
         try await CatalogHarness.with(store: store) { h in
             let manager = try await h.player()
             let key = ["Idempotency-Key": "create-team-1"]
-            let first = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: manager.accessToken, headers: key)
-            let second = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: manager.accessToken, headers: key)
+            let first = try await h.catalog.call(
+                CatalogAPI.createTeam, body: CatalogHarness.team(), token: manager.accessToken, headers: key)
+            let second = try await h.catalog.call(
+                CatalogAPI.createTeam, body: CatalogHarness.team(), token: manager.accessToken, headers: key)
             #expect(first.status == 201 && second.status == 201)
             #expect(try first.decode(Team.self).id == second.decode(Team.self).id)
             #expect(second.header("Idempotent-Replayed") == "true")
-            let mine = try await h.catalog.get("/v1/teams?member=me", token: manager.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: manager.accessToken).decode(Page<Team>.self)
             #expect(mine.items.count == 1)
 
             // The same key with another body is a mistake, not a retry.
-            let other = try await h.catalog.post(
-                "/v1/teams", json: CatalogHarness.team(name: "Other Team"), token: manager.accessToken, headers: key)
+            let other = try await h.catalog.call(
+                CatalogAPI.createTeam, body: CatalogHarness.team(name: "Other Team"), token: manager.accessToken, headers: key)
             #expect(other.status == 422 && other.problem?.errors?.first?.field == "Idempotency-Key")
             // Keys belong to one user: someone else's identical key is their own.
             let stranger = try await h.player()
-            let theirs = try await h.catalog.post("/v1/teams", json: CatalogHarness.team(), token: stranger.accessToken, headers: key)
+            let theirs = try await h.catalog.call(
+                CatalogAPI.createTeam, body: CatalogHarness.team(), token: stranger.accessToken, headers: key)
             #expect(try theirs.decode(Team.self).id != first.decode(Team.self).id)
             // A refused request is answered the same way again.
             var invalid = CatalogHarness.team()
             invalid.name = "x"
             let refusedKey = ["Idempotency-Key": "bad-team"]
-            let refused = try await h.catalog.post("/v1/teams", json: invalid, token: manager.accessToken, headers: refusedKey)
-            let refusedAgain = try await h.catalog.post("/v1/teams", json: invalid, token: manager.accessToken, headers: refusedKey)
+            let refused = try await h.catalog.call(CatalogAPI.createTeam, body: invalid, token: manager.accessToken, headers: refusedKey)
+            let refusedAgain = try await h.catalog.call(
+                CatalogAPI.createTeam, body: invalid, token: manager.accessToken, headers: refusedKey)
             #expect(refused.status == 422 && refusedAgain.status == 422)
             #expect(refusedAgain.problem?.errors?.first?.field == "name")
         }

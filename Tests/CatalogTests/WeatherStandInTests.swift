@@ -2,6 +2,7 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
+import NIOHTTP1
 import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
@@ -18,19 +19,19 @@ struct WeatherStandInTests {
         }) { standIn in
             try await CatalogHarness.with(config: ["catalog.weather.url": standIn, "catalog.weather.cache.ms": "0"]) { h in
                 let admin = try await h.admin()
-                let course = try await h.catalog.post("/v1/courses", json: CourseTests.course(), token: admin.accessToken).decode(
+                let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
                     Course.self)
-                let first = try await h.catalog.get("/v1/courses/\(course.id)/weather")
+                let first = try await h.catalog.call(CatalogAPI.weather, course.id)
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)
                 #expect(weather.courseId == course.id)
                 #expect((-60...60).contains(weather.temperatureCelsius))
                 #expect((0..<360).contains(weather.windDirectionDegrees))
-                let again = try await h.catalog.get("/v1/courses/\(course.id)/weather").decode(Weather.self)
+                let again = try await h.catalog.call(CatalogAPI.weather, course.id).decode(Weather.self)
                 #expect(again.temperatureCelsius == weather.temperatureCelsius && again.weatherCode == weather.weatherCode)
             }
             // Open-Meteo's refusal for coordinates off the globe.
-            let refused = try await TestClient(baseURL: standIn).get("/v1/forecast?latitude=91&longitude=0&current_weather=true")
+            let refused = try await TestClient(baseURL: standIn).raw(.GET, "/v1/forecast?latitude=91&longitude=0&current_weather=true")
             #expect(refused.status == 400)
             #expect(refused.text.contains("\"error\":true"))
         }

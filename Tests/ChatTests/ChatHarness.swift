@@ -27,22 +27,21 @@ struct ChatHarness {
 
     /// The global room, as `player` lists it.
     func globalRoom(_ player: Session) async throws -> ChatRoom {
-        let rooms = try await expect(200, chat.get("/v1/chat/rooms", token: player.accessToken)).decode(Page<ChatRoom>.self)
+        let rooms = try await expect(200, chat.call(ChatAPI.rooms, token: player.accessToken)).decode(Page<ChatRoom>.self)
         return try #require(rooms.items.first { $0.kind == .global })
     }
 
     func rooms(_ player: Session) async throws -> [ChatRoom] {
-        try await expect(200, chat.get("/v1/chat/rooms?limit=100", token: player.accessToken)).decode(Page<ChatRoom>.self).items
+        try await expect(200, chat.call(ChatAPI.rooms, query: "limit=100", token: player.accessToken)).decode(Page<ChatRoom>.self).items
     }
 
     @discardableResult
     func send(_ text: String, to room: RoomID, as player: Session, id: String = UUID().uuidString) async throws -> TestClient.Response {
-        try await chat.post(
-            "/v1/chat/rooms/\(room)/messages", json: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken)
+        try await chat.call(ChatAPI.send, room, body: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken)
     }
 
-    func history(_ room: RoomID, as player: Session, query: String = "") async throws -> [ChatMessage] {
-        try await expect(200, chat.get("/v1/chat/rooms/\(room)/messages\(query)", token: player.accessToken))
+    func history(_ room: RoomID, as player: Session, query: String? = nil) async throws -> [ChatMessage] {
+        try await expect(200, chat.call(ChatAPI.messages, room, query: query, token: player.accessToken))
             .decode(Page<ChatMessage>.self).items
     }
 
@@ -55,11 +54,11 @@ struct ChatHarness {
     }
 
     func block(_ blocked: Session, by player: Session) async throws {
-        _ = try await expect(200, chat.put("/v1/chat/blocks/\(blocked.user.id)", token: player.accessToken))
+        _ = try await expect(200, chat.call(ChatAPI.block, blocked.user.id, token: player.accessToken))
     }
 
     func unblock(_ blocked: Session, by player: Session) async throws {
-        _ = try await expect(204, chat.delete("/v1/chat/blocks/\(blocked.user.id)", token: player.accessToken))
+        _ = try await expect(204, chat.call(ChatAPI.unblock, blocked.user.id, token: player.accessToken))
     }
 
     /// Delivers events to chat as their publishers would.

@@ -20,9 +20,9 @@ struct LiveChatTests {
             #expect(try await socket.waitFor { $0.message?.seq == 4 })
             _ = try await expect(
                 200,
-                chat.chat.patch("/v1/chat/rooms/\(room)/messages/\(live.id)", json: EditChatMessage(text: "live 1"), token: bo.accessToken))
+                chat.chat.call(ChatAPI.edit, room, live.id, body: EditChatMessage(text: "live 1"), token: bo.accessToken))
             #expect(try await socket.waitFor { $0.type == .edited && $0.message?.text == "live 1" })
-            _ = try await expect(204, chat.chat.delete("/v1/chat/rooms/\(room)/messages/\(live.id)", token: bo.accessToken))
+            _ = try await expect(204, chat.chat.call(ChatAPI.delete, room, live.id, token: bo.accessToken))
             #expect(try await socket.waitFor { $0.type == .deleted && $0.id == live.id && $0.seq == 4 })
             #expect(socket.messages(in: room).map(\.seq) == [2, 3, 4])
             #expect(socket.messages.first?.type == .subscribed)
@@ -144,7 +144,7 @@ struct LiveChatTests {
             let room = try await chat.globalRoom(ada).id
             let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
             let frozen = try await StalledSocket.connect(
-                baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+                baseURL: chat.chat.baseURL, path: ChatAPI.live.path(), token: ada.accessToken, frames: [subscribe])
             let healthy = try await chat.socket(bo, subscribedTo: room)
 
             // Long messages fill the frozen phone's connection, then its queue of 50.
@@ -164,7 +164,7 @@ struct LiveChatTests {
         try await ChatHarness.with { chat in
             let ada = try await chat.player("Ada")
             let link = try await StalledSocket.connect(
-                baseURL: chat.chat.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [])
+                baseURL: chat.chat.baseURL, path: ChatAPI.live.path(), token: ada.accessToken, frames: [])
             let chatPort = try #require(URL(string: chat.chat.baseURL)?.port), linkPort = try #require(link.localPort)
             // Until the upgrade is read and its answer acknowledged, the kernel runs no timer or another one.
             let timer = try await poll {

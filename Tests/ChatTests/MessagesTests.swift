@@ -20,7 +20,7 @@ struct MessagesTests {
             var seen: [ChatMessage] = []
             var after = 0
             while true {
-                let page = try await chat.history(room, as: players[0], query: "?after=\(after)&limit=30")
+                let page = try await chat.history(room, as: players[0], query: "after=\(after)&limit=30")
                 guard let last = page.last else { break }
                 seen += page
                 after = last.seq
@@ -68,15 +68,16 @@ struct MessagesTests {
             #expect(try await chat.send("line one\nline two", to: room, as: ada).status == 201)
             for index in 3...25 { _ = try await expect(201, chat.send("message \(index)", to: room, as: ada)) }
             #expect(try await chat.history(room, as: ada).map(\.seq) == Array((6...25).reversed()))
-            #expect(try await chat.history(room, as: ada, query: "?before=6&limit=3").map(\.seq) == [5, 4, 3])
-            #expect(try await chat.history(room, as: ada, query: "?after=22").map(\.seq) == [23, 24, 25])
-            #expect(try await chat.chat.get("/v1/chat/rooms/\(room)/messages?after=1&before=5", token: ada.accessToken).status == 422)
+            #expect(try await chat.history(room, as: ada, query: "before=6&limit=3").map(\.seq) == [5, 4, 3])
+            #expect(try await chat.history(room, as: ada, query: "after=22").map(\.seq) == [23, 24, 25])
+            #expect(try await chat.chat.call(ChatAPI.messages, room, query: "after=1&before=5", token: ada.accessToken).status == 422)
             for bad in ["before=-1", "after=2147483648", "limit=101"] {
-                #expect(try await chat.chat.get("/v1/chat/rooms/\(room)/messages?\(bad)", token: ada.accessToken).status == 422, "\(bad)")
+                #expect(try await chat.chat.call(ChatAPI.messages, room, query: "\(bad)", token: ada.accessToken).status == 422, "\(bad)")
             }
-            let read = "/v1/chat/rooms/\(room)/read"
-            #expect(try await chat.chat.post(read, json: ChatReadMarker(seq: 2_147_483_648), token: ada.accessToken).status == 422)
-            #expect(try await chat.chat.get("/v1/chat/rooms/\(RoomID())/messages", token: ada.accessToken).status == 404)
+            #expect(
+                try await chat.chat.call(ChatAPI.read, room, body: ChatReadMarker(seq: 2_147_483_648), token: ada.accessToken).status == 422
+            )
+            #expect(try await chat.chat.call(ChatAPI.messages, RoomID(), token: ada.accessToken).status == 404)
         }
     }
 
@@ -86,16 +87,15 @@ struct MessagesTests {
             let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
             let room = try await chat.globalRoom(ada).id
             let message = try await expect(201, chat.send("tpyo", to: room, as: ada)).decode(ChatMessage.self)
-            let path = "/v1/chat/rooms/\(room)/messages/\(message.id)"
-            #expect(try await chat.chat.patch(path, json: EditChatMessage(text: "typo"), token: bo.accessToken).status == 403)
-            let edited = try await expect(200, chat.chat.patch(path, json: EditChatMessage(text: "typo"), token: ada.accessToken))
-                .decode(ChatMessage.self)
+            let edit = EditChatMessage(text: "typo")
+            #expect(try await chat.chat.call(ChatAPI.edit, room, message.id, body: edit, token: bo.accessToken).status == 403)
+            let edited = try await chat.chat.value(ChatAPI.edit, room, message.id, body: edit, token: ada.accessToken)
             #expect(edited.text == "typo" && edited.editedAt != nil && edited.seq == message.seq)
-            #expect(try await chat.chat.delete(path, token: bo.accessToken).status == 403)
-            _ = try await expect(204, chat.chat.delete(path, token: ada.accessToken))
+            #expect(try await chat.chat.call(ChatAPI.delete, room, message.id, token: bo.accessToken).status == 403)
+            _ = try await expect(204, chat.chat.call(ChatAPI.delete, room, message.id, token: ada.accessToken))
             let shown = try #require(try await chat.history(room, as: bo).first)
             #expect(shown.deleted == true && shown.text.isEmpty && shown.seq == message.seq)
-            #expect(try await chat.chat.delete(path, token: ada.accessToken).status == 404)
+            #expect(try await chat.chat.call(ChatAPI.delete, room, message.id, token: ada.accessToken).status == 404)
         }
     }
 
@@ -108,18 +108,19 @@ struct MessagesTests {
             _ = try await expect(201, chat.send("from ada", to: room, as: ada))
             #expect(try await chat.globalRoom(ada).unreadCount == 5)
             #expect(try await chat.globalRoom(bo).unreadCount == 1)
-            let read = "/v1/chat/rooms/\(room)/read"
             #expect(
-                try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 3), token: ada.accessToken)).decode(ChatRoom.self)
-                    .unreadCount == 2)
+                try await expect(200, chat.chat.call(ChatAPI.read, room, body: ChatReadMarker(seq: 3), token: ada.accessToken)).decode(
+                    ChatRoom.self
+                )
+                .unreadCount == 2)
             // Another device of Ada's, behind, cannot move the marker back.
-            let phone = try await chat.stack.client(.auth).post(
-                "/v1/auth/login", json: LoginRequest(email: ada.user.email, password: "correct horse battery")
+            let phone = try await chat.stack.client(.auth).call(
+                AuthAPI.login, body: LoginRequest(email: ada.user.email, password: "correct horse battery")
             ).decode(Session.self)
-            _ = try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 1), token: phone.accessToken))
+            _ = try await expect(200, chat.chat.call(ChatAPI.read, room, body: ChatReadMarker(seq: 1), token: phone.accessToken))
             #expect(try await chat.globalRoom(phone).readSeq == 3)
             #expect(try await chat.globalRoom(ada).unreadCount == 2)
-            _ = try await expect(200, chat.chat.post(read, json: ChatReadMarker(seq: 999), token: phone.accessToken))
+            _ = try await expect(200, chat.chat.call(ChatAPI.read, room, body: ChatReadMarker(seq: 999), token: phone.accessToken))
             #expect(try await chat.globalRoom(ada).readSeq == 6)
             #expect(try await chat.globalRoom(ada).unreadCount == 0)
         }
@@ -137,7 +138,7 @@ struct MessagesTests {
             #expect(try await chat.send("quick 1", to: room, as: ada, id: "q1").status == 200)
             let bo = try await chat.player("Bo")
             let direct = try await expect(
-                200, chat.chat.post("/v1/chat/direct", json: DirectRoomRequest(userId: bo.user.id), token: ada.accessToken)
+                200, chat.chat.call(ChatAPI.direct, body: DirectRoomRequest(userId: bo.user.id), token: ada.accessToken)
             )
             .decode(ChatRoom.self)
             #expect(try await chat.send("another room", to: direct.id, as: ada).status == 201)

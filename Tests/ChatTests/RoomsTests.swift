@@ -18,7 +18,7 @@ struct RoomsTests {
             _ = try await expect(201, chat.send("training at 7", to: room.id, as: player))
             try await chat.leave(room, player)
             #expect(try await chat.send("still here?", to: room.id, as: player).status == 404)
-            #expect(try await chat.chat.get("/v1/chat/rooms/\(room.id)/messages", token: player.accessToken).status == 404)
+            #expect(try await chat.chat.call(ChatAPI.messages, room.id, token: player.accessToken).status == 404)
             #expect(try await chat.history(room.id, as: manager).map(\.text) == ["training at 7"])
         }
     }
@@ -74,11 +74,11 @@ struct RoomsTests {
             let ada = try await chat.player("Ada"), troll = try await chat.player("Troll")
             let global = try await chat.globalRoom(ada).id
             let direct = try await expect(
-                200, chat.chat.post("/v1/chat/direct", json: DirectRoomRequest(userId: troll.user.id), token: ada.accessToken)
+                200, chat.chat.call(ChatAPI.direct, body: DirectRoomRequest(userId: troll.user.id), token: ada.accessToken)
             ).decode(ChatRoom.self)
             #expect(direct.kind == .direct && direct.name == "Troll" && direct.subjectId == troll.user.id.description)
             let again = try await expect(
-                200, chat.chat.post("/v1/chat/direct", json: DirectRoomRequest(userId: ada.user.id), token: troll.accessToken)
+                200, chat.chat.call(ChatAPI.direct, body: DirectRoomRequest(userId: ada.user.id), token: troll.accessToken)
             ).decode(ChatRoom.self)
             #expect(again.id == direct.id && again.name == "Ada")
             _ = try await expect(201, chat.send("boo", to: global, as: troll))
@@ -89,12 +89,11 @@ struct RoomsTests {
             #expect(try await chat.globalRoom(ada).unreadCount == 0)
             #expect(try await chat.send("psst", to: direct.id, as: troll).problem?.code == "BLOCKED")
             #expect(try await chat.send("psst", to: direct.id, as: ada).problem?.code == "BLOCKED")
-            let reopened = try await chat.chat.post(
-                "/v1/chat/direct", json: DirectRoomRequest(userId: ada.user.id), token: troll.accessToken)
+            let reopened = try await chat.chat.call(ChatAPI.direct, body: DirectRoomRequest(userId: ada.user.id), token: troll.accessToken)
             #expect(reopened.status == 403)
-            let listed = try await expect(200, chat.chat.get("/v1/chat/blocks", token: ada.accessToken)).decode(Page<ChatBlock>.self)
+            let listed = try await expect(200, chat.chat.call(ChatAPI.blocks, token: ada.accessToken)).decode(Page<ChatBlock>.self)
             #expect(listed.items.map(\.userId) == [troll.user.id])
-            #expect(try await chat.chat.put("/v1/chat/blocks/\(ada.user.id)", token: ada.accessToken).status == 422)
+            #expect(try await chat.chat.call(ChatAPI.block, ada.user.id, token: ada.accessToken).status == 422)
             try await chat.unblock(troll, by: ada)
             #expect(try await chat.history(global, as: ada).count == 2)
             #expect(try await chat.send("sorry", to: direct.id, as: troll).status == 201)

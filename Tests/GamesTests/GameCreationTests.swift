@@ -39,33 +39,33 @@ struct GameCreationTests {
         try await GamesHarness.with { h in
             let manager = try await h.player(), player = try await h.player(), stranger = try await h.player()
             let team = try await h.team(managedBy: manager, players: [player])
-            let byPlayer = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
+            let byPlayer = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
                 token: player.accessToken)
             #expect(byPlayer.status == 403)
 
-            let unknown = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: TeamID(), startsAt: GamesHarness.nextWeek),
+            let unknown = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: TeamID(), startsAt: GamesHarness.nextWeek),
                 token: manager.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.map(\.field) == ["teamId"])
 
-            let missing = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, startsAt: GamesHarness.nextWeek), token: manager.accessToken)
+            let missing = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, startsAt: GamesHarness.nextWeek), token: manager.accessToken)
             #expect(missing.status == 422 && missing.problem?.errors?.map(\.field) == ["teamId"])
 
-            let wrongSport = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, sport: .soccer),
+            let wrongSport = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, sport: .soccer),
                 token: manager.accessToken)
             #expect(wrongSport.status == 422 && wrongSport.problem?.errors?.map(\.field) == ["sport"])
 
             // A private team is unknown to someone with no standing, not forbidden.
             let hidden = try await h.team(managedBy: manager, privacy: .private, name: "Secret Six")
-            let probe = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: hidden.id, startsAt: GamesHarness.nextWeek),
+            let probe = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: hidden.id, startsAt: GamesHarness.nextWeek),
                 token: stranger.accessToken)
             #expect(probe.status == 422)
 
-            let mine = try await h.games.get("/v1/games?scope=mine", token: player.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: player.accessToken).decode(Page<Game>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -76,12 +76,12 @@ struct GameCreationTests {
             let manager = try await h.player()
             let team = try await h.team(managedBy: manager)
             h.stack.runner.directory.set(.catalog, url: "http://127.0.0.1:1")
-            let response = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
+            let response = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek),
                 token: manager.accessToken)
             #expect(response.status == 503)
             #expect(response.problem?.code == "DEPENDENCY_UNAVAILABLE")
-            let mine = try await h.games.get("/v1/games?scope=mine", token: manager.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: manager.accessToken).decode(Page<Game>.self)
             #expect(mine.items.isEmpty)
             // Pick-up games need nothing from catalog and still work.
             _ = try await h.pickup(by: manager)
@@ -98,17 +98,17 @@ struct GameCreationTests {
             let outsider = try await h.team(managedBy: homeManager, name: "Not In League")
             let league = try await expect(
                 201,
-                h.catalog.post(
-                    "/v1/leagues",
-                    json: CreateLeagueRequest(
+                h.catalog.call(
+                    CatalogAPI.createLeague,
+                    body: CreateLeagueRequest(
                         name: "Tallinn Volley League", sport: .volleyball, skill: .intermediate, ageGroup: .adult, gender: .coed,
                         privacy: .public), token: commissioner.accessToken)
             ).decode(League.self)
             for team in [home, away] {
                 _ = try await expect(
                     200,
-                    h.catalog.post(
-                        "/v1/leagues/\(league.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken))
+                    h.catalog.call(
+                        CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken))
             }
             let request = CreateGameRequest(
                 kind: .league, leagueId: league.id, homeTeamId: home.id, awayTeamId: away.id, startsAt: GamesHarness.nextWeek)
@@ -120,13 +120,13 @@ struct GameCreationTests {
 
             var foreign = request
             foreign.awayTeamId = outsider.id
-            let refused = try await h.games.post("/v1/games", json: foreign, token: commissioner.accessToken)
+            let refused = try await h.games.call(GamesAPI.createGame, body: foreign, token: commissioner.accessToken)
             #expect(refused.status == 422 && refused.problem?.errors?.map(\.field) == ["awayTeamId"])
-            #expect(try await h.games.post("/v1/games", json: request, token: homeManager.accessToken).status == 403)
+            #expect(try await h.games.call(GamesAPI.createGame, body: request, token: homeManager.accessToken).status == 403)
             var same = request
             same.awayTeamId = home.id
             #expect(
-                try await h.games.post("/v1/games", json: same, token: commissioner.accessToken).problem?.errors?.map(\.field) == [
+                try await h.games.call(GamesAPI.createGame, body: same, token: commissioner.accessToken).problem?.errors?.map(\.field) == [
                     "awayTeamId"
                 ])
         }
@@ -136,46 +136,48 @@ struct GameCreationTests {
     func pickupValidation() async throws {
         try await GamesHarness.with { h in
             let organizer = try await h.player()
-            let bare = try await h.games.post(
-                "/v1/games", json: CreateGameRequest(kind: .pickup, startsAt: GamesHarness.nextWeek), token: organizer.accessToken)
+            let bare = try await h.games.call(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .pickup, startsAt: GamesHarness.nextWeek), token: organizer.accessToken)
             #expect(bare.status == 422)
             #expect(Set(bare.problem?.errors?.map(\.field) ?? []) == ["location", "sport", "privacy", "ageGroup", "gender", "skill"])
 
             var bad = GamesHarness.pickupRequest(
                 capacity: 0, startsAt: Date().addingTimeInterval(-3600), location: Location(lat: 95, lng: 200))
-            let response = try await h.games.post("/v1/games", json: bad, token: organizer.accessToken)
+            let response = try await h.games.call(GamesAPI.createGame, body: bad, token: organizer.accessToken)
             #expect(response.status == 422)
             #expect(Set(response.problem?.errors?.map(\.field) ?? []) == ["capacity", "location.lat", "location.lng"])
-            let past = try await h.games.post(
-                "/v1/games", json: GamesHarness.pickupRequest(startsAt: Date().addingTimeInterval(-3600)), token: organizer.accessToken)
+            let past = try await h.games.call(
+                GamesAPI.createGame, body: GamesHarness.pickupRequest(startsAt: Date().addingTimeInterval(-3600)),
+                token: organizer.accessToken)
             #expect(past.problem?.errors?.map(\.field) == ["startsAt"])
             bad = GamesHarness.pickupRequest()
             bad.description = String(repeating: "x", count: 1001)
             #expect(
-                try await h.games.post("/v1/games", json: bad, token: organizer.accessToken).problem?.errors?.map(\.field) == [
+                try await h.games.call(GamesAPI.createGame, body: bad, token: organizer.accessToken).problem?.errors?.map(\.field) == [
                     "description"
                 ])
 
-            let unknownKind = try await h.games.send(
-                .POST, "/v1/games", rawBody: Data(#"{"kind":"friendly","startsAt":"2031-01-01T10:00:00Z"}"#.utf8),
+            let unknownKind = try await h.games.call(
+                GamesAPI.createGame, rawBody: Data(#"{"kind":"friendly","startsAt":"2031-01-01T10:00:00Z"}"#.utf8),
                 token: organizer.accessToken,
                 headers: ["Content-Type": "application/json"])
             #expect(unknownKind.status == 422 && unknownKind.problem?.errors?.first?.field == "kind")
-            let badTime = try await h.games.send(
-                .POST, "/v1/games", rawBody: Data(#"{"kind":"pickup","startsAt":"next tuesday"}"#.utf8), token: organizer.accessToken,
+            let badTime = try await h.games.call(
+                GamesAPI.createGame, rawBody: Data(#"{"kind":"pickup","startsAt":"next tuesday"}"#.utf8), token: organizer.accessToken,
                 headers: ["Content-Type": "application/json"])
             #expect(badTime.status == 422 && badTime.problem?.errors?.first?.field == "startsAt")
-            #expect(try await h.games.post("/v1/games", json: GamesHarness.pickupRequest()).status == 401)
+            #expect(try await h.games.call(GamesAPI.createGame, body: GamesHarness.pickupRequest()).status == 401)
 
-            let mine = try await h.games.get("/v1/games?scope=mine", token: organizer.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: organizer.accessToken).decode(Page<Game>.self)
             #expect(mine.items.isEmpty)
 
             let game = try await h.pickup(by: organizer, capacity: 10)
             #expect(game.myStatus == .going && game.goingCount == 1 && game.description == "Beach volleyball, bring water")
-            #expect(try await h.games.get("/v1/games/not-a-uuid", token: organizer.accessToken).status == 404)
-            #expect(try await h.games.get("/v1/games/\(GameID())", token: organizer.accessToken).status == 404)
+            #expect(try await h.games.call(GamesAPI.game, "not-a-uuid", token: organizer.accessToken).status == 404)
+            #expect(try await h.games.call(GamesAPI.game, GameID(), token: organizer.accessToken).status == 404)
             #expect(
-                try await h.games.get("/v1/games?scope=everyone", token: organizer.accessToken).problem?.errors?.first?.field == "scope")
+                try await h.games.call(GamesAPI.myGames, query: "scope=everyone", token: organizer.accessToken).problem?.errors?.first?
+                    .field == "scope")
         }
     }
 
@@ -189,31 +191,36 @@ struct GameCreationTests {
             let later = GamesHarness.nextWeek.addingTimeInterval(3600)
             let changed = try await expect(
                 200,
-                h.games.patch(
-                    "/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: later, skill: .advanced, capacity: 6),
+                h.games.call(
+                    GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: later, skill: .advanced, capacity: 6),
                     token: organizer.accessToken)
             ).decode(Game.self)
             #expect(changed.startsAt == later && changed.skill == .advanced && changed.capacity == 6 && changed.goingCount == 2)
 
             #expect(
-                try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: player.accessToken).status
+                try await h.games.call(GamesAPI.updateGame, game.id, body: UpdateGameRequest(skill: .beginner), token: player.accessToken)
+                    .status
                     == 403)
-            #expect(try await h.games.delete("/v1/games/\(game.id)", token: player.accessToken).status == 403)
-            let shrink = try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(capacity: 1), token: organizer.accessToken)
+            #expect(try await h.games.call(GamesAPI.cancelGame, game.id, token: player.accessToken).status == 403)
+            let shrink = try await h.games.call(
+                GamesAPI.updateGame, game.id, body: UpdateGameRequest(capacity: 1), token: organizer.accessToken)
             #expect(shrink.status == 422 && shrink.problem?.errors?.map(\.field) == ["capacity"])
-            let past = try await h.games.patch(
-                "/v1/games/\(game.id)", json: UpdateGameRequest(startsAt: Date().addingTimeInterval(-60)), token: organizer.accessToken)
+            let past = try await h.games.call(
+                GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: Date().addingTimeInterval(-60)),
+                token: organizer.accessToken)
             #expect(past.status == 422 && past.problem?.errors?.map(\.field) == ["startsAt"])
 
-            #expect(try await h.games.delete("/v1/games/\(game.id)", token: organizer.accessToken).status == 204)
-            #expect(try await h.games.delete("/v1/games/\(game.id)", token: organizer.accessToken).status == 204)
+            #expect(try await h.games.call(GamesAPI.cancelGame, game.id, token: organizer.accessToken).status == 204)
+            #expect(try await h.games.call(GamesAPI.cancelGame, game.id, token: organizer.accessToken).status == 204)
             let cancelled = try await h.read(game, as: player).decode(Game.self)
             #expect(cancelled.status == .cancelled && cancelled.goingCount == 2)
-            let join = try await h.games.post("/v1/games/\(game.id)/join", token: late.accessToken)
+            let join = try await h.games.call(GamesAPI.joinGame, game.id, token: late.accessToken)
             #expect(join.status == 409 && join.problem?.code == "GAME_CANCELLED")
             #expect(
-                try await h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(skill: .beginner), token: organizer.accessToken)
-                    .status == 409)
+                try await h.games.call(
+                    GamesAPI.updateGame, game.id, body: UpdateGameRequest(skill: .beginner), token: organizer.accessToken
+                )
+                .status == 409)
         }
     }
 }

@@ -18,11 +18,13 @@ struct GameEventsTests {
                 _ = try await h.join(game, as: player)
                 _ = try await h.join(game, as: waiting)
                 _ = try await expect(
-                    200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: organizer.accessToken))
+                    200,
+                    h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1), token: organizer.accessToken))
                 _ = try await expect(200, h.answer(game, .notGoing, as: player))
                 // A refused change publishes nothing.
-                _ = try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: player.accessToken)
-                _ = try await expect(204, h.games.delete("/v1/games/\(game.id)", token: organizer.accessToken))
+                _ = try await h.games.call(
+                    GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1), token: player.accessToken)
+                _ = try await expect(204, h.games.call(GamesAPI.cancelGame, game.id, token: organizer.accessToken))
 
                 try await subscriber.waitFor(count: 6)
                 try await Task.sleep(for: .milliseconds(200))
@@ -75,20 +77,21 @@ struct GameEventsTests {
             let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), by: manager)
             _ = try await expect(200, h.answer(game, .going, as: answered))
 
-            _ = try await expect(200, h.catalog.post("/v1/teams/\(team.id)/join", token: newcomer.accessToken))
+            _ = try await expect(200, h.catalog.call(CatalogAPI.joinTeam, team.id, token: newcomer.accessToken))
             #expect(try await eventually { try await h.read(game, as: newcomer).decode(Game.self).myStatus == .invited })
 
-            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)/members/\(newcomer.user.id)", token: newcomer.accessToken))
-            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)/members/\(answered.user.id)", token: answered.accessToken))
+            _ = try await expect(204, h.catalog.call(CatalogAPI.removeMember, team.id, newcomer.user.id, token: newcomer.accessToken))
+            _ = try await expect(204, h.catalog.call(CatalogAPI.removeMember, team.id, answered.user.id, token: answered.accessToken))
             #expect(try await eventually { try await h.roster(game, as: manager).allSatisfy { $0.userId != newcomer.user.id } })
             // An answer given stays: they said they would come.
             #expect(try await h.roster(game, as: manager).contains { $0.userId == answered.user.id && $0.status == .going })
 
             _ = try await expect(
-                200, h.catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(name: "Kalev Spikers"), token: manager.accessToken))
+                200,
+                h.catalog.call(CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Kalev Spikers"), token: manager.accessToken))
             #expect(try await eventually { try await h.read(game, as: manager).decode(Game.self).teamName == "Kalev Spikers" })
 
-            _ = try await expect(204, h.catalog.delete("/v1/teams/\(team.id)", token: manager.accessToken))
+            _ = try await expect(204, h.catalog.call(CatalogAPI.deleteTeam, team.id, token: manager.accessToken))
             #expect(try await eventually { try await h.read(game, as: manager).decode(Game.self).status == .cancelled })
         }
     }

@@ -42,17 +42,17 @@ struct GamesHarness {
         let request = CreateTeamRequest(
             name: name, sport: .volleyball, privacy: .public, location: Self.tallinn, ageGroup: .adult, gender: .coed,
             skill: .intermediate)
-        let team = try await expect(201, catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
-        for player in players { _ = try await expect(200, catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken)) }
+        let team = try await expect(201, catalog.call(CatalogAPI.createTeam, body: request, token: manager.accessToken)).decode(Team.self)
+        for player in players { _ = try await expect(200, catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken)) }
         if privacy != .public {
             _ = try await expect(
-                200, catalog.patch("/v1/teams/\(team.id)", json: UpdateTeamRequest(privacy: privacy), token: manager.accessToken))
+                200, catalog.call(CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(privacy: privacy), token: manager.accessToken))
         }
         return team
     }
 
     func create(_ request: CreateGameRequest, by session: Session) async throws -> Game {
-        try await expect(201, games.post("/v1/games", json: request, token: session.accessToken)).decode(Game.self)
+        try await expect(201, games.call(GamesAPI.createGame, body: request, token: session.accessToken)).decode(Game.self)
     }
 
     func pickup(
@@ -63,7 +63,7 @@ struct GamesHarness {
     }
 
     func join(_ game: Game, as session: Session) async throws -> RosterPlace {
-        try await expect(200, games.post("/v1/games/\(game.id)/join", token: session.accessToken)).decode(RosterPlace.self)
+        try await expect(200, games.call(GamesAPI.joinGame, game.id, token: session.accessToken)).decode(RosterPlace.self)
     }
 
     func answer(_ game: Game, _ status: RosterStatus, as session: Session) async throws -> TestClient.Response {
@@ -71,15 +71,15 @@ struct GamesHarness {
     }
 
     func answer(_ id: GameID, _ status: RosterStatus, as session: Session) async throws -> TestClient.Response {
-        try await games.put("/v1/games/\(id)/status", json: SetRosterStatusRequest(status: status), token: session.accessToken)
+        try await games.call(GamesAPI.setStatus, id, body: SetRosterStatusRequest(status: status), token: session.accessToken)
     }
 
-    func read(_ game: Game, as session: Session, query: String = "") async throws -> TestClient.Response {
-        try await games.get("/v1/games/\(game.id)\(query)", token: session.accessToken)
+    func read(_ game: Game, as session: Session, query: String? = nil) async throws -> TestClient.Response {
+        try await games.call(GamesAPI.game, game.id, query: query, token: session.accessToken)
     }
 
     func roster(_ game: Game, as session: Session) async throws -> [RosterEntry] {
-        try await expect(200, games.get("/v1/games/\(game.id)/roster", token: session.accessToken)).decode(Page<RosterEntry>.self).items
+        try await expect(200, games.call(GamesAPI.roster, game.id, token: session.accessToken)).decode(Page<RosterEntry>.self).items
     }
 
     static let tallinn = Location(lat: 59.437, lng: 24.7536, address: "Tallinn")

@@ -36,7 +36,7 @@ struct LiveTests {
             try await Task.sleep(for: .milliseconds(100))
             #expect(!benPhone.messages.contains { $0.type == .error })
 
-            _ = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken))
+            _ = try await expect(200, h.games.call(GamesAPI.finishRound, card.id, token: ben.accessToken))
             #expect(try await annWatch.waitFor { $0.type == .finished && $0.version == 3 })
             for device in [annPhone, benPhone, annWatch] { await device.close() }
         }
@@ -55,9 +55,9 @@ struct LiveTests {
             await #expect(throws: LiveSocket.Refused.self) {
                 try await LiveSocket.connect(baseURL: h.stack.url(.games), round: RoundID(), token: ann.accessToken)
             }
-            #expect(try await h.games.get("/v1/rounds/\(card.id)/live", token: stranger.accessToken).status == 404)
-            #expect(try await h.games.get("/v1/rounds/\(card.id)/live").status == 401)
-            #expect(try await h.games.get("/v1/rounds/\(card.id)/live", token: ann.accessToken).status == 426)
+            #expect(try await h.games.call(GamesAPI.liveRound, card.id, token: stranger.accessToken).status == 404)
+            #expect(try await h.games.call(GamesAPI.liveRound, card.id).status == 401)
+            #expect(try await h.games.call(GamesAPI.liveRound, card.id, token: ann.accessToken).status == 426)
         }
     }
 
@@ -160,7 +160,7 @@ struct LiveTests {
                 try benPhone.send(ScoreUpdate(playerId: card.players[1].playerId, hole: 1, strokes: 5))
                 #expect(try await annPhone.waitFor { $0.version == 2 && $0.strokes == 5 })
                 let viaSecond = try await expect(
-                    200, TestClient(baseURL: second.url(.games)).get("/v1/rounds/\(card.id)", token: ben.accessToken))
+                    200, TestClient(baseURL: second.url(.games)).call(GamesAPI.round, card.id, token: ben.accessToken))
                 #expect(try viaSecond.decode(Scorecard.self).version == 2)
                 #expect(try await benPhone.waitFor { $0.version == 2 })
                 #expect(benPhone.messages.filter { $0.type == .score }.map(\.version) == [1, 2])

@@ -59,7 +59,7 @@ struct MatchesHarness {
     }
 
     func match(_ id: MatchID) async throws -> Match? {
-        let response = try await client.get("/v1/matches/\(id)")
+        let response = try await client.call(GamesAPI.match, id)
         return response.status == 200 ? try response.decode(Match.self) : nil
     }
 

@@ -68,19 +68,23 @@ struct MatchesTests {
             let (fixture, id) = try await h.fixture("Nõmme Kalju", "Paide")
             try await h.waitFor(id) { $0.lineups != nil }
             let day = CalendarDay(containing: Date().addingTimeInterval(600)).description
-            for path in ["/v1/matches/\(id)", "/v1/matches?date=\(day)"] {
-                let fresh = try await expect(200, h.client.get(path))
+            let reads: [@Sendable ([String: String]) async throws -> TestClient.Response] = [
+                { [client = h.client] in try await client.call(GamesAPI.match, id, headers: $0) },
+                { [client = h.client] in try await client.call(GamesAPI.matches, query: "date=\(day)", headers: $0) },
+            ]
+            for read in reads {
+                let fresh = try await expect(200, read([:]))
                 let tag = try #require(fresh.header("ETag"))
                 #expect(fresh.header("Cache-Control") == "public, max-age=1")
-                let unchanged = try await h.client.get(path, headers: ["If-None-Match": tag])
+                let unchanged = try await read(["If-None-Match": tag])
                 #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("ETag") == tag)
-                #expect(try await h.client.get(path, headers: ["If-None-Match": "W/\(tag), \"other\""]).status == 304)
-                #expect(try await h.client.get(path, headers: ["If-None-Match": "\"other\""]).status == 200)
+                #expect(try await read(["If-None-Match": "W/\(tag), \"other\""]).status == 304)
+                #expect(try await read(["If-None-Match": "\"other\""]).status == 200)
             }
-            let before = try #require(try await h.client.get("/v1/matches/\(id)").header("ETag"))
+            let before = try #require(try await h.client.call(GamesAPI.match, id).header("ETag"))
             try await h.status(fixture, "1H", elapsed: 3)
             try await h.waitFor(id, \.status, .firstHalf)
-            let after = try await expect(200, h.client.get("/v1/matches/\(id)", headers: ["If-None-Match": before]))
+            let after = try await expect(200, h.client.call(GamesAPI.match, id, headers: ["If-None-Match": before]))
             let changed = try after.decode(Match.self)
             #expect(after.header("ETag") != before && changed.status == .firstHalf)
         }
@@ -104,7 +108,7 @@ struct MatchesTests {
 
                 let day = CalendarDay(containing: kickoff).description
                 func ids(_ query: String) async throws -> [MatchID] {
-                    try await expect(200, h.client.get("/v1/matches?\(query)")).decode(Page<Match>.self).items.map(\.id)
+                    try await expect(200, h.client.call(GamesAPI.matches, query: "\(query)")).decode(Page<Match>.self).items.map(\.id)
                 }
                 #expect(Set(try await ids("date=\(day)")) == [playing.match, postponed.match, cancelled.match])
                 #expect(try await ids("live=true") == [playing.match])
@@ -132,7 +136,7 @@ struct MatchesTests {
             try await h.event(fixture, "Goal", "Penalty", .home, elapsed: 20)
             // The poller meets the outage several times (its backoff starts at one tick); games keeps answering.
             for _ in 0..<5 {
-                let served = try await expect(200, h.client.get("/v1/matches/\(id)")).decode(Match.self)
+                let served = try await expect(200, h.client.call(GamesAPI.match, id)).decode(Match.self)
                 #expect(served.score == Match.Score(home: 0, away: 0) && served.updatedAt == before.updatedAt)
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -173,17 +177,17 @@ struct MatchesTests {
     func refusals(store: TestStore) async throws {
         try await MatchesHarness.with(store: store) { h in
             for (query, field) in [("date=2026-02-30", "date"), ("date=today", "date"), ("live=yes", "live"), ("league=0", "league")] {
-                let response = try await h.client.get("/v1/matches?\(query)")
+                let response = try await h.client.call(GamesAPI.matches, query: "\(query)")
                 #expect(response.status == 422)
                 #expect(try response.decode(Problem.self).errors?.first?.field == field)
             }
-            #expect(try await h.client.get("/v1/matches/\(MatchID())").status == 404)
-            #expect(try await h.client.get("/v1/matches/not-an-id").status == 404)
+            #expect(try await h.client.call(GamesAPI.match, MatchID()).status == 404)
+            #expect(try await h.client.call(GamesAPI.match, "not-an-id").status == 404)
             let (_, id) = try await h.fixture("A", "B")
             try await h.waitFor(id) { _ in true }
-            #expect(try await h.client.get("/v1/matches/\(id)/live").status == 426)
+            #expect(try await h.client.call(GamesAPI.liveMatch, id).status == 426)
             for bad in ["-1", "null", "2147483648"] {
-                let refused = try await h.client.get("/v1/matches/\(id)/live?afterVersion=\(bad)")
+                let refused = try await h.client.call(GamesAPI.liveMatch, id, query: "afterVersion=\(bad)")
                 let problem = try refused.decode(Problem.self)
                 #expect(refused.status == 422 && problem.errors?.first?.field == "afterVersion")
             }
@@ -221,7 +225,7 @@ struct MatchesTests {
                     #expect(phone.messages.map(\.version) == Array(first.version...scored.version))
                     await phone.close()
                 }
-                let viaSecond = try await expect(200, TestClient(baseURL: second.url(.games)).get("/v1/matches/\(id)")).decode(Match.self)
+                let viaSecond = try await expect(200, TestClient(baseURL: second.url(.games)).call(GamesAPI.match, id)).decode(Match.self)
                 #expect(viaSecond.version == scored.version)
             }
         }

@@ -28,8 +28,8 @@ struct MyGamesTests {
                 let body = #"{"kind":"team","teamId":"\#(team.id)","startsAt":"\#(Self.local(startsAt, hoursFromUTC: offset.hours))"}"#
                 let game = try await expect(
                     201,
-                    h.games.send(
-                        .POST, "/v1/games", rawBody: Data(body.utf8), token: manager.accessToken,
+                    h.games.call(
+                        GamesAPI.createGame, rawBody: Data(body.utf8), token: manager.accessToken,
                         headers: ["Content-Type": "application/json"])
                 ).decode(Game.self)
                 #expect(game.startsAt == startsAt)
@@ -39,10 +39,14 @@ struct MyGamesTests {
             _ = try await expect(200, h.answer(created[1].0, .going, as: me))
 
             let expected = (created + [(pickup.id, pickup.startsAt)]).sorted { $0.1 < $1.1 }.map(\.0)
-            let first = try await expect(200, h.games.get("/v1/games?scope=mine&when=upcoming&limit=3", token: me.accessToken)).decode(
+            let first = try await expect(
+                200, h.games.call(GamesAPI.myGames, query: "scope=mine&when=upcoming&limit=3", token: me.accessToken)
+            ).decode(
                 Page<Game>.self)
             #expect(first.items.count == 3 && first.nextCursor != nil)
-            let second = try await h.games.get("/v1/games?scope=mine&limit=3&cursor=\(first.nextCursor!)", token: me.accessToken).decode(
+            let second = try await h.games.call(
+                GamesAPI.myGames, query: "scope=mine&limit=3&cursor=\(first.nextCursor!)", token: me.accessToken
+            ).decode(
                 Page<Game>.self)
             #expect((first.items + second.items).map(\.id) == expected)
             #expect(second.nextCursor == nil)
@@ -52,12 +56,14 @@ struct MyGamesTests {
             #expect(all.first { $0.id == pickup.id }?.myStatus == .going)
 
             // Pending: the team games I have not answered yet.
-            let pending = try await h.games.get("/v1/games?scope=mine&when=pending", token: me.accessToken).decode(Page<Game>.self)
+            let pending = try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=pending", token: me.accessToken).decode(
+                Page<Game>.self)
             #expect(pending.items.map(\.id) == [created[2].0, created[0].0])
             #expect(
-                try await h.games.get("/v1/games?scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(\.field) == ["when"])
-            #expect(try await h.games.get("/v1/games?scope=mine&cursor=%%%", token: me.accessToken).status == 422)
-            #expect(try await h.games.get("/v1/games?scope=mine&cursor=QUFB", token: me.accessToken).status == 422)
+                try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(
+                    \.field) == ["when"])
+            #expect(try await h.games.call(GamesAPI.myGames, query: "scope=mine&cursor=%%%", token: me.accessToken).status == 422)
+            #expect(try await h.games.call(GamesAPI.myGames, query: "scope=mine&cursor=QUFB", token: me.accessToken).status == 422)
         }
     }
 
@@ -72,13 +78,14 @@ struct MyGamesTests {
             let later = try await h.pickup(by: me, startsAt: soon.addingTimeInterval(0.5))
             let future = try await h.pickup(by: me)
             try await Task.sleep(for: .seconds(max(0, soon.timeIntervalSinceNow + 1)))
-            let past = try await h.games.get("/v1/games?scope=mine&when=past", token: me.accessToken).decode(Page<Game>.self)
+            let past = try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=past", token: me.accessToken).decode(
+                Page<Game>.self)
             #expect(past.items.map(\.id) == [later.id, earlier.id])
-            let upcoming = try await h.games.get("/v1/games?scope=mine", token: me.accessToken).decode(Page<Game>.self)
+            let upcoming = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: me.accessToken).decode(Page<Game>.self)
             #expect(upcoming.items.map(\.id) == [future.id])
             // A started game's roster is closed.
             let other = try await h.player()
-            #expect(try await h.games.post("/v1/games/\(earlier.id)/join", token: other.accessToken).problem?.code == "GAME_STARTED")
+            #expect(try await h.games.call(GamesAPI.joinGame, earlier.id, token: other.accessToken).problem?.code == "GAME_STARTED")
         }
     }
 
@@ -88,7 +95,7 @@ struct MyGamesTests {
             let organizer = try await h.player(), player = try await h.player(), outsider = try await h.player()
             let protected = try await h.pickup(by: organizer, privacy: .protected)
             let open = try await h.pickup(by: organizer, privacy: .public)
-            let here = "?lat=59.437&lng=24.7536"  // Tallinn old town, about 2.2 km from Kadriorg
+            let here = "lat=59.437&lng=24.7536"  // Tallinn old town, about 2.2 km from Kadriorg
 
             let hidden = try await h.read(protected, as: outsider, query: here).decode(Game.self)
             #expect(hidden.location == nil)
@@ -100,15 +107,15 @@ struct MyGamesTests {
             _ = try await h.join(protected, as: player)
             #expect(try await h.read(protected, as: player).decode(Game.self).location == nil)
             _ = try await expect(
-                200, h.games.post("/v1/games/\(protected.id)/requests/\(player.user.id)/approve", token: organizer.accessToken))
+                200, h.games.call(GamesAPI.approveGameRequest, protected.id, player.user.id, token: organizer.accessToken))
             #expect(try await h.read(protected, as: player).decode(Game.self).location == GamesHarness.kadriorg)
             #expect(try await h.read(protected, as: organizer).decode(Game.self).location == GamesHarness.kadriorg)
             #expect(try await h.read(open, as: outsider).decode(Game.self).location == GamesHarness.kadriorg)
 
-            let badPosition = try await h.read(open, as: outsider, query: "?lat=99&lng=10")
+            let badPosition = try await h.read(open, as: outsider, query: "lat=99&lng=10")
             #expect(badPosition.status == 422 && badPosition.problem?.errors?.map(\.field) == ["lat"])
-            #expect(try await h.read(open, as: outsider, query: "?lat=10").problem?.errors?.map(\.field) == ["lng"])
-            #expect(try await h.read(open, as: outsider, query: "?lat=north&lng=1").status == 422)
+            #expect(try await h.read(open, as: outsider, query: "lat=10").problem?.errors?.map(\.field) == ["lng"])
+            #expect(try await h.read(open, as: outsider, query: "lat=north&lng=1").status == 422)
         }
     }
 }

@@ -23,12 +23,12 @@ struct RosterTests {
             #expect(roster.map(\.userId) == [paula.user.id, manager.user.id, pete.user.id])
 
             // Only the three answers are a player's to give, and only their own.
-            let invalid = try await h.games.send(
-                .PUT, "/v1/games/\(game.id)/status", rawBody: Data(#"{"status":"waitlisted"}"#.utf8), token: pete.accessToken,
+            let invalid = try await h.games.call(
+                GamesAPI.setStatus, game.id, rawBody: Data(#"{"status":"waitlisted"}"#.utf8), token: pete.accessToken,
                 headers: ["Content-Type": "application/json"])
             #expect(invalid.status == 422 && invalid.problem?.errors?.map(\.field) == ["status"])
-            let unknown = try await h.games.send(
-                .PUT, "/v1/games/\(game.id)/status", rawBody: Data(#"{"status":"sleeping"}"#.utf8), token: pete.accessToken,
+            let unknown = try await h.games.call(
+                GamesAPI.setStatus, game.id, rawBody: Data(#"{"status":"sleeping"}"#.utf8), token: pete.accessToken,
                 headers: ["Content-Type": "application/json"])
             #expect(unknown.status == 422)
             #expect(try await h.answer(game, .going, as: stranger).status == 403)
@@ -48,16 +48,16 @@ struct RosterTests {
             #expect(try await h.roster(game, as: organizer).filter { $0.status == .pending }.count == 2)
 
             #expect(
-                try await h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: other.accessToken).status == 403)
+                try await h.games.call(GamesAPI.approveGameRequest, game.id, asker.user.id, token: other.accessToken).status == 403)
             let approved = try await expect(
-                200, h.games.post("/v1/games/\(game.id)/requests/\(asker.user.id)/approve", token: organizer.accessToken)
+                200, h.games.call(GamesAPI.approveGameRequest, game.id, asker.user.id, token: organizer.accessToken)
             ).decode(RosterPlace.self)
             #expect(approved.status == .going && approved.goingCount == 2)
             #expect(
-                try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 204
+                try await h.games.call(GamesAPI.declineGameRequest, game.id, other.user.id, token: organizer.accessToken).status == 204
             )
             #expect(
-                try await h.games.post("/v1/games/\(game.id)/requests/\(other.user.id)/decline", token: organizer.accessToken).status == 404
+                try await h.games.call(GamesAPI.declineGameRequest, game.id, other.user.id, token: organizer.accessToken).status == 404
             )
             #expect(try await h.roster(game, as: organizer).map(\.userId) == [organizer.user.id, asker.user.id])
 
@@ -75,20 +75,20 @@ struct RosterTests {
             let organizer = try await h.player(), friend = try await h.player("Friend"), stranger = try await h.player()
             let game = try await h.pickup(by: organizer, privacy: .private)
             #expect(try await h.read(game, as: stranger).status == 404)
-            #expect(try await h.games.post("/v1/games/\(game.id)/join", token: stranger.accessToken).status == 404)
-            #expect(try await h.games.get("/v1/games/\(game.id)/roster", token: stranger.accessToken).status == 404)
+            #expect(try await h.games.call(GamesAPI.joinGame, game.id, token: stranger.accessToken).status == 404)
+            #expect(try await h.games.call(GamesAPI.roster, game.id, token: stranger.accessToken).status == 404)
             #expect(
-                try await h.games.post(
-                    "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [stranger.user.id]), token: stranger.accessToken
+                try await h.games.call(
+                    GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [stranger.user.id]), token: stranger.accessToken
                 ).status == 404)
 
-            let unknown = try await h.games.post(
-                "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, UserID()]), token: organizer.accessToken)
+            let unknown = try await h.games.call(
+                GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [friend.user.id, UserID()]), token: organizer.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.map(\.field) == ["userIds[1]"])
             let invited = try await expect(
                 200,
-                h.games.post(
-                    "/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [friend.user.id, organizer.user.id]),
+                h.games.call(
+                    GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [friend.user.id, organizer.user.id]),
                     token: organizer.accessToken)
             ).decode(InviteResult.self)
             #expect(invited.invited == [friend.user.id] && invited.unchanged == [organizer.user.id])
@@ -106,10 +106,10 @@ struct RosterTests {
             _ = try await h.join(game, as: asker)
             _ = try await expect(
                 200,
-                h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [asker.user.id]), token: organizer.accessToken))
+                h.games.call(GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [asker.user.id]), token: organizer.accessToken))
             #expect(try await h.read(game, as: asker).decode(Game.self).myStatus == .going)
             #expect(
-                try await h.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: []), token: organizer.accessToken)
+                try await h.games.call(GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: []), token: organizer.accessToken)
                     .status == 422)
         }
     }

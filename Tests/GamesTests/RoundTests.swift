@@ -28,12 +28,12 @@ struct RoundTests {
                 #expect(card.version == 0 && card.status == .ongoing && card.courseName == course.name && card.currentHole == 1)
 
                 #expect(try await h.card(card.id, as: ben) == card)
-                #expect(try await h.games.get("/v1/rounds/\(card.id)", token: stranger.accessToken).status == 404)
+                #expect(try await h.games.call(GamesAPI.round, card.id, token: stranger.accessToken).status == 404)
 
                 // Editing the course later leaves the round as it started.
                 let admin = try await h.administrator()
                 let edit = UpdateHoleRequest(par: 5, tee: course.holes[0].tee, basket: course.holes[0].basket)
-                _ = try await expect(200, h.catalog.put("/v1/courses/\(course.id)/holes/1", json: edit, token: admin.accessToken))
+                _ = try await expect(200, h.catalog.call(CatalogAPI.saveHole, course.id, "1", body: edit, token: admin.accessToken))
                 #expect(try await h.card(card.id, as: ann).holes[0].par == 3)
 
                 // Ben was added by Ann: the event names him, for notify to tell him.
@@ -51,30 +51,36 @@ struct RoundTests {
         try await GamesHarness.with { h in
             let ann = try await h.player()
             let course = try await h.course()
-            let unknownCourse = try await h.games.post("/v1/rounds", json: StartRoundRequest(courseId: CourseID()), token: ann.accessToken)
+            let unknownCourse = try await h.games.call(
+                GamesAPI.startRound, body: StartRoundRequest(courseId: CourseID()), token: ann.accessToken)
             #expect(unknownCourse.status == 422 && unknownCourse.problem?.errors?.map(\.field) == ["courseId"])
-            let unknownUser = try await h.games.post(
-                "/v1/rounds", json: StartRoundRequest(courseId: course.id, players: [.init(guestName: "Gus"), .init(userId: UserID())]),
+            let unknownUser = try await h.games.call(
+                GamesAPI.startRound,
+                body: StartRoundRequest(courseId: course.id, players: [.init(guestName: "Gus"), .init(userId: UserID())]),
                 token: ann.accessToken)
             #expect(unknownUser.status == 422 && unknownUser.problem?.errors?.map(\.field) == ["players[1].userId"])
-            let unclear = try await h.games.post(
-                "/v1/rounds",
-                json: StartRoundRequest(
+            let unclear = try await h.games.call(
+                GamesAPI.startRound,
+                body: StartRoundRequest(
                     courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both"), .init(guestName: "  ")]),
                 token: ann.accessToken)
             #expect(unclear.problem?.errors?.map(\.field) == ["players[2].guestName"])
-            let ambiguous = try await h.games.post(
-                "/v1/rounds",
-                json: StartRoundRequest(courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both")]),
+            let ambiguous = try await h.games.call(
+                GamesAPI.startRound,
+                body: StartRoundRequest(courseId: course.id, players: [.init(), .init(userId: ann.user.id, guestName: "Both")]),
                 token: ann.accessToken)
             #expect(ambiguous.problem?.errors?.map(\.field) == ["players[0]", "players[1]"])
             let crowd = StartRoundRequest(courseId: course.id, players: (0..<20).map { .init(guestName: "Guest \($0)") })
-            #expect(try await h.games.post("/v1/rounds", json: crowd, token: ann.accessToken).problem?.errors?.map(\.field) == ["players"])
+            #expect(
+                try await h.games.call(GamesAPI.startRound, body: crowd, token: ann.accessToken).problem?.errors?.map(\.field) == [
+                    "players"
+                ])
 
             h.stack.runner.directory.set(.catalog, url: "http://127.0.0.1:1")
             #expect(
-                try await h.games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id), token: ann.accessToken).status == 503)
-            let mine = try await h.games.get("/v1/rounds?scope=mine", token: ann.accessToken).decode(Page<Scorecard>.self)
+                try await h.games.call(GamesAPI.startRound, body: StartRoundRequest(courseId: course.id), token: ann.accessToken).status
+                    == 503)
+            let mine = try await h.games.call(GamesAPI.myRounds, query: "scope=mine", token: ann.accessToken).decode(Page<Scorecard>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -101,8 +107,8 @@ struct RoundTests {
                 let refused = try await h.score(card, player: 0, hole: hole, strokes: strokes, as: ann)
                 #expect(refused.status == 422 && refused.problem?.errors?.map(\.field) == [field])
             }
-            let unknownPlayer = try await h.games.put(
-                "/v1/rounds/\(card.id)/scores", json: ScoreUpdate(playerId: RoundPlayerID(), hole: 1, strokes: 3), token: ann.accessToken)
+            let unknownPlayer = try await h.games.call(
+                GamesAPI.score, card.id, body: ScoreUpdate(playerId: RoundPlayerID(), hole: 1, strokes: 3), token: ann.accessToken)
             #expect(unknownPlayer.problem?.errors?.map(\.field) == ["playerId"])
             #expect(try await h.score(card, player: 0, hole: 1, strokes: 2, as: stranger).status == 404)
 
@@ -128,29 +134,36 @@ struct RoundTests {
             let ann = try await h.player(), ben = try await h.player(), stranger = try await h.player()
             let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id)])
             let other = try await h.startRound(on: course, by: ann)
-            #expect(try await h.games.post("/v1/rounds/\(card.id)/finish", token: stranger.accessToken).status == 404)
-            let finished = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)).decode(
+            #expect(try await h.games.call(GamesAPI.finishRound, card.id, token: stranger.accessToken).status == 404)
+            let finished = try await expect(200, h.games.call(GamesAPI.finishRound, card.id, token: ben.accessToken)).decode(
                 Scorecard.self)
             #expect(finished.status == .completed && finished.version == 1 && finished.finishedAt != nil)
-            #expect(try await h.games.post("/v1/rounds/\(card.id)/finish", token: ann.accessToken).decode(Scorecard.self).version == 1)
+            #expect(try await h.games.call(GamesAPI.finishRound, card.id, token: ann.accessToken).decode(Scorecard.self).version == 1)
             let late = try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann)
             #expect(late.status == 409 && late.problem?.code == "ROUND_FINISHED")
 
-            let completed = try await h.games.get("/v1/rounds?scope=mine&status=completed", token: ann.accessToken).decode(
+            let completed = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=completed", token: ann.accessToken).decode(
                 Page<Scorecard>.self)
             #expect(completed.items.map(\.id) == [card.id])
-            let ongoing = try await h.games.get("/v1/rounds?scope=mine&status=ongoing", token: ann.accessToken).decode(Page<Scorecard>.self)
+            let ongoing = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=ongoing", token: ann.accessToken).decode(
+                Page<Scorecard>.self)
             #expect(ongoing.items.map(\.id) == [other.id])
-            let all = try await h.games.get("/v1/rounds?scope=mine&limit=1", token: ann.accessToken).decode(Page<Scorecard>.self)
+            let all = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&limit=1", token: ann.accessToken).decode(
+                Page<Scorecard>.self)
             #expect(all.items.map(\.id) == [other.id] && all.nextCursor != nil)
-            let rest = try await h.games.get("/v1/rounds?scope=mine&limit=1&cursor=\(all.nextCursor!)", token: ann.accessToken).decode(
+            let rest = try await h.games.call(
+                GamesAPI.myRounds, query: "scope=mine&limit=1&cursor=\(all.nextCursor!)", token: ann.accessToken
+            ).decode(
                 Page<Scorecard>.self)
             #expect(rest.items.map(\.id) == [card.id])
             #expect(
-                try await h.games.get("/v1/rounds?scope=mine&status=paused", token: ann.accessToken).problem?.errors?.map(\.field) == [
-                    "status"
-                ])
-            #expect(try await h.games.get("/v1/rounds?scope=mine", token: stranger.accessToken).decode(Page<Scorecard>.self).items.isEmpty)
+                try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=paused", token: ann.accessToken).problem?.errors?.map(
+                    \.field) == [
+                        "status"
+                    ])
+            #expect(
+                try await h.games.call(GamesAPI.myRounds, query: "scope=mine", token: stranger.accessToken).decode(Page<Scorecard>.self)
+                    .items.isEmpty)
         }
     }
 
@@ -168,7 +181,7 @@ struct RoundTests {
                 for (index, value) in strokes.enumerated() {
                     _ = try await expect(200, h.score(card, player: 0, hole: index + 1, strokes: value, as: ann))
                 }
-                _ = try await expect(200, h.games.post("/v1/rounds/\(card.id)/finish", token: ann.accessToken))
+                _ = try await expect(200, h.games.call(GamesAPI.finishRound, card.id, token: ann.accessToken))
                 records.append(card.id)
             }
             let unfinished = try await h.startRound(on: rakke, by: ann)
@@ -176,9 +189,9 @@ struct RoundTests {
             // A round finished after one hole (a birdie): the hole counts, the round sets no record.
             let short = try await h.startRound(on: rakke, by: ann)
             _ = try await expect(200, h.score(short, player: 0, hole: 1, strokes: 2, as: ann))
-            _ = try await expect(200, h.games.post("/v1/rounds/\(short.id)/finish", token: ann.accessToken))
+            _ = try await expect(200, h.games.call(GamesAPI.finishRound, short.id, token: ann.accessToken))
 
-            let stats = try await expect(200, h.games.get("/v1/users/\(ann.user.id)/stats", token: viewer.accessToken)).decode(
+            let stats = try await expect(200, h.games.call(GamesAPI.stats, ann.user.id, token: viewer.accessToken)).decode(
                 PlayerStats.self)
             #expect(stats.roundsPlayed == 4)
             #expect(stats.courses.map(\.courseName) == ["Pirita", "Rakke"])
@@ -189,9 +202,9 @@ struct RoundTests {
             // Holes: 3,3,4 (three pars); 1,2,5 (ace, birdie, bogey); 2,4 (birdie, birdie); 2 (birdie), no more.
             #expect(stats.scores == ScoreCounts(aces: 1, eagles: 0, birdies: 4, pars: 3, bogeys: 1, doubleBogeys: 0))
 
-            let nobody = try await h.games.get("/v1/users/\(UserID())/stats", token: viewer.accessToken).decode(PlayerStats.self)
+            let nobody = try await h.games.call(GamesAPI.stats, UserID(), token: viewer.accessToken).decode(PlayerStats.self)
             #expect(nobody.roundsPlayed == 0 && nobody.courses.isEmpty)
-            #expect(try await h.games.get("/v1/users/\(ann.user.id)/stats").status == 401)
+            #expect(try await h.games.call(GamesAPI.stats, ann.user.id).status == 401)
         }
     }
 }

@@ -16,20 +16,20 @@ extension GamesHarness {
                 basket: Coordinates(lat: 58.98 + step + 0.0005, lng: 26.25))
         }
         let request = CreateCourseRequest(name: name, location: Location(lat: 58.98068, lng: 26.25523), holes: holes)
-        return try await expect(201, catalog.post("/v1/courses", json: request, token: try await administrator().accessToken))
+        return try await expect(201, catalog.call(CatalogAPI.createCourse, body: request, token: try await administrator().accessToken))
             .decode(Course.self)
     }
 
     /// The administrator's session (registered on first use).
     func administrator() async throws -> Session {
-        let login = try await auth.post("/v1/auth/login", json: LoginRequest(email: Self.adminEmail, password: "correct horse battery"))
+        let login = try await auth.call(AuthAPI.login, body: LoginRequest(email: Self.adminEmail, password: "correct horse battery"))
         if login.status == 200 { return try login.decode(Session.self) }
         return try await auth.register(name: "Ada Admin", email: Self.adminEmail)
     }
 
     func startRound(on course: Course, by starter: Session, with players: [RoundPlayerRequest] = []) async throws -> Scorecard {
         try await expect(
-            201, games.post("/v1/rounds", json: StartRoundRequest(courseId: course.id, players: players), token: starter.accessToken)
+            201, games.call(GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: players), token: starter.accessToken)
         )
         .decode(Scorecard.self)
     }
@@ -38,11 +38,11 @@ extension GamesHarness {
         async throws -> TestClient.Response
     {
         let update = ScoreUpdate(playerId: card.players[player].playerId, hole: hole, strokes: strokes, expectedVersion: expectedVersion)
-        return try await games.put("/v1/rounds/\(card.id)/scores", json: update, token: session.accessToken)
+        return try await games.call(GamesAPI.score, card.id, body: update, token: session.accessToken)
     }
 
     func card(_ id: RoundID, as session: Session) async throws -> Scorecard {
-        try await expect(200, games.get("/v1/rounds/\(id)", token: session.accessToken)).decode(Scorecard.self)
+        try await expect(200, games.call(GamesAPI.round, id, token: session.accessToken)).decode(Scorecard.self)
     }
 
     func socket(_ card: Scorecard, as session: Session, afterVersion: Int? = nil) async throws -> LiveSocket {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Logging
+import NIOHTTP1
 import SQLKit
 import ServiceKit
 import ServiceKitTesting

@@ -36,7 +36,7 @@ struct SlotTests {
 
             // More slots seat the waiting list in order.
             let bigger = try await expect(
-                200, h.games.patch("/v1/games/\(game.id)", json: UpdateGameRequest(capacity: 3), token: organizer.accessToken)
+                200, h.games.call(GamesAPI.updateGame, game.id, body: UpdateGameRequest(capacity: 3), token: organizer.accessToken)
             ).decode(Game.self)
             #expect(bigger.goingCount == 3 && bigger.waitlistCount == 1)
             #expect(try await h.read(game, as: cleo).decode(Game.self).myStatus == .going)
@@ -79,13 +79,15 @@ struct SlotTests {
             // Without a call, an outsider of a protected game only asks.
             #expect(try await h.join(game, as: late).status == .pending)
             #expect(
-                try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: member.accessToken).status
+                try await h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 2), token: member.accessToken)
+                    .status
                     == 403)
-            let bad = try await h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: -1), token: manager.accessToken)
+            let bad = try await h.games.call(
+                GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: -1), token: manager.accessToken)
             #expect(bad.status == 422 && bad.problem?.errors?.map(\.field) == ["needed"])
 
             let asked = try await expect(
-                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: manager.accessToken)
+                200, h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 2), token: manager.accessToken)
             ).decode(Game.self)
             #expect(asked.subsNeeded == 2)
             let first = try await h.join(game, as: sub1)
@@ -101,9 +103,9 @@ struct SlotTests {
             #expect(roster.filter(\.substitute).map(\.name) == ["Sub One", "Sub Two"])
 
             _ = try await expect(
-                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 1), token: manager.accessToken))
+                200, h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1), token: manager.accessToken))
             let cleared = try await expect(
-                200, h.games.put("/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 0), token: manager.accessToken)
+                200, h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 0), token: manager.accessToken)
             ).decode(Game.self)
             #expect(cleared.subsNeeded == 0)
         }

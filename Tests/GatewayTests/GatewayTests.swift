@@ -27,7 +27,7 @@ struct GatewayTests {
     func forwarding() async throws {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
-                let response = try await gateway.send(
+                let response = try await gateway.raw(
                     .POST, "/v1/teams/echo?x=1", rawBody: Data(repeating: 7, count: 1000), token: "abc",
                     headers: [
                         "X-Request-Id": "req-42", "Connection": "keep-alive, X-Secret-Hop", "X-Secret-Hop": "1",
@@ -51,7 +51,7 @@ struct GatewayTests {
     func streaming() async throws {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
-                let response = try await gateway.get("/v1/teams/big")
+                let response = try await gateway.raw(.GET, "/v1/teams/big")
                 #expect(response.status == 200)
                 #expect(response.body.count == 4 * 1024 * 1024)
             }
@@ -62,9 +62,9 @@ struct GatewayTests {
     func keepAlive() async throws {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
-                let first = try await gateway.get("/v1/teams/echo").decode(FakeUpstream.Echo.self)
-                let second = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 10)).decode(FakeUpstream.Echo.self)
-                let bodiless = try await gateway.send(.DELETE, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                let first = try await gateway.raw(.GET, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                let second = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 10)).decode(FakeUpstream.Echo.self)
+                let bodiless = try await gateway.call(CatalogAPI.deleteTeam, "echo").decode(FakeUpstream.Echo.self)
                 #expect(first.fromPort != 0)
                 #expect(second.fromPort == first.fromPort)
                 #expect(bodiless.fromPort == first.fromPort)
@@ -77,14 +77,14 @@ struct GatewayTests {
     func moduleClosesIdleConnections() async throws {
         try await FakeUpstream.with(idleTimeout: .milliseconds(100)) { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
-                let first = try await gateway.get("/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                let first = try await gateway.raw(.GET, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
                 try await Task.sleep(for: .milliseconds(400))
-                let again = try await gateway.get("/v1/teams/echo")
+                let again = try await gateway.raw(.GET, "/v1/teams/echo")
                 #expect(again.status == 200)
                 #expect(try again.decode(FakeUpstream.Echo.self).fromPort != first.fromPort)
                 try await Task.sleep(for: .milliseconds(400))
                 // Not idempotent, so never sent twice: it must find a live connection the first time.
-                let post = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 10))
+                let post = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 10))
                 #expect(post.status == 200)
             }
         }
@@ -95,9 +95,9 @@ struct GatewayTests {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
                 // Over the size read whole, so the body streams to the module.
-                let refused = try await gateway.send(.POST, "/v1/teams/closed-door", rawBody: Data(count: 300 * 1024))
+                let refused = try await gateway.raw(.POST, "/v1/teams/closed-door", rawBody: Data(count: 300 * 1024))
                 #expect(refused.status == 401)
-                let echo = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 300 * 1024))
+                let echo = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 300 * 1024))
                 #expect(echo.status == 200)
                 #expect(try echo.decode(FakeUpstream.Echo.self).bodyBytes == 300 * 1024)
             }
@@ -108,16 +108,16 @@ struct GatewayTests {
     func bodyLimit() async throws {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url, config: ["gateway.body.limit": "1024"]) { gateway, _ in
-                let declared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 4096))
+                let declared = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 4096))
                 #expect(declared.status == 413)
                 #expect(declared.problem?.code == "PAYLOAD_TOO_LARGE")
-                let small = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 512))
+                let small = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 512))
                 #expect(small.status == 200)
                 // Without a Content-Length the body streams to the module until it passes the limit.
-                let undeclared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 4096), chunked: true)
+                let undeclared = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 4096), chunked: true)
                 #expect(undeclared.status == 413)
                 #expect(undeclared.problem?.code == "PAYLOAD_TOO_LARGE")
-                let smallUndeclared = try await gateway.send(.POST, "/v1/teams/echo", rawBody: Data(count: 512), chunked: true)
+                let smallUndeclared = try await gateway.raw(.POST, "/v1/teams/echo", rawBody: Data(count: 512), chunked: true)
                 #expect(smallUndeclared.status == 200)
                 #expect(try smallUndeclared.decode(FakeUpstream.Echo.self).bodyBytes == 512)
             }
@@ -131,7 +131,7 @@ struct GatewayTests {
             try await Self.withGateway(catalog: upstream.url, config: config) { gateway, _ in
                 // Ten at once against a burst of three: however slow the machine, most are refused.
                 let answers = try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
-                    for _ in 0..<10 { group.addTask { try await gateway.get("/v1/teams/echo") } }
+                    for _ in 0..<10 { group.addTask { try await gateway.raw(.GET, "/v1/teams/echo") } }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
                 #expect((3...6).contains(answers.filter { $0.status == 200 }.count))
@@ -139,7 +139,7 @@ struct GatewayTests {
                 #expect(limited.header("Retry-After") == "1")
                 #expect(limited.problem?.code == "RATE_LIMITED")
                 // The gateway's own endpoints are not counted.
-                #expect(try await gateway.get("/health").status == 200)
+                #expect(try await gateway.raw(.GET, "/health").status == 200)
             }
         }
     }
@@ -148,13 +148,13 @@ struct GatewayTests {
     func refusedUpstream() async throws {
         try await Self.withGateway(catalog: "http://127.0.0.1:1") { gateway, _ in
             let started = ContinuousClock.now
-            let response = try await gateway.get("/v1/teams")
+            let response = try await gateway.call(CatalogAPI.teams)
             #expect(response.status == 503)
             #expect(response.problem?.code == "UPSTREAM_UNAVAILABLE")
             // Not waiting for the module: a hang, not this machine's speed, is what this catches.
             #expect(ContinuousClock.now - started < .seconds(30))
             // A module nobody configured is unavailable too, not a 500.
-            #expect(try await gateway.get("/v1/chat/rooms").status == 503)
+            #expect(try await gateway.call(ChatAPI.rooms).status == 503)
         }
     }
 
@@ -163,7 +163,7 @@ struct GatewayTests {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url, config: ["gateway.upstream.timeout.ms": "300"]) { gateway, _ in
                 // The module would answer 200 after 3 s: a 504 is the gateway's own timeout.
-                let response = try await gateway.get("/v1/teams/slow")
+                let response = try await gateway.raw(.GET, "/v1/teams/slow")
                 #expect(response.status == 504)
                 #expect(response.problem?.code == "UPSTREAM_TIMEOUT")
             }
@@ -175,7 +175,7 @@ struct GatewayTests {
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url) { gateway, _ in
                 for path in ["/internal/secret", "/INTERNAL/secret", "/internal/sessions/revoked", "/nope", "/v2/teams"] {
-                    let response = try await gateway.get(path)
+                    let response = try await gateway.raw(.GET, path)
                     #expect(response.status == 404, "\(path)")
                     #expect(response.header("Content-Type") == "application/problem+json")
                 }
@@ -189,22 +189,22 @@ struct GatewayTests {
         let config = ["gateway.modules": "catalog,chat", "gateway.ops.http.port": "\(opsPort)"]
         try await FakeUpstream.with { upstream in
             try await Self.withGateway(catalog: upstream.url, config: config) { gateway, _ in
-                let health = try await gateway.get("/health")
+                let health = try await gateway.raw(.GET, "/health")
                 #expect(health.status == 503)
                 let summary = try JSONSerialization.jsonObject(with: health.body) as? [String: Any]
                 #expect(summary?.keys.sorted() == ["status"])
                 #expect(summary?["status"] as? String == "degraded")
-                #expect(try await gateway.get("/metrics").status == 404)
+                #expect(try await gateway.raw(.GET, "/metrics").status == 404)
 
                 let operations = TestClient(baseURL: "http://127.0.0.1:\(opsPort)")
-                let detailed = try await operations.get("/health")
+                let detailed = try await operations.raw(.GET, "/health")
                 #expect(detailed.status == 503)
                 let report = try JSONSerialization.jsonObject(with: detailed.body) as? [String: Any]
                 #expect(report?["status"] as? String == "degraded")
                 #expect(report?["upstreams"] as? [String: String] == ["catalog": "up", "chat": "unknown"])
 
-                _ = try await gateway.get("/v1/teams/echo")
-                let metrics = try await operations.get("/metrics")
+                _ = try await gateway.raw(.GET, "/v1/teams/echo")
+                let metrics = try await operations.raw(.GET, "/metrics")
                 #expect(metrics.status == 200)
                 // Requests are counted and timed by route, method and status.
                 let lines = metrics.text.split(separator: "\n")
@@ -215,7 +215,7 @@ struct GatewayTests {
                     })
                 #expect(lines.contains { $0.hasPrefix("http_server_request_duration") })
 
-                let openAPI = try await gateway.get("/openapi.json")
+                let openAPI = try await gateway.raw(.GET, "/openapi.json")
                 let document = try JSONSerialization.jsonObject(with: openAPI.body) as? [String: Any]
                 let paths = document?["paths"] as? [String: Any]
                 #expect(paths?["/v1/auth/register"] != nil)

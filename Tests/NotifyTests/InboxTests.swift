@@ -18,8 +18,8 @@ import Testing
             #expect(try await devices(ben, harness).map(\.token) == [token])
             // Ana cannot remove Ben's device; Ben can.
             _ = try await expectProblem(
-                404, "NOT_FOUND", harness.notify.delete("/v1/notifications/devices/\(token)", token: ana.accessToken))
-            _ = try await expect(204, harness.notify.delete("/v1/notifications/devices/\(token)", token: ben.accessToken))
+                404, "NOT_FOUND", harness.notify.call(NotifyAPI.removeDevice, token, token: ana.accessToken))
+            _ = try await expect(204, harness.notify.call(NotifyAPI.removeDevice, token, token: ben.accessToken))
             #expect(try await devices(ben, harness).isEmpty)
         }
     }
@@ -33,11 +33,11 @@ import Testing
             #expect(badFCM.errors?.first?.field == "token")
             let fcmWithEnvironment = try await expectProblem(
                 422, "VALIDATION_FAILED",
-                harness.notify.post(
-                    "/v1/notifications/devices", json: RegisterDevice(platform: .fcm, token: "fcm-token-123", environment: .sandbox),
+                harness.notify.call(
+                    NotifyAPI.registerDevice, body: RegisterDevice(platform: .fcm, token: "fcm-token-123", environment: .sandbox),
                     token: ana.accessToken))
             #expect(fcmWithEnvironment.errors?.first?.field == "environment")
-            _ = try await expectProblem(401, "UNAUTHORIZED", harness.notify.get("/v1/notifications"))
+            _ = try await expectProblem(401, "UNAUTHORIZED", harness.notify.call(NotifyAPI.inbox))
         }
     }
 
@@ -49,36 +49,36 @@ import Testing
             var followers: [Session] = []
             for index in 0..<5 {
                 let follower = try await harness.player("Follower \(index)")
-                _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: follower.accessToken))
+                _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: follower.accessToken))
                 followers.append(follower)
             }
             let all = try await harness.inbox(ana, reaching: 5)
             #expect(all.unreadCount == 5)
             #expect(all.items.map(\.body) == followers.reversed().map { "\($0.user.name) follows you." })
 
-            let first = try await harness.inbox(ana, query: "?limit=2")
+            let first = try await harness.inbox(ana, query: "limit=2")
             let cursor = try #require(first.nextCursor)
-            let second = try await harness.inbox(ana, query: "?limit=2&cursor=\(cursor)")
-            let third = try await harness.inbox(ana, query: "?limit=2&cursor=\(try #require(second.nextCursor))")
+            let second = try await harness.inbox(ana, query: "limit=2&cursor=\(cursor)")
+            let third = try await harness.inbox(ana, query: "limit=2&cursor=\(try #require(second.nextCursor))")
             #expect((first.items + second.items + third.items).map(\.id) == all.items.map(\.id))
             #expect(third.nextCursor == nil)
 
-            let read = try await expect(200, harness.notify.post("/v1/notifications/\(all.items[1].id)/read", token: ana.accessToken))
+            let read = try await expect(200, harness.notify.call(NotifyAPI.read, all.items[1].id, token: ana.accessToken))
                 .decode(InboxUnread.self)
             #expect(read.unreadCount == 4)
             // Again is fine, and keeps the count.
             #expect(
-                try await expect(200, harness.notify.post("/v1/notifications/\(all.items[1].id)/read", token: ana.accessToken))
+                try await expect(200, harness.notify.call(NotifyAPI.read, all.items[1].id, token: ana.accessToken))
                     .decode(InboxUnread.self).unreadCount == 4)
             // Someone else's notification does not exist for me.
             let ben = followers[0]
             _ = try await expectProblem(
-                404, "NOT_FOUND", harness.notify.post("/v1/notifications/\(all.items[0].id)/read", token: ben.accessToken))
+                404, "NOT_FOUND", harness.notify.call(NotifyAPI.read, all.items[0].id, token: ben.accessToken))
             let after = try await harness.inbox(ana)
             #expect(after.items.filter { $0.readAt != nil }.map(\.id) == [all.items[1].id])
 
             #expect(
-                try await expect(200, harness.notify.post("/v1/notifications/read-all", token: ana.accessToken)).decode(InboxUnread.self)
+                try await expect(200, harness.notify.call(NotifyAPI.readAll, token: ana.accessToken)).decode(InboxUnread.self)
                     .unreadCount == 0)
             #expect(try await harness.inbox(ana).unreadCount == 0)
         }
@@ -90,35 +90,36 @@ import Testing
             let ana = try await harness.player("Ana"), ben = try await harness.player("Ben"), cid = try await harness.player("Cid")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, ana))
-            let defaults = try await expect(200, harness.notify.get("/v1/notifications/preferences", token: ana.accessToken))
+            let defaults = try await expect(200, harness.notify.call(NotifyAPI.preferences, token: ana.accessToken))
                 .decode(NotificationPreferences.self)
             #expect(defaults.categories.switches.count == NotificationCategory.allCases.count)
             #expect(defaults.categories.switches.values.allSatisfy { $0 })
 
             let auth = harness.stack.client(.auth)
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: ben.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: ben.accessToken))
             let pushed = try #require(try await harness.inbox(ana, reaching: 1).items.first)
             #expect(try await harness.pushedTokens(of: pushed.id) == [phone])
 
             let off = try await expect(
                 200,
-                harness.notify.put(
-                    "/v1/notifications/preferences", json: NotificationPreferences(categories: CategorySwitches([.newFollower: false])),
+                harness.notify.call(
+                    NotifyAPI.setPreferences, body: NotificationPreferences(categories: CategorySwitches([.newFollower: false])),
                     token: ana.accessToken)
             ).decode(NotificationPreferences.self)
             #expect(off.categories[.newFollower] == false && off.categories[.newGame] == true)
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: cid.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: cid.accessToken))
             let kept = try #require(try await harness.inbox(ana, reaching: 2).items.first)
             #expect(kept.body == "Cid follows you.")
             #expect(try await harness.pushedTokens(of: kept.id).isEmpty)
 
-            let unknown = try await harness.notify.put(
-                "/v1/notifications/preferences", json: ["categories": ["goals": false]], token: ana.accessToken)
+            let unknown = try await harness.notify.call(
+                NotifyAPI.setPreferences, rawBody: Data(#"{"categories":{"goals":false}}"#.utf8), token: ana.accessToken,
+                headers: ["Content-Type": "application/json"])
             #expect(unknown.status == 400 || unknown.status == 422)
         }
     }
 
     private func devices(_ player: Session, _ harness: NotifyHarness) async throws -> [Device] {
-        try await expect(200, harness.notify.get("/v1/notifications/devices", token: player.accessToken)).decode(Page<Device>.self).items
+        try await expect(200, harness.notify.call(NotifyAPI.devices, token: player.accessToken)).decode(Page<Device>.self).items
     }
 }

@@ -86,8 +86,8 @@ struct NotifyHarness {
 
     func player(_ name: String) async throws -> Session { try await stack.client(.auth).register(name: name) }
 
-    func inbox(_ player: Session, query: String = "") async throws -> InboxPage {
-        try await expect(200, notify.get("/v1/notifications\(query)", token: player.accessToken)).decode(InboxPage.self)
+    func inbox(_ player: Session, query: String? = nil) async throws -> InboxPage {
+        try await notify.value(NotifyAPI.inbox, query: query, token: player.accessToken)
     }
 
     /// Waits (up to thirty seconds: events travel by polling, reminders wait for their time) until
@@ -95,7 +95,7 @@ struct NotifyHarness {
     @discardableResult
     func inbox(_ player: Session, reaching count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> InboxPage {
         let page = try await poll {
-            try await inbox(player, query: "?limit=100")
+            try await inbox(player, query: "limit=100")
         } until: {
             $0.items.count >= count
         }
@@ -105,9 +105,9 @@ struct NotifyHarness {
 
     @discardableResult
     func register(_ token: String, _ player: Session, platform: PushPlatform = .apns) async throws -> TestClient.Response {
-        try await notify.post(
-            "/v1/notifications/devices",
-            json: RegisterDevice(platform: platform, token: token, environment: platform == .apns ? .sandbox : nil),
+        try await notify.call(
+            NotifyAPI.registerDevice,
+            body: RegisterDevice(platform: platform, token: token, environment: platform == .apns ? .sandbox : nil),
             token: player.accessToken)
     }
 
@@ -122,7 +122,7 @@ struct NotifyHarness {
     func team(_ name: String, managedBy manager: Session, privacy: Privacy = .public) async throws -> Team {
         let request = CreateTeamRequest(
             name: name, sport: .volleyball, privacy: privacy, location: Self.tallinn, ageGroup: .adult, gender: .coed, skill: .intermediate)
-        return try await expect(201, catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
+        return try await expect(201, catalog.call(CatalogAPI.createTeam, body: request, token: manager.accessToken)).decode(Team.self)
     }
 
     static let tallinn = Location(lat: 59.437, lng: 24.7536, address: "Tallinn")

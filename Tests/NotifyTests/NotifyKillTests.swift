@@ -1,6 +1,7 @@
 import AuthService
 import Contracts
 import Foundation
+import NIOHTTP1
 import ProviderStandIns
 import SQLKit
 import ServiceKit

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import NIOConcurrencyHelpers
+import NIOHTTP1
 import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
@@ -17,7 +18,7 @@ import Testing
             let ana = try await harness.player("Ana"), ben = try await harness.player("Ben")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, ana))
-            _ = try await expect(204, harness.stack.client(.auth).put("/v1/users/\(ana.user.id)/follow", token: ben.accessToken))
+            _ = try await expect(204, harness.stack.client(.auth).call(AuthAPI.follow, ana.user.id, token: ben.accessToken))
             let note = try #require(try await harness.inbox(ana, reaching: 1).items.first)
             let push = try #require(try await harness.apnsDeliveries(phone, reaching: 1).first)
             #expect(push.headers["apns-topic"] == "app.huddle.ios")
@@ -41,17 +42,17 @@ import Testing
             let ana = try await harness.player("Ana")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, ana))
-            _ = try await expect(204, harness.standIn.post("/test/apns/tokens/\(phone)/unregister"))
+            _ = try await expect(204, harness.standIn.raw(.POST, "/test/apns/tokens/\(phone)/unregister"))
             let auth = harness.stack.client(.auth)
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: try await harness.player("Ben").accessToken))
             let refused = try await harness.apnsDeliveries(phone, reaching: 1, rejected: true)
             #expect(refused.map(\.status) == [410] && refused.first?.reason == "Unregistered")
             #expect(
                 try await eventually {
-                    try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                    try await expect(200, harness.notify.call(NotifyAPI.devices, token: ana.accessToken)).decode(Page<Device>.self)
                         .items.isEmpty
                 })
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Cid").accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: try await harness.player("Cid").accessToken))
             try await harness.inbox(ana, reaching: 2)
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await harness.apnsDeliveries(phone, rejected: true).count == 1)
@@ -64,19 +65,19 @@ import Testing
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(
                 201,
-                harness.notify.post(
-                    "/v1/notifications/devices",
-                    json: RegisterDevice(platform: .apns, token: phone, environment: .production, topic: "com.example.other"),
+                harness.notify.call(
+                    NotifyAPI.registerDevice,
+                    body: RegisterDevice(platform: .apns, token: phone, environment: .production, topic: "com.example.other"),
                     token: ana.accessToken))
             _ = try await expect(
-                204, harness.stack.client(.auth).put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
+                204, harness.stack.client(.auth).call(AuthAPI.follow, ana.user.id, token: try await harness.player("Ben").accessToken))
             let refused = try await harness.apnsDeliveries(phone, reaching: 1, rejected: true)
             #expect(refused.first?.reason == "DeviceTokenNotForTopic")
             try await Task.sleep(for: .milliseconds(500))
             #expect(try await harness.apnsDeliveries(phone, rejected: true).count == 1)
             // The device stays: the token is fine, the topic was wrong.
             #expect(
-                try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                try await expect(200, harness.notify.call(NotifyAPI.devices, token: ana.accessToken)).decode(Page<Device>.self)
                     .items.count == 1)
         }
     }
@@ -89,7 +90,7 @@ import Testing
             _ = try await expect(201, harness.register(phone, ana, platform: .fcm))
             let auth = harness.stack.client(.auth)
             for name in ["Ben", "Cid"] {
-                _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: try await harness.player(name).accessToken))
+                _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: try await harness.player(name).accessToken))
             }
             let notes = try await harness.inbox(ana, reaching: 2).items
             let pushes = try await harness.fcmDeliveries(phone, reaching: 2)
@@ -101,7 +102,7 @@ import Testing
             #expect(message["token"] as? String == phone)
             #expect((message["data"] as? [String: String])?["category"] == "newFollower")
             // One access token serves both pushes.
-            let exchanges = try await expect(200, harness.standIn.get("/test/fcm/token-exchanges")).decode([String: Int].self)
+            let exchanges = try await expect(200, harness.standIn.raw(.GET, "/test/fcm/token-exchanges")).decode([String: Int].self)
             #expect(exchanges["count"] == 1)
         }
     }
@@ -111,14 +112,14 @@ import Testing
             let ana = try await harness.player("Ana")
             let phone = "fcm-token:" + UUID().uuidString
             _ = try await expect(201, harness.register(phone, ana, platform: .fcm))
-            _ = try await expect(204, harness.standIn.post("/test/fcm/tokens/\(phone)/unregister"))
+            _ = try await expect(204, harness.standIn.raw(.POST, "/test/fcm/tokens/\(phone)/unregister"))
             _ = try await expect(
-                204, harness.stack.client(.auth).put("/v1/users/\(ana.user.id)/follow", token: try await harness.player("Ben").accessToken))
+                204, harness.stack.client(.auth).call(AuthAPI.follow, ana.user.id, token: try await harness.player("Ben").accessToken))
             let refused = try await harness.fcmDeliveries(phone, reaching: 1, rejected: true)
             #expect(refused.first?.status == 404 && refused.first?.reason == "UNREGISTERED")
             #expect(
                 try await eventually {
-                    try await expect(200, harness.notify.get("/v1/notifications/devices", token: ana.accessToken)).decode(Page<Device>.self)
+                    try await expect(200, harness.notify.call(NotifyAPI.devices, token: ana.accessToken)).decode(Page<Device>.self)
                         .items.isEmpty
                 })
         }

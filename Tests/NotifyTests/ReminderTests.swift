@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Logging
+import NIOHTTP1
 import ProviderStandIns
 import SQLKit
 import ServiceKit
@@ -72,15 +73,17 @@ struct ReminderScheduleTests {
             _ = try await expect(201, harness.register(phone, olga))
             // Due ten seconds on: the joins below must reach notify first, even on a busy machine.
             let kickoff = Self.kickoff(remindingIn: 10)
-            let game = try await expect(201, harness.games.post("/v1/games", json: Self.pickup(at: kickoff), token: olga.accessToken))
-                .decode(Game.self)
+            let game = try await expect(
+                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(at: kickoff), token: olga.accessToken)
+            )
+            .decode(Game.self)
             #expect(game.timeZone == "Europe/Tallinn")
             for player in [ana, ben] {
-                _ = try await expect(200, harness.games.post("/v1/games/\(game.id)/join", token: player.accessToken))
+                _ = try await expect(200, harness.games.call(GamesAPI.joinGame, game.id, token: player.accessToken))
             }
             _ = try await expect(
                 200,
-                harness.games.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: ben.accessToken))
+                harness.games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing), token: ben.accessToken))
 
             let reminder = try #require(try await harness.inbox(olga, reaching: 1).items.first)
             #expect(reminder.category == .reminder && reminder.data.gameId == game.id)
@@ -103,19 +106,20 @@ struct ReminderScheduleTests {
         try await NotifyHarness.with(store: store, config: Self.config) { harness in
             let olga = try await harness.player("Olga"), carl = try await harness.player("Carl")
             let moved = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: olga.accessToken)
+                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: olga.accessToken)
             ).decode(Game.self)
             _ = try await expect(
                 200,
-                harness.games.patch(
-                    "/v1/games/\(moved.id)", json: UpdateGameRequest(startsAt: Self.kickoff(remindingIn: 3600)), token: olga.accessToken))
+                harness.games.call(
+                    GamesAPI.updateGame, moved.id, body: UpdateGameRequest(startsAt: Self.kickoff(remindingIn: 3600)),
+                    token: olga.accessToken))
             let cancelled = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: carl.accessToken)
+                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(at: Self.kickoff(remindingIn: 15)), token: carl.accessToken)
             ).decode(Game.self)
-            _ = try await expect(204, harness.games.delete("/v1/games/\(cancelled.id)", token: carl.accessToken))
+            _ = try await expect(204, harness.games.call(GamesAPI.cancelGame, cancelled.id, token: carl.accessToken))
             // A third game falls due after the other two would have: once it has fired, they would have too.
             let marker = try await expect(
-                201, harness.games.post("/v1/games", json: Self.pickup(at: Self.kickoff(remindingIn: 20)), token: carl.accessToken)
+                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(at: Self.kickoff(remindingIn: 20)), token: carl.accessToken)
             ).decode(Game.self)
             let carlsInbox = try await harness.inbox(carl, reaching: 1)
             #expect(carlsInbox.items.map(\.data.gameId) == [marker.id])

@@ -16,14 +16,14 @@ import Testing
             _ = try await expect(201, harness.register(benPhone, ben, platform: .fcm))
             let team = try await harness.team("Huddle Rovers", managedBy: manager)
             for player in [ana, ben] {
-                _ = try await expect(200, harness.catalog.post("/v1/teams/\(team.id)/join", token: player.accessToken))
+                _ = try await expect(200, harness.catalog.call(CatalogAPI.joinTeam, team.id, token: player.accessToken))
             }
             // Games hears of the members from catalog's events before it can invite them.
             try await Task.sleep(for: .milliseconds(500))
             let game = try await expect(
                 201,
-                harness.games.post(
-                    "/v1/games", json: CreateGameRequest(kind: .team, teamId: team.id, startsAt: NotifyHarness.nextWeek),
+                harness.games.call(
+                    GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: NotifyHarness.nextWeek),
                     token: manager.accessToken)
             ).decode(Game.self)
 
@@ -46,14 +46,14 @@ import Testing
         try await NotifyHarness.with(store: store) { harness in
             let manager = try await harness.player("Maria Manager"), ana = try await harness.player("Ana Asker")
             let team = try await harness.team("Protected Rovers", managedBy: manager, privacy: .protected)
-            _ = try await expect(200, harness.catalog.post("/v1/teams/\(team.id)/join", token: ana.accessToken))
+            _ = try await expect(200, harness.catalog.call(CatalogAPI.joinTeam, team.id, token: ana.accessToken))
             let request = try #require(try await harness.inbox(manager, reaching: 1).items.first)
             #expect(request.category == .joinRequest)
             #expect(request.body == "Ana Asker asked to join Protected Rovers.")
             #expect(request.data.teamId == team.id && request.data.userId == ana.user.id)
 
             _ = try await expect(
-                204, harness.catalog.post("/v1/teams/\(team.id)/requests/\(ana.user.id)/approve", token: manager.accessToken))
+                204, harness.catalog.call(CatalogAPI.approveTeamRequest, team.id, ana.user.id, token: manager.accessToken))
             let approved = try #require(try await harness.inbox(ana, reaching: 1).items.first)
             #expect(approved.category == .requestApproved)
             #expect(approved.body == "You're in Protected Rovers.")
@@ -67,17 +67,18 @@ import Testing
             let team = try await harness.team("Private Rovers", managedBy: manager, privacy: .private)
             _ = try await expect(
                 200,
-                harness.catalog.post(
-                    "/v1/teams/\(team.id)/invites", json: InviteRequest(userIds: [ana.user.id]), token: manager.accessToken))
+                harness.catalog.call(
+                    CatalogAPI.inviteToTeam, team.id, body: InviteRequest(userIds: [ana.user.id]), token: manager.accessToken))
             let invitation = try #require(try await harness.inbox(ana, reaching: 1).items.first)
             #expect(invitation.category == .invitation)
             #expect(invitation.body == "Maria Manager invited you to join Private Rovers.")
 
-            let game = try await expect(201, harness.games.post("/v1/games", json: Self.pickup(), token: manager.accessToken)).decode(
-                Game.self)
+            let game = try await expect(201, harness.games.call(GamesAPI.createGame, body: Self.pickup(), token: manager.accessToken))
+                .decode(
+                    Game.self)
             _ = try await expect(
                 200,
-                harness.games.post("/v1/games/\(game.id)/invites", json: InviteRequest(userIds: [ana.user.id]), token: manager.accessToken))
+                harness.games.call(GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [ana.user.id]), token: manager.accessToken))
             let both = try await harness.inbox(ana, reaching: 2)
             #expect(both.items.first?.category == .invitation)
             #expect(both.items.first?.data.gameId == game.id)
@@ -90,15 +91,17 @@ import Testing
         try await NotifyHarness.with(store: store) { harness in
             let organizer = try await harness.player("Olga"), ana = try await harness.player("Ana"), ben = try await harness.player("Ben")
             // The organiser takes one of the two places.
-            let game = try await expect(201, harness.games.post("/v1/games", json: Self.pickup(capacity: 2), token: organizer.accessToken))
-                .decode(Game.self)
-            _ = try await expect(200, harness.games.post("/v1/games/\(game.id)/join", token: ana.accessToken))
-            let waiting = try await expect(200, harness.games.post("/v1/games/\(game.id)/join", token: ben.accessToken)).decode(
+            let game = try await expect(
+                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(capacity: 2), token: organizer.accessToken)
+            )
+            .decode(Game.self)
+            _ = try await expect(200, harness.games.call(GamesAPI.joinGame, game.id, token: ana.accessToken))
+            let waiting = try await expect(200, harness.games.call(GamesAPI.joinGame, game.id, token: ben.accessToken)).decode(
                 RosterPlace.self)
             #expect(waiting.status == .waitlisted)
             _ = try await expect(
                 200,
-                harness.games.put("/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .notGoing), token: ana.accessToken))
+                harness.games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing), token: ana.accessToken))
             let promoted = try #require(try await harness.inbox(ben, reaching: 1).items.first)
             #expect(promoted.category == .waitlistPromoted)
             #expect(promoted.body == "A place freed up in Beach volleyball: you're going.")
@@ -110,8 +113,8 @@ import Testing
         try await NotifyHarness.with { harness in
             let ana = try await harness.player("Ana"), ben = try await harness.player("Ben Follower")
             let auth = harness.stack.client(.auth)
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: ben.accessToken))
-            _ = try await expect(204, auth.put("/v1/users/\(ana.user.id)/follow", token: ben.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: ben.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: ben.accessToken))
             let note = try #require(try await harness.inbox(ana, reaching: 1).items.first)
             #expect(note.category == .newFollower && note.body == "Ben Follower follows you." && note.data.userId == ben.user.id)
             try await Task.sleep(for: .milliseconds(500))
@@ -130,15 +133,16 @@ import Testing
             }
             let course = try await expect(
                 201,
-                harness.catalog.post(
-                    "/v1/courses", json: CreateCourseRequest(name: "Rakke DiscGolfPark", location: NotifyHarness.tallinn, holes: holes),
+                harness.catalog.call(
+                    CatalogAPI.createCourse,
+                    body: CreateCourseRequest(name: "Rakke DiscGolfPark", location: NotifyHarness.tallinn, holes: holes),
                     token: admin.accessToken)
             ).decode(Course.self)
             let dmitri = try await harness.player("Dmitri"), eva = try await harness.player("Eva")
             let card = try await expect(
                 201,
-                harness.games.post(
-                    "/v1/rounds", json: StartRoundRequest(courseId: course.id, players: [RoundPlayerRequest(userId: eva.user.id)]),
+                harness.games.call(
+                    GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: [RoundPlayerRequest(userId: eva.user.id)]),
                     token: dmitri.accessToken)
             ).decode(Scorecard.self)
             let note = try #require(try await harness.inbox(eva, reaching: 1).items.first)

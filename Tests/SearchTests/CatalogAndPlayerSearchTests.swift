@@ -13,7 +13,7 @@ struct CatalogAndPlayerSearchTests {
             for name in ["Brunhilde Stone", "Annika Kask", "Ülle Õun", "Anna Tamm"] { _ = try await h.player(name) }
             let token = bruno.accessToken
             func names(_ query: String) async throws -> [String] {
-                try await h.get("/v1/search/players?q=\(query)", as: Page<PlayerResult>.self, token: token).items.map(\.name)
+                try await h.search.value(SearchAPI.players, query: "q=\(query)", token: token).items.map(\.name)
             }
             #expect(try await eventually { try await names("ulle") == ["Ülle Õun"] })
             #expect(try await names("bru") == ["Brunhilde Stone", "Bruno Player"])
@@ -24,12 +24,13 @@ struct CatalogAndPlayerSearchTests {
 
             // A renamed player is found by the new name.
             _ = try await expect(
-                200, h.stack.client(.auth).patch("/v1/users/me", json: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
+                200, h.stack.client(.auth).call(AuthAPI.updateMe, body: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
             #expect(try await eventually { try await names("backhand") == ["Bruno Backhand"] })
-            #expect(try await h.search.get("/v1/search/players?q=", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(try await h.search.call(SearchAPI.players, query: "q=", token: token).problem?.errors?.map(\.field) == ["q"])
             // Blank by Foundation's measure, not only ASCII spaces; a NUL never reaches the index.
-            #expect(try await h.search.get("/v1/search/players?q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
-            #expect(try await h.search.get("/v1/search/players?q=br%00u", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(
+                try await h.search.call(SearchAPI.players, query: "q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(try await h.search.call(SearchAPI.players, query: "q=br%00u", token: token).problem?.errors?.map(\.field) == ["q"])
         }
     }
 
@@ -43,58 +44,60 @@ struct CatalogAndPlayerSearchTests {
                     name: name, sport: .volleyball, privacy: privacy, location: Location(lat: lat, lng: 24.75), ageGroup: .adult,
                     gender: .coed,
                     skill: .intermediate)
-                return try await expect(201, h.catalog.post("/v1/teams", json: request, token: manager.accessToken)).decode(Team.self)
+                return try await expect(201, h.catalog.call(CatalogAPI.createTeam, body: request, token: manager.accessToken)).decode(
+                    Team.self)
             }
             let near = try await team("Near Spikers", .public, 59.44), protected = try await team("Closed Circle", .protected, 59.45)
             _ = try await team("Secret Six", .private, 59.441)
-            _ = try await expect(200, h.catalog.post("/v1/teams/\(near.id)/join", token: joiner.accessToken))
+            _ = try await expect(200, h.catalog.call(CatalogAPI.joinTeam, near.id, token: joiner.accessToken))
             for (name, lat) in [("Pirita", 59.465), ("Far Park", 58.0)] {
                 let holes = [
                     Hole(number: 1, par: 3, tee: Coordinates(lat: lat, lng: 24.8), basket: Coordinates(lat: lat + 0.0005, lng: 24.8))
                 ]
                 _ = try await expect(
                     201,
-                    h.catalog.post(
-                        "/v1/courses", json: CreateCourseRequest(name: name, location: Location(lat: lat, lng: 24.8), holes: holes),
+                    h.catalog.call(
+                        CatalogAPI.createCourse,
+                        body: CreateCourseRequest(name: name, location: Location(lat: lat, lng: 24.8), holes: holes),
                         token: admin.accessToken))
             }
             for index in 0..<7 {
                 let venue = CreateVenueRequest(
                     name: "Ground \(index)", location: Location(lat: 59.4 + Double(index) * 0.01, lng: 24.75), sports: [.soccer])
-                _ = try await expect(201, h.catalog.post("/v1/venues", json: venue, token: admin.accessToken))
+                _ = try await expect(201, h.catalog.call(CatalogAPI.createVenue, body: venue, token: admin.accessToken))
             }
             let token = manager.accessToken
             let here = "lat=59.437&lng=24.75"
             #expect(
                 try await eventually {
-                    try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.first?
+                    try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items.first?
                         .item.memberCount == 2
                 })
-            let teams = try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items
+            let teams = try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items
             #expect(teams.map(\.item.name) == ["Near Spikers", "Closed Circle"])
             #expect(teams[0].item.location != nil && teams[1].item.location == nil)
             #expect(
-                try await h.get("/v1/search/teams?\(here)&radiusKm=10&sport=soccer", as: Page<Nearby<TeamResult>>.self, token: token).items
+                try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10&sport=soccer", token: token).items
                     .isEmpty)
 
             #expect(
                 try await eventually {
-                    try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items.count == 2
+                    try await h.search.value(SearchAPI.courses, query: "\(here)&radiusKm=300", token: token).items.count == 2
                 })
-            let courses = try await h.get("/v1/search/courses?\(here)&radiusKm=300", as: Page<Nearby<Course>>.self, token: token).items
+            let courses = try await h.search.value(SearchAPI.courses, query: "\(here)&radiusKm=300", token: token).items
             #expect(courses.map(\.item.name) == ["Pirita", "Far Park"] && courses[0].distanceMeters < courses[1].distanceMeters)
             #expect(
                 try await eventually {
-                    try await h.get("/v1/search/venues?\(here)&limit=7", as: Page<Nearby<Venue>>.self, token: token).items.count == 7
+                    try await h.search.value(SearchAPI.venues, query: "\(here)&limit=7", token: token).items.count == 7
                 })
-            let venues = try await h.get("/v1/search/venues?\(here)", as: Page<Nearby<Venue>>.self, token: token).items
+            let venues = try await h.search.value(SearchAPI.venues, query: "\(here)", token: token).items
             #expect(venues.map(\.item.name) == ["Ground 4", "Ground 3", "Ground 5", "Ground 2", "Ground 6"])
 
             // A deleted team leaves the index.
-            _ = try await expect(204, h.catalog.delete("/v1/teams/\(near.id)", token: manager.accessToken))
+            _ = try await expect(204, h.catalog.call(CatalogAPI.deleteTeam, near.id, token: manager.accessToken))
             #expect(
                 try await eventually {
-                    try await h.get("/v1/search/teams?\(here)&radiusKm=10", as: Page<Nearby<TeamResult>>.self, token: token).items.map(
+                    try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items.map(
                         \.item.id) == [protected.id]
                 })
         }
@@ -118,18 +121,20 @@ struct CatchUpTests {
                     kind: .pickup, startsAt: when, location: Location(lat: 52.52 + Double(index) * 0.001, lng: 13.405), sport: .basketball,
                     privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10)
                 created.append(
-                    try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+                    try await expect(201, h.games.call(GamesAPI.createGame, body: request, token: organizer.accessToken)).decode(Game.self)
+                        .id)
             }
-            _ = try await expect(204, h.games.delete("/v1/games/\(created[4])", token: organizer.accessToken))
+            _ = try await expect(204, h.games.call(GamesAPI.cancelGame, created[4], token: organizer.accessToken))
             _ = try await expect(
-                200, h.games.put("/v1/games/\(created[0])/subs", json: SubstitutesRequest(needed: 3), token: organizer.accessToken))
+                200, h.games.call(GamesAPI.askForSubstitutes, created[0], body: SubstitutesRequest(needed: 3), token: organizer.accessToken)
+            )
             try await Task.sleep(for: .milliseconds(300))
-            let query = "/v1/search/games?lat=52.52&lng=13.405&radiusKm=5"
-            #expect(try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items.isEmpty)
+            let query = "lat=52.52&lng=13.405&radiusKm=5"
+            #expect(try await search.value(SearchAPI.games, query: query, token: organizer.accessToken).items.isEmpty)
 
             h.stack.runner.directory.set(.search, url: searchURL)
             let items = try await poll {
-                try await search.get(query, token: organizer.accessToken).decode(Page<Nearby<Game>>.self).items
+                try await search.value(SearchAPI.games, query: query, token: organizer.accessToken).items
             } until: {
                 $0.count == 4 && $0.first?.item.subsNeeded == 3
             }
@@ -150,9 +155,9 @@ struct ReindexTests {
             let admin = try await h.stack.client(.auth).register(name: "Ada Admin", email: SearchHarness.adminEmail)
             let team = try await expect(
                 201,
-                h.catalog.post(
-                    "/v1/teams",
-                    json: CreateTeamRequest(
+                h.catalog.call(
+                    CatalogAPI.createTeam,
+                    body: CreateTeamRequest(
                         name: "Kalev Spikers", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75),
                         ageGroup: .adult,
                         gender: .coed, skill: .any), token: organizer.accessToken)
@@ -160,14 +165,15 @@ struct ReindexTests {
             let holes = [Hole(number: 1, par: 3, tee: Coordinates(lat: 59.465, lng: 24.84), basket: Coordinates(lat: 59.4655, lng: 24.84))]
             _ = try await expect(
                 201,
-                h.catalog.post(
-                    "/v1/courses", json: CreateCourseRequest(name: "Pirita", location: Location(lat: 59.465, lng: 24.84), holes: holes),
+                h.catalog.call(
+                    CatalogAPI.createCourse,
+                    body: CreateCourseRequest(name: "Pirita", location: Location(lat: 59.465, lng: 24.84), holes: holes),
                     token: admin.accessToken))
             _ = try await expect(
                 201,
-                h.catalog.post(
-                    "/v1/venues",
-                    json: CreateVenueRequest(name: "Kadriorg", location: Location(lat: 59.438, lng: 24.79), sports: [.soccer]),
+                h.catalog.call(
+                    CatalogAPI.createVenue,
+                    body: CreateVenueRequest(name: "Kadriorg", location: Location(lat: 59.438, lng: 24.79), sports: [.soccer]),
                     token: admin.accessToken))
             let when = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2 * 24 * 3600).rounded(.down))
             var games: [GameID] = []
@@ -177,39 +183,40 @@ struct ReindexTests {
                     location: Location(lat: 59.437 + Double(index) * 0.001, lng: 24.75),
                     sport: .volleyball, privacy: privacy, ageGroup: .adult, gender: .coed, skill: .any)
                 games.append(
-                    try await expect(201, h.games.post("/v1/games", json: request, token: organizer.accessToken)).decode(Game.self).id)
+                    try await expect(201, h.games.call(GamesAPI.createGame, body: request, token: organizer.accessToken)).decode(Game.self)
+                        .id)
             }
             let token = organizer.accessToken
             let near = "lat=59.437&lng=24.75&radiusKm=20"
-            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.isEmpty)
+            #expect(try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.isEmpty)
 
-            let rebuilt = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
+            let rebuilt = try await h.search.call(SearchAPI.Internal.reindex)
             #expect(rebuilt.status == 200)
-            #expect(try await h.search.post("/internal/reindex").status == 401)
+            #expect(try await h.search.withoutCredential.call(SearchAPI.Internal.reindex).status == 401)
             #expect(
-                try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.map(\.item.id) == [
+                try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.map(\.item.id) == [
                     games[0], games[2],
                 ])
             #expect(
-                try await h.get("/v1/search/teams?\(near)", as: Page<Nearby<TeamResult>>.self, token: token).items.map(\.item.id) == [
+                try await h.search.value(SearchAPI.teams, query: "\(near)", token: token).items.map(\.item.id) == [
                     team.id
                 ])
             #expect(
-                try await h.get("/v1/search/courses?\(near)", as: Page<Nearby<Course>>.self, token: token).items.map(\.item.name) == [
+                try await h.search.value(SearchAPI.courses, query: "\(near)", token: token).items.map(\.item.name) == [
                     "Pirita"
                 ])
             #expect(
-                try await h.get("/v1/search/venues?lat=59.437&lng=24.75", as: Page<Nearby<Venue>>.self, token: token).items.map(\.item.name)
+                try await h.search.value(SearchAPI.venues, query: "lat=59.437&lng=24.75", token: token).items.map(\.item.name)
                     == [
                         "Kadriorg"
                     ])
             #expect(
-                try await h.get("/v1/search/players?q=rita", as: Page<PlayerResult>.self, token: token).items.map(\.name) == [
+                try await h.search.value(SearchAPI.players, query: "q=rita", token: token).items.map(\.name) == [
                     "Rita Rebuild"
                 ])
             // Rebuilding again changes nothing.
-            _ = try await h.search.post("/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
-            #expect(try await h.get("/v1/search/games?\(near)", as: Page<Nearby<Game>>.self, token: token).items.count == 2)
+            _ = try await h.search.call(SearchAPI.Internal.reindex)
+            #expect(try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.count == 2)
         }
     }
 
@@ -222,10 +229,9 @@ struct ReindexTests {
             let request = CreateGameRequest(
                 kind: .pickup, startsAt: Date().addingTimeInterval(2 * 24 * 3600), location: Location(lat: 59.437, lng: 24.75),
                 sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .any)
-            _ = try await expect(201, stack.client(.games).post("/v1/games", json: request, token: organizer.accessToken))
+            _ = try await expect(201, stack.client(.games).call(GamesAPI.createGame, body: request, token: organizer.accessToken))
 
-            let answer = try await stack.client(.search).post(
-                "/internal/reindex", headers: [Routes.Header.internalToken: TestStack.internalToken])
+            let answer = try await stack.client(.search).call(SearchAPI.Internal.reindex)
             #expect(answer.status == 503)
             let problem = try #require(answer.problem)
             #expect(problem.code == ProblemCode.dependencyUnavailable.code)

@@ -40,8 +40,8 @@ struct GeoSearchTests {
                     .map { ($0.id, Geodesy.distance(from: here, to: $0.location!.coordinates)) }
                     .filter { $0.1 <= radiusKm * 1000 }
                     .sorted { $0.1 < $1.1 }
-                let found = try await h.get(
-                    "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=\(radiusKm)&limit=100", as: Page<Nearby<Game>>.self,
+                let found = try await h.search.value(
+                    SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=\(radiusKm)&limit=100",
                     token: searcher.accessToken)
                 #expect(found.items.map(\.item.id) == Array(expected.prefix(100).map(\.0)))
                 #expect(zip(found.items, expected).allSatisfy { abs(Double($0.distanceMeters) - $1.1) <= 0.5 })
@@ -67,8 +67,8 @@ struct GeoSearchTests {
             try await h.deliver(all.map { try SearchHarness.gameEvent($0) })
             let token = try await h.player().accessToken
             func ids(_ query: String) async throws -> [GameID] {
-                try await h.get(
-                    "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", as: Page<Nearby<Game>>.self, token: token
+                try await h.search.value(
+                    SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", token: token
                 )
                 .items.map(\.item.id)
             }
@@ -98,8 +98,8 @@ struct GeoSearchTests {
             let protected = SearchHarness.game(at: Coordinates(lat: 58.382, lng: 26.72), privacy: .protected)
             let hidden = SearchHarness.game(at: Coordinates(lat: 58.383, lng: 26.72), privacy: .private)
             try await h.deliver([open, protected, hidden].map { try SearchHarness.gameEvent($0) })
-            let found = try await h.get(
-                "/v1/search/games?lat=\(here.lat)&lng=\(here.lng)&radiusKm=10", as: Page<Nearby<Game>>.self,
+            let found = try await h.search.value(
+                SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=10",
                 token: try await h.player().accessToken)
             #expect(found.items.map(\.item.id) == [open.id, protected.id])
             #expect(found.items[0].item.location != nil && found.items[1].item.location == nil)
@@ -118,10 +118,10 @@ struct GeoSearchTests {
             try await h.deliver(events)
             try await h.deliver(events)
             let token = try await h.player().accessToken
-            let first = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2", as: Page<Nearby<Game>>.self, token: token)
+            let first = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5&limit=2", token: token)
             let cursor = try #require(first.nextCursor)
-            let second = try await h.get(
-                "/v1/search/games?lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", as: Page<Nearby<Game>>.self, token: token)
+            let second = try await h.search.value(
+                SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", token: token)
             #expect((first.items + second.items).map(\.item.id) == [games[1].id, games[2].id, games[0].id, farther.id])
             #expect(second.nextCursor == nil)
 
@@ -134,7 +134,7 @@ struct GeoSearchTests {
                 try SearchHarness.gameEvent(cancelled, type: GameEvent.cancelled),
                 try SearchHarness.gameEvent(moved, type: GameEvent.updated),
             ])
-            let after = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
+            let after = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5", token: token)
             #expect(after.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
 
             // A large batch (decoded in slices) that repeats an old event applies only its new
@@ -143,10 +143,10 @@ struct GeoSearchTests {
             movedAgain.location = Location(lat: 40.03, lng: -3.7)
             let elsewhere = try (0..<300).map { _ in try SearchHarness.gameEvent(SearchHarness.game(at: Coordinates(lat: 10, lng: 10))) }
             try await h.deliver([events[2]] + elsewhere + [try SearchHarness.gameEvent(movedAgain, type: GameEvent.updated)])
-            let last = try await h.get("/v1/search/games?lat=40&lng=-3.7&radiusKm=5", as: Page<Nearby<Game>>.self, token: token)
+            let last = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5", token: token)
             #expect(last.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
             #expect(last.items.last?.item.location?.lat == 40.03)
-            let far = try await h.get("/v1/search/games?lat=10&lng=10&radiusKm=1&limit=100", as: Page<Nearby<Game>>.self, token: token)
+            let far = try await h.search.value(SearchAPI.games, query: "lat=10&lng=10&radiusKm=1&limit=100", token: token)
             #expect(far.items.count == 100 && far.nextCursor != nil)
         }
     }
@@ -155,21 +155,23 @@ struct GeoSearchTests {
     func validation() async throws {
         try await SearchHarness.with { h in
             let token = try await h.player().accessToken
-            func fields(_ query: String) async throws -> [String] {
-                try await h.search.get("/v1/search/games\(query)", token: token).problem?.errors?.map(\.field) ?? []
+            func fields(_ query: String?) async throws -> [String] {
+                try await h.search.call(SearchAPI.games, query: query, token: token).problem?.errors?.map(\.field) ?? []
             }
-            #expect(try await fields("") == ["lat", "lng"])
-            #expect(try await fields("?lat=91&lng=181") == ["lat", "lng"])
-            #expect(try await fields("?lat=1&lng=1&radiusKm=0") == ["radiusKm"])
-            #expect(try await fields("?lat=1&lng=1&radiusKm=501") == ["radiusKm"])
-            #expect(try await fields("?lat=north&lng=1") == ["lat"])
-            #expect(try await fields("?lat=1&lng=1&sport=quidditch") == ["sport"])
-            #expect(try await fields("?lat=1&lng=1&gender=robot") == ["gender"])
-            #expect(try await fields("?lat=1&lng=1&needsPlayers=maybe") == ["needsPlayers"])
-            #expect(try await fields("?lat=1&lng=1&from=tomorrow") == ["from"])
-            #expect(try await h.search.get("/v1/search/games?lat=1&lng=1").status == 401)
+            #expect(try await fields(nil) == ["lat", "lng"])
+            #expect(try await fields("lat=91&lng=181") == ["lat", "lng"])
+            #expect(try await fields("lat=1&lng=1&radiusKm=0") == ["radiusKm"])
+            #expect(try await fields("lat=1&lng=1&radiusKm=501") == ["radiusKm"])
+            #expect(try await fields("lat=north&lng=1") == ["lat"])
+            #expect(try await fields("lat=1&lng=1&sport=quidditch") == ["sport"])
+            #expect(try await fields("lat=1&lng=1&gender=robot") == ["gender"])
+            #expect(try await fields("lat=1&lng=1&needsPlayers=maybe") == ["needsPlayers"])
+            #expect(try await fields("lat=1&lng=1&from=tomorrow") == ["from"])
+            #expect(try await h.search.call(SearchAPI.games, query: "lat=1&lng=1").status == 401)
             #expect(
-                try await h.search.get("/v1/search/venues?lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == ["limit"])
+                try await h.search.call(SearchAPI.venues, query: "lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == [
+                    "limit"
+                ])
         }
     }
 }

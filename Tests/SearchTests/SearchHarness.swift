@@ -43,12 +43,6 @@ struct SearchHarness {
         }
     }
 
-    func get<T: Decodable>(_ path: String, as type: T.Type, token: String) async throws -> T {
-        let response = try await search.get(path, token: token)
-        guard response.status == 200 else { throw UnexpectedResponse(response: response) }
-        return try response.decode(T.self)
-    }
-
     static func gameEvent(_ game: Game, type: EventType<GameEvent.GameChanged> = GameEvent.created) throws -> EventEnvelope {
         try type.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date())
     }

@@ -31,14 +31,14 @@ struct TokenVerificationTests {
         try await TestStack.with([Self.auth, Self.protectedModule], store: store) { stack in
             let session = try await stack.client(.auth).register()
             let other = stack.client(.catalog)
-            let before = try await other.get("/v1/whoami", token: session.accessToken)
+            let before = try await other.raw(.GET, "/v1/whoami", token: session.accessToken)
             #expect(before.status == 200)
             #expect(before.text == session.user.id.description)
-            #expect(try await other.get("/v1/whoami").status == 401)
+            #expect(try await other.raw(.GET, "/v1/whoami").status == 401)
 
-            #expect(try await stack.client(.auth).post("/v1/auth/logout", token: session.accessToken).status == 204)
+            #expect(try await stack.client(.auth).call(AuthAPI.logout, token: session.accessToken).status == 204)
             let loggedOut = ContinuousClock.now
-            #expect(try await eventually { try await other.get("/v1/whoami", token: session.accessToken).status == 401 })
+            #expect(try await eventually { try await other.raw(.GET, "/v1/whoami", token: session.accessToken).status == 401 })
             // The poll runs every 200 ms here, so on a quiet machine this takes a fraction of a
             // second; the bound leaves room for one saturated by the whole suite running in
             // parallel, and still proves the token is refused long before it expires (15 min).
@@ -53,7 +53,7 @@ struct TokenVerificationTests {
             // A module whose auth address points nowhere.
             let lonely = try await TestStack.start([Self.protectedModule], config: ["auth.url": "http://127.0.0.1:1"])
             lonely.runner.directory.set(.auth, url: "http://127.0.0.1:1")
-            let response = try await lonely.client(.catalog).get("/v1/whoami", token: session.accessToken)
+            let response = try await lonely.client(.catalog).raw(.GET, "/v1/whoami", token: session.accessToken)
             await lonely.stop()
             #expect(response.status == 503)
         }

@@ -96,11 +96,11 @@ struct ChatThroughGatewayTests {
         ]
         try await StackTests.withStack(store: .sqlite, config: config) { gateway in
             let ada = try await gateway.register(name: "Ada Frozen"), bo = try await gateway.register(name: "Bo Talker")
-            let rooms = try await expect(200, gateway.get("/v1/chat/rooms", token: ada.accessToken)).decode(Page<ChatRoom>.self)
+            let rooms = try await expect(200, gateway.call(ChatAPI.rooms, token: ada.accessToken)).decode(Page<ChatRoom>.self)
             let room = try #require(rooms.items.first { $0.kind == .global }).id
             let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
             let frozen = try await StalledSocket.connect(
-                baseURL: gateway.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+                baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: ada.accessToken, frames: [subscribe])
             let healthy = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: bo.accessToken)
             try healthy.send(ChatClientFrame.subscribe(room))
             #expect(try await healthy.waitFor { $0.type == .subscribed })
@@ -108,7 +108,7 @@ struct ChatThroughGatewayTests {
             // Long messages fill the frozen phone's connection, then what the gateway keeps for it.
             let last = try await frozen.flood {
                 let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
-                _ = try await expect(201, gateway.post("/v1/chat/rooms/\(room)/messages", json: message, token: bo.accessToken))
+                _ = try await expect(201, gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken))
             }
             #expect(await frozen.isCutOff(within: patience), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
@@ -127,11 +127,11 @@ struct ChatThroughGatewayTests {
             // Stopping is not cancelled within the minute the test waits: only the reset can end it.
             try await StackTests.withStack(store: .sqlite, config: ["chat.flood.burst": "100", "shutdown.grace.ms": "600000"]) { gateway in
                 let ada = try await gateway.register(name: "Ada Frozen")
-                let rooms = try await expect(200, gateway.get("/v1/chat/rooms", token: ada.accessToken)).decode(Page<ChatRoom>.self)
+                let rooms = try await expect(200, gateway.call(ChatAPI.rooms, token: ada.accessToken)).decode(Page<ChatRoom>.self)
                 let room = try #require(rooms.items.first { $0.kind == .global }).id
                 let subscribe = String(decoding: try HuddleJSON.encoder.encode(ChatClientFrame.subscribe(room)), as: UTF8.self)
                 let frozen = try await StalledSocket.connect(
-                    baseURL: gateway.baseURL, path: "/v1/chat/live", token: ada.accessToken, frames: [subscribe])
+                    baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: ada.accessToken, frames: [subscribe])
                 frozenPhone.withLockedValue { $0 = frozen }
                 // A second phone, which reads, sees a few messages go by: the frozen one is subscribed by then.
                 let bo = try await gateway.register(name: "Bo Talker")
@@ -140,7 +140,7 @@ struct ChatThroughGatewayTests {
                 #expect(try await healthy.waitFor { $0.type == .subscribed })
                 for _ in 0..<20 {
                     let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
-                    _ = try await expect(201, gateway.post("/v1/chat/rooms/\(room)/messages", json: message, token: bo.accessToken))
+                    _ = try await expect(201, gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken))
                 }
                 #expect(try await healthy.waitFor { $0.message?.seq == 20 })
                 await healthy.close()

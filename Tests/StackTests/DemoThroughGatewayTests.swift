@@ -24,43 +24,44 @@ struct DemoThroughGatewayTests {
             #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
 
-            let courses = try await gateway.get("/v1/courses?limit=100").decode(Page<Course>.self)
+            let courses = try await gateway.call(CatalogAPI.courses, query: "limit=100").decode(Page<Course>.self)
             #expect(Set(courses.items.map(\.name)).isSuperset(of: DemoCatalog.parks.map(\.name)))
-            let venues = try await gateway.get("/v1/venues?limit=100").decode(Page<Venue>.self)
+            let venues = try await gateway.call(CatalogAPI.venues, query: "limit=100").decode(Page<Venue>.self)
             #expect(Set(venues.items.map(\.name)).isSuperset(of: DemoCatalog.venues.map(\.name)))
-            let news = try await gateway.get("/v1/news?limit=100").decode(Page<NewsArticle>.self)
+            let news = try await gateway.call(CatalogAPI.news, query: "limit=100").decode(Page<NewsArticle>.self)
             #expect(Set(news.items.map(\.url)).isSuperset(of: DemoCatalog.news.map(\.url)))
 
-            let bruno = try await gateway.post(
-                "/v1/auth/login", json: LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
+            let bruno = try await gateway.call(
+                AuthAPI.login, body: LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
             ).decode(Session.self)
-            let teams = try await gateway.get("/v1/teams?member=me", token: bruno.accessToken).decode(Page<Team>.self)
+            let teams = try await gateway.call(CatalogAPI.teams, query: "member=me", token: bruno.accessToken).decode(Page<Team>.self)
             #expect(!teams.items.isEmpty)
-            let games = try await gateway.get("/v1/games?scope=mine", token: bruno.accessToken).decode(Page<Game>.self)
+            let games = try await gateway.call(GamesAPI.myGames, query: "scope=mine", token: bruno.accessToken).decode(Page<Game>.self)
             #expect(!games.items.isEmpty)
             // Every demo game says where its local time is, so its reminders read in it.
             #expect(games.items.allSatisfy { $0.timeZone != nil })
             // Profiles reach search through auth's events.
             let found = try await poll {
-                try await gateway.get("/v1/search/players?q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self).items.map(
-                    \.name)
+                try await gateway.call(SearchAPI.players, query: "q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self).items
+                    .map(
+                        \.name)
             } until: {
                 !$0.isEmpty
             }
             #expect(found == [DemoData.chloe.name])
             // The conversation in the global room, once though seeded twice.
             let global = try #require(
-                try await gateway.get("/v1/chat/rooms", token: bruno.accessToken).decode(Page<ChatRoom>.self).items.first {
+                try await gateway.call(ChatAPI.rooms, token: bruno.accessToken).decode(Page<ChatRoom>.self).items.first {
                     $0.kind == .global
                 })
-            let said = try await gateway.get("/v1/chat/rooms/\(global.id)/messages?limit=100", token: bruno.accessToken)
+            let said = try await gateway.call(ChatAPI.messages, global.id, query: "limit=100", token: bruno.accessToken)
                 .decode(Page<ChatMessage>.self).items.filter { $0.clientMessageId.hasPrefix("demo-chat-") }
             #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text))
             // Bruno's iPhone, registered before the rest, so Chloe's request to join his team notified him.
-            let phones = try await gateway.get("/v1/notifications/devices", token: bruno.accessToken).decode(Page<Device>.self)
+            let phones = try await gateway.call(NotifyAPI.devices, token: bruno.accessToken).decode(Page<Device>.self)
             #expect(phones.items.map(\.token) == [DemoNotify.brunoIPhone])
             let inbox = try await poll {
-                try await gateway.get("/v1/notifications?limit=100", token: bruno.accessToken).decode(InboxPage.self).items
+                try await gateway.call(NotifyAPI.inbox, query: "limit=100", token: bruno.accessToken).decode(InboxPage.self).items
             } until: {
                 $0.contains { $0.category == .joinRequest }
             }
@@ -83,18 +84,18 @@ struct DemoThroughGatewayTests {
                 let bruno = try #require(await DemoData.seed(authURL: url, logger: Self.logger)[DemoData.bruno.email])
                 #expect(await DemoBetting.seed(authURL: url, bettingURL: url, feedURL: feedURL, logger: Self.logger))
                 #expect(await DemoBetting.seed(authURL: url, bettingURL: url, feedURL: feedURL, logger: Self.logger))
-                let tickets = try await gateway.get("/v1/betting/tickets", token: bruno.accessToken).decode(Page<Ticket>.self).items
+                let tickets = try await gateway.call(BettingAPI.tickets, token: bruno.accessToken).decode(Page<Ticket>.self).items
                 #expect(tickets.count == 1)
                 let ticket = try #require(tickets.first)
                 #expect(ticket.status == .won && ticket.payout == 1850 && ticket.selections.map(\.home) == [DemoBetting.home])
-                let wallet = try await gateway.get("/v1/betting/wallet", token: bruno.accessToken).decode(Wallet.self)
+                let wallet = try await gateway.call(BettingAPI.wallet, token: bruno.accessToken).decode(Wallet.self)
                 #expect(wallet.balance == 100_000 - 1000 + 1850)
                 // Ids are lower-case on the wire, wallet transactions' as every other.
-                let entries = try await gateway.get("/v1/betting/wallet/transactions", token: bruno.accessToken)
+                let entries = try await gateway.call(BettingAPI.transactions, token: bruno.accessToken)
                 #expect(entries.status == 200 && entries.text.contains(#""id":""#))
                 #expect(entries.text.firstMatch(of: #/"id":"[0-9a-fA-F-]*[A-F]/#) == nil)
                 // The match kicked off before it was over.
-                let match = try await gateway.get("/v1/matches/\(ticket.selections[0].fixtureId)").decode(Match.self)
+                let match = try await gateway.call(GamesAPI.match, ticket.selections[0].fixtureId).decode(Match.self)
                 #expect(match.kickoff <= match.updatedAt)
             }
         }
@@ -106,9 +107,14 @@ struct DemoThroughGatewayTests {
         let parks = Set(DemoCatalog.parks.map(\.name)), venues = Set(DemoCatalog.venues.map(\.name))
         let articles = Set(DemoCatalog.news.map(\.url))
         return [
-            try await gateway.get("/v1/courses?limit=100").decode(Page<Course>.self).items.filter { parks.contains($0.name) }.count,
-            try await gateway.get("/v1/venues?limit=100").decode(Page<Venue>.self).items.filter { venues.contains($0.name) }.count,
-            try await gateway.get("/v1/news?limit=100").decode(Page<NewsArticle>.self).items.filter { articles.contains($0.url) }.count,
+            try await gateway.call(CatalogAPI.courses, query: "limit=100").decode(Page<Course>.self).items.filter {
+                parks.contains($0.name)
+            }.count,
+            try await gateway.call(CatalogAPI.venues, query: "limit=100").decode(Page<Venue>.self).items.filter { venues.contains($0.name) }
+                .count,
+            try await gateway.call(CatalogAPI.news, query: "limit=100").decode(Page<NewsArticle>.self).items.filter {
+                articles.contains($0.url)
+            }.count,
         ]
     }
 
@@ -118,7 +124,7 @@ struct DemoThroughGatewayTests {
             let url = gateway.baseURL
             let complete = await DemoSeed.run(auth: url, catalog: url, games: url, logger: Self.logger)
             #expect(!complete)
-            let courses = try await gateway.get("/v1/courses").decode(Page<Course>.self)
+            let courses = try await gateway.call(CatalogAPI.courses).decode(Page<Course>.self)
             #expect(courses.items.isEmpty)
         }
     }

@@ -28,7 +28,7 @@ struct EdgeValueTests {
             for operation in Self.operations {
                 guard let body = operation.body else { continue }
                 for variant in try BodyEdges(body.type).variants {
-                    let response = try await gateway.send(
+                    let response = try await gateway.raw(
                         operation.method.clientMethod, Self.path(operation, ids: ids), rawBody: try HuddleJSON.encoder.encode(variant.body),
                         token: token, headers: Self.headers(operation))
                     sent += 1
@@ -52,14 +52,14 @@ struct EdgeValueTests {
             var failures: [String] = []
             // The gateway's own routes (health, metrics, the document) take no parameters and read none.
             for operation in Self.operations where operation.method == .get && operation.owner != .gateway {
-                let unknown = try await gateway.get(Self.path(operation) + "?zzz=1", token: token)
+                let unknown = try await gateway.raw(.GET, Self.path(operation) + "?zzz=1", token: token)
                 if unknown.status != 422 || unknown.problem?.errors?.contains(where: { $0.field == "zzz" }) != true {
                     failures.append("\(operation.name) ?zzz=1: \(unknown.status) \(unknown.text)")
                 }
                 for parameter in operation.query {
                     for value in QueryEdges.values(for: parameter.schema) {
                         let query = "?\(parameter.name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)"
-                        let response = try await gateway.get(Self.path(operation) + query, token: token)
+                        let response = try await gateway.raw(.GET, Self.path(operation) + query, token: token)
                         if !Self.acceptable(response, for: operation) {
                             failures.append("\(operation.name)\(query): \(response.status) \(response.text)")
                         }
@@ -207,15 +207,15 @@ struct OwnedThings {
     static func make(through gateway: TestClient, as session: Session) async throws -> OwnedThings {
         let token = session.accessToken
         let here = Location(lat: 59.437, lng: 24.7536)
-        let team = try await gateway.post(
-            "/v1/teams",
-            json: CreateTeamRequest(
+        let team = try await gateway.call(
+            CatalogAPI.createTeam,
+            body: CreateTeamRequest(
                 name: "Edge Values", sport: .volleyball, privacy: .public, location: here, ageGroup: .adult, gender: .coed,
                 skill: .any), token: token
         ).decode(Team.self)
-        let game = try await gateway.post(
-            "/v1/games",
-            json: CreateGameRequest(
+        let game = try await gateway.call(
+            GamesAPI.createGame,
+            body: CreateGameRequest(
                 kind: .pickup, startsAt: Date().addingTimeInterval(7 * 86_400), location: here, sport: .volleyball, privacy: .public,
                 ageGroup: .adult, gender: .coed, skill: .any, capacity: 6), token: token
         ).decode(Game.self)
@@ -224,11 +224,12 @@ struct OwnedThings {
                 number: $0, par: 3, tee: Coordinates(lat: 59.4 + Double($0) * 0.001, lng: 24.7),
                 basket: Coordinates(lat: 59.4005 + Double($0) * 0.001, lng: 24.7))
         }
-        let course = try await gateway.post(
-            "/v1/courses", json: CreateCourseRequest(name: "Edge Park", location: here, holes: holes), token: token
+        let course = try await gateway.call(
+            CatalogAPI.createCourse, body: CreateCourseRequest(name: "Edge Park", location: here, holes: holes), token: token
         ).decode(Course.self)
-        let round = try await gateway.post("/v1/rounds", json: StartRoundRequest(courseId: course.id), token: token).decode(Scorecard.self)
-        let rooms = try await gateway.get("/v1/chat/rooms", token: token).decode(Page<ChatRoom>.self)
+        let round = try await gateway.call(GamesAPI.startRound, body: StartRoundRequest(courseId: course.id), token: token).decode(
+            Scorecard.self)
+        let rooms = try await gateway.call(ChatAPI.rooms, token: token).decode(Page<ChatRoom>.self)
         var byPrefix = [
             "/v1/teams/": team.id.description, "/v1/games/": game.id.description, "/v1/courses/": course.id.description,
             "/v1/rounds/": round.id.description,

@@ -13,13 +13,13 @@ struct HTTPConventionsTests {
         try await StackTests.withStack(store: .sqlite) { gateway in
             let session = try await gateway.register(name: "Case Insensitive")
             for scheme in ["bearer", "BEARER", "Bearer"] {
-                let me = try await gateway.get("/v1/users/me", headers: ["Authorization": "\(scheme) \(session.accessToken)"])
+                let me = try await gateway.call(AuthAPI.me, headers: ["Authorization": "\(scheme) \(session.accessToken)"])
                 #expect(me.status == 200, "\(scheme)")
             }
-            let forged = try await gateway.get("/v1/users/me", headers: ["Authorization": "Bearer not.a.token"])
+            let forged = try await gateway.call(AuthAPI.me, headers: ["Authorization": "Bearer not.a.token"])
             #expect(forged.status == 401)
             #expect(forged.header("WWW-Authenticate") == #"Bearer realm="huddle", error="invalid_token""#)
-            let anonymous = try await gateway.get("/v1/users/me")
+            let anonymous = try await gateway.call(AuthAPI.me)
             #expect(anonymous.status == 401)
             #expect(anonymous.header("WWW-Authenticate") == #"Bearer realm="huddle""#)
         }
@@ -28,14 +28,14 @@ struct HTTPConventionsTests {
     @Test("HEAD on a GET route answers GET's head without its body")
     func head() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            let get = try await gateway.get("/v1/sports")
-            let head = try await gateway.send(.HEAD, "/v1/sports")
+            let get = try await gateway.call(CatalogAPI.sports)
+            let head = try await gateway.raw(.HEAD, "/v1/sports")
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
             #expect(head.header("Content-Length") == get.header("Content-Length"))
             #expect(head.header("Content-Type") == get.header("Content-Type"))
-            #expect(try await gateway.send(.HEAD, "/v1/users/me").status == 401)
-            #expect(try await gateway.send(.HEAD, "/openapi.json").status == 200)
+            #expect(try await gateway.raw(.HEAD, "/v1/users/me").status == 401)
+            #expect(try await gateway.raw(.HEAD, "/openapi.json").status == 200)
         }
     }
 
@@ -44,7 +44,7 @@ struct HTTPConventionsTests {
         try await StackTests.withStack(store: .sqlite) { gateway in
             let token = try await gateway.register(name: "Careless Client").accessToken
             func problems(_ path: String, _ json: String) async throws -> [Problem.FieldError] {
-                let response = try await gateway.send(
+                let response = try await gateway.raw(
                     .POST, path, rawBody: Data(json.utf8), token: token, headers: ["Content-Type": "application/json"])
                 #expect(response.status == 422, "\(json)")
                 return response.problem?.errors ?? []
@@ -57,8 +57,8 @@ struct HTTPConventionsTests {
             #expect(sport.first?.message.contains("Sport") == false)
 
             let ticket = { (stake: String, selections: String) in #"{"stake":\#(stake),"selections":\#(selections)}"# }
-            let stake = try await gateway.send(
-                .POST, "/v1/betting/tickets", rawBody: Data(ticket("10.5", "[]").utf8), token: token,
+            let stake = try await gateway.call(
+                BettingAPI.placeTicket, rawBody: Data(ticket("10.5", "[]").utf8), token: token,
                 headers: ["Content-Type": "application/json", "Idempotency-Key": "edge-1"])
             #expect(stake.status == 422)
             #expect(Set(stake.problem?.errors?.map(\.field) ?? []) == ["stake", "selections"])

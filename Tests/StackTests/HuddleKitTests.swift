@@ -42,7 +42,7 @@ struct HuddleKitTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(names == Array(repeating: "Kit Player", count: 10))
-            #expect(counter.count(of: "/v1/auth/refresh") == 1)
+            #expect(counter.count(of: AuthAPI.refresh.path()) == 1)
         }
     }
 
@@ -56,7 +56,7 @@ struct HuddleKitTests {
                 gateway, transport: counter,
                 tokens: InMemoryTokenStore(StoredSession(session: session, accessTokenExpiresAt: .distantFuture)))
             #expect(try await app.send(AuthAPI.me).name == "Kit Player")
-            #expect(counter.count(of: "/v1/auth/refresh") == 1)
+            #expect(counter.count(of: AuthAPI.refresh.path()) == 1)
         }
     }
 
@@ -82,7 +82,7 @@ struct HuddleKitTests {
     @Test("a create retried after its answer was lost makes one team, not two")
     func retriedCreateHappensOnce() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
-            let dropping = DroppingTransport(dropAnswerOf: "/v1/teams")
+            let dropping = DroppingTransport(dropAnswerOf: CatalogAPI.createTeam.path())
             let app = Self.client(gateway, transport: dropping)
             try await app.register(email: Self.email(), password: "kit password 1", name: "Maria Manager")
             let request = CreateTeamRequest(
@@ -109,7 +109,7 @@ struct HuddleKitTests {
             #expect(await tokens.load() == nil)
             let error = await #expect(throws: HuddleError.self) { try await app.send(AuthAPI.me) }
             #expect(error?.kind == .notSignedIn)
-            #expect(try await gateway.get("/v1/users/me", token: token).status == 401)
+            #expect(try await gateway.call(AuthAPI.me, token: token).status == 401)
         }
     }
 

@@ -45,7 +45,7 @@ struct LiveFootballTests {
                 let poller = Task {
                     var tag: String?
                     while !Task.isCancelled {
-                        let response = try await gateway.get("/v1/matches/\(match.id)", headers: tag.map { ["If-None-Match": $0] } ?? [:])
+                        let response = try await gateway.call(GamesAPI.match, match.id, headers: tag.map { ["If-None-Match": $0] } ?? [:])
                         if response.status == 304 {
                             answers.withLockedValue { $0.notModified += 1 }
                         } else {

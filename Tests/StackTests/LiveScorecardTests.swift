@@ -17,8 +17,9 @@ struct LiveScorecardTests {
                     number: number, par: 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
                     basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
             }
-            let course = try await gateway.post(
-                "/v1/courses", json: CreateCourseRequest(name: "Cut Park", location: Location(lat: 58.98, lng: 26.25), holes: holes),
+            let course = try await gateway.call(
+                CatalogAPI.createCourse,
+                body: CreateCourseRequest(name: "Cut Park", location: Location(lat: 58.98, lng: 26.25), holes: holes),
                 token: admin.accessToken
             ).decode(Course.self)
             let tokens = InMemoryTokenStore()

@@ -27,23 +27,25 @@ struct SocketUpgradeTests {
             let player = try await gateway.register(name: "Socket Tester")
             let bearer = "Authorization: Bearer \(player.accessToken)\r\n"
 
-            let (anonymous, problem, answer) = try await Self.upgrade(gateway, "/v1/chat/live")
+            let (anonymous, problem, answer) = try await Self.upgrade(gateway, ChatAPI.live.path())
             #expect(anonymous == 401)
             #expect(problem?.code == ProblemCode.unauthorized.code)
             #expect(answer.contains("Content-Type: application/problem+json"))
             #expect(answer.contains(#"WWW-Authenticate: Bearer realm="huddle""#))
 
-            let (forged, forgedProblem, forgedAnswer) = try await Self.upgrade(gateway, "/v1/chat/live", "Authorization: Bearer nope\r\n")
+            let (forged, forgedProblem, forgedAnswer) = try await Self.upgrade(
+                gateway, ChatAPI.live.path(), "Authorization: Bearer nope\r\n")
             #expect(forged == 401 && forgedProblem?.code == ProblemCode.unauthorized.code)
             #expect(forgedAnswer.contains(#"error="invalid_token""#))
 
-            let (notPlayer, notPlayerProblem, _) = try await Self.upgrade(gateway, "/v1/rounds/\(RoundID())/live", bearer)
+            let (notPlayer, notPlayerProblem, _) = try await Self.upgrade(gateway, GamesAPI.liveRound.path(RoundID()), bearer)
             #expect(notPlayer == 404 && notPlayerProblem?.code == ProblemCode.notFound.code)
 
-            let (unknownMatch, _, _) = try await Self.upgrade(gateway, "/v1/matches/\(MatchID())/live")
+            let (unknownMatch, _, _) = try await Self.upgrade(gateway, GamesAPI.liveMatch.path(MatchID()))
             #expect(unknownMatch == 404)
 
-            let (badVersion, badVersionProblem, _) = try await Self.upgrade(gateway, "/v1/matches/\(MatchID())/live?afterVersion=-1")
+            let (badVersion, badVersionProblem, _) = try await Self.upgrade(
+                gateway, GamesAPI.liveMatch.path(MatchID()) + "?afterVersion=-1")
             #expect(badVersion == 422 && badVersionProblem?.errors?.map(\.field) == ["afterVersion"])
 
             let (noRoute, noRouteProblem, _) = try await Self.upgrade(gateway, "/v1/nothing/live", bearer)
@@ -55,7 +57,7 @@ struct SocketUpgradeTests {
     func subprotocolTokenAndLongFrames() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
             let player = try await gateway.register(name: "Browser Player")
-            let rooms = try await gateway.get("/v1/chat/rooms", token: player.accessToken).decode(Page<ChatRoom>.self)
+            let rooms = try await gateway.call(ChatAPI.rooms, token: player.accessToken).decode(Page<ChatRoom>.self)
             let global = try #require(rooms.items.first { $0.kind == .global })
             let offer: HTTPFields = [.secWebSocketProtocol: "huddle, huddle.bearer.\(player.accessToken)"]
             let phone = try await LiveDevice<ChatServerFrame>.connect(
@@ -70,7 +72,8 @@ struct SocketUpgradeTests {
             #expect(try await phone.waitFor { $0.type == .message && $0.message?.text == "still here" })
             await phone.close()
 
-            let (status, _, _) = try await Self.upgrade(gateway, "/v1/chat/live", "Sec-WebSocket-Protocol: huddle, huddle.bearer.nope\r\n")
+            let (status, _, _) = try await Self.upgrade(
+                gateway, ChatAPI.live.path(), "Sec-WebSocket-Protocol: huddle, huddle.bearer.nope\r\n")
             #expect(status == 401)
         }
     }

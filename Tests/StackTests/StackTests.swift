@@ -29,10 +29,10 @@ struct StackTests {
 
     static func administrator(_ gateway: TestClient) async throws -> Session {
         let password = administratorPassword
-        let registered = try await gateway.post(
-            "/v1/auth/register", json: RegisterRequest(email: adminEmail, password: password, name: "Stack Admin"))
+        let registered = try await gateway.call(
+            AuthAPI.register, body: RegisterRequest(email: adminEmail, password: password, name: "Stack Admin"))
         if registered.status == 201 { return try registered.decode(Session.self) }
-        return try await gateway.post("/v1/auth/login", json: LoginRequest(email: adminEmail, password: password)).decode(Session.self)
+        return try await gateway.call(AuthAPI.login, body: LoginRequest(email: adminEmail, password: password)).decode(Session.self)
     }
 
     static func withStack<T>(
@@ -70,28 +70,27 @@ struct StackTests {
     func sessionLifecycle(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let registered = try await gateway.register(name: "Stack Player", email: "stack@example.com", password: "stack password 1")
-            let login = try await gateway.post(
-                "/v1/auth/login", json: LoginRequest(email: "stack@example.com", password: "stack password 1"))
+            let login = try await gateway.call(AuthAPI.login, body: LoginRequest(email: "stack@example.com", password: "stack password 1"))
             #expect(login.status == 200)
             let session = try login.decode(Session.self)
             #expect(session.user.id == registered.user.id)
 
-            let me = try await gateway.get("/v1/users/me", token: session.accessToken)
+            let me = try await gateway.call(AuthAPI.me, token: session.accessToken)
             #expect(me.status == 200)
             #expect(try me.decode(MyProfile.self).email == "stack@example.com")
             #expect(me.header("X-Request-Id") != nil)
 
-            let refreshed = try await gateway.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: session.refreshToken))
+            let refreshed = try await gateway.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: session.refreshToken))
             #expect(refreshed.status == 200)
             let next = try refreshed.decode(Session.self)
 
-            #expect(try await gateway.post("/v1/auth/logout", token: next.accessToken).status == 204)
-            #expect(try await gateway.get("/v1/users/me", token: next.accessToken).status == 401)
-            #expect(try await gateway.post("/v1/auth/refresh", json: RefreshRequest(refreshToken: next.refreshToken)).status == 401)
+            #expect(try await gateway.call(AuthAPI.logout, token: next.accessToken).status == 204)
+            #expect(try await gateway.call(AuthAPI.me, token: next.accessToken).status == 401)
+            #expect(try await gateway.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: next.refreshToken)).status == 401)
 
-            let health = try await gateway.get("/health")
+            let health = try await gateway.raw(.GET, "/health")
             #expect(health.status == 200)
-            #expect(try await gateway.get("/.well-known/jwks.json").status == 200)
+            #expect(try await gateway.raw(.GET, "/.well-known/jwks.json").status == 200)
         }
     }
 }
@@ -177,7 +176,7 @@ extension StackTests {
                 CatalogAPI.navigation, created.id, query: ["lat": "58.98068", "lng": "26.25523", "hole": "1"])
             #expect(navigation.tee.distanceMeters == 0 && navigation.nextTee?.hole == 2)
             // The wire: internal routes are not reachable through the gateway.
-            #expect(try await gateway.get("/internal/teams/\(team.id)").status == 404)
+            #expect(try await gateway.call(CatalogAPI.Internal.team, team.id).status == 404)
         }
     }
 
@@ -236,14 +235,15 @@ extension StackTests {
                     number: number, par: number == 5 ? 4 : 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
                     basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
             }
-            let course = try await gateway.post(
-                "/v1/courses",
-                json: CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
+            let course = try await gateway.call(
+                CatalogAPI.createCourse,
+                body: CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
                 token: admin.accessToken
             ).decode(Course.self)
             let ann = try await gateway.register(name: "Ann Anhyzer"), ben = try await gateway.register(name: "Ben Backhand")
-            let started = try await gateway.post(
-                "/v1/rounds", json: StartRoundRequest(courseId: course.id, players: [.init(userId: ben.user.id)]), token: ann.accessToken)
+            let started = try await gateway.call(
+                GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: [.init(userId: ben.user.id)]),
+                token: ann.accessToken)
             #expect(started.status == 201)
             let card = try started.decode(Scorecard.self)
             let annPhone = try await LiveSocket.connect(baseURL: gateway.baseURL, round: card.id, token: ann.accessToken)
@@ -259,7 +259,7 @@ extension StackTests {
             // Every score is a change, a par as much as any other.
             let expectedChanges = annStrokes.count + benStrokes.count
             for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.version == expectedChanges }) }
-            let finish = try await gateway.post("/v1/rounds/\(card.id)/finish", token: ben.accessToken)
+            let finish = try await gateway.call(GamesAPI.finishRound, card.id, token: ben.accessToken)
             #expect(finish.status == 200)
             for phone in [annPhone, benPhone] { #expect(try await phone.waitFor { $0.type == .finished }) }
 
@@ -270,7 +270,7 @@ extension StackTests {
             await annPhone.close()
             await benPhone.close()
 
-            let stats = try await gateway.get("/v1/users/\(ann.user.id)/stats", token: ben.accessToken).decode(PlayerStats.self)
+            let stats = try await gateway.call(GamesAPI.stats, ann.user.id, token: ben.accessToken).decode(PlayerStats.self)
             #expect(stats.roundsPlayed == 1)
             #expect(stats.courses.first?.best == PersonalRecord(total: 26, toPar: -2, date: final.finishedAt!, roundId: card.id))
             #expect(stats.scores.birdies == 2 && stats.scores.pars == 7)
@@ -334,7 +334,7 @@ extension StackTests {
     func openAPIMatchesRoutes() async throws {
         try await Self.withStack(store: .sqlite) { gateway in
             let session = try await gateway.register()
-            let document = try JSONSerialization.jsonObject(with: try await gateway.get("/openapi.json").body) as? [String: Any]
+            let document = try JSONSerialization.jsonObject(with: try await gateway.raw(.GET, "/openapi.json").body) as? [String: Any]
             let paths = try #require(document?["paths"] as? [String: [String: Any]])
             #expect(paths.count >= 15)
             for (template, operations) in paths {
@@ -343,14 +343,14 @@ extension StackTests {
                 for method in operations.keys {
                     // Anonymous, so that routing (not the token check) decides: a route that exists
                     // answers 401 or a validation problem, a missing one NO_SUCH_ROUTE.
-                    let response = try await gateway.send(HTTPMethod(rawValue: method.uppercased()), path, rawBody: Data("{}".utf8))
+                    let response = try await gateway.raw(HTTPMethod(rawValue: method.uppercased()), path, rawBody: Data("{}".utf8))
                     #expect(response.problem?.code != "NO_SUCH_ROUTE", "\(method.uppercased()) \(template)")
                     #expect(response.status != 405, "\(method.uppercased()) \(template)")
                     #expect(response.status < 500 || template == "/health", "\(method.uppercased()) \(template): \(response.status)")
                 }
             }
             // And an undocumented path is told apart.
-            #expect(try await gateway.get("/v1/users/me/nothing-here").problem?.code == "NO_SUCH_ROUTE")
+            #expect(try await gateway.raw(.GET, "/v1/users/me/nothing-here").problem?.code == "NO_SUCH_ROUTE")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import NIOHTTP1
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -33,38 +34,40 @@ struct FootballStandInTests {
     @Test("a match is created, kicks off, scores, has a goal cancelled by VAR and ends, in the provider's shapes")
     func matchInProviderShapes() async throws {
         try await Self.with { feed in
-            let created = try await feed.post(
-                "/test/football/fixtures",
+            let created = try await feed.raw(
+                .POST, "/test/football/fixtures",
                 json: FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: Self.time("2026-11-23T18:00:00Z")))
             let id = try #require(try Self.json(created)["id"] as? Int)
 
-            let today = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-23", headers: Self.key))
+            let today = try Self.fixtures(try await feed.raw(.GET, "/fixtures?date=2026-11-23", headers: Self.key))
             #expect(today.count == 1)
             let fixture = try #require(today.first?["fixture"] as? [String: Any])
             #expect(fixture["id"] as? Int == id && fixture["date"] as? String == "2026-11-23T18:00:00+00:00")
             #expect((fixture["status"] as? [String: Any])?["short"] as? String == "NS")
             #expect(((today.first?["teams"] as? [String: Any])?["home"] as? [String: Any])?["name"] as? String == "Levadia")
-            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
+            #expect(try Self.fixtures(try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)).isEmpty)
 
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
+            _ = try await feed.raw(
+                .POST, "/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
             for (minute, side, player) in [
                 (12, FootballControl.Side.home, "R. Kirss"), (30, .home, "R. Kirss"), (44, .away, "K. Sappinen"),
             ] {
                 let goal = FootballControl.NewEvent(type: "Goal", detail: "Normal Goal", team: side, player: player, elapsed: minute)
-                #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: goal).status == 200)
+                #expect(try await feed.raw(.POST, "/test/football/fixtures/\(id)/events", json: goal).status == 200)
             }
             let cancelled = FootballControl.NewEvent(type: "Var", detail: "Goal cancelled", team: .home, player: "R. Kirss", elapsed: 31)
-            _ = try await feed.post("/test/football/fixtures/\(id)/events", json: cancelled)
-            let live = try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key))
+            _ = try await feed.raw(.POST, "/test/football/fixtures/\(id)/events", json: cancelled)
+            let live = try Self.fixtures(try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key))
             #expect(live.count == 1)
             #expect(live.first?["goals"] as? [String: Int] == ["home": 1, "away": 1])
 
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "FT", elapsed: 90))
-            let detailed = try Self.fixtures(try await feed.get("/fixtures?ids=\(id)", headers: Self.key))
+            _ = try await feed.raw(
+                .POST, "/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "FT", elapsed: 90))
+            let detailed = try Self.fixtures(try await feed.raw(.GET, "/fixtures?ids=\(id)", headers: Self.key))
             let events = try #require(detailed.first?["events"] as? [[String: Any]])
             #expect(events.map { $0["detail"] as? String } == ["Normal Goal", "Normal Goal", "Normal Goal", "Goal cancelled"])
             #expect(((detailed.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["long"] as? String == "Match Finished")
-            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
+            #expect(try Self.fixtures(try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)).isEmpty)
         }
     }
 
@@ -72,11 +75,12 @@ struct FootballStandInTests {
     func earlyKickoff() async throws {
         try await Self.with { feed in
             let kickoff = Date().addingTimeInterval(3600)
-            let created = try await feed.post(
-                "/test/football/fixtures", json: FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: kickoff))
+            let created = try await feed.raw(
+                .POST, "/test/football/fixtures", json: FootballControl.NewFixture(home: "Levadia", away: "Flora", kickoff: kickoff))
             let id = try #require(try Self.json(created)["id"] as? Int)
-            _ = try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
-            let fixture = try #require(try Self.fixtures(try await feed.get("/fixtures?ids=\(id)", headers: Self.key)).first)
+            _ = try await feed.raw(
+                .POST, "/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "1H", elapsed: 1))
+            let fixture = try #require(try Self.fixtures(try await feed.raw(.GET, "/fixtures?ids=\(id)", headers: Self.key)).first)
             let date = try #require((fixture["fixture"] as? [String: Any])?["date"] as? String)
             let started = try #require(ISO8601DateFormatter().date(from: date))
             #expect(started <= Date() && started > Date().addingTimeInterval(-60))
@@ -100,14 +104,14 @@ struct FootballStandInTests {
     @Test("odds come as the 'Match Winner' market, and change when the test says so")
     func odds() async throws {
         try await Self.with { feed in
-            let created = try await feed.post(
-                "/test/football/fixtures",
+            let created = try await feed.raw(
+                .POST, "/test/football/fixtures",
                 json: FootballControl.NewFixture(
                     home: "Tammeka", away: "Kalju", kickoff: Self.time("2026-11-24T16:00:00Z"),
                     odds: .init(home: "2.10", draw: "3.30", away: "3.40")))
             let id = try #require(try Self.json(created)["id"] as? Int)
             func market() async throws -> [String: String] {
-                let answer = try Self.fixtures(try await feed.get("/odds?fixture=\(id)", headers: Self.key))
+                let answer = try Self.fixtures(try await feed.raw(.GET, "/odds?fixture=\(id)", headers: Self.key))
                 let bet = (((answer.first?["bookmakers"] as? [[String: Any]])?.first?["bets"]) as? [[String: Any]])?.first
                 #expect(bet?["name"] as? String == "Match Winner")
                 let values = bet?["values"] as? [[String: String]] ?? []
@@ -116,11 +120,13 @@ struct FootballStandInTests {
             }
             #expect(try await market() == ["Home": "2.10", "Draw": "3.30", "Away": "3.40"])
             #expect(
-                try await feed.put("/test/football/fixtures/\(id)/odds", json: ["home": "1.85", "draw": "3.50", "away": "4.20"]).status
+                try await feed.raw(.PUT, "/test/football/fixtures/\(id)/odds", json: ["home": "1.85", "draw": "3.50", "away": "4.20"])
+                    .status
                     == 200)
             #expect(try await market() == ["Home": "1.85", "Draw": "3.50", "Away": "4.20"])
             #expect(
-                try await feed.put("/test/football/fixtures/\(id)/odds", json: ["home": "0.5", "draw": "3", "away": "4"]).status == 400)
+                try await feed.raw(.PUT, "/test/football/fixtures/\(id)/odds", json: ["home": "0.5", "draw": "3", "away": "4"]).status
+                    == 400)
         }
     }
 
@@ -128,15 +134,15 @@ struct FootballStandInTests {
     func keyAndRateLimit() async throws {
         try await Self.with(["standin.football.perminute": "3"]) { feed in
             try await withinOneMinuteWindow()
-            let keyless = try await feed.get("/fixtures?live=all")
+            let keyless = try await feed.raw(.GET, "/fixtures?live=all")
             #expect(keyless.status == 200)
             #expect((try Self.json(keyless)["errors"] as? [String: String])?["token"] != nil)
             #expect(try Self.json(keyless)["results"] as? Int == 0)
-            let second = try await feed.get("/fixtures?live=all", headers: Self.key)
+            let second = try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)
             #expect(second.header("X-RateLimit-Remaining") == "1")
             #expect((try Self.json(second)["errors"] as? [Any])?.isEmpty == true)
-            _ = try await feed.get("/fixtures?live=all", headers: Self.key)
-            let refused = try await feed.get("/fixtures?live=all", headers: Self.key)
+            _ = try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)
+            let refused = try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)
             #expect(refused.status == 429)
             #expect(refused.header("Retry-After") == "60")
         }
@@ -145,25 +151,28 @@ struct FootballStandInTests {
     @Test("unknown statuses and events are refused and change nothing; a postponed match is not live")
     func refusals() async throws {
         try await Self.with { feed in
-            let created = try await feed.post(
-                "/test/football/fixtures",
+            let created = try await feed.raw(
+                .POST, "/test/football/fixtures",
                 json: FootballControl.NewFixture(home: "Narva", away: "Paide", kickoff: Self.time("2026-11-25T15:00:00Z")))
             let id = try #require(try Self.json(created)["id"] as? Int)
             #expect(
-                try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "HALFTIME")).status
+                try await feed.raw(.POST, "/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "HALFTIME"))
+                    .status
                     == 400)
             let odd = FootballControl.NewEvent(type: "Goal", detail: "Header", team: .home, player: "X", elapsed: 3)
-            #expect(try await feed.post("/test/football/fixtures/\(id)/events", json: odd).status == 400)
+            #expect(try await feed.raw(.POST, "/test/football/fixtures/\(id)/events", json: odd).status == 400)
             #expect(
-                try await feed.post("/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "PST")).status == 200
+                try await feed.raw(.POST, "/test/football/fixtures/\(id)/status", json: FootballControl.StatusChange(status: "PST")).status
+                    == 200
             )
-            #expect(try Self.fixtures(try await feed.get("/fixtures?live=all", headers: Self.key)).isEmpty)
-            let day = try Self.fixtures(try await feed.get("/fixtures?date=2026-11-25", headers: Self.key))
+            #expect(try Self.fixtures(try await feed.raw(.GET, "/fixtures?live=all", headers: Self.key)).isEmpty)
+            let day = try Self.fixtures(try await feed.raw(.GET, "/fixtures?date=2026-11-25", headers: Self.key))
             #expect(((day.first?["fixture"] as? [String: Any])?["status"] as? [String: Any])?["short"] as? String == "PST")
             let goals = try #require(day.first?["goals"] as? [String: Any])
             #expect(goals["home"] is NSNull && goals["away"] is NSNull)
             #expect(
-                try await feed.post("/test/football/fixtures/999/status", json: FootballControl.StatusChange(status: "1H")).status == 404)
+                try await feed.raw(.POST, "/test/football/fixtures/999/status", json: FootballControl.StatusChange(status: "1H")).status
+                    == 404)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ProviderStandIns
+import ServiceClients
 import ServiceKit
 
 /// A settled ticket in Bruno's history, made the way a user's would be: the providers' stand-in
@@ -16,24 +17,24 @@ enum DemoBetting {
 
     /// Whether Bruno has a settled ticket at the end (or had one already).
     static func seed(authURL: String, bettingURL: String, feedURL: String, logger: Logger) async -> Bool {
-        let betting = DemoClient(baseURL: bettingURL), feed = FootballControlClient(baseURL: feedURL)
+        let betting = APIClient(baseURL: bettingURL), feed = FootballControlClient(baseURL: feedURL)
         do {
             let login = LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
-            let token = try await DemoClient(baseURL: authURL).expect(.POST, "/v1/auth/login", json: login, as: Session.self).accessToken
-            let history = try await betting.expect(.GET, "/v1/betting/tickets?limit=100", token: token, as: Page<Ticket>.self)
+            let token = try await APIClient(baseURL: authURL).value(AuthAPI.login, body: login).accessToken
+            let history = try await betting.value(BettingAPI.tickets, query: "limit=100", token: token)
             if history.items.contains(where: { $0.status != .open }) { return true }
             let kickoff = Date().addingTimeInterval(20 * 60)
             let scheduled = try await feed.schedule(
                 .init(home: home, away: away, kickoff: kickoff, odds: .init(home: "1.85", draw: "3.60", away: "4.20")))
             let fixture = try await priced(betting: betting, kickoff: kickoff)
-            guard let odds = fixture.odds?.home else { throw DemoClient.Failed(description: "\(home) has no odds") }
-            let ticket = try await betting.expect(
-                .POST, "/v1/betting/tickets",
-                json: PlaceTicket(stake: 1000, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: odds)]), token: token,
-                headers: [Routes.Header.idempotencyKey: "demo-\(scheduled)"], as: Ticket.self)
+            guard let odds = fixture.odds?.home else { throw DemoFailure(description: "\(home) has no odds") }
+            let ticket = try await betting.value(
+                BettingAPI.placeTicket,
+                body: PlaceTicket(stake: 1000, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: odds)]), token: token,
+                headers: [Routes.Header.idempotencyKey: "demo-\(scheduled)"])
             try await play(fixture: scheduled, on: feed)
             let settled = try await until("the ticket settles") {
-                let current = try await betting.expect(.GET, "/v1/betting/tickets/\(ticket.id)", token: token, as: Ticket.self)
+                let current = try await betting.value(BettingAPI.ticket, ticket.id, token: token)
                 return current.status == .open ? nil : current
             }
             logger.info("demo: \(DemoData.bruno.email)'s ticket on \(home)–\(away) settled \(settled.status.rawValue)")
@@ -45,10 +46,10 @@ enum DemoBetting {
     }
 
     /// The fixture once games has reported it and betting has its odds.
-    private static func priced(betting: DemoClient, kickoff: Date) async throws -> Fixture {
+    private static func priced(betting: APIClient, kickoff: Date) async throws -> Fixture {
         try await until("betting prices \(home)–\(away)") {
             let day = CalendarDay(containing: kickoff).description
-            let fixtures = try await betting.expect(.GET, "/v1/betting/fixtures?date=\(day)", as: Page<Fixture>.self)
+            let fixtures = try await betting.value(BettingAPI.fixtures, query: "date=\(day)")
             return fixtures.items.first { $0.home.name == home && $0.away.name == away && $0.odds != nil && $0.open }
         }
     }
@@ -68,6 +69,6 @@ enum DemoBetting {
             if let value = try await attempt() { return value }
             try await Task.sleep(for: .seconds(1))
         }
-        throw DemoClient.Failed(description: "gave up waiting until \(what)")
+        throw DemoFailure(description: "gave up waiting until \(what)")
     }
 }

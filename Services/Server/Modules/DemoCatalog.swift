@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServiceClients
 import ServiceKit
 
 /// Demo catalog content, created through catalog's public API on the first start: disc golf parks in Estonia, grounds around the City of Casey (Victoria,
@@ -64,14 +65,13 @@ enum DemoCatalog {
 
     /// Whether everything was seeded (or was there already).
     static func seed(catalogURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
-        let catalog = DemoClient(baseURL: catalogURL)
+        let catalog = APIClient(baseURL: catalogURL)
         guard let admin = sessions[DemoData.administrator.email]?.accessToken, let chloe = sessions[DemoData.chloe.email]?.accessToken,
             let bruno = sessions[DemoData.bruno.email]?.accessToken, let dmitri = sessions[DemoData.dmitri.email]?.accessToken
         else { return false }
         do {
             try await seedPlaces(catalog, admin: admin)
-            _ = try await catalog.expect(
-                .POST, CatalogAPI.publishNews.path(), json: NewsIngestRequest(articles: news), token: admin, as: NewsIngestResult.self)
+            _ = try await catalog.value(CatalogAPI.publishNews, body: NewsIngestRequest(articles: news), token: admin)
             try await seedTeams(catalog, chloe: chloe, bruno: bruno, dmitri: dmitri)
             return true
         } catch {
@@ -80,33 +80,32 @@ enum DemoCatalog {
         }
     }
 
-    private static func seedPlaces(_ catalog: DemoClient, admin: String) async throws {
-        let existing = try await catalog.expect(.GET, "/v1/courses?limit=1", as: Page<Course>.self)
+    private static func seedPlaces(_ catalog: APIClient, admin: String) async throws {
+        let existing = try await catalog.value(CatalogAPI.courses, query: "limit=1")
         guard existing.items.isEmpty else { return }
         for park in parks {
             let request = CreateCourseRequest(name: park.name, location: park.location, website: park.website, holes: layout(park))
-            _ = try await catalog.expect(.POST, "/v1/courses", json: request, token: admin, as: Course.self)
+            _ = try await catalog.value(CatalogAPI.createCourse, body: request, token: admin)
         }
-        for venue in venues { _ = try await catalog.expect(.POST, "/v1/venues", json: venue, token: admin, as: Venue.self) }
+        for venue in venues { _ = try await catalog.value(CatalogAPI.createVenue, body: venue, token: admin) }
     }
 
-    private static func seedTeams(_ catalog: DemoClient, chloe: String, bruno: String, dmitri: String) async throws {
-        let existing = try await catalog.expect(.GET, "/v1/teams?member=me&limit=1", token: chloe, as: Page<Team>.self)
+    private static func seedTeams(_ catalog: APIClient, chloe: String, bruno: String, dmitri: String) async throws {
+        let existing = try await catalog.value(CatalogAPI.teams, query: "member=me&limit=1", token: chloe)
         guard existing.items.isEmpty else { return }
         func team(_ token: String, _ name: String, _ sport: Sport, _ privacy: Privacy, _ location: Location, skill: Skill = .intermediate)
             async throws -> Team
         {
             let request = CreateTeamRequest(
                 name: name, sport: sport, privacy: privacy, location: location, ageGroup: .adult, gender: .coed, skill: skill)
-            return try await catalog.expect(.POST, "/v1/teams", json: request, token: token, as: Team.self)
+            return try await catalog.value(CatalogAPI.createTeam, body: request, token: token)
         }
         func league(_ token: String, _ name: String, _ sport: Sport, _ privacy: Privacy, _ location: Location, teams: [Team]) async throws {
             let request = CreateLeagueRequest(
                 name: name, sport: sport, skill: .any, ageGroup: .adult, gender: .coed, privacy: privacy, location: location)
-            let created = try await catalog.expect(.POST, "/v1/leagues", json: request, token: token, as: League.self)
+            let created = try await catalog.value(CatalogAPI.createLeague, body: request, token: token)
             for team in teams {
-                _ = try await catalog.expect(
-                    .POST, "/v1/leagues/\(created.id)/teams", json: AddLeagueTeamRequest(teamId: team.id), token: token, as: League.self)
+                _ = try await catalog.value(CatalogAPI.addLeagueTeam, created.id, body: AddLeagueTeamRequest(teamId: team.id), token: token)
             }
         }
         let spikers = try await team(chloe, "Kalev Spikers", .volleyball, .public, tallinn)
@@ -121,8 +120,8 @@ enum DemoCatalog {
         try await league(chloe, "Casey Social Volleyball", .volleyball, .public, casey, teams: [casual])
         try await league(bruno, "Berwick Winter Cup", .volleyball, .private, casey, teams: [strikers])
         // Chloe asks to join Bruno's protected team: Bruno finds a request to approve.
-        _ = try await catalog.send(.POST, "/v1/teams/\(harbour.id)/join", token: chloe)
-        _ = try await catalog.send(.POST, "/v1/teams/\(spikers.id)/join", token: dmitri)
+        _ = try await catalog.call(CatalogAPI.joinTeam, harbour.id, token: chloe)
+        _ = try await catalog.call(CatalogAPI.joinTeam, spikers.id, token: dmitri)
     }
 
     /// A loop of holes: each tee a few metres past the previous basket, each throw 60–150 m long

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServiceClients
 import ServiceKit
 
 /// A conversation in the global room, sent through the chat API as the players' phones would. Each
@@ -15,18 +16,18 @@ enum DemoChat {
     ]
 
     static func seed(chatURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
-        let chat = DemoClient(baseURL: chatURL)
+        let chat = APIClient(baseURL: chatURL)
         do {
             guard let first = sessions[DemoData.chloe.email] else { return false }
-            let rooms = try await chat.expect(.GET, "/v1/chat/rooms", token: first.accessToken, as: Page<ChatRoom>.self)
+            let rooms = try await chat.value(ChatAPI.rooms, token: first.accessToken)
             guard let global = rooms.items.first(where: { $0.kind == .global }) else {
-                throw DemoClient.Failed(description: "no global room")
+                throw DemoFailure(description: "no global room")
             }
             for line in conversation {
                 guard let session = sessions[line.account.email] else { return false }
-                _ = try await chat.expect(
-                    .POST, "/v1/chat/rooms/\(global.id)/messages", json: SendChatMessage(text: line.text, clientMessageId: line.id),
-                    token: session.accessToken, as: ChatMessage.self)
+                _ = try await chat.value(
+                    ChatAPI.send, global.id, body: SendChatMessage(text: line.text, clientMessageId: line.id),
+                    token: session.accessToken)
             }
             return true
         } catch {

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServiceClients
 import ServiceKit
 
 /// Demo accounts created through auth's public API, so they go through the same rules as anyone's.
@@ -22,17 +23,17 @@ enum DemoData {
     /// credentials, and returns their sessions by email.
     @discardableResult
     static func seed(authURL: String, logger: Logger) async -> [String: Session] {
-        let auth = DemoClient(baseURL: authURL)
+        let auth = APIClient(baseURL: authURL)
         var sessions: [String: Session] = [:]
         for account in [administrator] + players {
             do {
                 let body = RegisterRequest(email: account.email, password: account.password, name: account.name)
-                let (status, session) = try await auth.send(.POST, "/v1/auth/register", json: body, as: Session.self)
-                if let session {
-                    sessions[account.email] = session
-                } else if status == 409 {
-                    sessions[account.email] = try await auth.expect(
-                        .POST, "/v1/auth/login", json: LoginRequest(email: account.email, password: account.password), as: Session.self)
+                let registered = try await auth.call(AuthAPI.register, body: body)
+                if registered.status == 201 {
+                    sessions[account.email] = try registered.decode(Session.self)
+                } else if registered.status == 409 {
+                    sessions[account.email] = try await auth.value(
+                        AuthAPI.login, body: LoginRequest(email: account.email, password: account.password))
                 }
             } catch {
                 logger.warning("could not prepare demo user \(account.email): \(error)")

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServiceClients
 import ServiceKit
 
 /// Demo games, created through the games API: on a start that finds none coming up, Chloe's team
@@ -14,7 +15,7 @@ enum DemoGames {
         guard let chloe = sessions[DemoData.chloe.email], let bruno = sessions[DemoData.bruno.email],
             let dmitri = sessions[DemoData.dmitri.email]
         else { return false }
-        let catalog = DemoClient(baseURL: catalogURL), games = DemoClient(baseURL: gamesURL)
+        let catalog = APIClient(baseURL: catalogURL), games = APIClient(baseURL: gamesURL)
         var complete = true
         do {
             try await seedGames(
@@ -32,10 +33,10 @@ enum DemoGames {
         return complete
     }
 
-    private static func seedGames(catalog: DemoClient, games: DemoClient, chloe: String, bruno: String, dmitri: String) async throws {
-        let upcoming = try await games.expect(.GET, "/v1/games?scope=mine&limit=1", token: bruno, as: Page<Game>.self)
+    private static func seedGames(catalog: APIClient, games: APIClient, chloe: String, bruno: String, dmitri: String) async throws {
+        let upcoming = try await games.value(GamesAPI.myGames, query: "scope=mine&limit=1", token: bruno)
         guard upcoming.items.isEmpty else { return }
-        let teams = try await catalog.expect(.GET, "/v1/teams?member=me", token: chloe, as: Page<Team>.self)
+        let teams = try await catalog.value(CatalogAPI.teams, query: "member=me", token: chloe)
         // Whole hours, a few days out, so the demo always has something coming up.
         let today = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         func day(_ days: Double, hour: Double) -> Date { today.addingTimeInterval(days * 86_400 + hour * 3600) }
@@ -44,40 +45,40 @@ enum DemoGames {
             let request = CreateGameRequest(
                 kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), timeZone: "Europe/Tallinn", capacity: 12,
                 description: "Weekly training game")
-            let game = try await games.expect(.POST, "/v1/games", json: request, token: chloe, as: Game.self)
-            _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: chloe)
-            _ = try await games.send(.PUT, "/v1/games/\(game.id)/status", json: SetRosterStatusRequest(status: .going), token: dmitri)
-            _ = try await games.send(.PUT, "/v1/games/\(game.id)/subs", json: SubstitutesRequest(needed: 2), token: chloe)
+            let game = try await games.value(GamesAPI.createGame, body: request, token: chloe)
+            _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: chloe)
+            _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: dmitri)
+            _ = try await games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 2), token: chloe)
         }
         let casey = CreateGameRequest(
             kind: .pickup, startsAt: day(3, hour: 7), timeZone: "Australia/Melbourne",
             location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
             sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
             description: "Social volleyball, all levels welcome")
-        _ = try await games.expect(.POST, "/v1/games", json: casey, token: bruno, as: Game.self)
+        _ = try await games.value(GamesAPI.createGame, body: casey, token: bruno)
         let kadriorg = CreateGameRequest(
             kind: .pickup, startsAt: day(2, hour: 4), timeZone: "Europe/Tallinn",
             location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
             sport: .soccer, privacy: .protected, ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14)
-        let protected = try await games.expect(.POST, "/v1/games", json: kadriorg, token: bruno, as: Game.self)
-        _ = try await games.send(.POST, "/v1/games/\(protected.id)/join", token: chloe)
+        let protected = try await games.value(GamesAPI.createGame, body: kadriorg, token: bruno)
+        _ = try await games.call(GamesAPI.joinGame, protected.id, token: chloe)
     }
 
     /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it.
-    private static func seedRound(catalog: DemoClient, games: DemoClient, dmitri: Session, bruno: Session) async throws {
-        let rounds = try await games.expect(.GET, "/v1/rounds?scope=mine&limit=1", token: dmitri.accessToken, as: Page<Scorecard>.self)
+    private static func seedRound(catalog: APIClient, games: APIClient, dmitri: Session, bruno: Session) async throws {
+        let rounds = try await games.value(GamesAPI.myRounds, query: "scope=mine&limit=1", token: dmitri.accessToken)
         guard rounds.items.isEmpty else { return }
-        let courses = try await catalog.expect(.GET, "/v1/courses?limit=100", as: Page<Course>.self)
+        let courses = try await catalog.value(CatalogAPI.courses, query: "limit=100")
         guard let rakke = courses.items.first(where: { $0.name == "Rakke DiscGolfPark" }) else { return }
         let start = StartRoundRequest(courseId: rakke.id, players: [.init(userId: bruno.user.id), .init(guestName: "Maris")])
-        let card = try await games.expect(.POST, "/v1/rounds", json: start, token: dmitri.accessToken, as: Scorecard.self)
+        let card = try await games.value(GamesAPI.startRound, body: start, token: dmitri.accessToken)
         let strokes = [[3, 2, 3, 4, 3, 3, 2, 3, 3], [4, 3, 3, 3, 5, 3, 4, 3, 3], [5, 4, 3, 4, 4, 3, 5, 4, 3]]
         for (player, line) in zip(card.players, strokes) {
             for (index, value) in line.enumerated() {
                 let update = ScoreUpdate(playerId: player.playerId, hole: index + 1, strokes: value)
-                _ = try await games.send(.PUT, "/v1/rounds/\(card.id)/scores", json: update, token: dmitri.accessToken)
+                _ = try await games.call(GamesAPI.score, card.id, body: update, token: dmitri.accessToken)
             }
         }
-        _ = try await games.expect(.POST, "/v1/rounds/\(card.id)/finish", token: dmitri.accessToken, as: Scorecard.self)
+        _ = try await games.value(GamesAPI.finishRound, card.id, token: dmitri.accessToken)
     }
 }

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServiceClients
 import ServiceKit
 
 /// The demo players' phones, registered through notify's API before the rest of the demo is
@@ -14,7 +15,7 @@ enum DemoNotify {
     static let dmitriAndroid = "demo-dmitri-android:APA91bHuddleDemo"
 
     static func seed(notifyURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
-        let notify = DemoClient(baseURL: notifyURL)
+        let notify = APIClient(baseURL: notifyURL)
         let phones = [
             (DemoData.bruno, RegisterDevice(platform: .apns, token: brunoIPhone, environment: .sandbox)),
             (DemoData.dmitri, RegisterDevice(platform: .fcm, token: dmitriAndroid)),
@@ -22,8 +23,7 @@ enum DemoNotify {
         do {
             for (account, phone) in phones {
                 guard let session = sessions[account.email] else { return false }
-                _ = try await notify.expect(
-                    .POST, NotifyAPI.registerDevice.path(), json: phone, token: session.accessToken, as: Device.self)
+                _ = try await notify.value(NotifyAPI.registerDevice, body: phone, token: session.accessToken)
             }
             return true
         } catch {

@@ -23,3 +23,8 @@ enum DemoSeed {
         return complete
     }
 }
+
+/// Demo data that could not be made as planned (a provider's fixture without odds, a room missing).
+struct DemoFailure: Error, CustomStringConvertible {
+    let description: String
+}

@@ -66,7 +66,7 @@ struct ChatBenchmark: AsyncParsableCommand {
         let users = try await (0..<min(100, sockets)).asyncMap { try await auth.register(name: "Bench \($0)") }
         let sender = try await auth.register(name: "Sender")
         let chat = TestClient(baseURL: chatURLs[0])
-        let rooms = try await chat.get("/v1/chat/rooms", token: sender.accessToken).decode(Page<ChatRoom>.self)
+        let rooms = try await chat.call(ChatAPI.rooms, token: sender.accessToken).decode(Page<ChatRoom>.self)
         guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
 
         let devices = try await memoryPerSocket(room: room, users: users, chatURLs: chatURLs, process: processes[0])
@@ -118,8 +118,8 @@ struct ChatBenchmark: AsyncParsableCommand {
             sentAt[id] = .now
             _ = try await expect(
                 201,
-                chat.post(
-                    "/v1/chat/rooms/\(room)/messages", json: SendChatMessage(text: "message \(index)", clientMessageId: id),
+                chat.call(
+                    ChatAPI.send, room, body: SendChatMessage(text: "message \(index)", clientMessageId: id),
                     token: sender.accessToken))
             next += interval
         }
@@ -186,7 +186,7 @@ struct ChatBenchmark: AsyncParsableCommand {
         for _ in 0..<pages {
             let before = Int.random(in: 2...history)
             let started = ContinuousClock.now
-            _ = try await expect(200, chat.get("/v1/chat/rooms/\(room)/messages?before=\(before)&limit=50", token: reader.accessToken))
+            _ = try await expect(200, chat.call(ChatAPI.messages, room, query: "before=\(before)&limit=50", token: reader.accessToken))
             latencies.append((ContinuousClock.now - started).seconds * 1000)
         }
         latencies.sort()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOHTTP1
 import ServiceKitTesting
 
 /// A `huddle` started from the same build directory as this benchmark.
@@ -29,7 +30,9 @@ struct ChildProcess {
     static func waitForHealth(_ url: String) async throws {
         let client = TestClient(baseURL: url)
         // A release build with its stores to migrate may take a while on a busy machine.
-        guard try await eventually(within: .seconds(30), every: .milliseconds(100), { (try? await client.get("/health"))?.status == 200 })
+        guard
+            try await eventually(
+                within: .seconds(30), every: .milliseconds(100), { (try? await client.raw(.GET, "/health"))?.status == 200 })
         else { throw ValidationError("\(url) did not become healthy") }
     }
 

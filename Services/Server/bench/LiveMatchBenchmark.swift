@@ -83,7 +83,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         let reader = TestClient(baseURL: games[0])
         var current: Match?
         while current?.status != .firstHalf {
-            current = try? await reader.get("/v1/matches?live=true").decode(Page<Match>.self).items.first
+            current = try? await reader.call(GamesAPI.matches, query: "live=true").decode(Page<Match>.self).items.first
             try await Task.sleep(for: .milliseconds(50))
         }
         guard let id = current?.id else { throw ValidationError("games did not see the match") }

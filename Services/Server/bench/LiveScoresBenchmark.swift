@@ -126,14 +126,15 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
                 number: number, par: 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
                 basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
         }
-        let course = try await TestClient(baseURL: catalog).post(
-            "/v1/courses", json: CreateCourseRequest(name: "Bench Park", location: Location(lat: 58.98, lng: 26.25), holes: holes),
+        let course = try await TestClient(baseURL: catalog).call(
+            CatalogAPI.createCourse,
+            body: CreateCourseRequest(name: "Bench Park", location: Location(lat: 58.98, lng: 26.25), holes: holes),
             token: admin.accessToken
         ).decode(Course.self)
         var sessions: [Session] = []
         for index in 0..<10 { sessions.append(try await authClient.register(name: "Bench Player \(index)")) }
         let request = StartRoundRequest(courseId: course.id, players: sessions.dropFirst().map { RoundPlayerRequest(userId: $0.user.id) })
-        let card = try await TestClient(baseURL: games).post("/v1/rounds", json: request, token: sessions[0].accessToken).decode(
+        let card = try await TestClient(baseURL: games).call(GamesAPI.startRound, body: request, token: sessions[0].accessToken).decode(
             Scorecard.self)
         return (card, card.players.map(\.playerId), sessions)
     }

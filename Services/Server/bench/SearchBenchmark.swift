@@ -38,7 +38,9 @@ struct SearchBenchmark: AsyncParsableCommand {
             modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalToken: TestStack.internalToken, logger: logger)
         do {
-            try await measure(search: TestClient(baseURL: stack.url(of: .search)), auth: TestClient(baseURL: stack.url(of: .auth)))
+            try await measure(
+                search: TestClient(baseURL: stack.url(of: .search), internalCredential: TestStack.internalToken),
+                auth: TestClient(baseURL: stack.url(of: .auth)))
         } catch {
             try? await stack.stop()
             throw error
@@ -80,9 +82,7 @@ struct SearchBenchmark: AsyncParsableCommand {
                     var centers: [Coordinates] = []
                     for await (body, batchCenters) in batches {
                         if centers.count < 5_000 { centers += batchCenters }
-                        let response = try await search.post(
-                            EventsAPI.deliver(to: .search).path(), json: body,
-                            headers: [Routes.Header.internalToken: TestStack.internalToken])
+                        let response = try await search.call(EventsAPI.deliver(to: .search), body: body)
                         guard response.status == 204 else { throw ValidationError("indexing failed: \(response.status) \(response.text)") }
                     }
                     return centers
@@ -105,10 +105,9 @@ struct SearchBenchmark: AsyncParsableCommand {
             for _ in 0..<queries {
                 let center = centers.randomElement(using: &random)!
                 let sport = Sport.allCases.randomElement(using: &random)!
-                let path =
-                    "/v1/search/games?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
+                let query = "lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
                 let start = ContinuousClock.now
-                let response = try await search.get(path, token: token)
+                let response = try await search.call(SearchAPI.games, query: query, token: token)
                 let elapsed = ContinuousClock.now - start
                 guard response.status == 200 else { throw ValidationError("search failed: \(response.status) \(response.text)") }
                 found += try response.decode(Page<Nearby<Game>>.self).items.count

@@ -116,7 +116,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
               number = number + 1
               local users = math.floor((#tokens - index - 1) / threads) + 1
               local user = index + threads * (number % users)
-              return wrk.format("POST", "/v1/betting/tickets", {
+              return wrk.format("POST", "\(BettingAPI.placeTicket.path())", {
                 ["Authorization"] = "Bearer " .. tokens[user + 1],
                 ["Content-Type"] = "application/json",
                 ["Idempotency-Key"] = "\(keyPrefix)-" .. index .. "-" .. number,
@@ -143,7 +143,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
             try await betting.deliver([event], to: .betting)
             let priced = try await poll(every: .milliseconds(50)) {
-                try? await betting.get("/v1/betting/fixtures/\(match.id)").decode(Fixture.self)
+                try? await betting.call(BettingAPI.fixture, match.id).decode(Fixture.self)
             } until: {
                 $0?.odds != nil
             }

@@ -1,4 +1,5 @@
 public import AsyncHTTPClient
+public import Configuration
 public import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -17,6 +18,15 @@ public struct APIFootballTransport: Sendable {
             self.baseURL = baseURL
             self.key = key
             self.timeout = timeout
+        }
+        /// The provider as `<prefix>.url` (API-Football v3's base URL, `https://v3.football.api-sports.io`),
+        /// `<prefix>.key` (`x-apisports-key`) and `<prefix>.timeout.ms` (default 5000) say; nil when no
+        /// URL is set, so nothing is polled.
+        public init?(reader: ConfigReader, prefix: String) {
+            guard let url = reader.text("\(prefix).url"), !url.isEmpty else { return nil }
+            self.init(
+                baseURL: url, key: reader.text("\(prefix).key", isSecret: true) ?? "",
+                timeout: reader.milliseconds("\(prefix).timeout.ms", default: 5000))
         }
     }
 

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ServiceKit
 import ServiceLifecycle
 
@@ -26,13 +27,14 @@ struct MatchPoller: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            guard (try? await matches.database.waitUntilMigrated()) != nil else { return }
-            var schedule = PollSchedule(dayInterval: settings.dayInterval.seconds, liveInterval: settings.liveInterval.seconds)
-            while !Task.isCancelled {
-                await tick(&schedule)
-                try? await Task.sleep(for: settings.liveInterval)
-            }
+        // What the provider allows and when each kind of call is due, carried from tick to tick.
+        let schedule = NIOLockedValueBox(
+            PollSchedule(dayInterval: settings.dayInterval.seconds, liveInterval: settings.liveInterval.seconds))
+        await matches.database.repeatUntilShutdown {
+            var current = schedule.withLockedValue { $0 }
+            await tick(&current)
+            schedule.withLockedValue { [current] in $0 = current }
+            return settings.liveInterval
         }
     }
 

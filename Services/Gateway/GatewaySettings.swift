@@ -1,0 +1,50 @@
+import Configuration
+import Contracts
+import Foundation
+import NIOCore
+import ServiceKit
+
+/// The gateway's configuration, read once at start (besides `gateway.http.*`, `gateway.ops.http.*` and
+/// each module's `<module>.url`).
+struct GatewaySettings: Sendable {
+    /// Largest request body in bytes.
+    var bodyLimit: Int
+    /// Per-client token bucket.
+    var ratePerSecond: Double
+    var burst: Double
+    /// Time a module has to answer, and to be connected to.
+    var upstreamTimeout: Duration
+    var upstreamConnect: Duration
+    /// Time each module has to answer `/health` for the gateway's, and which modules it reports.
+    var healthTimeout: Duration
+    var watched: [ServiceModule]
+    /// Messages from a module that may wait for a device on a live socket (a device that falls that far
+    /// behind is disconnected, and its app resumes), and how long such a device has to take what waits
+    /// before its connection is reset (one that stopped reading would otherwise hold it for ever).
+    var socketBuffer: Int
+    var socketDrain: TimeAmount
+    var head: RequestHeadLimits
+
+    /// Keys: `gateway.body.limit` (default 1048576), `gateway.ratelimit.rate` and `.burst` (50/s, 100),
+    /// `gateway.upstream.timeout.ms` (10000), `gateway.upstream.connect.ms` (500), `gateway.health.timeout.ms`
+    /// (1000), `gateway.modules` (default all but the gateway), `gateway.socket.buffer` (1000),
+    /// `gateway.socket.drain.ms` (10000), `gateway.head.line.limit` (8192: a longer request line is answered
+    /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
+    /// whole by then from its first byte, or from the connection's opening for the first, 408).
+    init(reader: ConfigReader) throws {
+        bodyLimit = reader.integer("gateway.body.limit", default: 1 << 20)
+        ratePerSecond = Double(reader.integer("gateway.ratelimit.rate", default: 50))
+        burst = Double(reader.integer("gateway.ratelimit.burst", default: 100))
+        upstreamTimeout = reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000)
+        upstreamConnect = reader.milliseconds("gateway.upstream.connect.ms", default: 500)
+        healthTimeout = reader.milliseconds("gateway.health.timeout.ms", default: 1000)
+        watched =
+            try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList) ?? ServiceModule.allCases.filter { $0 != .gateway }
+        socketBuffer = max(1, reader.integer("gateway.socket.buffer", default: 1000))
+        socketDrain = TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.socket.drain.ms", default: 10_000)))
+        head = RequestHeadLimits(
+            requestLine: reader.integer("gateway.head.line.limit", default: 8192),
+            head: reader.integer("gateway.head.limit", default: 32768),
+            timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
+    }
+}
