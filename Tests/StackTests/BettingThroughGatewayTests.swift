@@ -17,17 +17,13 @@ struct BettingThroughGatewayTests {
         "a user picks two matches, watches the potential winnings, places the ticket once across a dropped answer, and is paid at full time",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func ticketFromSlipToPayout(store: TestStore) async throws {
-        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
-        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
-            feedURL in
-            let config = [
-                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
-                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
-                "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
+        try await StackTests.withFootballStack(
+            store: store,
+            config: [
+                "games.events.poll.ms": "50", "betting.odds.provider.url": "{feed}", "betting.odds.provider.key": "huddle-dev-football-key",
                 "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
-            ]
-            try await StackTests.withStack(store: store, config: config) { gateway in
-                let feed = FootballControlClient(baseURL: feedURL)
+            ],
+            body: { gateway, feed in
                 let kickoff = Date().addingTimeInterval(1800)
                 var fixtures: [Int] = []
                 for (home, away, odds) in [("Levadia", "Flora", ["1.80", "3.50", "4.20"]), ("Kalju", "Narva", ["2.50", "3.20", "2.75"])] {
@@ -83,7 +79,6 @@ struct BettingThroughGatewayTests {
                 #expect(try await app.send(BettingAPI.wallet).balance == 99_000 + 4950)
                 let entries = try await app.send(BettingAPI.transactions).items
                 #expect(entries.map(\.kind) == [.payout, .stake, .grant] && entries.map(\.amount) == [4950, -1000, 100_000])
-            }
-        }
+            })
     }
 }

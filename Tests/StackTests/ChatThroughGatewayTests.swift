@@ -157,15 +157,9 @@ struct ChatThroughGatewayTests {
 
     @Test("a fan chats in a match's room while the match is live", StackTests.embeddedOnly, arguments: StackTests.stores)
     func matchRoom(store: TestStore) async throws {
-        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
-        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
-            feedURL in
-            let config = [
-                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
-                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
-            ]
-            try await StackTests.withStack(store: store, config: config) { gateway in
-                let feed = FootballControlClient(baseURL: feedURL)
+        try await StackTests.withFootballStack(
+            store: store, config: ["games.events.poll.ms": "50"],
+            body: { gateway, feed in
                 let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: Date().addingTimeInterval(60)))
                 try await feed.setStatus(fixture, "1H", elapsed: 3)
                 let fan = HuddleClient(
@@ -187,8 +181,7 @@ struct ChatThroughGatewayTests {
                 #expect(sent.senderName == "Fiona Fan" && sent.seq == 1)
                 #expect(try await frames.waitFor(seq: 1))
                 listening.cancel()
-            }
-        }
+            })
     }
 }
 

@@ -17,15 +17,9 @@ struct LiveFootballTests {
         "a match kicks off, two goals and a card arrive, VAR cancels one, full time: the phone sees each step in order, a poller gets 304s between changes",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func followsAMatch(store: TestStore) async throws {
-        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
-        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
-            feedURL in
-            let config = [
-                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
-                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200",
-            ]
-            try await StackTests.withStack(store: store, config: config) { gateway in
-                let feed = FootballControlClient(baseURL: feedURL)
+        try await StackTests.withFootballStack(
+            store: store,
+            body: { gateway, feed in
                 let kickoff = Date().addingTimeInterval(600)
                 let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: kickoff))
                 let app = HuddleClient(
@@ -84,7 +78,6 @@ struct LiveFootballTests {
                 #expect(changes.last?.match.status == .fullTime && changes.last?.match.events.map(\.type) == [.goal, .card, .goal, .var])
                 let counted = answers.withLockedValue { $0 }
                 #expect(counted.notModified > 0 && counted.fresh <= changes.count + 1)
-            }
-        }
+            })
     }
 }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -33,6 +34,25 @@ struct StackTests {
             AuthAPI.register, body: RegisterRequest(email: adminEmail, password: password, name: "Stack Admin"))
         if registered.status == 201 { return try registered.decode(Session.self) }
         return try await gateway.call(AuthAPI.login, body: LoginRequest(email: adminEmail, password: password)).decode(Session.self)
+    }
+
+    /// The stack with games (and `config`'s other modules) polling a providers' stand-in of its own every
+    /// 200 ms; `body` gets the gateway and the stand-in's football controls.
+    static func withFootballStack(
+        store: TestStore, config: [String: String] = [:], body: (TestClient, FootballControlClient) async throws -> Void
+    ) async throws {
+        let standIn = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
+            feedURL in
+            var settings = [
+                "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200",
+            ]
+            for (key, value) in config { settings[key] = value.replacingOccurrences(of: "{feed}", with: feedURL) }
+            try await withStack(store: store, config: settings) { gateway in
+                try await body(gateway, FootballControlClient(baseURL: feedURL))
+            }
+        }
     }
 
     static func withStack<T>(

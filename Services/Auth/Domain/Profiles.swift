@@ -98,10 +98,7 @@ struct Profiles: Sendable {
     }
 
     private func player(_ id: UserID) async throws -> User {
-        guard let user = try await database.read({ sql in try await users.user(id: id, on: sql) }) else {
-            throw CommonError.notFound("No player with id \(id).")
-        }
-        return user
+        return try await database.read { sql in try await users.user(id: id, on: sql) }.orMissing(id)
     }
 
     private func list(

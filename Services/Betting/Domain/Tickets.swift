@@ -103,7 +103,7 @@ struct Tickets: Sendable {
 
     func ticket(_ id: TicketID, viewer: UserID) async throws -> Ticket {
         guard let stored = try await database.read({ sql in try await store.ticket(id, on: sql) }), stored.owner == viewer else {
-            throw CommonError.notFound("No ticket with id \(id).")
+            throw CommonError.missing(id)
         }
         return stored.ticket
     }

@@ -6,15 +6,12 @@ import ServiceKit
 
 extension Teams {
     func anyTeam(_ id: TeamID) async throws -> Team {
-        guard let team = try await database.read({ sql in try await teams.team(id, viewer: nil, on: sql) }) else {
-            throw CommonError.notFound("No team with id \(id).")
-        }
-        return team
+        return try await database.read { sql in try await teams.team(id, viewer: nil, on: sql) }.orMissing(id)
     }
 
     func memberships(of id: TeamID) async throws -> Page<TeamMembership> {
         let members = try await database.read { sql in
-            guard try await teams.team(id, viewer: nil, on: sql) != nil else { throw CommonError.notFound("No team with id \(id).") }
+            guard try await teams.team(id, viewer: nil, on: sql) != nil else { throw CommonError.missing(id) }
             return try await teams.memberships(of: id, on: sql)
         }
         return Page(items: members, nextCursor: nil)
@@ -30,15 +27,12 @@ extension Teams {
 
 extension Leagues {
     func anyLeague(_ id: LeagueID) async throws -> League {
-        guard let league = try await database.read({ sql in try await leagues.league(id, on: sql) }) else {
-            throw CommonError.notFound("No league with id \(id).")
-        }
-        return league
+        return try await database.read { sql in try await leagues.league(id, on: sql) }.orMissing(id)
     }
 
     func allTeams(of id: LeagueID) async throws -> Page<Team> {
         let found = try await database.read { sql in
-            guard try await leagues.league(id, on: sql) != nil else { throw CommonError.notFound("No league with id \(id).") }
+            guard try await leagues.league(id, on: sql) != nil else { throw CommonError.missing(id) }
             return try await teams.teams.teams(ids: try await leagues.teamIDs(in: id, on: sql), viewer: nil, on: sql)
         }
         return Page(items: found, nextCursor: nil)

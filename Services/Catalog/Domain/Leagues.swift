@@ -51,7 +51,7 @@ struct Leagues: Sendable {
             }
             guard team.sport == league.sport else { throw CatalogError.sportMismatch(team: team.sport, league: league.sport) }
             try await leagues.add(teamID, to: id, on: sql)
-            guard let updated = try await leagues.league(id, on: sql) else { throw CommonError.notFound("No league with id \(id).") }
+            let updated = try await leagues.league(id, on: sql).orMissing(id)
             try await publish(CatalogEvent.leagueTeamAdded, updated, teamIDs: try await leagues.teamIDs(in: id, on: sql), on: sql)
             return updated
         }
@@ -68,9 +68,9 @@ struct Leagues: Sendable {
     }
 
     private func visibleLeague(_ id: LeagueID, to viewer: UserID, on sql: any SQLDatabase) async throws -> League {
-        guard let league = try await leagues.league(id, on: sql) else { throw CommonError.notFound("No league with id \(id).") }
+        let league = try await leagues.league(id, on: sql).orMissing(id)
         if league.privacy == .private, league.managerId != viewer, try await !leagues.isInvolved(viewer, in: id, on: sql) {
-            throw CommonError.notFound("No league with id \(id).")
+            throw CommonError.missing(id)
         }
         return league
     }

@@ -48,13 +48,13 @@ struct News: Sendable {
         let found = try await database.read { sql in
             try await markBookmarks(try await store.article(id, on: sql).map { [$0] } ?? [], viewer, sql).first
         }
-        guard let found else { throw CommonError.notFound("No article with id \(id).") }
+        guard let found else { throw CommonError.missing(id) }
         return found
     }
 
     func setBookmark(_ id: ArticleID, saved: Bool, user: UserID) async throws {
         try await database.transaction { sql in
-            guard try await store.article(id, on: sql) != nil else { throw CommonError.notFound("No article with id \(id).") }
+            guard try await store.article(id, on: sql) != nil else { throw CommonError.missing(id) }
             if saved {
                 try await store.bookmark(id, for: user, on: sql)
             } else {

@@ -26,10 +26,7 @@ struct Places: Sendable {
     }
 
     func course(_ id: CourseID) async throws -> Course {
-        guard let course = try await database.read({ sql in try await courses.course(id, on: sql) }) else {
-            throw CommonError.notFound("No course with id \(id).")
-        }
-        return course
+        return try await database.read { sql in try await courses.course(id, on: sql) }.orMissing(id)
     }
 
     func courses(_ page: PageRequest) async throws -> Page<Course> {
@@ -45,12 +42,12 @@ struct Places: Sendable {
         // The number comes from the path, the rest from the body: all of them are top-level fields.
         try FieldRules.require(CatalogValidation.hole(hole, field: ""))
         return try await database.transaction { sql in
-            guard let course = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
+            let course = try await courses.course(id, on: sql).orMissing(id)
             guard number <= course.holeCount + 1 else {
                 throw CommonError.invalid("number", "must be an existing hole (1–\(course.holeCount)) or the next one")
             }
             try await courses.save(hole, in: id, on: sql)
-            guard let updated = try await courses.course(id, on: sql) else { throw CommonError.notFound("No course with id \(id).") }
+            let updated = try await courses.course(id, on: sql).orMissing(id)
             try await publish(updated, on: sql)
             return updated
         }
@@ -74,10 +71,7 @@ struct Places: Sendable {
     }
 
     func venue(_ id: VenueID) async throws -> Venue {
-        guard let venue = try await database.read({ sql in try await venues.venue(id, on: sql) }) else {
-            throw CommonError.notFound("No venue with id \(id).")
-        }
-        return venue
+        return try await database.read { sql in try await venues.venue(id, on: sql) }.orMissing(id)
     }
 
     func venues(_ page: PageRequest) async throws -> Page<Venue> {

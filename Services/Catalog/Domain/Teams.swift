@@ -32,7 +32,7 @@ struct Teams: Sendable {
     func visibleTeam(_ id: TeamID, to viewer: UserID, on sql: any SQLDatabase) async throws -> Team {
         guard let team = try await teams.team(id, viewer: viewer, on: sql),
             TeamRules.canSee(team.privacy, standing: team.membership)
-        else { throw CommonError.notFound("No team with id \(id).") }
+        else { throw CommonError.missing(id) }
         return team
     }
 
@@ -186,7 +186,7 @@ struct Teams: Sendable {
     private func publishMembership(
         of user: UserID, role: Membership?, previous: Membership?, in id: TeamID, viewer: UserID, on sql: any SQLDatabase
     ) async throws -> Team {
-        guard let team = try await teams.team(id, viewer: viewer, on: sql) else { throw CommonError.notFound("No team with id \(id).") }
+        let team = try await teams.team(id, viewer: viewer, on: sql).orMissing(id)
         try await outbox.append(
             CatalogEvent.membershipChanged, aggregateID: id.description,
             payload: CatalogEvent.MembershipChanged(

@@ -17,7 +17,7 @@ struct Rooms: Sendable {
     /// The room if `user` may use it; 404 otherwise (a room one may not use is not shown to exist).
     func accessible(_ id: RoomID, by user: UserID, on sql: any SQLDatabase) async throws -> StoredRoom {
         guard let room = try await rooms.room(id, on: sql), room.closedAt == nil, try await mayUse(room, user, on: sql) else {
-            throw CommonError.notFound("No room with id \(id).")
+            throw CommonError.missing(id)
         }
         return room
     }

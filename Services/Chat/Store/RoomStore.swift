@@ -163,7 +163,7 @@ struct SQLRoomStore: RoomStore {
                 WHERE id = \(bind: room.description) RETURNING last_seq, version
                 """
             ).first()
-        else { throw CommonError.notFound("No room with id \(room).") }
+        else { throw CommonError.missing(room) }
         return (try row.decode(column: "last_seq", as: Int.self), try row.decode(column: "version", as: Int.self))
     }
 
@@ -171,7 +171,7 @@ struct SQLRoomStore: RoomStore {
         guard
             let row = try await sql.raw("UPDATE rooms SET version = version + 1 WHERE id = \(bind: room.description) RETURNING version")
                 .first()
-        else { throw CommonError.notFound("No room with id \(room).") }
+        else { throw CommonError.missing(room) }
         return try row.decode(column: "version", as: Int.self)
     }
 

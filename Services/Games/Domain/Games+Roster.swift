@@ -128,7 +128,7 @@ extension Games {
             changed = (status, try await promoteWaiting(in: game.id, on: sql))
         }
         guard let after = try await games.game(game.id, viewer: nil, on: sql) else {
-            throw CommonError.notFound("No game with id \(game.id).")
+            throw CommonError.missing(game.id)
         }
         if let changed {
             try await publishRosterChange(

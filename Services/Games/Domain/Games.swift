@@ -116,7 +116,7 @@ struct Games: Sendable {
     /// The game as `viewer` may see it, held for the transaction when `locked`; 404 when private to others.
     func visibleGame(_ id: GameID, to viewer: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Game {
         let game = locked ? try await games.lock(id, viewer: viewer, on: sql) : try await games.game(id, viewer: viewer, on: sql)
-        guard let game, GameRules.canSee(game, viewer: viewer) else { throw CommonError.notFound("No game with id \(id).") }
+        guard let game, GameRules.canSee(game, viewer: viewer) else { throw CommonError.missing(id) }
         return game
     }
 

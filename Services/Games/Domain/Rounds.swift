@@ -114,14 +114,14 @@ struct Rounds: Sendable {
     func playedCard(_ id: RoundID, by user: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Scorecard {
         let card = locked ? try await rounds.lock(id, on: sql) : try await rounds.card(id, on: sql)
         guard let card, card.players.contains(where: { $0.userId == user }) else {
-            throw CommonError.notFound("No round with id \(id).")
+            throw CommonError.missing(id)
         }
         return card
     }
 
     /// The card as this transaction left it: the round was read, locked, a moment before.
     private func storedCard(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard {
-        guard let card = try await rounds.card(id, on: sql) else { throw CommonError.notFound("No round with id \(id).") }
+        let card = try await rounds.card(id, on: sql).orMissing(id)
         return card
     }
 
@@ -148,9 +148,10 @@ struct Rounds: Sendable {
         try FieldRules.require(errors)
         let userIDs = [starter] + requested.compactMap(\.userId).filter { $0 != starter }
         let profiles = try await auth.profiles(userIDs, requestID: requestID)
-        let unknown = requested.enumerated().filter { entry in entry.element.userId.map { profiles[$0] == nil } ?? false }
-        try FieldRules.require(
-            unknown.map { .init(field: "players[\($0.offset)].userId", message: "no player with id \($0.element.userId!)") })
+        let unknown = requested.enumerated().compactMap { index, player in
+            player.userId.flatMap { profiles[$0] == nil ? (index, $0) : nil }
+        }
+        try FieldRules.require(unknown.map { .init(field: "players[\($0.0)].userId", message: "no player with id \($0.1)") })
         var seen: Set<UserID> = []
         var entries: [(userId: UserID?, name: String)] = []
         for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }

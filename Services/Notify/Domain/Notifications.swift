@@ -72,7 +72,7 @@ struct Notifications: Sendable {
     func markRead(_ id: NotificationID, by user: UserID) async throws -> InboxUnread {
         try await database.transaction { sql in
             guard try await store.markRead(id, of: user, at: now(), on: sql) else {
-                throw CommonError.notFound("No notification with id \(id).")
+                throw CommonError.missing(id)
             }
             return InboxUnread(unreadCount: try await store.unreadCount(of: user, on: sql))
         }

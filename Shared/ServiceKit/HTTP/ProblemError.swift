@@ -56,6 +56,10 @@ public enum CommonError: ProblemError {
         .validation([.init(field: field, message: message)])
     }
 
+    /// The one 404 for a thing looked up by id, worded from its id's tag ("No team with id …."),
+    /// whether it does not exist or the caller may not know that it does.
+    public static func missing<Tag: NamedThing>(_ id: TypedID<Tag>) -> CommonError { .notFound("No \(Tag.noun) with id \(id).") }
+
     public var problem: Problem {
         switch self {
         case .validation(let errors):
@@ -118,5 +122,13 @@ public enum CommonError: ProblemError {
         case .methodNotAllowed(let allow): [.allow: allow.joined(separator: ", ")]
         default: [:]
         }
+    }
+}
+
+extension Optional {
+    /// The value, or the 404 for `id` when there is none (`CommonError.missing`).
+    public func orMissing<Tag: NamedThing>(_ id: TypedID<Tag>) throws -> Wrapped {
+        guard let self else { throw CommonError.missing(id) }
+        return self
     }
 }

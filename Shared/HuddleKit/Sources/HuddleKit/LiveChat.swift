@@ -10,19 +10,7 @@ extension HuddleClient {
     /// reading, or with a `HuddleError` when the session ended. Send with `send(ChatAPI.send, …)`:
     /// the same `clientMessageId` makes a retry safe.
     public func liveChat(_ rooms: [RoomID: Int?]) -> AsyncThrowingStream<ChatServerFrame, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await followChat(rooms) { continuation.yield($0) }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        Self.streaming { yield in try await self.followChat(rooms, deliver: yield) }
     }
 
     private func followChat(_ rooms: [RoomID: Int?], deliver: (ChatServerFrame) -> Void) async throws {

@@ -43,12 +43,22 @@ extension HuddleClient {
     private func stream<Message: Decodable & Sendable & LiveVersioned>(
         _ route: LiveFeedRoute<Message>, check: @escaping @Sendable () async throws -> Void
     ) -> AsyncThrowingStream<Message, any Error> {
+        Self.streaming { yield in
+            // Over HTTP first: what this user cannot read is a typed error, not a socket that keeps failing.
+            try await check()
+            try await self.follow(route, deliver: yield)
+        }
+    }
+
+    /// A stream fed by `produce` in a task of its own: it ends when `produce` returns or is
+    /// cancelled (the consumer stopped reading), and throws what else `produce` throws.
+    static func streaming<Element: Sendable>(
+        _ produce: @escaping @Sendable (_ yield: @escaping @Sendable (Element) -> Void) async throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    // Over HTTP first: what this user cannot read is a typed error, not a socket that keeps failing.
-                    try await check()
-                    try await follow(route) { continuation.yield($0) }
+                    try await produce { continuation.yield($0) }
                     continuation.finish()
                 } catch is CancellationError {
                     continuation.finish()
