@@ -241,7 +241,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .jwtKit,
-                .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers,
+                .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
@@ -310,7 +310,7 @@ let package = Package(
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
-            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .contracts],
+            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .contracts, .configuration],
             path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",

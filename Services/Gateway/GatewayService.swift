@@ -64,22 +64,32 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)
-    app.addServices(client, operationsListener(reader: reader, health: health, dependencies: dependencies))
+    let readiness = Readiness()
+    app.addServices(
+        client, readiness.drainOnShutdown,
+        operationsListener(reader: reader, health: health, readiness: readiness, dependencies: dependencies))
     return app
 }
 
 /// What the people running the gateway read and strangers must not: which module is down
-/// (`/health` with each upstream's state) and `/metrics`, on a listener of its own
+/// (`/health` with each upstream's state), `/metrics`, and the probes an orchestrator asks
+/// (`/health/live`: the process answers; `/health/ready`: it has not begun shutting down — a module
+/// that is down does not make the gateway unready), on a listener of its own
 /// (`gateway.ops.http.host`, default 127.0.0.1; `gateway.ops.http.port`, default 9180, or 0 when the
 /// gateway itself listens on port 0, as in tests) that a deployment keeps off its public network.
-private func operationsListener(reader: ConfigReader, health: UpstreamHealth, dependencies: ServiceDependencies)
-    -> some ApplicationProtocol
-{
+private func operationsListener(
+    reader: ConfigReader, health: UpstreamHealth, readiness: Readiness, dependencies: ServiceDependencies
+) -> some ApplicationProtocol {
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware { RequestIDMiddleware() }
     router.get("/health") { _, _ in
         let report = await health.report()
         return JSONResponse(report, status: report.status == "ok" ? .ok : .serviceUnavailable)
+    }
+    router.get("/health/live") { _, _ in JSONResponse(GatewayHealth(status: "ok")) }
+    router.get("/health/ready") { _, _ in
+        JSONResponse(
+            GatewayHealth(status: readiness.isDraining ? "degraded" : "ok"), status: readiness.isDraining ? .serviceUnavailable : .ok)
     }
     StandardRoutes<HuddleRequestContext>.addMetrics(dependencies.metrics, to: router)
     let publicPort = reader.listenAddress(for: ServiceModule.gateway.rawValue, defaultPort: ServiceModule.gateway.defaultPort).port

@@ -85,7 +85,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
         defaults["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
-        let reader = ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
+        let reader = try await ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
         let logger = bootstrapLogging(level: logLevel, label: "huddle")
 
         // One process shares one secret for internal calls; it only has to be stable while it runs.

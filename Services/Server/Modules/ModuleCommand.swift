@@ -13,7 +13,7 @@ public enum ModuleCommand {
     public static func main(_ module: ServiceModule) async {
         do {
             let options = try Options.parse()
-            let reader = ConfigReader.huddle(overrides: try parseSettings(options.set))
+            let reader = try await ConfigReader.huddle(overrides: try parseSettings(options.set))
             let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.\(module.rawValue)")
             let stack = try await EmbeddedStack.start(
                 modules: [module], reader: reader, logger: logger, gracefulShutdownSignals: [.sigterm, .sigint])
@@ -46,7 +46,9 @@ extension ModuleCommand {
     public static func runTasksOnEventLoops(_ module: ServiceModule) {
         // Bad options are reported by `main`; here they only leave NIO's default.
         let overrides = (try? Options.parse()).flatMap { try? parseSettings($0.set) } ?? [:]
-        let loops = ConfigReader.huddle(overrides: overrides).integer("\(module.rawValue).event.loops", default: 0)
+        // Read before any task may run, so from the command line and the environment only (no secret files).
+        let early = ConfigReader(providers: [EnvironmentVariablesProvider.settings(overrides), EnvironmentVariablesProvider()])
+        let loops = early.integer("\(module.rawValue).event.loops", default: 0)
         if loops > 0 { NIOSingletons.groupLoopCountSuggestion = loops }
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }

@@ -172,7 +172,7 @@ extension Router where Context == HuddleRequestContext {
 
     /// Routes of this router that no description of `module` names, and described operations of
     /// `module` without a route: both must be empty.
-    public func undescribedRoutes(of module: ServiceModule, exempt: Set<String> = ["/health", "/metrics"]) -> (
+    public func undescribedRoutes(of module: ServiceModule, exempt: Set<String> = StandardRoutes<HuddleRequestContext>.paths) -> (
         undescribed: [String], unhandled: [String]
     ) {
         let described = Set(API.operations(of: module).map(\.name))

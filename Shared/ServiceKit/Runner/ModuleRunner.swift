@@ -28,7 +28,7 @@ public struct ModuleBuilder: Sendable {
 public final class ModuleRunner: Sendable {
     public let directory: ServiceDirectory
     public let dependencies: ServiceDependencies
-    private let readiness = Readiness()
+    private let listening = ListeningModules()
     private let httpClient: HTTPClient
     private let providerClient: HTTPClient
     /// How long stopping may wait for connections and requests to finish before they are cancelled.
@@ -57,13 +57,13 @@ public final class ModuleRunner: Sendable {
             configuration: .init(
                 timeout: .init(connect: .milliseconds(Int64(reader.integer("providers.connect.ms", default: 3000))), read: .seconds(30))))
         let directory = directory
-        let readiness = readiness
+        let listening = listening
         dependencies = ServiceDependencies(
             directory: directory, httpClient: httpClient, providerClient: providerClient, metrics: MetricsBootstrap.registry(),
             internalToken: token, logger: logger,
             onListening: { module, port in
                 directory.set(module, url: "http://127.0.0.1:\(port)")
-                await readiness.markListening(module)
+                await listening.markListening(module)
             })
     }
 
@@ -118,15 +118,15 @@ public final class ModuleRunner: Sendable {
         do {
             try await group.run()
         } catch {
-            await readiness.markEnded()
+            await listening.markEnded()
             throw error
         }
-        await readiness.markEnded()
+        await listening.markEnded()
     }
 
     /// Waits until each module reports that its server is listening.
     public func waitUntilListening(_ modules: [ServiceModule], timeout: Duration = .seconds(30)) async throws {
-        try await readiness.wait(for: Set(modules), timeout: timeout)
+        try await listening.wait(for: Set(modules), timeout: timeout)
     }
 }
 
@@ -150,7 +150,8 @@ public struct HTTPClientService: Service {
     }
 }
 
-actor Readiness {
+/// Which of the runner's modules listen yet, for `waitUntilListening`.
+actor ListeningModules {
     private var listening: Set<ServiceModule> = []
     private var ended = false
 

@@ -42,14 +42,16 @@ public struct ServiceSkeleton {
             url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
             keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4))
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
+        let readiness = Readiness()
         router = Router<HuddleRequestContext>.huddle(
-            module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck])
+            module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck],
+            readiness: readiness)
         // Operations that require a key keep it themselves, in the transaction of their effect.
         if API.operations(of: module).contains(where: { $0.acceptsIdempotencyKey && !$0.requiresIdempotencyKey }) {
             router.add(middleware: IdempotencyMiddleware(database: database))
         }
         services = [
-            database,
+            database, readiness.drainOnShutdown,
             RevocationPoller(
                 verifier: verifier, interval: reader.milliseconds("\(module.rawValue).revocation.poll.ms", default: 500), logger: logger),
         ]
