@@ -143,7 +143,7 @@ let package = Package(
             name: "CatalogService",
             dependencies: [
                 .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
-                .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle,
+                .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle, .nioConcurrencyHelpers,
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(

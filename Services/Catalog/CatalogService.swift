@@ -27,7 +27,9 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
     if let feed = settings.news {
         service.addServices(
             NewsPoller(
-                settings: feed, news: news, database: database, httpClient: dependencies.providerClient, logger: dependencies.logger))
+                settings: feed, news: news, database: database,
+                lease: FeedLease(database: database, name: "news", duration: FeedLease.takeover), now: now,
+                httpClient: dependencies.providerClient, logger: dependencies.logger))
     }
     return try service.application()
 }

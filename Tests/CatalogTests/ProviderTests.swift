@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -107,6 +108,33 @@ struct ProviderTests {
                 #expect(news.items.map(\.title) == ["Flora signs a striker", "Levadia wins the derby"])
                 #expect(news.items.map(\.source) == ["Postimees", "ERR Sport"])
                 #expect(news.items.allSatisfy { $0.sport == .soccer })
+            }
+        }
+    }
+
+    @Test(
+        "Two instances on one database poll the news feed as one; the other takes over within seconds when the holder stops",
+        .enabled(if: TestStore.postgresURL != nil))
+    func newsPolledOnceAcrossInstances() async throws {
+        try await FakeProviders.with { providers in
+            let shared = try await TestStore.postgres.freshDatabaseURL()
+            let config = ["catalog.news.url": providers.url + "/news", "catalog.news.poll.ms": "200", "catalog.db.url": shared]
+            try await CatalogHarness.with(store: .postgres, config: config) { first in
+                #expect(try await eventually { providers.count("news") >= 1 })
+                let catalogOnly = CatalogHarness.builders.filter { $0.module == .catalog }
+                let second = try await TestStack.start(
+                    catalogOnly, store: .postgres, config: config, directory: [.auth: first.stack.url(.auth)])
+                defer { Task { await second.stop() } }
+                let before = providers.count("news")
+                try await Task.sleep(for: .seconds(2))
+                // One poller every 200 ms gives about ten calls in two seconds; two would give twenty.
+                let together = providers.count("news") - before
+                #expect((5...13).contains(together), "\(together) calls in 2 s")
+
+                await first.stack.stop()
+                let stopped = providers.count("news")
+                let takenOver = try await eventually(within: .seconds(20)) { providers.count("news") >= stopped + 3 }
+                #expect(takenOver, "the second instance never polled")
             }
         }
     }

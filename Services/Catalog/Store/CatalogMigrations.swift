@@ -72,5 +72,7 @@ enum CatalogMigrations {
         },
         .outbox(version: 2),
         .idempotency(version: 3),
+        // One instance polls the news feed at a time, whichever holds the lease.
+        .feedLeases(version: 4),
     ]
 }

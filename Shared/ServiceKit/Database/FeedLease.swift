@@ -13,6 +13,11 @@ public struct FeedLease: Sendable {
     let holder = UUID.random().uuidString.lowercased()
     let duration: TimeInterval
 
+    /// How often a poller that wants the lease asks for it (the holder renewing it), and how long a
+    /// lease it took lasts: an instance that dies is replaced within `takeover`.
+    public static let heartbeat: Duration = .seconds(3)
+    public static let takeover: TimeInterval = 10
+
     public init(database: Database, name: String, duration: TimeInterval) {
         self.database = database
         self.name = name
