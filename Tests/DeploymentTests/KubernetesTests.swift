@@ -1,0 +1,76 @@
+import Contracts
+import DeploymentCheck
+import Foundation
+import HuddleModules
+import ServiceKit
+import Testing
+
+/// kubectl, which renders the overlays with its Kustomize, where this machine has it.
+let kubectlPath = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// The Kubernetes overlays, as `kubectl kustomize` renders them, are checked against `Wiring` too.
+@Suite("Kubernetes manifests follow the wiring", .enabled(if: kubectlPath != nil, "needs kubectl (with Kustomize)"))
+struct KubernetesTests {
+
+    static func rendered(_ overlay: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(kubectlPath))
+        process.arguments = ["kustomize", WiringTests.root.appendingPathComponent("deploy/kubernetes/overlays/\(overlay)").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "kubectl kustomize \(overlay) failed")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func findings(_ yaml: String) throws -> [String] {
+        KubernetesCheck.findings(try KubernetesManifests(yaml: yaml), modules: HuddleModules.available)
+    }
+
+    @Test("both overlays agree with the wiring", arguments: ["development", "production"])
+    func overlaysAgree(overlay: String) throws {
+        #expect(try Self.findings(Self.rendered(overlay)) == [])
+    }
+
+    @Test("production runs every module in two or more replicas, each with a disruption budget")
+    func productionReplicas() throws {
+        let yaml = try Self.rendered("production")
+        let manifests = try KubernetesManifests(yaml: yaml)
+        for module in HuddleModules.available {
+            #expect(manifests.workloads.first { $0.module == module }?.replicas ?? 0 >= 2, "\(module.rawValue)")
+        }
+        #expect(yaml.components(separatedBy: "kind: PodDisruptionBudget").count - 1 == HuddleModules.available.count)
+        #expect(!yaml.contains("stand-in"))
+    }
+
+    @Test("a removed subscriber, a wrong address and a missing or too open NetworkPolicy are each caught")
+    func breaksAreCaught() throws {
+        let yaml = try Self.rendered("development")
+        let withoutSubscriber = yaml.replacingOccurrences(
+            of: "CATALOG_EVENTS_SUBSCRIBERS: games,search,chat,notify", with: "CATALOG_EVENTS_SUBSCRIBERS: games,chat,notify")
+        #expect(withoutSubscriber != yaml)
+        #expect(
+            try Self.findings(withoutSubscriber) == [
+                "catalog: CATALOG_EVENTS_SUBSCRIBERS is 'games,chat,notify' but should be chat,games,notify,search: they consume its events"
+            ])
+
+        let wrongAddress = yaml.replacingOccurrences(of: "AUTH_URL: http://auth:8080", with: "AUTH_URL: http://auth:9000")
+        #expect(try Self.findings(wrongAddress).contains { $0.hasPrefix("catalog: AUTH_URL is 'http://auth:9000'") })
+
+        let documents = yaml.components(separatedBy: "\n---\n")
+        let withoutSearchPolicy = documents.filter { !($0.contains("kind: NetworkPolicy") && $0.contains("\n  name: search\n")) }
+        #expect(withoutSearchPolicy.count == documents.count - 1)
+        let missing = try Self.findings(withoutSearchPolicy.joined(separator: "\n---\n"))
+        #expect(missing.contains("search: NetworkPolicies let in none but Wiring declares auth,catalog,games,gateway"), "\(missing)")
+        #expect(missing.contains { $0.hasPrefix("search: no NetworkPolicy lets it reach its database") })
+
+        let open = documents.map { document in
+            guard document.contains("kind: NetworkPolicy"), document.contains("\n  name: search\n") else { return document }
+            return document.replacingOccurrences(of: "  ingress:\n", with: "  ingress:\n  - ports:\n    - port: http\n")
+        }.joined(separator: "\n---\n")
+        #expect(open != yaml)
+        #expect(try Self.findings(open).contains { $0.hasSuffix("a NetworkPolicy lets anyone in; only its callers may call it") })
+    }
+}
