@@ -22,7 +22,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let client = UpstreamClient(connectTimeout: settings.upstreamConnect)
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
-        routes: routes, directory: directory, client: client,
+        routes: routes, balancer: Balancer(directory: directory), client: client,
         limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
@@ -65,6 +65,11 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)
     let readiness = Readiness()
+    if settings.resolveInterval > .zero {
+        let configured = Dictionary(
+            uniqueKeysWithValues: ServiceModule.allCases.map { ($0, directory.instances(of: $0)) }.filter { !$0.1.isEmpty })
+        app.addServices(InstanceResolver(configured: configured, directory: directory, interval: settings.resolveInterval, logger: logger))
+    }
     app.addServices(
         client, readiness.drainOnShutdown,
         operationsListener(reader: reader, health: health, readiness: readiness, dependencies: dependencies))

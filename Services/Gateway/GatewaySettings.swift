@@ -24,13 +24,17 @@ struct GatewaySettings: Sendable {
     var socketBuffer: Int
     var socketDrain: TimeAmount
     var head: RequestHeadLimits
+    /// How often each module's address is resolved again into its instances (0: never).
+    var resolveInterval: Duration
 
     /// Keys: `gateway.body.limit` (default 1048576), `gateway.ratelimit.rate` and `.burst` (50/s, 100),
     /// `gateway.upstream.timeout.ms` (10000), `gateway.upstream.connect.ms` (500), `gateway.health.timeout.ms`
     /// (1000), `gateway.modules` (default all but the gateway), `gateway.socket.buffer` (1000),
     /// `gateway.socket.drain.ms` (10000), `gateway.head.line.limit` (8192: a longer request line is answered
     /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
-    /// whole by then from its first byte, or from the connection's opening for the first, 408).
+    /// whole by then from its first byte, or from the connection's opening for the first, 408),
+    /// `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
+    /// name, is resolved again into the instances the balancer spreads requests over; 0 never).
     init(reader: ConfigReader) throws {
         bodyLimit = reader.integer("gateway.body.limit", default: 1 << 20)
         ratePerSecond = Double(reader.integer("gateway.ratelimit.rate", default: 50))
@@ -46,5 +50,6 @@ struct GatewaySettings: Sendable {
             requestLine: reader.integer("gateway.head.line.limit", default: 8192),
             head: reader.integer("gateway.head.limit", default: 32768),
             timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
+        resolveInterval = reader.milliseconds("gateway.upstream.resolve.ms", default: 5000)
     }
 }

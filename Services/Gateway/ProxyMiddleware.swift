@@ -13,7 +13,7 @@ struct ProxyMiddleware: RouterMiddleware {
     typealias Context = HuddleRequestContext
 
     let routes: RouteTable
-    let directory: ServiceDirectory
+    let balancer: Balancer
     let client: UpstreamClient
     let limiter: RateLimiter
     let bodyLimit: Int
@@ -34,29 +34,47 @@ struct ProxyMiddleware: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > bodyLimit {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         }
-        guard let base = directory.url(of: module) else { throw GatewayError.upstreamUnavailable(module) }
-        return try await forward(request, to: base, module: module, context: context)
+        return try await forward(request, to: module, context: context)
     }
 
-    private func forward(_ request: Request, to base: String, module: ServiceModule, context: HuddleRequestContext) async throws
-        -> Response
-    {
+    /// Sends the request to an instance of `module` the balancer picks; one that cannot be reached is
+    /// left for another (the request never got there, so nothing happens twice).
+    private func forward(_ request: Request, to module: ServiceModule, context: HuddleRequestContext) async throws -> Response {
         let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let head = upstreamHead(of: request, context: context)
         do {
-            let answer = try await send(request, head: upstreamHead(of: request, context: context), to: base, deadline: deadline)
-            let headers = HopByHop.returnable(answer.head.headerFields)
-            switch answer.body {
-            case .whole(let body):
-                return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
-            case .stream(let body):
-                return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
+            let body = try await OutgoingBody(request, bodyLimit: bodyLimit)
+            var tried: Set<String> = []
+            for _ in 0..<balancer.attempts(for: module) {
+                guard let base = balancer.take(module, excluding: tried) else { break }
+                tried.insert(base)
+                do {
+                    let answer = try await send(request, head: head, body: body, to: base, deadline: deadline)
+                    balancer.finished(module, base, reached: true)
+                    let headers = HopByHop.returnable(answer.head.headerFields)
+                    switch answer.body {
+                    case .whole(let body):
+                        return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
+                    case .stream(let body):
+                        return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
+                    }
+                } catch UpstreamFailure.unreachable {
+                    balancer.finished(module, base, reached: false)
+                    context.logger.warning("upstream \(module.rawValue) at \(base) unreachable")
+                } catch {
+                    balancer.finished(module, base, reached: true)
+                    throw error
+                }
             }
+            throw GatewayError.upstreamUnavailable(module)
         } catch is LimitedBody.TooLarge {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         } catch UpstreamFailure.timedOut {
             throw GatewayError.upstreamTimeout(module)
         } catch UpstreamFailure.closed, UpstreamFailure.stale {
             throw GatewayError.badUpstream(module)
+        } catch let error as GatewayError {
+            throw error
         } catch {
             context.logger.warning("upstream \(module.rawValue) unreachable: \(error)")
             throw GatewayError.upstreamUnavailable(module)
@@ -74,26 +92,46 @@ struct ProxyMiddleware: RouterMiddleware {
     }
 
     /// Sends the request with its body in the cheapest way its framing allows.
-    private func send(_ request: Request, head: HTTPRequest, to base: String, deadline: NIODeadline) async throws -> UpstreamResponse {
+    private func send(_ request: Request, head: HTTPRequest, body: OutgoingBody, to base: String, deadline: NIODeadline) async throws
+        -> UpstreamResponse
+    {
         var head = head
-        let length = request.headers[.contentLength].flatMap(Int.init)
-        // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
-        let hasBody = length != nil || request.headers[.transferEncoding] != nil
-        if request.method == .get || request.method == .head || !hasBody {
+        switch body {
+        case .none:
             return try await client.send(head, body: nil, to: base, deadline: deadline)
+        case .whole(let whole):
+            head.headerFields[.contentLength] = String(whole.readableBytes)
+            return try await client.send(head, body: whole, to: base, deadline: deadline)
+        case .streamed(let length):
+            if let length { head.headerFields[.contentLength] = String(length) } else { head.headerFields[.transferEncoding] = "chunked" }
+            return try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
         }
-        if let length, length <= UpstreamClient.wholeBodyLimit {
-            // Read whole first, it goes out with the head in one write.
-            let body = try await request.body.collect(upTo: length)
-            head.headerFields[.contentLength] = String(body.readableBytes)
-            return try await client.send(head, body: body, to: base, deadline: deadline)
-        }
-        if let length { head.headerFields[.contentLength] = String(length) } else { head.headerFields[.transferEncoding] = "chunked" }
-        return try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
     }
 
     static func clientAddress(_ context: HuddleRequestContext) -> String {
         context.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// A request's body as it goes to a module: none, read whole first (it goes out with the head in
+/// one write, and again to another instance if the first cannot be reached), or streamed (a
+/// connection is made before any of it is read, so an unreachable instance costs none of it).
+enum OutgoingBody {
+    case none
+    case whole(ByteBuffer)
+    case streamed(length: Int?)
+
+    init(_ request: Request, bodyLimit: Int) async throws {
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
+        let hasBody = length != nil || request.headers[.transferEncoding] != nil
+        if request.method == .get || request.method == .head || !hasBody {
+            self = .none
+        } else if let length, length <= UpstreamClient.wholeBodyLimit {
+            self = .whole(try await request.body.collect(upTo: length))
+        } else {
+            self = .streamed(length: length)
+        }
     }
 }
 

@@ -32,8 +32,16 @@ struct UpstreamHealth: Sendable {
         return Report(status: states.values.allSatisfy { $0 == "up" } ? "ok" : "degraded", upstreams: states)
     }
 
+    /// `up` when every instance answers its health, `down` when none does, `degraded` otherwise.
     private func state(of module: ServiceModule) async -> String {
-        guard let base = directory.url(of: module) else { return "unknown" }
+        let instances = directory.instances(of: module)
+        guard !instances.isEmpty else { return "unknown" }
+        var states: Set<String> = []
+        for base in instances { states.insert(await state(of: base)) }
+        return states.count == 1 ? states.first! : "degraded"
+    }
+
+    private func state(of base: String) async -> String {
         do {
             let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
             let response = try await client.send(request, body: nil, to: base, deadline: .now() + TimeAmount(timeout))

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceKit
 import ServiceKitTesting
@@ -10,6 +11,10 @@ import ServiceKitTesting
 /// and runs a WebSocket echo, on a port of its own.
 struct FakeUpstream {
     let url: String
+    private let echoes: NIOLockedValueBox<Int>
+
+    /// How many echo requests it answered.
+    var echoed: Int { echoes.withLockedValue { $0 } }
 
     struct Echo: ResponseCodable {
         var method: String
@@ -23,9 +28,14 @@ struct FakeUpstream {
     /// `idleTimeout`: how long the module keeps an unused connection open (default: for ever).
     static func with<T>(idleTimeout: Duration? = nil, _ body: (FakeUpstream) async throws -> T) async throws -> T {
         let router = Router(context: HuddleRequestContext.self)
-        router.on("/v1/teams/echo", method: .get) { request, context in try await echo(request, context: context) }
-        router.on("/v1/teams/echo", method: .post) { request, context in try await echo(request, context: context) }
-        router.on("/v1/teams/echo", method: .delete) { request, context in try await echo(request, context: context) }
+        let echoes = NIOLockedValueBox(0)
+        let echo: @Sendable (Request, HuddleRequestContext) async throws -> Echo = { request, context in
+            echoes.withLockedValue { $0 += 1 }
+            return try await Self.echo(request, context: context)
+        }
+        router.on("/v1/teams/echo", method: .get) { request, context in try await echo(request, context) }
+        router.on("/v1/teams/echo", method: .post) { request, context in try await echo(request, context) }
+        router.on("/v1/teams/echo", method: .delete) { request, context in try await echo(request, context) }
         router.post("/v1/teams/closed-door") { _, _ in
             // Like a module refusing a request: it answers before reading the body.
             Response(status: .unauthorized)
@@ -67,7 +77,7 @@ struct FakeUpstream {
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
                 logger: Logger(label: "fake-upstream"))
-        }) { url in try await body(FakeUpstream(url: url)) }
+        }) { url in try await body(FakeUpstream(url: url, echoes: echoes)) }
     }
 
     private static func echo(_ request: Request, context: HuddleRequestContext) async throws -> Echo {

@@ -22,6 +22,10 @@ final class UpstreamClient: Service, Sendable {
     private let pool = NIOLockedValueBox(Pool())
     /// Idle connections kept per module; more are closed when they come free.
     static let idleLimit = 256
+    /// A connection this old is closed when it comes free rather than pooled, so that the
+    /// connections to a module are opened anew every so often and reach its new instances (pods
+    /// started by a rollout or an autoscaler get traffic within this long).
+    static let maximumAge = TimeAmount.seconds(30)
     /// Largest body, either way, moved whole (a request's goes out with its head in one write, an
     /// answer's is read before it is handed on); larger ones, or those of unknown size, stream.
     static let wholeBodyLimit = 64 * 1024
@@ -126,7 +130,8 @@ final class UpstreamClient: Service, Sendable {
         return try await channel.eventLoop.submit { [self] in
             let handler = try channel.pipeline.syncOperations.handler(type: UpstreamExchangeHandler.self)
             let connection = UpstreamConnection(
-                channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), authority: "\(host):\(port)")
+                channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), authority: "\(host):\(port)",
+                retiresAt: .now() + Self.maximumAge)
             handler.whenIdle = { self.release(connection, base: base) }
             handler.whenClosed = { self.forget(connection, base: base) }
             return connection
@@ -135,7 +140,8 @@ final class UpstreamClient: Service, Sendable {
 
     private func release(_ connection: UpstreamConnection, base: String) {
         let kept = pool.withLockedValue { pool in
-            guard !pool.isShutDown, pool.idle[base, default: []].count < Self.idleLimit else { return false }
+            let young = connection.retiresAt > NIODeadline.now()
+            guard !pool.isShutDown, young, pool.idle[base, default: []].count < Self.idleLimit else { return false }
             pool.idle[base, default: []].append(connection)
             return true
         }
@@ -165,6 +171,8 @@ struct UpstreamConnection: Sendable {
     let handler: NIOLoopBound<UpstreamExchangeHandler>
     /// `host:port`, sent as the Host header.
     let authority: String
+    /// When it is no longer pooled (`UpstreamClient.maximumAge`).
+    let retiresAt: NIODeadline
 
     func start(_ request: HTTPRequest, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse> {
         var request = request

@@ -301,12 +301,22 @@ extension Database {
     /// A service's background work on its store: once the schema is migrated, `tick` runs again and
     /// again, pausing as long as it answers (or until `doorbell` rings), until the service shuts down.
     public func repeatUntilShutdown(wakingOn doorbell: Doorbell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
-        await cancelWhenGracefulShutdown {
-            guard (try? await self.waitUntilMigrated()) != nil else { return }
-            while !Task.isCancelled {
-                let pause = await tick()
-                if let doorbell { await doorbell.wait(upTo: pause) } else { try? await Task.sleep(for: pause) }
-            }
+        await ServiceKit.repeatUntilShutdown(wakingOn: doorbell, after: { (try? await self.waitUntilMigrated()) != nil }, tick)
+    }
+}
+
+/// Background work that needs no store (the gateway's): `tick` runs again and again, pausing as long
+/// as it answers (or until `doorbell` rings), until the service shuts down; when `after` answers
+/// false first, it never runs.
+public func repeatUntilShutdown(
+    wakingOn doorbell: Doorbell? = nil, after ready: @escaping @Sendable () async -> Bool = { true },
+    _ tick: @escaping @Sendable () async -> Duration
+) async {
+    await cancelWhenGracefulShutdown {
+        guard await ready() else { return }
+        while !Task.isCancelled {
+            let pause = await tick()
+            if let doorbell { await doorbell.wait(upTo: pause) } else { try? await Task.sleep(for: pause) }
         }
     }
 }
