@@ -50,7 +50,7 @@ enum AuthError: ProblemError {
     }
 
     var headers: HTTPFields {
-        if case .tooManyAttempts(let seconds) = self { return [.retryAfter: String(seconds)] }
+        if case .tooManyAttempts(let seconds) = self { return LoginThrottle.policy.refusal(retryAfter: seconds) }
         return [:]
     }
 }

@@ -5,13 +5,13 @@ import ServiceKit
 
 /// Problems only chat raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum ChatError: ProblemError {
-    case floodLimited(retryAfterSeconds: Int)
+    case floodLimited(retryAfterSeconds: Int, policy: RateLimitPolicy)
     case blocked
     case cannotMessageSelf
 
     var problem: Problem {
         switch self {
-        case .floodLimited(let seconds):
+        case .floodLimited(let seconds, _):
             Problem(.floodLimited, title: "Too many messages", detail: "Slow down: the next message is taken in \(seconds) s.")
         case .blocked:
             Problem(.blocked, title: "Blocked", detail: "One of you blocked the other.")
@@ -21,7 +21,7 @@ enum ChatError: ProblemError {
     }
 
     var headers: HTTPFields {
-        guard case .floodLimited(let seconds) = self else { return [:] }
-        return [.retryAfter: String(seconds)]
+        guard case .floodLimited(let seconds, let policy) = self else { return [:] }
+        return policy.refusal(retryAfter: seconds)
     }
 }

@@ -26,7 +26,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let rooms = Rooms(database: database, rooms: roomStore, messages: messageStore, people: people, settings: settings, now: now)
     let messages = Messages(
         database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
-        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, now: now), nameFromAuth: nameFromAuth,
+        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, store: SQLFloodStore()),
+        nameFromAuth: nameFromAuth,
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }
     let events = RoomEvents(rooms: roomStore, people: people, messages: messages, now: now)

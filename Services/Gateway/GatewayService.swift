@@ -125,7 +125,7 @@ private func upgrade(
     }
     let address = channel.remoteAddress?.ipAddress ?? "unknown"
     if let wait = limiter.check(client: address) {
-        let limited = CommonError.rateLimited(retryAfterSeconds: wait)
+        let limited = CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
         return .dontUpgrade
     }

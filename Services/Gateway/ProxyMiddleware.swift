@@ -29,7 +29,7 @@ struct ProxyMiddleware: RouterMiddleware {
         // Metrics count proxied requests by the route table's pattern, as the router does its own.
         context.coreContext.endpointPath.value = route.route
         if let wait = limiter.check(client: Self.clientAddress(context)) {
-            throw CommonError.rateLimited(retryAfterSeconds: wait)
+            throw CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > bodyLimit {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ServiceKit
 
 /// Token bucket: `burst` requests at once, refilled at `ratePerSecond`.
 struct TokenBucket: Sendable {
@@ -28,6 +29,12 @@ final class RateLimiter: Sendable {
     init(ratePerSecond: Double, burst: Double) {
         self.ratePerSecond = ratePerSecond
         self.burst = burst
+    }
+
+    /// How a refused request describes this limit. It is kept in each gateway's memory, so it holds
+    /// per gateway instance (the name says so): behind N gateways a client gets up to N times the quota.
+    var policy: RateLimitPolicy {
+        RateLimitPolicy(name: "per-gateway-client", quota: Int(burst), windowSeconds: Int((burst / ratePerSecond).rounded(.up)))
     }
 
     /// nil when allowed; otherwise whole seconds to wait (at least 1), for `Retry-After`.

@@ -99,6 +99,8 @@ struct RegistrationTests {
             #expect(slowed.problem?.code == "TOO_MANY_ATTEMPTS")
             let retryAfter = try #require(slowed.header("Retry-After").flatMap(Int.init))
             #expect((1...2).contains(retryAfter))
+            #expect(slowed.header("RateLimit-Policy") == #""sign-in";q=3;w=900"#)
+            #expect(slowed.header("RateLimit") == "\"sign-in\";r=0;t=\(retryAfter)")
             // The owner, from their own address, is not locked out by a stranger who knows the email.
             #expect(try await login("right password", from: "198.51.100.20").status == 200)
             // An unknown email is slowed the same way: the answers do not tell which emails have accounts.

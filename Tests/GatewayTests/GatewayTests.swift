@@ -124,7 +124,7 @@ struct GatewayTests {
         }
     }
 
-    @Test("a client over its rate gets 429 with Retry-After")
+    @Test("a client over its rate gets 429 with Retry-After and the RateLimit fields naming a per-gateway policy")
     func rateLimit() async throws {
         try await FakeUpstream.with { upstream in
             let config = ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "3"]
@@ -137,6 +137,8 @@ struct GatewayTests {
                 #expect((3...6).contains(answers.filter { $0.status == 200 }.count))
                 let limited = try #require(answers.first { $0.status == 429 })
                 #expect(limited.header("Retry-After") == "1")
+                #expect(limited.header("RateLimit-Policy") == #""per-gateway-client";q=3;w=3"#)
+                #expect(limited.header("RateLimit") == #""per-gateway-client";r=0;t=1"#)
                 #expect(limited.problem?.code == "RATE_LIMITED")
                 // The gateway's own endpoints are not counted.
                 #expect(try await gateway.raw(.GET, "/health").status == 200)

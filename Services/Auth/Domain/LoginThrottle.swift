@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Password guessing slowed without lockouts (OWASP's authentication guidance): failed sign-ins
 /// make the next attempt wait, and the wait doubles with each failure. Failures count per account
@@ -23,6 +24,9 @@ struct LoginThrottle: Sendable {
     var maxAccountDelay: TimeInterval = 60
     /// Failures older than this are forgotten.
     var window: TimeInterval = 15 * 60
+
+    /// How a refused sign-in describes this limit: three free failures per address in the window.
+    static let policy = RateLimitPolicy(name: "sign-in", quota: 3, windowSeconds: 15 * 60)
 
     /// Seconds to wait before the next attempt, or nil when one may be made now.
     func retryAfter(failures: [Failure], now: Date) -> Int? {

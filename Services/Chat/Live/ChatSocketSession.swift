@@ -88,7 +88,7 @@ final class ChatSocketSession: Sendable {
             }
         } catch let error as any ProblemError {
             var reply = Self.error(error.problem, room: frame.roomId, clientMessageId: frame.clientMessageId)
-            if case ChatError.floodLimited(let seconds) = error { reply.retryAfter = seconds }
+            if case ChatError.floodLimited(let seconds, _) = error { reply.retryAfter = seconds }
             outbox.post(.frame(reply))
         } catch {
             logger.warning("chat socket frame failed: \(error)")

@@ -47,7 +47,7 @@ public enum CommonError: ProblemError {
     /// A write described with `idempotencyKeyRequired` sent without the key.
     case idempotencyKeyRequired
     case dependencyUnavailable(String)
-    case rateLimited(retryAfterSeconds: Int)
+    case rateLimited(retryAfterSeconds: Int, policy: RateLimitPolicy)
     case payloadTooLarge(limitBytes: Int)
     case internalError
     case http(status: Int, message: String?)
@@ -96,7 +96,7 @@ public enum CommonError: ProblemError {
             return Problem(
                 .dependencyUnavailable,
                 title: "Service unavailable", detail: "\(name) is unavailable; try again shortly.")
-        case .rateLimited(let seconds):
+        case .rateLimited(let seconds, _):
             return Problem(
                 .rateLimited,
                 title: "Too many requests", detail: "Try again in \(seconds) s.")
@@ -118,7 +118,7 @@ public enum CommonError: ProblemError {
 
     public var headers: HTTPFields {
         switch self {
-        case .rateLimited(let seconds): [.retryAfter: String(seconds)]
+        case .rateLimited(let seconds, let policy): policy.refusal(retryAfter: seconds)
         case .methodNotAllowed(let allow): [.allow: allow.joined(separator: ", ")]
         default: [:]
         }
