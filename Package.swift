@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "ServiceClients",
             dependencies: [
-                .contracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat,
+                .contracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 public import Contracts
 public import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
@@ -11,17 +12,30 @@ import ServiceKit
 /// the description's, filled with the ids given, so nobody reaches a route no description names by
 /// accident; `raw` is for what no description names (unknown routes, a provider's stand-in).
 public struct APIClient: Sendable {
-    public let baseURL: String
+    /// Where requests go: one base URL, or several (a replicated deployment's gateways) taken in turn.
+    public let baseURLs: [String]
     /// Sent with calls to internal operations; nil sends none.
     public let internalCredential: String?
+    private let turn = NIOLockedValueBox(0)
 
+    /// `baseURL`: one base URL, or a comma-separated list of them that requests take in turn.
     public init(baseURL: String, internalCredential: String? = nil) {
-        self.baseURL = baseURL
+        baseURLs = baseURL.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
         self.internalCredential = internalCredential
     }
 
+    /// The first base URL (where a live socket connects).
+    public var baseURL: String { baseURLs.first ?? "" }
+
     /// The same client without the internal credential, to see internal operations refused.
-    public var withoutCredential: APIClient { APIClient(baseURL: baseURL) }
+    public var withoutCredential: APIClient { APIClient(baseURL: baseURLs.joined(separator: ",")) }
+
+    private var nextBaseURL: String {
+        turn.withLockedValue { turn in
+            defer { turn += 1 }
+            return baseURLs[turn % baseURLs.count]
+        }
+    }
 
     public struct Response: Sendable {
         public let status: Int
@@ -80,7 +94,7 @@ public struct APIClient: Sendable {
         _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, rawBody: Data? = nil, chunked: Bool = false,
         token: String? = nil, headers: [String: String] = [:], timeout: Duration = .seconds(30)
     ) async throws -> Response {
-        var request = HTTPClientRequest(url: baseURL + path)
+        var request = HTTPClientRequest(url: nextBaseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }

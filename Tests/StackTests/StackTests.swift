@@ -105,7 +105,9 @@ struct StackTests {
             let next = try refreshed.decode(Session.self)
 
             #expect(try await gateway.call(AuthAPI.logout, token: next.accessToken).status == 204)
-            #expect(try await gateway.call(AuthAPI.me, token: next.accessToken).status == 401)
+            // Refused at once by the instance that signed it out, and by every other instance within its
+            // revocation poll (auth.revocation.poll.ms, 500 ms) when requests reach several.
+            #expect(try await eventually(within: .seconds(3)) { try await gateway.call(AuthAPI.me, token: next.accessToken).status == 401 })
             #expect(try await gateway.call(AuthAPI.refresh, body: RefreshRequest(refreshToken: next.refreshToken)).status == 401)
 
             let health = try await gateway.raw(.GET, "/health")

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Runs the production overlay's topology without a cluster, then drives it: two instances of every
+# module and two gateways on one PostgreSQL, each on a loopback address of its own, started from the
+# built executables with the configuration the production overlay renders (each Deployment's
+# ConfigMap, its secrets written as files in a secrets directory as Kubernetes mounts them). Names
+# resolve as in the cluster, through /etc/hosts: `<module>` and `<module>-instances` (the headless
+# Service the gateways balance over) to both of a module's instances.
+#
+# Deviations, because this machine has one network namespace and no outside network: each
+# `*_HTTP_HOST` is the instance's own address instead of 0.0.0.0; the providers are the stand-in's
+# (as in the development overlay), polled every second.
+#
+# Then: the demo is seeded, the StackTests journeys run with requests alternating between the two
+# gateways, and ReplicaKillTests (HUDDLE_TEST_REPLICAS) kills one instance of every module with
+# SIGKILL in the middle of journeys and live sockets.
+#
+# Needs write access to /etc/hosts (CI runs as root); restores it on exit.
+# Usage: deploy/kubernetes/replicas.sh   (after `swift build --build-tests`)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ -d /opt/swift/usr/bin ] && export PATH=/opt/swift/usr/bin:$PATH
+BIN=$(swift build --show-bin-path)
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+WORK=$(mktemp -d)
+[ -w /etc/hosts ] || { echo "replicas.sh: needs write access to /etc/hosts" >&2; exit 1; }
+cp /etc/hosts "$WORK/hosts.orig"
+MODULES=(auth catalog games search betting chat notify)
+
+as_postgres() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+finish() {
+  status=$?
+  for pidfile in "$WORK"/*.pid; do [ -e "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -m fast -w stop >/dev/null 2>&1 || true
+  cat "$WORK/hosts.orig" >/etc/hosts
+  if [ $status -ne 0 ]; then
+    for log in "$WORK"/*.log; do echo "== $(basename "$log") (last 30 lines)"; tail -30 "$log"; done
+  fi
+  rm -rf "$WORK"
+}
+trap finish EXIT
+
+secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
+declare -A PASSWORD
+for module in "${MODULES[@]}"; do PASSWORD[$module]=$(secret); done
+
+echo "== render the production overlay"
+kubectl kustomize deploy/kubernetes/overlays/production >"$WORK/production.yaml"
+# Each Deployment's environment (its ConfigMap, then its own env), one KEY=VALUE a line, in $WORK/<name>.env.
+python3 - "$WORK" <<'PY'
+import sys, yaml
+work = sys.argv[1]
+docs = [d for d in yaml.safe_load_all(open(f"{work}/production.yaml")) if d]
+maps = {d["metadata"]["name"]: d.get("data", {}) for d in docs if d["kind"] == "ConfigMap"}
+for d in docs:
+    if d["kind"] != "Deployment":
+        continue
+    container = d["spec"]["template"]["spec"]["containers"][0]
+    env = {}
+    for source in container.get("envFrom", []):
+        env.update(maps[source["configMapRef"]["name"]])
+    for variable in container.get("env", []):
+        env[variable["name"]] = variable["value"]
+    with open(f"{work}/{d['metadata']['name']}.env", "w") as out:
+        out.writelines(f"{k}={v}\n" for k, v in env.items())
+PY
+
+echo "== names: two instances of each module, two gateways, postgres and the stand-in"
+declare -A ADDRESS
+{
+  echo "127.0.3.1 postgres"
+  echo "127.0.3.2 stand-in"
+  echo "127.0.3.11 gateway-1"
+  echo "127.0.3.12 gateway-2"
+  n=20
+  for module in "${MODULES[@]}"; do
+    for instance in 1 2; do
+      ADDRESS[$module-$instance]=127.0.3.$n
+      echo "127.0.3.$n $module $module-instances $module-$instance"
+      n=$((n + 1))
+    done
+  done
+} >>/etc/hosts
+ADDRESS[gateway-1]=127.0.3.11 ADDRESS[gateway-2]=127.0.3.12
+
+echo "== postgres, initialised by deploy/postgres/init.sql"
+if [ "$(id -u)" = 0 ]; then
+  id postgres >/dev/null 2>&1 || useradd -r postgres
+  chown postgres:postgres "$WORK"
+  chmod 755 "$WORK"
+fi
+echo "$POSTGRES_PASSWORD" >"$WORK/pgpass" && chmod 644 "$WORK/pgpass"
+as_postgres "$PGBIN/initdb" -D "$WORK/pgdata" -U postgres --pwfile="$WORK/pgpass" --auth-local=trust \
+  --auth-host=scram-sha-256 -E UTF8 --no-sync >"$WORK/initdb.log"
+as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/postgres.log" -w -t 30 \
+  -o "-c listen_addresses=127.0.3.1 -p 5432 -k $WORK -c fsync=off -c max_connections=400" start >/dev/null
+as_postgres env "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSWORD[catalog]}" "GAMES_DB_PASSWORD=${PASSWORD[games]}" \
+  "SEARCH_DB_PASSWORD=${PASSWORD[search]}" "BETTING_DB_PASSWORD=${PASSWORD[betting]}" "CHAT_DB_PASSWORD=${PASSWORD[chat]}" \
+  "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}" \
+  "$PGBIN/psql" -v ON_ERROR_STOP=1 -h "$WORK" -p 5432 -U postgres -d postgres -q -f deploy/postgres/init.sql >"$WORK/init.log" 2>&1
+
+echo "== the providers' stand-in"
+env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 STANDIN_FOOTBALL_MATCHDAY_SEED=1 \
+  "$BIN/stand-in" >"$WORK/stand-in.log" 2>&1 &
+echo $! >"$WORK/stand-in.pid"
+
+# Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
+start() {
+  local name=$1 instance=$2 module=$1 secrets="$WORK/secrets-$1-$2"
+  local address=${ADDRESS[$name-$instance]}
+  mkdir -p "$secrets"
+  printf '%s' "$INTERNAL_TOKEN" >"$secrets/internal-token"
+  if [ "$module" != gateway ]; then
+    printf '%s' "postgres://huddle_$module:${PASSWORD[$module]}@postgres:5432/huddle_$module?sslmode=disable" >"$secrets/$module-db-url"
+  fi
+  printf '%s' huddle-dev-football-key >"$secrets/games-matches-provider-key"
+  printf '%s' huddle-dev-football-key >"$secrets/betting-odds-provider-key"
+  mapfile -t environment <"$WORK/$name.env"
+  for i in "${!environment[@]}"; do
+    case "${environment[$i]}" in
+      *_HTTP_HOST=*) environment[$i]="${environment[$i]%%=*}=$address" ;;
+      HUDDLE_SECRETS_DIR=*) environment[$i]="HUDDLE_SECRETS_DIR=$secrets" ;;
+    esac
+  done
+  environment+=(
+    AUTH_OAUTH_FACEBOOK_URL=http://stand-in:8080 CATALOG_WEATHER_URL=http://stand-in:8080
+    GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
+    GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
+  )
+  env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$module" >"$WORK/$name-$instance.log" 2>&1 &
+  echo $! >"$WORK/$name-$instance.pid"
+}
+
+ready() {
+  local url=$1
+  for _ in $(seq 240); do curl -sf "$url" >/dev/null && return 0; sleep 0.5; done
+  echo "$url did not become ready" >&2
+  return 1
+}
+
+echo "== two instances of every module, then two gateways"
+for module in "${MODULES[@]}"; do start "$module" 1; start "$module" 2; done
+for module in "${MODULES[@]}"; do for instance in 1 2; do ready "http://$module-$instance:8080/health/ready"; done; done
+ADDRESS[gateway-1]=127.0.3.11 ADDRESS[gateway-2]=127.0.3.12
+start gateway 1
+start gateway 2
+ready http://gateway-1:9180/health/ready
+ready http://gateway-2:9180/health/ready
+
+echo "== seed the demo through a gateway"
+"$BIN/huddle" demo --url http://gateway-1:8080 --log-level warning
+
+echo "== journeys alternating between the two gateways (StackTests against the replicated topology)"
+HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 \
+  swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
