@@ -57,7 +57,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                     configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing)
                 ) { head, channel, logger in
                     try await upgrade(
-                        head, channel: channel, routes: routes, directory: directory, limiter: proxy.limiter, sockets: sockets,
+                        head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
                         client: client, timeout: proxy.timeout, logger: logger)
                 },
                 limits: settings.head)
@@ -110,17 +110,13 @@ private func operationsListener(
 /// is answered as the module answers the same path over plain HTTP (its status and problem), before
 /// anything is upgraded.
 private func upgrade(
-    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, directory: ServiceDirectory, limiter: RateLimiter,
+    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, limiter: RateLimiter,
     sockets: DeviceSockets, client: UpstreamClient, timeout: Duration, logger: Logger
 ) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
     let path = head.path ?? "/"
     let pathOnly = String(path.prefix { $0 != "?" })
     guard !RouteTable.isInternal(pathOnly), let module = routes.module(for: pathOnly) else {
         await UpgradeRefusal.refuse(CommonError.noSuchRoute.problem, on: channel)
-        return .dontUpgrade
-    }
-    guard let base = directory.url(of: module) else {
-        await UpgradeRefusal.refuse(GatewayError.upstreamUnavailable(module).problem, on: channel)
         return .dontUpgrade
     }
     let address = channel.remoteAddress?.ipAddress ?? "unknown"
@@ -139,13 +135,28 @@ private func upgrade(
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
     headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(address)" } ?? address
-    let url = "ws" + base.dropFirst("http".count) + path
-    guard
-        let bridge = await WebSocketBridge.open(
-            url: url, headers: headers, buffer: sockets.buffer, cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
-    else {
+    // An instance that cannot be reached is left for another, as for any request.
+    var tried: Set<String> = []
+    var opened: WebSocketBridge?
+    while opened == nil, tried.count < balancer.attempts(for: module), let base = balancer.take(module, excluding: tried) {
+        tried.insert(base)
+        opened = await WebSocketBridge.open(
+            url: "ws" + base.dropFirst("http".count) + path, headers: headers, buffer: sockets.buffer,
+            cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
+        if opened != nil {
+            balancer.finished(module, base, reached: true)
+            break
+        }
         let (problem, extra) = await refusal(of: path, headers: headers, module: module, base: base, client: client, timeout: timeout)
-        await UpgradeRefusal.refuse(problem, headers: extra, on: channel)
+        let reached = problem.code != GatewayError.upstreamUnavailable(module).problem.code
+        balancer.finished(module, base, reached: reached)
+        if reached {
+            await UpgradeRefusal.refuse(problem, headers: extra, on: channel)
+            return .dontUpgrade
+        }
+    }
+    guard let bridge = opened else {
+        await UpgradeRefusal.refuse(GatewayError.upstreamUnavailable(module).problem, on: channel)
         return .dontUpgrade
     }
     var answer: HTTPFields = [.requestID: requestID]

@@ -157,3 +157,7 @@ echo "== seed the demo through a gateway"
 echo "== journeys alternating between the two gateways (StackTests against the replicated topology)"
 HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 \
   swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
+
+echo "== one instance of every module killed with SIGKILL in the middle of journeys and live sockets"
+HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_REPLICAS="$WORK" \
+  swift test --skip-build --filter "ReplicaKillTests"

@@ -1,0 +1,120 @@
+import Contracts
+import Foundation
+import HuddleKit
+import NIOConcurrencyHelpers
+import ServiceKitTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The folder of the replicated topology's pid files, when the tests run against it.
+let replicatedTopology = ProcessInfo.processInfo.environment["HUDDLE_TEST_REPLICAS"].flatMap { $0.isEmpty ? nil : $0 }
+
+/// The replicated topology (deploy/kubernetes/replicas.sh, which names the folder of its instances'
+/// pid files in HUDDLE_TEST_REPLICAS): one instance of every module is killed with SIGKILL in the
+/// middle of journeys and live sockets, and nothing acknowledged is lost.
+@Suite("Replicas survive a kill", .serialized, .enabled(if: replicatedTopology != nil, "needs the replicated topology"))
+struct ReplicaKillTests {
+    static var replicas: String? { replicatedTopology }
+    static let modules = ["auth", "catalog", "games", "search", "betting", "chat", "notify"]
+
+    /// Kills the first instance of every module with SIGKILL: no graceful shutdown, open transactions abandoned.
+    static func killFirstInstances() throws {
+        for module in modules {
+            let text = try String(contentsOfFile: "\(try #require(replicas))/\(module)-1.pid", encoding: .utf8)
+            let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(kill(pid, SIGKILL) == 0, "\(module)-1 (\(pid))")
+        }
+    }
+
+    @Test(
+        "messages and games written while one instance of every module is killed are all kept, phones following the chat miss nothing, and the survivors finish the killed ones' events"
+    )
+    func killOneOfEach() async throws {
+        let gateway = try TestClient(baseURL: #require(StackTests.deployedGateway))
+        let ada = try await gateway.register(name: "Ada Survivor"), bo = try await gateway.register(name: "Bo Survivor")
+        let rooms = try await gateway.value(ChatAPI.rooms, query: "limit=100", token: ada.accessToken)
+        let room = try #require(rooms.items.first { $0.kind == .global }).id
+
+        // Two phones follow the global room, each through one of the gateways.
+        let phones = gateway.baseURLs.map { _ in Frames() }
+        var following: [Task<Void, Never>] = []
+        for (phone, base) in zip(phones, gateway.baseURLs) {
+            let app = HuddleClient(baseURL: URL(string: base)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
+            try await app.signIn(email: ada.user.email, password: "correct horse battery")
+            following.append(Task { await phone.follow(app.liveChat([room: nil])) })
+        }
+        defer { following.forEach { $0.cancel() } }
+        try await Task.sleep(for: .seconds(1))
+
+        // Bo chats and Ada plans games, each write retried with its own key until acknowledged.
+        let sent = NIOLockedValueBox<[ChatMessage]>([]), games = NIOLockedValueBox<[Game]>([])
+        let writing = Task {
+            for index in 1...40 {
+                let message = SendChatMessage(text: "message \(index)", clientMessageId: "survivor-\(index)")
+                let acknowledged = try await Self.retried(ChatMessage.self) {
+                    try await gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken)
+                }
+                if let acknowledged { sent.withLockedValue { $0.append(acknowledged) } }
+                if index.isMultiple(of: 4) {
+                    let key = ["Idempotency-Key": "survivor-game-\(index)"]
+                    let request = CreateGameRequest(
+                        kind: .pickup, startsAt: Date().addingTimeInterval(86_400).wholeSeconds,
+                        location: Location(lat: 59.43, lng: 24.75, address: "Kadriorg"), sport: .volleyball, privacy: .public,
+                        ageGroup: .adult,
+                        gender: .coed, skill: .intermediate, capacity: 12)
+                    let game = try await Self.retried(Game.self) {
+                        try await gateway.call(GamesAPI.createGame, body: request, token: ada.accessToken, headers: key)
+                    }
+                    if let game { games.withLockedValue { $0.append(game) } }
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        try await Task.sleep(for: .seconds(1.5))
+        try Self.killFirstInstances()
+        try await writing.value
+
+        let acknowledged = sent.withLockedValue { $0 }, planned = games.withLockedValue { $0 }
+        #expect(acknowledged.count == 40 && planned.count == 10)
+        // Every acknowledged message is in the history, once, in the order of its seq.
+        let history = try await gateway.value(ChatAPI.messages, room, query: "limit=100", token: ada.accessToken).items
+        for message in acknowledged { #expect(history.filter { $0.clientMessageId == message.clientMessageId }.count == 1) }
+        // Each phone resumed on a surviving instance and received every message, without a gap.
+        let last = try #require(acknowledged.map(\.seq).max())
+        for phone in phones {
+            #expect(try await eventually(within: .seconds(30)) { phone.messages.contains { $0.seq == last } }, "\(phone)")
+            let seqs = phone.messages.map(\.seq).filter { $0 >= acknowledged[0].seq }
+            #expect(seqs == Array(acknowledged[0].seq...last), "\(phone)")
+        }
+        // Every game is there, and its event reached search through whichever games instance survived.
+        for game in planned { #expect(try await gateway.call(GamesAPI.game, game.id, token: ada.accessToken).status == 200) }
+        let found = try await eventually(within: .seconds(30)) {
+            let near = try await gateway.value(SearchAPI.games, query: "lat=59.43&lng=24.75&radiusKm=1&limit=100", token: bo.accessToken)
+            return Set(planned.map(\.id)).isSubset(of: Set(near.items.map(\.item.id)))
+        }
+        #expect(found, "search does not list every game planned around the kill")
+    }
+
+    /// Tries `write` until it is acknowledged, as an app would: a request in flight on a killed
+    /// instance fails (no answer, or a 5xx) and its retry carries the same key; a 429 waits its
+    /// `Retry-After`; another 4xx is final. Up to thirty seconds.
+    static func retried<T: Decodable>(_ type: T.Type, _ write: () async throws -> TestClient.Response) async throws -> T? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            var pause = Duration.milliseconds(200)
+            if let answer = try? await write() {
+                if (200..<300).contains(answer.status) { return try answer.decode(T.self) }
+                if answer.status == 429 {
+                    pause = .seconds(Int(answer.header("Retry-After") ?? "") ?? 1)
+                } else if answer.status < 500 {
+                    throw UnexpectedResponse(response: answer)
+                }
+            }
+            try await Task.sleep(for: pause)
+        }
+        return nil
+    }
+}
