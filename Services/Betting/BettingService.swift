@@ -43,10 +43,11 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     if let provider = settings.oddsProvider {
         service.addServices(
             OddsPoller(
-                settings: .init(interval: settings.oddsPoll), client: OddsClient(settings: provider, http: dependencies.providerClient),
-                database: database, store: fixtureStore,
-                lease: FeedLease(database: database, name: "odds", duration: max(3 * settings.oddsPoll.seconds, 10)), now: now,
-                logger: dependencies.logger))
+                settings: .init(), client: OddsClient(settings: provider, http: dependencies.providerClient), database: database,
+                store: fixtureStore,
+                poll: LeasedPoll(
+                    lease: FeedLease(database: database, name: "odds", duration: FeedLease.takeover), interval: settings.oddsPoll),
+                now: now, logger: dependencies.logger))
     }
     return try service.application()
 }

@@ -28,7 +28,8 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
         service.addServices(
             NewsPoller(
                 settings: feed, news: news, database: database,
-                lease: FeedLease(database: database, name: "news", duration: FeedLease.takeover), now: now,
+                poll: LeasedPoll(lease: FeedLease(database: database, name: "news", duration: FeedLease.takeover), interval: feed.interval),
+                now: now,
                 httpClient: dependencies.providerClient, logger: dependencies.logger))
     }
     return try service.application()

@@ -49,7 +49,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
             MatchPoller(
                 settings: .init(liveInterval: settings.livePoll, dayInterval: settings.dayPoll, leagues: settings.leagues),
                 client: APIFootballClient(settings: provider, http: dependencies.providerClient), matches: matches,
-                lease: FeedLease(database: database, name: "football", duration: max(3 * settings.livePoll.seconds, 10)), now: now,
+                lease: FeedLease(database: database, name: "football", duration: FeedLease.takeover), now: now,
                 logger: dependencies.logger))
     }
     service.add(LiveController(rounds: rounds, live: live), MatchLiveController(matches: matches, live: liveMatches))

@@ -93,6 +93,18 @@ struct MatchRulesTests {
 struct PollScheduleTests {
     let start = Date(timeIntervalSince1970: 1_795_359_630)
 
+    @Test("ticks come more often than the live interval (to keep the lease); a call is due only once the interval has passed")
+    func dueOncePerInterval() {
+        var schedule = PollSchedule(dayInterval: 600, liveInterval: 15)
+        #expect(schedule.isDue(at: start))
+        schedule.sweptDays(at: start)
+        schedule.polledLive(at: start)
+        #expect(!schedule.isDue(at: start.addingTimeInterval(3)) && !schedule.isDue(at: start.addingTimeInterval(14)))
+        #expect(schedule.isDue(at: start.addingTimeInterval(15)))
+        schedule.rateLimited(retryAfterSeconds: 60, at: start.addingTimeInterval(15))
+        #expect(!schedule.isDue(at: start.addingTimeInterval(30)) && schedule.isDue(at: start.addingTimeInterval(75)))
+    }
+
     @Test("after a 429 no call until Retry-After has passed; a spent allowance waits for the provider's next minute")
     func rateLimits() {
         var schedule = PollSchedule(dayInterval: 600, liveInterval: 15)

@@ -6,10 +6,9 @@ import ServiceLifecycle
 
 /// Keeps the odds of fixtures whose market is open (kicking off within `horizon`) as the provider
 /// prices them, every `interval`; a change is a new odds version. Only the instance holding the
-/// lease polls. While the provider is down or rate-limits, the last odds stay.
+/// `odds` lease polls (`LeasedPoll`). While the provider is down or rate-limits, the last odds stay.
 struct OddsPoller: Service {
     struct Settings: Sendable {
-        var interval: Duration
         var horizon: TimeInterval = 2 * 86_400
     }
 
@@ -17,17 +16,22 @@ struct OddsPoller: Service {
     let client: OddsClient
     let database: Database
     let store: any FixtureStore
-    let lease: FeedLease
+    let poll: LeasedPoll
     let now: @Sendable () -> Date
     let logger: Logger
 
-    func run() async throws { await database.repeatUntilShutdown { await tick() } }
+    func run() async throws {
+        await database.repeatUntilShutdown {
+            await tick()
+            return poll.pause
+        }
+    }
 
-    /// One round over the open fixtures; returns how long to wait before the next.
-    func tick() async -> Duration {
+    /// One round over the open fixtures, when this instance holds the lease and the round is due.
+    func tick() async {
+        let at = now()
         do {
-            let at = now()
-            guard try await lease.acquire(at: at) else { return settings.interval }
+            guard try await poll.isDue(at: at) else { return }
             let open = try await database.read { sql in
                 try await store.pricing(from: at, until: at.addingTimeInterval(settings.horizon), on: sql)
             }
@@ -37,10 +41,9 @@ struct OddsPoller: Service {
             }
         } catch OddsClient.Failure.rateLimited(let seconds) {
             logger.warning("odds provider: rate-limited; next call in \(seconds) s")
-            return .seconds(max(seconds, 1))
+            poll.postpone(until: at.addingTimeInterval(TimeInterval(max(seconds, 1))))
         } catch {
             logger.warning("odds provider: \(error); the last odds stay")
         }
-        return settings.interval
     }
 }

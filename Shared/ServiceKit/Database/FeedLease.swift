@@ -1,5 +1,6 @@
 import Contracts
 public import Foundation
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// Which instance of a service polls a provider: the holder renews its lease on every tick, and
@@ -52,4 +53,39 @@ extension Migration {
             ["CREATE TABLE feed_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at \(kind.timestamp) NOT NULL)"]
         }
     }
+}
+
+/// A poll due every `interval`, made by whichever instance holds `lease`. Every instance asks for
+/// the lease each `pause` (the holder renewing it), so another takes over within
+/// `FeedLease.takeover` of the holder dying, and polls at once.
+public struct LeasedPoll: Sendable {
+    public let lease: FeedLease
+    public let interval: Duration
+    /// When this instance polls next; nil: at once, once it holds the lease.
+    private let nextDue = NIOLockedValueBox<Date?>(nil)
+
+    public init(lease: FeedLease, interval: Duration) {
+        self.lease = lease
+        self.interval = interval
+    }
+
+    /// How long to wait between asks.
+    public var pause: Duration { min(FeedLease.heartbeat, interval) }
+
+    /// Whether this instance polls now: it holds the lease (taken or renewed by this call) and its
+    /// poll is due; if so, the next is due `interval` later.
+    public func isDue(at now: Date) async throws -> Bool {
+        guard try await lease.acquire(at: now) else {
+            nextDue.withLockedValue { $0 = nil }
+            return false
+        }
+        return nextDue.withLockedValue { next in
+            guard next.map({ now >= $0 }) ?? true else { return false }
+            next = now.addingTimeInterval(interval.seconds)
+            return true
+        }
+    }
+
+    /// No poll before `date` (the provider asked to wait).
+    public func postpone(until date: Date) { nextDue.withLockedValue { $0 = max($0 ?? date, date) } }
 }

@@ -9,6 +9,7 @@ struct PollSchedule: Sendable, Equatable {
     let liveInterval: TimeInterval
 
     private(set) var nextDaySweep: Date = .distantPast
+    private(set) var nextLivePoll: Date = .distantPast
     /// No call before this (after a 429, a spent allowance or a failure).
     private(set) var pausedUntil: Date = .distantPast
     private(set) var failuresInARow = 0
@@ -23,6 +24,11 @@ struct PollSchedule: Sendable, Equatable {
     func isDaySweepDue(at now: Date) -> Bool { now >= nextDaySweep }
 
     mutating func sweptDays(at now: Date) { nextDaySweep = now.addingTimeInterval(dayInterval) }
+
+    /// Whether anything is due: a day sweep or the live tick.
+    func isDue(at now: Date) -> Bool { mayCall(at: now) && (now >= nextDaySweep || now >= nextLivePoll) }
+
+    mutating func polledLive(at now: Date) { nextLivePoll = now.addingTimeInterval(liveInterval) }
 
     /// A call answered. With none of the allowance left, wait for the provider's next minute.
     mutating func answered(remaining: Int?, at now: Date) {

@@ -30,19 +30,27 @@ struct MatchPoller: Service {
         // What the provider allows and when each kind of call is due, carried from tick to tick.
         let schedule = NIOLockedValueBox(
             PollSchedule(dayInterval: settings.dayInterval.seconds, liveInterval: settings.liveInterval.seconds))
+        let pause = min(FeedLease.heartbeat, settings.liveInterval)
         await matches.database.repeatUntilShutdown {
             var current = schedule.withLockedValue { $0 }
             await tick(&current)
             schedule.withLockedValue { [current] in $0 = current }
-            return settings.liveInterval
+            return pause
         }
     }
 
+    /// Every instance asks for the lease on every tick (the holder renewing it), so another takes
+    /// over within `FeedLease.takeover` of the holder dying; the holder calls the provider when a day
+    /// sweep or the live tick is due.
     func tick(_ schedule: inout PollSchedule) async {
         let time = now()
-        guard schedule.mayCall(at: time) else { return }
         do {
-            guard try await lease.acquire(at: time) else { return }
+            guard try await lease.acquire(at: time) else {
+                // Another instance polls; should this one take over, it starts afresh.
+                schedule = PollSchedule(dayInterval: schedule.dayInterval, liveInterval: schedule.liveInterval)
+                return
+            }
+            guard schedule.isDue(at: time) else { return }
             // Fixtures in play are taken from the detailed call below, so a goal never shows in the
             // score before its event does; those first seen already over come with their details once.
             var detailed: [Int] = []
@@ -58,6 +66,7 @@ struct MatchPoller: Service {
                 }
                 schedule.sweptDays(at: time)
             }
+            schedule.polledLive(at: time)
             let followedLive = try await matches.followedLive(at: time, lead: settings.lead)
             let live = followedLive + detailed.filter { !followedLive.contains($0) }
             if !live.isEmpty, schedule.mayCall(at: time) {
