@@ -3,9 +3,21 @@ import Foundation
 import NIOHTTP1
 import ServiceKitTesting
 
-/// A `huddle` started from the same build directory as this benchmark.
+/// A `huddle`, or one module's executable, started from the same build directory as this benchmark.
 struct ChildProcess {
     let process: Process
+
+    /// One module's thin executable (`gateway`, `catalog`, …) with `environment` as its configuration.
+    static func module(_ name: String, environment: [String: String]) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin", "LOG_LEVEL": "error"]
+            .merging(environment) { _, given in given }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return ChildProcess(process: process)
+    }
 
     static func huddle(_ arguments: [String], settings: [String], data: URL) throws -> ChildProcess {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("huddle")
@@ -39,5 +51,22 @@ struct ChildProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// Runs a load tool (wrk, pgbench) to its end with its output in a file, read once it has exited.
+    static func runTool(_ tool: String, _ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString).txt")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ValidationError("\(tool) \(arguments.joined(separator: " ")) failed") }
+        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }
 }

@@ -80,7 +80,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 tokens: users.prefix(level).map(\.accessToken), threads: threads, bodies: bodies, keyPrefix: "bench-\(level)"
             )
             .write(to: script, atomically: true, encoding: .utf8)
-            let output = try runTool(
+            let output = try ChildProcess.runTool(
                 wrk,
                 [
                     "-t", String(threads), "-c", String(level), "-d", "\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path,
@@ -157,13 +157,16 @@ struct TicketsBenchmark: AsyncParsableCommand {
     private func yardstick(_ levels: [Int]) async throws {
         let url = try await TestStore.postgres.freshDatabaseURL()
         print("pgbench TPC-B (scale 1) on the same server, \(seconds) s per level")
-        _ = try runTool(pgbench, ["-i", "-q", "-s", "1", url])
+        _ = try ChildProcess.runTool(pgbench, ["-i", "-q", "-s", "1", url])
         for level in levels {
             // `-T` never ends when pgbench is started from here (its timer signal arrives ignored), so
             // a short run sizes a `-t` run of about the wanted length.
-            let probe = tps(try runTool(pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", "100", "-n", url])) ?? 100
+            let probe =
+                tps(try ChildProcess.runTool(pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", "100", "-n", url]))
+                ?? 100
             let perClient = max(100, Int(probe * Double(seconds) / Double(level)))
-            let output = try runTool(pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", String(perClient), "-n", url])
+            let output = try ChildProcess.runTool(
+                pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", String(perClient), "-n", url])
             let latency = output.split(separator: "\n").first { $0.hasPrefix("latency average") }.map(String.init) ?? ""
             print(String(format: "  %3d clients: %7.1f tps  ", level, tps(output) ?? .nan) + latency)
         }
@@ -171,22 +174,5 @@ struct TicketsBenchmark: AsyncParsableCommand {
 
     private func tps(_ output: String) -> Double? {
         output.split(separator: "\n").first { $0.hasPrefix("tps = ") }.flatMap { Double($0.dropFirst(6).prefix { $0 != " " }) }
-    }
-
-    /// Runs a load tool with its output in a file (read once it has exited).
-    private func runTool(_ tool: String, _ arguments: [String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ValidationError("\(tool) \(arguments.joined(separator: " ")) failed") }
-        return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }
 }
