@@ -43,15 +43,22 @@ public enum DeploymentCheck {
         return list(variable(module, "EVENTS_SUBSCRIBERS"), in: service, expected: expected, because: "they consume its events")
     }
 
-    /// A comma-separated module list that must name exactly `expected` (absent means none).
     private static func list(_ name: String, in service: ComposeFile.Service, expected: [ServiceModule], because reason: String)
         -> [String]
     {
-        let actual = Set((service.environment[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        list(name, of: service.name, environment: service.environment, expected: expected, because: reason)
+    }
+
+    /// A comma-separated module list in `owner`'s environment that must name exactly `expected`
+    /// (absent means none); compose services and Kubernetes Deployments alike.
+    static func list(
+        _ name: String, of owner: String, environment: [String: String], expected: [ServiceModule], because reason: String
+    ) -> [String] {
+        let actual = Set((environment[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let wanted = Set(expected.map(\.rawValue))
         guard actual != wanted else { return [] }
         let shown = wanted.isEmpty ? "unset" : wanted.sorted().joined(separator: ",")
-        return ["\(service.name): \(name) is '\(service.environment[name] ?? "")' but should be \(shown): \(reason)"]
+        return ["\(owner): \(name) is '\(environment[name] ?? "")' but should be \(shown): \(reason)"]
     }
 
     private static func addresses(

@@ -55,11 +55,7 @@ public enum KubernetesCheck {
     private static func list(
         _ name: String, of workload: KubernetesManifests.Workload, expected: [ServiceModule], because reason: String
     ) -> [String] {
-        let actual = Set((workload.environment[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        let wanted = Set(expected.map(\.rawValue))
-        guard actual != wanted else { return [] }
-        let shown = wanted.isEmpty ? "unset" : wanted.sorted().joined(separator: ",")
-        return ["\(workload.name): \(name) is '\(workload.environment[name] ?? "")' but should be \(shown): \(reason)"]
+        DeploymentCheck.list(name, of: workload.name, environment: workload.environment, expected: expected, because: reason)
     }
 
     private static func address(

@@ -14,33 +14,9 @@
 # Usage: deploy/compose/topology.sh   (after `swift build --build-tests`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ -d /opt/swift/usr/bin ] && export PATH=/opt/swift/usr/bin:$PATH
-BIN=$(swift build --show-bin-path)
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-WORK=$(mktemp -d)
-[ -w /etc/hosts ] || { echo "topology.sh: needs write access to /etc/hosts to give each service its compose hostname" >&2; exit 1; }
-cp /etc/hosts "$WORK/hosts.orig"
-PIDS=()
-
-as_postgres() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-
-finish() {
-  status=$?
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -m fast -w stop >/dev/null 2>&1 || true
-  cat "$WORK/hosts.orig" >/etc/hosts
-  if [ $status -ne 0 ]; then
-    for log in "$WORK"/*.log; do echo "== $(basename "$log") (last 30 lines)"; tail -30 "$log"; done
-  fi
-  rm -rf "$WORK"
-}
-trap finish EXIT
+source deploy/lib/local-topology.sh
 
 # The secrets compose asks for, made up for this run.
-secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
@@ -60,22 +36,13 @@ done < <("$BIN/huddle" compose services)
 service_env() { "$BIN/huddle" compose env "$1"; }
 
 echo "== postgres at ${ADDRESS[postgres]}:5432, initialised by deploy/postgres/init.sql"
-if [ "$(id -u)" = 0 ]; then
-  id postgres >/dev/null 2>&1 || useradd -r postgres
-  chown postgres:postgres "$WORK"
-  chmod 755 "$WORK"
-fi
-echo "$POSTGRES_PASSWORD" >"$WORK/pgpass" && chmod 644 "$WORK/pgpass"
-as_postgres "$PGBIN/initdb" -D "$WORK/pgdata" -U postgres --pwfile="$WORK/pgpass" --auth-local=trust \
-  --auth-host=scram-sha-256 -E UTF8 --no-sync >"$WORK/initdb.log"
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/postgres.log" -w -t 30 \
-  -o "-c listen_addresses=${ADDRESS[postgres]} -p 5432 -k $WORK -c fsync=off" start >/dev/null
+start_postgres "${ADDRESS[postgres]}" "$POSTGRES_PASSWORD"
 (
   while IFS= read -r line; do export "$line"; done < <(service_env postgres)
-  as_postgres env "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
-    "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" "NOTIFY_DB_PASSWORD=$NOTIFY_DB_PASSWORD" \
-    "$PGBIN/psql" -v ON_ERROR_STOP=1 -h "$WORK" -p 5432 -U postgres -d postgres -q -f deploy/postgres/init.sql
-) >"$WORK/init.log" 2>&1
+  init_databases "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
+    "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" \
+    "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" "NOTIFY_DB_PASSWORD=$NOTIFY_DB_PASSWORD"
+)
 
 echo "== services"
 for name in "${!RUNS[@]}"; do
@@ -85,8 +52,7 @@ for name in "${!RUNS[@]}"; do
   for i in "${!environment[@]}"; do
     case "${environment[$i]}" in *_HTTP_HOST=*) environment[$i]="${environment[$i]%%=*}=${ADDRESS[$name]}" ;; esac
   done
-  env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$runs" >"$WORK/$name.log" 2>&1 &
-  PIDS+=($!)
+  run_named "$name" env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$runs"
   echo "  $name: $runs at ${ADDRESS[$name]}"
 done
 for name in "${!RUNS[@]}"; do

@@ -18,32 +18,9 @@
 # Usage: deploy/kubernetes/replicas.sh   (after `swift build --build-tests`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ -d /opt/swift/usr/bin ] && export PATH=/opt/swift/usr/bin:$PATH
-BIN=$(swift build --show-bin-path)
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-WORK=$(mktemp -d)
-[ -w /etc/hosts ] || { echo "replicas.sh: needs write access to /etc/hosts" >&2; exit 1; }
-cp /etc/hosts "$WORK/hosts.orig"
+source deploy/lib/local-topology.sh
 MODULES=(auth catalog games search betting chat notify)
 
-as_postgres() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-
-finish() {
-  status=$?
-  for pidfile in "$WORK"/*.pid; do [ -e "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -m fast -w stop >/dev/null 2>&1 || true
-  cat "$WORK/hosts.orig" >/etc/hosts
-  if [ $status -ne 0 ]; then
-    for log in "$WORK"/*.log; do echo "== $(basename "$log") (last 30 lines)"; tail -30 "$log"; done
-  fi
-  rm -rf "$WORK"
-}
-trap finish EXIT
-
-secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 declare -A PASSWORD
 for module in "${MODULES[@]}"; do PASSWORD[$module]=$(secret); done
@@ -88,25 +65,14 @@ declare -A ADDRESS
 ADDRESS[gateway-1]=127.0.3.11 ADDRESS[gateway-2]=127.0.3.12
 
 echo "== postgres, initialised by deploy/postgres/init.sql"
-if [ "$(id -u)" = 0 ]; then
-  id postgres >/dev/null 2>&1 || useradd -r postgres
-  chown postgres:postgres "$WORK"
-  chmod 755 "$WORK"
-fi
-echo "$POSTGRES_PASSWORD" >"$WORK/pgpass" && chmod 644 "$WORK/pgpass"
-as_postgres "$PGBIN/initdb" -D "$WORK/pgdata" -U postgres --pwfile="$WORK/pgpass" --auth-local=trust \
-  --auth-host=scram-sha-256 -E UTF8 --no-sync >"$WORK/initdb.log"
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/postgres.log" -w -t 30 \
-  -o "-c listen_addresses=127.0.3.1 -p 5432 -k $WORK -c fsync=off -c max_connections=400" start >/dev/null
-as_postgres env "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSWORD[catalog]}" "GAMES_DB_PASSWORD=${PASSWORD[games]}" \
+start_postgres 127.0.3.1 "$POSTGRES_PASSWORD" -c max_connections=400
+init_databases "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSWORD[catalog]}" "GAMES_DB_PASSWORD=${PASSWORD[games]}" \
   "SEARCH_DB_PASSWORD=${PASSWORD[search]}" "BETTING_DB_PASSWORD=${PASSWORD[betting]}" "CHAT_DB_PASSWORD=${PASSWORD[chat]}" \
-  "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}" \
-  "$PGBIN/psql" -v ON_ERROR_STOP=1 -h "$WORK" -p 5432 -U postgres -d postgres -q -f deploy/postgres/init.sql >"$WORK/init.log" 2>&1
+  "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}"
 
 echo "== the providers' stand-in"
-env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 STANDIN_FOOTBALL_MATCHDAY_SEED=1 \
-  "$BIN/stand-in" >"$WORK/stand-in.log" 2>&1 &
-echo $! >"$WORK/stand-in.pid"
+run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 \
+  STANDIN_FOOTBALL_MATCHDAY_SEED=1 "$BIN/stand-in"
 
 # Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
 start() {
@@ -131,8 +97,7 @@ start() {
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
   )
-  env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$module" >"$WORK/$name-$instance.log" 2>&1 &
-  echo $! >"$WORK/$name-$instance.pid"
+  run_named "$name-$instance" env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$module"
 }
 
 ready() {
