@@ -45,4 +45,10 @@ struct CatalogHarness {
             name: name, sport: sport, privacy: privacy, location: Location(lat: 59.437, lng: 24.7536, address: "Tallinn"),
             ageGroup: .adult, gender: .coed, skill: .intermediate)
     }
+
+    /// A course made by the administrator (`CourseTests.course()`).
+    func course() async throws -> Course {
+        let admin = try await admin()
+        return try await catalog.value(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken)
+    }
 }

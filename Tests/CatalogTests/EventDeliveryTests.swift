@@ -23,9 +23,7 @@ struct EventDeliveryTests {
             _ = try await h.catalog.call(
                 CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Renamed"), token: manager.accessToken)
             _ = try await h.catalog.call(CatalogAPI.removeMember, team.id, player.user.id, token: player.accessToken)
-            let admin = try await h.admin()
-            let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
-                Course.self)
+            let course = try await h.course()
             _ = try await h.catalog.call(CatalogAPI.createLeague, body: LeagueTests.league("League"), token: manager.accessToken)
             // A refused change writes no event.
             _ = try await h.catalog.call(CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "x"), token: manager.accessToken)
@@ -82,8 +80,7 @@ struct EventDeliveryTests {
             _ = try await h.catalog.call(
                 CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: manager.accessToken)
             let admin = try await h.admin()
-            let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
-                Course.self)
+            let course = try await h.catalog.value(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken)
 
             let client = CatalogClient(dependencies: h.stack.runner.dependencies)
             #expect(try await client.team(team.id)?.name == team.name)

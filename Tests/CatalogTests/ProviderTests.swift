@@ -60,9 +60,7 @@ struct ProviderTests {
     func weatherCached() async throws {
         try await FakeProviders.with { providers in
             try await CatalogHarness.with(config: ["catalog.weather.url": providers.url]) { h in
-                let admin = try await h.admin()
-                let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
-                    Course.self)
+                let course = try await h.course()
                 let first = try await h.catalog.call(CatalogAPI.weather, course.id)
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)
@@ -80,9 +78,7 @@ struct ProviderTests {
         try await FakeProviders.with { providers in
             for url in ["http://127.0.0.1:1", providers.url + "/slow"] {
                 try await CatalogHarness.with(config: ["catalog.weather.url": url, "catalog.weather.timeout.ms": "300"]) { h in
-                    let admin = try await h.admin()
-                    let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken)
-                        .decode(Course.self)
+                    let course = try await h.course()
                     let response = try await h.catalog.call(CatalogAPI.weather, course.id)
                     #expect(response.status == 503)
                     #expect(response.problem?.code == "WEATHER_UNAVAILABLE")

@@ -18,9 +18,7 @@ struct WeatherStandInTests {
             buildProviderStandIns(reader: reader, logger: Logger(label: "stand-in"), onListening: onListening)
         }) { standIn in
             try await CatalogHarness.with(config: ["catalog.weather.url": standIn, "catalog.weather.cache.ms": "0"]) { h in
-                let admin = try await h.admin()
-                let course = try await h.catalog.call(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken).decode(
-                    Course.self)
+                let course = try await h.course()
                 let first = try await h.catalog.call(CatalogAPI.weather, course.id)
                 #expect(first.status == 200)
                 let weather = try first.decode(Weather.self)

@@ -12,16 +12,7 @@ struct LiveScorecardTests {
     func resumesAfterCut() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
             let admin = try await StackTests.administrator(gateway)
-            let holes = (1...9).map { number in
-                Hole(
-                    number: number, par: 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
-                    basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
-            }
-            let course = try await gateway.call(
-                CatalogAPI.createCourse,
-                body: CreateCourseRequest(name: "Cut Park", location: Location(lat: 58.98, lng: 26.25), holes: holes),
-                token: admin.accessToken
-            ).decode(Course.self)
+            let course = try await StackTests.nineHoleCourse("Cut Park", at: Location(lat: 58.98, lng: 26.25), by: admin, through: gateway)
             let tokens = InMemoryTokenStore()
             let scorer = HuddleKitTests.client(gateway, tokens: tokens)
             try await scorer.register(email: HuddleKitTests.email(), password: "kit password 1", name: "Ann Anhyzer")

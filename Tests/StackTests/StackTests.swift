@@ -55,6 +55,19 @@ struct StackTests {
         }
     }
 
+    /// A nine-hole course near Viljandi made by `admin`, hole `n` a hundred metres north of hole `n - 1`.
+    static func nineHoleCourse(
+        _ name: String, at location: Location, par: (Int) -> Int = { _ in 3 }, by admin: Session, through gateway: TestClient
+    ) async throws -> Course {
+        let holes = (1...9).map { number in
+            Hole(
+                number: number, par: par(number), tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
+                basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
+        }
+        return try await gateway.value(
+            CatalogAPI.createCourse, body: CreateCourseRequest(name: name, location: location, holes: holes), token: admin.accessToken)
+    }
+
     static func withStack<T>(
         store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
         config: [String: String] = [:], body: (TestClient) async throws -> T
@@ -252,16 +265,8 @@ extension StackTests {
     func liveRound(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let admin = try await Self.administrator(gateway)
-            let holes = (1...9).map { number in
-                Hole(
-                    number: number, par: number == 5 ? 4 : 3, tee: Coordinates(lat: 58.98 + Double(number) * 0.001, lng: 26.25),
-                    basket: Coordinates(lat: 58.9805 + Double(number) * 0.001, lng: 26.25))
-            }
-            let course = try await gateway.call(
-                CatalogAPI.createCourse,
-                body: CreateCourseRequest(name: "Journey DiscGolfPark", location: Location(lat: 58.98068, lng: 26.25523), holes: holes),
-                token: admin.accessToken
-            ).decode(Course.self)
+            let course = try await Self.nineHoleCourse(
+                "Journey DiscGolfPark", at: Location(lat: 58.98068, lng: 26.25523), par: { $0 == 5 ? 4 : 3 }, by: admin, through: gateway)
             let ann = try await gateway.register(name: "Ann Anhyzer"), ben = try await gateway.register(name: "Ben Backhand")
             let started = try await gateway.call(
                 GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: [.init(userId: ben.user.id)]),
