@@ -38,7 +38,8 @@ struct UpstreamHealth: Sendable {
         guard !instances.isEmpty else { return "unknown" }
         var states: Set<String> = []
         for base in instances { states.insert(await state(of: base)) }
-        return states.count == 1 ? states.first! : "degraded"
+        if states.count == 1, let only = states.first { return only }
+        return "degraded"
     }
 
     private func state(of base: String) async -> String {

@@ -40,7 +40,7 @@ struct BalancingRules: Sendable {
         var second = Int.random(in: 0..<(keys.count - 1), using: &random)
         if second >= first { second += 1 }
         let (a, b) = (keys[first], keys[second])
-        return live[a]!.outstanding <= live[b]!.outstanding ? a : b
+        return (live[a]?.outstanding ?? 0) <= (live[b]?.outstanding ?? 0) ? a : b
     }
 
     /// After an exchange with `instance`: `reached` false when no connection could be made.

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 
-/// `huddle-bench balance`: what balancing costs and gives. Two gateways run side by side, one in
-/// front of one catalog instance and one in front of two (each its own process, as deployed), and
-/// wrk drives `GET /v1/sports` through each in turn: the throughput ratio with many connections and
-/// the latency ratios (p50, p99) with one, round after round so the machine's noise shows as the
-/// spread. On two cores the instances, the gateways and wrk share what there is.
+/// `huddle-bench balance`: what balancing costs and gives. Three gateways run side by side: in front
+/// of one catalog instance; in front of two (each its own process, as deployed); and in front of the
+/// first instance under two names, which costs the balancer's choice without a second process to
+/// share the cores with. wrk drives `GET /v1/sports` through each in turn: the throughput ratio with
+/// many connections and the latency ratios (p50, p99) with one, against the first, round after round
+/// so the machine's noise shows as the spread. On two cores the instances, the gateways and wrk share
+/// what there is.
 struct BalanceBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "balance", abstract: "The gateway in front of two instances of a module against one.")
@@ -33,7 +35,10 @@ struct BalanceBenchmark: AsyncParsableCommand {
                     ]))
             try await ChildProcess.waitForHealth(url)
         }
-        let gateways = [("one instance", 28120, instances[0]), ("two instances", 28130, instances.joined(separator: ","))]
+        let gateways = [
+            ("one instance", 28120, instances[0]), ("two instances", 28130, instances.joined(separator: ",")),
+            ("one instance, two names", 28140, "\(instances[0]),http://localhost:28111"),
+        ]
         for (_, port, upstream) in gateways {
             processes.append(
                 try .module(
@@ -47,7 +52,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
         }
 
         print("balance: GET /v1/sports through a gateway in front of one catalog instance and of two, \(seconds) s per run")
-        var ratios: [(throughput: Double, p50: Double, p99: Double)] = []
+        var ratios: [[(throughput: Double, p50: Double, p99: Double)]] = [[], []]
         for round in 1...rounds {
             var loaded: [WrkSummary] = [], single: [WrkSummary] = []
             for (_, port, _) in gateways {
@@ -61,14 +66,18 @@ struct BalanceBenchmark: AsyncParsableCommand {
                         format: "  round %d, %@: %8.0f requests/s at %d connections; p50 %.3f ms, p99 %.3f ms at one", round, name,
                         rate[index], connections, single[index].p50, single[index].p99))
             }
-            ratios.append((rate[1] / rate[0], single[1].p50 / single[0].p50, single[1].p99 / single[0].p99))
+            for index in 1...2 {
+                ratios[index - 1].append((rate[index] / rate[0], single[index].p50 / single[0].p50, single[index].p99 / single[0].p99))
+            }
         }
         func spread(_ values: [Double]) -> String {
             String(format: "%.2f–%.2f (median %.2f)", values.min() ?? .nan, values.max() ?? .nan, values.sorted()[values.count / 2])
         }
-        print("two instances against one, over \(rounds) rounds:")
-        print("  throughput ratio \(spread(ratios.map(\.throughput)))")
-        print("  p50 ratio \(spread(ratios.map(\.p50))), p99 ratio \(spread(ratios.map(\.p99)))")
+        for (index, name) in ["two instances", "one instance under two names"].enumerated() {
+            print("\(name) against one, over \(rounds) rounds:")
+            print("  throughput ratio \(spread(ratios[index].map(\.throughput)))")
+            print("  p50 ratio \(spread(ratios[index].map(\.p50))), p99 ratio \(spread(ratios[index].map(\.p99)))")
+        }
     }
 
     private func measure(_ url: String, connections: Int) throws -> WrkSummary {
