@@ -26,7 +26,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let rooms = Rooms(database: database, rooms: roomStore, messages: messageStore, people: people, settings: settings, now: now)
     let messages = Messages(
         database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
-        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, store: SQLFloodStore()),
+        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, now: now),
         nameFromAuth: nameFromAuth,
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }

@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import SQLKit
 import ServiceKit
 
 /// A token bucket: `capacity` tokens, one more every `interval`, one taken per message. Pure, so
@@ -12,14 +11,10 @@ struct TokenBucket: Equatable, Sendable {
     private(set) var updated: Date
 
     init(capacity: Int, interval: TimeInterval, at now: Date) {
-        self.init(capacity: capacity, interval: interval, tokens: Double(capacity), updated: now)
-    }
-
-    init(capacity: Int, interval: TimeInterval, tokens: Double, updated: Date) {
         self.capacity = capacity
         self.interval = interval
-        self.tokens = tokens
-        self.updated = updated
+        tokens = Double(capacity)
+        updated = now
     }
 
     /// Takes a token; when none is left, nothing changes and the answer is how long until one is.
@@ -42,29 +37,40 @@ struct TokenBucket: Equatable, Sendable {
     }
 }
 
-/// Flood control per user and room: over the limit, a send is refused with the seconds to wait. The
-/// buckets are in the store and taken in the send's transaction, so the limit holds whichever
-/// instance each message reaches, and a send that fails takes no token.
-struct FloodControl: Sendable {
-    let capacity: Int
-    let interval: TimeInterval
-    let store: any FloodStore
-    /// How a refused send describes this limit: `capacity` messages per room, refilled over `capacity × interval`.
-    var policy: RateLimitPolicy {
-        RateLimitPolicy(name: "chat-room", quota: capacity, windowSeconds: Int((Double(capacity) * interval).rounded(.up)))
+/// Flood control per user and room on this instance: over the limit, a send is refused with the
+/// seconds to wait. (Per instance: behind a load balancer a user's sends are spread over replicas,
+/// so the sustained rate a room sees is at most replicas × the limit — a flood is still stopped.)
+actor FloodControl {
+    private struct Key: Hashable {
+        let user: UserID
+        let room: RoomID
     }
 
-    /// Takes a token of `user` in `room`, or throws `floodLimited` with the whole seconds to wait (at least 1).
-    func take(_ user: UserID, _ room: RoomID, at now: Date, on sql: any SQLDatabase) async throws {
-        var bucket = try await store.lockBucket(
-            of: user, in: room, fresh: TokenBucket(capacity: capacity, interval: interval, at: now), on: sql)
-        if let wait = bucket.take(at: now) {
-            throw ChatError.floodLimited(retryAfterSeconds: max(1, Int(wait.rounded(.up))), policy: policy)
-        }
-        try await store.save(bucket, of: user, in: room, on: sql)
+    private let capacity: Int
+    private let interval: TimeInterval
+    private let now: @Sendable () -> Date
+    /// How a refused send describes this limit: `capacity` messages per room, refilled over `capacity × interval`.
+    nonisolated let policy: RateLimitPolicy
+    private var buckets: [Key: TokenBucket] = [:]
+    private var taken = 0
+
+    init(capacity: Int, interval: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.capacity = capacity
+        self.interval = interval
+        self.now = now
+        policy = RateLimitPolicy(name: "chat-room", quota: capacity, windowSeconds: Int((Double(capacity) * interval).rounded(.up)))
+    }
+
+    /// Nil when `user` may send to `room` now; otherwise the whole seconds to wait (at least 1).
+    func take(_ user: UserID, _ room: RoomID) -> Int? {
+        let at = now()
+        let key = Key(user: user, room: room)
+        var bucket = buckets[key] ?? TokenBucket(capacity: capacity, interval: interval, at: at)
+        let wait = bucket.take(at: at)
+        buckets[key] = bucket
+        taken += 1
         // Now and then, forget the buckets that have filled up again, so idle users cost nothing.
-        if Int.random(in: 0..<512) == 0 {
-            try await store.forget(untouchedSince: now.addingTimeInterval(-Double(capacity) * interval), on: sql)
-        }
+        if taken % 1024 == 0 { buckets = buckets.filter { !$0.value.isFull(at: at) } }
+        return wait.map { max(1, Int($0.rounded(.up))) }
     }
 }

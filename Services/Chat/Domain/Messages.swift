@@ -26,12 +26,12 @@ struct Messages: Sendable {
         }) {
             return (earlier, false)
         }
+        if let wait = await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait, policy: flood.policy) }
         let name = try await senderName(user)
         do {
             return try await database.transaction { sql in
                 try await refuseIfBlocked(try await rooms.accessible(room, by: user, on: sql), user, on: sql)
                 let at = now()
-                try await flood.take(user, room, at: at, on: sql)
                 let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
                 let message = ChatMessage(
                     id: .timeOrdered(at: at), roomId: room, seq: seq, senderId: user, senderName: name, text: text,
