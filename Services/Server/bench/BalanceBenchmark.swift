@@ -47,6 +47,8 @@ struct BalanceBenchmark: AsyncParsableCommand {
                         "GATEWAY_HTTP_PORT": String(port), "GATEWAY_OPS_HTTP_PORT": String(port + 1), "CATALOG_URL": upstream,
                         "GATEWAY_MODULES": "catalog", "INTERNAL_TOKEN": token, "GATEWAY_RATELIMIT_RATE": "100000000",
                         "GATEWAY_RATELIMIT_BURST": "100000000", "GATEWAY_EVENT_LOOPS": "1",
+                        // The instances as listed: resolving `localhost` would make the two names one.
+                        "GATEWAY_UPSTREAM_RESOLVE_MS": "0",
                     ]))
             try await ChildProcess.waitForHealth("http://127.0.0.1:\(port + 1)")
         }

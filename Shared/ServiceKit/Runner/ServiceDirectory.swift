@@ -42,7 +42,9 @@ public final class ServiceDirectory: Sendable {
     public func set(_ module: ServiceModule, url: String) { set(module, instances: [url]) }
 
     public func set(_ module: ServiceModule, instances urls: [String]) {
-        let cleaned = urls.flatMap(Self.parse)
+        // Two names of one address (a resolved host and its literal) are one instance.
+        var seen: Set<String> = []
+        let cleaned = urls.flatMap(Self.parse).filter { seen.insert($0).inserted }
         instances.withLockedValue { $0[module] = cleaned.isEmpty ? nil : cleaned }
     }
 
