@@ -17,12 +17,16 @@ actor TokenIssuer {
     let now: @Sendable () -> Date = Date.init
 
     /// Loads or creates the signing key. Call once, after migrations.
+    /// The advisory lock under which the first signing key is made.
+    static let keyCreationLock: Int64 = 727_301
+
     func prepare(configuredKey: String?, database: Database) async throws {
         let seed: String
         if let configuredKey {
             seed = configuredKey
         } else {
-            seed = try await database.transaction { sql in
+            // Two instances starting on an empty store must not each make a key of their own.
+            seed = try await database.transaction(exclusive: Self.keyCreationLock) { sql in
                 if let stored = try await sql.select().column("private_key").from("signing_keys")
                     .orderBy("created_at", .descending).first(decodingColumn: "private_key", as: String.self)
                 {
@@ -30,7 +34,7 @@ actor TokenIssuer {
                 }
                 let fresh = Curve25519.Signing.PrivateKey().rawRepresentation.base64URLEncodedString()
                 try await sql.insert(into: "signing_keys").columns("kid", "private_key", "created_at")
-                    .values(SQLBind(Self.keyID(forSeed: fresh)), SQLBind(fresh), SQLBind(now())).run()
+                    .values(SQLBind(Self.keyID(forSeed: fresh)), SQLBind(fresh), SQLBind(self.now())).run()
                 return fresh
             }
         }

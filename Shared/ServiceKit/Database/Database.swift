@@ -298,6 +298,19 @@ public struct DatabaseUnreachable: Error, CustomStringConvertible {
 }
 
 extension Database {
+    /// A transaction that runs alone among those taking the same `lock`, on every instance of the
+    /// service: PostgreSQL's transaction-scoped advisory lock (SQLite runs one transaction at a time
+    /// anyway). For check-then-create work that two instances starting together must not both do.
+    public func transaction<T: Sendable>(exclusive lock: Int64, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws -> T
+    {
+        let locking = kind == .postgres
+        return try await transaction { sql in
+            if locking { try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: lock))").run() }
+            return try await body(sql)
+        }
+    }
+
     /// A service's background work on its store: once the schema is migrated, `tick` runs again and
     /// again, pausing as long as it answers (or until `doorbell` rings), until the service shuts down.
     public func repeatUntilShutdown(wakingOn doorbell: Doorbell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
