@@ -3,13 +3,14 @@ import Contracts
 import Foundation
 public import Hummingbird
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.
 ///
 /// Configuration keys: the skeleton's (`auth.http.*`, `auth.db.url`, `auth.revocation.poll.ms`,
 /// `auth.events.*`, `internal.token`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
 /// `auth.admin.emails`, `auth.oauth.facebook.*`).
-public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = AuthSettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
     let issuer = TokenIssuer()

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 public import Hummingbird
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the betting service: fixtures from games' match events with the provider's 1X2 odds, a
 /// wallet per user on a double-entry ledger, a server-side slip, tickets placed exactly once per
@@ -12,7 +13,7 @@ public import ServiceKit
 /// `internal.token`) and `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
 /// `betting.payout.max`, `betting.postponed.*`, `betting.fixtures.reuse.ms`, `betting.odds.*`).
 /// Betting consumes games' match events: list `betting` in `games.events.subscribers`.
-public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
     let database = service.database
     let settings = try BettingSettings(reader: reader)

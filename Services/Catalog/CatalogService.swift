@@ -4,12 +4,13 @@ import Foundation
 public import Hummingbird
 import ServiceClients
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.
 ///
 /// Configuration keys: the skeleton's (`catalog.http.*`, `catalog.db.url`, `catalog.revocation.poll.ms`,
 /// `catalog.events.*`, `internal.token`) and `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`).
-public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
     let settings = CatalogSettings(reader: reader)
     let database = service.database

@@ -5,6 +5,7 @@ public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the chat service: the global room, team, game and match rooms kept in step with catalog's
 /// and games' events, direct rooms, messages numbered by a gap-free seq per room, read markers,
@@ -15,7 +16,7 @@ public import ServiceKit
 /// `internal.token`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
 /// `chat.socket.*`). Chat consumes auth's, catalog's and games' events: list `chat` in their
 /// `<module>.events.subscribers`.
-public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.chat, reader: reader, dependencies: dependencies, migrations: ChatMigrations.all)
     let database = service.database
     let settings = ChatSettings(reader: reader)
@@ -26,7 +27,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let rooms = Rooms(database: database, rooms: roomStore, messages: messageStore, people: people, settings: settings, now: now)
     let messages = Messages(
         database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
-        flood: FloodControl(capacity: settings.floodBurst, interval: settings.floodInterval, now: now),
+        flood: FloodControl(
+            capacity: settings.floodBurst, interval: settings.floodInterval, database: database, store: SQLFloodStore(), now: now),
         nameFromAuth: nameFromAuth,
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }

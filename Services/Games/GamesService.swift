@@ -5,6 +5,7 @@ public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes;
 /// disc golf rounds with a live scorecard (WebSocket), completed rounds and personal records.
@@ -14,7 +15,7 @@ public import ServiceKit
 /// Configuration keys: the skeleton's (`games.http.*`, `games.db.url`, `games.revocation.poll.ms`,
 /// `games.events.*`, `internal.token`) and `GamesSettings`' (`games.matches.*`). Games consumes
 /// catalog's team events: list `games` in `catalog.events.subscribers`.
-public func buildGamesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildGamesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.games, reader: reader, dependencies: dependencies, migrations: GamesMigrations.all)
     let settings = GamesSettings(reader: reader)
     let database = service.database

@@ -8,14 +8,14 @@ import Logging
 import NIOCore
 import Prometheus
 public import ServiceKit
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Builds the gateway: the only thing mobile clients talk to.
 ///
 /// Configuration keys: `gateway.http.*`, each module's `<module>.url`, `GatewaySettings`' (`gateway.body.limit`,
 /// `gateway.ratelimit.*`, `gateway.upstream.*`, `gateway.health.timeout.ms`, `gateway.modules`, `gateway.socket.*`,
 /// `gateway.head.*`) and the operations listener's `gateway.ops.http.*`.
-public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try GatewaySettings(reader: reader)
     let logger = dependencies.logger
     let directory = dependencies.directory
@@ -70,10 +70,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
             uniqueKeysWithValues: ServiceModule.allCases.map { ($0, directory.instances(of: $0)) }.filter { !$0.1.isEmpty })
         app.addServices(InstanceResolver(configured: configured, directory: directory, interval: settings.resolveInterval, logger: logger))
     }
-    app.addServices(
-        client, readiness.drainOnShutdown,
-        operationsListener(reader: reader, health: health, readiness: readiness, dependencies: dependencies))
-    return app
+    app.addServices(client, operationsListener(reader: reader, health: health, readiness: readiness, dependencies: dependencies))
+    return StagedShutdown(app, readiness: readiness, logger: logger)
 }
 
 /// What the people running the gateway read and strangers must not: which module is down
@@ -162,7 +160,7 @@ private func upgrade(
     var answer: HTTPFields = [.requestID: requestID]
     if offered.protocolName { answer[.secWebSocketProtocol] = SocketToken.protocolName }
     return .upgrade(answer) { inbound, outbound, _ in
-        await LiveSockets.serve(channel) { await bridge.pump(inbound: inbound, outbound: outbound) }
+        await LiveSockets.serve(channel, outbound: outbound) { await bridge.pump(inbound: inbound, outbound: outbound) }
     }
 }
 

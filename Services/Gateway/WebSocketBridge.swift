@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOWebSocket
 
 /// Joins a client's WebSocket to the same path on a module.
 ///
@@ -16,6 +17,8 @@ struct WebSocketBridge: Sendable {
     private let fromUpstream: AsyncStream<WebSocketMessage>
     private let toUpstream: AsyncStream<WebSocketMessage>.Continuation
     private let pumping = NIOLockedValueBox(false)
+    /// How the module closed its end, once it did.
+    private let upstreamClose: NIOLockedValueBox<WebSocketErrorCode?>
 
     /// Connects to `url`; nil when the module does not accept the upgrade. At most `buffer` messages
     /// from the module wait for the device: one that falls that far behind is not taking them, so the
@@ -27,9 +30,10 @@ struct WebSocketBridge: Sendable {
         let (fromUpstream, fromUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
         let (toUpstream, toUpstreamInput) = AsyncStream<WebSocketMessage>.makeStream()
         let (connected, connectedInput) = AsyncStream<Bool>.makeStream()
+        let upstreamClose = NIOLockedValueBox<WebSocketErrorCode?>(nil)
         Task {
             do {
-                try await WebSocketClient.connect(
+                let closed = try await WebSocketClient.connect(
                     url: url, configuration: .init(maxFrameSize: maxMessageSize, additionalHeaders: headers), logger: logger
                 ) { inbound, outbound, _ in
                     connectedInput.yield(true)
@@ -47,6 +51,7 @@ struct WebSocketBridge: Sendable {
                         group.cancelAll()
                     }
                 }
+                upstreamClose.withLockedValue { $0 = closed?.closeCode }
             } catch {
                 logger.debug("upstream websocket \(url) ended: \(error)")
             }
@@ -55,7 +60,7 @@ struct WebSocketBridge: Sendable {
         }
         var iterator = connected.makeAsyncIterator()
         guard await iterator.next() == true else { return nil }
-        let bridge = WebSocketBridge(fromUpstream: fromUpstream, toUpstream: toUpstreamInput)
+        let bridge = WebSocketBridge(fromUpstream: fromUpstream, toUpstream: toUpstreamInput, upstreamClose: upstreamClose)
         // If the client's side of the upgrade never completes, do not hold the module's socket open.
         Task {
             try? await Task.sleep(for: .seconds(10))
@@ -64,7 +69,8 @@ struct WebSocketBridge: Sendable {
         return bridge
     }
 
-    /// Pumps messages both ways until either side closes.
+    /// Pumps messages both ways until either side closes. A module instance that goes away (1001, its
+    /// shutdown) is passed on to the device as 1001, so the device reconnects (to another instance).
     func pump(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         pumping.withLockedValue { $0 = true }
         defer { toUpstream.finish() }
@@ -77,6 +83,9 @@ struct WebSocketBridge: Sendable {
             }
             try await group.next()
             group.cancelAll()
+        }
+        if upstreamClose.withLockedValue({ $0 }) == .goingAway {
+            try? await outbound.close(.goingAway, reason: "module instance shutting down")
         }
     }
 }

@@ -8,6 +8,7 @@ import NIOCore
 import NIOSSL
 import ServiceClients
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the notify service: devices for push, an inbox per user, preferences per category, and
 /// notifications made from auth's, catalog's and games' events, each with a push job per device
@@ -16,7 +17,7 @@ public import ServiceKit
 /// Configuration keys: the skeleton's (`notify.http.*`, `notify.db.url`, `notify.revocation.poll.ms`,
 /// `internal.token`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`). Notify
 /// consumes auth's, catalog's and games' events: list `notify` in their `<module>.events.subscribers`.
-public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.notify, reader: reader, dependencies: dependencies, migrations: NotifyMigrations.all)
     let database = service.database
     let settings = NotifySettings(reader: reader)

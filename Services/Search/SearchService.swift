@@ -4,6 +4,7 @@ import Foundation
 public import Hummingbird
 import ServiceClients
 public import ServiceKit
+public import ServiceLifecycle
 
 /// Builds the search service: games, teams, courses and venues near a place, and players by name,
 /// from a read model that the events of auth, catalog and games keep current (list `search` in
@@ -11,7 +12,7 @@ public import ServiceKit
 ///
 /// Configuration keys: the skeleton's (`search.http.*`, `search.db.url`, `search.revocation.poll.ms`,
 /// `internal.token`).
-public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some ApplicationProtocol {
+public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
     let now: @Sendable () -> Date = Date.init

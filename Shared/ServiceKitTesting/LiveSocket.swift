@@ -5,7 +5,7 @@ import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOWebSocket
+public import NIOWebSocket
 import ServiceKit
 
 /// A device on a round's live socket.
@@ -36,16 +36,22 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
 
     private let outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation
     private let frames: NIOLockedValueBox<Frames>
+    private let closeCode: NIOLockedValueBox<WebSocketErrorCode?>
     private let task: Task<Void, Never>
 
     private init(
         outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation, frames: NIOLockedValueBox<Frames>,
-        task: Task<Void, Never>
+        closeCode: NIOLockedValueBox<WebSocketErrorCode?>, task: Task<Void, Never>
     ) {
         self.outgoing = outgoing
         self.frames = frames
+        self.closeCode = closeCode
         self.task = task
     }
+
+    /// The code of the close frame the server sent, once the socket has closed (nil before, or when it
+    /// ended without one).
+    public var closedWith: WebSocketErrorCode? { closeCode.withLockedValue { $0 } }
 
     /// Connects to `baseURL` (`http://…`) + `path`; throws `Refused.upgrade` when the server does
     /// not accept the socket.
@@ -57,9 +63,10 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
         let (outgoing, outgoingInput) = AsyncStream<WebSocketOutboundWriter.OutboundFrame>.makeStream()
         let (opened, openedInput) = AsyncStream<Bool>.makeStream()
         let frames = NIOLockedValueBox(Frames())
+        let closeCode = NIOLockedValueBox<WebSocketErrorCode?>(nil)
         let task = Task {
             do {
-                try await WebSocketClient.connect(
+                let closed = try await WebSocketClient.connect(
                     url: url,
                     configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: upgradeHeaders),
                     logger: Logger(label: "live-socket")
@@ -81,12 +88,13 @@ public final class LiveDevice<Message: Decodable & Sendable>: Sendable {
                         group.cancelAll()
                     }
                 }
+                closeCode.withLockedValue { $0 = closed?.closeCode }
             } catch {}
             openedInput.yield(false)
         }
         var iterator = opened.makeAsyncIterator()
         guard await iterator.next() == true else { throw Refused.upgrade }
-        return LiveDevice(outgoing: outgoingInput, frames: frames, task: task)
+        return LiveDevice(outgoing: outgoingInput, frames: frames, closeCode: closeCode, task: task)
     }
 
     /// Everything received so far, in order (frames that are not a `Message` are left out).

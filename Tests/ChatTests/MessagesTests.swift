@@ -1,6 +1,8 @@
+import ChatService
 import Contracts
 import Foundation
 import NIOConcurrencyHelpers
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -144,6 +146,32 @@ struct MessagesTests {
             )
             .decode(ChatRoom.self)
             #expect(try await chat.send("another room", to: direct.id, as: ada).status == 201)
+        }
+    }
+
+    @Test(
+        "Flood control holds across instances: sends alternating between two chat instances on one PostgreSQL share one bucket",
+        .enabled(if: TestStore.postgresURL != nil))
+    func floodAcrossInstances() async throws {
+        let database = try await TestStore.postgres.freshDatabaseURL()
+        let config = ["chat.db.url": database, "chat.flood.burst": "4", "chat.flood.interval.ms": "60000"]
+        try await ChatHarness.with(store: .postgres, config: config) { chat in
+            try await TestStack.with(
+                [ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }], store: .postgres, config: config,
+                directory: [.auth: chat.stack.url(.auth)]
+            ) { other in
+                let ada = try await chat.player("Ada")
+                let room = try await chat.globalRoom(ada).id
+                let instances = [chat.chat, other.client(.chat)]
+                func send(_ index: Int) async throws -> TestClient.Response {
+                    try await instances[index % 2].call(
+                        ChatAPI.send, room, body: SendChatMessage(text: "m\(index)", clientMessageId: "m\(index)"), token: ada.accessToken)
+                }
+                for index in 0..<4 { _ = try await expect(201, send(index)) }
+                let refused = try await send(4)
+                #expect(refused.status == 429 && refused.header("RateLimit-Policy") == #""chat-room";q=4;w=240"#)
+                #expect(try await send(5).status == 429)
+            }
         }
     }
 }

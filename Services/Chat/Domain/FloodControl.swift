@@ -11,10 +11,14 @@ struct TokenBucket: Equatable, Sendable {
     private(set) var updated: Date
 
     init(capacity: Int, interval: TimeInterval, at now: Date) {
+        self.init(capacity: capacity, interval: interval, tokens: Double(capacity), updated: now)
+    }
+
+    init(capacity: Int, interval: TimeInterval, tokens: Double, updated: Date) {
         self.capacity = capacity
         self.interval = interval
-        tokens = Double(capacity)
-        updated = now
+        self.tokens = tokens
+        self.updated = updated
     }
 
     /// Takes a token; when none is left, nothing changes and the answer is how long until one is.
@@ -25,11 +29,6 @@ struct TokenBucket: Equatable, Sendable {
         return nil
     }
 
-    /// Whether the bucket is full again at `now`, so it may be forgotten.
-    func isFull(at now: Date) -> Bool {
-        tokens + max(0, now.timeIntervalSince(updated)) / interval >= Double(capacity)
-    }
-
     private mutating func refill(at now: Date) {
         let elapsed = max(0, now.timeIntervalSince(updated))
         tokens = min(Double(capacity), tokens + elapsed / interval)
@@ -37,40 +36,35 @@ struct TokenBucket: Equatable, Sendable {
     }
 }
 
-/// Flood control per user and room on this instance: over the limit, a send is refused with the
-/// seconds to wait. (Per instance: behind a load balancer a user's sends are spread over replicas,
-/// so the sustained rate a room sees is at most replicas × the limit — a flood is still stopped.)
-actor FloodControl {
-    private struct Key: Hashable {
-        let user: UserID
-        let room: RoomID
-    }
-
-    private let capacity: Int
-    private let interval: TimeInterval
-    private let now: @Sendable () -> Date
+/// Flood control per user and room: over the limit, a send is refused with the seconds to wait.
+/// The buckets are in the store, so the limit holds whichever instance each message reaches. A
+/// bucket is taken in a short transaction of its own before the send's: inside the send's
+/// transaction, concurrent repeats of one `clientMessageId` queued behind each other's bucket row.
+struct FloodControl: Sendable {
+    let capacity: Int
+    let interval: TimeInterval
+    let database: Database
+    let store: any FloodStore
+    let now: @Sendable () -> Date
     /// How a refused send describes this limit: `capacity` messages per room, refilled over `capacity × interval`.
-    nonisolated let policy: RateLimitPolicy
-    private var buckets: [Key: TokenBucket] = [:]
-    private var taken = 0
-
-    init(capacity: Int, interval: TimeInterval, now: @escaping @Sendable () -> Date) {
-        self.capacity = capacity
-        self.interval = interval
-        self.now = now
-        policy = RateLimitPolicy(name: "chat-room", quota: capacity, windowSeconds: Int((Double(capacity) * interval).rounded(.up)))
+    var policy: RateLimitPolicy {
+        RateLimitPolicy(name: "chat-room", quota: capacity, windowSeconds: Int((Double(capacity) * interval).rounded(.up)))
     }
 
-    /// Nil when `user` may send to `room` now; otherwise the whole seconds to wait (at least 1).
-    func take(_ user: UserID, _ room: RoomID) -> Int? {
+    /// Nil when `user` may send to `room` now (a token is taken); otherwise the whole seconds to wait (at least 1).
+    func take(_ user: UserID, _ room: RoomID) async throws -> Int? {
         let at = now()
-        let key = Key(user: user, room: room)
-        var bucket = buckets[key] ?? TokenBucket(capacity: capacity, interval: interval, at: at)
-        let wait = bucket.take(at: at)
-        buckets[key] = bucket
-        taken += 1
-        // Now and then, forget the buckets that have filled up again, so idle users cost nothing.
-        if taken % 1024 == 0 { buckets = buckets.filter { !$0.value.isFull(at: at) } }
+        let fresh = TokenBucket(capacity: capacity, interval: interval, at: at)
+        let wait = try await database.transaction { sql in
+            var bucket = try await store.lockBucket(of: user, in: room, fresh: fresh, on: sql)
+            let wait = bucket.take(at: at)
+            if wait == nil { try await store.save(bucket, of: user, in: room, on: sql) }
+            // Now and then, forget the buckets that have filled up again, so idle users cost nothing.
+            if Int.random(in: 0..<512) == 0 {
+                try await store.forget(untouchedSince: at.addingTimeInterval(-Double(capacity) * interval), on: sql)
+            }
+            return wait
+        }
         return wait.map { max(1, Int($0.rounded(.up))) }
     }
 }

@@ -26,7 +26,7 @@ struct Messages: Sendable {
         }) {
             return (earlier, false)
         }
-        if let wait = await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait, policy: flood.policy) }
+        if let wait = try await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait, policy: flood.policy) }
         let name = try await senderName(user)
         do {
             return try await database.transaction { sql in

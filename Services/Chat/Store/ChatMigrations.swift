@@ -42,5 +42,16 @@ enum ChatMigrations {
             ]
         },
         .inbox(version: 2),
+        // Flood control's buckets, so the limit holds across instances.
+        Migration(version: 3, name: "flood buckets in the store") { kind in
+            [
+                """
+                CREATE TABLE flood_buckets (
+                    user_id TEXT NOT NULL, room_id TEXT NOT NULL, tokens DOUBLE PRECISION NOT NULL, updated_at \(kind.timestamp) NOT NULL,
+                    PRIMARY KEY (user_id, room_id))
+                """,
+                "CREATE INDEX flood_buckets_updated ON flood_buckets(updated_at)",
+            ]
+        },
     ]
 }

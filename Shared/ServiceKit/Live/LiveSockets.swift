@@ -35,15 +35,19 @@ public enum LiveSockets {
     /// How long a device has, once the service is stopping, to answer the close frame it was sent.
     static let closeGrace = TimeAmount.seconds(5)
 
-    /// Serves one live socket with `body`. When the service stops, swift-websocket sends the device a
-    /// close frame, but waits for its answer for as long as the connection stays open: a device that
-    /// stopped reading never answers, and held the service's shutdown for ever. So its connection is
-    /// reset after `closeGrace`.
-    public static func serve(_ channel: any Channel, _ body: () async throws -> Void) async rethrows {
-        try await withGracefulShutdownHandler {
-            try await body()
-        } onGracefulShutdown: {
-            channel.eventLoop.scheduleTask(in: closeGrace) { reset(channel) }
+    /// Serves one live socket (`outbound` its writer) with `body`, counted among the instance's
+    /// `OpenSockets`, which are sent 1001 when shutdown begins. The device should answer that close
+    /// frame, but one that stopped reading never does, and held the service's shutdown for ever: so
+    /// once the server itself stops, its connection is reset after `closeGrace`.
+    public static func serve(_ channel: any Channel, outbound: WebSocketOutboundWriter, _ body: () async throws -> Void)
+        async rethrows
+    {
+        try await OpenSockets.holding(outbound) {
+            try await withGracefulShutdownHandler {
+                try await body()
+            } onGracefulShutdown: {
+                channel.eventLoop.scheduleTask(in: closeGrace) { reset(channel) }
+            }
         }
     }
 

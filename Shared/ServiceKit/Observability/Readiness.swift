@@ -1,5 +1,4 @@
 import NIOConcurrencyHelpers
-public import ServiceLifecycle
 
 /// Whether this instance should be sent new requests. It stops being ready the moment graceful
 /// shutdown begins, so an orchestrator (Kubernetes' readiness probe, the gateway's balancer) takes it
@@ -11,17 +10,6 @@ public final class Readiness: Sendable {
 
     public var isDraining: Bool { draining.withLockedValue { $0 } }
 
+    /// Called by `StagedShutdown` the moment graceful shutdown begins.
     public func beginDraining() { draining.withLockedValue { $0 = true } }
-
-    /// A service that waits for graceful shutdown to begin and then marks the instance draining.
-    public var drainOnShutdown: some Service { DrainOnShutdown(readiness: self) }
-}
-
-private struct DrainOnShutdown: Service {
-    let readiness: Readiness
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        readiness.beginDraining()
-    }
 }

@@ -24,6 +24,7 @@ public struct ServiceSkeleton {
     public let dependencies: ServiceDependencies
     public var logger: Logger { dependencies.logger }
     private let reader: ConfigReader
+    private let readiness = Readiness()
     private var services: [any Service]
     private var startup: [@Sendable () async throws -> Void] = []
     /// The kinds of event this module's handlers take, by name, with their publishers.
@@ -42,7 +43,6 @@ public struct ServiceSkeleton {
             url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
             keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4))
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
-        let readiness = Readiness()
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck],
             readiness: readiness)
@@ -51,7 +51,7 @@ public struct ServiceSkeleton {
             router.add(middleware: IdempotencyMiddleware(database: database))
         }
         services = [
-            database, readiness.drainOnShutdown,
+            database,
             RevocationPoller(
                 verifier: verifier, interval: reader.milliseconds("\(module.rawValue).revocation.poll.ms", default: 500), logger: logger),
         ]
@@ -87,8 +87,9 @@ public struct ServiceSkeleton {
     /// Work before the server listens, after the migrations.
     public mutating func beforeServerStarts(_ work: @escaping @Sendable () async throws -> Void) { startup.append(work) }
 
-    /// The service's application; `server` for one that also upgrades WebSockets.
-    public func application(server: HTTPServerBuilder = .http1()) throws -> some ApplicationProtocol {
+    /// The service's application, shut down in stages (`StagedShutdown`); `server` for one that also
+    /// upgrades WebSockets.
+    public func application(server: HTTPServerBuilder = .http1()) throws -> some Service {
         let (undescribed, unhandled) = router.undescribedRoutes(of: module)
         guard undescribed.isEmpty, unhandled.isEmpty else {
             throw MissingConfiguration(
@@ -109,6 +110,6 @@ public struct ServiceSkeleton {
         app.addServices(services)
         let startup = startup
         app.beforeServerStarts { for work in startup { try await work() } }
-        return app
+        return StagedShutdown(app, readiness: readiness, logger: logger)
     }
 }

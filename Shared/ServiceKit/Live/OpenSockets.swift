@@ -1,0 +1,59 @@
+public import HummingbirdWebSocket
+import NIOConcurrencyHelpers
+import NIOWebSocket
+
+/// The live sockets an instance has open, so that when it begins to shut down it can tell every
+/// device it is going away (1001), and the device resumes on another instance. swift-websocket
+/// closes them on shutdown too, but with 1000, which says the socket is finished, not moved.
+///
+/// An instance's sockets are found through a task-local that `StagedShutdown` sets around the
+/// application, so one process running several modules (or tests running many stacks) keeps each
+/// application's sockets apart.
+public final class OpenSockets: Sendable {
+    @TaskLocal static var current: OpenSockets?
+
+    private let open = NIOLockedValueBox<(next: Int, writers: [Int: WebSocketOutboundWriter])>((0, [:]))
+
+    public init() {}
+
+    public var count: Int { open.withLockedValue { $0.writers.count } }
+
+    /// Runs `body` with `writer` counted among the instance's open sockets, when there is an instance to count it.
+    static func holding<T>(_ writer: WebSocketOutboundWriter, _ body: () async throws -> T) async rethrows -> T {
+        guard let sockets = current else { return try await body() }
+        let id = sockets.open.withLockedValue { open in
+            open.next += 1
+            open.writers[open.next] = writer
+            return open.next
+        }
+        defer { sockets.open.withLockedValue { _ = $0.writers.removeValue(forKey: id) } }
+        return try await body()
+    }
+
+    /// Sends every open socket a close frame with 1001 (going away). Waits at most `patience` for the
+    /// frames to be written: a device that stopped reading would hold the write for ever (its
+    /// connection is reset later, `LiveSockets.serve`).
+    public func closeAll(within patience: Duration) async {
+        let writers = open.withLockedValue { Array($0.writers.values) }
+        guard !writers.isEmpty else { return }
+        await withTaskGroup(of: Bool.self) { group in
+            for writer in writers {
+                group.addTask {
+                    try? await writer.close(.goingAway, reason: "instance shutting down")
+                    return true
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: patience)
+                return false
+            }
+            var closed = 0
+            for await wasClose in group {
+                guard wasClose else { break }
+                closed += 1
+                if closed == writers.count { break }
+            }
+            group.cancelAll()
+        }
+    }
+}
