@@ -41,6 +41,17 @@ public struct FootballControlClient: Sendable {
         _ = try await send(.POST, "/test/football/outage", FootballControl.Outage(down: down))
     }
 
+    /// The feed's calls so far, oldest first, and who made them.
+    public func requests() async throws -> [FootballControl.ProviderRequest] {
+        struct Requests: Decodable { let items: [FootballControl.ProviderRequest] }
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: baseURL + "/test/football/requests"), timeout: .seconds(30))
+        let answer = Data(buffer: try await response.body.collect(upTo: 64 << 20))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return try decoder.decode(Requests.self, from: answer).items
+    }
+
     private func send(_ method: HTTPMethod, _ path: String, _ body: some Encodable) async throws -> Data {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method

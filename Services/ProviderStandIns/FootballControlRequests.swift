@@ -102,6 +102,15 @@ public enum FootballControl {
         }
     }
 
+    /// One call of `GET /test/football/requests` → `{items: [{resource, client, at}]}`: the feed's
+    /// calls (`fixtures`, `odds`) oldest first, `client` being the caller's `User-Agent`, `at` in
+    /// milliseconds since 1970.
+    public struct ProviderRequest: Codable, Sendable {
+        public let resource: String
+        public let client: String
+        public let at: Date
+    }
+
     /// `POST /test/football/outage`: while down, the feed answers 503 to every call.
     public struct Outage: Codable, Sendable {
         public let down: Bool

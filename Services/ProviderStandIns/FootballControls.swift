@@ -4,8 +4,15 @@ import Hummingbird
 /// The stand-in's football test controls: what tests and demos use to make matches happen.
 struct FootballControls: Sendable {
     let feed: FootballFeed
+    let requests: ProviderRequestLog
 
     func add(to router: Router<BasicRequestContext>) {
+        router.get("test/football/requests") { _, _ in
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .millisecondsSince1970
+            let body = try encoder.encode(["items": requests.all])
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
         // While down, the feed answers 503 to every call, as a provider in trouble does.
         router.post("test/football/outage") { request, context in
             let outage = try await request.decode(as: FootballControl.Outage.self, context: context)

@@ -12,9 +12,11 @@ import NIOConcurrencyHelpers
 /// - Test controls: `POST /test/football/fixtures {home, away, kickoff, league?, odds?}` → `{id}`;
 ///   `POST /test/football/fixtures/{id}/status {status, elapsed?}`;
 ///   `POST /test/football/fixtures/{id}/events {type, detail, team: home|away, player, elapsed}`;
-///   `PUT /test/football/fixtures/{id}/odds {home, draw, away}`.
+///   `PUT /test/football/fixtures/{id}/odds {home, draw, away}`; `GET /test/football/requests`, the
+///   calls answered and who made them.
 struct FootballStandIn: Sendable {
     let feed = FootballFeed()
+    let requests = ProviderRequestLog()
     let key: String
     let limiter: MinuteAllowance
 
@@ -36,7 +38,7 @@ struct FootballStandIn: Sendable {
                 return .items((await feed.fixture(id)?.wireOdds).map { [$0] } ?? [])
             }
         }
-        FootballControls(feed: feed).add(to: router)
+        FootballControls(feed: feed, requests: requests).add(to: router)
     }
 
     enum Outcome<Item: Encodable> {
@@ -66,6 +68,7 @@ struct FootballStandIn: Sendable {
         let query = Dictionary(
             request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { _, last in last })
         await feed.advance(to: Date())
+        requests.record(name, client: request.headers[.userAgent] ?? "")
         let (allowed, remaining) = limiter.take()
         var headers: HTTPFields = [.contentType: "application/json"]
         let limits = [

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HuddleKit
 import NIOConcurrencyHelpers
+import ProviderStandIns
 import ServiceKitTesting
 import Testing
 
@@ -11,10 +12,13 @@ import Testing
 
 /// The folder of the replicated topology's pid files, when the tests run against it.
 let replicatedTopology = ProcessInfo.processInfo.environment["HUDDLE_TEST_REPLICAS"].flatMap { $0.isEmpty ? nil : $0 }
+/// The replicated topology's providers' stand-in.
+let standInURL = ProcessInfo.processInfo.environment["HUDDLE_TEST_STANDIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
 /// The replicated topology (deploy/kubernetes/replicas.sh, which names the folder of its instances'
 /// pid files in HUDDLE_TEST_REPLICAS): one instance of every module is killed with SIGKILL in the
-/// middle of journeys and live sockets, and nothing acknowledged is lost.
+/// middle of journeys and live sockets, and nothing acknowledged is lost; each provider was polled
+/// by one instance at a time.
 @Suite("Replicas survive a kill", .serialized, .enabled(if: replicatedTopology != nil, "needs the replicated topology"))
 struct ReplicaKillTests {
     static var replicas: String? { replicatedTopology }
@@ -47,6 +51,12 @@ struct ReplicaKillTests {
             following.append(Task { await phone.follow(app.liveChat([room: nil])) })
         }
         defer { following.forEach { $0.cancel() } }
+        // Bo's Android phone is pushed an invitation to each game Ada plans, and the reminder of a
+        // game he joined, which falls due a few seconds after the kill.
+        let phoneToken = "replica-\(UUID().uuidString)"
+        _ = try await gateway.value(
+            NotifyAPI.registerDevice, body: RegisterDevice(platform: .fcm, token: phoneToken), token: bo.accessToken)
+        let dueSoon = try await Self.gameRemindedSoon(joinedBy: bo, plannedBy: ada, through: gateway)
         try await Task.sleep(for: .seconds(1))
 
         // Bo chats and Ada plans games, each write retried with its own key until acknowledged.
@@ -68,12 +78,19 @@ struct ReplicaKillTests {
                     let game = try await Self.retried(Game.self) {
                         try await gateway.call(GamesAPI.createGame, body: request, token: ada.accessToken, headers: key)
                     }
-                    if let game { games.withLockedValue { $0.append(game) } }
+                    if let game {
+                        games.withLockedValue { $0.append(game) }
+                        _ = try await Self.retried(InviteResult.self) {
+                            try await gateway.call(
+                                GamesAPI.inviteToGame, game.id, body: InviteRequest(userIds: [bo.user.id]), token: ada.accessToken)
+                        }
+                    }
                 }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
         try await Task.sleep(for: .seconds(1.5))
+        let killedAt = Date()
         try Self.killFirstInstances()
         try await writing.value
 
@@ -96,6 +113,60 @@ struct ReplicaKillTests {
             return Set(planned.map(\.id)).isSubset(of: Set(near.items.map(\.item.id)))
         }
         #expect(found, "search does not list every game planned around the kill")
+        try await Self.checkOnePollerAtATime(killedAt: killedAt)
+        try await Self.checkPushed(phoneToken, about: planned.map(\.id) + [dueSoon])
+    }
+
+    /// A game `player` joins whose reminder (`notify.reminders.before.ms`, an hour before kickoff)
+    /// falls due eight seconds from now.
+    static func gameRemindedSoon(joinedBy player: Session, plannedBy organizer: Session, through gateway: TestClient) async throws -> GameID
+    {
+        let request = CreateGameRequest(
+            kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 8).wholeSeconds,
+            location: Location(lat: 59.44, lng: 24.76, address: "Kalamaja"), sport: .football, privacy: .public, ageGroup: .adult,
+            gender: .coed, skill: .intermediate, capacity: 10)
+        let game = try await gateway.value(GamesAPI.createGame, body: request, token: organizer.accessToken)
+        _ = try await gateway.value(GamesAPI.joinGame, game.id, token: player.accessToken)
+        return game.id
+    }
+
+    /// Every game of `games` reached the phone with `token` in an accepted push (through the stand-in's
+    /// FCM), whichever notify instance had the event, the reminder or the push job when one was killed.
+    static func checkPushed(_ token: String, about games: [GameID]) async throws {
+        let standIn = TestClient(baseURL: try #require(standInURL, "HUDDLE_TEST_STANDIN_URL"))
+        let missing = { (pushes: [PushRecorder.Attempt]) in
+            games.filter { game in !pushes.contains { $0.status == 200 && $0.payload.contains(game.description) } }
+        }
+        var pushes: [PushRecorder.Attempt] = []
+        for _ in 0..<6 where !missing(pushes).isEmpty {
+            pushes = try await standIn.pushes("fcm", to: token, reaching: games.count)
+        }
+        #expect(missing(pushes).isEmpty, "no push about \(missing(pushes)) among \(pushes.count)")
+    }
+
+    /// Each module's provider poller (games' matches, betting's odds) called the feed from one
+    /// instance at a time, over the whole run: no two instances' stretches of calls overlap (the
+    /// stand-in logs each call with its `User-Agent`, which names the instance). And within a few
+    /// seconds of the kill, the survivor polls.
+    static func checkOnePollerAtATime(killedAt: Date) async throws {
+        let standIn = FootballControlClient(baseURL: try #require(standInURL, "HUDDLE_TEST_STANDIN_URL"))
+        for module in ["games", "betting"] {
+            let survivor = "Huddle (\(module)-2)"
+            // The lease is taken over ten seconds after its holder's last heartbeat at the latest.
+            let polled = try await eventually(within: .seconds(30)) {
+                try await standIn.requests().contains { $0.client == survivor && $0.at > killedAt }
+            }
+            #expect(polled, "\(survivor) did not poll after the kill")
+            let calls = try await standIn.requests().filter { $0.client.hasPrefix("Huddle (\(module)-") }
+            let stretches = Dictionary(grouping: calls, by: \.client).compactMap { client, calls -> (String, Date, Date)? in
+                guard let first = calls.map(\.at).min(), let last = calls.map(\.at).max() else { return nil }
+                return (client, first, last)
+            }.sorted { $0.1 < $1.1 }
+            for (earlier, later) in zip(stretches, stretches.dropFirst()) {
+                #expect(earlier.2 <= later.1, "\(module): \(earlier.0) polled until \(earlier.2), \(later.0) from \(later.1)")
+            }
+            #expect(!calls.isEmpty, "\(module) never polled the feed")
+        }
     }
 
     /// Tries `write` until it is acknowledged, as an app would: a request in flight on a killed

@@ -12,7 +12,8 @@
 #
 # Then: the demo is seeded, the StackTests journeys run with requests alternating between the two
 # gateways, and ReplicaKillTests (HUDDLE_TEST_REPLICAS) kills one instance of every module with
-# SIGKILL in the middle of journeys and live sockets.
+# SIGKILL in the middle of journeys and live sockets, and reads the stand-in's log of provider calls to
+# see that each poller ran in one instance at a time.
 #
 # Needs write access to /etc/hosts (CI runs as root); restores it on exit.
 # Usage: deploy/kubernetes/replicas.sh   (after `swift build --build-tests`)
@@ -70,9 +71,20 @@ init_databases "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSW
   "SEARCH_DB_PASSWORD=${PASSWORD[search]}" "BETTING_DB_PASSWORD=${PASSWORD[betting]}" "CHAT_DB_PASSWORD=${PASSWORD[chat]}" \
   "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}"
 
+echo "== a service account for the stand-in's FCM, made fresh as huddle makes its own"
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/fcm-key.pem" 2>/dev/null
+openssl pkey -in "$WORK/fcm-key.pem" -pubout -out "$WORK/fcm-public.pem"
+FCM_ACCOUNT=notify@huddle-dev.iam.gserviceaccount.com
+python3 - "$WORK/fcm-key.pem" "$FCM_ACCOUNT" >"$WORK/fcm-credentials.json" <<'PY'
+import json, sys
+print(json.dumps({"type": "service_account", "project_id": "huddle-dev", "client_email": sys.argv[2],
+                  "private_key": open(sys.argv[1]).read(), "token_uri": "http://stand-in:8080/token"}))
+PY
+
 echo "== the providers' stand-in"
 run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 \
-  STANDIN_FOOTBALL_MATCHDAY_SEED=1 "$BIN/stand-in"
+  STANDIN_FOOTBALL_MATCHDAY_SEED=1 STANDIN_FCM_KEY="$(cat "$WORK/fcm-public.pem")" STANDIN_FCM_CLIENT_EMAIL="$FCM_ACCOUNT" \
+  STANDIN_FCM_PROJECT=huddle-dev "$BIN/stand-in"
 
 # Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
 start() {
@@ -85,6 +97,7 @@ start() {
   fi
   printf '%s' huddle-dev-football-key >"$secrets/games-matches-provider-key"
   printf '%s' huddle-dev-football-key >"$secrets/betting-odds-provider-key"
+  cp "$WORK/fcm-credentials.json" "$secrets/notify-fcm-credentials"
   mapfile -t environment <"$WORK/$name.env"
   for i in "${!environment[@]}"; do
     case "${environment[$i]}" in
@@ -96,8 +109,10 @@ start() {
     AUTH_OAUTH_FACEBOOK_URL=http://stand-in:8080 CATALOG_WEATHER_URL=http://stand-in:8080
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
+    NOTIFY_FCM_URL=http://stand-in:8080
   )
-  run_named "$name-$instance" env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$module"
+  # HOSTNAME as Kubernetes gives it (the pod's name): it names the instance to the providers.
+  run_named "$name-$instance" env -i PATH="$PATH" HOME="$WORK" HOSTNAME="$name-$instance" "${environment[@]}" "$BIN/$module"
 }
 
 ready() {
@@ -124,5 +139,5 @@ HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 \
   swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
 
 echo "== one instance of every module killed with SIGKILL in the middle of journeys and live sockets"
-HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_REPLICAS="$WORK" \
+HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_REPLICAS="$WORK" HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
   swift test --skip-build --filter "ReplicaKillTests"

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import ServiceKit
 
 /// Sends pushes to APNs over HTTP/2 with token authentication (Apple's "Sending notification
 /// requests to APNs"): `POST /3/device/<token>` on the device's environment's host, with
@@ -39,7 +40,7 @@ struct APNsSender: PushSender {
 
     private func post(_ push: OutgoingPush, body: Data, forceNewToken: Bool) async throws -> PushOutcome {
         let host = push.job.device.environment == .sandbox ? sandboxURL : productionURL
-        var request = HTTPClientRequest(url: "\(host)/3/device/\(push.job.device.token)")
+        var request = HTTPClientRequest.toProvider("\(host)/3/device/\(push.job.device.token)")
         request.method = .POST
         request.headers.add(name: "authorization", value: "bearer \(try await token.bearer(force: forceNewToken))")
         request.headers.add(name: "apns-topic", value: push.job.device.topic ?? "")

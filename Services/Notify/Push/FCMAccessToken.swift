@@ -4,6 +4,7 @@ import JWTKit
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import ServiceKit
 
 /// An OAuth2 access token for FCM, got the way a Google service account gets one: a JWT signed
 /// with the account's RSA key (RS256; `iss` the account, `scope` firebase.messaging, `aud` the
@@ -70,7 +71,7 @@ actor FCMAccessToken {
             Assertion(
                 iss: IssuerClaim(value: account.clientEmail), scope: Self.scope, aud: AudienceClaim(value: account.tokenUri),
                 iat: IssuedAtClaim(value: issuedAt), exp: ExpirationClaim(value: issuedAt.addingTimeInterval(3600))))
-        var request = HTTPClientRequest(url: account.tokenUri)
+        var request = HTTPClientRequest.toProvider(account.tokenUri)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import ServiceKit
 
 /// Sends pushes through FCM's HTTP v1 API (`POST /v1/projects/<project>/messages:send`) with an
 /// OAuth2 access token: the notification's title and body, the ids as data, Android priority high
@@ -28,7 +29,7 @@ struct FCMSender: PushSender {
     }
 
     private func post(_ body: Data, forceNewToken: Bool) async throws -> PushOutcome {
-        var request = HTTPClientRequest(url: "\(url)/v1/projects/\(project)/messages:send")
+        var request = HTTPClientRequest.toProvider("\(url)/v1/projects/\(project)/messages:send")
         request.method = .POST
         request.headers.add(name: "authorization", value: "Bearer \(try await token.bearer(force: forceNewToken))")
         request.headers.add(name: "content-type", value: "application/json")

@@ -70,7 +70,7 @@ public struct APIFootballTransport: Sendable {
         var components = URLComponents(string: settings.baseURL + "/" + resource)
         components?.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         guard let url = components?.url?.absoluteString else { throw Failure.unavailable("bad provider URL \(settings.baseURL)") }
-        var request = HTTPClientRequest(url: url)
+        var request = HTTPClientRequest.toProvider(url)
         request.headers.add(name: "x-apisports-key", value: settings.key)
         let response: HTTPClientResponse
         let body: ByteBuffer
