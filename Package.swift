@@ -51,6 +51,7 @@ let package = Package(
         .executable(name: "betting", targets: ["BettingServer"]),
         .executable(name: "chat", targets: ["ChatServer"]),
         .executable(name: "notify", targets: ["NotifyServer"]),
+        .executable(name: "purchases", targets: ["PurchasesServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
     ],
@@ -182,6 +183,13 @@ let package = Package(
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "PurchasesService",
+            dependencies: [
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
+                .asyncHTTPClient, .serviceLifecycle,
+            ],
+            path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "ProviderStandIns",
             dependencies: [
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
@@ -194,7 +202,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
-                "ChatService", "NotifyService", "ProviderStandIns", "ServiceClients",
+                "ChatService", "NotifyService", "PurchasesService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -223,6 +231,9 @@ let package = Package(
             name: "ChatServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/chat", swiftSettings: swiftSettings),
         .executableTarget(
             name: "NotifyServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/notify",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "PurchasesServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/purchases",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
@@ -288,6 +299,13 @@ let package = Package(
                 .webSocketClient, .nioWebSocket,
             ],
             path: "Tests/ChatTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PurchasesTests",
+            dependencies: [
+                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .contracts, .x509, .crypto,
+                .configuration, .logging,
+            ],
+            path: "Tests/PurchasesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "NotifyTests",
             dependencies: [

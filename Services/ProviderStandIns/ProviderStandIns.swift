@@ -14,6 +14,7 @@ import NIOCore
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
+/// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
@@ -21,7 +22,7 @@ import NIOCore
 /// `standin.football.matchday.seed` (a simulated matchday from this seed; none when absent) and
 /// `standin.football.matchday.speed` (match minutes per real minute, default 10).
 public func buildProviderStandIns(
-    reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(),
+    reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(), appStore: AppStoreStandIn? = nil,
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
@@ -34,6 +35,7 @@ public func buildProviderStandIns(
         key: reader.string(forKey: "standin.football.key", default: "huddle-dev-football-key"),
         perMinute: reader.int(forKey: "standin.football.perminute", default: 300))
     football.add(to: router)
+    appStore?.add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
     let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
     router.post("test/tokens") { request, context in

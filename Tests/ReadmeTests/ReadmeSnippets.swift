@@ -56,3 +56,33 @@ func register(on huddle: HuddleClient, email: String, password: String, name: St
         form.show("That email already has an account")
     }
 }
+
+/// StoreKit 2's shapes (`Product`, `Product.PurchaseResult`, `VerificationResult`, `Transaction`),
+/// which the purchase snippet uses: StoreKit is not on Linux, where this compiles.
+enum PurchaseOption: Hashable { case appAccountToken(UUID) }
+
+struct StoreTransaction { func finish() async {} }
+
+enum StoreVerification {
+    case verified(StoreTransaction), unverified(StoreTransaction)
+    var jwsRepresentation: String { "" }
+}
+
+enum StorePurchaseResult { case success(StoreVerification), userCancelled, pending }
+
+struct StoreProduct {
+    func purchase(options: Set<PurchaseOption>) async throws -> StorePurchaseResult { .pending }
+}
+
+/// What the app unlocks on screen.
+struct Unlocks { func show(_ entitlements: [EntitlementGrant]) {} }
+
+func buy(_ product: StoreProduct, on huddle: HuddleClient, unlocks: Unlocks) async throws {
+    let token = try await huddle.appAccountToken()
+    let result = try await product.purchase(options: [.appAccountToken(token)])
+    if case .success(let verification) = result, case .verified(let transaction) = verification {
+        let entitlements = try await huddle.submitPurchase(signedTransaction: verification.jwsRepresentation)
+        await transaction.finish()
+        unlocks.show(entitlements)
+    }
+}

@@ -22,7 +22,7 @@ let standInURL = ProcessInfo.processInfo.environment["HUDDLE_TEST_STANDIN_URL"].
 @Suite("Replicas survive a kill", .serialized, .enabled(if: replicatedTopology != nil, "needs the replicated topology"))
 struct ReplicaKillTests {
     static var replicas: String? { replicatedTopology }
-    static let modules = ["auth", "catalog", "games", "search", "betting", "chat", "notify"]
+    static let modules = ["auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases"]
 
     /// Kills the first instance of every module with SIGKILL: no graceful shutdown, open transactions abandoned.
     static func killFirstInstances() throws {

@@ -30,6 +30,11 @@ CREATE ROLE huddle_notify LOGIN PASSWORD :'notify_password';
 CREATE DATABASE huddle_notify OWNER huddle_notify;
 REVOKE ALL ON DATABASE huddle_notify FROM PUBLIC;
 
+\set purchases_password `echo "$PURCHASES_DB_PASSWORD"`
+CREATE ROLE huddle_purchases LOGIN PASSWORD :'purchases_password';
+CREATE DATABASE huddle_purchases OWNER huddle_purchases;
+REVOKE ALL ON DATABASE huddle_purchases FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

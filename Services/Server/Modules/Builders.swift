@@ -6,6 +6,7 @@ public import Contracts
 import GamesService
 import Gateway
 import NotifyService
+import PurchasesService
 import SearchService
 public import ServiceKit
 
@@ -20,6 +21,7 @@ public enum HuddleModules {
         .betting: ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) },
         .chat: ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
         .notify: ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) },
+        .purchases: ModuleBuilder(.purchases) { try await buildPurchasesService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

@@ -57,6 +57,8 @@ public struct HuddleCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         var defaults: [String: String] = [:]
         let developmentAPNsKey = DevelopmentAPNsKey()
+        // The App Store's stand-in signs with a chain of its own, made now, whose root purchases trusts.
+        let appStore = try AppStoreStandIn(bundleID: Self.appID)
         for module in ServiceModule.allCases {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
@@ -81,6 +83,10 @@ public struct HuddleCommand: AsyncParsableCommand {
             ) { _, new in new }
             // …and to Android phones through the stand-in's FCM, with a service account made at start.
             defaults.merge(try DevelopmentFCMAccount().settings(standInURL: Self.standInURL)) { _, new in new }
+            // Purchases made in the app are the stand-in App Store's sandbox transactions.
+            defaults["purchases.appstore.bundle.id"] = Self.appID
+            defaults["purchases.appstore.environment"] = "Sandbox"
+            defaults["purchases.appstore.roots"] = try appStore.signer.rootPEM
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
@@ -94,7 +100,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         let extras: [any Service] =
             standIn
             ? [
-                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes),
+                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore),
                 try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
             ] : []
         let stack = try await EmbeddedStack.start(
@@ -128,6 +134,8 @@ extension HuddleCommand {
     /// Where the providers' stand-in listens when `huddle` runs it (its default port).
     static let standInURL = "http://127.0.0.1:8090"
     static let apnsStandInURL = "https://127.0.0.1:8091"
+    /// The demo app's bundle id, which purchases expects and the stand-in App Store signs for.
+    static let appID = "dev.huddle.app"
 
     /// Entry point of the `huddle` executable.
     public static func start() async { await main() }

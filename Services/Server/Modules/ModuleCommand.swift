@@ -61,4 +61,5 @@ extension ModuleCommand {
     public static func betting() async { await main(.betting) }
     public static func chat() async { await main(.chat) }
     public static func notify() async { await main(.notify) }
+    public static func purchases() async { await main(.purchases) }
 }

@@ -1,4 +1,5 @@
 import Configuration
+import Foundation
 import Logging
 import ProviderStandIns
 import ServiceLifecycle
@@ -10,7 +11,12 @@ public enum StandInCommand {
         let reader = try await ConfigReader.huddle()
         let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.stand-in")
         let pushes = PushRecorder()
-        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes)
+        // Its App Store's root, written where purchases is told to read it (`purchases.appstore.roots.file`).
+        let appStore = try AppStoreStandIn(bundleID: reader.string(forKey: "standin.appstore.bundle.id", default: "dev.huddle.app"))
+        if let file = reader.string(forKey: "standin.appstore.root.file") {
+            try appStore.signer.rootPEM.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore)
         let apns = try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)
         try await ServiceGroup(services: [stub, apns], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }

@@ -13,6 +13,7 @@ extension ServiceModule {
         case .betting: 8085
         case .chat: 8086
         case .notify: 8087
+        case .purchases: 8088
         }
     }
 

@@ -24,10 +24,11 @@ public enum Wiring {
         .betting: [.auth],
         .chat: [.auth],
         .notify: [.auth],
+        .purchases: [.auth],
     ]
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify]
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

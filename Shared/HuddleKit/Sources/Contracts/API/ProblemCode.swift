@@ -68,6 +68,14 @@ extension ProblemCode {
     public static let blocked = ProblemCode(403, "BLOCKED")
     public static let cannotMessageSelf = ProblemCode(422, "CANNOT_MESSAGE_SELF")
 
+    // Purchases.
+    /// A signed transaction or notification that is not the App Store's, or not for this app, environment or player.
+    public static let invalidTransaction = ProblemCode(422, "INVALID_TRANSACTION")
+    /// A transaction another account claimed first.
+    public static let transactionClaimed = ProblemCode(409, "TRANSACTION_CLAIMED")
+    /// An action behind a gate whose entitlement I do not hold; the problem names the products that unlock it.
+    public static let entitlementRequired = ProblemCode(403, "ENTITLEMENT_REQUIRED")
+
     // Gateway.
     public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")
     public static let upstreamUnavailable = ProblemCode(503, "UPSTREAM_UNAVAILABLE")

@@ -1,0 +1,153 @@
+import Contracts
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+
+/// The purchases of players: their account tokens, the App Store transactions their apps submit,
+/// and what the App Store's notifications change. Entitlements are never stored: they are what
+/// the recorded transactions grant now (`EntitlementRules`), so crediting twice changes nothing.
+struct Purchases: Sendable {
+    let database: Database
+    let store: any PurchaseStore
+    let verifier: SignedDataVerifier
+    let settings: PurchasesSettings
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    var products: [Product] { settings.catalog.products }
+
+    func accountToken(of user: UserID) async throws -> UUID {
+        try await database.transaction { sql in try await store.accountToken(of: user, on: sql) }
+    }
+
+    func entitlements(of user: UserID) async throws -> [EntitlementGrant] {
+        let owned = try await database.read { sql in try await store.transactions(of: user, on: sql) }
+        return EntitlementRules.entitlements(from: owned, catalog: settings.catalog, at: now())
+    }
+
+    /// Credits a signed transaction the player's app received. A transaction is the account's that
+    /// claimed it first (by its original transaction id, which a subscription's renewals share).
+    func submit(_ signedTransaction: String, by user: UserID) async throws -> [EntitlementGrant] {
+        let transaction = try await verifiedTransaction(signedTransaction)
+        try await database.transaction { sql in
+            // An app that sets no account token is judged by the claim alone.
+            if let token = transaction.appAccountToken, try await token != store.accountToken(of: user, on: sql) {
+                throw PurchasesError.invalidTransaction("appAccountToken is not this player's (ask GET /v1/purchases/account-token)")
+            }
+            if let claimant = try await store.claimant(of: transaction.originalTransactionId, on: sql), claimant != user {
+                throw PurchasesError.transactionClaimed
+            }
+            try await store.record(owned(transaction), of: user, environment: transaction.environment.rawValue, at: now(), on: sql)
+        }
+        return try await entitlements(of: user)
+    }
+
+    /// Applies an App Store Server Notification V2, once per `notificationUUID`. A notification
+    /// about a transaction no player has claimed yet is credited to the player its account token names.
+    func receive(_ signedPayload: String) async throws {
+        let notification: AppStoreNotification
+        do {
+            notification = try await verifier.verify(signedPayload, as: AppStoreNotification.self)
+        } catch {
+            throw PurchasesError.invalidTransaction(error.reason)
+        }
+        if let data = notification.data {
+            try checkApp(bundleID: data.bundleId, environment: data.environment)
+        }
+        let effect = NotificationEffect(type: notification.notificationType, subtype: notification.subtype)
+        let transaction = try await notification.data?.signedTransactionInfo.asyncMap { try await verifiedTransaction($0) }
+        let graceEnds = try await graceEnd(of: notification, effect: effect)
+        let at = now()
+        let kept = ReceivedNotification(
+            uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype, effect: effect,
+            transactionId: transaction?.transactionId, receivedAt: at, payload: signedPayload)
+        try await database.transaction { sql in
+            guard try await store.keep(kept, on: sql) else { return }
+            guard let transaction else { return }
+            try await apply(effect, to: transaction, graceEnds: graceEnds, at: at, on: sql)
+        }
+        if effect == .record {
+            logger.notice("App Store notification \(notification.notificationType) \(notification.subtype ?? "") kept, nothing changed")
+        }
+    }
+
+    private func apply(
+        _ effect: NotificationEffect, to transaction: AppStoreTransaction, graceEnds: Date?, at: Date, on sql: any SQLDatabase
+    )
+        async throws
+    {
+        switch effect {
+        case .extend, .grace:
+            var credited = owned(transaction)
+            if let graceEnds { credited.expiresAt = max(credited.expiresAt ?? graceEnds, graceEnds) }
+            guard let user = try await owner(of: transaction, on: sql) else {
+                return logger.warning("App Store transaction \(transaction.transactionId) names no player of this server")
+            }
+            try await store.record(credited, of: user, environment: transaction.environment.rawValue, at: at, on: sql)
+        case .end:
+            try await store.end(original: transaction.originalTransactionId, at: at, on: sql)
+        case .revoke:
+            try await store.setRevoked(true, transaction: transaction.transactionId, on: sql)
+        case .restore:
+            try await store.setRevoked(false, transaction: transaction.transactionId, on: sql)
+        case .acknowledge, .record:
+            break
+        }
+    }
+
+    /// Who holds the transaction: the account that claimed it, or else the one its account token names.
+    private func owner(of transaction: AppStoreTransaction, on sql: any SQLDatabase) async throws -> UserID? {
+        if let claimant = try await store.claimant(of: transaction.originalTransactionId, on: sql) { return claimant }
+        guard let token = transaction.appAccountToken else { return nil }
+        return try await store.user(withToken: token, on: sql)
+    }
+
+    private func graceEnd(of notification: AppStoreNotification, effect: NotificationEffect) async throws -> Date? {
+        guard effect == .grace, let signed = notification.data?.signedRenewalInfo else { return nil }
+        do {
+            let renewal = try await verifier.verify(signed, as: AppStoreRenewalInfo.self)
+            return renewal.gracePeriodExpiresDate.map(Date.init(appStoreMilliseconds:))
+        } catch {
+            throw PurchasesError.invalidTransaction("signedRenewalInfo: \(error.reason)")
+        }
+    }
+
+    private func verifiedTransaction(_ signed: String) async throws -> AppStoreTransaction {
+        let transaction: AppStoreTransaction
+        do {
+            transaction = try await verifier.verify(signed, as: AppStoreTransaction.self)
+        } catch {
+            throw PurchasesError.invalidTransaction(error.reason)
+        }
+        try checkApp(bundleID: transaction.bundleId, environment: transaction.environment)
+        guard settings.catalog.product(transaction.productId) != nil else {
+            throw PurchasesError.invalidTransaction("product \(transaction.productId) is not sold here")
+        }
+        return transaction
+    }
+
+    private func checkApp(bundleID: String?, environment: AppStoreEnvironment?) throws {
+        guard bundleID == settings.bundleID else {
+            throw PurchasesError.invalidTransaction("bundleId \(bundleID ?? "absent") is not this app's")
+        }
+        guard environment == settings.environment else {
+            throw PurchasesError.invalidTransaction(
+                "environment \(environment?.rawValue ?? "absent") is not this server's (\(settings.environment.rawValue))")
+        }
+    }
+
+    private func owned(_ transaction: AppStoreTransaction) -> OwnedTransaction {
+        OwnedTransaction(
+            transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
+            productId: transaction.productId, purchasedAt: Date(appStoreMilliseconds: transaction.purchaseDate),
+            expiresAt: transaction.expiresDate.map(Date.init(appStoreMilliseconds:)), revoked: transaction.revocationDate != nil)
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,22 @@
+public import Configuration
+import Contracts
+import Foundation
+import Hummingbird
+public import ServiceKit
+public import ServiceLifecycle
+
+/// Builds the purchases service: the products the operator sells, App Store transactions verified
+/// on the server and credited to the player who bought them, and the App Store's notifications
+/// (renewals, expiries, refunds) applied once each.
+///
+/// Configuration keys: the skeleton's (`purchases.http.*`, `purchases.db.url`, `purchases.revocation.poll.ms`,
+/// `internal.token`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
+public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
+    let settings = try PurchasesSettings(reader: reader)
+    let service = try await ServiceSkeleton(.purchases, reader: reader, dependencies: dependencies, migrations: PurchasesMigrations.all)
+    let purchases = Purchases(
+        database: service.database, store: SQLPurchaseStore(), verifier: SignedDataVerifier(roots: settings.roots), settings: settings,
+        logger: dependencies.logger, now: Date.init)
+    service.add(PurchasesController(purchases: purchases))
+    return try service.application()
+}

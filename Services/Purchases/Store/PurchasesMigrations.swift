@@ -1,0 +1,32 @@
+import ServiceKit
+
+enum PurchasesMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "account tokens, transactions and notifications") { kind in
+            [
+                // The UUID each player's app passes to StoreKit, so a transaction names its player.
+                "CREATE TABLE account_tokens (user_id TEXT PRIMARY KEY, token TEXT NOT NULL UNIQUE)",
+                // Every transaction credited, by the account that claimed it: an original transaction id
+                // (a subscription's renewals share it) belongs to one account for good, even after the
+                // account is deleted (its user id then a pseudonym).
+                """
+                CREATE TABLE transactions (
+                    transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                    platform TEXT NOT NULL, product_id TEXT NOT NULL, environment TEXT NOT NULL,
+                    purchased_at \(kind.timestamp) NOT NULL, expires_at \(kind.timestamp), revoked BOOLEAN NOT NULL,
+                    recorded_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX transactions_by_original ON transactions (original_transaction_id)",
+                "CREATE INDEX transactions_by_user ON transactions (user_id)",
+                // Each App Store notification once, whatever its type: a type this build does not act on
+                // is kept, to be replayed by a later one.
+                """
+                CREATE TABLE notifications (
+                    notification_uuid TEXT PRIMARY KEY, type TEXT NOT NULL, subtype TEXT, effect TEXT NOT NULL,
+                    transaction_id TEXT, received_at \(kind.timestamp) NOT NULL, payload TEXT NOT NULL)
+                """,
+            ]
+        },
+        .idempotency(version: 2),
+    ]
+}

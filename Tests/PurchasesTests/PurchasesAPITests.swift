@@ -1,0 +1,103 @@
+import Contracts
+import Foundation
+import ServiceKitTesting
+import Testing
+
+/// Purchases through its API, against the stand-in App Store: transactions credited once to the
+/// player they name, refused when they are not this app's, this environment's or this player's,
+/// and notifications changing what they unlock.
+@Suite("Purchases through the API")
+struct PurchasesAPITests {
+    @Test(
+        "products are listed; each player has one account token; a bought unlock is theirs, once, and nobody else's",
+        arguments: TestStore.all)
+    func buyOnce(store: TestStore) async throws {
+        try await PurchasesHarness.with(store: store) { harness in
+            let products = try await harness.purchases.value(PurchasesAPI.products).items
+            #expect(products.map(\.productId) == ["huddle.location", "huddle.join", "huddle.leagues", "huddle.membership.monthly"])
+            let ada = try await harness.player("Ada Buyer"), bo = try await harness.player("Bo Other")
+            let token = try await harness.accountToken(ada)
+            #expect(try await harness.accountToken(ada) == token)
+            #expect(try await harness.accountToken(bo) != token)
+            #expect(try await harness.entitlements(ada).isEmpty)
+
+            let location = try await harness.bought("huddle.location", token: token)
+            let credited = try await expect(200, harness.submit(location.signedTransaction, as: ada)).decode(SubmittedTransaction.self)
+            #expect(credited.entitlements == [EntitlementGrant(entitlement: .location, productId: "huddle.location")])
+            // A retry credits nothing more.
+            #expect(try await harness.submit(location.signedTransaction, as: ada).decode(SubmittedTransaction.self) == credited)
+            #expect(try await harness.entitlements(ada) == credited.entitlements)
+
+            // Replayed to another account: it names Ada's token, so it is refused and Bo gets nothing.
+            let replayed = try await expect(422, harness.submit(location.signedTransaction, as: bo))
+            #expect(replayed.problem?.code == "INVALID_TRANSACTION" && replayed.problem?.detail?.contains("appAccountToken") == true)
+            // An app that sets no token: the first account to claim the purchase holds it.
+            let untokened = try await harness.bought("huddle.join", token: nil)
+            _ = try await expect(200, harness.submit(untokened.signedTransaction, as: bo))
+            let claimed = try await expect(409, harness.submit(untokened.signedTransaction, as: ada))
+            #expect(claimed.problem?.code == "TRANSACTION_CLAIMED")
+            #expect(try await harness.entitlements(bo).map(\.entitlement) == [.join])
+            #expect(try await harness.entitlements(ada).map(\.entitlement) == [.location])
+        }
+    }
+
+    @Test("another app's, the Xcode environment's, an unsold product's and an untrusted chain's transactions are refused")
+    func refusals() async throws {
+        try await PurchasesHarness.with { harness in
+            let ada = try await harness.player("Ada Careful")
+            let token = try await harness.accountToken(ada)
+            let cases: [(PurchasesHarness.Signed, String)] = [
+                (try await harness.bought("huddle.location", token: token, bundleId: "com.example.other"), "bundleId"),
+                (try await harness.bought("huddle.location", token: token, environment: "Xcode"), "environment"),
+                (try await harness.bought("huddle.location", token: token, environment: "Production"), "environment"),
+                (try await harness.bought("huddle.teleport", token: token), "not sold"),
+            ]
+            for (signed, reason) in cases {
+                let refused = try await expect(422, harness.submit(signed.signedTransaction, as: ada))
+                #expect(refused.problem?.code == "INVALID_TRANSACTION" && refused.problem?.detail?.contains(reason) == true, "\(reason)")
+            }
+            let garbled = try await expect(422, harness.submit("a.b.c", as: ada))
+            #expect(garbled.problem?.code == "INVALID_TRANSACTION")
+            #expect(try await harness.entitlements(ada).isEmpty)
+        }
+    }
+
+    @Test(
+        "a renewal extends a subscription, a refund removes it and its reversal restores it, an expiry ends it; repeats and TEST change nothing",
+        arguments: TestStore.all)
+    func notifications(store: TestStore) async throws {
+        try await PurchasesHarness.with(store: store) { harness in
+            let ada = try await harness.player("Ada Member")
+            let token = try await harness.accountToken(ada)
+            let firstEnd = Date().addingTimeInterval(86_400).wholeSeconds
+            let monthly = try await harness.bought("huddle.membership.monthly", token: token, expires: firstEnd)
+            _ = try await expect(200, harness.submit(monthly.signedTransaction, as: ada))
+            #expect(try await harness.entitlements(ada).map(\.expiresAt) == Array(repeating: firstEnd, count: 3))
+
+            let renewal = try await harness.notification("DID_RENEW", about: monthly.transactionId)
+            _ = try await expect(200, harness.notify(renewal))
+            let renewed = try await harness.entitlements(ada)
+            #expect(renewed.count == 3 && renewed.allSatisfy { $0.expiresAt == firstEnd.addingTimeInterval(30 * 86_400) })
+
+            _ = try await expect(
+                200, harness.notify(try await harness.notification("EXPIRED", subtype: "VOLUNTARY", about: monthly.transactionId)))
+            #expect(try await harness.entitlements(ada).isEmpty)
+
+            // A refund removes an unlock bought for good; its reversal restores it; the refund sent again changes nothing.
+            let location = try await harness.bought("huddle.location", token: token)
+            _ = try await expect(200, harness.submit(location.signedTransaction, as: ada))
+            let refund = try await harness.notification("REFUND", about: location.transactionId)
+            _ = try await expect(200, harness.notify(refund))
+            #expect(try await harness.entitlements(ada).isEmpty)
+            _ = try await expect(200, harness.notify(try await harness.notification("REFUND_REVERSED", about: location.transactionId)))
+            #expect(try await harness.entitlements(ada).map(\.entitlement) == [.location])
+            _ = try await expect(200, harness.notify(refund))
+            #expect(try await harness.entitlements(ada).map(\.entitlement) == [.location])
+
+            _ = try await expect(200, harness.notify(try await harness.notification("TEST", about: monthly.transactionId)))
+            _ = try await expect(200, harness.notify(try await harness.notification("PRICE_INCREASE", about: monthly.transactionId)))
+            let bad = try await expect(422, harness.notify("e30.e30.e30"))
+            #expect(bad.problem?.code == "INVALID_TRANSACTION")
+        }
+    }
+}
