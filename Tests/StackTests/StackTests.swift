@@ -85,6 +85,7 @@ struct StackTests {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
             settings["\(module.rawValue).db.pool"] = "10"
+            settings["\(module.rawValue).db.pool.open"] = "1"
         }
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
