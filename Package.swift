@@ -303,7 +303,7 @@ let package = Package(
             name: "PurchasesTests",
             dependencies: [
                 "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .contracts, .x509, .crypto,
-                .configuration, .logging,
+                .configuration, .logging, .nioConcurrencyHelpers, .sqlKit,
             ],
             path: "Tests/PurchasesTests", swiftSettings: swiftSettings),
         .testTarget(
