@@ -63,7 +63,7 @@ struct PurchasesAPITests {
     }
 
     @Test(
-        "a renewal extends a subscription, a refund removes it and its reversal restores it, an expiry ends it; repeats and TEST change nothing",
+        "a renewal extends a subscription, an expiry ends it, a grace period keeps it; a refund removes an unlock and its reversal restores it; repeats, TEST and retired products change nothing",
         arguments: TestStore.all)
     func notifications(store: TestStore) async throws {
         try await PurchasesHarness.with(store: store) { harness in
@@ -96,6 +96,20 @@ struct PurchasesAPITests {
 
             _ = try await expect(200, harness.notify(try await harness.notification("TEST", about: monthly.transactionId)))
             _ = try await expect(200, harness.notify(try await harness.notification("PRICE_INCREASE", about: monthly.transactionId)))
+            // About a product no longer sold: taken (the App Store would otherwise send it again for days), nothing changes.
+            let retired = try await harness.bought("huddle.retired.product", token: token)
+            _ = try await expect(200, harness.notify(try await harness.notification("REFUND", about: retired.transactionId)))
+            // Billing failed within Apple's grace period: the subscription counts until the grace ends (16 days here).
+            let bo = try await harness.player("Bo Lapsing")
+            let lapsing = try await harness.bought(
+                "huddle.membership.monthly", token: try await harness.accountToken(bo), expires: Date().addingTimeInterval(3600))
+            _ = try await expect(200, harness.submit(lapsing.signedTransaction, as: bo))
+            _ = try await expect(
+                200,
+                harness.notify(try await harness.notification("DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", about: lapsing.transactionId)))
+            let graced = try await harness.entitlements(bo)
+            #expect(graced.count == 3 && graced.allSatisfy { ($0.expiresAt ?? .distantPast) > Date().addingTimeInterval(15 * 86_400) })
+
             let bad = try await expect(422, harness.notify("e30.e30.e30"))
             #expect(bad.problem?.code == "INVALID_TRANSACTION")
         }

@@ -55,8 +55,13 @@ struct Purchases: Sendable {
         if let data = notification.data {
             try checkApp(bundleID: data.bundleId, environment: data.environment)
         }
-        let effect = NotificationEffect(type: notification.notificationType, subtype: notification.subtype)
-        let transaction = try await notification.data?.signedTransactionInfo.asyncMap { try await verifiedTransaction($0) }
+        let transaction = try await notification.data?.signedTransactionInfo.asyncMap {
+            try await verifiedTransaction($0, soldHere: false)
+        }
+        // About a product no longer sold here: kept, as an unknown type is, rather than refused (the
+        // App Store would send it again for days).
+        let sold = transaction.map { settings.catalog.product($0.productId) != nil } ?? true
+        let effect = sold ? NotificationEffect(type: notification.notificationType, subtype: notification.subtype) : .record
         let graceEnds = try await graceEnd(of: notification, effect: effect)
         let at = now()
         let kept = ReceivedNotification(
@@ -113,7 +118,8 @@ struct Purchases: Sendable {
         }
     }
 
-    private func verifiedTransaction(_ signed: String) async throws -> AppStoreTransaction {
+    /// A transaction signed by the App Store for this app and environment, and (`soldHere`) for a product in the catalog.
+    private func verifiedTransaction(_ signed: String, soldHere: Bool = true) async throws -> AppStoreTransaction {
         let transaction: AppStoreTransaction
         do {
             transaction = try await verifier.verify(signed, as: AppStoreTransaction.self)
@@ -121,7 +127,7 @@ struct Purchases: Sendable {
             throw PurchasesError.invalidTransaction(error.reason)
         }
         try checkApp(bundleID: transaction.bundleId, environment: transaction.environment)
-        guard settings.catalog.product(transaction.productId) != nil else {
+        guard !soldHere || settings.catalog.product(transaction.productId) != nil else {
             throw PurchasesError.invalidTransaction("product \(transaction.productId) is not sold here")
         }
         return transaction
