@@ -32,7 +32,7 @@ struct EntitlementRulesTests {
     }
 
     @Test("bought for good beats a subscription; of subscriptions the later end; expired, revoked, consumable and unknown grant nothing")
-    func entitlements() {
+    func entitlements() throws {
         let catalog = ProductCatalog.standard
         let grants = EntitlementRules.entitlements(
             from: [
@@ -48,7 +48,7 @@ struct EntitlementRulesTests {
             ])
         #expect(EntitlementRules.entitlements(from: [owned("huddle.membership.monthly", expires: -1)], catalog: catalog, at: now).isEmpty)
         #expect(EntitlementRules.entitlements(from: [owned("huddle.membership.monthly", expires: 0)], catalog: catalog, at: now).isEmpty)
-        let coins = try! ProductCatalog(parsing: "coins=consumable:location")
+        let coins = try ProductCatalog(parsing: "coins=consumable:location")
         #expect(EntitlementRules.entitlements(from: [owned("coins")], catalog: coins, at: now).isEmpty)
     }
 

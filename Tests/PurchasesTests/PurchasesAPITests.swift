@@ -37,6 +37,14 @@ struct PurchasesAPITests {
             let claimed = try await expect(409, harness.submit(untokened.signedTransaction, as: ada))
             #expect(claimed.problem?.code == "TRANSACTION_CLAIMED")
             #expect(try await harness.entitlements(bo).map(\.entitlement) == [.join])
+            // Two more accounts claiming one purchase at once: one holds it, the other is told it is taken.
+            let cy = try await harness.player("Cy Racer"), di = try await harness.player("Di Racer")
+            let contested = try await harness.bought("huddle.leagues", token: nil)
+            async let first = harness.submit(contested.signedTransaction, as: cy)
+            async let second = harness.submit(contested.signedTransaction, as: di)
+            #expect(try await [first.status, second.status].sorted() == [200, 409])
+            let holders = try await [harness.entitlements(cy), harness.entitlements(di)].filter { !$0.isEmpty }
+            #expect(holders.count == 1)
             #expect(try await harness.entitlements(ada).map(\.entitlement) == [.location])
         }
     }

@@ -35,7 +35,7 @@ struct Purchases: Sendable {
             if let token = transaction.appAccountToken, try await token != store.accountToken(of: user, on: sql) {
                 throw PurchasesError.invalidTransaction("appAccountToken is not this player's (ask GET /v1/purchases/account-token)")
             }
-            if let claimant = try await store.claimant(of: transaction.originalTransactionId, on: sql), claimant != user {
+            guard try await store.claim(transaction.originalTransactionId, for: user, on: sql) == user else {
                 throw PurchasesError.transactionClaimed
             }
             try await store.record(owned(transaction), of: user, environment: transaction.environment.rawValue, at: now(), on: sql)
@@ -55,8 +55,11 @@ struct Purchases: Sendable {
         if let data = notification.data {
             try checkApp(bundleID: data.bundleId, environment: data.environment)
         }
-        let transaction = try await notification.data?.signedTransactionInfo.asyncMap {
-            try await verifiedTransaction($0, soldHere: false)
+        let transaction: AppStoreTransaction?
+        if let signed = notification.data?.signedTransactionInfo {
+            transaction = try await verifiedTransaction(signed, soldHere: false)
+        } else {
+            transaction = nil
         }
         // About a product no longer sold here: kept, as an unknown type is, rather than refused (the
         // App Store would send it again for days).
@@ -86,9 +89,10 @@ struct Purchases: Sendable {
         case .extend, .grace:
             var credited = owned(transaction)
             if let graceEnds { credited.expiresAt = max(credited.expiresAt ?? graceEnds, graceEnds) }
-            guard let user = try await owner(of: transaction, on: sql) else {
+            guard let named = try await owner(of: transaction, on: sql) else {
                 return logger.warning("App Store transaction \(transaction.transactionId) names no player of this server")
             }
+            let user = try await store.claim(transaction.originalTransactionId, for: named, on: sql)
             try await store.record(credited, of: user, environment: transaction.environment.rawValue, at: at, on: sql)
         case .end:
             try await store.end(original: transaction.originalTransactionId, at: at, on: sql)
@@ -148,12 +152,5 @@ struct Purchases: Sendable {
             transactionId: transaction.transactionId, originalTransactionId: transaction.originalTransactionId,
             productId: transaction.productId, purchasedAt: Date(appStoreMilliseconds: transaction.purchaseDate),
             expiresAt: transaction.expiresDate.map(Date.init(appStoreMilliseconds:)), revoked: transaction.revocationDate != nil)
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -11,6 +11,9 @@ protocol PurchaseStore: Sendable {
     func user(withToken token: UUID, on sql: any SQLDatabase) async throws -> UserID?
     /// The account holding an original transaction id, when one does.
     func claimant(of originalTransactionId: String, on sql: any SQLDatabase) async throws -> UserID?
+    /// Claims an original transaction id for `user` unless another account holds it; answers the holder.
+    /// A concurrent claim of the same id waits for this transaction and then sees its holder.
+    func claim(_ originalTransactionId: String, for user: UserID, on sql: any SQLDatabase) async throws -> UserID
     /// Records `transaction` for `user`, or brings a recorded one up to date (a renewal's new expiry).
     func record(_ transaction: OwnedTransaction, of user: UserID, environment: String, at: Date, on sql: any SQLDatabase) async throws
     func setRevoked(_ revoked: Bool, transaction id: String, on sql: any SQLDatabase) async throws
@@ -50,8 +53,15 @@ struct SQLPurchaseStore: PurchaseStore {
     }
 
     func claimant(of originalTransactionId: String, on sql: any SQLDatabase) async throws -> UserID? {
-        try await sql.select().column("user_id").from("transactions")
-            .where("original_transaction_id", .equal, SQLBind(originalTransactionId)).limit(1).first()?.typedID("user_id")
+        try await sql.select().column("user_id").from("claims")
+            .where("original_transaction_id", .equal, SQLBind(originalTransactionId)).first()?.typedID("user_id")
+    }
+
+    func claim(_ originalTransactionId: String, for user: UserID, on sql: any SQLDatabase) async throws -> UserID {
+        try await sql.insert(into: "claims").columns("original_transaction_id", "user_id")
+            .values(SQLBind(originalTransactionId), SQLBind(user.description)).ignoringConflicts(with: ["original_transaction_id"]).run()
+        guard let holder = try await claimant(of: originalTransactionId, on: sql) else { throw CommonError.internalError }
+        return holder
     }
 
     func record(_ transaction: OwnedTransaction, of user: UserID, environment: String, at: Date, on sql: any SQLDatabase) async throws {

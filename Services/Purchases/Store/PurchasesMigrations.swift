@@ -28,5 +28,16 @@ enum PurchasesMigrations {
             ]
         },
         .idempotency(version: 2),
+        // Who holds each original transaction id, one row each, so two accounts claiming it at once on
+        // two instances queue on its key and the second is told it is taken.
+        Migration(version: 3, name: "claims of original transactions") { _ in
+            [
+                "CREATE TABLE claims (original_transaction_id TEXT PRIMARY KEY, user_id TEXT NOT NULL)",
+                """
+                INSERT INTO claims (original_transaction_id, user_id)
+                SELECT original_transaction_id, MIN(user_id) FROM transactions GROUP BY original_transaction_id
+                """,
+            ]
+        },
     ]
 }
