@@ -9,13 +9,17 @@ public import ServiceLifecycle
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.
 ///
 /// Configuration keys: the skeleton's (`catalog.http.*`, `catalog.db.url`, `catalog.revocation.poll.ms`,
-/// `catalog.events.*`, `internal.token`) and `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`).
+/// `catalog.events.*`, `internal.token`), `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`) and
+/// the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`). Catalog
+/// consumes purchases' events: list `catalog` in `purchases.events.subscribers`.
 public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
     let settings = CatalogSettings(reader: reader)
     let database = service.database
     let now: @Sendable () -> Date = Date.init
-    let teams = Teams(database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), now: now)
+    let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
+    let teams = Teams(
+        database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper, now: now)
     let leagues = Leagues(database: database, leagues: SQLLeagueStore(), teams: teams, now: now)
     let places = Places(database: database, courses: SQLCourseStore(), venues: SQLVenueStore())
     let news = News(database: database, store: SQLNewsStore())
@@ -25,6 +29,9 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
         PlacesController(places: places, weather: weather), TeamsController(teams: teams), LeaguesController(leagues: leagues),
         NewsController(news: news), CatalogInternalController(teams: teams, leagues: leagues, places: places, news: news))
     try service.publishEvents()
+    service.consumeEvents(
+        Gatekeeper.handlers,
+        with: EventConsumer(database: database) { event, sql in try await Gatekeeper.handlers.step(for: event)?(gatekeeper, sql) })
     if let feed = settings.news {
         service.addServices(
             NewsPoller(

@@ -13,8 +13,10 @@ public import ServiceLifecycle
 /// Professional football matches from API-Football v3, versioned, with a live socket (`Matches/`).
 ///
 /// Configuration keys: the skeleton's (`games.http.*`, `games.db.url`, `games.revocation.poll.ms`,
-/// `games.events.*`, `internal.token`) and `GamesSettings`' (`games.matches.*`). Games consumes
-/// catalog's team events: list `games` in `catalog.events.subscribers`.
+/// `games.events.*`, `internal.token`), `GamesSettings`' (`games.matches.*`) and the purchases gates
+/// (`purchases.gates`, `purchases.products`: `EntitlementGates`). Games consumes catalog's team events
+/// and purchases' entitlement events: list `games` in `catalog.events.subscribers` and
+/// `purchases.events.subscribers`.
 public func buildGamesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.games, reader: reader, dependencies: dependencies, migrations: GamesMigrations.all)
     let settings = GamesSettings(reader: reader)
@@ -22,7 +24,10 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     let now: @Sendable () -> Date = Date.init
     let auth = AuthClient(dependencies: dependencies)
     let catalog = CatalogClient(dependencies: dependencies)
-    let games = Games(database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth, now: now)
+    let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
+    let games = Games(
+        database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth, gatekeeper: gatekeeper,
+        now: now)
     let roundStore = SQLRoundStore()
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }

@@ -7,16 +7,18 @@ public import ServiceLifecycle
 
 /// Builds the purchases service: the products the operator sells, App Store transactions verified
 /// on the server and credited to the player who bought them, and the App Store's notifications
-/// (renewals, expiries, refunds) applied once each.
+/// (renewals, expiries, refunds) applied once each. What each player holds is published to the
+/// services that enforce the gates (list them in `purchases.events.subscribers`).
 ///
 /// Configuration keys: the skeleton's (`purchases.http.*`, `purchases.db.url`, `purchases.revocation.poll.ms`,
-/// `internal.token`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
+/// `purchases.events.*`, `internal.token`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
 public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try PurchasesSettings(reader: reader)
-    let service = try await ServiceSkeleton(.purchases, reader: reader, dependencies: dependencies, migrations: PurchasesMigrations.all)
+    var service = try await ServiceSkeleton(.purchases, reader: reader, dependencies: dependencies, migrations: PurchasesMigrations.all)
     let purchases = Purchases(
         database: service.database, store: SQLPurchaseStore(), verifier: SignedDataVerifier(roots: settings.roots), settings: settings,
         logger: dependencies.logger, now: Date.init)
     service.add(PurchasesController(purchases: purchases))
+    try service.publishEvents()
     return try service.application()
 }

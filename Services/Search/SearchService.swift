@@ -7,22 +7,23 @@ public import ServiceKit
 public import ServiceLifecycle
 
 /// Builds the search service: games, teams, courses and venues near a place, and players by name,
-/// from a read model that the events of auth, catalog and games keep current (list `search` in
-/// their `<module>.events.subscribers`). It never reads their databases.
+/// from a read model that the events of auth, catalog, games and purchases keep current (list
+/// `search` in their `<module>.events.subscribers`). It never reads their databases.
 ///
 /// Configuration keys: the skeleton's (`search.http.*`, `search.db.url`, `search.revocation.poll.ms`,
-/// `internal.token`).
+/// `internal.token`) and the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`).
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
     let now: @Sendable () -> Date = Date.init
     let places = SQLPlaceStore(kind: database.kind)
     let players = SQLPlayerStore(kind: database.kind)
-    let indexer = Indexer(places: places, players: players)
+    let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
+    let indexer = Indexer(places: places, players: players, gatekeeper: gatekeeper)
     let reindex = Reindex(database: database, places: places, players: players, snapshots: SnapshotClient(dependencies: dependencies))
 
     service.add(
-        SearchController(search: Search(database: database, places: places, players: players, now: now)),
+        SearchController(search: Search(database: database, places: places, players: players, gatekeeper: gatekeeper, now: now)),
         SearchInternalController(reindex: reindex))
     service.consumeEvents(
         Indexer.handlers, with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServiceKit
 import Testing
 
 @testable import PurchasesService

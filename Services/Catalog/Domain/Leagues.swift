@@ -20,6 +20,7 @@ struct Leagues: Sendable {
             ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,
             managerId: user, teamCount: 0, createdAt: now())
         try await database.transaction { sql in
+            try await teams.gatekeeper.require(.leagues, of: user, on: sql)
             try await leagues.insert(league, on: sql)
             try await publish(CatalogEvent.leagueCreated, league, teamIDs: [], on: sql)
         }

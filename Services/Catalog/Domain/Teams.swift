@@ -10,6 +10,8 @@ struct Teams: Sendable {
     let database: Database
     let teams: any TeamStore
     let auth: AuthClient
+    /// The `location` and `join` gates, where `purchases.gates` turns them on.
+    let gatekeeper: Gatekeeper
     let outbox = Outbox()
     /// The clock: tests set it.
     let now: @Sendable () -> Date
@@ -37,16 +39,18 @@ struct Teams: Sendable {
     }
 
     func team(_ id: TeamID, viewer: UserID) async throws -> Team {
-        try await database.read { sql in try await visibleTeam(id, to: viewer, on: sql) }
+        try await database.read { sql in try await placed([visibleTeam(id, to: viewer, on: sql)], for: viewer, on: sql)[0] }
     }
 
     /// My teams (any standing) when `mine`, otherwise public and protected teams whose name contains `text`.
     func list(mine: Bool, text: String?, sport: Sport?, viewer: UserID, page: PageRequest) async throws -> Page<Team> {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in
-            mine
-                ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
-                : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql)
+            try await placed(
+                mine
+                    ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
+                    : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql),
+                for: viewer, on: sql)
         }
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
@@ -95,7 +99,9 @@ struct Teams: Sendable {
             case .refused:
                 throw CommonError.forbidden("This team is private: you can join only when its manager invites you.")
             case .becomes(let role):
-                return try await setStanding(role, of: user, in: id, viewer: user, on: sql)
+                // Joining on the manager's invitation is theirs to offer; joining of one's own accord is gated.
+                if team.membership != .invited { try await gatekeeper.require(.join, of: user, on: sql) }
+                return try await placed([setStanding(role, of: user, in: id, viewer: user, on: sql)], for: user, on: sql)[0]
             }
         }
     }
@@ -162,6 +168,19 @@ struct Teams: Sendable {
     }
 
     // MARK: Helpers
+
+    /// What `viewer` is shown of teams: the exact place of the teams they are not a member of only
+    /// where the `location` gate is off or they hold it (`memberCount`, sport and the rest stay).
+    private func placed(_ shown: [Team], for viewer: UserID, on sql: any SQLDatabase) async throws -> [Team] {
+        guard shown.contains(where: { $0.membership?.isMember != true }),
+            try await !gatekeeper.allows(.location, to: viewer, on: sql)
+        else { return shown }
+        return shown.map { team in
+            var team = team
+            if team.membership?.isMember != true { team.location = nil }
+            return team
+        }
+    }
 
     private func managedTeam(_ id: TeamID, by user: UserID, on sql: any SQLDatabase) async throws -> Team {
         let team = try await visibleTeam(id, to: user, on: sql)

@@ -74,5 +74,8 @@ enum CatalogMigrations {
         .idempotency(version: 3),
         // One instance polls the news feed at a time, whichever holds the lease.
         .feedLeases(version: 4),
+        // What players hold, from purchases' events, for the `location`, `join` and `leagues` gates.
+        .inbox(version: 5),
+        .heldEntitlements(version: 6),
     ]
 }

@@ -30,10 +30,11 @@ struct SQLTeamStore: TeamStore {
     ]
 
     func insert(_ team: Team, on sql: any SQLDatabase) async throws {
+        let location = try Self.place(of: team)
         try await sql.insert(into: "teams").columns(Self.columns + ["name_key"])
             .values(
                 SQLBind(team.id.description), SQLBind(team.name), SQLBind(team.sport.rawValue), SQLBind(team.privacy.rawValue),
-                SQLBind(team.location.lat), SQLBind(team.location.lng), SQLBind(team.location.address),
+                SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address),
                 SQLBind(team.ageGroup.rawValue), SQLBind(team.gender.rawValue), SQLBind(team.skill.rawValue),
                 SQLBind(team.managerId.description), SQLBind(team.createdAt), SQLBind(NameCursor.key(team.name))
             ).run()
@@ -44,14 +45,21 @@ struct SQLTeamStore: TeamStore {
     }
 
     func update(_ team: Team, on sql: any SQLDatabase) async throws {
+        let location = try Self.place(of: team)
         try await sql.update("teams")
             .set("name", to: SQLBind(team.name)).set("name_key", to: SQLBind(NameCursor.key(team.name)))
             .set("privacy", to: SQLBind(team.privacy.rawValue))
-            .set("lat", to: SQLBind(team.location.lat)).set("lng", to: SQLBind(team.location.lng))
-            .set("address", to: SQLBind(team.location.address))
+            .set("lat", to: SQLBind(location.lat)).set("lng", to: SQLBind(location.lng))
+            .set("address", to: SQLBind(location.address))
             .set("age_group", to: SQLBind(team.ageGroup.rawValue)).set("gender", to: SQLBind(team.gender.rawValue))
             .set("skill", to: SQLBind(team.skill.rawValue))
             .where("id", .equal, SQLBind(team.id.description)).run()
+    }
+
+    /// A team's place: every team has one; only what a viewer is shown may leave it out.
+    private static func place(of team: Team) throws -> Location {
+        guard let location = team.location else { throw CommonError.internalError }
+        return location
     }
 
     func delete(_ id: TeamID, on sql: any SQLDatabase) async throws {

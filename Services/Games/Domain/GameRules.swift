@@ -22,15 +22,17 @@ enum GameRules {
 }
 
 /// What a viewer is shown of a game: the exact location only when privacy allows it
-/// (`Privacy.revealsExactLocation`, the rule search applies too), and the distance from where they
-/// said they are.
+/// (`Privacy.revealsExactLocation`, the rule search applies too) and, to someone who takes no part
+/// in it, only when `placeUnlocked` (the `location` gate is off or they hold it); and always the
+/// distance from where they said they are.
 enum GameView {
-    static func shown(_ game: Game, to viewer: UserID, from position: Coordinates?) -> Game {
+    static func shown(_ game: Game, to viewer: UserID, from position: Coordinates?, placeUnlocked: Bool) -> Game {
         var shown = game
         if let position, let location = game.location {
             shown.distanceMeters = Geodesy.distanceMeters(from: position, to: location.coordinates)
         }
-        if !game.privacy.revealsExactLocation(toParticipant: GameRules.isParticipant(game, viewer: viewer)) {
+        let participant = GameRules.isParticipant(game, viewer: viewer)
+        if !game.privacy.revealsExactLocation(toParticipant: participant) || !(participant || placeUnlocked) {
             shown.location = nil
         }
         return shown

@@ -11,6 +11,8 @@ extension Games {
         try await database.transaction { sql in
             let game = try await visibleGame(id, to: user, locked: true, on: sql)
             try GameRules.requireOpen(game, now: now())
+            // Joining on an invitation is the organiser's to offer; joining of one's own accord is gated.
+            if game.myStatus == nil { try await gatekeeper.require(.join, of: user, on: sql) }
             let outcome = RosterRules.join(
                 privacy: game.privacy, current: game.myStatus, subsNeeded: game.subsNeeded,
                 hasFreeSlot: RosterRules.hasFreeSlot(capacity: game.capacity, going: game.goingCount))

@@ -12,6 +12,8 @@ struct Games: Sendable {
     let roster: any RosterStore
     let catalog: CatalogClient
     let auth: AuthClient
+    /// The `location` and `join` gates, where `purchases.gates` turns them on.
+    let gatekeeper: Gatekeeper
     let outbox = Outbox()
     /// The clock: tests set it.
     let now: @Sendable () -> Date
@@ -45,19 +47,30 @@ struct Games: Sendable {
     }
 
     func game(_ id: GameID, viewer: UserID, from position: Coordinates?) async throws -> Game {
-        let game = try await database.read { sql in try await visibleGame(id, to: viewer, on: sql) }
-        return GameView.shown(game, to: viewer, from: position)
+        let (game, unlocked) = try await database.read { sql in
+            let game = try await visibleGame(id, to: viewer, on: sql)
+            return (game, try await placeUnlocked(for: viewer, among: [game], on: sql))
+        }
+        return GameView.shown(game, to: viewer, from: position, placeUnlocked: unlocked)
     }
 
     /// The viewer's games in `window`, paged by (startsAt, id).
     func mine(_ viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest) async throws -> Page<Game> {
         let after = try TimeCursor(page)
-        let rows = try await database.read { sql in
-            try await games.games(of: viewer, window: window, now: now(), after: after, limit: page.limit + 1, on: sql)
+        let (rows, unlocked) = try await database.read { sql in
+            let rows = try await games.games(of: viewer, window: window, now: now(), after: after, limit: page.limit + 1, on: sql)
+            return (rows, try await placeUnlocked(for: viewer, among: rows, on: sql))
         }
         return page.page(
             rows, cursor: { TimeCursor(time: $0.startsAt, id: $0.id).encoded },
-            item: { GameView.shown($0, to: viewer, from: position) })
+            item: { GameView.shown($0, to: viewer, from: position, placeUnlocked: unlocked) })
+    }
+
+    /// Whether `viewer` may see the exact place of games they take no part in (the `location` gate);
+    /// asked only when some of `shown` is such a game.
+    private func placeUnlocked(for viewer: UserID, among shown: [Game], on sql: any SQLDatabase) async throws -> Bool {
+        guard shown.contains(where: { !GameRules.isParticipant($0, viewer: viewer) }) else { return true }
+        return try await gatekeeper.allows(.location, to: viewer, on: sql)
     }
 
     /// Every upcoming game with its exact location, soonest first: for search rebuilding its index.

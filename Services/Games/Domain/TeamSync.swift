@@ -6,6 +6,7 @@ import ServiceKit
 /// Keeps games in step with catalog's teams through its events: someone who joins a team is
 /// invited to its upcoming games, someone who leaves loses the invitations they had not answered,
 /// a renamed team is renamed on its games, and a deleted team's upcoming games are cancelled.
+/// Purchases' events keep games' copy of the players' entitlements (`Gatekeeper`).
 struct TeamSync: Sendable {
     let games: Games
     /// The clock: tests set it.
@@ -23,6 +24,7 @@ struct TeamSync: Sendable {
             { sync, sql in try await sync.games.games.renameTeam(changed.team.id, to: changed.team.name, on: sql) }
         }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in { sync, sql in try await sync.cancelGames(of: deleted.teamId, on: sql) } }
+        on.on(PurchasesEvent.entitlementsChanged) { change, _ in { sync, sql in try await sync.games.gatekeeper.apply(change, on: sql) } }
     }
 
     /// Only joining (a manager's or player's role) and leaving (no role) change a game's roster. A

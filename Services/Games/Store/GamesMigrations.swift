@@ -100,5 +100,7 @@ enum GamesMigrations {
                 """
             ]
         },
+        // What players hold, from purchases' events, for the `location` and `join` gates.
+        .heldEntitlements(version: 9),
     ]
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServiceKit
 
 /// A transaction as recorded: what was bought, until when, and whether it still counts.
 struct OwnedTransaction: Equatable, Sendable {

@@ -7,6 +7,8 @@ import ServiceKit
 /// The purchases of players: their account tokens, the App Store transactions their apps submit,
 /// and what the App Store's notifications change. Entitlements are never stored: they are what
 /// the recorded transactions grant now (`EntitlementRules`), so crediting twice changes nothing.
+/// Every change of what a player holds is published, in its transaction, to the services that
+/// enforce the gates (`PurchasesEvent.entitlementsChanged`).
 struct Purchases: Sendable {
     let database: Database
     let store: any PurchaseStore
@@ -14,6 +16,7 @@ struct Purchases: Sendable {
     let settings: PurchasesSettings
     let logger: Logger
     let now: @Sendable () -> Date
+    let outbox = Outbox()
 
     var products: [Product] { settings.catalog.products }
 
@@ -39,6 +42,7 @@ struct Purchases: Sendable {
                 throw PurchasesError.transactionClaimed
             }
             try await store.record(owned(transaction), of: user, environment: transaction.environment.rawValue, at: now(), on: sql)
+            try await publishEntitlements(of: user, on: sql)
         }
         return try await entitlements(of: user)
     }
@@ -72,37 +76,56 @@ struct Purchases: Sendable {
             transactionId: transaction?.transactionId, receivedAt: at, payload: signedPayload)
         try await database.transaction { sql in
             guard try await store.keep(kept, on: sql) else { return }
-            guard let transaction else { return }
-            try await apply(effect, to: transaction, graceEnds: graceEnds, at: at, on: sql)
+            guard let transaction, let holder = try await apply(effect, to: transaction, graceEnds: graceEnds, at: at, on: sql) else {
+                return
+            }
+            try await publishEntitlements(of: holder, on: sql)
         }
         if effect == .record {
             logger.notice("App Store notification \(notification.notificationType) \(notification.subtype ?? "") kept, nothing changed")
         }
     }
 
+    /// Applies the effect; answers the player whose entitlements it may have changed.
     private func apply(
         _ effect: NotificationEffect, to transaction: AppStoreTransaction, graceEnds: Date?, at: Date, on sql: any SQLDatabase
-    )
-        async throws
-    {
+    ) async throws -> UserID? {
+        let original = transaction.originalTransactionId
         switch effect {
         case .extend, .grace:
             var credited = owned(transaction)
             if let graceEnds { credited.expiresAt = max(credited.expiresAt ?? graceEnds, graceEnds) }
             guard let named = try await owner(of: transaction, on: sql) else {
-                return logger.warning("App Store transaction \(transaction.transactionId) names no player of this server")
+                logger.warning("App Store transaction \(transaction.transactionId) names no player of this server")
+                return nil
             }
-            let user = try await store.claim(transaction.originalTransactionId, for: named, on: sql)
+            let user = try await store.claim(original, for: named, on: sql)
             try await store.record(credited, of: user, environment: transaction.environment.rawValue, at: at, on: sql)
+            return user
         case .end:
-            try await store.end(original: transaction.originalTransactionId, at: at, on: sql)
+            try await store.end(original: original, at: at, on: sql)
+            return try await store.claimant(of: original, on: sql)
         case .revoke:
             try await store.setRevoked(true, transaction: transaction.transactionId, on: sql)
+            return try await store.claimant(of: original, on: sql)
         case .restore:
             try await store.setRevoked(false, transaction: transaction.transactionId, on: sql)
+            return try await store.claimant(of: original, on: sql)
         case .acknowledge, .record:
-            break
+            return nil
         }
+    }
+
+    /// Tells the services that enforce the gates what `user` holds now, in the transaction that
+    /// changed it. The version is taken first: it waits for another transaction of the same player,
+    /// so the set read after it includes that one's change and carries the higher version.
+    private func publishEntitlements(of user: UserID, on sql: any SQLDatabase) async throws {
+        let version = try await store.nextEntitlementVersion(of: user, on: sql)
+        let held = EntitlementRules.entitlements(
+            from: try await store.transactions(of: user, on: sql), catalog: settings.catalog, at: now())
+        try await outbox.append(
+            PurchasesEvent.entitlementsChanged, aggregateID: user.description,
+            payload: .init(userId: user, version: version, entitlements: held), on: sql)
     }
 
     /// Who holds the transaction: the account that claimed it, or else the one its account token names.

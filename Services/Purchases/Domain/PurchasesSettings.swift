@@ -17,15 +17,7 @@ struct PurchasesSettings: Sendable {
     var roots: [Certificate]
 
     init(reader: ConfigReader) throws {
-        if let products = reader.text("purchases.products") {
-            do {
-                catalog = try ProductCatalog(parsing: products)
-            } catch {
-                throw MissingConfiguration(key: "purchases.products", hint: error.description)
-            }
-        } else {
-            catalog = .standard
-        }
+        catalog = try ProductCatalog(reader: reader)
         bundleID = reader.text("purchases.appstore.bundle.id", default: "app.huddle.ios")
         let environment = reader.text("purchases.appstore.environment", default: AppStoreEnvironment.production.rawValue)
         guard let parsed = AppStoreEnvironment(rawValue: environment), parsed == .production || parsed == .sandbox else {

@@ -20,6 +20,8 @@ protocol PurchaseStore: Sendable {
     /// Ends every period of a subscription (its transactions sharing `original`) no later than `at`.
     func end(original: String, at: Date, on sql: any SQLDatabase) async throws
     func transactions(of user: UserID, on sql: any SQLDatabase) async throws -> [OwnedTransaction]
+    /// Bumps `user`'s entitlement version and answers it; holds their row until the transaction ends.
+    func nextEntitlementVersion(of user: UserID, on sql: any SQLDatabase) async throws -> Int
     /// Keeps a notification once; false when its UUID was seen before.
     func keep(_ notification: ReceivedNotification, on sql: any SQLDatabase) async throws -> Bool
 }
@@ -102,6 +104,17 @@ struct SQLPurchaseStore: PurchaseStore {
                     expiresAt: try row.decode(column: "expires_at", as: Date?.self),
                     revoked: try row.decode(column: "revoked", as: Bool.self))
             }
+    }
+
+    func nextEntitlementVersion(of user: UserID, on sql: any SQLDatabase) async throws -> Int {
+        let row = try await sql.raw(
+            """
+            INSERT INTO entitlement_versions (user_id, version) VALUES (\(bind: user.description), 1)
+            ON CONFLICT (user_id) DO UPDATE SET version = entitlement_versions.version + 1 RETURNING version
+            """
+        ).first()
+        guard let version = try row?.decode(column: "version", as: Int.self) else { throw CommonError.internalError }
+        return version
     }
 
     func keep(_ notification: ReceivedNotification, on sql: any SQLDatabase) async throws -> Bool {

@@ -39,5 +39,11 @@ enum PurchasesMigrations {
                 """,
             ]
         },
+        .outbox(version: 4),
+        // Each player's entitlement version: bumped in every transaction that changes what they hold,
+        // which also makes two such transactions of one player take turns (`EntitlementsPublisher`).
+        Migration(version: 5, name: "entitlement versions") { _ in
+            ["CREATE TABLE entitlement_versions (user_id TEXT PRIMARY KEY, version BIGINT NOT NULL)"]
+        },
     ]
 }

@@ -8,13 +8,13 @@ struct SearchController: Controller {
     let search: Search
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(SearchAPI.games) { request, _ in
+        router.on(SearchAPI.games) { request, context in
             let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
-            return try await search.games(in: area, filter: filter, page: try PageRequest(request))
+            return try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
         }
-        router.on(SearchAPI.teams) { request, _ in
+        router.on(SearchAPI.teams) { request, context in
             let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
-            return try await search.teams(in: area, filter: filter, page: try PageRequest(request))
+            return try await search.teams(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
         }
         router.on(SearchAPI.courses) { request, _ in
             try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))

@@ -12,17 +12,20 @@ enum IndexChange: Sendable {
     case subsNeeded(GameEvent.NeedsPlayersChanged)
     case memberCount(CatalogEvent.MembershipChanged)
     case player(PlayerResult)
+    /// What a player holds now, for the `location` gate.
+    case entitlements(PurchasesEvent.EntitlementsChanged)
     /// An event search keeps nothing of (another type, or a game without a location).
     case ignored
 }
 
-/// Keeps the read model in step with the events of auth, catalog and games. Each batch of new
+/// Keeps the read model in step with the events of auth, catalog, games and purchases. Each batch of new
 /// changes is folded, in order, into the documents it touches, then written with a few bulk
 /// statements: the latest state wins, and partial changes (roster counts, member counts) apply
 /// to the state before them in the same batch.
 struct Indexer: Sendable {
     let places: any PlaceStore
     let players: any PlayerStore
+    let gatekeeper: Gatekeeper
 
     static func change(for event: EventEnvelope) throws -> IndexChange { try handlers.step(for: event) ?? .ignored }
 
@@ -33,12 +36,15 @@ struct Indexer: Sendable {
         }
         on.on(GameEvent.rosterChanged) { change, _ in .rosterCounts(change) }
         on.on(GameEvent.needsPlayersChanged) { change, _ in .subsNeeded(change) }
-        on.on(CatalogEvent.teamCreated, CatalogEvent.teamUpdated) { changed, _ in .set(try document(for: changed.team)) }
+        on.on(CatalogEvent.teamCreated, CatalogEvent.teamUpdated) { changed, _ in
+            try document(for: changed.team).map(IndexChange.set) ?? .ignored
+        }
         on.on(CatalogEvent.membershipChanged) { change, _ in .memberCount(change) }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in .delete(.team, id: deleted.teamId.description) }
         on.on(CatalogEvent.courseChanged) { changed, _ in .set(try document(for: changed.course)) }
         on.on(CatalogEvent.venueChanged) { changed, _ in .set(try document(for: changed.venue)) }
         on.on(AuthEvent.profileChanged) { changed, _ in .player(PlayerResult(id: changed.profile.id, name: changed.profile.name)) }
+        on.on(PurchasesEvent.entitlementsChanged) { change, _ in .entitlements(change) }
     }
 
     func apply(_ changes: [IndexChange], on sql: any SQLDatabase) async throws {
@@ -76,6 +82,8 @@ struct Indexer: Sendable {
             }
         case .player(let player):
             batch.players.append(player)
+        case .entitlements(let change):
+            try await gatekeeper.apply(change, on: sql)
         case .ignored:
             break
         }
@@ -126,12 +134,14 @@ struct Indexer: Sendable {
             privacy: .public)
     }
 
-    static func document(for team: Team) throws -> PlaceDocument {
+    /// Nil only for a team without its place, which catalog never sends.
+    static func document(for team: Team) throws -> PlaceDocument? {
+        guard let location = team.location else { return nil }
         let result = TeamResult(
             id: team.id, name: team.name, sport: team.sport, privacy: team.privacy, ageGroup: team.ageGroup, gender: team.gender,
             skill: team.skill, memberCount: team.memberCount, location: team.location)
         return PlaceDocument(
-            kind: .team, id: team.id.description, doc: try HuddleJSON.encoder.encode(result), coordinates: team.location.coordinates,
+            kind: .team, id: team.id.description, doc: try HuddleJSON.encoder.encode(result), coordinates: location.coordinates,
             privacy: team.privacy, sport: team.sport, skill: team.skill, ageGroup: team.ageGroup, gender: team.gender)
     }
 }

@@ -20,7 +20,7 @@ struct Reindex: Sendable {
             try await write(try page.compactMap(Indexer.document(for:)))
         }
         done.teams = try await step(CatalogAPI.Internal.teamSnapshot, done) { page in
-            try await write(try page.map(Indexer.document(for:)))
+            try await write(try page.compactMap(Indexer.document(for:)))
         }
         done.courses = try await step(CatalogAPI.Internal.courseSnapshot, done) { page in
             try await write(try page.map(Indexer.document(for:)))

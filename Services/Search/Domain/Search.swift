@@ -18,16 +18,20 @@ struct Search: Sendable {
     let database: Database
     let places: any PlaceStore
     let players: any PlayerStore
+    /// The `location` gate, where `purchases.gates` turns it on: search knows no rosters, so without
+    /// it no result shows its place (the game's or team's own page shows it to members).
+    let gatekeeper: Gatekeeper
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 
     /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest.
-    func games(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<Game>> {
+    func games(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Nearby<Game>> {
         var filter = filter
         filter.startingAfter = now()
+        let unlocked = try await gatekeeper.allows(.location, to: viewer, in: database)
         let hits = try await nearby(.game, in: area, filter: filter, as: Game.self) { game, _ in
             var game = game
-            if !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
+            if !unlocked || !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
             return game
         }
         return try paged(
@@ -38,10 +42,11 @@ struct Search: Sendable {
             }, page)
     }
 
-    func teams(in area: SearchArea, filter: PlaceFilter, page: PageRequest) async throws -> Page<Nearby<TeamResult>> {
+    func teams(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Nearby<TeamResult>> {
+        let unlocked = try await gatekeeper.allows(.location, to: viewer, in: database)
         let hits = try await nearby(.team, in: area, filter: filter, as: TeamResult.self) { team, _ in
             var team = team
-            if !team.privacy.revealsExactLocation(toParticipant: false) { team.location = nil }
+            if !unlocked || !team.privacy.revealsExactLocation(toParticipant: false) { team.location = nil }
             return team
         }
         return try paged(

@@ -54,5 +54,7 @@ enum SearchMigrations {
                 ]
             }
         },
+        // What players hold, from purchases' events, for the `location` gate.
+        .heldEntitlements(version: 4),
     ]
 }

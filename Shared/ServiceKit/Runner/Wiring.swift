@@ -11,6 +11,7 @@ public enum Wiring {
         .auth: [.search, .chat, .notify],
         .catalog: [.games, .search, .chat, .notify],
         .games: [.search, .betting, .chat, .notify],
+        .purchases: [.catalog, .games, .search],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks

@@ -53,7 +53,9 @@ public struct Team: Codable, Equatable, Sendable {
     public var name: String
     public var sport: Sport
     public var privacy: Privacy
-    public var location: Location
+    /// The exact place; left out for a viewer who is not a member and lacks the `location`
+    /// entitlement where that gate is on (`purchases.gates`). Always present inside the backend.
+    public var location: Location?
     public var ageGroup: AgeGroup
     public var gender: Gender
     public var skill: Skill
@@ -65,7 +67,7 @@ public struct Team: Codable, Equatable, Sendable {
     public var createdAt: Date
 
     public init(
-        id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location, ageGroup: AgeGroup, gender: Gender,
+        id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location?, ageGroup: AgeGroup, gender: Gender,
         skill: Skill, managerId: UserID, memberCount: Int, membership: Membership? = nil, createdAt: Date
     ) {
         self.id = id

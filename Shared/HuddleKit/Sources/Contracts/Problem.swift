@@ -17,10 +17,12 @@ public struct Problem: Codable, Equatable, Sendable, Error {
     /// Stable machine-readable code, e.g. `EMAIL_TAKEN`; clients switch on this, not on `detail`.
     public var code: String
     public var errors: [FieldError]?
+    /// With `ENTITLEMENT_REQUIRED`: the products that unlock what was refused.
+    public var productIds: [String]?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: String,
-        errors: [FieldError]? = nil
+        errors: [FieldError]? = nil, productIds: [String]? = nil
     ) {
         self.type = type
         self.title = title
@@ -28,6 +30,7 @@ public struct Problem: Codable, Equatable, Sendable, Error {
         self.detail = detail
         self.code = code
         self.errors = errors
+        self.productIds = productIds
     }
 
     public static let mediaType = "application/problem+json"

@@ -4,7 +4,9 @@ public enum CatalogAPI {
 
     // MARK: Leagues
     public static let createLeague = Endpoint<SignedIn, CreateLeagueRequest, League>(
-        .post, "/v1/leagues", owner: .catalog, summary: "Create a league; you become its manager", status: 201, idempotent: true)
+        .post, "/v1/leagues", owner: .catalog,
+        summary: "Create a league; you become its manager. Where the leagues gate is on, only with the leagues entitlement",
+        status: 201, problems: [.entitlementRequired], idempotent: true)
     public static let leagues = Endpoint<SignedIn, NoBody, Page<League>>(
         .get, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
         query: [Query.sport] + Query.paging)
@@ -26,7 +28,9 @@ public enum CatalogAPI {
     public static let teamMember = Query.choice("member", MemberFilter.self)
     public static let teamText = Query.text("q", TeamSearch.text, description: "name substring, any case")
     public static let team = Endpoint<SignedIn, NoBody, Team>(
-        .get, "/v1/teams/{id}", owner: .catalog, summary: "A team (404 when private and you have no standing)")
+        .get, "/v1/teams/{id}", owner: .catalog,
+        summary: "A team (404 when private and you have no standing); where the location gate is on, its place only for members "
+            + "and holders of the location entitlement")
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
         .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden])
     public static let deleteTeam = Endpoint<SignedIn, NoBody, NoContent>(
@@ -36,8 +40,9 @@ public enum CatalogAPI {
         problems: [.dependencyUnavailable])
     public static let joinTeam = Endpoint<SignedIn, NoBody, Team>(
         .post, "/v1/teams/{id}/join", owner: .catalog,
-        summary: "Join: public → player, protected → pending, private → only when invited (403 otherwise)",
-        problems: [.forbidden], idempotent: true)
+        summary: "Join: public → player, protected → pending, private → only when invited (403 otherwise). Where the join gate is "
+            + "on, only with the join entitlement, unless invited",
+        problems: [.forbidden, .entitlementRequired], idempotent: true)
     public static let inviteToTeam = Endpoint<SignedIn, InviteRequest, InviteResult>(
         .post, "/v1/teams/{id}/invites", owner: .catalog, summary: "Invite players (manager only)",
         problems: [.forbidden, .dependencyUnavailable], idempotent: true)
@@ -129,6 +134,7 @@ public enum CatalogAPI {
         public static let all: [APIOperation] = [
             team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
             teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
+            EventsAPI.deliver(to: .catalog).operation,
         ]
     }
 }

@@ -12,7 +12,8 @@ public enum GamesAPI {
     public static let gamesWhen = Query.choice("when", fallback: GameWindow.upcoming)
     public static let game = Endpoint<SignedIn, NoBody, Game>(
         .get, "/v1/games/{id}", owner: .games,
-        summary: "A game; the exact location only for participants and public games, others get distanceMeters",
+        summary: "A game; the exact location only for participants and public games (where the location gate is on, for "
+            + "participants and holders of the location entitlement), others get distanceMeters",
         query: [Query.position])
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
         .patch, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
@@ -31,8 +32,9 @@ public enum GamesAPI {
     public static let joinGame = Endpoint<SignedIn, NoBody, RosterPlace>(
         .post, "/v1/games/{id}/join", owner: .games,
         summary: "Join: public → going (or waitlisted when full), protected → pending, private → invited players only; "
-            + "while substitutes are wanted, anyone who can see the game comes in as one",
-        problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
+            + "while substitutes are wanted, anyone who can see the game comes in as one. Where the join gate is on, only with "
+            + "the join entitlement, unless invited",
+        problems: [.forbidden, .gameCancelled, .gameStarted, .entitlementRequired], idempotent: true)
     public static let approveGameRequest = Endpoint<SignedIn, NoBody, RosterPlace>(
         .post, "/v1/games/{id}/requests/{userId}/approve", owner: .games, summary: "Approve a request to join (organiser only)",
         problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)

@@ -73,6 +73,8 @@ extension ProblemCode {
     public static let invalidTransaction = ProblemCode(422, "INVALID_TRANSACTION")
     /// A transaction another account claimed first.
     public static let transactionClaimed = ProblemCode(409, "TRANSACTION_CLAIMED")
+    /// An action behind a gate (`purchases.gates`) by a player without its entitlement; `productIds` unlock it.
+    public static let entitlementRequired = ProblemCode(403, "ENTITLEMENT_REQUIRED")
 
     // Gateway.
     public static let badUpstream = ProblemCode(502, "BAD_UPSTREAM")

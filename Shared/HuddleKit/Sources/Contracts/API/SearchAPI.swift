@@ -14,11 +14,13 @@ public enum SearchAPI {
 
     public static let games = Endpoint<SignedIn, NoBody, Page<Nearby<Game>>>(
         .get, "/v1/search/games", owner: .search,
-        summary: "Upcoming games within the radius, nearest first, then soonest; private games never, protected ones without location",
+        summary: "Upcoming games within the radius, nearest first, then soonest; private games never, protected ones without location "
+            + "(where the location gate is on, none with location without the location entitlement)",
         query: area + filters + [from, to, needsPlayers] + Query.paging)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Nearby<TeamResult>>>(
         .get, "/v1/search/teams", owner: .search,
-        summary: "Teams within the radius, nearest first; private never, protected without location",
+        summary: "Teams within the radius, nearest first; private never, protected without location (where the location gate is "
+            + "on, none with location without the location entitlement)",
         query: area + filters + Query.paging)
     public static let courses = Endpoint<SignedIn, NoBody, Page<Nearby<Course>>>(
         .get, "/v1/search/courses", owner: .search, summary: "Disc golf courses within the radius, nearest first",

@@ -1,24 +1,24 @@
-import Contracts
+public import Contracts
 import Foundation
 
 /// The products the operator sells and what each unlocks (`purchases.products`). Written as
 /// `<productId>=<type>:<entitlement>,<entitlement>` entries separated by `;`, e.g.
 /// `huddle.location=nonConsumable:location;huddle.membership.monthly=autoRenewable:location,join,leagues`.
-struct ProductCatalog: Equatable, Sendable {
-    let products: [Product]
+public struct ProductCatalog: Equatable, Sendable {
+    public let products: [Product]
 
     /// The seed app's unlocks, one each, and a monthly membership that grants all three.
-    static let standard = ProductCatalog(products: [
+    public static let standard = ProductCatalog(products: [
         Product(productId: "huddle.location", type: .nonConsumable, entitlements: [.location]),
         Product(productId: "huddle.join", type: .nonConsumable, entitlements: [.join]),
         Product(productId: "huddle.leagues", type: .nonConsumable, entitlements: [.leagues]),
         Product(productId: "huddle.membership.monthly", type: .autoRenewable, entitlements: [.location, .join, .leagues]),
     ])
 
-    init(products: [Product]) { self.products = products }
+    public init(products: [Product]) { self.products = products }
 
     /// Parses the setting; nil names the first entry that is not `<id>=<type>:<entitlements>`.
-    init(parsing text: String) throws(Unreadable) {
+    public init(parsing text: String) throws(Unreadable) {
         var products: [Product] = []
         for entry in text.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
             let idAndRest = entry.split(separator: "=", maxSplits: 1).map(String.init)
@@ -35,15 +35,16 @@ struct ProductCatalog: Equatable, Sendable {
         self.products = products
     }
 
-    func product(_ id: String) -> Product? { products.first { $0.productId == id } }
+    public func product(_ id: String) -> Product? { products.first { $0.productId == id } }
 
     /// The products that grant `entitlement`: what a refusal names as unlocking it.
-    func unlocking(_ entitlement: Entitlement) -> [String] {
+    public func unlocking(_ entitlement: Entitlement) -> [String] {
         products.filter { $0.entitlements.contains(entitlement) }.map(\.productId)
     }
 
-    struct Unreadable: Error, Equatable, CustomStringConvertible {
-        let entry: String
-        var description: String { "'\(entry)' is not <productId>=<nonConsumable|autoRenewable|consumable>:<location,join,leagues>" }
+    public struct Unreadable: Error, Equatable, CustomStringConvertible {
+        public let entry: String
+        public init(entry: String) { self.entry = entry }
+        public var description: String { "'\(entry)' is not <productId>=<nonConsumable|autoRenewable|consumable>:<location,join,leagues>" }
     }
 }
