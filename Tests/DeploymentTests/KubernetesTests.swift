@@ -63,7 +63,8 @@ struct KubernetesTests {
         let withoutSearchPolicy = documents.filter { !($0.contains("kind: NetworkPolicy") && $0.contains("\n  name: search\n")) }
         #expect(withoutSearchPolicy.count == documents.count - 1)
         let missing = try Self.findings(withoutSearchPolicy.joined(separator: "\n---\n"))
-        #expect(missing.contains("search: NetworkPolicies let in none but Wiring declares auth,catalog,games,gateway"), "\(missing)")
+        #expect(
+            missing.contains("search: NetworkPolicies let in none but Wiring declares auth,catalog,games,gateway,purchases"), "\(missing)")
         #expect(missing.contains { $0.hasPrefix("search: no NetworkPolicy lets it reach its database") })
 
         let open = documents.map { document in

@@ -14,6 +14,24 @@ import Testing
 struct DemoThroughGatewayTests {
     static let logger = Logger(label: "demo-test")
 
+    @Test("with the gates on, the demo players hold what they bought: Bruno the place, Chloe everything, Dmitri nothing")
+    func seedsUnlocks() async throws {
+        try await PurchaseGatesTests.withGatedStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway, appStore in
+            let url = gateway.baseURL
+            for _ in 1...2 {
+                #expect(
+                    await DemoSeed.run(auth: url, catalog: nil, games: nil, purchases: url, appStore: appStore.baseURL, logger: Self.logger)
+                )
+            }
+            func held(_ account: DemoData.Account) async throws -> [Entitlement] {
+                let session = try await gateway.value(AuthAPI.login, body: LoginRequest(email: account.email, password: account.password))
+                return try await gateway.value(PurchasesAPI.entitlements, token: session.accessToken).items.map(\.entitlement)
+            }
+            let (bruno, chloe, dmitri) = (try await held(DemoData.bruno), try await held(DemoData.chloe), try await held(DemoData.dmitri))
+            #expect(bruno == [.location] && chloe == [.location, .join, .leagues] && dmitri == [])
+        }
+    }
+
     @Test("seeds accounts, places, news, teams and games through the gateway, and adds nothing the second time")
     func seedsOnce() async throws {
         try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in

@@ -18,7 +18,9 @@ struct PurchaseGatesTests {
 
     /// A stack with the gates on and purchases trusting the stand-in App Store; `body` gets the
     /// gateway and the stand-in's address.
-    static func withGatedStack(store: TestStore, body: (TestClient, TestClient) async throws -> Void) async throws {
+    static func withGatedStack(
+        store: TestStore, adminEmail: String = StackTests.adminEmail, body: (TestClient, TestClient) async throws -> Void
+    ) async throws {
         let appStore = try AppStoreStandIn(bundleID: "dev.huddle.app")
         let standInSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
         try await withServerOnPort0({
@@ -28,7 +30,7 @@ struct PurchaseGatesTests {
                 "purchases.appstore.bundle.id": "dev.huddle.app", "purchases.appstore.environment": "Sandbox",
                 "purchases.appstore.roots": try appStore.signer.rootPEM,
             ]) { _, new in new }
-            try await StackTests.withStack(store: store, config: config) { gateway in
+            try await StackTests.withStack(store: store, adminEmail: adminEmail, config: config) { gateway in
                 try await body(gateway, TestClient(baseURL: standIn))
             }
         }

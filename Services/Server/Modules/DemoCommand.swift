@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `huddle demo --url <gateway>`: the demo accounts, their phones, courses, venues, teams, leagues, news and games,
+/// `huddle demo --url <gateway> [--app-store <stand-in>]`: the demo accounts, their phones (and unlocks), courses,
+/// venues, teams, leagues, news and games,
 /// created through a running stack's public API (docker compose, a staging cluster), as `huddle`
 /// does on its first start. The demo administrator must be one of the stack's administrators
 /// (`AUTH_ADMIN_EMAILS`) to create places and publish news. Running it again adds nothing twice.
@@ -12,13 +13,19 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The gateway's base URL, e.g. http://localhost:8080.")
     var url: String
 
+    @Option(help: "The development stand-in's base URL (its App Store signs the demo players' unlocks), e.g. http://localhost:8090.")
+    var appStore: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
     func run() async throws {
         let gateway = url.hasSuffix("/") ? String(url.dropLast()) : url
         let logger = bootstrapLogging(level: logLevel, label: "huddle.demo")
-        guard await DemoSeed.run(auth: gateway, catalog: gateway, games: gateway, chat: gateway, notify: gateway, logger: logger) else {
+        let seeded = await DemoSeed.run(
+            auth: gateway, catalog: gateway, games: gateway, chat: gateway, notify: gateway, purchases: appStore.map { _ in gateway },
+            appStore: appStore, logger: logger)
+        guard seeded else {
             print(
                 """
                 The demo is incomplete (see the warnings above). A 403 on courses, venues or news means \

@@ -2,17 +2,23 @@ import Contracts
 import Logging
 
 /// The demo, seeded through the public API in order: accounts, then their phones (so what follows
-/// notifies them), then catalog content, then games, then a conversation in chat's global room.
+/// notifies them), then what they bought (from the stand-in App Store at `appStore`), then catalog
+/// content, then games, then a conversation in chat's global room.
 /// Any piece may be left out (nil) when its module is not running. `huddle` seeds its own modules on
 /// start; `huddle demo --url` seeds any running stack through its gateway.
 enum DemoSeed {
     /// Whether every piece asked for was seeded (or was there already).
     static func run(
-        auth: String, catalog: String?, games: String?, chat: String? = nil, notify: String? = nil, logger: Logger
+        auth: String, catalog: String?, games: String?, chat: String? = nil, notify: String? = nil, purchases: String? = nil,
+        appStore: String? = nil, logger: Logger
     ) async -> Bool {
         let sessions = await DemoData.seed(authURL: auth, logger: logger)
         var complete = sessions.count == DemoData.players.count + 1
         if let notify { complete = await DemoNotify.seed(notifyURL: notify, sessions: sessions, logger: logger) && complete }
+        if let purchases, let appStore {
+            complete =
+                await DemoPurchases.seed(purchasesURL: purchases, appStoreURL: appStore, sessions: sessions, logger: logger) && complete
+        }
         if let catalog {
             complete = await DemoCatalog.seed(catalogURL: catalog, sessions: sessions, logger: logger) && complete
             if let games {

@@ -112,7 +112,9 @@ public struct HuddleCommand: AsyncParsableCommand {
                 auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
                 games: modules.contains(.games) ? stack.url(of: .games) : nil,
                 chat: modules.contains(.chat) ? stack.url(of: .chat) : nil,
-                notify: modules.contains(.notify) ? stack.url(of: .notify) : nil, logger: logger)
+                notify: modules.contains(.notify) ? stack.url(of: .notify) : nil,
+                purchases: modules.contains(.purchases) ? stack.url(of: .purchases) : nil, appStore: standIn ? Self.standInURL : nil,
+                logger: logger)
         }
         // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
         var demoTicket: Task<Bool, Never>?
