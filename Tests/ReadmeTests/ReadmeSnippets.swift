@@ -86,3 +86,14 @@ func buy(_ product: StoreProduct, on huddle: HuddleClient, unlocks: Unlocks) asy
         unlocks.show(entitlements)
     }
 }
+
+/// Where the app offers what unlocks a refused action.
+struct Paywall { func offer(_ productIds: [String]) {} }
+
+func join(_ gameID: GameID, on huddle: HuddleClient, paywall: Paywall) async throws {
+    do {
+        _ = try await huddle.send(GamesAPI.joinGame, gameID)
+    } catch let error as HuddleError where error.problem?.code == "ENTITLEMENT_REQUIRED" {
+        paywall.offer(error.problem?.productIds ?? [])
+    }
+}

@@ -14,7 +14,7 @@ import Testing
 struct DemoThroughGatewayTests {
     static let logger = Logger(label: "demo-test")
 
-    @Test("with the gates on, the demo players hold what they bought: Bruno the place, Chloe everything, Dmitri nothing")
+    @Test("with the gates on, the demo players hold what they bought: Bruno the place and leagues, Chloe everything, Dmitri nothing")
     func seedsUnlocks() async throws {
         try await PurchaseGatesTests.withGatedStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway, appStore in
             let url = gateway.baseURL
@@ -28,7 +28,11 @@ struct DemoThroughGatewayTests {
                 return try await gateway.value(PurchasesAPI.entitlements, token: session.accessToken).items.map(\.entitlement)
             }
             let (bruno, chloe, dmitri) = (try await held(DemoData.bruno), try await held(DemoData.chloe), try await held(DemoData.dmitri))
-            #expect(bruno == [.location] && chloe == [.location, .join, .leagues] && dmitri == [])
+            #expect(bruno == [.location, .leagues] && chloe == [.location, .join, .leagues] && dmitri == [])
+            let dmitriSession = try await gateway.value(
+                AuthAPI.login, body: LoginRequest(email: DemoData.dmitri.email, password: DemoData.dmitri.password))
+            let dmitrisTeams = try await gateway.value(CatalogAPI.teams, query: "member=me", token: dmitriSession.accessToken).items
+            #expect(!dmitrisTeams.contains { $0.name == "Kalev Spikers" }, "his request to join was refused")
         }
     }
 

@@ -103,7 +103,9 @@ enum DemoCatalog {
         func league(_ token: String, _ name: String, _ sport: Sport, _ privacy: Privacy, _ location: Location, teams: [Team]) async throws {
             let request = CreateLeagueRequest(
                 name: name, sport: sport, skill: .any, ageGroup: .adult, gender: .coed, privacy: privacy, location: location)
-            let created = try await catalog.value(CatalogAPI.createLeague, body: request, token: token)
+            let created = try await DemoPurchases.afterUnlock {
+                try await catalog.value(CatalogAPI.createLeague, body: request, token: token)
+            }
             for team in teams {
                 _ = try await catalog.value(CatalogAPI.addLeagueTeam, created.id, body: AddLeagueTeamRequest(teamId: team.id), token: token)
             }
@@ -120,7 +122,8 @@ enum DemoCatalog {
         try await league(chloe, "Casey Social Volleyball", .volleyball, .public, casey, teams: [casual])
         try await league(bruno, "Berwick Winter Cup", .volleyball, .private, casey, teams: [strikers])
         // Chloe asks to join Bruno's protected team: Bruno finds a request to approve.
-        _ = try await catalog.call(CatalogAPI.joinTeam, harbour.id, token: chloe)
+        _ = try await DemoPurchases.afterUnlock { try await catalog.value(CatalogAPI.joinTeam, harbour.id, token: chloe) }
+        // Refused where the join gate is on: Dmitri bought nothing.
         _ = try await catalog.call(CatalogAPI.joinTeam, spikers.id, token: dmitri)
     }
 

@@ -61,7 +61,7 @@ enum DemoGames {
             location: Location(lat: 59.4381, lng: 24.7924, address: "Kadriorg stadium, Tallinn"),
             sport: .soccer, privacy: .protected, ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14)
         let protected = try await games.value(GamesAPI.createGame, body: kadriorg, token: bruno)
-        _ = try await games.call(GamesAPI.joinGame, protected.id, token: chloe)
+        _ = try await DemoPurchases.afterUnlock { try await games.value(GamesAPI.joinGame, protected.id, token: chloe) }
     }
 
     /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it.

@@ -7,12 +7,26 @@ import ServiceKit
 
 /// Unlocks the demo players bought, the way an app buys them: the account token from purchases,
 /// a transaction the stand-in App Store signs for it, submitted to purchases. With
-/// `huddle --set purchases.gates=location,join,leagues`, Bruno sees every game's place but cannot
-/// join or start a league, Chloe's monthly membership unlocks everything, and Dmitri has nothing.
+/// `huddle --set purchases.gates=location,join,leagues`, Bruno sees every game's place and runs a
+/// league but cannot join anything, Chloe's monthly membership unlocks everything, and Dmitri has
+/// nothing: his request to join Kalev Spikers is refused.
 enum DemoPurchases {
     static let owned: [(DemoData.Account, String)] = [
-        (DemoData.bruno, "huddle.location"), (DemoData.chloe, "huddle.membership.monthly"),
+        (DemoData.bruno, "huddle.location"), (DemoData.bruno, "huddle.leagues"), (DemoData.chloe, "huddle.membership.monthly"),
     ]
+
+    /// `call`, once more every 200 ms for up to 10 s while it is refused for an unlock: a purchase
+    /// reaches catalog and games by an event, a moment after purchases credits it.
+    static func afterUnlock<T>(_ call: () async throws -> T) async throws -> T {
+        for _ in 0..<50 {
+            do {
+                return try await call()
+            } catch let refused as UnexpectedResponse where refused.response.text.contains(ProblemCode.entitlementRequired.code) {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        return try await call()
+    }
 
     /// Whether each of them holds their unlock at the end (or held it already).
     static func seed(purchasesURL: String, appStoreURL: String, sessions: [String: Session], logger: Logger) async -> Bool {
