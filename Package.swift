@@ -186,7 +186,7 @@ let package = Package(
             name: "PurchasesService",
             dependencies: [
                 .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
-                .asyncHTTPClient, .serviceLifecycle,
+                .asyncHTTPClient, .serviceLifecycle, .jwtKit, .nioCore, .nioFoundationCompat, .nioHTTP1,
             ],
             path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
@@ -324,7 +324,7 @@ let package = Package(
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StandInTests",
-            dependencies: ["ProviderStandIns", "ServiceKit", "ServiceKitTesting", .configuration, .logging],
+            dependencies: ["ProviderStandIns", "ServiceKit", "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",

@@ -14,9 +14,13 @@ import NIOFoundationCompat
 ///   Notifications V2 body about that transaction (a subscription's latest period). `SUBSCRIBED`/`DID_RENEW` carry the next period (a
 ///   new transaction of the same original, a month on), `REFUND`/`REVOKE` the transaction revoked now,
 ///   `DID_FAIL_TO_RENEW` with `GRACE_PERIOD` renewal info with a 16-day grace period.
+///
+/// With a Server API key, it also answers the App Store Server API's transaction history
+/// (`AppStoreServerAPIStandIn`).
 public final class AppStoreStandIn: Sendable {
     public let signer: AppStoreSigner
     public let bundleID: String
+    let serverAPI: AppStoreServerAPIStandIn?
     private let transactions = NIOLockedValueBox<[String: AppStoreTransactionPayload]>([:])
     /// Transaction ids, numbers as Apple's are, counted from the start time so a restart makes new ones.
     private let lastID = NIOLockedValueBox<Int64>(Int64(Date().timeIntervalSince1970 * 1000) * 100)
@@ -24,6 +28,14 @@ public final class AppStoreStandIn: Sendable {
     public init(bundleID: String = "dev.huddle.app", signer: AppStoreSigner? = nil) throws {
         self.signer = try signer ?? AppStoreSigner()
         self.bundleID = bundleID
+        serverAPI = nil
+    }
+
+    /// One that also answers the App Store Server API for bearer tokens signed with `serverAPIKey`.
+    public init(bundleID: String = "dev.huddle.app", serverAPIKey: AppStoreServerAPIKey) async throws {
+        signer = try AppStoreSigner()
+        self.bundleID = bundleID
+        serverAPI = try await .make(key: serverAPIKey, bundleID: bundleID)
     }
 
     struct NewTransaction: Decodable {
@@ -43,6 +55,7 @@ public final class AppStoreStandIn: Sendable {
     }
 
     func add(to router: Router<BasicRequestContext>) {
+        addServerAPI(to: router)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         router.post("test/appstore/transactions") { request, context in
@@ -100,6 +113,42 @@ public final class AppStoreStandIn: Sendable {
                             }),
                         version: "2.0", signedDate: AppStoreTransactionPayload.milliseconds(Date())))
             ]
+        }
+    }
+
+    private func addServerAPI(to router: Router<BasicRequestContext>) {
+        guard let serverAPI else { return }
+        router.get("inApps/v2/history/:transactionId") { request, context in
+            guard await serverAPI.accepts(request.headers[.authorization]) else {
+                return try AppStoreServerAPIStandIn.problem(.unauthorized, code: 4010000, "Unauthenticated")
+            }
+            let id = context.parameters.get("transactionId") ?? ""
+            guard let history = self.history(of: id) else {
+                return try AppStoreServerAPIStandIn.problem(.notFound, code: 4040010, "Transaction id not found.")
+            }
+            let page = AppStoreServerAPIStandIn.HistoryPage(
+                signedTransactions: try history.map { try self.signer.sign($0) }, hasMore: false, revision: "stand-in-\(history.count)",
+                bundleId: self.bundleID, environment: history.first?.environment ?? "Sandbox")
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(page))))
+        }
+    }
+
+    /// The customer's transactions, newest first: those with the account token of `id`'s, or, without
+    /// one, its subscription's periods. Nil when `id` was never made here.
+    private func history(of id: String) -> [AppStoreTransactionPayload]? {
+        transactions.withLockedValue { transactions in
+            guard let named = transactions[id] else { return nil }
+            return transactions.values.filter { other in
+                named.appAccountToken.map { $0 == other.appAccountToken } ?? (other.originalTransactionId == named.originalTransactionId)
+            }
+            .map { transaction in
+                var signedNow = transaction
+                signedNow.signedDate = AppStoreTransactionPayload.milliseconds(Date())
+                return signedNow
+            }
+            .sorted { $0.purchaseDate > $1.purchaseDate }
         }
     }
 

@@ -10,11 +10,7 @@ public struct DevelopmentAPNsKey: Sendable {
     public let privateKeyPEM: String
     public let publicKeyPEM: String
 
-    public init() {
-        let key = P256.Signing.PrivateKey()
-        privateKeyPEM = key.pemRepresentation
-        publicKeyPEM = key.publicKey.pemRepresentation
-    }
+    public init() { (privateKeyPEM, publicKeyPEM) = developmentP256Key() }
 
     /// Settings that make notify push to the stand-in at `url`, trusting its certificate.
     public func settings(standInURL url: String, certificateFile: String) -> [String: String] {
@@ -52,4 +48,32 @@ public struct DevelopmentFCMAccount: Sendable {
             "standin.fcm.project": project,
         ]
     }
+}
+
+/// An App Store Server API key for development: the private half for purchases, the public half
+/// for the stand-in App Store; made fresh at each start.
+public struct DevelopmentAppStoreKey: Sendable {
+    public let keyID = "HUDDLEIAP1"
+    public let issuerID = "57246542-96fe-1a63-e053-0824d0110000"
+    public let privateKeyPEM: String
+    public let publicKeyPEM: String
+
+    public init() { (privateKeyPEM, publicKeyPEM) = developmentP256Key() }
+
+    /// What the stand-in App Store checks bearer tokens against.
+    public var registered: AppStoreServerAPIKey { AppStoreServerAPIKey(publicKeyPEM: publicKeyPEM, keyID: keyID, issuerID: issuerID) }
+
+    /// Settings that make purchases ask the stand-in at `url` for transaction histories.
+    public func settings(standInURL url: String) -> [String: String] {
+        [
+            "purchases.appstore.api.url": url, "purchases.appstore.api.key": privateKeyPEM, "purchases.appstore.api.key.id": keyID,
+            "purchases.appstore.api.issuer.id": issuerID,
+        ]
+    }
+}
+
+/// A P-256 key pair as PEM, private half first: what Apple's ES256 keys (`.p8`) are.
+private func developmentP256Key() -> (String, String) {
+    let key = P256.Signing.PrivateKey()
+    return (key.pemRepresentation, key.publicKey.pemRepresentation)
 }

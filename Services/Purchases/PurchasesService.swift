@@ -15,8 +15,11 @@ public import ServiceLifecycle
 public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try PurchasesSettings(reader: reader)
     var service = try await ServiceSkeleton(.purchases, reader: reader, dependencies: dependencies, migrations: PurchasesMigrations.all)
+    var serverAPI: AppStoreServerAPI?
+    if let api = settings.serverAPI { serverAPI = try await AppStoreServerAPI(settings: api, http: dependencies.providerClient) }
     let purchases = Purchases(
         database: service.database, store: SQLPurchaseStore(), verifier: SignedDataVerifier(roots: settings.roots), settings: settings,
+        serverAPI: serverAPI,
         logger: dependencies.logger, now: Date.init)
     service.add(PurchasesController(purchases: purchases))
     try service.publishEvents()

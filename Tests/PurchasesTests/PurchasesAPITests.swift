@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ProviderStandIns
 import ServiceKitTesting
 import Testing
 
@@ -120,6 +121,26 @@ struct PurchasesAPITests {
 
             let bad = try await expect(422, harness.notify("e30.e30.e30"))
             #expect(bad.problem?.code == "INVALID_TRANSACTION")
+        }
+    }
+
+    @Test(
+        "a phone restoring an old period of a subscription gets its latest from the App Store Server API; with a key the App Store does not know, the restore still credits what was sent",
+        arguments: TestStore.all)
+    func restoreFromHistory(store: TestStore) async throws {
+        let key = DevelopmentAppStoreKey()
+        for registered in [key.registered, DevelopmentAppStoreKey().registered] {
+            try await PurchasesHarness.with(store: store, serverAPIKey: key, registered: registered) { harness in
+                let ada = try await harness.player("Ada Restorer")
+                let firstEnd = Date().addingTimeInterval(86_400).wholeSeconds
+                let monthly = try await harness.bought(
+                    "huddle.membership.monthly", token: try await harness.accountToken(ada), expires: firstEnd)
+                // The App Store renews it; the notification never reaches Huddle, the old period is all the phone has.
+                _ = try await harness.notification("DID_RENEW", about: monthly.transactionId)
+                _ = try await expect(200, harness.submit(monthly.signedTransaction, as: ada))
+                let expected = registered.publicKeyPEM == key.publicKeyPEM ? firstEnd.addingTimeInterval(30 * 86_400) : firstEnd
+                #expect(try await harness.entitlements(ada).map(\.expiresAt) == Array(repeating: expected, count: 3))
+            }
         }
     }
 }

@@ -22,17 +22,27 @@ struct PurchasesHarness {
     let appStore: TestClient
     var purchases: TestClient { stack.client(.purchases) }
 
-    static func with(store: TestStore = .sqlite, body: (PurchasesHarness) async throws -> Void) async throws {
-        let appStore = try AppStoreStandIn(bundleID: "dev.huddle.app")
+    /// `serverAPIKey`: the key purchases signs App Store Server API tokens with (the stand-in knows `registered`).
+    static func with(
+        store: TestStore = .sqlite, serverAPIKey: DevelopmentAppStoreKey? = nil, registered: AppStoreServerAPIKey? = nil,
+        body: (PurchasesHarness) async throws -> Void
+    ) async throws {
+        let appStore =
+            if let registered {
+                try await AppStoreStandIn(bundleID: "dev.huddle.app", serverAPIKey: registered)
+            } else {
+                try AppStoreStandIn(bundleID: "dev.huddle.app")
+            }
         let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
         try await withServerOnPort0({
             buildProviderStandIns(reader: reader, logger: .quiet("app-store"), appStore: appStore, onListening: $0)
         }) {
             standIn in
-            let config = [
+            var config = [
                 "purchases.appstore.bundle.id": "dev.huddle.app", "purchases.appstore.environment": "Sandbox",
                 "purchases.appstore.roots": try appStore.signer.rootPEM,
             ]
+            config.merge(serverAPIKey?.settings(standInURL: standIn) ?? [:]) { _, new in new }
             try await TestStack.with(builders, store: store, config: config) { stack in
                 try await body(PurchasesHarness(stack: stack, appStore: TestClient(baseURL: standIn)))
             }

@@ -14,6 +14,8 @@ struct Purchases: Sendable {
     let store: any PurchaseStore
     let verifier: SignedDataVerifier
     let settings: PurchasesSettings
+    /// Asked for a restored subscription's later periods; nil without an API key.
+    let serverAPI: AppStoreServerAPI?
     let logger: Logger
     let now: @Sendable () -> Date
     let outbox = Outbox()
@@ -33,6 +35,7 @@ struct Purchases: Sendable {
     /// claimed it first (by its original transaction id, which a subscription's renewals share).
     func submit(_ signedTransaction: String, by user: UserID) async throws -> [EntitlementGrant] {
         let transaction = try await verifiedTransaction(signedTransaction)
+        let renewals = await laterPeriods(of: transaction)
         try await database.transaction { sql in
             // An app that sets no account token is judged by the claim alone.
             if let token = transaction.appAccountToken, try await token != store.accountToken(of: user, on: sql) {
@@ -41,10 +44,32 @@ struct Purchases: Sendable {
             guard try await store.claim(transaction.originalTransactionId, for: user, on: sql) == user else {
                 throw PurchasesError.transactionClaimed
             }
-            try await store.record(owned(transaction), of: user, environment: transaction.environment.rawValue, at: now(), on: sql)
+            for credited in [transaction] + renewals {
+                try await store.record(owned(credited), of: user, environment: credited.environment.rawValue, at: now(), on: sql)
+            }
             try await publishEntitlements(of: user, on: sql)
         }
         return try await entitlements(of: user)
+    }
+
+    /// A subscription's periods after `transaction`, from the App Store Server API's history: a phone
+    /// restoring may hold an old period whose renewal no notification brought. The API being down or
+    /// refusing leaves the submission as it was (logged), never fails it.
+    private func laterPeriods(of transaction: AppStoreTransaction) async -> [AppStoreTransaction] {
+        guard let serverAPI, settings.catalog.product(transaction.productId)?.type == .autoRenewable else { return [] }
+        do {
+            var later: [AppStoreTransaction] = []
+            for signed in try await serverAPI.history(of: transaction.transactionId, now: now()) {
+                let period = try await verifiedTransaction(signed, soldHere: false)
+                if period.originalTransactionId == transaction.originalTransactionId, period.purchaseDate > transaction.purchaseDate {
+                    later.append(period)
+                }
+            }
+            return later
+        } catch {
+            logger.warning("App Store Server API history of \(transaction.transactionId) not read: \(error)")
+            return []
+        }
     }
 
     /// Applies an App Store Server Notification V2, once per `notificationUUID`. A notification

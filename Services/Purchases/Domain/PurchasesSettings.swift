@@ -10,11 +10,15 @@ import X509
 /// `purchases.appstore.environment` (`Production`, the default, or `Sandbox`: which App Store's
 /// transactions count; Xcode and LocalTesting never do), `purchases.appstore.roots` (PEM
 /// certificates the chains must reach; Apple Root CA - G3 by default) or `purchases.appstore.roots.file`.
+/// The App Store Server API, asked for a restored subscription's latest period, only with a key:
+/// `purchases.appstore.api.key` (the `.p8` PEM, or `.key.file`), `.api.key.id`, `.api.issuer.id` and
+/// `.api.url` (Apple's production or sandbox host, after the environment, by default).
 struct PurchasesSettings: Sendable {
     var catalog: ProductCatalog
     var bundleID: String
     var environment: AppStoreEnvironment
     var roots: [Certificate]
+    var serverAPI: AppStoreServerAPI.Settings?
 
     init(reader: ConfigReader) throws {
         catalog = try ProductCatalog(reader: reader)
@@ -31,6 +35,23 @@ struct PurchasesSettings: Sendable {
         } catch {
             throw MissingConfiguration(key: "purchases.appstore.roots", hint: "PEM certificates: \(error)")
         }
+        serverAPI = try Self.serverAPI(reader: reader, bundleID: bundleID, environment: parsed)
+    }
+
+    private static func serverAPI(reader: ConfigReader, bundleID: String, environment: AppStoreEnvironment) throws
+        -> AppStoreServerAPI.Settings?
+    {
+        var key = reader.text("purchases.appstore.api.key", isSecret: true)
+        if key == nil, let file = reader.text("purchases.appstore.api.key.file") { key = try String(contentsOfFile: file, encoding: .utf8) }
+        guard let key else { return nil }
+        guard let keyID = reader.text("purchases.appstore.api.key.id"), let issuerID = reader.text("purchases.appstore.api.issuer.id")
+        else {
+            throw MissingConfiguration(key: "purchases.appstore.api.key.id", hint: "with an API key, its key id and issuer id too")
+        }
+        let apple = environment == .sandbox ? "https://api.storekit-sandbox.itunes.apple.com" : "https://api.storekit.itunes.apple.com"
+        return AppStoreServerAPI.Settings(
+            baseURL: reader.text("purchases.appstore.api.url", default: apple), privateKeyPEM: key, keyID: keyID, issuerID: issuerID,
+            bundleID: bundleID)
     }
 
     init(catalog: ProductCatalog, bundleID: String, environment: AppStoreEnvironment, roots: [Certificate]) {
@@ -38,6 +59,7 @@ struct PurchasesSettings: Sendable {
         self.bundleID = bundleID
         self.environment = environment
         self.roots = roots
+        serverAPI = nil
     }
 
     static func certificates(in pem: String) throws -> [Certificate] {

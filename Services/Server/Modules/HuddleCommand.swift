@@ -57,8 +57,10 @@ public struct HuddleCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         var defaults: [String: String] = [:]
         let developmentAPNsKey = DevelopmentAPNsKey()
-        // The App Store's stand-in signs with a chain of its own, made now, whose root purchases trusts.
-        let appStore = try AppStoreStandIn(bundleID: Self.appID)
+        // The App Store's stand-in signs with a chain of its own, made now, whose root purchases trusts,
+        // and answers the App Store Server API for a key made now too.
+        let appStoreKey = DevelopmentAppStoreKey()
+        let appStore = try await AppStoreStandIn(bundleID: Self.appID, serverAPIKey: appStoreKey.registered)
         for module in ServiceModule.allCases {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
@@ -87,6 +89,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["purchases.appstore.bundle.id"] = Self.appID
             defaults["purchases.appstore.environment"] = "Sandbox"
             defaults["purchases.appstore.roots"] = try appStore.signer.rootPEM
+            defaults.merge(appStoreKey.settings(standInURL: Self.standInURL)) { _, new in new }
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
