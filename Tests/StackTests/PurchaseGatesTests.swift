@@ -21,19 +21,7 @@ struct PurchaseGatesTests {
     static func withGatedStack(
         store: TestStore, adminEmail: String = StackTests.adminEmail, body: (TestClient, TestClient) async throws -> Void
     ) async throws {
-        let appStore = try AppStoreStandIn(bundleID: "dev.huddle.app")
-        let standInSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
-        try await withServerOnPort0({
-            buildProviderStandIns(reader: standInSettings, logger: .quiet("stand-in"), appStore: appStore, onListening: $0)
-        }) { standIn in
-            let config = gated.merging([
-                "purchases.appstore.bundle.id": "dev.huddle.app", "purchases.appstore.environment": "Sandbox",
-                "purchases.appstore.roots": try appStore.signer.rootPEM,
-            ]) { _, new in new }
-            try await StackTests.withStack(store: store, adminEmail: adminEmail, config: config) { gateway in
-                try await body(gateway, TestClient(baseURL: standIn))
-            }
-        }
+        try await PurchasesThroughGatewayTests.withPurchasesStack(store: store, config: gated, adminEmail: adminEmail, body: body)
     }
 
     /// What StoreKit hands `app` for `product`, submitted; answers its transaction id.

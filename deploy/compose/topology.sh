@@ -21,6 +21,10 @@ export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
 export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
+# Purchases trusts the stand-in's App Store, whose root it writes at start into the development-trust
+# volume (here the same path on this machine; an old root is removed first, so purchases waits for the new one).
+export PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE=/run/huddle-dev/appstore-root.pem
+mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE"
 
 # Each service gets 127.0.0.N under its compose name.
 declare -A ADDRESS RUNS
@@ -63,8 +67,9 @@ for name in "${!RUNS[@]}"; do
   exit 1
 done
 
-echo "== seed the demo through the gateway"
-"$BIN/huddle" demo --url http://gateway:8080 --log-level warning
+echo "== seed the demo through the gateway (its unlocks bought from the stand-in's App Store)"
+"$BIN/huddle" demo --url http://gateway:8080 --app-store http://stand-in:8080 --log-level warning
 
 echo "== journeys through the gateway (StackTests against the compose topology)"
-HUDDLE_TEST_GATEWAY_URL=http://gateway:8080 swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
+HUDDLE_TEST_GATEWAY_URL=http://gateway:8080 HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
+  swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"

@@ -84,7 +84,8 @@ PY
 echo "== the providers' stand-in"
 run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 \
   STANDIN_FOOTBALL_MATCHDAY_SEED=1 STANDIN_FCM_KEY="$(cat "$WORK/fcm-public.pem")" STANDIN_FCM_CLIENT_EMAIL="$FCM_ACCOUNT" \
-  STANDIN_FCM_PROJECT=huddle-dev "$BIN/stand-in"
+  STANDIN_FCM_PROJECT=huddle-dev STANDIN_APPSTORE_BUNDLE_ID=app.huddle.ios STANDIN_APPSTORE_ROOT_FILE="$WORK/appstore-root.pem" \
+  "$BIN/stand-in"
 
 # Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
 start() {
@@ -110,6 +111,7 @@ start() {
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
     NOTIFY_FCM_URL=http://stand-in:8080
+    PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE="$WORK/appstore-root.pem"
   )
   # HOSTNAME as Kubernetes gives it (the pod's name): it names the instance to the providers.
   run_named "$name-$instance" env -i PATH="$PATH" HOME="$WORK" HOSTNAME="$name-$instance" "${environment[@]}" "$BIN/$module"
@@ -132,10 +134,10 @@ ready http://gateway-1:9180/health/ready
 ready http://gateway-2:9180/health/ready
 
 echo "== seed the demo through a gateway"
-"$BIN/huddle" demo --url http://gateway-1:8080 --log-level warning
+"$BIN/huddle" demo --url http://gateway-1:8080 --app-store http://stand-in:8080 --log-level warning
 
 echo "== journeys alternating between the two gateways (StackTests against the replicated topology)"
-HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 \
+HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
   swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
 
 echo "== one instance of every module killed with SIGKILL in the middle of journeys and live sockets"

@@ -9,7 +9,8 @@ import X509
 /// notify's APNs topic, by default),
 /// `purchases.appstore.environment` (`Production`, the default, or `Sandbox`: which App Store's
 /// transactions count; Xcode and LocalTesting never do), `purchases.appstore.roots` (PEM
-/// certificates the chains must reach; Apple Root CA - G3 by default) or `purchases.appstore.roots.file`.
+/// certificates the chains must reach; Apple Root CA - G3 by default) or `purchases.appstore.roots.file`
+/// (waited for up to a minute: in development the stand-in App Store writes its root there as it starts).
 /// The App Store Server API, asked for a restored subscription's latest period, only with a key:
 /// `purchases.appstore.api.key` (the `.p8` PEM, or `.key.file`), `.api.key.id`, `.api.issuer.id` and
 /// `.api.url` (Apple's production or sandbox host, after the environment, by default).
@@ -20,7 +21,7 @@ struct PurchasesSettings: Sendable {
     var roots: [Certificate]
     var serverAPI: AppStoreServerAPI.Settings?
 
-    init(reader: ConfigReader) throws {
+    init(reader: ConfigReader) async throws {
         catalog = try ProductCatalog(reader: reader)
         bundleID = reader.text("purchases.appstore.bundle.id", default: "app.huddle.ios")
         let environment = reader.text("purchases.appstore.environment", default: AppStoreEnvironment.production.rawValue)
@@ -28,8 +29,10 @@ struct PurchasesSettings: Sendable {
             throw MissingConfiguration(key: "purchases.appstore.environment", hint: "Production or Sandbox")
         }
         self.environment = parsed
-        var pem = reader.text("purchases.appstore.roots")
-        if pem == nil, let file = reader.text("purchases.appstore.roots.file") { pem = try String(contentsOfFile: file, encoding: .utf8) }
+        var pem = reader.text("purchases.appstore.roots").flatMap { $0.isEmpty ? nil : $0 }
+        if pem == nil, let file = reader.text("purchases.appstore.roots.file"), !file.isEmpty {
+            pem = try await Self.contents(of: file, waitingUpTo: .seconds(60))
+        }
         do {
             roots = try Self.certificates(in: pem ?? AppleRoots.g3)
         } catch {
@@ -60,6 +63,15 @@ struct PurchasesSettings: Sendable {
         self.environment = environment
         self.roots = roots
         serverAPI = nil
+    }
+
+    /// A file's text once it exists.
+    private static func contents(of file: String, waitingUpTo patience: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + patience
+        while !FileManager.default.fileExists(atPath: file), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return try String(contentsOfFile: file, encoding: .utf8)
     }
 
     static func certificates(in pem: String) throws -> [Certificate] {
