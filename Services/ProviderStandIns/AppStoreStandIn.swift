@@ -13,7 +13,8 @@ import NIOFoundationCompat
 /// - `POST /test/appstore/notifications {notificationType, subtype?, transactionId}` → `{signedPayload}`: a
 ///   Notifications V2 body about that transaction (a subscription's latest period). `SUBSCRIBED`/`DID_RENEW` carry the next period (a
 ///   new transaction of the same original, a month on), `REFUND`/`REVOKE` the transaction revoked now,
-///   `DID_FAIL_TO_RENEW` with `GRACE_PERIOD` renewal info with a 16-day grace period.
+///   `DID_FAIL_TO_RENEW` with `GRACE_PERIOD` renewal info with a 16-day grace period;
+/// - `GET /test/appstore/root` → its root certificate (PEM), for a development deployment's purchases to trust.
 ///
 /// With a Server API key, it also answers the App Store Server API's transaction history
 /// (`AppStoreServerAPIStandIn`).
@@ -58,6 +59,11 @@ public final class AppStoreStandIn: Sendable {
         addServerAPI(to: router)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        router.get("test/appstore/root") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/x-pem-file"],
+                body: .init(byteBuffer: ByteBuffer(string: try self.signer.rootPEM)))
+        }
         router.post("test/appstore/transactions") { request, context in
             let new = try decoder.decode(NewTransaction.self, from: try await request.body.collect(upTo: 1 << 16))
             let payload = AppStoreTransactionPayload(

@@ -46,6 +46,8 @@ struct AppStoreServerAPITests {
                     .GET, "/inApps/v2/history/\(transaction)", headers: bearer.map { ["Authorization": "Bearer \($0)"] } ?? [:]
                 ).status
             }
+            // What a development deployment's purchases fetches to trust it.
+            #expect(try await client.raw(.GET, "/test/appstore/root").text == appStore.signer.rootPEM)
             #expect(try await status(try await token(key)) == 200)
             #expect(try await status(try await token(key), transaction: "1") == 404)
             #expect(try await status(nil) == 401)
