@@ -8,7 +8,9 @@ public import ServiceLifecycle
 /// Builds the purchases service: the products the operator sells, App Store transactions verified
 /// on the server and credited to the player who bought them, and the App Store's notifications
 /// (renewals, expiries, refunds) applied once each. What each player holds is published to the
-/// services that enforce the gates (list them in `purchases.events.subscribers`).
+/// services that enforce the gates (list them in `purchases.events.subscribers`). Auth's account
+/// deletions leave a deleted player's purchases under a pseudonym (list `purchases` in
+/// `auth.events.subscribers`).
 ///
 /// Configuration keys: the skeleton's (`purchases.http.*`, `purchases.db.url`, `purchases.revocation.poll.ms`,
 /// `purchases.events.*`, `internal.token`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
@@ -23,5 +25,8 @@ public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDep
         logger: dependencies.logger, now: Date.init)
     service.add(PurchasesController(purchases: purchases))
     try service.publishEvents()
+    service.consumeEvents(
+        Purchases.handlers,
+        with: EventConsumer(database: service.database) { event, sql in try await Purchases.handlers.step(for: event)?(purchases, sql) })
     return try service.application()
 }

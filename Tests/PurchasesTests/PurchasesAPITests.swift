@@ -143,4 +143,24 @@ struct PurchasesAPITests {
             }
         }
     }
+
+    @Test(
+        "a deleted player's entitlements end; their purchase stays claimed under a pseudonym, so no new account takes it and a refund still applies",
+        arguments: TestStore.all)
+    func deletedAccount(store: TestStore) async throws {
+        try await PurchasesHarness.with(store: store) { harness in
+            let ada = try await harness.player("Ada Leaving"), bo = try await harness.player("Bo Taker")
+            // Bought without an account token: only the claim says whose it is.
+            let location = try await harness.bought("huddle.location", token: nil)
+            _ = try await expect(200, harness.submit(location.signedTransaction, as: ada))
+            let deleted = AuthEvent.AccountDeleted(userId: ada.user.id)
+            for _ in 1...2 {
+                try await harness.purchases.deliverEvents([(AuthEvent.accountDeleted, ada.user.id.description, deleted)], to: .purchases)
+            }
+            #expect(try await harness.entitlements(ada).isEmpty)
+            #expect(try await expect(409, harness.submit(location.signedTransaction, as: bo)).problem?.code == "TRANSACTION_CLAIMED")
+            _ = try await expect(200, harness.notify(try await harness.notification("REFUND", about: location.transactionId)))
+            #expect(try await harness.entitlements(bo).isEmpty)
+        }
+    }
 }

@@ -14,7 +14,9 @@ import Testing
 struct DemoThroughGatewayTests {
     static let logger = Logger(label: "demo-test")
 
-    @Test("with the gates on, the demo players hold what they bought: Bruno the place and leagues, Chloe everything, Dmitri nothing")
+    @Test(
+        "with the gates on, the demo players hold what they bought: Bruno the place and leagues, Chloe everything, Dmitri nothing",
+        StackTests.embeddedOnly)
     func seedsUnlocks() async throws {
         try await PurchaseGatesTests.withGatedStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway, appStore in
             let url = gateway.baseURL

@@ -111,6 +111,21 @@ struct Purchases: Sendable {
         }
     }
 
+    /// A deleted account's purchases: its transactions stay claimed, under a pseudonym nothing links
+    /// back to the player (a refund is still applied, and no account can claim them again); its
+    /// entitlements end in every service that enforces them.
+    func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
+        try await store.pseudonymize(user, as: UserID(), on: sql)
+        try await publishEntitlements(of: user, on: sql)
+    }
+
+    typealias Step = @Sendable (Purchases, any SQLDatabase) async throws -> Void
+
+    /// Auth's account deletions.
+    static let handlers = EventHandlers<Step> { on in
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { purchases, sql in try await purchases.erase(deleted.userId, on: sql) } }
+    }
+
     /// Applies the effect; answers the player whose entitlements it may have changed.
     private func apply(
         _ effect: NotificationEffect, to transaction: AppStoreTransaction, graceEnds: Date?, at: Date, on sql: any SQLDatabase

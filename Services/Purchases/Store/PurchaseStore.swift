@@ -20,6 +20,8 @@ protocol PurchaseStore: Sendable {
     /// Ends every period of a subscription (its transactions sharing `original`) no later than `at`.
     func end(original: String, at: Date, on sql: any SQLDatabase) async throws
     func transactions(of user: UserID, on sql: any SQLDatabase) async throws -> [OwnedTransaction]
+    /// Moves `user`'s claims and transactions to `pseudonym` and forgets their account token.
+    func pseudonymize(_ user: UserID, as pseudonym: UserID, on sql: any SQLDatabase) async throws
     /// Bumps `user`'s entitlement version and answers it; holds their row until the transaction ends.
     func nextEntitlementVersion(of user: UserID, on sql: any SQLDatabase) async throws -> Int
     /// Keeps a notification once; false when its UUID was seen before.
@@ -104,6 +106,16 @@ struct SQLPurchaseStore: PurchaseStore {
                     expiresAt: try row.decode(column: "expires_at", as: Date?.self),
                     revoked: try row.decode(column: "revoked", as: Bool.self))
             }
+    }
+
+    func pseudonymize(_ user: UserID, as pseudonym: UserID, on sql: any SQLDatabase) async throws {
+        for table in ["claims", "transactions"] {
+            try await sql.update(table).set("user_id", to: SQLBind(pseudonym.description)).where(
+                "user_id", .equal, SQLBind(user.description)
+            )
+            .run()
+        }
+        try await sql.delete(from: "account_tokens").where("user_id", .equal, SQLBind(user.description)).run()
     }
 
     func nextEntitlementVersion(of user: UserID, on sql: any SQLDatabase) async throws -> Int {

@@ -45,5 +45,7 @@ enum PurchasesMigrations {
         Migration(version: 5, name: "entitlement versions") { _ in
             ["CREATE TABLE entitlement_versions (user_id TEXT PRIMARY KEY, version BIGINT NOT NULL)"]
         },
+        // Auth's account deletions, applied once each.
+        .inbox(version: 6),
     ]
 }

@@ -182,6 +182,13 @@ public enum AuthEvent {
     public static let profileChanged = EventType<ProfileChanged>("auth.user.profileChanged", owner: .auth)
     /// A player started following another (not sent again for a repeated follow).
     public static let followed = EventType<Followed>("auth.user.followed", owner: .auth)
+    /// An account was deleted: every service that consumes it erases what it holds of the player, once.
+    public static let accountDeleted = EventType<AccountDeleted>("auth.user.deleted", owner: .auth)
+
+    public struct AccountDeleted: Codable, Equatable, Sendable {
+        public var userId: UserID
+        public init(userId: UserID) { self.userId = userId }
+    }
 
     public struct ProfileChanged: Codable, Equatable, Sendable {
         public var profile: PublicProfile

@@ -27,7 +27,7 @@ public enum PurchasesAPI {
     ]
 
     public enum Internal {
-        public static let all: [APIOperation] = []
+        public static let all: [APIOperation] = [EventsAPI.deliver(to: .purchases).operation]
     }
 }
 
