@@ -259,7 +259,7 @@ let package = Package(
             name: "AuthTests",
             dependencies: [
                 "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .jwtKit, .configuration,
-                .logging, .serviceLifecycle, .nioHTTP1,
+                .logging, .serviceLifecycle, .nioHTTP1, .crypto, .cryptoExtras,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
@@ -335,7 +335,7 @@ let package = Package(
             dependencies: [
                 "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .configuration, .logging,
                 .nioCore, .nioHTTP1,
-                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket,
+                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
         // The README's snippets and lists, checked against what they describe.

@@ -10,6 +10,8 @@ enum AuthError: ProblemError {
     case tooManyAttempts(retryAfterSeconds: Int)
     case invalidRefreshToken
     case invalidOAuthToken(String)
+    /// A Sign in with Apple identity token that does not check out.
+    case invalidProviderToken(String)
     case oauthProviderUnavailable
     case unsupportedProvider(String)
     case cannotFollowSelf
@@ -35,6 +37,8 @@ enum AuthError: ProblemError {
         case .invalidOAuthToken(let reason):
             Problem(
                 .invalidOAuthToken, title: "Invalid provider token", detail: reason)
+        case .invalidProviderToken(let reason):
+            Problem(.invalidProviderToken, title: "Invalid identity token", detail: reason)
         case .oauthProviderUnavailable:
             Problem(
                 .oauthProviderUnavailable,

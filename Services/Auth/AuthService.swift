@@ -9,7 +9,7 @@ public import ServiceLifecycle
 ///
 /// Configuration keys: the skeleton's (`auth.http.*`, `auth.db.url`, `auth.revocation.poll.ms`,
 /// `auth.events.*`, `internal.token`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
-/// `auth.admin.emails`, `auth.oauth.facebook.*`).
+/// `auth.admin.emails`, `auth.oauth.facebook.*`, `auth.oauth.apple.*`).
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = AuthSettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
@@ -24,6 +24,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger),
+        apple: AppleIdentityVerifier(settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger),
         throttle: LoginThrottle(), administratorEmails: settings.administratorEmails, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
 

@@ -15,6 +15,7 @@ import NIOCore
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
+/// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
@@ -23,7 +24,7 @@ import NIOCore
 /// `standin.football.matchday.speed` (match minutes per real minute, default 10).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(), appStore: AppStoreStandIn? = nil,
-    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    appleID: AppleIDStandIn? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
     let router = Router()
@@ -36,6 +37,7 @@ public func buildProviderStandIns(
         perMinute: reader.int(forKey: "standin.football.perminute", default: 300))
     football.add(to: router)
     appStore?.add(to: router)
+    appleID?.add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
     let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
     router.post("test/tokens") { request, context in

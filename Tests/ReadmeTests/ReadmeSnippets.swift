@@ -97,3 +97,19 @@ func join(_ gameID: GameID, on huddle: HuddleClient, paywall: Paywall) async thr
         paywall.offer(error.problem?.productIds ?? [])
     }
 }
+
+/// `ASAuthorizationAppleIDCredential`'s fields the sign-in snippet reads (AuthenticationServices is not on Linux).
+struct AppleIDCredential {
+    var identityToken: Data?
+    var authorizationCode: Data?
+    var fullName: PersonNameComponents?
+}
+
+func signInWithApple(_ credential: AppleIDCredential, rawNonce: String, on huddle: HuddleClient) async throws -> SessionUser {
+    let user = try await huddle.signInWithApple(
+        identityToken: String(decoding: credential.identityToken ?? Data(), as: UTF8.self),
+        authorizationCode: credential.authorizationCode.map { String(decoding: $0, as: UTF8.self) },
+        rawNonce: rawNonce,
+        name: AppleSignInRequest.Name(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
+    return user
+}

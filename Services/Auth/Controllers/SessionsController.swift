@@ -14,6 +14,7 @@ struct SessionsController: Controller {
             guard provider == "facebook" else { throw AuthError.unsupportedProvider(provider) }
             return try await accounts.login(facebookToken: body.accessToken)
         }
+        router.on(AuthAPI.appleSignIn) { body, _, _ in try await accounts.login(apple: body) }
         router.on(AuthAPI.refresh) { body, _, _ in try await accounts.refresh(body.refreshToken) }
         router.on(AuthAPI.logout) { _, context in
             try await accounts.revoke(context.identity.sessionID)

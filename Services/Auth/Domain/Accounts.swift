@@ -16,6 +16,7 @@ struct Accounts: Sendable {
     let issuer: TokenIssuer
     let verifier: TokenVerifier
     let facebook: FacebookVerifier
+    let apple: AppleIdentityVerifier
     let throttle: LoginThrottle
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
@@ -59,11 +60,19 @@ struct Accounts: Sendable {
         }
     }
 
-    /// Signs in with a provider token: the same provider account always maps to the same user; a
-    /// first sign-in links to the account with the provider's verified email, or creates one.
     func login(facebookToken: String) async throws -> Contracts.Session {
-        let identity = try await facebook.verify(facebookToken)
-        let existing = try await database.read { sql in try await users.user(facebookID: identity.providerUserID, on: sql) }
+        try await signIn(as: try await facebook.verify(facebookToken), through: .facebook)
+    }
+
+    func login(apple request: AppleSignInRequest) async throws -> Contracts.Session {
+        try await signIn(as: try await apple.verify(request.identityToken, rawNonce: request.rawNonce, name: request.name), through: .apple)
+    }
+
+    /// Signs in with an identity a provider vouched for: the same provider account always maps to
+    /// the same member; a first sign-in links to the account with the provider's verified email, or
+    /// creates one.
+    private func signIn(as identity: ProviderIdentity, through provider: SignInProvider) async throws -> Contracts.Session {
+        let existing = try await database.read { sql in try await users.user(provider, id: identity.providerUserID, on: sql) }
         if let existing { return try await startSession(for: existing) { _ in } }
         let email = identity.verifiedEmail.map(AuthValidation.normalizedEmail)
         let linked = try await database.read { sql -> User? in
@@ -71,20 +80,22 @@ struct Accounts: Sendable {
             return try await users.user(email: email, on: sql)
         }
         if var linked {
-            linked.facebookID = identity.providerUserID
+            linked[keyPath: provider.userID] = identity.providerUserID
             let user = linked
             return try await startSession(for: user) { sql in
                 try await users.update(user, on: sql)
                 try await profileEvents.published(user, on: sql)
             }
         }
-        let user = User(
-            id: UserID(), email: email ?? "facebook-\(identity.providerUserID)@users.huddle.invalid",
-            name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil,
-            facebookID: identity.providerUserID, roles: [], createdAt: now())
-        return try await startSession(for: user) { sql in
-            try await users.insert(user, on: sql)
-            try await profileEvents.published(user, on: sql)
+        var user = User(
+            id: UserID(), email: email ?? "\(provider.rawValue)-\(identity.providerUserID)@users.huddle.invalid",
+            name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil, facebookID: nil, roles: [],
+            createdAt: now())
+        user[keyPath: provider.userID] = identity.providerUserID
+        let created = user
+        return try await startSession(for: created) { sql in
+            try await users.insert(created, on: sql)
+            try await profileEvents.published(created, on: sql)
         }
     }
 

@@ -10,10 +10,40 @@ struct User: Sendable, Equatable {
     var sports: [Sport]
     var passwordHash: String?
     var facebookID: String?
+    /// Apple's user id (`sub`) for Sign in with Apple.
+    var appleID: String? = nil
     var roles: Set<Role>
     var createdAt: Date
+
+    init(
+        id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
+        appleID: String? = nil, roles: Set<Role>, createdAt: Date
+    ) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.pictureUrl = pictureUrl
+        self.sports = sports
+        self.passwordHash = passwordHash
+        self.facebookID = facebookID
+        self.appleID = appleID
+        self.roles = roles
+        self.createdAt = createdAt
+    }
 
     var publicProfile: PublicProfile { .init(id: id, name: name, pictureUrl: pictureUrl, sports: sports) }
     var myProfile: MyProfile { .init(id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports) }
     var sessionUser: SessionUser { .init(id: id, email: email, name: name, pictureUrl: pictureUrl) }
+}
+
+/// An outside account a member signs in with, and where auth keeps its id.
+enum SignInProvider: String, Sendable {
+    case facebook, apple
+
+    var userID: WritableKeyPath<User, String?> {
+        switch self {
+        case .facebook: \.facebookID
+        case .apple: \.appleID
+        }
+    }
 }

@@ -47,5 +47,9 @@ enum AuthMigrations {
         Migration(version: 3, name: "sign-in failures by client address") { _ in
             ["ALTER TABLE login_failures ADD COLUMN client TEXT NOT NULL DEFAULT ''"]
         },
+        // Sign in with Apple: a member's Apple user id, one member each.
+        Migration(version: 4, name: "Apple user ids") { _ in
+            ["ALTER TABLE users ADD COLUMN apple_id TEXT", "CREATE UNIQUE INDEX users_apple_id ON users (apple_id)"]
+        },
     ]
 }

@@ -11,8 +11,9 @@ protocol UserStore: Sendable {
     func user(id: UserID, on sql: any SQLDatabase) async throws -> User?
     /// Looks up by normalised (lower-case) email.
     func user(email: String, on sql: any SQLDatabase) async throws -> User?
-    func user(facebookID: String, on sql: any SQLDatabase) async throws -> User?
-    /// Saves name, picture, sports and Facebook link.
+    /// The member linked to `provider`'s account `id`.
+    func user(_ provider: SignInProvider, id: String, on sql: any SQLDatabase) async throws -> User?
+    /// Saves name, picture, sports and the Facebook and Apple links.
     func update(_ user: User, on sql: any SQLDatabase) async throws
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
     func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User]
@@ -21,7 +22,9 @@ protocol UserStore: Sendable {
 }
 
 struct SQLUserStore: UserStore {
-    static let columns = ["id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "roles", "created_at"]
+    static let columns = [
+        "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "roles", "created_at",
+    ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
         if try await self.user(email: user.email, on: sql) != nil { throw AuthError.emailTaken }
@@ -29,7 +32,7 @@ struct SQLUserStore: UserStore {
             try await sql.insert(into: "users").columns(Self.columns)
                 .values(
                     SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
-                    SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID),
+                    SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
                     SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
                 ).run()
         } catch {
@@ -47,8 +50,8 @@ struct SQLUserStore: UserStore {
         try await one(where: "email", email, on: sql)
     }
 
-    func user(facebookID: String, on sql: any SQLDatabase) async throws -> User? {
-        try await one(where: "facebook_id", facebookID, on: sql)
+    func user(_ provider: SignInProvider, id: String, on sql: any SQLDatabase) async throws -> User? {
+        try await one(where: "\(provider.rawValue)_id", id, on: sql)
     }
 
     func update(_ user: User, on sql: any SQLDatabase) async throws {
@@ -57,6 +60,7 @@ struct SQLUserStore: UserStore {
             .set("picture_url", to: SQLBind(user.pictureUrl))
             .set("sports", to: SQLBind(user.sports.storedList))
             .set("facebook_id", to: SQLBind(user.facebookID))
+            .set("apple_id", to: SQLBind(user.appleID))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
     }
@@ -97,6 +101,7 @@ struct SQLUserStore: UserStore {
             sports: try row.enumList("sports"),
             passwordHash: try row.decode(column: "password_hash", as: String?.self),
             facebookID: try row.decode(column: "facebook_id", as: String?.self),
+            appleID: try row.decode(column: "apple_id", as: String?.self),
             roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self))
     }

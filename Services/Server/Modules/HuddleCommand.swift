@@ -68,6 +68,9 @@ public struct HuddleCommand: AsyncParsableCommand {
         if standIn {
             defaults["auth.oauth.facebook.url"] = Self.standInURL
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
+            // Sign in with Apple against the stand-in's key set, for the demo app's id.
+            defaults["auth.oauth.apple.url"] = Self.standInURL
+            defaults["auth.oauth.apple.audiences"] = Self.appID
             defaults["catalog.weather.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
@@ -103,7 +106,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         let extras: [any Service] =
             standIn
             ? [
-                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore),
+                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn()),
                 try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
             ] : []
         let stack = try await EmbeddedStack.start(

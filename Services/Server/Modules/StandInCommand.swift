@@ -16,7 +16,7 @@ public enum StandInCommand {
         if let file = reader.string(forKey: "standin.appstore.root.file") {
             try appStore.signer.rootPEM.write(toFile: file, atomically: true, encoding: .utf8)
         }
-        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore)
+        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn())
         let apns = try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)
         try await ServiceGroup(services: [stub, apns], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }

@@ -27,6 +27,36 @@ public struct OAuthLoginRequest: Codable, Equatable, Sendable {
     public init(accessToken: String) { self.accessToken = accessToken }
 }
 
+/// Sign in with Apple: what `ASAuthorizationAppleIDCredential` gives the app, and the raw nonce whose
+/// SHA-256 hex the app set as the request's nonce.
+public struct AppleSignInRequest: Codable, Equatable, Sendable, FieldConstraints {
+    /// The name Apple gives the app on the first sign-in only.
+    public struct Name: Codable, Equatable, Sendable {
+        public var givenName: String?
+        public var familyName: String?
+        public init(givenName: String? = nil, familyName: String? = nil) {
+            self.givenName = givenName
+            self.familyName = familyName
+        }
+    }
+
+    public var identityToken: String
+    public var authorizationCode: String?
+    public var rawNonce: String
+    public var name: Name?
+
+    public init(identityToken: String, authorizationCode: String? = nil, rawNonce: String, name: Name? = nil) {
+        self.identityToken = identityToken
+        self.authorizationCode = authorizationCode
+        self.rawNonce = rawNonce
+        self.name = name
+    }
+
+    public static var constraints: [String: JSONSchema] {
+        ["identityToken": .text(1...8192), "authorizationCode": .text(1...1024), "rawNonce": .text(1...256)]
+    }
+}
+
 public struct RefreshRequest: Codable, Equatable, Sendable {
     public var refreshToken: String
     public init(refreshToken: String) { self.refreshToken = refreshToken }

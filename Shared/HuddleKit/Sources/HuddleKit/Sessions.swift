@@ -21,6 +21,17 @@ extension HuddleClient {
         await begin(try await send(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: facebookAccessToken)))
     }
 
+    /// Signs in with what `ASAuthorizationAppleIDCredential` gave the app: its identity token (as
+    /// text), authorization code, the raw nonce whose SHA-256 hex the request carried, and the name
+    /// Apple gives on the first sign-in only.
+    @discardableResult
+    public func signInWithApple(
+        identityToken: String, authorizationCode: String?, rawNonce: String, name: AppleSignInRequest.Name? = nil
+    ) async throws -> SessionUser {
+        let request = AppleSignInRequest(identityToken: identityToken, authorizationCode: authorizationCode, rawNonce: rawNonce, name: name)
+        return await begin(try await send(AuthAPI.appleSignIn, body: request))
+    }
+
     /// Ends the session on the server (when it answers) and here.
     public func signOut() async {
         _ = try? await send(AuthAPI.logout)

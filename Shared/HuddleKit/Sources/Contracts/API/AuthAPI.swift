@@ -11,6 +11,12 @@ public enum AuthAPI {
         summary: "Sign in with a provider's access token (facebook); the account is made on first use and linked by verified email",
         pathParameters: ["provider": .oneOf(["facebook"])],
         problems: [.invalidOAuthToken, .unknownProvider, .oauthProviderUnavailable])
+    public static let appleSignIn = Endpoint<Anyone, AppleSignInRequest, Session>(
+        .post, "/v1/auth/oauth/apple", owner: .auth,
+        summary: "Sign in with Apple: the identity token is verified against Apple's keys (issuer, audience, expiry, and the "
+            + "nonce as the SHA-256 hex of rawNonce); the account is keyed by Apple's user id, made on first use and linked by "
+            + "verified email; name is what Apple gives the app on the first sign-in only",
+        problems: [.invalidProviderToken, .oauthProviderUnavailable])
     public static let refresh = Endpoint<Anyone, RefreshRequest, Session>(
         .post, "/v1/auth/refresh", owner: .auth,
         summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
@@ -37,7 +43,7 @@ public enum AuthAPI {
         .get, "/.well-known/jwks.json", owner: .auth, summary: "The public keys that verify access tokens")
 
     public static let all: [APIOperation] = [
-        register.operation, login.operation, oauthLogin.operation, refresh.operation, logout.operation, me.operation,
+        register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, refresh.operation, logout.operation, me.operation,
         updateMe.operation, following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,
     ]

@@ -34,6 +34,8 @@ extension ProblemCode {
     public static let invalidCredentials = ProblemCode(401, "INVALID_CREDENTIALS")
     public static let invalidRefreshToken = ProblemCode(401, "INVALID_REFRESH_TOKEN")
     public static let invalidOAuthToken = ProblemCode(401, "INVALID_OAUTH_TOKEN")
+    /// A Sign in with Apple identity token that is not Apple's, not for this app, expired or not for this nonce.
+    public static let invalidProviderToken = ProblemCode(401, "INVALID_PROVIDER_TOKEN")
     public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
     public static let emailTaken = ProblemCode(409, "EMAIL_TAKEN")
     public static let cannotFollowSelf = ProblemCode(422, "CANNOT_FOLLOW_SELF")

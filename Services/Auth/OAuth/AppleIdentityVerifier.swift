@@ -1,0 +1,177 @@
+import AsyncHTTPClient
+import Contracts
+import Crypto
+import Foundation
+import JWTKit
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ServiceKit
+
+/// Checks a Sign in with Apple identity token as Apple documents it: an RS256 JWT signed by one of
+/// Apple's keys (`/auth/keys`, chosen by `kid`), issued by `https://appleid.apple.com` to one of this
+/// deployment's app ids, unexpired, whose `nonce` is the SHA-256 hex of the raw nonce the app made.
+struct AppleIdentityVerifier: Sendable {
+    struct Settings: Sendable {
+        /// `https://appleid.apple.com`, or the stand-in.
+        var baseURL: String
+        /// The bundle ids and services ids tokens may be issued to; none: Sign in with Apple is off.
+        var audiences: Set<String>
+        var timeout: Duration
+        /// How soon Apple's key set is asked again for a `kid` it did not have.
+        var refetchAfter: Duration
+    }
+
+    static let issuer = "https://appleid.apple.com"
+
+    let settings: Settings
+    let keySet: AppleKeySet
+    let logger: Logger
+
+    init(settings: Settings, httpClient: HTTPClient, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        keySet = AppleKeySet(
+            url: settings.baseURL + "/auth/keys", httpClient: httpClient, timeout: settings.timeout, refetchAfter: settings.refetchAfter,
+            logger: logger)
+    }
+
+    /// The identity token's claims, with Apple's names. `email_verified` and `is_private_email` have
+    /// been sent both as booleans and as the strings "true" and "false".
+    struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var aud: AudienceClaim
+        var exp: ExpirationClaim
+        var sub: SubjectClaim
+        var nonce: String?
+        var email: String?
+        var emailVerified: LenientBool?
+        var isPrivateEmail: LenientBool?
+
+        enum CodingKeys: String, CodingKey {
+            case iss, aud, exp, sub, nonce, email
+            case emailVerified = "email_verified", isPrivateEmail = "is_private_email"
+        }
+
+        func verify(using algorithm: some JWTAlgorithm) throws {
+            try exp.verifyNotExpired()
+            guard iss.value == AppleIdentityVerifier.issuer else {
+                throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer")
+            }
+        }
+    }
+
+    func verify(_ token: String, rawNonce: String, name: AppleSignInRequest.Name?) async throws -> ProviderIdentity {
+        guard !settings.audiences.isEmpty else {
+            logger.warning("Sign in with Apple attempted but auth.oauth.apple.audiences is not set")
+            throw AuthError.oauthProviderUnavailable
+        }
+        let header = try Self.header(of: token)
+        guard header.alg == "RS256" else { throw AuthError.invalidProviderToken("The token is not signed with RS256.") }
+        guard let kid = header.kid, try await keySet.knows(kid) else {
+            throw AuthError.invalidProviderToken("The token is not signed with one of Apple's keys.")
+        }
+        let claims: Claims
+        do {
+            claims = try await keySet.keys.verify(token, as: Claims.self)
+        } catch {
+            throw AuthError.invalidProviderToken("The token's signature, issuer or expiry does not check out.")
+        }
+        guard claims.aud.value.contains(where: settings.audiences.contains) else {
+            throw AuthError.invalidProviderToken("The token was issued to another app.")
+        }
+        let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        guard claims.nonce == expectedNonce else { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
+        let fullName = [name?.givenName, name?.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        // Apple vouches for the address it gives, a private relay address included; `email_verified` says so.
+        let verified = claims.emailVerified?.value == true ? claims.email : nil
+        return ProviderIdentity(providerUserID: claims.sub.value, name: fullName.isEmpty ? "Player" : fullName, verifiedEmail: verified)
+    }
+
+    struct Header: Decodable {
+        var alg: String?
+        var kid: String?
+    }
+
+    /// The JOSE header, read before any key is chosen.
+    static func header(of token: String) throws -> Header {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
+            let header = try? JSONDecoder().decode(Header.self, from: data)
+        else { throw AuthError.invalidProviderToken("The token is not a JWT.") }
+        return header
+    }
+}
+
+/// A boolean Apple sends as `true` or as `"true"`.
+struct LenientBool: Codable, Sendable, Equatable {
+    let value: Bool
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let flag = try? container.decode(Bool.self) {
+            value = flag
+        } else {
+            value = try container.decode(String.self).lowercased() == "true"
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+/// Apple's public keys, fetched on first use and again (at most every `refetchAfter`) when a token
+/// names a `kid` the set lacks: Apple rotates its keys without notice.
+actor AppleKeySet {
+    let keys = JWTKeyCollection()
+    private var known: Set<String> = []
+    private var fetchedAt: ContinuousClock.Instant?
+    private let url: String
+    private let httpClient: HTTPClient
+    private let timeout: Duration
+    private let refetchAfter: Duration
+    private let logger: Logger
+
+    init(url: String, httpClient: HTTPClient, timeout: Duration, refetchAfter: Duration, logger: Logger) {
+        self.url = url
+        self.httpClient = httpClient
+        self.timeout = timeout
+        self.refetchAfter = refetchAfter
+        self.logger = logger
+    }
+
+    /// Whether `kid` is one of Apple's keys, asking Apple again once if it was not.
+    func knows(_ kid: String) async throws -> Bool {
+        if known.contains(kid) { return true }
+        if let fetchedAt, ContinuousClock.now - fetchedAt < refetchAfter { return false }
+        try await fetch()
+        return known.contains(kid)
+    }
+
+    private func fetch() async throws {
+        struct KeySet: Decodable {
+            struct Key: Decodable { let kid: String? }
+            let keys: [Key]
+        }
+        let body: ByteBuffer
+        do {
+            let response = try await httpClient.execute(.toProvider(url), timeout: .init(timeout))
+            guard response.status.code == 200 else { throw AuthError.oauthProviderUnavailable }
+            body = try await response.body.collect(upTo: 1 << 20)
+        } catch {
+            logger.warning("Apple's key set could not be fetched: \(error)")
+            throw AuthError.oauthProviderUnavailable
+        }
+        let json = String(buffer: body)
+        guard let set = try? JSONDecoder().decode(KeySet.self, from: Data(json.utf8)), (try? await keys.add(jwksJSON: json)) != nil else {
+            logger.warning("Apple's key set could not be read")
+            throw AuthError.oauthProviderUnavailable
+        }
+        known.formUnion(set.keys.compactMap(\.kid))
+        fetchedAt = .now
+    }
+}

@@ -1,0 +1,114 @@
+import Crypto
+import CryptoExtras
+import Foundation
+public import Hummingbird
+import JWTKit
+import NIOConcurrencyHelpers
+import NIOFoundationCompat
+
+/// Sign in with Apple, as the stand-in plays Apple's side: its key set and test controls that make
+/// what Apple would give an app.
+///
+/// - `GET /auth/keys` → Apple's JWKS (RS256 keys by `kid`; after a rotation, the new one and the one before);
+/// - `POST /test/apple/keys/rotate` → `{kid}`: later identity tokens are signed with a new key;
+/// - `POST /test/apple/identity-tokens {sub, email?, emailVerified?, isPrivateEmail?, aud, nonce, expiresIn?}` →
+///   `{identityToken, authorizationCode}`. `nonce` goes into the token as given: what the app passed
+///   to Apple, the SHA-256 hex of its raw nonce. `email_verified` is sent as a string and
+///   `is_private_email` as a boolean, the two forms Apple's tokens have used. `iss` (not Apple's) signs
+///   one for another issuer.
+public final class AppleIDStandIn: Sendable {
+    struct SigningKey {
+        let kid: String
+        let privateKey: JWTKit.Insecure.RSA.PrivateKey
+        let jwk: [String: String]
+    }
+
+    private let keys = NIOLockedValueBox<[SigningKey]>([])
+
+    public init() throws { try rotate() }
+
+    /// A new signing key; the JWKS keeps the one before it too, as Apple's lists several.
+    @discardableResult
+    func rotate() throws -> String {
+        let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let privateKey = try JWTKit.Insecure.RSA.PrivateKey(pem: backing.pemRepresentation)
+        let (modulus, exponent) = try JWTKit.Insecure.RSA.PublicKey(pem: backing.publicKey.pemRepresentation).getKeyPrimitives()
+        let kid = "standin-" + UUID().uuidString.prefix(8).lowercased()
+        let jwk = [
+            "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": modulus.base64URLEncodedString(),
+            "e": exponent.base64URLEncodedString(),
+        ]
+        keys.withLockedValue { $0 = Array(($0 + [SigningKey(kid: kid, privateKey: privateKey, jwk: jwk)]).suffix(2)) }
+        return kid
+    }
+
+    struct NewIdentityToken: Decodable {
+        var sub: String
+        var email: String?
+        var emailVerified: Bool?
+        var isPrivateEmail: Bool?
+        var aud: String
+        var nonce: String
+        var expiresIn: Int?
+        /// Another issuer than Apple's, to see it refused.
+        var iss: String?
+    }
+
+    /// Apple's identity token claims, with Apple's names.
+    struct IdentityClaims: JWTPayload {
+        var iss: IssuerClaim
+        var aud: AudienceClaim
+        var exp: ExpirationClaim
+        var iat: IssuedAtClaim
+        var sub: SubjectClaim
+        var nonce: String
+        var nonceSupported: Bool
+        var email: String?
+        var emailVerified: String?
+        var isPrivateEmail: Bool?
+        var authTime: Int
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+
+        enum CodingKeys: String, CodingKey {
+            case iss, aud, exp, iat, sub, nonce, email
+            case nonceSupported = "nonce_supported", emailVerified = "email_verified", isPrivateEmail = "is_private_email"
+            case authTime = "auth_time"
+        }
+    }
+
+    func identityToken(_ new: NewIdentityToken) async throws -> String {
+        guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
+        let collection = JWTKeyCollection()
+        await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+        let now = Date()
+        return try await collection.sign(
+            IdentityClaims(
+                iss: IssuerClaim(value: new.iss ?? "https://appleid.apple.com"), aud: AudienceClaim(value: new.aud),
+                exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(new.expiresIn ?? 600))), iat: IssuedAtClaim(value: now),
+                sub: SubjectClaim(value: new.sub), nonce: new.nonce, nonceSupported: true, email: new.email,
+                emailVerified: new.email.map { _ in (new.emailVerified ?? true) ? "true" : "false" }, isPrivateEmail: new.isPrivateEmail,
+                authTime: Int(now.timeIntervalSince1970)),
+            kid: JWKIdentifier(string: key.kid))
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("auth/keys") { _, _ in
+            let body = try JSONSerialization.data(
+                withJSONObject: ["keys": self.keys.withLockedValue { $0.map(\.jwk) }], options: [.sortedKeys])
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
+        }
+        router.post("test/apple/keys/rotate") { _, _ in ["kid": try self.rotate()] }
+        router.post("test/apple/identity-tokens") { request, context in
+            let new = try await request.decode(as: NewIdentityToken.self, context: context)
+            return ["identityToken": try await self.identityToken(new), "authorizationCode": "c" + UUID().uuidString.lowercased()]
+        }
+    }
+}
+
+// The stand-in depends on no Huddle module, so it encodes base64url itself.
+extension Data {
+    fileprivate func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
