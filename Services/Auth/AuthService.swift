@@ -11,7 +11,7 @@ public import ServiceLifecycle
 /// `auth.events.*`, `internal.token`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
 /// `auth.admin.emails`, `auth.oauth.facebook.*`, `auth.oauth.apple.*`).
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
-    let settings = AuthSettings(reader: reader)
+    let settings = try AuthSettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
     let issuer = TokenIssuer()
     let sessions = SQLSessionStore()
@@ -20,12 +20,18 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         keys: { LocalKeySource(issuer: issuer, database: $0, sessions: sessions, now: now) })
     let keys = LocalKeySource(issuer: issuer, database: service.database, sessions: sessions, now: now)
     let users = SQLUserStore()
+    var appleTokens: AppleTokenExchange?
+    if let exchange = settings.appleTokens {
+        appleTokens = try await AppleTokenExchange(
+            settings: exchange, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now)
+    }
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger),
         apple: AppleIdentityVerifier(settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger),
-        throttle: LoginThrottle(), administratorEmails: settings.administratorEmails, now: now)
+        appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(),
+        administratorEmails: settings.administratorEmails, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
 
     service.add(

@@ -12,6 +12,9 @@ struct AuthSettings: Sendable {
     var administratorEmails: Set<String>
     var facebook: FacebookVerifier.Settings
     var apple: AppleIdentityVerifier.Settings
+    /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
+    var appleTokens: AppleTokenExchange.Settings?
+    var appleRefreshKey: RefreshTokenSealer?
 
     /// Keys: `auth.bcrypt.cost` (default 12; tests use 4), `auth.jwt.privatekey`, `auth.admin.emails`
     /// (comma-separated), `auth.oauth.facebook.url` (Graph API's base URL, `https://graph.facebook.com`
@@ -20,7 +23,10 @@ struct AuthSettings: Sendable {
     /// stand-in), `auth.oauth.apple.audiences` (the app ids Sign in with Apple tokens may be issued to,
     /// comma-separated; none turns it off), `auth.oauth.apple.timeout.ms` (2000) and
     /// `auth.oauth.apple.keys.refetch.ms` (how soon Apple's keys are asked again for an unknown `kid`, 5000).
-    init(reader: ConfigReader) {
+    /// With `auth.oauth.apple.key` (the team's Sign in with Apple `.p8` key), `.key.id`, `.team.id`,
+    /// `.client.id` (the app's bundle id; the first audience by default) and `.refresh.key` (32 random
+    /// bytes, base64, that seal Apple's refresh tokens), sign-in codes are exchanged at Apple.
+    init(reader: ConfigReader) throws {
         bcryptCost = UInt8(clamping: reader.integer("auth.bcrypt.cost", default: 12))
         signingKey = reader.text("auth.jwt.privatekey", isSecret: true)
         administratorEmails = Set(reader.list("auth.admin.emails").map(AuthValidation.normalizedEmail))
@@ -34,5 +40,18 @@ struct AuthSettings: Sendable {
             audiences: Set(reader.list("auth.oauth.apple.audiences")),
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
+        guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }
+        guard let keyID = reader.text("auth.oauth.apple.key.id"), let teamID = reader.text("auth.oauth.apple.team.id"),
+            let clientID = reader.text("auth.oauth.apple.client.id") ?? reader.list("auth.oauth.apple.audiences").first
+        else {
+            throw MissingConfiguration(
+                key: "auth.oauth.apple.key.id", hint: "with a Sign in with Apple key, its key id, team id and client id")
+        }
+        guard let sealer = reader.text("auth.oauth.apple.refresh.key", isSecret: true).flatMap(RefreshTokenSealer.init(base64Key:)) else {
+            throw MissingConfiguration(key: "auth.oauth.apple.refresh.key", hint: "32 random bytes, base64, to seal Apple's refresh tokens")
+        }
+        appleTokens = AppleTokenExchange.Settings(
+            baseURL: apple.baseURL, clientID: clientID, teamID: teamID, keyID: keyID, privateKeyPEM: key, timeout: apple.timeout)
+        appleRefreshKey = sealer
     }
 }

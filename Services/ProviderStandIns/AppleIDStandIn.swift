@@ -15,7 +15,12 @@ import NIOFoundationCompat
 ///   `{identityToken, authorizationCode}`. `nonce` goes into the token as given: what the app passed
 ///   to Apple, the SHA-256 hex of its raw nonce. `email_verified` is sent as a string and
 ///   `is_private_email` as a boolean, the two forms Apple's tokens have used. `iss` (not Apple's) signs
-///   one for another issuer.
+///   one for another issuer. The authorization code is good once at `/auth/token` for the token's audience;
+/// - with a client key (`AppleClientKey`): `POST /auth/token` (form: `client_id`, `client_secret`, `code`,
+///   `grant_type=authorization_code`) → `{access_token, token_type, expires_in, refresh_token, id_token}`, or
+///   400 `{"error": "invalid_client" | "invalid_grant"}`; `POST /auth/revoke` (form: `client_id`,
+///   `client_secret`, `token`, `token_type_hint`) → 200, recording a refresh token's revocation;
+/// - `GET /test/apple/revocations?sub=` → `{items: [{sub, clientId, at}]}`.
 public final class AppleIDStandIn: Sendable {
     struct SigningKey {
         let kid: String
@@ -24,8 +29,28 @@ public final class AppleIDStandIn: Sendable {
     }
 
     private let keys = NIOLockedValueBox<[SigningKey]>([])
+    private let client: AppleClientCheck?
+    /// Codes not yet exchanged, with the token they came with; refresh tokens issued, by token.
+    private let codes = NIOLockedValueBox<[String: (sub: String, aud: String, identityToken: String)]>([:])
+    private let refreshTokens = NIOLockedValueBox<[String: (sub: String, clientID: String)]>([:])
+    private let revocations = NIOLockedValueBox<[Revocation]>([])
 
-    public init() throws { try rotate() }
+    struct Revocation: Encodable {
+        let sub: String
+        let clientId: String
+        let at: Date
+    }
+
+    public init() throws {
+        client = nil
+        try rotate()
+    }
+
+    /// One that also exchanges codes and revokes tokens for clients of `clientKey`.
+    public init(clientKey: AppleClientKey) async throws {
+        client = try await .make(clientKey)
+        try rotate()
+    }
 
     /// A new signing key; the JWKS keeps the one before it too, as Apple's lists several.
     @discardableResult
@@ -100,8 +125,70 @@ public final class AppleIDStandIn: Sendable {
         router.post("test/apple/keys/rotate") { _, _ in ["kid": try self.rotate()] }
         router.post("test/apple/identity-tokens") { request, context in
             let new = try await request.decode(as: NewIdentityToken.self, context: context)
-            return ["identityToken": try await self.identityToken(new), "authorizationCode": "c" + UUID().uuidString.lowercased()]
+            let token = try await self.identityToken(new)
+            let code = "c" + UUID().uuidString.lowercased()
+            self.codes.withLockedValue { $0[code] = (new.sub, new.aud, token) }
+            return ["identityToken": token, "authorizationCode": code]
         }
+        router.get("test/apple/revocations") { request, _ in
+            let sub = request.uri.queryParameters.get("sub")
+            let items = self.revocations.withLockedValue { $0.filter { sub == nil || $0.sub == sub } }
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(["items": items]))))
+        }
+        guard let client else { return }
+        router.post("auth/token") { request, _ in
+            let form = try await Self.form(request)
+            guard let clientID = form["client_id"], await client.accepts(form["client_secret"] ?? "", for: clientID) else {
+                return try Self.oauthError("invalid_client")
+            }
+            guard form["grant_type"] == "authorization_code", let code = form["code"],
+                let issued = self.codes.withLockedValue({ $0.removeValue(forKey: code) }), issued.aud == clientID
+            else { return try Self.oauthError("invalid_grant") }
+            let refresh = "r" + UUID().uuidString.lowercased()
+            self.refreshTokens.withLockedValue { $0[refresh] = (issued.sub, clientID) }
+            let body: [String: Any] = [
+                "access_token": "a" + UUID().uuidString.lowercased(), "token_type": "Bearer", "expires_in": 3600,
+                "refresh_token": refresh, "id_token": issued.identityToken,
+            ]
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: body))))
+        }
+        router.post("auth/revoke") { request, _ in
+            let form = try await Self.form(request)
+            guard let clientID = form["client_id"], await client.accepts(form["client_secret"] ?? "", for: clientID) else {
+                return try Self.oauthError("invalid_client")
+            }
+            // Apple answers 200 whether or not it knew the token.
+            if let token = form["token"], let owner = self.refreshTokens.withLockedValue({ $0.removeValue(forKey: token) }),
+                owner.clientID == clientID
+            {
+                self.revocations.withLockedValue { $0.append(Revocation(sub: owner.sub, clientId: clientID, at: Date())) }
+            }
+            return Response(status: .ok)
+        }
+    }
+
+    static func form(_ request: Request) async throws -> [String: String] {
+        let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    static func oauthError(_ error: String) throws -> Response {
+        Response(
+            status: .badRequest, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["error": error]))))
     }
 }
 

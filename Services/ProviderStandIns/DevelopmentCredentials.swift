@@ -77,3 +77,30 @@ private func developmentP256Key() -> (String, String) {
     let key = P256.Signing.PrivateKey()
     return (key.pemRepresentation, key.publicKey.pemRepresentation)
 }
+
+/// A Sign in with Apple key for development: the private half for auth (its client secrets), the
+/// public half for the stand-in's token endpoint; made fresh at each start, with a key that seals
+/// Apple's refresh tokens.
+public struct DevelopmentAppleKey: Sendable {
+    public let keyID = "HUDDLESIWA"
+    public let teamID = "HUDDLETEAM"
+    public let privateKeyPEM: String
+    public let publicKeyPEM: String
+    public let refreshKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+
+    public init() { (privateKeyPEM, publicKeyPEM) = developmentP256Key() }
+
+    /// What the stand-in checks client secrets against, for `clientIDs`.
+    public func registered(clientIDs: Set<String>) -> AppleClientKey {
+        AppleClientKey(publicKeyPEM: publicKeyPEM, keyID: keyID, teamID: teamID, clientIDs: clientIDs)
+    }
+
+    /// Settings that make auth exchange codes for `clientID` at the stand-in at `url`.
+    public func settings(standInURL url: String, clientID: String) -> [String: String] {
+        [
+            "auth.oauth.apple.url": url, "auth.oauth.apple.audiences": clientID, "auth.oauth.apple.client.id": clientID,
+            "auth.oauth.apple.key": privateKeyPEM, "auth.oauth.apple.key.id": keyID, "auth.oauth.apple.team.id": teamID,
+            "auth.oauth.apple.refresh.key": refreshKey,
+        ]
+    }
+}

@@ -17,8 +17,14 @@ struct AppleStandIn {
     var client: TestClient { TestClient(baseURL: url) }
     static let app = "dev.huddle.app"
 
-    static func with<T>(_ body: (AppleStandIn) async throws -> T) async throws -> T {
-        let appleID = try AppleIDStandIn()
+    /// `clientKey`: the Sign in with Apple key the stand-in's token endpoint knows.
+    static func with<T>(clientKey: DevelopmentAppleKey? = nil, _ body: (AppleStandIn) async throws -> T) async throws -> T {
+        let appleID =
+            if let clientKey {
+                try await AppleIDStandIn(clientKey: clientKey.registered(clientIDs: [app]))
+            } else {
+                try AppleIDStandIn()
+            }
         let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
         return try await withServerOnPort0({
             buildProviderStandIns(reader: reader, logger: .quiet("apple"), appleID: appleID, onListening: $0)
@@ -35,6 +41,17 @@ struct AppleStandIn {
     }
 
     static func sha256Hex(_ text: String) -> String { SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+
+    /// An identity token and its authorization code, as Apple gives them to the app.
+    func credential(sub: String, rawNonce: String) async throws -> (identityToken: String, authorizationCode: String) {
+        struct Minted: Decodable {
+            let identityToken: String
+            let authorizationCode: String
+        }
+        let ask = ["sub": sub, "aud": Self.app, "nonce": Self.sha256Hex(rawNonce)]
+        let minted = try expect(200, try await client.raw(.POST, "/test/apple/identity-tokens", json: ask)).decode(Minted.self)
+        return (minted.identityToken, minted.authorizationCode)
+    }
 
     /// An identity token the stand-in signs as Apple, for the SHA-256 of `rawNonce`.
     func identityToken(
@@ -202,6 +219,27 @@ struct AppleSignInTests {
         try await AuthHarness.with(config: config) { auth, _ in
             let refused = try await Self.signIn(auth, "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.e30.c2ln", rawNonce: "raw")
             #expect(refused.status == 503 && refused.problem?.code == "OAUTH_PROVIDER_UNAVAILABLE")
+        }
+    }
+
+    @Test(
+        "the authorization code is exchanged at Apple with auth's client secret, once; a secret from a key Apple does not know is refused")
+    func codeExchange() async throws {
+        let key = DevelopmentAppleKey()
+        try await AppleStandIn.with(clientKey: key) { apple in
+            for (signer, accepted) in [(key, true), (DevelopmentAppleKey(), false)] {
+                let config = apple.authConfig.merging(signer.settings(standInURL: apple.url, clientID: AppleStandIn.app)) { _, new in new }
+                try await AuthHarness.with(config: config) { auth, _ in
+                    let (token, code) = try await apple.credential(sub: "code.1", rawNonce: "n")
+                    let request = AppleSignInRequest(identityToken: token, authorizationCode: code, rawNonce: "n")
+                    let first = try await auth.call(AuthAPI.appleSignIn, body: request)
+                    #expect(first.status == (accepted ? 200 : 401), "\(first.text)")
+                    guard accepted else { return }
+                    // Codes are good once.
+                    let again = try await auth.call(AuthAPI.appleSignIn, body: request)
+                    #expect(again.status == 401 && again.problem?.code == "INVALID_PROVIDER_TOKEN")
+                }
+            }
         }
     }
 }

@@ -17,6 +17,9 @@ struct Accounts: Sendable {
     let verifier: TokenVerifier
     let facebook: FacebookVerifier
     let apple: AppleIdentityVerifier
+    /// Exchanges a Sign in with Apple code for the refresh token deletion revokes; nil without a key.
+    let appleTokens: AppleTokenExchange?
+    let sealer: RefreshTokenSealer?
     let throttle: LoginThrottle
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
@@ -64,8 +67,14 @@ struct Accounts: Sendable {
         try await signIn(as: try await facebook.verify(facebookToken), through: .facebook)
     }
 
+    /// The identity token is checked first; then its code is exchanged at Apple for the refresh
+    /// token kept (sealed) with the member, so deleting the account can revoke it.
     func login(apple request: AppleSignInRequest) async throws -> Contracts.Session {
-        try await signIn(as: try await apple.verify(request.identityToken, rawNonce: request.rawNonce, name: request.name), through: .apple)
+        var identity = try await apple.verify(request.identityToken, rawNonce: request.rawNonce, name: request.name)
+        if let code = request.authorizationCode, let appleTokens, let sealer {
+            identity.sealedRefreshToken = try sealer.seal(try await appleTokens.refreshToken(for: code))
+        }
+        return try await signIn(as: identity, through: .apple)
     }
 
     /// Signs in with an identity a provider vouched for: the same provider account always maps to
@@ -73,7 +82,12 @@ struct Accounts: Sendable {
     /// creates one.
     private func signIn(as identity: ProviderIdentity, through provider: SignInProvider) async throws -> Contracts.Session {
         let existing = try await database.read { sql in try await users.user(provider, id: identity.providerUserID, on: sql) }
-        if let existing { return try await startSession(for: existing) { _ in } }
+        if var existing {
+            guard let sealed = identity.sealedRefreshToken else { return try await startSession(for: existing) { _ in } }
+            existing.appleRefreshToken = sealed
+            let user = existing
+            return try await startSession(for: user) { sql in try await users.update(user, on: sql) }
+        }
         let email = identity.verifiedEmail.map(AuthValidation.normalizedEmail)
         let linked = try await database.read { sql -> User? in
             guard let email else { return nil }
@@ -81,6 +95,7 @@ struct Accounts: Sendable {
         }
         if var linked {
             linked[keyPath: provider.userID] = identity.providerUserID
+            linked.appleRefreshToken = identity.sealedRefreshToken ?? linked.appleRefreshToken
             let user = linked
             return try await startSession(for: user) { sql in
                 try await users.update(user, on: sql)
@@ -92,6 +107,7 @@ struct Accounts: Sendable {
             name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil, facebookID: nil, roles: [],
             createdAt: now())
         user[keyPath: provider.userID] = identity.providerUserID
+        user.appleRefreshToken = identity.sealedRefreshToken
         let created = user
         return try await startSession(for: created) { sql in
             try await users.insert(created, on: sql)

@@ -12,12 +12,14 @@ struct User: Sendable, Equatable {
     var facebookID: String?
     /// Apple's user id (`sub`) for Sign in with Apple.
     var appleID: String? = nil
+    /// Apple's refresh token for this member, sealed (`RefreshTokenSealer`): deletion revokes it.
+    var appleRefreshToken: String? = nil
     var roles: Set<Role>
     var createdAt: Date
 
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
-        appleID: String? = nil, roles: Set<Role>, createdAt: Date
+        appleID: String? = nil, appleRefreshToken: String? = nil, roles: Set<Role>, createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -27,6 +29,7 @@ struct User: Sendable, Equatable {
         self.passwordHash = passwordHash
         self.facebookID = facebookID
         self.appleID = appleID
+        self.appleRefreshToken = appleRefreshToken
         self.roles = roles
         self.createdAt = createdAt
     }

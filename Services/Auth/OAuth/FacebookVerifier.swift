@@ -12,6 +12,8 @@ struct ProviderIdentity: Sendable, Equatable {
     var name: String
     /// Facebook returns an email only when the person verified it, so it can link accounts.
     var verifiedEmail: String?
+    /// Apple's refresh token from the sign-in's authorization code, sealed; kept with the member.
+    var sealedRefreshToken: String? = nil
 }
 
 /// Checks a Facebook user access token the way Facebook documents it: `GET /debug_token` with the

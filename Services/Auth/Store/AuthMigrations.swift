@@ -51,5 +51,7 @@ enum AuthMigrations {
         Migration(version: 4, name: "Apple user ids") { _ in
             ["ALTER TABLE users ADD COLUMN apple_id TEXT", "CREATE UNIQUE INDEX users_apple_id ON users (apple_id)"]
         },
+        // Apple's refresh token per member, sealed, for deletion to revoke.
+        Migration(version: 5, name: "Apple refresh tokens") { _ in ["ALTER TABLE users ADD COLUMN apple_refresh_token TEXT"] },
     ]
 }

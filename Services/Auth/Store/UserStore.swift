@@ -23,7 +23,8 @@ protocol UserStore: Sendable {
 
 struct SQLUserStore: UserStore {
     static let columns = [
-        "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "roles", "created_at",
+        "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token", "roles",
+        "created_at",
     ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
@@ -33,6 +34,7 @@ struct SQLUserStore: UserStore {
                 .values(
                     SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
                     SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
+                    SQLBind(user.appleRefreshToken),
                     SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
                 ).run()
         } catch {
@@ -61,6 +63,7 @@ struct SQLUserStore: UserStore {
             .set("sports", to: SQLBind(user.sports.storedList))
             .set("facebook_id", to: SQLBind(user.facebookID))
             .set("apple_id", to: SQLBind(user.appleID))
+            .set("apple_refresh_token", to: SQLBind(user.appleRefreshToken))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
     }
@@ -102,6 +105,7 @@ struct SQLUserStore: UserStore {
             passwordHash: try row.decode(column: "password_hash", as: String?.self),
             facebookID: try row.decode(column: "facebook_id", as: String?.self),
             appleID: try row.decode(column: "apple_id", as: String?.self),
+            appleRefreshToken: try row.decode(column: "apple_refresh_token", as: String?.self),
             roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self))
     }

@@ -59,7 +59,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         let developmentAPNsKey = DevelopmentAPNsKey()
         // The App Store's stand-in signs with a chain of its own, made now, whose root purchases trusts,
         // and answers the App Store Server API for a key made now too.
-        let appStoreKey = DevelopmentAppStoreKey()
+        let appStoreKey = DevelopmentAppStoreKey(), appleKey = DevelopmentAppleKey()
         let appStore = try await AppStoreStandIn(bundleID: Self.appID, serverAPIKey: appStoreKey.registered)
         for module in ServiceModule.allCases {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
@@ -68,9 +68,8 @@ public struct HuddleCommand: AsyncParsableCommand {
         if standIn {
             defaults["auth.oauth.facebook.url"] = Self.standInURL
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
-            // Sign in with Apple against the stand-in's key set, for the demo app's id.
-            defaults["auth.oauth.apple.url"] = Self.standInURL
-            defaults["auth.oauth.apple.audiences"] = Self.appID
+            // Sign in with Apple against the stand-in, for the demo app's id, codes exchanged with a key made now.
+            defaults.merge(appleKey.settings(standInURL: Self.standInURL, clientID: Self.appID)) { _, new in new }
             defaults["catalog.weather.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
@@ -106,7 +105,9 @@ public struct HuddleCommand: AsyncParsableCommand {
         let extras: [any Service] =
             standIn
             ? [
-                buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn()),
+                buildProviderStandIns(
+                    reader: reader, logger: logger, pushes: pushes, appStore: appStore,
+                    appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID]))),
                 try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
             ] : []
         let stack = try await EmbeddedStack.start(
