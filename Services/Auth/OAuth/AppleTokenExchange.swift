@@ -35,10 +35,13 @@ struct AppleTokenExchange: Sendable {
 
     /// The refresh token Apple gives for `code`. A code Apple refuses is an invalid sign-in.
     func refreshToken(for code: String) async throws -> String {
-        struct Tokens: Decodable { let refresh_token: String? }
+        struct Tokens: Decodable {
+            let refreshToken: String?
+            enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+        }
         let body = try await post(
             "/auth/token", ["client_id": settings.clientID, "code": code, "grant_type": "authorization_code"])
-        guard let token = try? JSONDecoder().decode(Tokens.self, from: body).refresh_token else {
+        guard let token = try? JSONDecoder().decode(Tokens.self, from: body).refreshToken else {
             throw AuthError.invalidProviderToken("Apple did not take the authorization code.")
         }
         return token
