@@ -12,6 +12,8 @@ enum AuthError: ProblemError {
     case invalidOAuthToken(String)
     /// A Sign in with Apple identity token that does not check out.
     case invalidProviderToken(String)
+    /// Deleting an account needs proof of a sign-in just made.
+    case reauthenticationRequired(String)
     case oauthProviderUnavailable
     case unsupportedProvider(String)
     case cannotFollowSelf
@@ -39,6 +41,8 @@ enum AuthError: ProblemError {
                 .invalidOAuthToken, title: "Invalid provider token", detail: reason)
         case .invalidProviderToken(let reason):
             Problem(.invalidProviderToken, title: "Invalid identity token", detail: reason)
+        case .reauthenticationRequired(let reason):
+            Problem(.reauthenticationRequired, title: "Sign in again to delete the account", detail: reason)
         case .oauthProviderUnavailable:
             Problem(
                 .oauthProviderUnavailable,

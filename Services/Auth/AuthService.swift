@@ -33,11 +33,18 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(),
         administratorEmails: settings.administratorEmails, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
+    let deletions = SQLDeletionStore()
+    let appleRevocations = AppleRevocations(
+        database: service.database, store: deletions, exchange: appleTokens, sealer: settings.appleRefreshKey, logger: dependencies.logger)
+    let deletion = AccountDeletion(
+        database: service.database, users: users, store: deletions, hasher: accounts.hasher, verifier: service.verifier,
+        facebook: accounts.facebook, apple: accounts.apple, appleRevocations: appleRevocations, logger: dependencies.logger, now: now)
 
     service.add(
-        KeysController(keys: keys), SessionsController(accounts: accounts), UsersController(profiles: profiles),
+        KeysController(keys: keys), SessionsController(accounts: accounts), UsersController(profiles: profiles, deletion: deletion),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
+    service.addServices(AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry))
     let database = service.database
     service.beforeServerStarts { try await issuer.prepare(configuredKey: settings.signingKey, database: database) }
     return try service.application()

@@ -15,6 +15,8 @@ struct AuthSettings: Sendable {
     /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
     var appleTokens: AppleTokenExchange.Settings?
     var appleRefreshKey: RefreshTokenSealer?
+    /// How often revocations Apple has not taken yet are tried again (`auth.oauth.apple.revoke.retry.ms`, 60000).
+    var appleRevokeRetry: Duration
 
     /// Keys: `auth.bcrypt.cost` (default 12; tests use 4), `auth.jwt.privatekey`, `auth.admin.emails`
     /// (comma-separated), `auth.oauth.facebook.url` (Graph API's base URL, `https://graph.facebook.com`
@@ -40,6 +42,7 @@ struct AuthSettings: Sendable {
             audiences: Set(reader.list("auth.oauth.apple.audiences")),
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
+        appleRevokeRetry = reader.milliseconds("auth.oauth.apple.revoke.retry.ms", default: 60_000)
         guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }
         guard let keyID = reader.text("auth.oauth.apple.key.id"), let teamID = reader.text("auth.oauth.apple.team.id"),
             let clientID = reader.text("auth.oauth.apple.client.id") ?? reader.list("auth.oauth.apple.audiences").first

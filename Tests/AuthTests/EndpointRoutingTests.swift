@@ -22,7 +22,7 @@ struct EndpointRoutingTests {
 
             let query = try await auth.raw(.RAW(value: "QUERY"), "/v1/users/me")
             #expect(query.status == 405)
-            #expect(query.header("Allow") == "GET, HEAD, PATCH")
+            #expect(query.header("Allow") == "GET, HEAD, PATCH, DELETE")
             // HEAD is answered wherever GET is: here, as GET would, a 401 without a token.
             #expect(try await auth.raw(.HEAD, "/v1/users/me").status == 401)
 

@@ -5,10 +5,15 @@ import ServiceKit
 /// `/v1/users/...`: profiles, follows and friend matching. Every route needs a signed-in user.
 struct UsersController: Controller {
     let profiles: Profiles
+    let deletion: AccountDeletion
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.me) { _, context in try await profiles.me(context.userID) }
         router.on(AuthAPI.updateMe) { body, _, context in try await profiles.update(context.userID, with: body) }
+        router.on(AuthAPI.deleteMe) { body, _, context in
+            try await deletion.delete(context.userID, proof: body)
+            return NoContent()
+        }
         router.on(AuthAPI.following) { request, context in try await profiles.following(of: context.userID, page: try PageRequest(request))
         }
         router.on(AuthAPI.followers) { request, context in try await profiles.followers(of: context.userID, page: try PageRequest(request))

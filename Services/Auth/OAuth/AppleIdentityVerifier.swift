@@ -43,6 +43,7 @@ struct AppleIdentityVerifier: Sendable {
         var iss: IssuerClaim
         var aud: AudienceClaim
         var exp: ExpirationClaim
+        var iat: IssuedAtClaim?
         var sub: SubjectClaim
         var nonce: String?
         var email: String?
@@ -50,7 +51,7 @@ struct AppleIdentityVerifier: Sendable {
         var isPrivateEmail: LenientBool?
 
         enum CodingKeys: String, CodingKey {
-            case iss, aud, exp, sub, nonce, email
+            case iss, aud, exp, iat, sub, nonce, email
             case emailVerified = "email_verified", isPrivateEmail = "is_private_email"
         }
 
@@ -62,7 +63,8 @@ struct AppleIdentityVerifier: Sendable {
         }
     }
 
-    func verify(_ token: String, rawNonce: String, name: AppleSignInRequest.Name?) async throws -> ProviderIdentity {
+    /// `rawNonce` nil: a token proving a sign-in just made (deleting an account), issued in the last ten minutes.
+    func verify(_ token: String, rawNonce: String?, name: AppleSignInRequest.Name?) async throws -> ProviderIdentity {
         guard !settings.audiences.isEmpty else {
             logger.warning("Sign in with Apple attempted but auth.oauth.apple.audiences is not set")
             throw AuthError.oauthProviderUnavailable
@@ -81,8 +83,14 @@ struct AppleIdentityVerifier: Sendable {
         guard claims.aud.value.contains(where: settings.audiences.contains) else {
             throw AuthError.invalidProviderToken("The token was issued to another app.")
         }
-        let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
-        guard claims.nonce == expectedNonce else { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
+        if let rawNonce {
+            let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            guard claims.nonce == expectedNonce else { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
+        } else {
+            guard let issued = claims.iat?.value, Date().timeIntervalSince(issued) < 600 else {
+                throw AuthError.invalidProviderToken("The token was not issued in the last ten minutes.")
+            }
+        }
         let fullName = [name?.givenName, name?.familyName].compactMap { $0?.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: " ")
         // Apple vouches for the address it gives, a private relay address included; `email_verified` says so.

@@ -53,5 +53,11 @@ enum AuthMigrations {
         },
         // Apple's refresh token per member, sealed, for deletion to revoke.
         Migration(version: 5, name: "Apple refresh tokens") { _ in ["ALTER TABLE users ADD COLUMN apple_refresh_token TEXT"] },
+        // Deleted members' Apple refresh tokens, until Apple has taken their revocation.
+        Migration(version: 6, name: "Apple revocations to make") { kind in
+            [
+                "CREATE TABLE apple_revocations (user_id TEXT PRIMARY KEY, sealed_token TEXT NOT NULL, queued_at \(kind.timestamp) NOT NULL)"
+            ]
+        },
     ]
 }

@@ -57,6 +57,32 @@ public struct AppleSignInRequest: Codable, Equatable, Sendable, FieldConstraints
     }
 }
 
+/// `DELETE /v1/users/me`: proof of a recent sign-in, the password again or a fresh token from the
+/// provider the account signs in with (a Sign in with Apple identity token, a Facebook access token).
+public struct DeleteAccountRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public enum Provider: String, Codable, Sendable, CaseIterable, WireEnum {
+        case apple, facebook
+    }
+
+    public var password: String?
+    public var provider: Provider?
+    public var token: String?
+
+    public init(password: String) {
+        self.password = password
+        provider = nil
+        token = nil
+    }
+
+    public init(provider: Provider, token: String) {
+        password = nil
+        self.provider = provider
+        self.token = token
+    }
+
+    public static var constraints: [String: JSONSchema] { ["password": .text(1...200), "token": .text(1...8192)] }
+}
+
 public struct RefreshRequest: Codable, Equatable, Sendable {
     public var refreshToken: String
     public init(refreshToken: String) { self.refreshToken = refreshToken }
@@ -214,6 +240,8 @@ public enum AuthEvent {
     public static let followed = EventType<Followed>("auth.user.followed", owner: .auth)
     /// An account was deleted: every service that consumes it erases what it holds of the player, once.
     public static let accountDeleted = EventType<AccountDeleted>("auth.user.deleted", owner: .auth)
+    // Published in the transaction that deletes the account: sessions, credentials and follows are
+    // already gone from auth then.
 
     public struct AccountDeleted: Codable, Equatable, Sendable {
         public var userId: UserID

@@ -32,6 +32,20 @@ extension HuddleClient {
         return await begin(try await send(AuthAPI.appleSignIn, body: request))
     }
 
+    /// Deletes the signed-in account for good, proven by its password typed again; every session
+    /// ends, here too. App Review asks apps that make accounts to offer this.
+    public func deleteAccount(password: String) async throws {
+        _ = try await send(AuthAPI.deleteMe, body: DeleteAccountRequest(password: password))
+        await sessions.end(.signedOut)
+    }
+
+    /// Deletes the signed-in account, proven by a sign-in with its provider just made: a Sign in with
+    /// Apple identity token, or a Facebook access token.
+    public func deleteAccount(provider: DeleteAccountRequest.Provider, token: String) async throws {
+        _ = try await send(AuthAPI.deleteMe, body: DeleteAccountRequest(provider: provider, token: token))
+        await sessions.end(.signedOut)
+    }
+
     /// Ends the session on the server (when it answers) and here.
     public func signOut() async {
         _ = try? await send(AuthAPI.logout)

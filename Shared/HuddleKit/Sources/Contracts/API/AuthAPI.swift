@@ -27,6 +27,12 @@ public enum AuthAPI {
     public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.get, "/v1/users/me", owner: .auth, summary: "My profile")
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
         .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture")
+    public static let deleteMe = Endpoint<SignedIn, DeleteAccountRequest, NoContent>(
+        .delete, "/v1/users/me", owner: .auth,
+        summary: "Delete my account, proving a recent sign-in with my password or a fresh Apple identity token or Facebook access "
+            + "token: every session ends and sign-in is refused at once, the email is free again, Sign in with Apple is revoked at "
+            + "Apple, and every service then erases my personal data",
+        status: 204, problems: [.reauthenticationRequired])
     public static let following = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
         .get, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: Query.paging)
     public static let followers = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
@@ -44,7 +50,7 @@ public enum AuthAPI {
 
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, refresh.operation, logout.operation, me.operation,
-        updateMe.operation, following.operation, followers.operation, matchFriends.operation, profile.operation,
+        updateMe.operation, deleteMe.operation, following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,
     ]
 

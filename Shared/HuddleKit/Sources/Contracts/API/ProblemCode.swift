@@ -36,6 +36,8 @@ extension ProblemCode {
     public static let invalidOAuthToken = ProblemCode(401, "INVALID_OAUTH_TOKEN")
     /// A Sign in with Apple identity token that is not Apple's, not for this app, expired or not for this nonce.
     public static let invalidProviderToken = ProblemCode(401, "INVALID_PROVIDER_TOKEN")
+    /// Deleting an account without proof of a recent sign-in (the password, or a fresh provider token).
+    public static let reauthenticationRequired = ProblemCode(401, "REAUTHENTICATION_REQUIRED")
     public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
     public static let emailTaken = ProblemCode(409, "EMAIL_TAKEN")
     public static let cannotFollowSelf = ProblemCode(422, "CANNOT_FOLLOW_SELF")
