@@ -6,11 +6,12 @@ import Testing
 
 @Suite("Searching teams, places and players fed by events")
 struct CatalogAndPlayerSearchTests {
-    @Test("Players are found by name prefix and despite typos, best match first", arguments: TestStore.all)
+    @Test("Players are found by name prefix and despite typos, best match first; a deleted one no more", arguments: TestStore.all)
     func players(store: TestStore) async throws {
         try await SearchHarness.with(store: store) { h in
             let bruno = try await h.player("Bruno Player")
-            for name in ["Brunhilde Stone", "Annika Kask", "Ülle Õun", "Anna Tamm"] { _ = try await h.player(name) }
+            for name in ["Brunhilde Stone", "Ülle Õun", "Anna Tamm"] { _ = try await h.player(name) }
+            let annika = try await h.player("Annika Kask")
             let token = bruno.accessToken
             func names(_ query: String) async throws -> [String] {
                 try await h.search.value(SearchAPI.players, query: "q=\(query)", token: token).items.map(\.name)
@@ -26,6 +27,13 @@ struct CatalogAndPlayerSearchTests {
             _ = try await expect(
                 200, h.stack.client(.auth).call(AuthAPI.updateMe, body: UpdateProfileRequest(name: "Bruno Backhand"), token: token))
             #expect(try await eventually { try await names("backhand") == ["Bruno Backhand"] })
+
+            // A deleted account leaves player search.
+            _ = try await expect(
+                204,
+                h.stack.client(.auth).call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: annika.accessToken))
+            #expect(try await eventually { try await names("annika").isEmpty })
             #expect(try await h.search.call(SearchAPI.players, query: "q=", token: token).problem?.errors?.map(\.field) == ["q"])
             // Blank by Foundation's measure, not only ASCII spaces; a NUL never reaches the index.
             #expect(

@@ -12,6 +12,8 @@ enum IndexChange: Sendable {
     case subsNeeded(GameEvent.NeedsPlayersChanged)
     case memberCount(CatalogEvent.MembershipChanged)
     case player(PlayerResult)
+    /// A deleted account: its name leaves player search.
+    case removePlayer(UserID)
     /// What a player holds now, for the `location` gate.
     case entitlements(PurchasesEvent.EntitlementsChanged)
     /// An event search keeps nothing of (another type, or a game without a location).
@@ -45,6 +47,7 @@ struct Indexer: Sendable {
         on.on(CatalogEvent.venueChanged) { changed, _ in .set(try document(for: changed.venue)) }
         on.on(AuthEvent.profileChanged) { changed, _ in .player(PlayerResult(id: changed.profile.id, name: changed.profile.name)) }
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in .entitlements(change) }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in .removePlayer(deleted.userId) }
     }
 
     func apply(_ changes: [IndexChange], on sql: any SQLDatabase) async throws {
@@ -55,6 +58,7 @@ struct Indexer: Sendable {
         }
         try await places.upsert(batch.upserts, on: sql)
         for player in batch.players { try await players.upsert(player, on: sql) }
+        for player in batch.removedPlayers { try await players.delete(player, on: sql) }
     }
 
     private func fold(_ change: IndexChange, into batch: inout PendingChanges, on sql: any SQLDatabase) async throws {
@@ -82,6 +86,9 @@ struct Indexer: Sendable {
             }
         case .player(let player):
             batch.players.append(player)
+        case .removePlayer(let id):
+            batch.players.removeAll { $0.id == id }
+            batch.removedPlayers.append(id)
         case .entitlements(let change):
             try await gatekeeper.apply(change, on: sql)
         case .ignored:
@@ -156,6 +163,7 @@ struct PendingChanges {
     private var documents: [Key: PlaceDocument?] = [:]
     private var order: [Key] = []
     var players: [PlayerResult] = []
+    var removedPlayers: [UserID] = []
 
     mutating func set(_ document: PlaceDocument) { record(Key(kind: document.kind, id: document.id), document) }
     mutating func delete(_ kind: PlaceKind, id: String) { record(Key(kind: kind, id: id), nil) }

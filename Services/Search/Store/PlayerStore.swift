@@ -7,6 +7,7 @@ import ServiceKit
 /// ranked by `NameMatch`.
 protocol PlayerStore: Sendable {
     func upsert(_ player: PlayerResult, on sql: any SQLDatabase) async throws
+    func delete(_ player: UserID, on sql: any SQLDatabase) async throws
     /// Players whose name shares a prefix or some trigrams with `text` (lower-cased).
     func candidates(matching text: String, limit: Int, on sql: any SQLDatabase) async throws -> [PlayerResult]
 }
@@ -19,6 +20,10 @@ struct SQLPlayerStore: PlayerStore {
             .values(SQLBind(player.id.description), SQLBind(player.name), SQLBind(NameMatch.key(player.name)))
             .onConflict(with: ["id"]) { $0.set(excludedValueOf: "name").set(excludedValueOf: "name_key") }
             .run()
+    }
+
+    func delete(_ player: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "players").where("id", .equal, SQLBind(player.description)).run()
     }
 
     func candidates(matching text: String, limit: Int, on sql: any SQLDatabase) async throws -> [PlayerResult] {
