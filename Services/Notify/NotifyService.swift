@@ -32,7 +32,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)
     let events = NotifyEvents(
-        directory: directory, notifications: notifications,
+        directory: directory, erasure: SQLErasureStore(), notifications: notifications,
         reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
         nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 

@@ -1,5 +1,7 @@
 import Contracts
 import Foundation
+import SQLKit
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -121,5 +123,34 @@ import Testing
 
     private func devices(_ player: Session, _ harness: NotifyHarness) async throws -> [Device] {
         try await expect(200, harness.notify.call(NotifyAPI.devices, token: player.accessToken)).decode(Page<Device>.self).items
+    }
+
+    @Test(arguments: TestStore.all)
+    func aDeletedAccountsDevicesAndInboxGoAndOthersNotificationsNameItNoMore(store: TestStore) async throws {
+        try await NotifyHarness.with(store: store) { harness in
+            let ana = try await harness.player("Ana Staying"), ada = try await harness.player("Ada Leaving")
+            let auth = harness.stack.client(.auth)
+            _ = try await expect(201, harness.register(NotifyHarness.apnsToken(), ada))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: ada.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ada.user.id, token: ana.accessToken))
+            #expect(try await harness.inbox(ana, reaching: 1).items.map(\.body) == ["Ada Leaving follows you."])
+            _ = try await harness.inbox(ada, reaching: 1)
+
+            _ = try await expect(
+                204, auth.call(AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: ada.accessToken))
+            let renamed = try await poll {
+                try await harness.inbox(ana).items.map(\.body)
+            } until: {
+                $0 != ["Ada Leaving follows you."]
+            }
+            #expect(renamed == ["A former player follows you."])
+            // Nothing of Ada is left in notify's store.
+            for table in ["devices", "notifications", "preferences", "reminders", "people"] {
+                let left = try await harness.store.read { sql in
+                    try await sql.select().column("user_id").from(table).where("user_id", .equal, SQLBind(ada.user.id.description)).all()
+                }
+                #expect(left.isEmpty, "\(table)")
+            }
+        }
     }
 }

@@ -6,9 +6,14 @@ import ServiceKit
 /// Turns other services' events into notifications: a new team game to the members it invited, an
 /// invitation, a join request to the manager or organiser, an approved request, a promotion from
 /// the waiting list, being added to a round, a new follower. It keeps the names and the managers
-/// and organisers those events refer to, from the events that describe them.
+/// and organisers those events refer to, from the events that describe them. A deleted account's
+/// devices, inbox, preferences, reminders and name go, and others' notifications name it no more.
 struct NotifyEvents: Sendable {
+    /// How others' notifications name a deleted account.
+    static let formerPlayer = "A former player"
+
     let directory: any DirectoryStore
+    let erasure: any ErasureStore
     let notifications: Notifications
     let reminders: Reminders
     /// A player's name from auth, for one whose profile event has not arrived yet (auth's events
@@ -27,6 +32,13 @@ struct NotifyEvents: Sendable {
         on.on(AuthEvent.profileChanged) { changed, _ in
             { notify, sql in
                 try await notify.directory.setName(changed.profile.name, of: changed.profile.id, on: sql)
+                return []
+            }
+        }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in
+            { notify, sql in
+                let name = try await notify.directory.name(of: deleted.userId, on: sql)
+                try await notify.erasure.erase(deleted.userId, name: name, formerName: NotifyEvents.formerPlayer, on: sql)
                 return []
             }
         }

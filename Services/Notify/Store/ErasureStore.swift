@@ -1,0 +1,32 @@
+import Contracts
+import Foundation
+import SQLKit
+
+/// What notify holds of a deleted account: its devices and what was queued for them, its inbox,
+/// preferences, reminders and name; and its name in other people's notifications.
+protocol ErasureStore: Sendable {
+    /// Erases `user`; notifications of others that name them (by `name`, with their id in the data) read `formerName`.
+    func erase(_ user: UserID, name: String?, formerName: String, on sql: any SQLDatabase) async throws
+}
+
+struct SQLErasureStore: ErasureStore {
+    func erase(_ user: UserID, name: String?, formerName: String, on sql: any SQLDatabase) async throws {
+        let id = SQLBind(user.description)
+        try await sql.raw(
+            """
+            DELETE FROM push_jobs WHERE state = 'pending' AND (token IN (SELECT token FROM devices WHERE user_id = \(bind: user.description))
+            OR notification_id IN (SELECT id FROM notifications WHERE user_id = \(bind: user.description)))
+            """
+        ).run()
+        for table in ["devices", "notifications", "preferences", "reminders", "people"] {
+            try await sql.delete(from: table).where("user_id", .equal, id).run()
+        }
+        guard let name, !name.isEmpty else { return }
+        try await sql.raw(
+            """
+            UPDATE notifications SET title = REPLACE(title, \(bind: name), \(bind: formerName)),
+            body = REPLACE(body, \(bind: name), \(bind: formerName)) WHERE data LIKE \(bind: "%\(user.description)%")
+            """
+        ).run()
+    }
+}
