@@ -174,4 +174,40 @@ struct MessagesTests {
             }
         }
     }
+
+    @Test(
+        "a deleted account's messages become tombstones under a former player's name, seqs unchanged; it leaves its rooms and its direct room closes",
+        arguments: TestStore.all)
+    func deletedAccount(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let ada = try await chat.player("Ada Leaving"), bo = try await chat.player("Bo Staying")
+            let global = try await chat.globalRoom(bo)
+            let direct = try expect(
+                200, try await chat.chat.call(ChatAPI.direct, body: DirectRoomRequest(userId: bo.user.id), token: ada.accessToken)
+            ).decode(ChatRoom.self)
+            for (text, room, sender) in [
+                ("hi all", global.id, ada), ("hello", global.id, bo), ("bye all", global.id, ada), ("psst", direct.id, ada),
+            ] {
+                _ = try expect(201, try await chat.send(text, to: room, as: sender))
+            }
+            _ = try expect(
+                204,
+                try await chat.stack.client(.auth).call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: ada.accessToken))
+
+            let history = try await poll {
+                try await chat.history(global.id, as: bo)
+            } until: {
+                $0.filter { $0.deleted == true }.count == 2
+            }
+            let ours = history.filter { $0.senderId == ada.user.id || $0.senderId == bo.user.id }.sorted { $0.seq < $1.seq }
+            #expect(ours.map(\.text) == ["", "hello", ""] && ours.map(\.deleted) == [true, nil, true])
+            #expect(ours.filter { $0.senderId == ada.user.id }.allSatisfy { $0.senderName == "Former player" })
+            #expect(Set(ours.map(\.seq)).count == 3 && ours.map(\.seq) == ours.map(\.seq).sorted())
+            // Closed: the conversation with nobody is gone from Bo's rooms, and nothing more is sent in it.
+            #expect(try await chat.chat.call(ChatAPI.messages, direct.id, token: bo.accessToken).status == 404)
+            #expect(try await chat.send("still there?", to: direct.id, as: bo).status == 404)
+            #expect(try await !chat.rooms(bo).contains { $0.id == direct.id })
+        }
+    }
 }

@@ -7,6 +7,7 @@ import ServiceKit
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,
 /// invited, waitlisted), a match gets a room when games first reports it, and names follow profiles.
 /// Someone who loses a room is announced as a `left` change, so their open sockets stop at once.
+/// A deleted account's messages become tombstones and it leaves every room.
 struct RoomEvents: Sendable {
     let rooms: any RoomStore
     let people: any PeopleStore
@@ -26,6 +27,7 @@ struct RoomEvents: Sendable {
         on.on(AuthEvent.profileChanged) { changed, _ in
             { events, sql in try await events.people.setName(changed.profile.name, of: changed.profile.id, on: sql) }
         }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { events, sql in try await events.erase(deleted.userId, on: sql) } }
         on.on(CatalogEvent.teamCreated) { changed, _ in { events, sql in try await events.team(changed.team, created: true, on: sql) } }
         on.on(CatalogEvent.teamUpdated) { changed, _ in { events, sql in try await events.team(changed.team, created: false, on: sql) } }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in { events, sql in try await events.teamDeleted(deleted.teamId, on: sql) } }
@@ -82,6 +84,26 @@ struct RoomEvents: Sendable {
     }
 
     /// Takes `user` out of the room and tells their sockets.
+    /// A deleted account: each of its messages becomes a tombstone (announced, so open sockets show
+    /// it; seqs stay as they were), all of them under a former player's name; it leaves every room,
+    /// its direct rooms close, and its name, blocks and read markers are forgotten.
+    private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
+        for (id, room) in try await messages.store.undeleted(from: user, on: sql) {
+            let version = try await rooms.nextVersion(of: room, on: sql)
+            try await messages.store.delete(id, at: now(), on: sql)
+            try await messages.announce(RoomChange(version: version, kind: .deleted, messageID: id, userID: nil), in: room, on: sql)
+        }
+        try await messages.store.rename(sender: user, to: Self.formerPlayer, on: sql)
+        for room in try await rooms.memberships(of: user, on: sql) {
+            try await remove(user, from: room, on: sql)
+            if room.kind == .direct { try await rooms.close(room.id, at: now(), on: sql) }
+        }
+        try await people.forget(user, on: sql)
+    }
+
+    /// The name a deleted account's messages are shown under.
+    static let formerPlayer = "Former player"
+
     private func remove(_ user: UserID, from room: StoredRoom, on sql: any SQLDatabase) async throws {
         guard try await rooms.removeMember(user, from: room.id, on: sql) else { return }
         let version = try await rooms.nextVersion(of: room.id, on: sql)

@@ -22,6 +22,10 @@ protocol MessageStore: Sendable {
         -> [ChatMessage]
     func edit(_ id: ChatMessageID, text: String, at now: Date, on sql: any SQLDatabase) async throws
     func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws
+    /// The messages `sender` sent that are not deleted yet, with their rooms.
+    func undeleted(from sender: UserID, on sql: any SQLDatabase) async throws -> [(id: ChatMessageID, room: RoomID)]
+    /// Shows every message of `sender` under `name` from now on.
+    func rename(sender: UserID, to name: String, on sql: any SQLDatabase) async throws
     /// Messages after `seq` that are not the viewer's, not deleted and not from players the viewer
     /// blocked, counted up to `cap`.
     func unread(in room: RoomID, after seq: Int, viewer: UserID, cap: Int, on sql: any SQLDatabase) async throws -> Int
@@ -78,6 +82,16 @@ struct SQLMessageStore: MessageStore {
     func edit(_ id: ChatMessageID, text: String, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.update("messages").set("text", to: SQLBind(text)).set("edited_at", to: SQLBind(now))
             .where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func undeleted(from sender: UserID, on sql: any SQLDatabase) async throws -> [(id: ChatMessageID, room: RoomID)] {
+        try await sql.select().columns("id", "room_id").from("messages").where("sender_id", .equal, SQLBind(sender.description))
+            .where("deleted_at", .is, SQLLiteral.null).orderBy("room_id").orderBy("seq").all()
+            .map { (try $0.typedID("id"), try $0.typedID("room_id")) }
+    }
+
+    func rename(sender: UserID, to name: String, on sql: any SQLDatabase) async throws {
+        try await sql.update("messages").set("sender_name", to: SQLBind(name)).where("sender_id", .equal, SQLBind(sender.description)).run()
     }
 
     func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws {

@@ -16,6 +16,8 @@ protocol PeopleStore: Sendable {
     func blocked(by user: UserID, on sql: any SQLDatabase) async throws -> Set<UserID>
     /// Whether either of the two blocked the other.
     func blockedEitherWay(_ one: UserID, _ other: UserID, on sql: any SQLDatabase) async throws -> Bool
+    /// Forgets a deleted account: its name, its blocks either way, its read markers and flood buckets.
+    func forget(_ user: UserID, on sql: any SQLDatabase) async throws
 }
 
 struct SQLPeopleStore: PeopleStore {
@@ -77,5 +79,13 @@ struct SQLPeopleStore: PeopleStore {
 
     private static func decode(_ row: any SQLRow) throws -> ChatBlock {
         ChatBlock(userId: try row.typedID("blocked_id"), blockedAt: try row.decode(column: "blocked_at", as: Date.self))
+    }
+
+    func forget(_ user: UserID, on sql: any SQLDatabase) async throws {
+        let id = SQLBind(user.description)
+        try await sql.delete(from: "people").where("user_id", .equal, id).run()
+        try await sql.delete(from: "blocks").where("user_id", .equal, id).orWhere("blocked_id", .equal, id).run()
+        try await sql.delete(from: "read_markers").where("user_id", .equal, id).run()
+        try await sql.delete(from: "flood_buckets").where("user_id", .equal, id).run()
     }
 }

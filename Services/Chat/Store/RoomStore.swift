@@ -42,6 +42,8 @@ protocol RoomStore: Sendable {
     /// True when the user was a member.
     func removeMember(_ user: UserID, from room: RoomID, on sql: any SQLDatabase) async throws -> Bool
     func members(of room: RoomID, on sql: any SQLDatabase) async throws -> [UserID]
+    /// Every room `user` is a member of.
+    func memberships(of user: UserID, on sql: any SQLDatabase) async throws -> [StoredRoom]
     /// The rooms `user` may use, most recent activity first: the global room, match rooms of matches
     /// kicking off before `matchesUntil` and not over before `matchesFrom`, and rooms with the user as a member.
     func rooms(for user: UserID, matchesFrom: Date, matchesUntil: Date, page: PageRequest, on sql: any SQLDatabase) async throws
@@ -105,6 +107,14 @@ struct SQLRoomStore: RoomStore {
     func removeMember(_ user: UserID, from room: RoomID, on sql: any SQLDatabase) async throws -> Bool {
         try await !sql.delete(from: "room_members").where("room_id", .equal, SQLBind(room.description))
             .where("user_id", .equal, SQLBind(user.description)).returning("user_id").all().isEmpty
+    }
+
+    func memberships(of user: UserID, on sql: any SQLDatabase) async throws -> [StoredRoom] {
+        var found: [StoredRoom] = []
+        let ids = try await sql.select().column("room_id").from("room_members").where("user_id", .equal, SQLBind(user.description))
+            .all().map { try $0.typedID("room_id") as RoomID }
+        for id in ids { if let room = try await room(id, on: sql) { found.append(room) } }
+        return found
     }
 
     func members(of room: RoomID, on sql: any SQLDatabase) async throws -> [UserID] {
