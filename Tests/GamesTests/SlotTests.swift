@@ -110,4 +110,32 @@ struct SlotTests {
             #expect(cleared.subsNeeded == 0)
         }
     }
+
+    @Test(
+        "A deleted account leaves every roster and the first in line takes its slot; the games it organised are cancelled; scorecards show a former player",
+        arguments: TestStore.all)
+    func deletedAccount(store: TestStore) async throws {
+        try await GamesHarness.with(store: store, config: ["auth.events.subscribers": "games", "auth.events.poll.ms": "50"]) { h in
+            let organizer = try await h.player("Org"), anna = try await h.player("Anna Leaving"), ben = try await h.player("Ben")
+            let game = try await h.pickup(by: organizer, capacity: 2)
+            #expect(try await h.join(game, as: anna).status == .going)
+            #expect(try await h.join(game, as: ben).status == .waitlisted)
+            let annas = try await h.pickup(by: anna, capacity: 4)
+            let card = try await h.startRound(on: try await h.course(), by: ben, with: [.init(userId: anna.user.id)])
+
+            _ = try await expect(
+                204, h.auth.call(AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: anna.accessToken))
+            let roster = try await poll {
+                try await h.roster(game, as: organizer)
+            } until: {
+                $0.count == 2
+            }
+            #expect(roster.map(\.name) == ["Org", "Ben"] && roster.map(\.status) == [.going, .going])
+            let cancelled = try await h.read(annas, as: organizer).decode(Game.self)
+            #expect(cancelled.status == .cancelled)
+            // On the scorecard Ben kept with her, she is a former player linked to no account.
+            let kept = try await h.card(card.id, as: ben)
+            #expect(kept.players.map(\.name) == ["Ben", "Former player"] && kept.players[1].userId == nil)
+        }
+    }
 }

@@ -6,9 +6,15 @@ import ServiceKit
 /// Keeps games in step with catalog's teams through its events: someone who joins a team is
 /// invited to its upcoming games, someone who leaves loses the invitations they had not answered,
 /// a renamed team is renamed on its games, and a deleted team's upcoming games are cancelled.
-/// Purchases' events keep games' copy of the players' entitlements (`Gatekeeper`).
+/// Purchases' events keep games' copy of the players' entitlements (`Gatekeeper`). A deleted
+/// account leaves every roster (the waiting list moves up, as when anyone leaves), its upcoming
+/// games are cancelled, and scorecards show a former player in its place.
 struct TeamSync: Sendable {
+    /// The name a deleted account's place on scorecards is shown under.
+    static let formerPlayer = "Former player"
+
     let games: Games
+    let erasure: any ErasureStore
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 
@@ -24,6 +30,7 @@ struct TeamSync: Sendable {
             { sync, sql in try await sync.games.games.renameTeam(changed.team.id, to: changed.team.name, on: sql) }
         }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in { sync, sql in try await sync.cancelGames(of: deleted.teamId, on: sql) } }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { sync, sql in try await sync.erase(deleted.userId, on: sql) } }
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in { sync, sql in try await sync.games.gatekeeper.apply(change, on: sql) } }
     }
 
@@ -47,8 +54,26 @@ struct TeamSync: Sendable {
         }
     }
 
+    private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
+        let now = now()
+        for id in try await erasure.games(placing: user, on: sql) {
+            guard let game = try await games.games.lock(id, viewer: user, on: sql) else { continue }
+            if game.status == .scheduled, game.startsAt > now {
+                _ = try await games.apply(.leaves, to: user, in: game, on: sql)
+            } else {
+                try await games.roster.remove(user, from: id, on: sql)
+            }
+        }
+        try await cancel(try await erasure.upcomingGames(organizedBy: user, now: now, on: sql), on: sql)
+        try await erasure.unlinkRounds(of: user, name: Self.formerPlayer, on: sql)
+    }
+
     private func cancelGames(of team: TeamID, on sql: any SQLDatabase) async throws {
-        for id in try await games.games.upcomingGames(of: team, now: now(), on: sql) {
+        try await cancel(try await games.games.upcomingGames(of: team, now: now(), on: sql), on: sql)
+    }
+
+    private func cancel(_ ids: [GameID], on sql: any SQLDatabase) async throws {
+        for id in ids {
             guard var game = try await games.games.lock(id, viewer: nil, on: sql) else { continue }
             game.status = .cancelled
             try await games.games.update(game, on: sql)
