@@ -11,7 +11,8 @@ public import ServiceLifecycle
 /// Configuration keys: the skeleton's (`catalog.http.*`, `catalog.db.url`, `catalog.revocation.poll.ms`,
 /// `catalog.events.*`, `internal.token`), `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`) and
 /// the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`). Catalog
-/// consumes purchases' events: list `catalog` in `purchases.events.subscribers`.
+/// consumes purchases' and auth's events: list `catalog` in `purchases.events.subscribers` and
+/// `auth.events.subscribers`.
 public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
     let settings = CatalogSettings(reader: reader)
@@ -20,7 +21,9 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let teams = Teams(
         database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper, now: now)
-    let leagues = Leagues(database: database, leagues: SQLLeagueStore(), teams: teams, now: now)
+    let leagueStore = SQLLeagueStore()
+    let leagues = Leagues(database: database, leagues: leagueStore, teams: teams, now: now)
+    let events = CatalogEvents(gatekeeper: gatekeeper, erasure: AccountErasure(teams: teams, leagues: leagueStore))
     let places = Places(database: database, courses: SQLCourseStore(), venues: SQLVenueStore())
     let news = News(database: database, store: SQLNewsStore())
     let weather = WeatherProvider(settings: settings.weather, httpClient: dependencies.providerClient, logger: dependencies.logger)
@@ -30,8 +33,8 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
         NewsController(news: news), CatalogInternalController(teams: teams, leagues: leagues, places: places, news: news))
     try service.publishEvents()
     service.consumeEvents(
-        Gatekeeper.handlers,
-        with: EventConsumer(database: database) { event, sql in try await Gatekeeper.handlers.step(for: event)?(gatekeeper, sql) })
+        CatalogEvents.handlers,
+        with: EventConsumer(database: database) { event, sql in try await CatalogEvents.handlers.step(for: event)?(events, sql) })
     if let feed = settings.news {
         service.addServices(
             NewsPoller(

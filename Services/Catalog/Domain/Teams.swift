@@ -188,7 +188,7 @@ struct Teams: Sendable {
         return team
     }
 
-    private func setStanding(_ role: Membership, of user: UserID, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
+    func setStanding(_ role: Membership, of user: UserID, in id: TeamID, viewer: UserID, on sql: any SQLDatabase)
         async throws -> Team
     {
         let previous = try await teams.membership(of: user, in: id, on: sql)
@@ -196,7 +196,7 @@ struct Teams: Sendable {
         return try await publishMembership(of: user, role: role, previous: previous, in: id, viewer: viewer, on: sql)
     }
 
-    private func removeStanding(of user: UserID, in id: TeamID, on sql: any SQLDatabase) async throws {
+    func removeStanding(of user: UserID, in id: TeamID, on sql: any SQLDatabase) async throws {
         let previous = try await teams.membership(of: user, in: id, on: sql)
         try await teams.removeMembership(of: user, in: id, on: sql)
         _ = try await publishMembership(of: user, role: nil, previous: previous, in: id, viewer: user, on: sql)
@@ -214,7 +214,7 @@ struct Teams: Sendable {
         return team
     }
 
-    private func publish(_ type: EventType<CatalogEvent.TeamChanged>, _ team: Team, on sql: any SQLDatabase) async throws {
+    func publish(_ type: EventType<CatalogEvent.TeamChanged>, _ team: Team, on sql: any SQLDatabase) async throws {
         var snapshot = team
         snapshot.membership = nil
         try await outbox.append(type, aggregateID: team.id.description, payload: CatalogEvent.TeamChanged(team: snapshot), on: sql)

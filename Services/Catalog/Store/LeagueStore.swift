@@ -12,6 +12,10 @@ protocol LeagueStore: Sendable {
         async throws -> [League]
     /// Idempotent.
     func add(_ team: TeamID, to league: LeagueID, on sql: any SQLDatabase) async throws
+    /// The leagues `user` manages.
+    func managed(by user: UserID, on sql: any SQLDatabase) async throws -> [LeagueID]
+    func setManager(_ user: UserID, of league: LeagueID, on sql: any SQLDatabase) async throws
+    func delete(_ league: LeagueID, on sql: any SQLDatabase) async throws
     func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID]
     /// Whether `user` manages the league or stands with one of its teams.
     func isInvolved(_ user: UserID, in league: LeagueID, on sql: any SQLDatabase) async throws -> Bool
@@ -53,6 +57,22 @@ struct SQLLeagueStore: LeagueStore {
         if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
         if let after { query = query.where(after.condition(table: "leagues")) }
         return try await withTeamCounts(query.orderBy("name_key").orderBy("id").limit(limit).all(), on: sql)
+    }
+
+    func managed(by user: UserID, on sql: any SQLDatabase) async throws -> [LeagueID] {
+        try await sql.select().column("id").from("leagues").where("manager_id", .equal, SQLBind(user.description)).all()
+            .map { try $0.typedID("id") }
+    }
+
+    func setManager(_ user: UserID, of league: LeagueID, on sql: any SQLDatabase) async throws {
+        try await sql.update("leagues").set("manager_id", to: SQLBind(user.description)).where("id", .equal, SQLBind(league.description))
+            .run()
+    }
+
+    func delete(_ league: LeagueID, on sql: any SQLDatabase) async throws {
+        // Explicit, so it does not depend on foreign-key enforcement being on.
+        try await sql.delete(from: "league_teams").where("league_id", .equal, SQLBind(league.description)).run()
+        try await sql.delete(from: "leagues").where("id", .equal, SQLBind(league.description)).run()
     }
 
     func add(_ team: TeamID, to league: LeagueID, on sql: any SQLDatabase) async throws {

@@ -16,6 +16,9 @@ protocol TeamStore: Sendable {
     func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
     /// Everyone with a standing, manager first, then by when they arrived.
     func memberships(of team: TeamID, on sql: any SQLDatabase) async throws -> [TeamMembership]
+    /// Every team `user` has a standing in.
+    func standings(of user: UserID, on sql: any SQLDatabase) async throws -> [TeamID]
+    func setManager(_ user: UserID, of team: TeamID, on sql: any SQLDatabase) async throws
     /// Teams where `user` has any standing (of `sport`, when given), by name.
     func teams(of user: UserID, sport: Sport?, after: NameCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [Team]
     /// Public and protected teams whose name contains `text` (any case), by name.
@@ -86,6 +89,15 @@ struct SQLTeamStore: TeamStore {
     func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws {
         try await sql.delete(from: "memberships")
             .where("team_id", .equal, SQLBind(team.description)).where("user_id", .equal, SQLBind(user.description)).run()
+    }
+
+    func setManager(_ user: UserID, of team: TeamID, on sql: any SQLDatabase) async throws {
+        try await sql.update("teams").set("manager_id", to: SQLBind(user.description)).where("id", .equal, SQLBind(team.description)).run()
+    }
+
+    func standings(of user: UserID, on sql: any SQLDatabase) async throws -> [TeamID] {
+        try await sql.select().column("team_id").from("memberships").where("user_id", .equal, SQLBind(user.description)).all()
+            .map { try $0.typedID("team_id") }
     }
 
     func memberships(of team: TeamID, on sql: any SQLDatabase) async throws -> [TeamMembership] {

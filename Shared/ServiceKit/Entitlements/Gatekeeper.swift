@@ -57,12 +57,3 @@ public struct EntitlementRequired: ProblemError, Equatable {
             code: ProblemCode.entitlementRequired.code, productIds: productIds)
     }
 }
-
-extension Gatekeeper {
-    public typealias Step = @Sendable (Gatekeeper, any SQLDatabase) async throws -> Void
-
-    /// For a service whose only events are purchases': keeps its copy of the entitlements.
-    public static let handlers = EventHandlers<Step> { on in
-        on.on(PurchasesEvent.entitlementsChanged) { change, _ in { gatekeeper, sql in try await gatekeeper.apply(change, on: sql) } }
-    }
-}

@@ -1,0 +1,17 @@
+import Contracts
+import SQLKit
+import ServiceKit
+
+/// What catalog takes from other services' events: purchases' entitlements, for the gates, and
+/// auth's account deletions.
+struct CatalogEvents: Sendable {
+    let gatekeeper: Gatekeeper
+    let erasure: AccountErasure
+
+    typealias Step = @Sendable (CatalogEvents, any SQLDatabase) async throws -> Void
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(PurchasesEvent.entitlementsChanged) { change, _ in { events, sql in try await events.gatekeeper.apply(change, on: sql) } }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { events, sql in try await events.erasure.erase(deleted.userId, on: sql) } }
+    }
+}
