@@ -23,7 +23,8 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     let ticketStore = SQLTicketStore()
     let wallets = Wallets(database: database, ledger: ledger, settings: settings, now: now)
     let settler = Settler(tickets: ticketStore, ledger: ledger, settings: settings, now: now)
-    let fixtures = Fixtures(database: database, store: fixtureStore, settler: settler, settings: settings, now: now)
+    let erasure = AccountErasure(store: SQLErasureStore(tickets: ticketStore), tickets: ticketStore, ledger: ledger, now: now)
+    let fixtures = Fixtures(database: database, store: fixtureStore, settler: settler, erasure: erasure, settings: settings, now: now)
     let slips = Slips(database: database, store: SQLSlipStore(), fixtures: fixtures, settings: settings, now: now)
     let tickets = Tickets(
         database: database, fixtures: fixtureStore,

@@ -115,4 +115,31 @@ struct SettlementTests {
             #expect(try await h.settled(kept.id, as: ann).payout == 2100)
         }
     }
+
+    @Test(
+        "A deleted account's open ticket is void and refunded once; its wallet and tickets stay in the ledger under a pseudonym, and the ledger holds",
+        arguments: TestStore.all)
+    func deletedAccount(store: TestStore) async throws {
+        try await BettingHarness.with(store: store, config: ["auth.events.subscribers": "betting", "auth.events.poll.ms": "50"]) { h in
+            let ann = try await h.player("Ann Leaving")
+            let derby = try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00"))
+            _ = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [derby.pick(.home)]), as: ann))
+            let before = try await h.ledger()
+
+            _ = try await expect(
+                204,
+                h.stack.client(.auth).call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: ann.accessToken))
+            let refunded = try await poll {
+                try await h.ledger()
+            } until: {
+                $0.transfers == before.transfers + 1
+            }
+            #expect(refunded.accounts == before.accounts && refunded.holds)
+            // The match the ticket was on ends as it predicted: nothing more is paid.
+            try await h.finish(derby, status: .fullTime, regularTime: .init(home: 2, away: 0))
+            _ = try await h.waitFor(derby.id) { $0.status == .fullTime }
+            #expect(try await h.ledger().transfers == refunded.transfers)
+        }
+    }
 }

@@ -8,6 +8,8 @@ struct Fixtures: Sendable {
     let database: Database
     let store: any FixtureStore
     let settler: Settler
+    /// What a deleted account leaves (auth's `auth.user.deleted`).
+    let erasure: AccountErasure
     let settings: BettingSettings
     let now: @Sendable () -> Date
 
@@ -43,6 +45,7 @@ struct Fixtures: Sendable {
         on.on(MatchEvent.updated, MatchEvent.finished) { changed, _ in
             { fixtures, sql in try await fixtures.matchChanged(changed, on: sql) }
         }
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { fixtures, sql in try await fixtures.erasure.erase(deleted.userId, on: sql) } }
     }
 
     private func matchChanged(_ changed: MatchEvent.MatchChanged, on sql: any SQLDatabase) async throws {

@@ -8,7 +8,7 @@ public enum Wiring {
     /// Publisher → the modules that consume its events through `/internal/events`
     /// (`<publisher>.events.subscribers`).
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
-        .auth: [.search, .chat, .notify, .purchases, .games, .catalog],
+        .auth: [.search, .chat, .notify, .purchases, .games, .catalog, .betting],
         .catalog: [.games, .search, .chat, .notify],
         .games: [.search, .betting, .chat, .notify],
         .purchases: [.catalog, .games, .search],
