@@ -40,8 +40,13 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, store: deletions, hasher: accounts.hasher, verifier: service.verifier,
         facebook: accounts.facebook, apple: accounts.apple, appleRevocations: appleRevocations, logger: dependencies.logger, now: now)
 
+    let appleNotifications = AppleNotifications(
+        database: service.database, users: users, sessions: sessions, verifier: service.verifier, apple: accounts.apple,
+        deletion: deletion, logger: dependencies.logger, now: now)
+
     service.add(
-        KeysController(keys: keys), SessionsController(accounts: accounts), UsersController(profiles: profiles, deletion: deletion),
+        KeysController(keys: keys), SessionsController(accounts: accounts, appleNotifications: appleNotifications),
+        UsersController(profiles: profiles, deletion: deletion),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
     service.addServices(AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry))

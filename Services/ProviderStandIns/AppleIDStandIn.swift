@@ -20,7 +20,10 @@ import NIOFoundationCompat
 ///   `grant_type=authorization_code`) → `{access_token, token_type, expires_in, refresh_token, id_token}`, or
 ///   400 `{"error": "invalid_client" | "invalid_grant"}`; `POST /auth/revoke` (form: `client_id`,
 ///   `client_secret`, `token`, `token_type_hint`) → 200, recording a refresh token's revocation;
-/// - `GET /test/apple/revocations?sub=` → `{items: [{sub, clientId, at}]}`.
+/// - `GET /test/apple/revocations?sub=` → `{items: [{sub, clientId, at}]}`;
+/// - `POST /test/apple/notifications {sub, type, aud?}` → `{payload}`: a server-to-server notification
+///   (`consent-revoked`, `account-delete`, `email-disabled`, `email-enabled`) signed with the current key,
+///   its `events` a JSON string as Apple sends it.
 public final class AppleIDStandIn: Sendable {
     struct SigningKey {
         let kid: String
@@ -116,6 +119,34 @@ public final class AppleIDStandIn: Sendable {
             kid: JWKIdentifier(string: key.kid))
     }
 
+    /// Apple's server-to-server notification claims: `events` is JSON inside a string.
+    struct NotificationClaims: JWTPayload {
+        var iss: IssuerClaim
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var jti: IDClaim
+        var events: String
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    func notification(sub: String, type: String, aud: String) async throws -> String {
+        guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
+        let collection = JWTKeyCollection()
+        await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+        let now = Date()
+        var event: [String: Any] = ["type": type, "sub": sub, "event_time": Int(now.timeIntervalSince1970 * 1000)]
+        if type.hasPrefix("email-") {
+            event["email"] = "\(sub)@privaterelay.appleid.com"
+            event["is_private_email"] = "true"
+        }
+        let events = String(decoding: try JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]), as: UTF8.self)
+        return try await collection.sign(
+            NotificationClaims(
+                iss: "https://appleid.apple.com", aud: AudienceClaim(value: aud), iat: IssuedAtClaim(value: now),
+                jti: IDClaim(value: UUID().uuidString.lowercased()), events: events),
+            kid: JWKIdentifier(string: key.kid))
+    }
+
     func add(to router: Router<BasicRequestContext>) {
         router.get("auth/keys") { _, _ in
             let body = try JSONSerialization.data(
@@ -129,6 +160,15 @@ public final class AppleIDStandIn: Sendable {
             let code = "c" + UUID().uuidString.lowercased()
             self.codes.withLockedValue { $0[code] = (new.sub, new.aud, token) }
             return ["identityToken": token, "authorizationCode": code]
+        }
+        router.post("test/apple/notifications") { request, context in
+            struct Ask: Decodable {
+                var sub: String
+                var type: String
+                var aud: String?
+            }
+            let ask = try await request.decode(as: Ask.self, context: context)
+            return ["payload": try await self.notification(sub: ask.sub, type: ask.type, aud: ask.aud ?? "dev.huddle.app")]
         }
         router.get("test/apple/revocations") { request, _ in
             let sub = request.uri.queryParameters.get("sub")

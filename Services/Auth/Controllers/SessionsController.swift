@@ -5,6 +5,7 @@ import ServiceKit
 /// `/v1/auth/...`: register, sign in (password or provider), refresh, sign out.
 struct SessionsController: Controller {
     let accounts: Accounts
+    let appleNotifications: AppleNotifications
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.register) { body, _, _ in try await accounts.register(body) }
@@ -15,6 +16,10 @@ struct SessionsController: Controller {
             return try await accounts.login(facebookToken: body.accessToken)
         }
         router.on(AuthAPI.appleSignIn) { body, _, _ in try await accounts.login(apple: body) }
+        router.on(AuthAPI.appleNotifications) { body, _, _ in
+            try await appleNotifications.receive(body.payload)
+            return AppleNotificationReceipt()
+        }
         router.on(AuthAPI.refresh) { body, _, _ in try await accounts.refresh(body.refreshToken) }
         router.on(AuthAPI.logout) { _, context in
             try await accounts.revoke(context.identity.sessionID)

@@ -28,6 +28,12 @@ struct AccountDeletion: Sendable {
             throw CommonError.unauthorized()
         }
         try await requireRecentSignIn(of: user, proof: proof)
+        try await erase(user)
+    }
+
+    /// Deletes the account now: what `delete` does once the proof is checked, and what Apple's
+    /// `account-delete` notification asks.
+    func erase(_ user: User) async throws {
         let at = now()
         let ended = try await database.transaction { sql in
             let ended = try await store.erase(user, at: at, on: sql)

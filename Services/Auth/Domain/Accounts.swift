@@ -89,9 +89,11 @@ struct Accounts: Sendable {
             return try await startSession(for: user) { sql in try await users.update(user, on: sql) }
         }
         let email = identity.verifiedEmail.map(AuthValidation.normalizedEmail)
+        // Without a verified email, the account this provider account made before it was unlinked
+        // (Apple's consent revoked) is found by the address made for it.
+        let placeholder = "\(provider.rawValue)-\(identity.providerUserID)@users.huddle.invalid"
         let linked = try await database.read { sql -> User? in
-            guard let email else { return nil }
-            return try await users.user(email: email, on: sql)
+            try await users.user(email: email ?? placeholder, on: sql)
         }
         if var linked {
             linked[keyPath: provider.userID] = identity.providerUserID
@@ -103,7 +105,7 @@ struct Accounts: Sendable {
             }
         }
         var user = User(
-            id: UserID(), email: email ?? "\(provider.rawValue)-\(identity.providerUserID)@users.huddle.invalid",
+            id: UserID(), email: email ?? placeholder,
             name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil, facebookID: nil, roles: [],
             createdAt: now())
         user[keyPath: provider.userID] = identity.providerUserID

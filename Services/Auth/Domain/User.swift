@@ -14,12 +14,14 @@ struct User: Sendable, Equatable {
     var appleID: String? = nil
     /// Apple's refresh token for this member, sealed (`RefreshTokenSealer`): deletion revokes it.
     var appleRefreshToken: String? = nil
+    /// Whether Apple forwards mail to the member's private relay address (its last notification says).
+    var appleEmailForwarding: Bool? = nil
     var roles: Set<Role>
     var createdAt: Date
 
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
-        appleID: String? = nil, appleRefreshToken: String? = nil, roles: Set<Role>, createdAt: Date
+        appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -30,6 +32,7 @@ struct User: Sendable, Equatable {
         self.facebookID = facebookID
         self.appleID = appleID
         self.appleRefreshToken = appleRefreshToken
+        self.appleEmailForwarding = appleEmailForwarding
         self.roles = roles
         self.createdAt = createdAt
     }

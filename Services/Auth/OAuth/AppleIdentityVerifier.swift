@@ -98,6 +98,39 @@ struct AppleIdentityVerifier: Sendable {
         return ProviderIdentity(providerUserID: claims.sub.value, name: fullName.isEmpty ? "Player" : fullName, verifiedEmail: verified)
     }
 
+    /// One of Apple's server-to-server notifications about a member.
+    struct AccountEvent: Decodable, Equatable {
+        var type: String
+        var sub: String
+    }
+
+    struct NotificationClaims: JWTPayload {
+        var iss: IssuerClaim
+        var aud: AudienceClaim
+        var events: String
+
+        func verify(using algorithm: some JWTAlgorithm) throws {
+            guard iss.value == AppleIdentityVerifier.issuer else {
+                throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer")
+            }
+        }
+    }
+
+    /// A notification Apple signed for one of this deployment's app ids; its `events` read.
+    func verifyNotification(_ payload: String) async throws -> AccountEvent {
+        let header = try Self.header(of: payload)
+        guard header.alg == "RS256", let kid = header.kid, try await keySet.knows(kid) else {
+            throw AuthError.invalidProviderToken("The notification is not signed with one of Apple's keys.")
+        }
+        guard let claims = try? await keySet.keys.verify(payload, as: NotificationClaims.self),
+            claims.aud.value.contains(where: settings.audiences.contains)
+        else { throw AuthError.invalidProviderToken("The notification's signature, issuer or audience does not check out.") }
+        guard let event = try? JSONDecoder().decode(AccountEvent.self, from: Data(claims.events.utf8)) else {
+            throw AuthError.invalidProviderToken("The notification's events cannot be read.")
+        }
+        return event
+    }
+
     struct Header: Decodable {
         var alg: String?
         var kid: String?

@@ -59,5 +59,9 @@ enum AuthMigrations {
                 "CREATE TABLE apple_revocations (user_id TEXT PRIMARY KEY, sealed_token TEXT NOT NULL, queued_at \(kind.timestamp) NOT NULL)"
             ]
         },
+        // Whether Apple forwards mail to a member's private relay address, from its notifications.
+        Migration(version: 7, name: "Apple mail forwarding") { kind in
+            ["ALTER TABLE users ADD COLUMN apple_email_forwarding \(kind.boolean)"]
+        },
     ]
 }

@@ -11,6 +11,8 @@ protocol SessionStore: Sendable {
     @discardableResult
     func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool
     func revocations(after cursor: Int64, since: Date, on sql: any SQLDatabase) async throws -> RevokedSessions
+    /// Ends every open session of `user`; answers them.
+    func revokeAll(of user: UserID, at: Date, on sql: any SQLDatabase) async throws -> [SessionID]
 }
 
 enum RotationOutcome: Sendable, Equatable {
@@ -65,6 +67,13 @@ struct SQLSessionStore: SessionStore {
         try await sql.insert(into: "session_revocations").columns("session_id", "revoked_at")
             .values(SQLBind(session.description), SQLBind(at)).run()
         return true
+    }
+
+    func revokeAll(of user: UserID, at: Date, on sql: any SQLDatabase) async throws -> [SessionID] {
+        let open = try await sql.select().column("id").from("sessions").where("user_id", .equal, SQLBind(user.description))
+            .where("revoked_at", .is, SQLLiteral.null).all().compactMap { SessionID(try $0.decode(column: "id", as: String.self)) }
+        for session in open { _ = try await revoke(session, at: at, on: sql) }
+        return open
     }
 
     func revocations(after cursor: Int64, since: Date, on sql: any SQLDatabase) async throws -> RevokedSessions {

@@ -23,8 +23,8 @@ protocol UserStore: Sendable {
 
 struct SQLUserStore: UserStore {
     static let columns = [
-        "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token", "roles",
-        "created_at",
+        "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token",
+        "apple_email_forwarding", "roles", "created_at",
     ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
@@ -34,7 +34,7 @@ struct SQLUserStore: UserStore {
                 .values(
                     SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
                     SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
-                    SQLBind(user.appleRefreshToken),
+                    SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
                     SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
                 ).run()
         } catch {
@@ -64,6 +64,7 @@ struct SQLUserStore: UserStore {
             .set("facebook_id", to: SQLBind(user.facebookID))
             .set("apple_id", to: SQLBind(user.appleID))
             .set("apple_refresh_token", to: SQLBind(user.appleRefreshToken))
+            .set("apple_email_forwarding", to: SQLBind(user.appleEmailForwarding))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
     }
@@ -106,6 +107,7 @@ struct SQLUserStore: UserStore {
             facebookID: try row.decode(column: "facebook_id", as: String?.self),
             appleID: try row.decode(column: "apple_id", as: String?.self),
             appleRefreshToken: try row.decode(column: "apple_refresh_token", as: String?.self),
+            appleEmailForwarding: try row.decode(column: "apple_email_forwarding", as: Bool?.self),
             roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self))
     }

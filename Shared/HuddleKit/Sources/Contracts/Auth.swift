@@ -83,6 +83,19 @@ public struct DeleteAccountRequest: Codable, Equatable, Sendable, FieldConstrain
     public static var constraints: [String: JSONSchema] { ["password": .text(1...200), "token": .text(1...8192)] }
 }
 
+/// Sign in with Apple's server-to-server notification, as Apple posts it: a JWT signed with Apple's keys.
+public struct AppleNotificationBody: Codable, Equatable, Sendable, FieldConstraints {
+    public var payload: String
+    public init(payload: String) { self.payload = payload }
+    public static var constraints: [String: JSONSchema] { ["payload": .text(1...16_384)] }
+}
+
+/// What auth answers a notification it took.
+public struct AppleNotificationReceipt: Codable, Equatable, Sendable {
+    public var received: Bool
+    public init(received: Bool = true) { self.received = received }
+}
+
 public struct RefreshRequest: Codable, Equatable, Sendable {
     public var refreshToken: String
     public init(refreshToken: String) { self.refreshToken = refreshToken }

@@ -17,6 +17,11 @@ public enum AuthAPI {
             + "nonce as the SHA-256 hex of rawNonce); the account is keyed by Apple's user id, made on first use and linked by "
             + "verified email; name is what Apple gives the app on the first sign-in only",
         problems: [.invalidProviderToken, .oauthProviderUnavailable])
+    public static let appleNotifications = Endpoint<Anyone, AppleNotificationBody, AppleNotificationReceipt>(
+        .post, "/v1/auth/apple/notifications", owner: .auth,
+        summary: "Sign in with Apple's server-to-server notifications (a JWT signed by Apple): consent-revoked ends the member's "
+            + "sessions and unlinks Apple, account-delete deletes the account, email-disabled and email-enabled are recorded",
+        problems: [.invalidProviderToken, .oauthProviderUnavailable])
     public static let refresh = Endpoint<Anyone, RefreshRequest, Session>(
         .post, "/v1/auth/refresh", owner: .auth,
         summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
@@ -49,7 +54,8 @@ public enum AuthAPI {
         .get, "/.well-known/jwks.json", owner: .auth, summary: "The public keys that verify access tokens")
 
     public static let all: [APIOperation] = [
-        register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, refresh.operation, logout.operation, me.operation,
+        register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
+        logout.operation, me.operation,
         updateMe.operation, deleteMe.operation, following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,
     ]
