@@ -113,3 +113,7 @@ func signInWithApple(_ credential: AppleIDCredential, rawNonce: String, on huddl
         name: AppleSignInRequest.Name(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
     return user
 }
+
+func deleteAccount(on huddle: HuddleClient, password: String) async throws {
+    try await huddle.deleteAccount(password: password)
+}
