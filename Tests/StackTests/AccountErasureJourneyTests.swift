@@ -1,0 +1,108 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// A player with a team, games, a round, messages, a phone and followers deletes their account;
+/// afterwards no public surface shows them, through the gateway.
+@Suite("Deleting an account, across every service")
+struct AccountErasureJourneyTests {
+    @Test(
+        "after the deletion nobody finds the player's name: search, team and game rosters, the scorecard, chat, others' inboxes; the waiting list moved up and the email registers anew",
+        arguments: StackTests.stores)
+    func erasedEverywhere(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let name = "Zelda Leaving \(suffix)", email = "zelda-\(suffix)@example.com"
+            let zelda = try await gateway.register(name: name, email: email), bo = try await gateway.register(name: "Bo \(suffix)")
+            let cy = try await gateway.register(name: "Cy \(suffix)")
+            let admin = try await StackTests.administrator(gateway)
+
+            // A team Zelda manages, with Bo in it; a game Cy organises, Zelda in its only free slot and Bo waiting.
+            let team = try await gateway.value(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
+                    name: "Zelda's \(suffix)", sport: .volleyball, privacy: .public, location: Location(lat: 59.43, lng: 24.75),
+                    ageGroup: .adult, gender: .coed, skill: .any), token: zelda.accessToken)
+            _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: bo.accessToken)
+            let game = try await gateway.value(
+                GamesAPI.createGame,
+                body: CreateGameRequest(
+                    kind: .pickup, startsAt: Date().addingTimeInterval(7 * 86_400), location: Location(lat: 59.43, lng: 24.75),
+                    sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 2), token: cy.accessToken)
+            #expect(try await gateway.value(GamesAPI.joinGame, game.id, token: zelda.accessToken).status == .going)
+            #expect(try await gateway.value(GamesAPI.joinGame, game.id, token: bo.accessToken).status == .waitlisted)
+            // A round Bo keeps with her, a message in the global room, her phone, and follows both ways.
+            let course = try await StackTests.nineHoleCourse(
+                "Erasure Park \(suffix)", at: Location(lat: 58.98, lng: 26.25), by: admin, through: gateway)
+            let card = try await gateway.value(
+                GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: [.init(userId: zelda.user.id)]),
+                token: bo.accessToken)
+            let global = try #require(
+                try await gateway.value(ChatAPI.rooms, token: zelda.accessToken).items.first { $0.kind == .global })
+            let bye = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "bye from \(suffix)", clientMessageId: "bye-\(suffix)"),
+                token: zelda.accessToken)
+            _ = try await gateway.value(
+                NotifyAPI.registerDevice, body: RegisterDevice(platform: .fcm, token: "zelda-phone-\(suffix)"), token: zelda.accessToken)
+            _ = try expect(204, try await gateway.call(AuthAPI.follow, bo.user.id, token: zelda.accessToken))
+            _ = try expect(204, try await gateway.call(AuthAPI.follow, zelda.user.id, token: bo.accessToken))
+            _ = try await poll {
+                try await gateway.value(SearchAPI.players, query: "q=zelda", token: bo.accessToken).items
+            } until: {
+                $0.contains { $0.id == zelda.user.id }
+            }
+
+            _ = try expect(
+                204,
+                try await gateway.call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: zelda.accessToken))
+
+            let roster = try await poll {
+                try await gateway.value(GamesAPI.roster, game.id, token: cy.accessToken).items
+            } until: {
+                $0.count == 2
+            }
+            #expect(roster.map(\.userId) == [cy.user.id, bo.user.id] && roster.map(\.status) == [.going, .going])
+            let passed = try await poll {
+                try await gateway.value(CatalogAPI.team, team.id, token: bo.accessToken)
+            } until: {
+                $0.managerId == bo.user.id
+            }
+            #expect(passed.memberCount == 1)
+            #expect(
+                try await eventually {
+                    try await !gateway.value(SearchAPI.players, query: "q=zelda", token: bo.accessToken).items.contains {
+                        $0.id == zelda.user.id
+                    }
+                })
+            let kept = try await poll {
+                try await gateway.value(GamesAPI.round, card.id, token: bo.accessToken)
+            } until: {
+                !$0.players.contains { $0.name == name }
+            }
+            #expect(kept.players.allSatisfy { $0.userId != zelda.user.id })
+            let said = try await poll {
+                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(bye.seq - 1)&limit=1", token: bo.accessToken)
+                    .items.filter { $0.id == bye.id }
+            } until: {
+                $0.allSatisfy { $0.deleted == true }
+            }
+            #expect(!said.isEmpty && said.allSatisfy { $0.text.isEmpty && $0.senderName != name })
+            let inbox = try await poll {
+                try await gateway.value(NotifyAPI.inbox, token: bo.accessToken).items
+            } until: {
+                !$0.contains { $0.body.contains(name) }
+            }
+            #expect(inbox.contains { $0.body.contains("A former player") })
+            #expect(try await gateway.value(AuthAPI.followers, token: bo.accessToken).items.isEmpty)
+            let signIn = try await gateway.call(AuthAPI.login, body: LoginRequest(email: email, password: "correct horse battery"))
+            #expect(signIn.status == 401)
+            _ = try expect(
+                201,
+                try await gateway.call(
+                    AuthAPI.register, body: RegisterRequest(email: email, password: "a new password", name: "Zelda Again")))
+        }
+    }
+}
