@@ -110,7 +110,9 @@ struct ChatThroughGatewayTests {
                 let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
                 _ = try await expect(201, gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken))
             }
-            #expect(await frozen.isCutOff(within: patience), "still connected after \(last) messages")
+            // Chat's fan-out to the gateway trails the sends on a loaded machine (with the whole suite running, it took
+            // more than 30 s in two of the last five CI runs): the cut-off is waited for as long as the messages take to arrive.
+            #expect(await frozen.isCutOff(within: .seconds(120)), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
             await healthy.close()
             await frozen.close()
