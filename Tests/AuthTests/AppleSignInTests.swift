@@ -147,7 +147,8 @@ struct AppleSignInTests {
                 let strangerKey = try JWTKit.Insecure.RSA.PrivateKey(pem: try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation)
                 await stranger.add(rsa: strangerKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
                 await stranger.add(rsa: strangerKey, digestAlgorithm: .sha256, kid: "not-apples")
-                let payload = try JSONSerialization.jsonObject(with: Data(base64URLEncoded: parts[1])!) as! [String: Any]
+                let payloadData = try #require(Data(base64URLEncoded: parts[1]))
+                let payload = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
                 struct Raw: JWTPayload {
                     let claims: [String: String]
                     let exp: Int
@@ -174,7 +175,7 @@ struct AppleSignInTests {
                     claims: [
                         "iss": "https://appleid.apple.com", "aud": AppleStandIn.app, "sub": "w.1", "nonce": AppleStandIn.sha256Hex("raw"),
                     ],
-                    exp: Int((payload["exp"] as! NSNumber).doubleValue))
+                    exp: Int(try #require(payload["exp"] as? NSNumber).doubleValue))
                 let underApplesKid = try await stranger.sign(claims, kid: JWKIdentifier(string: kid))
                 let unknownKid = try await stranger.sign(claims, kid: "not-apples")
                 let hmacSecret = SymmetricKey(data: Data(try await apple.client.raw(.GET, "/auth/keys").text.utf8))
