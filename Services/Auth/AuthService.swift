@@ -9,7 +9,8 @@ public import ServiceLifecycle
 ///
 /// Configuration keys: the skeleton's (`auth.http.*`, `auth.db.url`, `auth.revocation.poll.ms`,
 /// `auth.events.*`, `internal.token`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
-/// `auth.admin.emails`, `auth.oauth.facebook.*`, `auth.oauth.apple.*`).
+/// `auth.admin.emails`, `auth.oauth.facebook.*`, `auth.oauth.apple.*`, `auth.exports.*`); it calls every
+/// personal-data holder (`Wiring.personalDataHolders`, `<module>.url`) for exports and deletion progress.
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try AuthSettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
@@ -34,22 +35,32 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         administratorEmails: settings.administratorEmails, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
     let deletions = SQLDeletionStore()
+    let exportStore = SQLExportStore()
     let appleRevocations = AppleRevocations(
         database: service.database, store: deletions, exchange: appleTokens, sealer: settings.appleRefreshKey, logger: dependencies.logger)
     let deletion = AccountDeletion(
-        database: service.database, users: users, store: deletions, hasher: accounts.hasher, verifier: service.verifier,
+        database: service.database, users: users, store: deletions, exports: exportStore, hasher: accounts.hasher,
+        verifier: service.verifier,
         facebook: accounts.facebook, apple: accounts.apple, appleRevocations: appleRevocations, logger: dependencies.logger, now: now)
 
     let appleNotifications = AppleNotifications(
         database: service.database, users: users, sessions: sessions, verifier: service.verifier, apple: accounts.apple,
         deletion: deletion, logger: dependencies.logger, now: now)
 
+    let exportRequested = Doorbell(channel: "data_exports", database: service.database, logger: dependencies.logger)
+    let exports = DataExports(
+        database: service.database, store: exportStore, dependencies: dependencies, kept: settings.exportsKept, requested: exportRequested,
+        logger: dependencies.logger, now: now)
+
     service.add(
         KeysController(keys: keys), SessionsController(accounts: accounts, appleNotifications: appleNotifications),
-        UsersController(profiles: profiles, deletion: deletion),
+        UsersController(profiles: profiles, deletion: deletion, exports: exports),
+        AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
-    service.addServices(AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry))
+    service.addServices(
+        AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,
+        ExportWorker(exports: exports, interval: settings.exportsPoll))
     let database = service.database
     service.beforeServerStarts { try await issuer.prepare(configuredKey: settings.signingKey, database: database) }
     return try service.application()

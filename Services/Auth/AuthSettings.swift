@@ -17,6 +17,10 @@ struct AuthSettings: Sendable {
     var appleRefreshKey: RefreshTokenSealer?
     /// How often revocations Apple has not taken yet are tried again (`auth.oauth.apple.revoke.retry.ms`, 60000).
     var appleRevokeRetry: Duration
+    /// How long a ready data export is kept (`auth.exports.keep.ms`, seven days).
+    var exportsKept: Duration
+    /// How often pending exports are looked for when none was announced (`auth.exports.poll.ms`, 2000).
+    var exportsPoll: Duration
 
     /// Keys: `auth.bcrypt.cost` (default 12; tests use 4), `auth.jwt.privatekey`, `auth.admin.emails`
     /// (comma-separated), `auth.oauth.facebook.url` (Graph API's base URL, `https://graph.facebook.com`
@@ -28,6 +32,7 @@ struct AuthSettings: Sendable {
     /// With `auth.oauth.apple.key` (the team's Sign in with Apple `.p8` key), `.key.id`, `.team.id`,
     /// `.client.id` (the app's bundle id; the first audience by default) and `.refresh.key` (32 random
     /// bytes, base64, that seal Apple's refresh tokens), sign-in codes are exchanged at Apple.
+    /// `auth.exports.keep.ms` and `auth.exports.poll.ms`: data exports.
     init(reader: ConfigReader) throws {
         bcryptCost = UInt8(clamping: reader.integer("auth.bcrypt.cost", default: 12))
         signingKey = reader.text("auth.jwt.privatekey", isSecret: true)
@@ -43,6 +48,8 @@ struct AuthSettings: Sendable {
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
         appleRevokeRetry = reader.milliseconds("auth.oauth.apple.revoke.retry.ms", default: 60_000)
+        exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
+        exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)
         guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }
         guard let keyID = reader.text("auth.oauth.apple.key.id"), let teamID = reader.text("auth.oauth.apple.team.id"),
             let clientID = reader.text("auth.oauth.apple.client.id") ?? reader.list("auth.oauth.apple.audiences").first

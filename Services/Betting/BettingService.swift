@@ -35,6 +35,7 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     service.add(
         FixturesController(fixtures: fixtures, today: now), WalletController(wallets: wallets), SlipController(slips: slips),
         TicketsController(tickets: tickets), BettingInternalController(wallets: wallets))
+    service.exportPersonalData(BettingPersonalData.export)
     service.consumeEvents(
         Fixtures.handlers, with: EventConsumer(database: database) { event, sql in try await fixtures.apply(event, on: sql) })
     service.beforeServerStarts { try await wallets.openSystemAccounts() }

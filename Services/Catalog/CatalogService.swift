@@ -32,6 +32,7 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
         PlacesController(places: places, weather: weather), TeamsController(teams: teams), LeaguesController(leagues: leagues),
         NewsController(news: news), CatalogInternalController(teams: teams, leagues: leagues, places: places, news: news))
     try service.publishEvents()
+    service.exportPersonalData(CatalogPersonalData.export)
     service.consumeEvents(
         CatalogEvents.handlers,
         with: EventConsumer(database: database) { event, sql in try await CatalogEvents.handlers.step(for: event)?(events, sql) })

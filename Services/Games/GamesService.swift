@@ -44,6 +44,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
         GamesInternalController(games: games))
     let teamSync = TeamSync(games: games, erasure: SQLErasureStore(), now: now)
+    service.exportPersonalData(GamesPersonalData.export)
     service.consumeEvents(
         TeamSync.handlers, with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
     try service.publishEvents()

@@ -39,6 +39,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.add(
         DevicesController(devices: devices), InboxController(notifications: notifications),
         PreferencesController(preferences: Preferences(database: database, store: preferenceStore)))
+    service.exportPersonalData(NotifyPersonalData.export)
     service.consumeEvents(
         NotifyEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
 

@@ -25,6 +25,7 @@ public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDep
         logger: dependencies.logger, now: Date.init)
     service.add(PurchasesController(purchases: purchases))
     try service.publishEvents()
+    service.exportPersonalData(PurchasesPersonalData.export)
     service.consumeEvents(
         Purchases.handlers,
         with: EventConsumer(database: service.database) { event, sql in try await Purchases.handlers.step(for: event)?(purchases, sql) })

@@ -25,6 +25,7 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     service.add(
         SearchController(search: Search(database: database, places: places, players: players, gatekeeper: gatekeeper, now: now)),
         SearchInternalController(reindex: reindex))
+    service.exportPersonalData(SearchPersonalData.export)
     service.consumeEvents(
         Indexer.handlers, with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
     return try service.application()

@@ -54,6 +54,26 @@ struct AccountErasureJourneyTests {
                 $0.contains { $0.id == zelda.user.id }
             }
 
+            // Her copy of her data holds what each service held of her, and only she sees it.
+            let asked = try await gateway.value(AuthAPI.requestExport, token: zelda.accessToken)
+            #expect(asked.status == .pending && asked.document == nil)
+            let export = try await poll {
+                try await gateway.value(AuthAPI.export, asked.id, token: zelda.accessToken)
+            } until: {
+                $0.status == .ready
+            }
+            let document = try #require(export.document)
+            #expect(Set(document.keys) == Set((Wiring.personalDataHolders + [.auth]).map(\.rawValue)))
+            #expect(document["auth"]?["profile"]?.mentions(email) == true)
+            #expect(document["auth"]?["followers"]?.mentions(bo.user.id.description) == true)
+            #expect(document["catalog"]?["teams"]?.mentions(team.id.description) == true)
+            #expect(document["games"]?["gamePlaces"]?.mentions(game.id.description) == true)
+            #expect(document["games"]?["rounds"]?.mentions(card.id.description) == true)
+            #expect(document["chat"]?["messages"]?.mentions("bye from \(suffix)") == true)
+            #expect(document["notify"]?["devices"]?.mentions("zelda-phone-\(suffix)") == true)
+            #expect(document["search"]?["listing"]?.mentions(name) == true)
+            #expect(try await gateway.call(AuthAPI.export, asked.id, token: bo.accessToken).status == 404)
+
             _ = try expect(
                 204,
                 try await gateway.call(
@@ -97,12 +117,34 @@ struct AccountErasureJourneyTests {
             }
             #expect(inbox.contains { $0.body.contains("A former player") })
             #expect(try await gateway.value(AuthAPI.followers, token: bo.accessToken).items.isEmpty)
+            // Operators see every service finished; players cannot look.
+            let progress = try await poll {
+                try await gateway.value(AuthAPI.deletionProgress, zelda.user.id, token: admin.accessToken)
+            } until: {
+                $0.complete
+            }
+            #expect(
+                progress.services.map(\.module).sorted { $0.rawValue < $1.rawValue }
+                    == Wiring.personalDataHolders.sorted { $0.rawValue < $1.rawValue })
+            #expect(try await gateway.call(AuthAPI.deletionProgress, zelda.user.id, token: bo.accessToken).status == 403)
             let signIn = try await gateway.call(AuthAPI.login, body: LoginRequest(email: email, password: "correct horse battery"))
             #expect(signIn.status == 401)
             _ = try expect(
                 201,
                 try await gateway.call(
                     AuthAPI.register, body: RegisterRequest(email: email, password: "a new password", name: "Zelda Again")))
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether `text` is one of this value's strings, or part of one, at any depth.
+    func mentions(_ text: String) -> Bool {
+        switch self {
+        case .string(let value): value.contains(text)
+        case .array(let values): values.contains { $0.mentions(text) }
+        case .object(let members): members.values.contains { $0.mentions(text) }
+        case .null, .bool, .integer, .number: false
         }
     }
 }

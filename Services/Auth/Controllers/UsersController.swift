@@ -6,6 +6,7 @@ import ServiceKit
 struct UsersController: Controller {
     let profiles: Profiles
     let deletion: AccountDeletion
+    let exports: DataExports
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(AuthAPI.me) { _, context in try await profiles.me(context.userID) }
@@ -13,6 +14,10 @@ struct UsersController: Controller {
         router.on(AuthAPI.deleteMe) { body, _, context in
             try await deletion.delete(context.userID, proof: body)
             return NoContent()
+        }
+        router.on(AuthAPI.requestExport) { _, context in try await exports.request(for: context.userID) }
+        router.on(AuthAPI.export) { _, context in
+            try await exports.export(try context.parameters.id(DataExportID.self), of: context.userID)
         }
         router.on(AuthAPI.following) { request, context in try await profiles.following(of: context.userID, page: try PageRequest(request))
         }
@@ -27,6 +32,17 @@ struct UsersController: Controller {
         router.on(AuthAPI.unfollow) { _, context in
             try await profiles.unfollow(try context.parameters.id(UserID.self), by: context.userID)
             return NoContent()
+        }
+    }
+}
+
+/// `/v1/admin/...` of auth: what operators follow.
+struct AdminController: Controller {
+    let deletions: DeletionTracking
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(AuthAPI.deletionProgress) { _, context in
+            try await deletions.progress(of: try context.parameters.id(UserID.self), askedBy: context.identity)
         }
     }
 }

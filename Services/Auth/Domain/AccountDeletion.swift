@@ -5,7 +5,7 @@ import SQLKit
 import ServiceKit
 
 /// Deleting an account, from proof of a recent sign-in. At once, in one transaction: every session
-/// ends, the member, their credentials and follows are gone (so sign-in is refused and the email is
+/// ends, the member, their credentials, follows and data exports are gone (so sign-in is refused and the email is
 /// free), Apple's refresh token is queued for revocation, and `auth.user.deleted` is published for
 /// every other service to erase what it holds. Apple is then told at once, and again by
 /// `AppleRevocationWorker` until it has taken it.
@@ -13,6 +13,7 @@ struct AccountDeletion: Sendable {
     let database: Database
     let users: any UserStore
     let store: any DeletionStore
+    let exports: any ExportStore
     let hasher: PasswordHasher
     let verifier: TokenVerifier
     let facebook: FacebookVerifier
@@ -40,8 +41,10 @@ struct AccountDeletion: Sendable {
             if let sealed = user.appleRefreshToken {
                 try await store.queueAppleRevocation(of: user.id, sealedToken: sealed, at: at, on: sql)
             }
-            try await outbox.append(
+            try await exports.removeAll(of: user.id, on: sql)
+            let event = try await outbox.append(
                 AuthEvent.accountDeleted, aggregateID: user.id.description, payload: AuthEvent.AccountDeleted(userId: user.id), on: sql)
+            try await store.record(deletionOf: user.id, event: event.id, at: at, on: sql)
             return ended
         }
         for session in ended { await verifier.revoke(session, revokedAt: at) }

@@ -63,5 +63,19 @@ enum AuthMigrations {
         Migration(version: 7, name: "Apple mail forwarding") { kind in
             ["ALTER TABLE users ADD COLUMN apple_email_forwarding \(kind.boolean)"]
         },
+        // Each deleted account's deletion event, so operators can follow every service's erasure; and
+        // players' data exports, gathered by a worker from a pending row, kept until they expire.
+        Migration(version: 8, name: "deletions and data exports") { kind in
+            [
+                "CREATE TABLE deletions (user_id TEXT PRIMARY KEY, event_id TEXT NOT NULL, deleted_at \(kind.timestamp) NOT NULL)",
+                """
+                CREATE TABLE data_exports (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, status TEXT NOT NULL, requested_at \(kind.timestamp) NOT NULL,
+                    ready_at \(kind.timestamp), expires_at \(kind.timestamp), claimed_until \(kind.timestamp), document TEXT)
+                """,
+                "CREATE INDEX data_exports_by_user ON data_exports (user_id, requested_at)",
+                "CREATE INDEX data_exports_by_status ON data_exports (status, requested_at)",
+            ]
+        },
     ]
 }

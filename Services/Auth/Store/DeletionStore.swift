@@ -13,6 +13,9 @@ protocol DeletionStore: Sendable {
     func queueAppleRevocation(of user: UserID, sealedToken: String, at: Date, on sql: any SQLDatabase) async throws
     func pendingAppleRevocations(limit: Int, on sql: any SQLDatabase) async throws -> [(user: UserID, sealedToken: String)]
     func clearAppleRevocation(of user: UserID, on sql: any SQLDatabase) async throws
+    /// Remembers which event asked every service to erase `user`, for operators to follow.
+    func record(deletionOf user: UserID, event: EventID, at: Date, on sql: any SQLDatabase) async throws
+    func deletion(of user: UserID, on sql: any SQLDatabase) async throws -> (event: EventID, at: Date)?
 }
 
 struct SQLDeletionStore: DeletionStore {
@@ -50,5 +53,15 @@ struct SQLDeletionStore: DeletionStore {
 
     func clearAppleRevocation(of user: UserID, on sql: any SQLDatabase) async throws {
         try await sql.delete(from: "apple_revocations").where("user_id", .equal, SQLBind(user.description)).run()
+    }
+
+    func record(deletionOf user: UserID, event: EventID, at: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "deletions").columns("user_id", "event_id", "deleted_at")
+            .values(SQLBind(user.description), SQLBind(event.description), SQLBind(at)).ignoringConflicts(with: ["user_id"]).run()
+    }
+
+    func deletion(of user: UserID, on sql: any SQLDatabase) async throws -> (event: EventID, at: Date)? {
+        try await sql.select().columns("event_id", "deleted_at").from("deletions").where("user_id", .equal, SQLBind(user.description))
+            .first().map { (try $0.typedID("event_id"), try $0.decode(column: "deleted_at", as: Date.self)) }
     }
 }

@@ -36,4 +36,14 @@ public struct Inbox: Sendable {
             .all()
         return !inserted.isEmpty
     }
+
+    /// When `event` was applied here; 404 while it has not been.
+    public func applied(_ event: EventID, from database: Database) async throws -> AppliedEvent {
+        let row = try await database.read { sql in
+            try await sql.select().columns("type", "applied_at").from("inbox").where("event_id", .equal, SQLBind(event.description))
+                .first().map { (try $0.decode(column: "type", as: String.self), try $0.decode(column: "applied_at", as: Date.self)) }
+        }
+        guard let (type, appliedAt) = row else { throw CommonError.notFound("This module has not applied event \(event).") }
+        return AppliedEvent(eventId: event, type: type, appliedAt: appliedAt)
+    }
 }

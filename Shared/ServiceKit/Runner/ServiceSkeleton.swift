@@ -80,6 +80,18 @@ public struct ServiceSkeleton {
             try await consumer.apply(batch.events)
             return NoContent()
         }
+        let database = database
+        router.on(EventsAPI.applied(by: module)) { _, context in
+            try await Inbox().applied(try context.parameters.id(EventID.self), from: database)
+        }
+    }
+
+    /// Answers `GET /internal/users/{id}/personal-data` with `export`'s sections, for players' exports.
+    public func exportPersonalData(_ export: PersonalDataExport) {
+        let database = database
+        router.on(PersonalDataAPI.export(of: module)) { _, context in
+            try await export.gather(for: try context.parameters.id(UserID.self), from: database)
+        }
     }
 
     public mutating func addServices(_ more: any Service...) { services += more }

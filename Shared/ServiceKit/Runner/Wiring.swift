@@ -19,6 +19,7 @@ public enum Wiring {
     /// calls the modules of `gateway.modules` (in a deployment, `publicOwners`) and answers 503 for
     /// any that is missing.
     public static let calls: [ServiceModule: [ServiceModule]] = [
+        .auth: personalDataHolders,
         .catalog: [.auth],
         .games: [.auth, .catalog],
         .search: [.auth, .catalog, .games],
@@ -27,6 +28,10 @@ public enum Wiring {
         .notify: [.auth],
         .purchases: [.auth],
     ]
+
+    /// The modules that hold players' personal data: each erases a deleted account's (consuming
+    /// `auth.user.deleted`) and answers its part of a player's export; auth asks them both.
+    public static var personalDataHolders: [ServiceModule] { eventConsumers[.auth] ?? [] }
 
     /// Modules with a database of their own (`<module>.db.url`).
     public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases]

@@ -3,3 +3,4 @@
 public enum ServiceModule: String, CaseIterable, Sendable, Codable {
     case gateway, auth, catalog, games, search, betting, chat, notify, purchases
 }
+extension ServiceModule: WireEnum {}

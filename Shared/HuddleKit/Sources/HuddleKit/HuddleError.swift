@@ -17,6 +17,8 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         /// The transport cannot do this here: URLSession on Linux opens WebSockets only with a libcurl
         /// built with them; pass another `LiveTransport`.
         case unsupported
+        /// What was waited for (a data export) was not ready within the time allowed.
+        case timedOut
     }
 
     public let kind: Kind
@@ -46,6 +48,7 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         case .sessionEnded: return "the session ended; sign in again"
         case .unexpectedAnswer: return "an answer HuddleKit cannot read (status \(status ?? 0))\(request)"
         case .unsupported: return "this platform's URLSession cannot open the live socket; pass a LiveTransport"
+        case .timedOut: return "not ready within the time allowed"
         }
     }
 }

@@ -38,6 +38,18 @@ public enum AuthAPI {
             + "token: every session ends and sign-in is refused at once, the email is free again, Sign in with Apple is revoked at "
             + "Apple, and every service then erases my personal data",
         status: 204, problems: [.reauthenticationRequired])
+    public static let requestExport = Endpoint<SignedIn, NoBody, DataExport>(
+        .post, "/v1/users/me/exports", owner: .auth,
+        summary: "Ask for a copy of everything Huddle holds of me, gathered from every service; while one is being gathered, "
+            + "asking again answers it",
+        status: 202)
+    public static let export = Endpoint<SignedIn, NoBody, DataExport>(
+        .get, "/v1/users/me/exports/{id}", owner: .auth,
+        summary: "My export: pending, then ready with the document (keyed by module) until it expires; only its owner sees it")
+    public static let deletionProgress = Endpoint<SignedIn, NoBody, DeletionProgress>(
+        .get, "/v1/admin/deletions/{id}", owner: .auth,
+        summary: "Administrators: a deleted account by its user id, and whether each service has erased its data",
+        problems: [.forbidden])
     public static let following = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
         .get, "/v1/users/me/following", owner: .auth, summary: "Players I follow, most recent first", query: Query.paging)
     public static let followers = Endpoint<SignedIn, NoBody, Page<PublicProfile>>(
@@ -56,7 +68,8 @@ public enum AuthAPI {
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
         logout.operation, me.operation,
-        updateMe.operation, deleteMe.operation, following.operation, followers.operation, matchFriends.operation, profile.operation,
+        updateMe.operation, deleteMe.operation, requestExport.operation, export.operation, deletionProgress.operation,
+        following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,
     ]
 

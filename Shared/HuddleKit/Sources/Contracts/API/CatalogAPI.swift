@@ -134,7 +134,8 @@ public enum CatalogAPI {
         public static let all: [APIOperation] = [
             team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
             teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
-            EventsAPI.deliver(to: .catalog).operation,
+            EventsAPI.deliver(to: .catalog).operation, EventsAPI.applied(by: .catalog).operation,
+            PersonalDataAPI.export(of: .catalog).operation,
         ]
     }
 }

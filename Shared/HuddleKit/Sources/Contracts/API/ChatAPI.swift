@@ -55,7 +55,9 @@ public enum ChatAPI {
     ]
 
     public enum Internal {
-        public static let all: [APIOperation] = [EventsAPI.deliver(to: .chat).operation]
+        public static let all: [APIOperation] = [
+            EventsAPI.deliver(to: .chat).operation, EventsAPI.applied(by: .chat).operation, PersonalDataAPI.export(of: .chat).operation,
+        ]
     }
 }
 

@@ -33,7 +33,10 @@ public enum NotifyAPI {
     ]
 
     public enum Internal {
-        public static let all: [APIOperation] = [EventsAPI.deliver(to: .notify).operation]
+        public static let all: [APIOperation] = [
+            EventsAPI.deliver(to: .notify).operation, EventsAPI.applied(by: .notify).operation,
+            PersonalDataAPI.export(of: .notify).operation,
+        ]
     }
 }
 

@@ -27,7 +27,10 @@ public enum PurchasesAPI {
     ]
 
     public enum Internal {
-        public static let all: [APIOperation] = [EventsAPI.deliver(to: .purchases).operation]
+        public static let all: [APIOperation] = [
+            EventsAPI.deliver(to: .purchases).operation, EventsAPI.applied(by: .purchases).operation,
+            PersonalDataAPI.export(of: .purchases).operation,
+        ]
     }
 }
 

@@ -1,0 +1,43 @@
+import Contracts
+import SQLKit
+import ServiceKit
+
+/// What auth holds of a player, for their export: the profile with how they sign in (never a
+/// credential), whom they follow and who follows them, and their sessions.
+enum AuthPersonalData {
+    static let export = PersonalDataExport([
+        PersonalDataSection(
+            "profile",
+            columns: [
+                .text("user_id"), .text("email"), .text("name"), .text("picture_url"), .text("sports"), .text("roles"),
+                .time("created_at"), .boolean("has_password"), .text("facebook_id"), .text("apple_id"), .boolean("apple_email_forwarding"),
+            ]
+        ) { user in
+            """
+            SELECT id AS user_id, email, name, picture_url, sports, roles, created_at,
+            CASE WHEN password_hash IS NULL THEN FALSE ELSE TRUE END AS has_password, facebook_id, apple_id, apple_email_forwarding
+            FROM users WHERE id = \(bind: user.description)
+            """
+        },
+        PersonalDataSection("following", columns: [.text("user_id"), .text("name"), .time("since")]) { user in
+            """
+            SELECT f.followee_id AS user_id, u.name, f.created_at AS since FROM follows f JOIN users u ON u.id = f.followee_id
+            WHERE f.follower_id = \(bind: user.description) ORDER BY f.seq
+            """
+        },
+        PersonalDataSection("followers", columns: [.text("user_id"), .text("name"), .time("since")]) { user in
+            """
+            SELECT f.follower_id AS user_id, u.name, f.created_at AS since FROM follows f JOIN users u ON u.id = f.follower_id
+            WHERE f.followee_id = \(bind: user.description) ORDER BY f.seq
+            """
+        },
+        PersonalDataSection(
+            "sessions", columns: [.text("session_id"), .time("created_at"), .time("expires_at"), .time("revoked_at")]
+        ) { user in
+            """
+            SELECT id AS session_id, created_at, expires_at, revoked_at FROM sessions WHERE user_id = \(bind: user.description)
+            ORDER BY created_at
+            """
+        },
+    ])
+}
