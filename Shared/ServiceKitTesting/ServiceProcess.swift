@@ -74,7 +74,7 @@ public final class ServiceProcess: @unchecked Sendable {
     }
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    private static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ServiceProcessFailure(description: "no socket") }
         defer { close(socket) }

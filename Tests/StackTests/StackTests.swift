@@ -68,11 +68,10 @@ struct StackTests {
             CatalogAPI.createCourse, body: CreateCourseRequest(name: name, location: location, holes: holes), token: admin.accessToken)
     }
 
-    static func withStack<T>(
-        store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
-        config: [String: String] = [:], body: (TestClient) async throws -> T
-    ) async throws -> T {
-        if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
+    /// The settings of a stack whose modules listen on ports of their own choosing, each with a fresh
+    /// database in `store`; `config` comes last.
+    static func settings(store: TestStore, adminEmail: String = adminEmail, config: [String: String] = [:]) async throws -> [String: String]
+    {
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail, "gateway.upstream.connect.ms": "5000",
             "gateway.upstream.timeout.ms": "30000",
@@ -80,15 +79,24 @@ struct StackTests {
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
         ]
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
-        settings.merge(config) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
             settings["\(module.rawValue).db.pool"] = "10"
             settings["\(module.rawValue).db.pool.open"] = "1"
         }
+        return settings.merging(config) { _, new in new }
+    }
+
+    static func withStack<T>(
+        store: TestStore, logger: Logger = Logger(label: "stack-test"), adminEmail: String = adminEmail,
+        config: [String: String] = [:], body: (TestClient) async throws -> T
+    ) async throws -> T {
+        if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
         let stack = try await EmbeddedStack.start(
-            modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+            modules: HuddleModules.available,
+            reader: ConfigReader(
+                provider: EnvironmentVariablesProvider.settings(try await settings(store: store, adminEmail: adminEmail, config: config))),
             internalToken: TestStack.internalToken, logger: logger)
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
