@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import Hummingbird
 import ServiceKit
 import Testing
@@ -27,6 +28,8 @@ struct DescribedRoutesTests {
         router.on(SearchAPI.players) { _, _ in Page<PlayerResult>(items: [], nextCursor: nil) }
         router.on(SearchAPI.Internal.reindex) { _, _ in ReindexResult(games: 0, teams: 0, courses: 0, venues: 0, players: 0) }
         router.on(EventsAPI.deliver(to: .search)) { _, _, _ in NoContent() }
+        router.on(EventsAPI.applied(by: .search)) { _, _ in AppliedEvent(eventId: EventID(), type: "", appliedAt: Date()) }
+        router.on(PersonalDataAPI.export(of: .search)) { _, _ in PersonalData() }
         let (undescribed, unhandled) = router.undescribedRoutes(of: .search)
         #expect(undescribed.isEmpty && unhandled.isEmpty)
     }
