@@ -117,3 +117,9 @@ func signInWithApple(_ credential: AppleIDCredential, rawNonce: String, on huddl
 func deleteAccount(on huddle: HuddleClient, password: String) async throws {
     try await huddle.deleteAccount(password: password)
 }
+
+func exportMyData(on huddle: HuddleClient) async throws -> URL? {
+    let export = try await huddle.exportMyData()
+    let file = try export.documentFile()  // a JSON file to hand to a ShareLink
+    return file
+}
