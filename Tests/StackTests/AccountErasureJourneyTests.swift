@@ -113,9 +113,10 @@ struct AccountErasureJourneyTests {
             let inbox = try await poll {
                 try await gateway.value(NotifyAPI.inbox, token: bo.accessToken).items
             } until: {
-                !$0.contains { $0.body.contains(name) }
+                !$0.contains { $0.body.contains(name) } && $0.contains { $0.category == .becameManager }
             }
             #expect(inbox.contains { $0.body.contains("A former player") })
+            #expect(inbox.contains { $0.category == .becameManager && $0.data.teamId == team.id && $0.title.contains("Zelda's \(suffix)") })
             #expect(try await gateway.value(AuthAPI.followers, token: bo.accessToken).items.isEmpty)
             // Operators see every service finished; players cannot look.
             let progress = try await poll {

@@ -24,6 +24,10 @@ enum NotificationText {
         Text(title: "Join request", body: "\(player ?? "A player") asked to join \(place).")
     }
 
+    static func becameManager(team: String) -> Text {
+        Text(title: "You manage \(team) now", body: "Its manager left Huddle and you were its longest-standing player.")
+    }
+
     static func teamRequestApproved(team: String) -> Text {
         Text(title: "Request approved", body: "You're in \(team).")
     }

@@ -135,6 +135,13 @@ struct NotifyEvents: Sendable {
                     recipients: [change.userId], category: .requestApproved, text: NotificationText.teamRequestApproved(team: team.name),
                     data: data)
             ]
+        case (.player?, .manager?):
+            // Only a deleted manager's erasure hands a team over (catalog's `AccountErasure`).
+            return [
+                Planned(
+                    recipients: [change.userId], category: .becameManager, text: NotificationText.becameManager(team: team.name), data: data
+                )
+            ]
         default:
             return []
         }

@@ -16,6 +16,8 @@ public enum APNsEnvironment: String, Codable, Sendable, CaseIterable, WireEnum {
 /// What a notification is about; a user may turn any category off for pushes.
 public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireEnum {
     case newGame, invitation, joinRequest, requestApproved, waitlistPromoted, addedToRound, reminder, newFollower
+    /// A team passed to me: its manager deleted their account and I was its longest-standing player.
+    case becameManager
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.
