@@ -4,8 +4,9 @@ import ServiceKit
 import ServiceKitTesting
 import Testing
 
-/// A player with a team, games, a round, messages, a phone and followers deletes their account;
-/// afterwards no public surface shows them, through the gateway.
+/// A player with a team, a league, games, a round, messages, a phone and followers takes a copy of
+/// their data, then deletes their account; afterwards no public surface shows them, the team and
+/// league have a new manager who is told, and operators see every service finished.
 @Suite("Deleting an account, across every service")
 struct AccountErasureJourneyTests {
     @Test(
@@ -26,6 +27,19 @@ struct AccountErasureJourneyTests {
                     name: "Zelda's \(suffix)", sport: .volleyball, privacy: .public, location: Location(lat: 59.43, lng: 24.75),
                     ageGroup: .adult, gender: .coed, skill: .any), token: zelda.accessToken)
             _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: bo.accessToken)
+            // A league Zelda runs, with a team Bo manages in it.
+            let league = try await gateway.value(
+                CatalogAPI.createLeague,
+                body: CreateLeagueRequest(
+                    name: "Zelda League \(suffix)", sport: .volleyball, skill: .any, ageGroup: .adult, gender: .coed, privacy: .public),
+                token: zelda.accessToken)
+            let bosTeam = try await gateway.value(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
+                    name: "Bo's \(suffix)", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75),
+                    ageGroup: .adult, gender: .coed, skill: .any), token: bo.accessToken)
+            _ = try await gateway.value(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: bosTeam.id), token: zelda.accessToken)
             let game = try await gateway.value(
                 GamesAPI.createGame,
                 body: CreateGameRequest(
@@ -91,6 +105,7 @@ struct AccountErasureJourneyTests {
                 $0.managerId == bo.user.id
             }
             #expect(passed.memberCount == 1)
+            #expect(try await gateway.value(CatalogAPI.league, league.id, token: bo.accessToken).managerId == bo.user.id)
             #expect(
                 try await eventually {
                     try await !gateway.value(SearchAPI.players, query: "q=zelda", token: bo.accessToken).items.contains {
@@ -113,10 +128,11 @@ struct AccountErasureJourneyTests {
             let inbox = try await poll {
                 try await gateway.value(NotifyAPI.inbox, token: bo.accessToken).items
             } until: {
-                !$0.contains { $0.body.contains(name) } && $0.contains { $0.category == .becameManager }
+                !$0.contains { $0.body.contains(name) } && $0.filter { $0.category == .becameManager }.count == 2
             }
             #expect(inbox.contains { $0.body.contains("A former player") })
             #expect(inbox.contains { $0.category == .becameManager && $0.data.teamId == team.id && $0.title.contains("Zelda's \(suffix)") })
+            #expect(inbox.contains { $0.category == .becameManager && $0.data.leagueId == league.id })
             #expect(try await gateway.value(AuthAPI.followers, token: bo.accessToken).items.isEmpty)
             // Operators see every service finished; players cannot look.
             let progress = try await poll {

@@ -6,7 +6,8 @@ import ServiceKit
 /// What a deleted account leaves in catalog. It loses every standing in every team. A team it
 /// managed passes to its longest-standing player, who becomes manager; a team with no player left
 /// is deleted (its upcoming games are cancelled and its room closed, by `catalog.team.deleted`). A
-/// league it managed passes to the manager of one of the league's teams, or is deleted when none is left.
+/// league it managed passes to the manager of one of the league's teams (told by notify, from
+/// `catalog.league.handedOver`), or is deleted when none is left.
 struct AccountErasure: Sendable {
     let teams: Teams
     let leagues: any LeagueStore
@@ -41,6 +42,11 @@ struct AccountErasure: Sendable {
             }
             if let successor {
                 try await leagues.setManager(successor, of: id, on: sql)
+                if let league = try await leagues.league(id, on: sql) {
+                    try await teams.outbox.append(
+                        CatalogEvent.leagueHandedOver, aggregateID: id.description,
+                        payload: CatalogEvent.LeagueChanged(league: league, teamIds: try await leagues.teamIDs(in: id, on: sql)), on: sql)
+                }
             } else {
                 try await leagues.delete(id, on: sql)
             }

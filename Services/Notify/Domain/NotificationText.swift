@@ -28,6 +28,10 @@ enum NotificationText {
         Text(title: "You manage \(team) now", body: "Its manager left Huddle and you were its longest-standing player.")
     }
 
+    static func becameManager(league: String) -> Text {
+        Text(title: "You manage \(league) now", body: "Its manager left Huddle and you manage one of its teams.")
+    }
+
     static func teamRequestApproved(team: String) -> Text {
         Text(title: "Request approved", body: "You're in \(team).")
     }

@@ -64,6 +64,16 @@ struct NotifyEvents: Sendable {
             }
         }
         on.on(CatalogEvent.membershipChanged) { change, _ in { notify, sql in try await notify.membership(change, on: sql) } }
+        on.on(CatalogEvent.leagueHandedOver) { changed, _ in
+            { _, _ in
+                [
+                    Planned(
+                        recipients: [changed.league.managerId], category: .becameManager,
+                        text: NotificationText.becameManager(league: changed.league.name),
+                        data: NotificationData(leagueId: changed.league.id))
+                ]
+            }
+        }
         on.on(GameEvent.created) { changed, _ in { notify, sql in try await notify.game(changed, created: true, on: sql) } }
         on.on(GameEvent.updated) { changed, _ in { notify, sql in try await notify.game(changed, on: sql) } }
         on.on(GameEvent.cancelled) { changed, _ in { notify, sql in try await notify.game(changed, cancelled: true, on: sql) } }

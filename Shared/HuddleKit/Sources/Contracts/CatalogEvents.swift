@@ -7,6 +7,8 @@ public enum CatalogEvent {
     public static let membershipChanged = EventType<MembershipChanged>("catalog.team.membershipChanged", owner: .catalog)
     public static let leagueCreated = EventType<LeagueChanged>("catalog.league.created", owner: .catalog)
     public static let leagueTeamAdded = EventType<LeagueChanged>("catalog.league.teamAdded", owner: .catalog)
+    /// A league passed to a new manager because its manager deleted their account.
+    public static let leagueHandedOver = EventType<LeagueChanged>("catalog.league.handedOver", owner: .catalog)
     public static let courseChanged = EventType<CourseChanged>("catalog.course.changed", owner: .catalog)
     public static let venueChanged = EventType<VenueChanged>("catalog.venue.changed", owner: .catalog)
 

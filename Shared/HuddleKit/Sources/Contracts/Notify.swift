@@ -16,7 +16,7 @@ public enum APNsEnvironment: String, Codable, Sendable, CaseIterable, WireEnum {
 /// What a notification is about; a user may turn any category off for pushes.
 public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireEnum {
     case newGame, invitation, joinRequest, requestApproved, waitlistPromoted, addedToRound, reminder, newFollower
-    /// A team passed to me: its manager deleted their account and I was its longest-standing player.
+    /// A team or league passed to me because its manager deleted their account.
     case becameManager
 }
 
@@ -58,12 +58,14 @@ public struct NotificationData: Codable, Equatable, Sendable {
     public var teamId: TeamID?
     public var roundId: RoundID?
     public var userId: UserID?
+    public var leagueId: LeagueID?
 
-    public init(gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil) {
+    public init(gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil) {
         self.gameId = gameId
         self.teamId = teamId
         self.roundId = roundId
         self.userId = userId
+        self.leagueId = leagueId
     }
 }
 
