@@ -58,6 +58,8 @@ struct DataExports: Sendable {
             }
             let removed = try await database.transaction { sql in try await store.removeExpired(now: now(), on: sql) }
             if removed > 0 { logger.info("\(removed) expired data exports removed") }
+        } catch is CancellationError {
+            // Shutting down: what was claimed is taken over when the claim runs out.
         } catch {
             logger.warning("data exports not gathered: \(error)")
         }
@@ -66,14 +68,25 @@ struct DataExports: Sendable {
     /// Auth's part and each holder's, asked at once; nil when a holder did not answer.
     private func gather(for user: UserID) async -> [String: PersonalData]? {
         await withTaskGroup(of: (ServiceModule, PersonalData?).self) { group in
-            group.addTask { (.auth, try? await AuthPersonalData.export.gather(for: user, from: database)) }
+            group.addTask {
+                do {
+                    return (.auth, try await AuthPersonalData.export.gather(for: user, from: database))
+                } catch {
+                    if !(error is CancellationError) {
+                        logger.warning("data export for \(user): auth's part not read (\(error)); tried again later")
+                    }
+                    return (.auth, nil)
+                }
+            }
             for module in Wiring.personalDataHolders {
                 group.addTask {
                     let client = InternalClient(module, dependencies: dependencies, timeout: Self.holderTimeout)
                     do {
                         return (module, try await client.call(PersonalDataAPI.export(of: module), path: [user]) ?? PersonalData())
                     } catch {
-                        logger.warning("data export for \(user): \(module.rawValue) did not answer (\(error)); tried again later")
+                        if !(error is CancellationError) {
+                            logger.warning("data export for \(user): \(module.rawValue) did not answer (\(error)); tried again later")
+                        }
                         return (module, nil)
                     }
                 }
