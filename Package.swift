@@ -52,6 +52,7 @@ let package = Package(
         .executable(name: "chat", targets: ["ChatServer"]),
         .executable(name: "notify", targets: ["NotifyServer"]),
         .executable(name: "purchases", targets: ["PurchasesServer"]),
+        .executable(name: "moderation", targets: ["ModerationServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
     ],
@@ -190,6 +191,12 @@ let package = Package(
             ],
             path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
+            name: "ModerationService",
+            dependencies: [
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+            ],
+            path: "Services/Moderation", swiftSettings: swiftSettings),
+        .target(
             name: "ProviderStandIns",
             dependencies: [
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
@@ -202,7 +209,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
-                "ChatService", "NotifyService", "PurchasesService", "ProviderStandIns", "ServiceClients",
+                "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -234,6 +241,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "PurchasesServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/purchases",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ModerationServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/moderation",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",

@@ -30,7 +30,8 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
 
     service.add(
         PlacesController(places: places, weather: weather), TeamsController(teams: teams), LeaguesController(leagues: leagues),
-        NewsController(news: news), CatalogInternalController(teams: teams, leagues: leagues, places: places, news: news))
+        NewsController(news: news), CatalogInternalController(teams: teams, leagues: leagues, places: places, news: news),
+        CatalogModerationController(teams: teams, leagues: leagues))
     try service.publishEvents()
     service.exportPersonalData(CatalogPersonalData.export)
     service.consumeEvents(

@@ -37,7 +37,9 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
 
     service.add(
         RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
-        BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
+        ChatModerationController(messages: messages),
+        BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)),
+        BlocksInternalController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
     service.exportPersonalData(ChatPersonalData.export)
     service.consumeEvents(
         RoomEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })

@@ -42,7 +42,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
 
     service.add(
         GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
-        GamesInternalController(games: games))
+        GamesInternalController(games: games), GamesModerationController(games: games))
     let teamSync = TeamSync(games: games, erasure: SQLErasureStore(), now: now)
     service.exportPersonalData(GamesPersonalData.export)
     service.consumeEvents(

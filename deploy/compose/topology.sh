@@ -18,7 +18,7 @@ source deploy/lib/local-topology.sh
 
 # The secrets compose asks for, made up for this run.
 export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
-for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES; do export "${module}_DB_PASSWORD=$(secret)"; done
+for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES MODERATION; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
 export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
 # Purchases trusts the stand-in's App Store, whose root it writes at start into the development-trust
@@ -46,7 +46,7 @@ start_postgres "${ADDRESS[postgres]}" "$POSTGRES_PASSWORD"
   init_databases "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
     "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" \
     "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" "NOTIFY_DB_PASSWORD=$NOTIFY_DB_PASSWORD" \
-    "PURCHASES_DB_PASSWORD=$PURCHASES_DB_PASSWORD"
+    "PURCHASES_DB_PASSWORD=$PURCHASES_DB_PASSWORD" "MODERATION_DB_PASSWORD=$MODERATION_DB_PASSWORD"
 )
 
 echo "== services"

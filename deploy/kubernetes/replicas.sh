@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source deploy/lib/local-topology.sh
-MODULES=(auth catalog games search betting chat notify purchases)
+MODULES=(auth catalog games search betting chat notify purchases moderation)
 
 INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 declare -A PASSWORD
@@ -69,7 +69,8 @@ echo "== postgres, initialised by deploy/postgres/init.sql"
 start_postgres 127.0.3.1 "$POSTGRES_PASSWORD" -c max_connections=400
 init_databases "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSWORD[catalog]}" "GAMES_DB_PASSWORD=${PASSWORD[games]}" \
   "SEARCH_DB_PASSWORD=${PASSWORD[search]}" "BETTING_DB_PASSWORD=${PASSWORD[betting]}" "CHAT_DB_PASSWORD=${PASSWORD[chat]}" \
-  "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}" "PURCHASES_DB_PASSWORD=${PASSWORD[purchases]}"
+  "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}" "PURCHASES_DB_PASSWORD=${PASSWORD[purchases]}" \
+  "MODERATION_DB_PASSWORD=${PASSWORD[moderation]}"
 
 echo "== a service account for the stand-in's FCM, made fresh as huddle makes its own"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/fcm-key.pem" 2>/dev/null

@@ -35,6 +35,11 @@ CREATE ROLE huddle_purchases LOGIN PASSWORD :'purchases_password';
 CREATE DATABASE huddle_purchases OWNER huddle_purchases;
 REVOKE ALL ON DATABASE huddle_purchases FROM PUBLIC;
 
+\set moderation_password `echo "$MODERATION_DB_PASSWORD"`
+CREATE ROLE huddle_moderation LOGIN PASSWORD :'moderation_password';
+CREATE DATABASE huddle_moderation OWNER huddle_moderation;
+REVOKE ALL ON DATABASE huddle_moderation FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

@@ -58,5 +58,14 @@ struct AuthInternalController: Controller {
         }
         router.on(AuthAPI.Internal.profiles) { body, _, _ in try await profiles.publicProfiles(body.ids) }
         router.on(AuthAPI.Internal.profileSnapshot) { request, _ in try await profiles.snapshot(try PageRequest(request)) }
+        // A player as a reporter sees them: their name and picture, which anyone signed in sees.
+        router.on(ModerationAPI.Internal.subject(at: .auth)) { _, context in
+            _ = try context.parameters.subjectType(heldBy: .auth)
+            let profile = try await profiles.profile(try context.parameters.id(UserID.self))
+            let text = [profile.name, profile.pictureUrl].compactMap { $0 }.joined(separator: "\n")
+            return SubjectSnapshot(
+                content: SubjectContent(
+                    type: .user, id: SubjectID(profile.id.uuid), ownerId: profile.id, ownerName: profile.name, text: text, at: nil))
+        }
     }
 }

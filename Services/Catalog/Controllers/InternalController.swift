@@ -26,3 +26,30 @@ struct CatalogInternalController: Controller {
         router.on(CatalogAPI.Internal.ingestNews) { body, _, _ in try await news.ingest(body) }
     }
 }
+
+/// `/internal/moderation/...` of catalog: a team or league as a reporter sees it (its name, and its
+/// manager as the one an action is against).
+struct CatalogModerationController: Controller {
+    let teams: Teams
+    let leagues: Leagues
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ModerationAPI.Internal.subject(at: .catalog)) { request, context in
+            let viewer = try request.query(ModerationAPI.Internal.viewer)
+            switch try context.parameters.subjectType(heldBy: .catalog) {
+            case .league:
+                let league = try await leagues.league(try context.parameters.id(LeagueID.self), viewer: viewer)
+                return SubjectSnapshot(
+                    content: SubjectContent(
+                        type: .league, id: SubjectID(league.id.uuid), ownerId: league.managerId, ownerName: nil, text: league.name,
+                        at: league.createdAt))
+            default:
+                let team = try await teams.team(try context.parameters.id(TeamID.self), viewer: viewer)
+                return SubjectSnapshot(
+                    content: SubjectContent(
+                        type: .team, id: SubjectID(team.id.uuid), ownerId: team.managerId, ownerName: nil, text: team.name,
+                        at: team.createdAt))
+            }
+        }
+    }
+}

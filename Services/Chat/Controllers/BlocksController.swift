@@ -17,3 +17,14 @@ struct BlocksController: Controller {
         }
     }
 }
+
+/// `/internal/chat/blocks/...`: a block asked for with a report (moderation).
+struct BlocksInternalController: Controller {
+    let blocks: Blocks
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ChatAPI.Internal.block) { _, context in
+            try await blocks.block(try context.parameters.id(UserID.self, at: "userId"), by: try context.parameters.id(UserID.self))
+        }
+    }
+}

@@ -31,3 +31,15 @@ struct MessagesController: Controller {
         }
     }
 }
+
+/// `/internal/moderation/...` of chat: a message as a reporter sees it.
+struct ChatModerationController: Controller {
+    let messages: Messages
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ModerationAPI.Internal.subject(at: .chat)) { request, context in
+            try await messages.reported(
+                try context.parameters.id(ChatMessageID.self), viewer: try request.query(ModerationAPI.Internal.viewer))
+        }
+    }
+}

@@ -63,3 +63,21 @@ struct GamesInternalController: Controller {
         router.on(GamesAPI.Internal.gameSnapshot) { request, _ in try await games.snapshot(page: try PageRequest(request)) }
     }
 }
+
+/// `/internal/moderation/...` of games: a game as a reporter sees it (its name and description, and
+/// its organiser as the one an action is against).
+struct GamesModerationController: Controller {
+    let games: Games
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ModerationAPI.Internal.subject(at: .games)) { request, context in
+            _ = try context.parameters.subjectType(heldBy: .games)
+            let game = try await games.game(
+                try context.parameters.id(GameID.self), viewer: try request.query(ModerationAPI.Internal.viewer), from: nil)
+            let text = [game.displayName, game.description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+            return SubjectSnapshot(
+                content: SubjectContent(
+                    type: .game, id: SubjectID(game.id.uuid), ownerId: game.organizerId, ownerName: nil, text: text, at: game.createdAt))
+        }
+    }
+}

@@ -32,6 +32,33 @@ enum NotificationText {
         Text(title: "You manage \(league) now", body: "Its manager left Huddle and you manage one of its teams.")
     }
 
+    static func reportOutcome(_ action: ModerationAction, subject: SubjectType) -> Text {
+        let what = subject == .user ? "the player" : "the \(subject.rawValue)"
+        let outcome =
+            switch action {
+            case .dismiss: "A moderator looked at \(what) you reported and found nothing against Huddle's rules."
+            case .remove: "A moderator removed \(what) you reported."
+            case .warn: "A moderator warned the player behind \(what) you reported."
+            case .suspend: "A moderator suspended the player behind \(what) you reported."
+            case .ban: "A moderator banned the player behind \(what) you reported."
+            }
+        return Text(title: "Your report", body: outcome + " Thank you for reporting it.")
+    }
+
+    /// What the owner is told; nothing for a dismissal.
+    static func actionAgainst(_ action: ModerationAction, subject: SubjectType, reason: String, until: Date?) -> Text? {
+        let what = subject == .user ? "your profile" : "your \(subject.rawValue)"
+        switch action {
+        case .dismiss: return nil
+        case .remove: return Text(title: "Removed by a moderator", body: "A moderator removed \(what): \(reason)")
+        case .warn: return Text(title: "A warning from Huddle", body: "A moderator warned you about \(what): \(reason)")
+        case .suspend:
+            let end = until.map { " until \(format($0, "d MMM yyyy, HH:mm", TimeZone(identifier: "UTC")!)) UTC" } ?? ""
+            return Text(title: "Account suspended", body: "Your account is suspended\(end): \(reason)")
+        case .ban: return Text(title: "Account banned", body: "Your account is banned: \(reason)")
+        }
+    }
+
     static func teamRequestApproved(team: String) -> Text {
         Text(title: "Request approved", body: "You're in \(team).")
     }

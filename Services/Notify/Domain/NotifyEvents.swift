@@ -84,6 +84,31 @@ struct NotifyEvents: Sendable {
             }
         }
         on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }
+        on.on(ModerationEvent.caseDecided) { decided, _ in { _, _ in NotifyEvents.decided(decided) } }
+    }
+
+    /// The reporters learn the outcome; the owner learns of an action against them or what they wrote.
+    static func decided(_ decided: ModerationEvent.CaseDecided) -> [Planned] {
+        var data = NotificationData()
+        switch decided.subject.type {
+        case .team: data.teamId = TeamID(decided.subject.id.uuid)
+        case .league: data.leagueId = LeagueID(decided.subject.id.uuid)
+        case .game: data.gameId = GameID(decided.subject.id.uuid)
+        case .user: data.userId = UserID(decided.subject.id.uuid)
+        case .message: break
+        }
+        var planned = [
+            Planned(
+                recipients: decided.reporterIds.filter { $0 != decided.ownerId }, category: .moderation,
+                text: NotificationText.reportOutcome(decided.action, subject: decided.subject.type), data: data, urgent: false)
+        ]
+        if let owner = decided.ownerId,
+            let text = NotificationText.actionAgainst(
+                decided.action, subject: decided.subject.type, reason: decided.reason, until: decided.until)
+        {
+            planned.append(Planned(recipients: [owner], category: .moderation, text: text, data: data))
+        }
+        return planned.filter { !$0.recipients.isEmpty }
     }
 
     private func game(

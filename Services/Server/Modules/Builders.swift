@@ -5,6 +5,7 @@ import ChatService
 public import Contracts
 import GamesService
 import Gateway
+import ModerationService
 import NotifyService
 import PurchasesService
 import SearchService
@@ -22,6 +23,7 @@ public enum HuddleModules {
         .chat: ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
         .notify: ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) },
         .purchases: ModuleBuilder(.purchases) { try await buildPurchasesService(reader: $0, dependencies: $1) },
+        .moderation: ModuleBuilder(.moderation) { try await buildModerationService(reader: $0, dependencies: $1) },
     ]
 
     /// `all` means every module that exists so far.

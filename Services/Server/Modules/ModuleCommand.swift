@@ -62,4 +62,5 @@ extension ModuleCommand {
     public static func chat() async { await main(.chat) }
     public static func notify() async { await main(.notify) }
     public static func purchases() async { await main(.purchases) }
+    public static func moderation() async { await main(.moderation) }
 }

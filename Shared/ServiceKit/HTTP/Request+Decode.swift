@@ -83,6 +83,15 @@ extension Parameters {
         return id
     }
 
+    /// The `{type}` of a reported subject, one this module holds (`SubjectType.owner`); any other is
+    /// a 404, as for a subject that does not exist.
+    public func subjectType(heldBy module: ServiceModule) throws -> SubjectType {
+        guard let raw = get("type"), let type = SubjectType(rawValue: raw), type.owner == module else {
+            throw CommonError.notFound("No subject of type \(get("type") ?? "") here.")
+        }
+        return type
+    }
+
     /// A whole number in the path (`{number}`), held to the schema its description gives it; a 422
     /// naming the parameter otherwise.
     public func integer(at name: String) throws -> Int {

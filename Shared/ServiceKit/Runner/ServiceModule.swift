@@ -14,6 +14,7 @@ extension ServiceModule {
         case .chat: 8086
         case .notify: 8087
         case .purchases: 8088
+        case .moderation: 8089
         }
     }
 

@@ -8,10 +8,11 @@ public enum Wiring {
     /// Publisher → the modules that consume its events through `/internal/events`
     /// (`<publisher>.events.subscribers`).
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
-        .auth: [.search, .chat, .notify, .purchases, .games, .catalog, .betting],
+        .auth: [.search, .chat, .notify, .purchases, .games, .catalog, .betting, .moderation],
         .catalog: [.games, .search, .chat, .notify],
         .games: [.search, .betting, .chat, .notify],
         .purchases: [.catalog, .games, .search],
+        .moderation: [.notify],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
@@ -27,6 +28,7 @@ public enum Wiring {
         .chat: [.auth],
         .notify: [.auth],
         .purchases: [.auth],
+        .moderation: [.auth, .catalog, .games, .chat],
     ]
 
     /// The modules that hold players' personal data: each erases a deleted account's (consuming
@@ -34,7 +36,7 @@ public enum Wiring {
     public static var personalDataHolders: [ServiceModule] { eventConsumers[.auth] ?? [] }
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases]
+    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases, .moderation]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

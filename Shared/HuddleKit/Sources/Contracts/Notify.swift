@@ -18,6 +18,8 @@ public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireE
     case newGame, invitation, joinRequest, requestApproved, waitlistPromoted, addedToRound, reminder, newFollower
     /// A team or league passed to me because its manager deleted their account.
     case becameManager
+    /// What came of my report, or a moderator's action against me or what I wrote.
+    case moderation
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.

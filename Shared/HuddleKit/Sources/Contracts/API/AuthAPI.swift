@@ -88,7 +88,9 @@ public enum AuthAPI {
             .get, "/internal/snapshots/profiles", owner: .auth, summary: "Every profile, page by page, for a read model",
             query: Query.paging)
 
-        public static let all: [APIOperation] = [revokedSessions.operation, profiles.operation, profileSnapshot.operation]
+        public static let all: [APIOperation] = [
+            revokedSessions.operation, profiles.operation, profileSnapshot.operation, ModerationAPI.Internal.subject(at: .auth).operation,
+        ]
     }
 }
 

@@ -135,7 +135,7 @@ public enum CatalogAPI {
             team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
             teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
             EventsAPI.deliver(to: .catalog).operation, EventsAPI.applied(by: .catalog).operation,
-            PersonalDataAPI.export(of: .catalog).operation,
+            PersonalDataAPI.export(of: .catalog).operation, ModerationAPI.Internal.subject(at: .catalog).operation,
         ]
     }
 }

@@ -109,7 +109,7 @@ public enum GamesAPI {
 
         public static let all: [APIOperation] = [
             gameSnapshot.operation, EventsAPI.deliver(to: .games).operation, EventsAPI.applied(by: .games).operation,
-            PersonalDataAPI.export(of: .games).operation,
+            PersonalDataAPI.export(of: .games).operation, ModerationAPI.Internal.subject(at: .games).operation,
         ]
     }
 }

@@ -15,10 +15,11 @@ public enum GatewayAPI {
 public enum API {
     public static let publicOperations: [APIOperation] =
         GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all + NotifyAPI.all
-        + PurchasesAPI.all
+        + PurchasesAPI.all + ModerationAPI.all
     public static let internalOperations: [APIOperation] =
         AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
         + BettingAPI.Internal.all + ChatAPI.Internal.all + NotifyAPI.Internal.all + PurchasesAPI.Internal.all
+        + ModerationAPI.Internal.all
 
     /// The operations a module answers.
     public static func operations(of module: ServiceModule) -> [APIOperation] {

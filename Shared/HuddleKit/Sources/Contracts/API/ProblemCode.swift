@@ -72,6 +72,14 @@ extension ProblemCode {
     public static let blocked = ProblemCode(403, "BLOCKED")
     public static let cannotMessageSelf = ProblemCode(422, "CANNOT_MESSAGE_SELF")
 
+    // Moderation.
+    /// Another moderator decided the case first.
+    public static let caseClosed = ProblemCode(409, "CASE_CLOSED")
+    /// A suspended or banned player; `until` says when a suspension ends (absent for a ban).
+    public static let accountSuspended = ProblemCode(403, "ACCOUNT_SUSPENDED")
+    /// A write the word filter refused; `errors` names the field.
+    public static let contentRefused = ProblemCode(422, "CONTENT_REFUSED")
+
     // Purchases.
     /// A signed transaction or notification that is not the App Store's, or not for this app, environment or player.
     public static let invalidTransaction = ProblemCode(422, "INVALID_TRANSACTION")

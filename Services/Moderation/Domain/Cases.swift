@@ -1,0 +1,78 @@
+import Contracts
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+
+/// Moderators' work: the queue of cases, oldest first, and deciding one. A decision closes the case
+/// in the transaction that records it in the audit trail, sets its reports' outcome and publishes
+/// `moderation.case.decided`, so the reporters and the owner are told and the decision is carried
+/// out; of two moderators deciding one case at once, the second is told it is closed.
+struct Cases: Sendable {
+    let database: Database
+    let store: any CaseStore
+    let moderators: Moderators
+    let logger: Logger
+    let outbox = Outbox()
+    let now: @Sendable () -> Date
+    /// How many earlier actions against the owner a case shows.
+    static let historyShown = 20
+
+    func queue(_ status: CaseStatus, page: PageRequest, for identity: Identity) async throws -> Page<ModerationCase> {
+        try await moderators.require(identity)
+        let cursor = try TimeCursor(page)
+        return try await database.read { sql in
+            let rows = try await store.cases(status, after: cursor, limit: page.limit + 1, on: sql)
+            var shown: [ModerationCase] = []
+            for stored in rows.prefix(page.limit) { shown.append(try await view(stored, on: sql)) }
+            let next = rows.count > page.limit ? rows.prefix(page.limit).last.map { TimeCursor(time: $0.openedAt, id: $0.id).encoded } : nil
+            return Page(items: shown, nextCursor: next)
+        }
+    }
+
+    func decide(_ id: CaseID, _ request: CaseActionRequest, by identity: Identity) async throws -> ModerationCase {
+        try await moderators.require(identity)
+        let at = now()
+        let reason = request.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty else { throw CommonError.invalid("reason", "must say why") }
+        switch (request.action, request.until) {
+        case (.suspend, nil): throw CommonError.invalid("until", "is required to suspend")
+        case (.suspend, let until?) where until <= at: throw CommonError.invalid("until", "must be in the future")
+        case (.suspend, _): break
+        case (_, .some): throw CommonError.invalid("until", "goes with suspend only")
+        case (_, nil): break
+        }
+        return try await database.transaction { sql in
+            let stored = try await store.case(id, on: sql).orMissing(id)
+            guard try await store.close(id, at: at, on: sql) else { throw ModerationError.caseClosed(id) }
+            let action = CaseAction(
+                caseId: id, action: request.action, reason: reason, until: request.until, moderatorId: identity.userID, at: at)
+            try await store.record(action, ownerID: stored.ownerId, on: sql)
+            try await store.decideReports(in: id, as: request.action == .dismiss ? .dismissed : .actioned, at: at, on: sql)
+            let reporters = try await store.reports(in: id, on: sql).map(\.reporter)
+            try await outbox.append(
+                ModerationEvent.caseDecided, aggregateID: id.description,
+                payload: ModerationEvent.CaseDecided(
+                    caseId: id, subject: stored.subject, action: request.action, reason: reason, until: request.until,
+                    ownerId: stored.ownerId, reporterIds: reporters),
+                on: sql)
+            logger.notice("case \(id) decided: \(request.action.rawValue) by \(identity.userID)")
+            return try await view(try await store.case(id, on: sql).orMissing(id), on: sql)
+        }
+    }
+
+    private func view(_ stored: StoredCase, on sql: any SQLDatabase) async throws -> ModerationCase {
+        let reports = try await store.reports(in: stored.id, on: sql).map(\.report)
+        let counts = Dictionary(reports.map { ($0.reason, 1) }, uniquingKeysWith: +)
+        let reasons = counts.keys.sorted { (counts[$0]!, $1.rawValue) > (counts[$1]!, $0.rawValue) }
+        var history: [CaseAction] = []
+        if let owner = stored.ownerId {
+            history = try await store.actions(against: owner, excluding: stored.id, limit: Self.historyShown, on: sql)
+        }
+        return ModerationCase(
+            id: stored.id, subject: stored.subject, status: stored.status, openedAt: stored.openedAt, closedAt: stored.closedAt,
+            reportCount: reports.count, reasons: reasons, notes: reports.compactMap(\.note), content: stored.content,
+            context: stored.context, hidden: stored.hidden, actions: try await store.actions(in: stored.id, on: sql),
+            ownerHistory: history)
+    }
+}

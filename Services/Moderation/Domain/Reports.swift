@@ -1,0 +1,72 @@
+import Contracts
+import Foundation
+import Logging
+import SQLKit
+import ServiceKit
+
+/// Players' reports. A report names something the reporter can see (its module says so, and gives
+/// it as it is now, which the case keeps); reports of one subject gather in its open case; a repeat
+/// answers the first report; a player makes at most `reportsPerHour`. After `hideAfter` distinct
+/// reporters the case is marked hidden until a moderator decides.
+struct Reports: Sendable {
+    let database: Database
+    let store: any CaseStore
+    let subjects: Subjects
+    let dependencies: ServiceDependencies
+    let settings: ModerationSettings
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// The report and whether this call made it.
+    func report(_ request: ReportRequest, by reporter: UserID, requestID: String?) async throws -> (Report, created: Bool) {
+        let subject = request.subject
+        if let first = try await database.read({ sql in try await store.report(by: reporter, about: subject, on: sql) }) {
+            return (first, false)
+        }
+        let at = now()
+        let made = try await database.read { sql in try await store.reportCount(by: reporter, since: at.addingTimeInterval(-3600), on: sql)
+        }
+        guard made < settings.reportsPerHour else {
+            throw CommonError.rateLimited(retryAfterSeconds: 600, policy: settings.reportPolicy)
+        }
+        guard let snapshot = try await subjects.snapshot(of: subject, seenBy: reporter, requestID: requestID) else {
+            throw CommonError.notFound("No \(subject.type.rawValue) with id \(subject.id) that you can see.")
+        }
+        let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let report = Report(id: .timeOrdered(at: at), subject: subject, reason: request.reason, note: note, status: .open, createdAt: at)
+        let created = try await database.transaction { sql in
+            let opened = try await store.open(
+                StoredCase(
+                    id: .timeOrdered(at: at), subject: subject, ownerId: snapshot.content.ownerId, status: .open, openedAt: at,
+                    content: snapshot.content, context: snapshot.context, hidden: false),
+                on: sql)
+            guard try await store.insert(report, in: opened.id, by: reporter, on: sql) else { return false }
+            let reporters = Set(try await store.reports(in: opened.id, on: sql).map(\.reporter))
+            if !opened.hidden, reporters.count >= settings.hideAfter {
+                try await store.setHidden(opened.id, on: sql)
+                logger.notice("case \(opened.id): \(reporters.count) reporters, hidden until a moderator decides")
+            }
+            return true
+        }
+        guard created else {
+            // The same reporter's other request made it first.
+            let first = try await database.read { sql in try await store.report(by: reporter, about: subject, on: sql) }
+            return (try first.orMissing(report.id), false)
+        }
+        if request.block == true, let owner = snapshot.content.ownerId, owner != reporter, [.message, .user].contains(subject.type) {
+            try await block(owner, by: reporter, requestID: requestID)
+        }
+        return (report, true)
+    }
+
+    func mine(_ reporter: UserID, page: PageRequest) async throws -> Page<Report> {
+        let cursor = try TimeCursor(page)
+        let rows = try await database.read { sql in try await store.reports(by: reporter, after: cursor, limit: page.limit + 1, on: sql) }
+        return page.page(rows) { TimeCursor(time: $0.createdAt, id: $0.id).encoded }
+    }
+
+    private func block(_ player: UserID, by reporter: UserID, requestID: String?) async throws {
+        _ = try await InternalClient(.chat, dependencies: dependencies).call(
+            ChatAPI.Internal.block, path: [reporter, player], requestID: requestID)
+    }
+}

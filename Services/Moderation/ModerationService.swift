@@ -1,0 +1,38 @@
+public import Configuration
+import Contracts
+import Foundation
+import Hummingbird
+import ServiceClients
+public import ServiceKit
+public import ServiceLifecycle
+
+/// Builds the moderation service: players' reports, gathered into cases moderators decide, with an
+/// audit trail; the moderator role administrators grant. It asks the module that holds a subject
+/// how the reporter sees it (auth, catalog, games, chat), publishes each decision for notify (and
+/// the subject's module) to carry out, and takes auth's account deletions (list `moderation` in
+/// `auth.events.subscribers`).
+///
+/// Configuration keys: the skeleton's (`moderation.http.*`, `moderation.db.url`, `moderation.revocation.poll.ms`,
+/// `moderation.events.*`, `internal.token`) and `ModerationSettings`' (`moderation.reports.per.hour`,
+/// `moderation.hide.after`).
+public func buildModerationService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
+    let settings = ModerationSettings(reader: reader)
+    var service = try await ServiceSkeleton(.moderation, reader: reader, dependencies: dependencies, migrations: ModerationMigrations.all)
+    let now: @Sendable () -> Date = Date.init
+    let store = SQLCaseStore()
+    let moderators = Moderators(
+        database: service.database, store: SQLModeratorStore(), auth: AuthClient(dependencies: dependencies), now: now)
+    let reports = Reports(
+        database: service.database, store: store, subjects: Subjects(dependencies: dependencies), dependencies: dependencies,
+        settings: settings, logger: dependencies.logger, now: now)
+    let cases = Cases(database: service.database, store: store, moderators: moderators, logger: dependencies.logger, now: now)
+    let events = ModerationEvents(store: store, now: now)
+    service.add(ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators))
+    try service.publishEvents()
+    service.exportPersonalData(ModerationPersonalData.export)
+    service.consumeEvents(
+        ModerationEvents.handlers,
+        with: EventConsumer(database: service.database) { event, sql in try await ModerationEvents.handlers.step(for: event)?(events, sql) }
+    )
+    return try service.application()
+}

@@ -1,0 +1,4 @@
+import Contracts
+import HuddleModules
+
+await ModuleCommand.moderation()

@@ -1,0 +1,57 @@
+/// Moderation's operations: players report what is abusive; moderators work the cases; administrators
+/// grant the moderator role (API.md, "Reports and moderation").
+public enum ModerationAPI {
+    public static let report = Endpoint<SignedIn, ReportRequest, Report>(
+        .post, "/v1/reports", owner: .moderation,
+        summary: "Report a message, player, team, league or game I can see (404 otherwise), with a reason; the same subject again "
+            + "answers my first report (200). block also blocks the player, or the message's sender. What is reported is kept as it is now",
+        status: 201, problems: [.rateLimited, .dependencyUnavailable])
+    public static let myReports = Endpoint<SignedIn, NoBody, Page<Report>>(
+        .get, "/v1/reports", owner: .moderation, summary: "My reports, newest first, each with its outcome", query: Query.paging)
+    public static let cases = Endpoint<SignedIn, NoBody, Page<ModerationCase>>(
+        .get, "/v1/moderation/cases", owner: .moderation,
+        summary: "Moderators: cases oldest first (open by default), each with the content as first reported, its context, the "
+            + "reasons, what was done and the owner's history",
+        query: [caseStatus] + Query.paging, problems: [.forbidden])
+    public static let act = Endpoint<SignedIn, CaseActionRequest, ModerationCase>(
+        .post, "/v1/moderation/cases/{id}/actions", owner: .moderation,
+        summary: "Moderators: decide an open case (dismiss, remove, warn, suspend until a time, ban) with a reason kept in the "
+            + "audit trail; the reporters and the owner are told. 409 CASE_CLOSED when another moderator decided it first",
+        problems: [.forbidden, .caseClosed])
+    public static let moderators = Endpoint<SignedIn, NoBody, Page<Moderator>>(
+        .get, "/v1/moderation/moderators", owner: .moderation, summary: "Administrators: who holds the moderator role",
+        problems: [.forbidden])
+    public static let grantModerator = Endpoint<SignedIn, NoBody, Moderator>(
+        .put, "/v1/moderation/moderators/{userId}", owner: .moderation,
+        summary: "Administrators: grant a player the moderator role (idempotent)", problems: [.forbidden])
+    public static let revokeModerator = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/moderation/moderators/{userId}", owner: .moderation,
+        summary: "Administrators: take the moderator role back (idempotent)", status: 204, problems: [.forbidden])
+
+    /// `?status=`: open cases (the default) or closed ones.
+    public static let caseStatus = Query.choice("status", fallback: CaseStatus.open, description: "open (the default) or closed")
+
+    public static let all: [APIOperation] = [
+        report.operation, myReports.operation, cases.operation, act.operation, moderators.operation, grantModerator.operation,
+        revokeModerator.operation,
+    ]
+
+    public enum Internal {
+        /// What the module that holds a subject answers moderation: the subject as `viewer` sees it, or
+        /// 404 when they cannot (so nobody reports what they cannot see).
+        public static func subject(at owner: ServiceModule) -> Endpoint<InternalCaller, NoBody, SubjectSnapshot> {
+            Endpoint(
+                .get, "/internal/moderation/subjects/{type}/{id}", owner: owner,
+                summary: "A subject as a player sees it, for a report; 404 when they cannot see it",
+                query: [viewer],
+                pathParameters: ["type": .oneOf(SubjectType.allCases.filter { $0.owner == owner }.map(\.rawValue))])
+        }
+        /// `?viewer=`: the player who reports.
+        public static let viewer = Query.required(
+            "viewer", .uuid, description: "the player who reports", parse: UserID.init, text: \.description)
+
+        public static let all: [APIOperation] = [
+            EventsAPI.deliver(to: .moderation).operation, EventsAPI.applied(by: .moderation).operation,
+        ]
+    }
+}

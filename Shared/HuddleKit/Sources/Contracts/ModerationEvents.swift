@@ -1,0 +1,33 @@
+public import Foundation
+
+/// What moderation publishes: a moderator's decision on a case, for notify to tell the reporters and
+/// the subject's owner, and for the subject's module and auth to carry it out.
+public enum ModerationEvent {
+    public static let caseDecided = EventType<CaseDecided>("moderation.case.decided", owner: .moderation)
+
+    public struct CaseDecided: Codable, Equatable, Sendable {
+        public var caseId: CaseID
+        public var subject: ReportSubject
+        public var action: ModerationAction
+        public var reason: String
+        /// With `suspend`: when it ends.
+        public var until: Date?
+        /// Whom the action is against: the message's sender, the team's manager, the player reported.
+        public var ownerId: UserID?
+        /// Everyone who reported the subject, to be told the outcome.
+        public var reporterIds: [UserID]
+
+        public init(
+            caseId: CaseID, subject: ReportSubject, action: ModerationAction, reason: String, until: Date?, ownerId: UserID?,
+            reporterIds: [UserID]
+        ) {
+            self.caseId = caseId
+            self.subject = subject
+            self.action = action
+            self.reason = reason
+            self.until = until
+            self.ownerId = ownerId
+            self.reporterIds = reporterIds
+        }
+    }
+}
