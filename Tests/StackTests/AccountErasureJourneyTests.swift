@@ -21,23 +21,12 @@ struct AccountErasureJourneyTests {
             let admin = try await StackTests.administrator(gateway)
 
             // A team Zelda manages, with Bo in it; a game Cy organises, Zelda in its only free slot and Bo waiting.
-            let team = try await gateway.value(
-                CatalogAPI.createTeam,
-                body: CreateTeamRequest(
-                    name: "Zelda's \(suffix)", sport: .volleyball, privacy: .public, location: Location(lat: 59.43, lng: 24.75),
-                    ageGroup: .adult, gender: .coed, skill: .any), token: zelda.accessToken)
+            let team = try await StackTests.volleyballTeam("Zelda's \(suffix)", by: zelda, through: gateway)
             _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: bo.accessToken)
             // A league Zelda runs, with a team Bo manages in it.
-            let league = try await gateway.value(
-                CatalogAPI.createLeague,
-                body: CreateLeagueRequest(
-                    name: "Zelda League \(suffix)", sport: .volleyball, skill: .any, ageGroup: .adult, gender: .coed, privacy: .public),
-                token: zelda.accessToken)
-            let bosTeam = try await gateway.value(
-                CatalogAPI.createTeam,
-                body: CreateTeamRequest(
-                    name: "Bo's \(suffix)", sport: .volleyball, privacy: .public, location: Location(lat: 59.44, lng: 24.75),
-                    ageGroup: .adult, gender: .coed, skill: .any), token: bo.accessToken)
+            let league = try await StackTests.volleyballLeague("Zelda League \(suffix)", by: zelda, through: gateway)
+            let bosTeam = try await StackTests.volleyballTeam(
+                "Bo's \(suffix)", at: Location(lat: 59.44, lng: 24.75), by: bo, through: gateway)
             _ = try await gateway.value(
                 CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: bosTeam.id), token: zelda.accessToken)
             let game = try await gateway.value(

@@ -1,0 +1,133 @@
+import Contracts
+import Foundation
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// Players report what is abusive and moderators decide, through the gateway.
+@Suite("Reports and moderation through the gateway")
+struct ModerationThroughGatewayTests {
+    @Test(
+        "each kind of subject can be reported once by whoever sees it; hidden ones are not; a moderator works the queue oldest first, decides once, and the reporter and the owner are told",
+        arguments: StackTests.stores)
+    func reportsReachModerators(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let admin = try await StackTests.administrator(gateway)
+            let troll = try await gateway.register(name: "Troll \(suffix)"), ann = try await gateway.register(name: "Ann \(suffix)")
+            let ben = try await gateway.register(name: "Ben \(suffix)"), mia = try await gateway.register(name: "Mia Moderator \(suffix)")
+
+            // What the troll writes and makes: a message in the global room, a team, a league, a game; and a private team.
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: troll.accessToken).items.first { $0.kind == .global })
+            let said = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "you all stink \(suffix)", clientMessageId: "stink-\(suffix)"),
+                token: troll.accessToken)
+            let team = try await StackTests.volleyballTeam("Nasty public \(suffix)", by: troll, through: gateway)
+            let hiddenTeam = try await StackTests.volleyballTeam("Nasty private \(suffix)", privacy: .private, by: troll, through: gateway)
+            let league = try await StackTests.volleyballLeague("Nasty League \(suffix)", by: troll, through: gateway)
+            let game = try await gateway.value(
+                GamesAPI.createGame,
+                body: CreateGameRequest(
+                    kind: .pickup, startsAt: Date().addingTimeInterval(86_400), location: Location(lat: 59.43, lng: 24.75),
+                    sport: .volleyball,
+                    privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10, description: "nasty game \(suffix)"),
+                token: troll.accessToken)
+
+            func report(_ type: SubjectType, _ id: UUID, by player: Session, block: Bool? = nil) async throws -> TestClient.Response {
+                try await gateway.call(
+                    ModerationAPI.report,
+                    body: ReportRequest(
+                        subject: .init(type: type, id: SubjectID(id)), reason: .harassment, note: "from \(player.user.name)", block: block),
+                    token: player.accessToken)
+            }
+            let first = try expect(201, try await report(.message, said.id.uuid, by: ann, block: true)).decode(Report.self)
+            #expect(first.status == .open && first.subject.type == .message)
+            #expect(try expect(200, try await report(.message, said.id.uuid, by: ann)).decode(Report.self).id == first.id)
+            _ = try expect(201, try await report(.message, said.id.uuid, by: ben))
+            for (type, id) in [
+                (SubjectType.user, troll.user.id.uuid), (.team, team.id.uuid), (.league, league.id.uuid), (.game, game.id.uuid),
+            ] {
+                _ = try expect(201, try await report(type, id, by: ann))
+            }
+            // What Ann cannot see, or what does not exist, cannot be reported.
+            #expect(try await report(.team, hiddenTeam.id.uuid, by: ann).status == 404)
+            #expect(try await report(.message, UUID(), by: ann).status == 404)
+            // Reporting with block: true blocked the troll for Ann.
+            #expect(try await gateway.value(ChatAPI.blocks, token: ann.accessToken).items.map(\.userId) == [troll.user.id])
+            #expect(try await gateway.value(ModerationAPI.myReports, token: ann.accessToken).items.count == 5)
+
+            // Only moderators see the queue; an administrator makes Mia one.
+            #expect(try await gateway.call(ModerationAPI.cases, token: mia.accessToken).status == 403)
+            #expect(try await gateway.call(ModerationAPI.grantModerator, mia.user.id, token: ann.accessToken).status == 403)
+            _ = try await gateway.value(ModerationAPI.grantModerator, mia.user.id, token: admin.accessToken)
+            let queue = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: mia.accessToken).items
+            let mine = queue.filter { $0.content.ownerId == troll.user.id }
+            #expect(mine.map(\.subject.type) == [.message, .user, .team, .league, .game])
+            let messageCase = try #require(mine.first)
+            #expect(
+                messageCase.reportCount == 2 && messageCase.reasons == [.harassment]
+                    && messageCase.content.text == "you all stink \(suffix)")
+            #expect(messageCase.context?.contains { $0.id.uuid == said.id.uuid } == false)
+            #expect(Set(messageCase.notes) == ["from Ann \(suffix)", "from Ben \(suffix)"])
+
+            // Two moderators decide the message's case at once: one does, the other is told it is closed.
+            let warn = CaseActionRequest(action: .warn, reason: "Insults in the global room")
+            async let byMia = gateway.call(ModerationAPI.act, messageCase.id, body: warn, token: mia.accessToken)
+            async let byAdmin = gateway.call(ModerationAPI.act, messageCase.id, body: warn, token: admin.accessToken)
+            let statuses = try await [byMia.status, byAdmin.status].sorted()
+            #expect(statuses == [200, 409])
+            let decided = try await gateway.value(ModerationAPI.cases, query: "status=closed&limit=100", token: mia.accessToken).items
+                .first { $0.id == messageCase.id }
+            #expect(decided?.actions.map(\.action) == [.warn] && decided?.status == .closed)
+            // The team's case shows the warning in the owner's history.
+            let teamCase = try #require(
+                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: mia.accessToken).items.first {
+                    $0.subject.id.uuid == team.id.uuid
+                })
+            #expect(teamCase.ownerHistory.map(\.action) == [.warn])
+            _ = try await gateway.value(
+                ModerationAPI.act, teamCase.id, body: CaseActionRequest(action: .dismiss, reason: "A fair name"), token: mia.accessToken)
+            let suspendWithoutEnd = try await gateway.call(
+                ModerationAPI.act, mine[1].id, body: CaseActionRequest(action: .suspend, reason: "x"), token: mia.accessToken)
+            #expect(suspendWithoutEnd.status == 422)
+
+            // Reporters learn the outcome; the troll learns of the warning.
+            let told = try await poll {
+                try await gateway.value(NotifyAPI.inbox, token: ben.accessToken).items.filter { $0.category == .moderation }
+            } until: {
+                !$0.isEmpty
+            }
+            #expect(told.first?.body.contains("warned") == true)
+            let warned = try await poll {
+                try await gateway.value(NotifyAPI.inbox, token: troll.accessToken).items.filter { $0.category == .moderation }
+            } until: {
+                !$0.isEmpty
+            }
+            #expect(warned.first?.body.contains("Insults in the global room") == true)
+            let outcomes = try await gateway.value(ModerationAPI.myReports, token: ann.accessToken).items
+            #expect(outcomes.first { $0.subject.type == .message }?.status == .actioned)
+            #expect(outcomes.first { $0.subject.type == .team }?.status == .dismissed)
+        }
+    }
+
+    @Test("after the configured number of distinct reporters a case is marked hidden", StackTests.embeddedOnly)
+    func hiddenAfterReporters() async throws {
+        try await StackTests.withStack(store: .sqlite, config: ["moderation.hide.after": "2"]) { gateway in
+            let admin = try await StackTests.administrator(gateway)
+            let troll = try await gateway.register(name: "Loud Troll")
+            var hidden: [Bool] = []
+            for name in ["One", "Two"] {
+                let player = try await gateway.register(name: name)
+                _ = try await gateway.value(
+                    ModerationAPI.report,
+                    body: ReportRequest(subject: .init(type: .user, id: SubjectID(troll.user.id.uuid)), reason: .spam),
+                    token: player.accessToken)
+                let found = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                    $0.subject.id.uuid == troll.user.id.uuid
+                }
+                hidden.append(found?.hidden ?? false)
+            }
+            #expect(hidden == [false, true])
+        }
+    }
+}
