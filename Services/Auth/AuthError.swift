@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import HTTPTypes
 import ServiceKit
 
@@ -17,6 +18,8 @@ enum AuthError: ProblemError {
     case oauthProviderUnavailable
     case unsupportedProvider(String)
     case cannotFollowSelf
+    /// A moderator suspended the account until `until`, or banned it (nil).
+    case accountSuspended(until: Date?)
 
     var problem: Problem {
         switch self {
@@ -54,6 +57,12 @@ enum AuthError: ProblemError {
             Problem(
                 .cannotFollowSelf,
                 title: "Cannot follow yourself", detail: "A player cannot follow themselves.")
+        case .accountSuspended(let until?):
+            Problem(
+                .accountSuspended, title: "Account suspended",
+                detail: "A moderator suspended this account until \(HuddleJSON.formatRFC3339(until)).", until: until)
+        case .accountSuspended(nil):
+            Problem(.accountSuspended, title: "Account banned", detail: "A moderator banned this account.")
         }
     }
 

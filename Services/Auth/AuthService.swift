@@ -26,12 +26,13 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         appleTokens = try await AppleTokenExchange(
             settings: exchange, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now)
     }
+    let suspensions = Suspensions(store: SQLSuspensionStore(), sessions: sessions, logger: dependencies.logger, now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger),
         apple: AppleIdentityVerifier(settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger),
-        appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(),
+        appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions,
         administratorEmails: settings.administratorEmails, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
     let deletions = SQLDeletionStore()
@@ -58,6 +59,10 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
+    service.consumeEvents(
+        Suspensions.handlers,
+        with: EventConsumer(database: service.database) { event, sql in try await Suspensions.handlers.step(for: event)?(suspensions, sql) }
+    )
     service.addServices(
         AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,
         ExportWorker(exports: exports, interval: settings.exportsPoll))

@@ -123,3 +123,7 @@ func exportMyData(on huddle: HuddleClient) async throws -> URL? {
     let file = try export.documentFile()  // a JSON file to hand to a ShareLink
     return file
 }
+
+func reportMessage(_ message: ChatMessage, on huddle: HuddleClient) async throws {
+    try await huddle.report(.message(message.id), reason: .harassment, block: true)
+}

@@ -130,4 +130,93 @@ struct ModerationThroughGatewayTests {
             #expect(hidden == [false, true])
         }
     }
+
+    @Test(
+        "a removed message is a tombstone in history and on live sockets; a suspended player's sessions end, sign-in answers ACCOUNT_SUSPENDED with the end and their messages go; a ban has no end",
+        arguments: StackTests.stores)
+    func decisionsAreCarriedOut(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let admin = try await StackTests.administrator(gateway)
+            let email = "troll-\(suffix)@example.com"
+            let troll = try await gateway.register(name: "Troll \(suffix)", email: email),
+                ann = try await gateway.register(name: "Ann \(suffix)")
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: ann.accessToken).items.first { $0.kind == .global })
+            func say(_ text: String, as player: Session) async throws -> ChatMessage {
+                try await gateway.value(
+                    ChatAPI.send, global.id, body: SendChatMessage(text: text, clientMessageId: UUID().uuidString),
+                    token: player.accessToken)
+            }
+            let nasty = try await say("nasty one \(suffix)", as: troll), other = try await say("nasty two \(suffix)", as: troll)
+            let fine = try await say("fine \(suffix)", as: ann)
+            let phone = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: ann.accessToken)
+            try phone.send(ChatClientFrame.subscribe(global.id))
+            #expect(try await phone.waitFor { $0.type == .subscribed })
+
+            func caseAbout(_ type: SubjectType, _ id: UUID) async throws -> ModerationCase {
+                _ = try await gateway.value(
+                    ModerationAPI.report, body: ReportRequest(subject: .init(type: type, id: SubjectID(id)), reason: .hate),
+                    token: ann.accessToken)
+                return try #require(
+                    try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                        $0.subject.id.uuid == id
+                    })
+            }
+            let messageCase = try await caseAbout(.message, nasty.id.uuid)
+            _ = try await gateway.value(
+                ModerationAPI.act, messageCase.id, body: CaseActionRequest(action: .remove, reason: "Hate speech"), token: admin.accessToken
+            )
+            #expect(try await phone.waitFor { $0.type == .deleted && $0.id == nasty.id })
+            func history() async throws -> [ChatMessage] {
+                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(nasty.seq - 1)&limit=10", token: ann.accessToken).items
+            }
+            let removed = try #require(try await history().first { $0.id == nasty.id })
+            #expect(removed.deleted == true && removed.text.isEmpty)
+
+            // Suspended for an hour, with every message: the sessions end, sign-in says until when.
+            let until = Date().addingTimeInterval(3600)
+            let playerCase = try await caseAbout(.user, troll.user.id.uuid)
+            _ = try await gateway.value(
+                ModerationAPI.act, playerCase.id,
+                body: CaseActionRequest(action: .suspend, reason: "Repeated hate", until: until, removeMessages: true),
+                token: admin.accessToken)
+            let refused = try await poll {
+                try await gateway.call(AuthAPI.me, token: troll.accessToken).status
+            } until: {
+                $0 == 401
+            }
+            #expect(refused == 401)
+            let signIn = try await gateway.call(AuthAPI.login, body: LoginRequest(email: email, password: "correct horse battery"))
+            let problem = try signIn.decode(Problem.self)
+            #expect(signIn.status == 403 && problem.code == "ACCOUNT_SUSPENDED")
+            #expect(abs((problem.until ?? .distantPast).timeIntervalSince(until)) < 1)
+            let after = try await poll {
+                try await history()
+            } until: {
+                $0.first { $0.id == other.id }?.deleted == true
+            }
+            #expect(after.first { $0.id == fine.id }?.deleted != true)
+
+            // Reported again by someone else, the player is banned: no end.
+            let cy = try await gateway.register(name: "Cy \(suffix)")
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .init(type: .user, id: SubjectID(troll.user.id.uuid)), reason: .hate),
+                token: cy.accessToken)
+            let again = try #require(
+                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                    $0.subject.id.uuid == troll.user.id.uuid
+                })
+            #expect(again.ownerHistory.map(\.action) == [.suspend, .remove])
+            _ = try await gateway.value(
+                ModerationAPI.act, again.id, body: CaseActionRequest(action: .ban, reason: "Back at it"), token: admin.accessToken)
+            let banned = try await poll {
+                try await gateway.call(AuthAPI.login, body: LoginRequest(email: email, password: "correct horse battery")).decode(
+                    Problem.self)
+            } until: {
+                $0.title == "Account banned"
+            }
+            #expect(banned.code == "ACCOUNT_SUSPENDED" && banned.until == nil)
+            await phone.close()
+        }
+    }
 }

@@ -21,6 +21,8 @@ struct Accounts: Sendable {
     let appleTokens: AppleTokenExchange?
     let sealer: RefreshTokenSealer?
     let throttle: LoginThrottle
+    /// Moderators' suspensions and bans, which refuse sign-in and refresh.
+    let suspensions: Suspensions
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
     /// The clock: tests set it.
@@ -134,6 +136,7 @@ struct Accounts: Sendable {
             guard let user = try await database.read({ sql in try await users.user(id: userID, on: sql) }) else {
                 throw AuthError.invalidRefreshToken
             }
+            try await database.read { sql in try await suspensions.refuseIfSuspended(user.id, on: sql) }
             return try await makeSession(user: user, session: session, refreshToken: newToken)
         }
     }
@@ -155,6 +158,7 @@ struct Accounts: Sendable {
         let session = SessionID()
         let refreshToken = RefreshToken.generate()
         try await database.transaction { sql in
+            try await suspensions.refuseIfSuspended(user.id, on: sql)
             try await prepare(sql)
             try await sessions.insert(
                 session: session, user: user.id, expiresAt: now().addingTimeInterval(Self.sessionLifetime),

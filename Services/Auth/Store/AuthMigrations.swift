@@ -77,5 +77,15 @@ enum AuthMigrations {
                 "CREATE INDEX data_exports_by_status ON data_exports (status, requested_at)",
             ]
         },
+        // Moderators' suspensions and bans (no end), from moderation's decisions, applied once each.
+        Migration(version: 9, name: "suspensions") { kind in
+            [
+                """
+                CREATE TABLE suspensions (
+                    user_id TEXT PRIMARY KEY, until \(kind.timestamp), reason TEXT NOT NULL, case_id TEXT NOT NULL, at \(kind.timestamp) NOT NULL)
+                """
+            ]
+        },
+        .inbox(version: 10),
     ]
 }

@@ -7,7 +7,7 @@ import ServiceKit
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,
 /// invited, waitlisted), a match gets a room when games first reports it, and names follow profiles.
 /// Someone who loses a room is announced as a `left` change, so their open sockets stop at once.
-/// A deleted account's messages become tombstones and it leaves every room.
+/// A moderator's removal makes a message a tombstone the same way. A deleted account's messages become tombstones and it leaves every room.
 struct RoomEvents: Sendable {
     let rooms: any RoomStore
     let people: any PeopleStore
@@ -36,6 +36,7 @@ struct RoomEvents: Sendable {
         on.on(GameEvent.rosterChanged) { change, _ in { events, sql in try await events.roster(change, on: sql) } }
         on.on(MatchEvent.updated) { changed, _ in { events, sql in try await events.match(changed.match, over: false, on: sql) } }
         on.on(MatchEvent.finished) { changed, _ in { events, sql in try await events.match(changed.match, over: true, on: sql) } }
+        on.on(ModerationEvent.caseDecided) { decided, _ in { events, sql in try await events.moderated(decided, on: sql) } }
     }
 
     private func team(_ team: Team, created: Bool, on sql: any SQLDatabase) async throws {
@@ -87,12 +88,28 @@ struct RoomEvents: Sendable {
     /// A deleted account: each of its messages becomes a tombstone (announced, so open sockets show
     /// it; seqs stay as they were), all of them under a former player's name; it leaves every room,
     /// its direct rooms close, and its name, blocks and read markers are forgotten.
-    private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
-        for (id, room) in try await messages.store.undeleted(from: user, on: sql) {
-            let version = try await rooms.nextVersion(of: room, on: sql)
-            try await messages.store.delete(id, at: now(), on: sql)
-            try await messages.announce(RoomChange(version: version, kind: .deleted, messageID: id, userID: nil), in: room, on: sql)
+    /// A moderator's decision: a removed message becomes a tombstone for everyone (history and live
+    /// sockets); a suspension or ban with `removeMessages` does that to every message of the player.
+    private func moderated(_ decided: ModerationEvent.CaseDecided, on sql: any SQLDatabase) async throws {
+        if decided.action == .remove, decided.subject.type == .message {
+            let id = ChatMessageID(decided.subject.id.uuid)
+            if let message = try await messages.store.message(id, on: sql), message.deleted != true {
+                try await tombstone(id, in: message.roomId, on: sql)
+            }
         }
+        if decided.removeMessages == true, decided.action == .suspend || decided.action == .ban, let owner = decided.ownerId {
+            for (id, room) in try await messages.store.undeleted(from: owner, on: sql) { try await tombstone(id, in: room, on: sql) }
+        }
+    }
+
+    private func tombstone(_ id: ChatMessageID, in room: RoomID, on sql: any SQLDatabase) async throws {
+        let version = try await rooms.nextVersion(of: room, on: sql)
+        try await messages.store.delete(id, at: now(), on: sql)
+        try await messages.announce(RoomChange(version: version, kind: .deleted, messageID: id, userID: nil), in: room, on: sql)
+    }
+
+    private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
+        for (id, room) in try await messages.store.undeleted(from: user, on: sql) { try await tombstone(id, in: room, on: sql) }
         try await messages.store.rename(sender: user, to: Self.formerPlayer, on: sql)
         for room in try await rooms.memberships(of: user, on: sql) {
             try await remove(user, from: room, on: sql)

@@ -42,6 +42,9 @@ struct Cases: Sendable {
         case (_, .some): throw CommonError.invalid("until", "goes with suspend only")
         case (_, nil): break
         }
+        if request.removeMessages == true, request.action != .suspend, request.action != .ban {
+            throw CommonError.invalid("removeMessages", "goes with suspend or ban only")
+        }
         return try await database.transaction { sql in
             let stored = try await store.case(id, on: sql).orMissing(id)
             guard try await store.close(id, at: at, on: sql) else { throw ModerationError.caseClosed(id) }
@@ -54,7 +57,7 @@ struct Cases: Sendable {
                 ModerationEvent.caseDecided, aggregateID: id.description,
                 payload: ModerationEvent.CaseDecided(
                     caseId: id, subject: stored.subject, action: request.action, reason: reason, until: request.until,
-                    ownerId: stored.ownerId, reporterIds: reporters),
+                    ownerId: stored.ownerId, reporterIds: reporters, removeMessages: request.removeMessages),
                 on: sql)
             logger.notice("case \(id) decided: \(request.action.rawValue) by \(identity.userID)")
             return try await view(try await store.case(id, on: sql).orMissing(id), on: sql)

@@ -132,20 +132,25 @@ public enum ModerationAction: String, Codable, Sendable, CaseIterable, WireEnum 
     case ban
 }
 
-/// `POST /v1/moderation/cases/{id}/actions`. `suspend` needs `until`, in the future.
+/// `POST /v1/moderation/cases/{id}/actions`. `suspend` needs `until`, in the future; with `suspend`
+/// or `ban`, `removeMessages` also removes every chat message of the player.
 public struct CaseActionRequest: Codable, Equatable, Sendable, FieldConstraints {
     public var action: ModerationAction
     public var reason: String
     public var until: Date?
+    public var removeMessages: Bool?
 
-    public init(action: ModerationAction, reason: String, until: Date? = nil) {
+    public init(action: ModerationAction, reason: String, until: Date? = nil, removeMessages: Bool? = nil) {
         self.action = action
         self.reason = reason
         self.until = until
+        self.removeMessages = removeMessages
     }
 
     public static var constraints: [String: JSONSchema] { ["reason": .text(1...ModerationLimits.reason)] }
-    public static var note: String? { "until is required with suspend, and must be in the future" }
+    public static var note: String? {
+        "until is required with suspend, and must be in the future; removeMessages goes with suspend or ban"
+    }
 }
 
 /// One entry of the audit trail: who did what to a case, why, and when.

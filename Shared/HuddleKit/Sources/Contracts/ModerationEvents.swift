@@ -16,10 +16,12 @@ public enum ModerationEvent {
         public var ownerId: UserID?
         /// Everyone who reported the subject, to be told the outcome.
         public var reporterIds: [UserID]
+        /// With `suspend` or `ban`: every chat message of the owner goes too.
+        public var removeMessages: Bool?
 
         public init(
             caseId: CaseID, subject: ReportSubject, action: ModerationAction, reason: String, until: Date?, ownerId: UserID?,
-            reporterIds: [UserID]
+            reporterIds: [UserID], removeMessages: Bool? = nil
         ) {
             self.caseId = caseId
             self.subject = subject
@@ -28,6 +30,7 @@ public enum ModerationEvent {
             self.until = until
             self.ownerId = ownerId
             self.reporterIds = reporterIds
+            self.removeMessages = removeMessages
         }
     }
 }

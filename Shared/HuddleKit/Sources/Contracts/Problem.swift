@@ -1,3 +1,5 @@
+public import Foundation
+
 /// RFC 9457 problem details, the body of every error response (`application/problem+json`).
 public struct Problem: Codable, Equatable, Sendable, Error {
     public struct FieldError: Codable, Equatable, Sendable {
@@ -19,10 +21,12 @@ public struct Problem: Codable, Equatable, Sendable, Error {
     public var errors: [FieldError]?
     /// With `ENTITLEMENT_REQUIRED`: the products that unlock what was refused.
     public var productIds: [String]?
+    /// With `ACCOUNT_SUSPENDED`: when the suspension ends (absent for a ban).
+    public var until: Date?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: String,
-        errors: [FieldError]? = nil, productIds: [String]? = nil
+        errors: [FieldError]? = nil, productIds: [String]? = nil, until: Date? = nil
     ) {
         self.type = type
         self.title = title
@@ -31,6 +35,7 @@ public struct Problem: Codable, Equatable, Sendable, Error {
         self.code = code
         self.errors = errors
         self.productIds = productIds
+        self.until = until
     }
 
     public static let mediaType = "application/problem+json"

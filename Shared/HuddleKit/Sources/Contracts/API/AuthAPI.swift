@@ -5,18 +5,18 @@ public enum AuthAPI {
         problems: [.emailTaken, .tooManyAttempts])
     public static let login = Endpoint<Anyone, LoginRequest, Session>(
         .post, "/v1/auth/login", owner: .auth, summary: "Sign in with email and password",
-        problems: [.invalidCredentials, .tooManyAttempts])
+        problems: [.invalidCredentials, .tooManyAttempts, .accountSuspended])
     public static let oauthLogin = Endpoint<Anyone, OAuthLoginRequest, Session>(
         .post, "/v1/auth/oauth/{provider}", owner: .auth,
         summary: "Sign in with a provider's access token (facebook); the account is made on first use and linked by verified email",
         pathParameters: ["provider": .oneOf(["facebook"])],
-        problems: [.invalidOAuthToken, .unknownProvider, .oauthProviderUnavailable])
+        problems: [.invalidOAuthToken, .unknownProvider, .oauthProviderUnavailable, .accountSuspended])
     public static let appleSignIn = Endpoint<Anyone, AppleSignInRequest, Session>(
         .post, "/v1/auth/oauth/apple", owner: .auth,
         summary: "Sign in with Apple: the identity token is verified against Apple's keys (issuer, audience, expiry, and the "
             + "nonce as the SHA-256 hex of rawNonce); the account is keyed by Apple's user id, made on first use and linked by "
             + "verified email; name is what Apple gives the app on the first sign-in only",
-        problems: [.invalidProviderToken, .oauthProviderUnavailable])
+        problems: [.invalidProviderToken, .oauthProviderUnavailable, .accountSuspended])
     public static let appleNotifications = Endpoint<Anyone, AppleNotificationBody, AppleNotificationReceipt>(
         .post, "/v1/auth/apple/notifications", owner: .auth,
         summary: "Sign in with Apple's server-to-server notifications (a JWT signed by Apple): consent-revoked ends the member's "
@@ -25,7 +25,7 @@ public enum AuthAPI {
     public static let refresh = Endpoint<Anyone, RefreshRequest, Session>(
         .post, "/v1/auth/refresh", owner: .auth,
         summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
-        problems: [.invalidRefreshToken])
+        problems: [.invalidRefreshToken, .accountSuspended])
     public static let logout = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
 
@@ -90,6 +90,7 @@ public enum AuthAPI {
 
         public static let all: [APIOperation] = [
             revokedSessions.operation, profiles.operation, profileSnapshot.operation, ModerationAPI.Internal.subject(at: .auth).operation,
+            EventsAPI.deliver(to: .auth).operation, EventsAPI.applied(by: .auth).operation,
         ]
     }
 }

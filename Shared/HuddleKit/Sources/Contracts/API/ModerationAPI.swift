@@ -5,7 +5,7 @@ public enum ModerationAPI {
         .post, "/v1/reports", owner: .moderation,
         summary: "Report a message, player, team, league or game I can see (404 otherwise), with a reason; the same subject again "
             + "answers my first report (200). block also blocks the player, or the message's sender. What is reported is kept as it is now",
-        status: 201, problems: [.rateLimited, .dependencyUnavailable], otherAnswers: [200: Report.self])
+        status: 201, problems: [.notFound, .rateLimited, .dependencyUnavailable], otherAnswers: [200: Report.self])
     public static let myReports = Endpoint<SignedIn, NoBody, Page<Report>>(
         .get, "/v1/reports", owner: .moderation, summary: "My reports, newest first, each with its outcome", query: Query.paging)
     public static let cases = Endpoint<SignedIn, NoBody, Page<ModerationCase>>(

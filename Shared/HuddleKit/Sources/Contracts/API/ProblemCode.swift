@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A problem an operation can answer: its status and its stable `code`. Servers raise problems
 /// with these, descriptions list them, and clients switch on them.
 public struct ProblemCode: Sendable, Hashable, CustomStringConvertible {
@@ -104,8 +106,8 @@ extension ProblemCode {
 
 extension Problem {
     /// A problem of a described kind.
-    public init(_ kind: ProblemCode, title: String, detail: String? = nil, errors: [FieldError]? = nil) {
-        self.init(title: title, status: kind.status, detail: detail, code: kind.code, errors: errors)
+    public init(_ kind: ProblemCode, title: String, detail: String? = nil, errors: [FieldError]? = nil, until: Date? = nil) {
+        self.init(title: title, status: kind.status, detail: detail, code: kind.code, errors: errors, until: until)
     }
 
     public var kind: ProblemCode { ProblemCode(status, code) }
