@@ -194,6 +194,7 @@ let package = Package(
             name: "ModerationService",
             dependencies: [
                 .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
         .target(

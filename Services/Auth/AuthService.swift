@@ -26,15 +26,16 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         appleTokens = try await AppleTokenExchange(
             settings: exchange, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now)
     }
+    let filter = ContentFilter(reader: reader)
     let suspensions = Suspensions(store: SQLSuspensionStore(), sessions: sessions, logger: dependencies.logger, now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger),
         apple: AppleIdentityVerifier(settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger),
-        appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions,
+        appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions, filter: filter,
         administratorEmails: settings.administratorEmails, now: now)
-    let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore())
+    let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(), filter: filter)
     let deletions = SQLDeletionStore()
     let exportStore = SQLExportStore()
     let appleRevocations = AppleRevocations(

@@ -20,7 +20,8 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
     let now: @Sendable () -> Date = Date.init
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let teams = Teams(
-        database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper, now: now)
+        database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper,
+        filter: ContentFilter(reader: reader), now: now)
     let leagueStore = SQLLeagueStore()
     let leagues = Leagues(database: database, leagues: leagueStore, teams: teams, now: now)
     let events = CatalogEvents(gatekeeper: gatekeeper, erasure: AccountErasure(teams: teams, leagues: leagueStore))

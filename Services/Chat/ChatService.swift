@@ -29,6 +29,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
         flood: FloodControl(
             capacity: settings.floodBurst, interval: settings.floodInterval, database: database, store: SQLFloodStore(), now: now),
+        filter: ContentFilter(reader: reader),
         nameFromAuth: nameFromAuth,
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }

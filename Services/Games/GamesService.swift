@@ -27,7 +27,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let games = Games(
         database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth, gatekeeper: gatekeeper,
-        now: now)
+        filter: ContentFilter(reader: reader), now: now)
     let roundStore = SQLRoundStore()
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }

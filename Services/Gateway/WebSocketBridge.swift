@@ -70,7 +70,8 @@ struct WebSocketBridge: Sendable {
     }
 
     /// Pumps messages both ways until either side closes. A module instance that goes away (1001, its
-    /// shutdown) is passed on to the device as 1001, so the device reconnects (to another instance).
+    /// shutdown) is passed on to the device as 1001, so the device reconnects (to another instance); a
+    /// socket whose session ended (1008) as 1008, so the device signs in again rather than reconnects.
     func pump(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         pumping.withLockedValue { $0 = true }
         defer { toUpstream.finish() }
@@ -84,8 +85,10 @@ struct WebSocketBridge: Sendable {
             try await group.next()
             group.cancelAll()
         }
-        if upstreamClose.withLockedValue({ $0 }) == .goingAway {
-            try? await outbound.close(.goingAway, reason: "module instance shutting down")
+        switch upstreamClose.withLockedValue({ $0 }) {
+        case .goingAway?: try? await outbound.close(.goingAway, reason: "module instance shutting down")
+        case .policyViolation?: try? await outbound.close(.policyViolation, reason: "session ended")
+        default: break
         }
     }
 }

@@ -20,12 +20,15 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
     var service = try await ServiceSkeleton(.moderation, reader: reader, dependencies: dependencies, migrations: ModerationMigrations.all)
     let now: @Sendable () -> Date = Date.init
     let store = SQLCaseStore()
+    let moderatorStore = SQLModeratorStore()
     let moderators = Moderators(
-        database: service.database, store: SQLModeratorStore(), auth: AuthClient(dependencies: dependencies), now: now)
+        database: service.database, store: moderatorStore, auth: AuthClient(dependencies: dependencies), now: now)
     let reports = Reports(
         database: service.database, store: store, subjects: Subjects(dependencies: dependencies), dependencies: dependencies,
-        settings: settings, logger: dependencies.logger, now: now)
-    let cases = Cases(database: service.database, store: store, moderators: moderators, logger: dependencies.logger, now: now)
+        settings: settings, moderators: moderatorStore, logger: dependencies.logger, now: now)
+    let cases = Cases(
+        database: service.database, store: store, moderators: moderators, responseTime: settings.responseTime, logger: dependencies.logger,
+        now: now)
     let events = ModerationEvents(store: store, now: now)
     service.add(ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators))
     try service.publishEvents()
@@ -34,5 +37,6 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
         ModerationEvents.handlers,
         with: EventConsumer(database: service.database) { event, sql in try await ModerationEvents.handlers.step(for: event)?(events, sql) }
     )
+    service.addServices(QueueWatch(cases: cases, interval: settings.queueCheck))
     return try service.application()
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import NIOWebSocket
 import ServiceKit
 import ServiceKitTesting
 import Testing
@@ -26,12 +27,7 @@ struct ModerationThroughGatewayTests {
             let hiddenTeam = try await StackTests.volleyballTeam("Nasty private \(suffix)", privacy: .private, by: troll, through: gateway)
             let league = try await StackTests.volleyballLeague("Nasty League \(suffix)", by: troll, through: gateway)
             let game = try await gateway.value(
-                GamesAPI.createGame,
-                body: CreateGameRequest(
-                    kind: .pickup, startsAt: Date().addingTimeInterval(86_400), location: Location(lat: 59.43, lng: 24.75),
-                    sport: .volleyball,
-                    privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10, description: "nasty game \(suffix)"),
-                token: troll.accessToken)
+                GamesAPI.createGame, body: StackTests.pickupGame(description: "nasty game \(suffix)"), token: troll.accessToken)
 
             func report(_ type: SubjectType, _ id: UUID, by player: Session, block: Bool? = nil) async throws -> TestClient.Response {
                 try await gateway.call(
@@ -132,7 +128,7 @@ struct ModerationThroughGatewayTests {
     }
 
     @Test(
-        "a removed message is a tombstone in history and on live sockets; a suspended player's sessions end, sign-in answers ACCOUNT_SUSPENDED with the end and their messages go; a ban has no end",
+        "a removed message is a tombstone in history and on live sockets; a suspended player's sessions and sockets end, sign-in answers ACCOUNT_SUSPENDED with the end and their messages go; a ban has no end",
         arguments: StackTests.stores)
     func decisionsAreCarriedOut(store: TestStore) async throws {
         try await StackTests.withStack(store: store) { gateway in
@@ -150,6 +146,7 @@ struct ModerationThroughGatewayTests {
             let nasty = try await say("nasty one \(suffix)", as: troll), other = try await say("nasty two \(suffix)", as: troll)
             let fine = try await say("fine \(suffix)", as: ann)
             let phone = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: ann.accessToken)
+            let trollsPhone = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: troll.accessToken)
             try phone.send(ChatClientFrame.subscribe(global.id))
             #expect(try await phone.waitFor { $0.type == .subscribed })
 
@@ -186,6 +183,13 @@ struct ModerationThroughGatewayTests {
                 $0 == 401
             }
             #expect(refused == 401)
+            // Their open socket closes too: the session it was opened with has ended.
+            let closedWith = try await poll {
+                trollsPhone.closedWith
+            } until: {
+                $0 != nil
+            }
+            #expect(closedWith == .policyViolation)
             let signIn = try await gateway.call(AuthAPI.login, body: LoginRequest(email: email, password: "correct horse battery"))
             let problem = try signIn.decode(Problem.self)
             #expect(signIn.status == 403 && problem.code == "ACCOUNT_SUSPENDED")
@@ -217,6 +221,74 @@ struct ModerationThroughGatewayTests {
             }
             #expect(banned.code == "ACCOUNT_SUSPENDED" && banned.until == nil)
             await phone.close()
+        }
+    }
+
+    @Test(
+        "moderators are told of a new case; past the response time it is overdue", StackTests.embeddedOnly)
+    func moderatorsAreToldAndOverdueCasesShow() async throws {
+        try await StackTests.withStack(store: .sqlite, config: ["moderation.response.ms": "300"]) { gateway in
+            let admin = try await StackTests.administrator(gateway)
+            let mia = try await gateway.register(name: "Mia Moderator"), troll = try await gateway.register(name: "Quiet Troll")
+            let ann = try await gateway.register(name: "Ann Reporter")
+            _ = try await gateway.value(ModerationAPI.grantModerator, mia.user.id, token: admin.accessToken)
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .player(troll.user.id), reason: .spam), token: ann.accessToken)
+            let told = try await poll {
+                try await gateway.value(NotifyAPI.inbox, token: mia.accessToken).items.filter { $0.category == .moderation }
+            } until: {
+                !$0.isEmpty
+            }
+            #expect(told.first?.title == "New report" && told.first?.body.contains("spam") == true)
+            let overdue = try await poll {
+                try await gateway.value(ModerationAPI.cases, query: "overdue=true", token: mia.accessToken).items
+            } until: {
+                !$0.isEmpty
+            }
+            #expect(overdue.map(\.subject) == [.player(troll.user.id)])
+        }
+    }
+
+    @Test(
+        "the word filter refuses a filtered word in a name or a description with CONTENT_REFUSED naming the field, and masks it in chat",
+        arguments: StackTests.stores)
+    func wordFilter(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            func refused(_ response: TestClient.Response, field: String) throws -> Bool {
+                let problem = try response.decode(Problem.self)
+                return response.status == 422 && problem.code == "CONTENT_REFUSED" && problem.errors?.map(\.field) == [field]
+            }
+            let signUp = try await gateway.call(
+                AuthAPI.register,
+                body: RegisterRequest(
+                    email: "filtered-\(UUID().uuidString.prefix(6))@example.com", password: "correct horse battery", name: "Sh1t Head"))
+            #expect(try refused(signUp, field: "name"))
+            let player = try await gateway.register(name: "Clean Player")
+            #expect(
+                try refused(
+                    try await gateway.call(AuthAPI.updateMe, body: UpdateProfileRequest(name: "Fucking Legend"), token: player.accessToken),
+                    field: "name"))
+            let team = try await gateway.call(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
+                    name: "Cunt Club", sport: .volleyball, privacy: .public, location: Location(lat: 59.43, lng: 24.75), ageGroup: .adult,
+                    gender: .coed, skill: .any),
+                token: player.accessToken)
+            #expect(try refused(team, field: "name"))
+            let league = try await gateway.call(
+                CatalogAPI.createLeague,
+                body: CreateLeagueRequest(
+                    name: "Bitch League", sport: .volleyball, skill: .any, ageGroup: .adult, gender: .coed, privacy: .public),
+                token: player.accessToken)
+            #expect(try refused(league, field: "name"))
+            let game = try await gateway.call(
+                GamesAPI.createGame, body: StackTests.pickupGame(description: "no bastards allowed"), token: player.accessToken)
+            #expect(try refused(game, field: "description"))
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: player.accessToken).items.first { $0.kind == .global })
+            let said = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "well sh1t, Scunthorpe lost", clientMessageId: UUID().uuidString),
+                token: player.accessToken)
+            #expect(said.text == "well ****, Scunthorpe lost")
         }
     }
 }

@@ -22,4 +22,11 @@ extension StackTests {
             body: CreateLeagueRequest(name: name, sport: .volleyball, skill: .any, ageGroup: .adult, gender: .coed, privacy: .public),
             token: player.accessToken)
     }
+
+    /// A public pickup game in Tallinn tomorrow.
+    static func pickupGame(description: String?, capacity: Int = 10) -> CreateGameRequest {
+        CreateGameRequest(
+            kind: .pickup, startsAt: Date().addingTimeInterval(86_400), location: Location(lat: 59.43, lng: 24.75), sport: .volleyball,
+            privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: capacity, description: description)
+    }
 }

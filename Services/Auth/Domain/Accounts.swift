@@ -23,6 +23,8 @@ struct Accounts: Sendable {
     let throttle: LoginThrottle
     /// Moderators' suspensions and bans, which refuse sign-in and refresh.
     let suspensions: Suspensions
+    /// Names with a filtered word are refused.
+    let filter: ContentFilter
     /// Emails that hold the administrator role (`auth.admin.emails`).
     let administratorEmails: Set<String>
     /// The clock: tests set it.
@@ -34,6 +36,7 @@ struct Accounts: Sendable {
         try AuthValidation.require(
             AuthValidation.emailProblem(email), AuthValidation.passwordProblem(request.password),
             AuthValidation.nameProblem(request.name))
+        _ = try filter.refuse(request.name, field: "name")
         let passwordHash = try await hasher.hash(request.password)
         let user = User(
             id: UserID(), email: email, name: request.name.trimmingBlanks,

@@ -9,6 +9,8 @@ struct Profiles: Sendable {
     let database: Database
     let users: any UserStore
     let follows: any FollowStore
+    /// Names with a filtered word are refused.
+    let filter: ContentFilter
     let events = ProfileEvents()
 
     static let maxFriendIDs = FriendMatchRequest.maxFacebookIDs
@@ -21,6 +23,7 @@ struct Profiles: Sendable {
     func update(_ id: UserID, with body: UpdateProfileRequest) async throws -> MyProfile {
         try AuthValidation.require(
             body.name.flatMap(AuthValidation.nameProblem), body.pictureUrl.flatMap { $0.flatMap(AuthValidation.pictureUrlProblem) })
+        if let name = body.name { _ = try filter.refuse(name, field: "name") }
         return try await database.transaction { sql in
             guard var user = try await users.user(id: id, on: sql) else {
                 throw CommonError.unauthorized("This account no longer exists.")

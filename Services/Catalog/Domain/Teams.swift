@@ -12,12 +12,15 @@ struct Teams: Sendable {
     let auth: AuthClient
     /// The `location` and `join` gates, where `purchases.gates` turns them on.
     let gatekeeper: Gatekeeper
+    /// Names with a filtered word are refused.
+    let filter: ContentFilter
     let outbox = Outbox()
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 
     func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(CatalogValidation.name(request.name) + FieldRules.location(request.location))
+        _ = try filter.refuse(request.name, field: "name")
         let team = Team(
             id: TeamID(), name: request.name.trimmingBlanks, sport: request.sport, privacy: request.privacy,
             location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
@@ -67,6 +70,7 @@ struct Teams: Sendable {
     func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))
+        if let name = request.name { _ = try filter.refuse(name, field: "name") }
         return try await database.transaction { sql in
             var team = try await managedTeam(id, by: user, on: sql)
             if let name = request.name { team.name = name.trimmingBlanks }

@@ -13,6 +13,8 @@ struct Messages: Sendable {
     let roomStore: any RoomStore
     let people: any PeopleStore
     let flood: FloodControl
+    /// Masks filtered words in what players write.
+    let filter: ContentFilter
     /// A player's display name from auth, for a sender chat has not heard of yet.
     let nameFromAuth: @Sendable (UserID) async throws -> String?
     let now: @Sendable () -> Date
@@ -20,7 +22,7 @@ struct Messages: Sendable {
     /// Sends `request` to the room; answers the message and whether this call created it (a repeat of
     /// a `clientMessageId` answers the message sent first, and is not counted by flood control).
     func send(_ request: SendChatMessage, to room: RoomID, by user: UserID) async throws -> (ChatMessage, created: Bool) {
-        let text = try Self.text(request.text)
+        let text = try self.text(request.text)
         if let earlier = try await database.read({ sql in
             try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
         }) {
@@ -52,7 +54,7 @@ struct Messages: Sendable {
     }
 
     func edit(_ id: ChatMessageID, in room: RoomID, text: String, by user: UserID) async throws -> ChatMessage {
-        let text = try Self.text(text)
+        let text = try self.text(text)
         return try await change(id, in: room, by: user, kind: .edited) { sql, at in
             try await store.edit(id, text: text, at: at, on: sql)
         }
@@ -121,8 +123,9 @@ struct Messages: Sendable {
 
     private struct Repeated: Error {}
 
-    static func text(_ text: String) throws -> String {
+    /// The text as sent, trimmed, with the filter's words masked: a message is worth keeping without them.
+    func text(_ text: String) throws -> String {
         if let problem = ChatMessageLimits.text.problem(text) { throw CommonError.invalid("text", problem) }
-        return text.trimmingBlanks
+        return filter.mask(text.trimmingBlanks)
     }
 }

@@ -14,6 +14,8 @@ struct Games: Sendable {
     let auth: AuthClient
     /// The `location` and `join` gates, where `purchases.gates` turns them on.
     let gatekeeper: Gatekeeper
+    /// Descriptions with a filtered word are refused.
+    let filter: ContentFilter
     let outbox = Outbox()
     /// The clock: tests set it.
     let now: @Sendable () -> Date
@@ -28,6 +30,7 @@ struct Games: Sendable {
             description: request.description, now: now)
         if case .failure(.validation(let missing)) = kind { problems += missing }
         try FieldRules.require(problems)
+        if let description = request.description { _ = try filter.refuse(description, field: "description") }
         let plan: GamePlan
         switch try kind.get() {
         case .team(let team): plan = try await teamGame(request, team: team, by: user, requestID: requestID)
@@ -85,6 +88,7 @@ struct Games: Sendable {
             GameValidation.common(
                 startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
                 description: request.description, now: now()))
+        if let description = request.description { _ = try filter.refuse(description, field: "description") }
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
             try GameRules.requireOpen(game, now: now())

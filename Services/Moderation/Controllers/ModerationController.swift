@@ -24,7 +24,9 @@ struct ModerationController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ModerationAPI.cases) { request, context in
-            try await cases.queue(try request.query(ModerationAPI.caseStatus), page: try PageRequest(request), for: context.identity)
+            try await cases.queue(
+                try request.query(ModerationAPI.caseStatus), overdue: try request.query(ModerationAPI.overdue) ?? false,
+                page: try PageRequest(request), for: context.identity)
         }
         router.on(ModerationAPI.act) { body, _, context in
             try await cases.decide(try context.parameters.id(CaseID.self), body, by: context.identity)

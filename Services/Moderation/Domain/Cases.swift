@@ -12,17 +12,22 @@ struct Cases: Sendable {
     let database: Database
     let store: any CaseStore
     let moderators: Moderators
+    /// How soon a case should be decided; open cases older than this are overdue.
+    let responseTime: TimeInterval
     let logger: Logger
     let outbox = Outbox()
     let now: @Sendable () -> Date
     /// How many earlier actions against the owner a case shows.
     static let historyShown = 20
 
-    func queue(_ status: CaseStatus, page: PageRequest, for identity: Identity) async throws -> Page<ModerationCase> {
+    /// `overdue`: only open cases older than the response time.
+    func queue(_ status: CaseStatus, overdue: Bool, page: PageRequest, for identity: Identity) async throws -> Page<ModerationCase> {
         try await moderators.require(identity)
         let cursor = try TimeCursor(page)
+        let openedBefore = overdue ? now().addingTimeInterval(-responseTime) : nil
         return try await database.read { sql in
-            let rows = try await store.cases(status, after: cursor, limit: page.limit + 1, on: sql)
+            let rows = try await store.cases(
+                overdue ? .open : status, openedBefore: openedBefore, after: cursor, limit: page.limit + 1, on: sql)
             var shown: [ModerationCase] = []
             for stored in rows.prefix(page.limit) { shown.append(try await view(stored, on: sql)) }
             let next = rows.count > page.limit ? rows.prefix(page.limit).last.map { TimeCursor(time: $0.openedAt, id: $0.id).encoded } : nil
@@ -61,6 +66,14 @@ struct Cases: Sendable {
                 on: sql)
             logger.notice("case \(id) decided: \(request.action.rawValue) by \(identity.userID)")
             return try await view(try await store.case(id, on: sql).orMissing(id), on: sql)
+        }
+    }
+
+    /// The open queue's oldest case and how many are overdue, for the gauges.
+    func queueAge() async throws -> (oldest: Date?, overdue: Int) {
+        let cutoff = now().addingTimeInterval(-responseTime)
+        return try await database.read { sql in
+            (try await store.oldestOpen(on: sql), try await store.openCount(openedBefore: cutoff, on: sql))
         }
     }
 

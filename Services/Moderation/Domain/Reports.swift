@@ -6,7 +6,8 @@ import ServiceKit
 
 /// Players' reports. A report names something the reporter can see (its module says so, and gives
 /// it as it is now, which the case keeps); reports of one subject gather in its open case; a repeat
-/// answers the first report; a player makes at most `reportsPerHour`. After `hideAfter` distinct
+/// answers the first report; a player makes at most `reportsPerHour`. A new case is announced to
+/// the moderators (`moderation.case.opened`, which notify delivers). After `hideAfter` distinct
 /// reporters the case is marked hidden until a moderator decides.
 struct Reports: Sendable {
     let database: Database
@@ -14,7 +15,9 @@ struct Reports: Sendable {
     let subjects: Subjects
     let dependencies: ServiceDependencies
     let settings: ModerationSettings
+    let moderators: any ModeratorStore
     let logger: Logger
+    let outbox = Outbox()
     let now: @Sendable () -> Date
 
     /// The report and whether this call made it.
@@ -35,11 +38,18 @@ struct Reports: Sendable {
         let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let report = Report(id: .timeOrdered(at: at), subject: subject, reason: request.reason, note: note, status: .open, createdAt: at)
         let created = try await database.transaction { sql in
-            let opened = try await store.open(
-                StoredCase(
-                    id: .timeOrdered(at: at), subject: subject, ownerId: snapshot.content.ownerId, status: .open, openedAt: at,
-                    content: snapshot.content, context: snapshot.context, hidden: false),
-                on: sql)
+            let candidate = StoredCase(
+                id: .timeOrdered(at: at), subject: subject, ownerId: snapshot.content.ownerId, status: .open, openedAt: at,
+                content: snapshot.content, context: snapshot.context, hidden: false)
+            let opened = try await store.open(candidate, on: sql)
+            if opened.id == candidate.id {
+                try await outbox.append(
+                    ModerationEvent.caseOpened, aggregateID: opened.id.description,
+                    payload: ModerationEvent.CaseOpened(
+                        caseId: opened.id, subject: subject, reason: request.reason,
+                        moderatorIds: try await moderators.all(on: sql).map(\.userId)),
+                    on: sql)
+            }
             guard try await store.insert(report, in: opened.id, by: reporter, on: sql) else { return false }
             let reporters = Set(try await store.reports(in: opened.id, on: sql).map(\.reporter))
             if !opened.hidden, reporters.count >= settings.hideAfter {

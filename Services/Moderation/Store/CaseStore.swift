@@ -22,8 +22,11 @@ protocol CaseStore: Sendable {
     /// Opens a case, or answers the one another instance opened for the subject at the same moment.
     func open(_ stored: StoredCase, on sql: any SQLDatabase) async throws -> StoredCase
     func `case`(_ id: CaseID, on sql: any SQLDatabase) async throws -> StoredCase?
-    /// Cases in `status`, oldest first, after `cursor`.
-    func cases(_ status: CaseStatus, after cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [StoredCase]
+    /// Cases in `status` (opened before `openedBefore` when given), oldest first, after `cursor`.
+    func cases(_ status: CaseStatus, openedBefore: Date?, after cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws
+        -> [StoredCase]
+    func oldestOpen(on sql: any SQLDatabase) async throws -> Date?
+    func openCount(openedBefore: Date, on sql: any SQLDatabase) async throws -> Int
     func setHidden(_ id: CaseID, on sql: any SQLDatabase) async throws
     /// Closes the case if it is still open; false when someone closed it first.
     func close(_ id: CaseID, at: Date, on sql: any SQLDatabase) async throws -> Bool
@@ -82,10 +85,24 @@ struct SQLCaseStore: CaseStore {
             .map(Self.decodeCase)
     }
 
-    func cases(_ status: CaseStatus, after cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [StoredCase] {
+    func cases(_ status: CaseStatus, openedBefore: Date?, after cursor: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws
+        -> [StoredCase]
+    {
         var query = sql.select().columns(Self.caseColumns).from("cases").where("status", .equal, SQLBind(status.rawValue))
+        if let openedBefore { query = query.where("opened_at", .lessThan, SQLBind(openedBefore)) }
         if let cursor { query = query.where(cursor.continuation(time: SQLColumn("opened_at"), id: SQLColumn("id"), descending: false)) }
         return try await query.orderBy("opened_at").orderBy("id").limit(limit).all().map(Self.decodeCase)
+    }
+
+    func oldestOpen(on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column("opened_at").from("cases").where("status", .equal, SQLBind(CaseStatus.open.rawValue))
+            .orderBy("opened_at").limit(1).first()?.decode(column: "opened_at", as: Date.self)
+    }
+
+    func openCount(openedBefore: Date, on sql: any SQLDatabase) async throws -> Int {
+        try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("cases")
+            .where("status", .equal, SQLBind(CaseStatus.open.rawValue)).where("opened_at", .lessThan, SQLBind(openedBefore))
+            .first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     func setHidden(_ id: CaseID, on sql: any SQLDatabase) async throws {

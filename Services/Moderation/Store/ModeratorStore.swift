@@ -8,6 +8,8 @@ protocol ModeratorStore: Sendable {
     func isModerator(_ user: UserID, on sql: any SQLDatabase) async throws -> Bool
     /// Grants the role; granting it again keeps the first grant.
     func grant(_ user: UserID, by admin: UserID, at: Date, on sql: any SQLDatabase) async throws -> Moderator
+    /// Records an administrator, who holds the role without a grant.
+    func seed(_ administrator: UserID, at: Date, on sql: any SQLDatabase) async throws -> Moderator
     func revoke(_ user: UserID, on sql: any SQLDatabase) async throws
     func all(on sql: any SQLDatabase) async throws -> [Moderator]
 }
@@ -23,6 +25,12 @@ struct SQLModeratorStore: ModeratorStore {
         let row = try await sql.select().columns("user_id", "granted_by", "granted_at").from("moderators")
             .where("user_id", .equal, SQLBind(user.description)).first()
         return try Self.decode(try row.orMissing(user))
+    }
+
+    func seed(_ administrator: UserID, at: Date, on sql: any SQLDatabase) async throws -> Moderator {
+        try await sql.insert(into: "moderators").columns("user_id", "granted_by", "granted_at")
+            .values(SQLBind(administrator.description), SQLLiteral.null, SQLBind(at)).ignoringConflicts(with: ["user_id"]).run()
+        return Moderator(userId: administrator, grantedBy: nil, grantedAt: at)
     }
 
     func revoke(_ user: UserID, on sql: any SQLDatabase) async throws {

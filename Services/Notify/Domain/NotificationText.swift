@@ -32,6 +32,12 @@ enum NotificationText {
         Text(title: "You manage \(league) now", body: "Its manager left Huddle and you manage one of its teams.")
     }
 
+    static func newCase(_ subject: SubjectType, reason: ReportReason) -> Text {
+        Text(
+            title: "New report",
+            body: "A \(subject == .user ? "player" : subject.rawValue) was reported for \(reason.rawValue); it waits in the queue.")
+    }
+
     static func reportOutcome(_ action: ModerationAction, subject: SubjectType) -> Text {
         let what = subject == .user ? "the player" : "the \(subject.rawValue)"
         let outcome =

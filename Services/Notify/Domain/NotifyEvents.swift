@@ -85,6 +85,15 @@ struct NotifyEvents: Sendable {
         }
         on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }
         on.on(ModerationEvent.caseDecided) { decided, _ in { _, _ in NotifyEvents.decided(decided) } }
+        on.on(ModerationEvent.caseOpened) { opened, _ in
+            { _, _ in
+                [
+                    Planned(
+                        recipients: opened.moderatorIds, category: .moderation,
+                        text: NotificationText.newCase(opened.subject.type, reason: opened.reason), data: NotificationData())
+                ]
+            }
+        }
     }
 
     /// The reporters learn the outcome; the owner learns of an action against them or what they wrote.

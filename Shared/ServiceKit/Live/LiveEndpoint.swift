@@ -41,7 +41,9 @@ extension RouterMethods where Context == HuddleRequestContext {
             // A live socket's connection is a link from the gateway, watched by keepalive.
             LiveSockets.watch(channel)
             do {
-                try await LiveSockets.serve(channel, outbound: outbound) { try await serve(admitted, inbound, outbound, context) }
+                try await LiveSockets.serve(channel, outbound: outbound, session: context.requestContext.identity?.sessionID) {
+                    try await serve(admitted, inbound, outbound, context)
+                }
             } catch {
                 context.logger.debug("\(operation.name) socket ended: \(error)")
             }

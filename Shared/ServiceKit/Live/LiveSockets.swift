@@ -1,3 +1,4 @@
+public import Contracts
 public import HummingbirdWebSocket
 public import NIOCore
 import ServiceLifecycle
@@ -39,10 +40,11 @@ public enum LiveSockets {
     /// `OpenSockets`, which are sent 1001 when shutdown begins. The device should answer that close
     /// frame, but one that stopped reading never does, and held the service's shutdown for ever: so
     /// once the server itself stops, its connection is reset after `closeGrace`.
-    public static func serve(_ channel: any Channel, outbound: WebSocketOutboundWriter, _ body: () async throws -> Void)
-        async rethrows
-    {
-        try await OpenSockets.holding(outbound) {
+    /// `session`: the session the socket was opened with, whose end closes it.
+    public static func serve(
+        _ channel: any Channel, outbound: WebSocketOutboundWriter, session: SessionID? = nil, _ body: () async throws -> Void
+    ) async rethrows {
+        try await OpenSockets.holding(outbound, session: session) {
             try await withGracefulShutdownHandler {
                 try await body()
             } onGracefulShutdown: {

@@ -1,10 +1,13 @@
+public import Contracts
 public import HummingbirdWebSocket
 import NIOConcurrencyHelpers
 import NIOWebSocket
 
 /// The live sockets an instance has open, so that when it begins to shut down it can tell every
 /// device it is going away (1001), and the device resumes on another instance. swift-websocket
-/// closes them on shutdown too, but with 1000, which says the socket is finished, not moved.
+/// closes them on shutdown too, but with 1000, which says the socket is finished, not moved. A
+/// socket opened with a session is closed with 1008 when that session ends (a sign-out elsewhere, a
+/// suspension, a deleted account), as `RevocationPoller` learns of it.
 ///
 /// An instance's sockets are found through a task-local that `StagedShutdown` sets around the
 /// application, so one process running several modules (or tests running many stacks) keeps each
@@ -12,18 +15,23 @@ import NIOWebSocket
 public final class OpenSockets: Sendable {
     @TaskLocal static var current: OpenSockets?
 
-    private let open = NIOLockedValueBox<(next: Int, writers: [Int: WebSocketOutboundWriter])>((0, [:]))
+    private struct Open {
+        var next = 0
+        var writers: [Int: (writer: WebSocketOutboundWriter, session: SessionID?)] = [:]
+    }
+    private let open = NIOLockedValueBox(Open())
 
     public init() {}
 
     public var count: Int { open.withLockedValue { $0.writers.count } }
 
-    /// Runs `body` with `writer` counted among the instance's open sockets, when there is an instance to count it.
-    static func holding<T>(_ writer: WebSocketOutboundWriter, _ body: () async throws -> T) async rethrows -> T {
+    /// Runs `body` with `writer` (of `session`'s device, when signed in) counted among the instance's
+    /// open sockets, when there is an instance to count it.
+    static func holding<T>(_ writer: WebSocketOutboundWriter, session: SessionID?, _ body: () async throws -> T) async rethrows -> T {
         guard let sockets = current else { return try await body() }
         let id = sockets.open.withLockedValue { open in
             open.next += 1
-            open.writers[open.next] = writer
+            open.writers[open.next] = (writer, session)
             return open.next
         }
         defer { sockets.open.withLockedValue { _ = $0.writers.removeValue(forKey: id) } }
@@ -33,8 +41,17 @@ public final class OpenSockets: Sendable {
     /// Sends every open socket a close frame with 1001 (going away). Waits at most `patience` for the
     /// frames to be written: a device that stopped reading would hold the write for ever (its
     /// connection is reset later, `LiveSockets.serve`).
+    /// Closes the sockets of `sessions` with 1008 (policy violation): the session they were opened
+    /// with has ended, and the device must sign in again.
+    public func close(sessions: Set<SessionID>) async {
+        let ended = open.withLockedValue { open in
+            open.writers.values.filter { $0.session.map(sessions.contains) ?? false }.map(\.writer)
+        }
+        for writer in ended { try? await writer.close(.policyViolation, reason: "session ended") }
+    }
+
     public func closeAll(within patience: Duration) async {
-        let writers = open.withLockedValue { Array($0.writers.values) }
+        let writers = open.withLockedValue { $0.writers.values.map(\.writer) }
         guard !writers.isEmpty else { return }
         await withTaskGroup(of: Bool.self) { group in
             for writer in writers {

@@ -2,7 +2,8 @@ public import Logging
 public import ServiceLifecycle
 
 /// Pulls revoked sessions from auth every `interval`, so a logged-out session's access token is
-/// refused everywhere within about that long rather than only when it expires.
+/// refused everywhere within about that long rather than only when it expires, and the live
+/// sockets opened with those sessions on this instance close (`OpenSockets`).
 public struct RevocationPoller: Service {
     let verifier: TokenVerifier
     let interval: Duration
@@ -24,7 +25,8 @@ public struct RevocationPoller: Service {
                 // Sleep first: at start-up the source may still be migrating its store.
                 do { try await Task.sleep(for: interval) } catch { return }
                 do {
-                    try await verifier.pollRevocations()
+                    let ended = try await verifier.pollRevocations()
+                    if !ended.isEmpty { await OpenSockets.current?.close(sessions: ended) }
                     if failures >= Self.failuresWorthAWarning { logger.info("revocation list reachable again") }
                     failures = 0
                 } catch {

@@ -74,15 +74,23 @@ public actor TokenVerifier {
         revoked[session] = revokedAt
     }
 
-    /// Applies one batch from `AccessKeySource.revokedSessions(after:)`.
-    public func apply(_ batch: RevokedSessions) {
-        for entry in batch.items { revoked[entry.sessionID] = entry.revokedAt }
+    /// Applies one batch from `AccessKeySource.revokedSessions(after:)`; answers the sessions it ended.
+    @discardableResult
+    public func apply(_ batch: RevokedSessions) -> Set<SessionID> {
+        var ended: Set<SessionID> = []
+        for entry in batch.items {
+            if revoked[entry.sessionID] == nil { ended.insert(entry.sessionID) }
+            revoked[entry.sessionID] = entry.revokedAt
+        }
         revocationCursor = max(revocationCursor, batch.cursor)
         let horizon = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
         revoked = revoked.filter { $0.value > horizon }
+        return ended
     }
 
-    public func pollRevocations() async throws {
+    /// Asks for the sessions revoked since the last poll; answers those this verifier had not heard of.
+    @discardableResult
+    public func pollRevocations() async throws -> Set<SessionID> {
         apply(try await source.revokedSessions(after: revocationCursor))
     }
 

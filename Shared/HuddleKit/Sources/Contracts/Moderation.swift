@@ -33,6 +33,14 @@ public struct ReportSubject: Codable, Hashable, Sendable {
     }
 }
 
+extension ReportSubject {
+    public static func message(_ id: ChatMessageID) -> ReportSubject { ReportSubject(type: .message, id: SubjectID(id.uuid)) }
+    public static func player(_ id: UserID) -> ReportSubject { ReportSubject(type: .user, id: SubjectID(id.uuid)) }
+    public static func team(_ id: TeamID) -> ReportSubject { ReportSubject(type: .team, id: SubjectID(id.uuid)) }
+    public static func league(_ id: LeagueID) -> ReportSubject { ReportSubject(type: .league, id: SubjectID(id.uuid)) }
+    public static func game(_ id: GameID) -> ReportSubject { ReportSubject(type: .game, id: SubjectID(id.uuid)) }
+}
+
 public enum ReportReason: String, Codable, Sendable, CaseIterable, WireEnum {
     case spam, harassment, hate, sexual, violence, selfHarm, other
 }

@@ -4,6 +4,23 @@ public import Foundation
 /// the subject's owner, and for the subject's module and auth to carry it out.
 public enum ModerationEvent {
     public static let caseDecided = EventType<CaseDecided>("moderation.case.decided", owner: .moderation)
+    /// A subject's first report opened a case: notify tells the moderators.
+    public static let caseOpened = EventType<CaseOpened>("moderation.case.opened", owner: .moderation)
+
+    public struct CaseOpened: Codable, Equatable, Sendable {
+        public var caseId: CaseID
+        public var subject: ReportSubject
+        public var reason: ReportReason
+        /// Who holds the moderator role now.
+        public var moderatorIds: [UserID]
+
+        public init(caseId: CaseID, subject: ReportSubject, reason: ReportReason, moderatorIds: [UserID]) {
+            self.caseId = caseId
+            self.subject = subject
+            self.reason = reason
+            self.moderatorIds = moderatorIds
+        }
+    }
 
     public struct CaseDecided: Codable, Equatable, Sendable {
         public var caseId: CaseID

@@ -2,7 +2,7 @@
 public enum AuthAPI {
     public static let register = Endpoint<Anyone, RegisterRequest, Session>(
         .post, "/v1/auth/register", owner: .auth, summary: "Create an account", status: 201,
-        problems: [.emailTaken, .tooManyAttempts])
+        problems: [.emailTaken, .tooManyAttempts, .contentRefused])
     public static let login = Endpoint<Anyone, LoginRequest, Session>(
         .post, "/v1/auth/login", owner: .auth, summary: "Sign in with email and password",
         problems: [.invalidCredentials, .tooManyAttempts, .accountSuspended])
@@ -31,7 +31,8 @@ public enum AuthAPI {
 
     public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.get, "/v1/users/me", owner: .auth, summary: "My profile")
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
-        .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture")
+        .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture",
+        problems: [.contentRefused])
     public static let deleteMe = Endpoint<SignedIn, DeleteAccountRequest, NoContent>(
         .delete, "/v1/users/me", owner: .auth,
         summary: "Delete my account, proving a recent sign-in with my password or a fresh Apple identity token or Facebook access "

@@ -6,7 +6,7 @@ public enum CatalogAPI {
     public static let createLeague = Endpoint<SignedIn, CreateLeagueRequest, League>(
         .post, "/v1/leagues", owner: .catalog,
         summary: "Create a league; you become its manager. Where the leagues gate is on, only with the leagues entitlement",
-        status: 201, problems: [.entitlementRequired], idempotent: true)
+        status: 201, problems: [.entitlementRequired, .contentRefused], idempotent: true)
     public static let leagues = Endpoint<SignedIn, NoBody, Page<League>>(
         .get, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
         query: [Query.sport] + Query.paging)
@@ -19,7 +19,8 @@ public enum CatalogAPI {
 
     // MARK: Teams
     public static let createTeam = Endpoint<SignedIn, CreateTeamRequest, Team>(
-        .post, "/v1/teams", owner: .catalog, summary: "Create a team; you become its manager", status: 201, idempotent: true)
+        .post, "/v1/teams", owner: .catalog, summary: "Create a team; you become its manager", status: 201, problems: [.contentRefused],
+        idempotent: true)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
@@ -32,7 +33,7 @@ public enum CatalogAPI {
         summary: "A team (404 when private and you have no standing); where the location gate is on, its place only for members "
             + "and holders of the location entitlement")
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
-        .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden])
+        .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden, .contentRefused])
     public static let deleteTeam = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/teams/{id}", owner: .catalog, summary: "Delete a team (manager only)", problems: [.forbidden])
     public static let members = Endpoint<SignedIn, NoBody, Page<TeamMember>>(

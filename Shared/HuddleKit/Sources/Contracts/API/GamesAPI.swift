@@ -4,7 +4,7 @@ public enum GamesAPI {
         .post, "/v1/games", owner: .games,
         summary: "Plan a game: team (team manager; the team's place and attributes are defaults; members are invited), "
             + "league (league manager, two of its teams), pickup (anyone; needs location and attributes)",
-        status: 201, problems: [.forbidden, .dependencyUnavailable], idempotent: true)
+        status: 201, problems: [.forbidden, .dependencyUnavailable, .contentRefused], idempotent: true)
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/games", owner: .games,
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
@@ -17,7 +17,7 @@ public enum GamesAPI {
         query: [Query.position])
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
         .patch, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
-        problems: [.forbidden, .gameCancelled, .gameStarted])
+        problems: [.forbidden, .gameCancelled, .gameStarted, .contentRefused])
     public static let cancelGame = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/games/{id}", owner: .games, summary: "Cancel a game (organiser only); it stays readable with status cancelled",
         problems: [.forbidden])

@@ -12,7 +12,7 @@ public enum ModerationAPI {
         .get, "/v1/moderation/cases", owner: .moderation,
         summary: "Moderators: cases oldest first (open by default), each with the content as first reported, its context, the "
             + "reasons, what was done and the owner's history",
-        query: [caseStatus] + Query.paging, problems: [.forbidden])
+        query: [caseStatus, overdue] + Query.paging, problems: [.forbidden])
     public static let act = Endpoint<SignedIn, CaseActionRequest, ModerationCase>(
         .post, "/v1/moderation/cases/{id}/actions", owner: .moderation,
         summary: "Moderators: decide an open case (dismiss, remove, warn, suspend until a time, ban) with a reason kept in the "
@@ -28,6 +28,8 @@ public enum ModerationAPI {
         .delete, "/v1/moderation/moderators/{userId}", owner: .moderation,
         summary: "Administrators: take the moderator role back (idempotent)", status: 204, problems: [.forbidden])
 
+    /// `?overdue=true`: only open cases older than the response time (`moderation.response.ms`, 24 hours).
+    public static let overdue = Query.flag("overdue", description: "only open cases past the response time (24 hours by default)")
     /// `?status=`: open cases (the default) or closed ones.
     public static let caseStatus = Query.choice("status", fallback: CaseStatus.open, description: "open (the default) or closed")
 
