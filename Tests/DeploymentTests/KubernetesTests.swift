@@ -64,7 +64,8 @@ struct KubernetesTests {
         #expect(withoutSearchPolicy.count == documents.count - 1)
         let missing = try Self.findings(withoutSearchPolicy.joined(separator: "\n---\n"))
         #expect(
-            missing.contains("search: NetworkPolicies let in none but Wiring declares auth,catalog,games,gateway,purchases"), "\(missing)")
+            missing.contains("search: NetworkPolicies let in none but Wiring declares auth,catalog,games,gateway,moderation,purchases"),
+            "\(missing)")
         #expect(missing.contains { $0.hasPrefix("search: no NetworkPolicy lets it reach its database") })
 
         let open = documents.map { document in

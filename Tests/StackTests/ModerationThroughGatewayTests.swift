@@ -291,4 +291,79 @@ struct ModerationThroughGatewayTests {
             #expect(said.text == "well ****, Scunthorpe lost")
         }
     }
+
+    @Test(
+        "a removed team is hidden from everyone but its manager, in lists and search too; a game enough players reported is hidden until a moderator dismisses the case",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func hiddenSubjects(store: TestStore) async throws {
+        try await StackTests.withStack(store: store, config: ["moderation.hide.after": "2"]) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let admin = try await StackTests.administrator(gateway)
+            let troll = try await gateway.register(name: "Troll \(suffix)"), ann = try await gateway.register(name: "Ann \(suffix)")
+            let ben = try await gateway.register(name: "Ben \(suffix)")
+            let here = Location(lat: 59.4 + Double.random(in: 0..<0.05), lng: 24.7)
+            let team = try await StackTests.volleyballTeam("Vile \(suffix)", at: here, by: troll, through: gateway)
+            var request = StackTests.pickupGame(description: "vile game \(suffix)")
+            request.location = here
+            let game = try await gateway.value(GamesAPI.createGame, body: request, token: troll.accessToken)
+            let near = "lat=\(here.lat)&lng=\(here.lng)&radiusKm=1&limit=100"
+            _ = try await poll {
+                try await gateway.value(SearchAPI.teams, query: near, token: ann.accessToken).items
+            } until: {
+                $0.contains { $0.item.id == team.id }
+            }
+
+            func caseAbout(_ subject: ReportSubject) async throws -> ModerationCase {
+                try #require(
+                    try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                        $0.subject == subject
+                    })
+            }
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .team(team.id), reason: .hate), token: ann.accessToken)
+            _ = try await gateway.value(
+                ModerationAPI.act, try await caseAbout(.team(team.id)).id,
+                body: CaseActionRequest(action: .remove, reason: "A hateful name"),
+                token: admin.accessToken)
+            #expect(
+                try await poll {
+                    try await gateway.call(CatalogAPI.team, team.id, token: ann.accessToken).status
+                } until: {
+                    $0 == 404
+                } == 404)
+            let managersView = try await gateway.value(CatalogAPI.team, team.id, token: troll.accessToken)
+            #expect(managersView.hidden == true)
+            #expect(try await gateway.value(CatalogAPI.teams, query: "q=vile \(suffix)", token: ann.accessToken).items.isEmpty)
+            let searched = try await poll {
+                try await gateway.value(SearchAPI.teams, query: near, token: ann.accessToken).items
+            } until: {
+                !$0.contains { $0.item.id == team.id }
+            }
+            #expect(!searched.contains { $0.item.id == team.id })
+
+            // Two reporters hide the game until a moderator looks; dismissed, it is back.
+            for reporter in [ann, ben] {
+                _ = try await gateway.value(
+                    ModerationAPI.report, body: ReportRequest(subject: .game(game.id), reason: .spam), token: reporter.accessToken)
+            }
+            #expect(
+                try await poll {
+                    try await gateway.call(GamesAPI.game, game.id, token: ann.accessToken).status
+                } until: {
+                    $0 == 404
+                } == 404)
+            #expect(try await gateway.value(GamesAPI.game, game.id, token: troll.accessToken).hidden == true)
+            let gameCase = try await caseAbout(.game(game.id))
+            #expect(gameCase.hidden)
+            _ = try await gateway.value(
+                ModerationAPI.act, gameCase.id, body: CaseActionRequest(action: .dismiss, reason: "A normal game"), token: admin.accessToken
+            )
+            #expect(
+                try await poll {
+                    try await gateway.call(GamesAPI.game, game.id, token: ann.accessToken).status
+                } until: {
+                    $0 == 200
+                } == 200)
+        }
+    }
 }

@@ -35,7 +35,8 @@ struct Leagues: Sendable {
     func list(sport: Sport?, viewer: UserID, page: PageRequest) async throws -> Page<League> {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in
-            try await leagues.leagues(sport: sport, visibleTo: viewer, after: after, limit: page.limit + 1, on: sql)
+            try await HiddenSubjects().leagues(
+                leagues.leagues(sport: sport, visibleTo: viewer, after: after, limit: page.limit + 1, on: sql), for: viewer, on: sql)
         }
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
@@ -64,8 +65,9 @@ struct Leagues: Sendable {
         try await database.read { sql in
             _ = try await visibleLeague(id, to: viewer, on: sql)
             let ids = try await leagues.teamIDs(in: id, on: sql)
-            return try await teams.teams.teams(ids: ids, viewer: viewer, on: sql)
-                .filter { TeamRules.canSee($0.privacy, standing: $0.membership) }
+            return try await HiddenSubjects().teams(
+                teams.teams.teams(ids: ids, viewer: viewer, on: sql).filter { TeamRules.canSee($0.privacy, standing: $0.membership) },
+                for: viewer, on: sql)
         }
     }
 
@@ -74,7 +76,7 @@ struct Leagues: Sendable {
         if league.privacy == .private, league.managerId != viewer, try await !leagues.isInvolved(viewer, in: id, on: sql) {
             throw CommonError.missing(id)
         }
-        return league
+        return try await HiddenSubjects().leagues([league], for: viewer, on: sql).first.orMissing(id)
     }
 
     private func publish(_ type: EventType<CatalogEvent.LeagueChanged>, _ league: League, teamIDs: [TeamID], on sql: any SQLDatabase)
@@ -82,5 +84,12 @@ struct Leagues: Sendable {
     {
         try await outbox.append(
             type, aggregateID: league.id.description, payload: CatalogEvent.LeagueChanged(league: league, teamIds: teamIDs), on: sql)
+    }
+}
+
+extension HiddenSubjects {
+    /// Leagues without those moderators hid, but for their manager, who sees them marked hidden.
+    func leagues(_ shown: [League], for viewer: UserID, on sql: any SQLDatabase) async throws -> [League] {
+        try await unhidden(shown, .league, for: viewer, id: \.id.uuid, manager: \.managerId, marked: \.hidden, on: sql)
     }
 }

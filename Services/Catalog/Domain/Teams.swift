@@ -38,7 +38,7 @@ struct Teams: Sendable {
         guard let team = try await teams.team(id, viewer: viewer, on: sql),
             TeamRules.canSee(team.privacy, standing: team.membership)
         else { throw CommonError.missing(id) }
-        return team
+        return try await HiddenSubjects().teams([team], for: viewer, on: sql).first.orMissing(id)
     }
 
     func team(_ id: TeamID, viewer: UserID) async throws -> Team {
@@ -50,9 +50,11 @@ struct Teams: Sendable {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in
             try await placed(
-                mine
-                    ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
-                    : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql),
+                HiddenSubjects().teams(
+                    mine
+                        ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
+                        : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql),
+                    for: viewer, on: sql),
                 for: viewer, on: sql)
         }
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
@@ -222,5 +224,12 @@ struct Teams: Sendable {
         var snapshot = team
         snapshot.membership = nil
         try await outbox.append(type, aggregateID: team.id.description, payload: CatalogEvent.TeamChanged(team: snapshot), on: sql)
+    }
+}
+
+extension HiddenSubjects {
+    /// Teams without those moderators hid, but for their manager, who sees them marked hidden.
+    func teams(_ shown: [Team], for viewer: UserID, on sql: any SQLDatabase) async throws -> [Team] {
+        try await unhidden(shown, .team, for: viewer, id: \.id.uuid, manager: \.managerId, marked: \.hidden, on: sql)
     }
 }

@@ -77,5 +77,7 @@ enum CatalogMigrations {
         // What players hold, from purchases' events, for the `location`, `join` and `leagues` gates.
         .inbox(version: 5),
         .heldEntitlements(version: 6),
+        // Teams and leagues moderators hid.
+        .hiddenSubjects(version: 7),
     ]
 }

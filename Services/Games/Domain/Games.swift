@@ -61,7 +61,8 @@ struct Games: Sendable {
     func mine(_ viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest) async throws -> Page<Game> {
         let after = try TimeCursor(page)
         let (rows, unlocked) = try await database.read { sql in
-            let rows = try await games.games(of: viewer, window: window, now: now(), after: after, limit: page.limit + 1, on: sql)
+            let rows = try await HiddenSubjects().games(
+                games.games(of: viewer, window: window, now: now(), after: after, limit: page.limit + 1, on: sql), for: viewer, on: sql)
             return (rows, try await placeUnlocked(for: viewer, among: rows, on: sql))
         }
         return page.page(
@@ -134,7 +135,7 @@ struct Games: Sendable {
     func visibleGame(_ id: GameID, to viewer: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Game {
         let game = locked ? try await games.lock(id, viewer: viewer, on: sql) : try await games.game(id, viewer: viewer, on: sql)
         guard let game, GameRules.canSee(game, viewer: viewer) else { throw CommonError.missing(id) }
-        return game
+        return try await HiddenSubjects().games([game], for: viewer, on: sql).first.orMissing(id)
     }
 
     /// The locked game when `user` organises it; 403 for others who can see it.
@@ -153,5 +154,12 @@ struct Games: Sendable {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
         try await outbox.append(
             type, aggregateID: id.description, payload: GameEvent.GameChanged(game: game, invited: invited, going: going), on: sql)
+    }
+}
+
+extension HiddenSubjects {
+    /// Games without those moderators hid, but for their organiser, who sees them marked hidden.
+    func games(_ shown: [Game], for viewer: UserID, on sql: any SQLDatabase) async throws -> [Game] {
+        try await unhidden(shown, .game, for: viewer, id: \.id.uuid, manager: \.organizerId, marked: \.hidden, on: sql)
     }
 }

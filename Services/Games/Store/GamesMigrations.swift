@@ -102,5 +102,7 @@ enum GamesMigrations {
         },
         // What players hold, from purchases' events, for the `location` and `join` gates.
         .heldEntitlements(version: 9),
+        // Games moderators hid.
+        .hiddenSubjects(version: 10),
     ]
 }

@@ -19,6 +19,8 @@ struct Cases: Sendable {
     let now: @Sendable () -> Date
     /// How many earlier actions against the owner a case shows.
     static let historyShown = 20
+    /// What is hidden rather than tombstoned: shown to its managers alone.
+    static let hideable: Set<SubjectType> = [.team, .league, .game]
 
     /// `overdue`: only open cases older than the response time.
     func queue(_ status: CaseStatus, overdue: Bool, page: PageRequest, for identity: Identity) async throws -> Page<ModerationCase> {
@@ -58,6 +60,12 @@ struct Cases: Sendable {
             try await store.record(action, ownerID: stored.ownerId, on: sql)
             try await store.decideReports(in: id, as: request.action == .dismiss ? .dismissed : .actioned, at: at, on: sql)
             let reporters = try await store.reports(in: id, on: sql).map(\.reporter)
+            // A removed team, league or game stays hidden; a dismissed one that enough reporters hid comes back.
+            if Self.hideable.contains(stored.subject.type), request.action == .remove || (request.action == .dismiss && stored.hidden) {
+                try await outbox.append(
+                    ModerationEvent.subjectHidden, aggregateID: stored.subject.id.description,
+                    payload: ModerationEvent.SubjectHidden(subject: stored.subject, hidden: request.action == .remove), on: sql)
+            }
             try await outbox.append(
                 ModerationEvent.caseDecided, aggregateID: id.description,
                 payload: ModerationEvent.CaseDecided(

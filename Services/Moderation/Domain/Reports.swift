@@ -54,6 +54,11 @@ struct Reports: Sendable {
             let reporters = Set(try await store.reports(in: opened.id, on: sql).map(\.reporter))
             if !opened.hidden, reporters.count >= settings.hideAfter {
                 try await store.setHidden(opened.id, on: sql)
+                if Cases.hideable.contains(subject.type) {
+                    try await outbox.append(
+                        ModerationEvent.subjectHidden, aggregateID: subject.id.description,
+                        payload: ModerationEvent.SubjectHidden(subject: subject, hidden: true), on: sql)
+                }
                 logger.notice("case \(opened.id): \(reporters.count) reporters, hidden until a moderator decides")
             }
             return true

@@ -16,11 +16,13 @@ enum IndexChange: Sendable {
     case removePlayer(UserID)
     /// What a player holds now, for the `location` gate.
     case entitlements(PurchasesEvent.EntitlementsChanged)
+    /// A team or game moderators hid, or showed again: left out of results while hidden.
+    case hidden(ModerationEvent.SubjectHidden)
     /// An event search keeps nothing of (another type, or a game without a location).
     case ignored
 }
 
-/// Keeps the read model in step with the events of auth, catalog, games and purchases. Each batch of new
+/// Keeps the read model in step with the events of auth, catalog, games, purchases and moderation. Each batch of new
 /// changes is folded, in order, into the documents it touches, then written with a few bulk
 /// statements: the latest state wins, and partial changes (roster counts, member counts) apply
 /// to the state before them in the same batch.
@@ -48,6 +50,7 @@ struct Indexer: Sendable {
         on.on(AuthEvent.profileChanged) { changed, _ in .player(PlayerResult(id: changed.profile.id, name: changed.profile.name)) }
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in .entitlements(change) }
         on.on(AuthEvent.accountDeleted) { deleted, _ in .removePlayer(deleted.userId) }
+        on.on(ModerationEvent.subjectHidden) { hidden, _ in .hidden(hidden) }
     }
 
     func apply(_ changes: [IndexChange], on sql: any SQLDatabase) async throws {
@@ -91,6 +94,8 @@ struct Indexer: Sendable {
             batch.removedPlayers.append(id)
         case .entitlements(let change):
             try await gatekeeper.apply(change, on: sql)
+        case .hidden(let hidden):
+            try await HiddenSubjects().apply(hidden, heldBy: .search, on: sql)
         case .ignored:
             break
         }

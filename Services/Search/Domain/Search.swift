@@ -84,10 +84,15 @@ struct Search: Sendable {
         _ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter, as type: Item.Type, shown: (Item, PlaceCandidate) -> Item
     ) async throws -> [Nearby<Item>] {
         let boxes = GeoBox.covering(area.center, radiusMeters: area.radiusMeters)
-        let candidates = try await database.read { sql in
-            try await places.candidates(kind, in: boxes, center: area.center, radiusMeters: area.radiusMeters, filter: filter, on: sql)
+        let (candidates, hidden) = try await database.read { sql in
+            let candidates = try await places.candidates(
+                kind, in: boxes, center: area.center, radiusMeters: area.radiusMeters, filter: filter, on: sql)
+            // What moderators hid is left out for everyone: its managers find it in their own lists.
+            guard let type = kind.subjectType else { return (candidates, Set<UUID>()) }
+            return (candidates, try await HiddenSubjects().hidden(type, among: candidates.compactMap { UUID(uuidString: $0.id) }, on: sql))
         }
         return try candidates.compactMap { candidate in
+            if !hidden.isEmpty, let id = UUID(uuidString: candidate.id), hidden.contains(id) { return nil }
             let distance = Geodesy.distance(from: area.center, to: candidate.coordinates)
             guard distance <= area.radiusMeters else { return nil }
             let item = try HuddleJSON.decoder.decode(Item.self, from: candidate.doc)

@@ -5,6 +5,15 @@ import ServiceKit
 
 enum PlaceKind: String, Sendable, CaseIterable {
     case game, team, course, venue
+
+    /// The kind as moderation names it, for those players make (and may report).
+    var subjectType: SubjectType? {
+        switch self {
+        case .game: .game
+        case .team: .team
+        case .course, .venue: nil
+        }
+    }
 }
 
 /// A searchable item as stored: its public JSON and what filters and the spatial index need.

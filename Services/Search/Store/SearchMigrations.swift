@@ -56,5 +56,7 @@ enum SearchMigrations {
         },
         // What players hold, from purchases' events, for the `location` gate.
         .heldEntitlements(version: 4),
+        // Teams and games moderators hid.
+        .hiddenSubjects(version: 5),
     ]
 }

@@ -12,7 +12,7 @@ public enum Wiring {
         .catalog: [.games, .search, .chat, .notify],
         .games: [.search, .betting, .chat, .notify],
         .purchases: [.catalog, .games, .search],
-        .moderation: [.notify, .chat, .auth],
+        .moderation: [.notify, .chat, .auth, .catalog, .games, .search],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks

@@ -65,6 +65,8 @@ public struct Team: Codable, Equatable, Sendable {
     /// The caller's standing; absent when they have none.
     public var membership: Membership?
     public var createdAt: Date
+    /// True when moderators hid it: only its manager sees it then. Absent otherwise.
+    public var hidden: Bool?
 
     public init(
         id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location?, ageGroup: AgeGroup, gender: Gender,
@@ -191,6 +193,8 @@ public struct League: Codable, Equatable, Sendable {
     public var managerId: UserID
     public var teamCount: Int
     public var createdAt: Date
+    /// True when moderators hid it: only its manager sees it then. Absent otherwise.
+    public var hidden: Bool?
 
     public init(
         id: LeagueID, name: String, sport: Sport, skill: Skill, ageGroup: AgeGroup, gender: Gender, privacy: Privacy,

@@ -58,6 +58,8 @@ public struct Game: Codable, Equatable, Sendable {
     /// The caller's place on the roster; absent when they have none.
     public var myStatus: RosterStatus?
     public var createdAt: Date
+    /// True when moderators hid it: only its organiser sees it then. Absent otherwise.
+    public var hidden: Bool?
 
     public init(
         id: GameID, kind: GameKind, status: GameStatus = .scheduled, teamId: TeamID? = nil, teamName: String? = nil,

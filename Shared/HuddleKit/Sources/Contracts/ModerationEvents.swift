@@ -4,6 +4,19 @@ public import Foundation
 /// the subject's owner, and for the subject's module and auth to carry it out.
 public enum ModerationEvent {
     public static let caseDecided = EventType<CaseDecided>("moderation.case.decided", owner: .moderation)
+    /// A team, league or game is hidden from everyone but its managers (enough reporters, until a
+    /// moderator decides; or removed by one), or shown again (a hidden one's case dismissed).
+    public static let subjectHidden = EventType<SubjectHidden>("moderation.subject.hidden", owner: .moderation)
+
+    public struct SubjectHidden: Codable, Equatable, Sendable {
+        public var subject: ReportSubject
+        public var hidden: Bool
+        public init(subject: ReportSubject, hidden: Bool) {
+            self.subject = subject
+            self.hidden = hidden
+        }
+    }
+
     /// A subject's first report opened a case: notify tells the moderators.
     public static let caseOpened = EventType<CaseOpened>("moderation.case.opened", owner: .moderation)
 
