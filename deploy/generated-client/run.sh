@@ -13,7 +13,8 @@ WORK=$(mktemp -d)
 HUDDLE=$!
 finish() {
   status=$?
-  kill $HUDDLE 2>/dev/null || true
+  # Wait for it to stop: the next step starts another huddle on the same ports.
+  kill $HUDDLE 2>/dev/null && wait $HUDDLE 2>/dev/null || true
   if [ $status -ne 0 ]; then echo "== huddle's log (last 40 lines)"; tail -40 "$WORK/huddle.log"; fi
   rm -rf "$WORK"
 }
