@@ -366,4 +366,39 @@ struct ModerationThroughGatewayTests {
                 } == 200)
         }
     }
+
+    @Test(
+        "a deleted player's reports stay for the audit trail under a pseudonym, and the open cases about them close",
+        arguments: StackTests.stores)
+    func deletedPlayers(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let admin = try await StackTests.administrator(gateway)
+            let leaving = try await gateway.register(name: "Leaving \(suffix)"), troll = try await gateway.register(name: "Troll \(suffix)")
+            let reporter = try await gateway.register(name: "Reporter \(suffix)")
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .player(troll.user.id), reason: .spam, note: "note by \(suffix)"),
+                token: leaving.accessToken)
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .player(leaving.user.id), reason: .spam), token: reporter.accessToken)
+            _ = try expect(
+                204,
+                try await gateway.call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: leaving.accessToken))
+            let open = try await poll {
+                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
+            } until: {
+                !$0.contains { $0.subject == .player(leaving.user.id) }
+            }
+            #expect(open.first { $0.subject == .player(troll.user.id) }?.notes == ["note by \(suffix)"])
+            let closed = try await gateway.value(ModerationAPI.cases, query: "status=closed&limit=100", token: admin.accessToken).items
+            #expect(closed.contains { $0.subject == .player(leaving.user.id) })
+            let outcome = try await poll {
+                try await gateway.value(ModerationAPI.myReports, token: reporter.accessToken).items.first
+            } until: {
+                $0?.status != .open
+            }
+            #expect(outcome?.status == .actioned)
+        }
+    }
 }
