@@ -36,7 +36,7 @@ struct Accounts: Sendable {
         try AuthValidation.require(
             AuthValidation.emailProblem(email), AuthValidation.passwordProblem(request.password),
             AuthValidation.nameProblem(request.name))
-        _ = try filter.refuse(request.name, field: "name")
+        try filter.refuse(request.name, field: "name")
         let passwordHash = try await hasher.hash(request.password)
         let user = User(
             id: UserID(), email: email, name: request.name.trimmingBlanks,

@@ -23,7 +23,7 @@ struct Profiles: Sendable {
     func update(_ id: UserID, with body: UpdateProfileRequest) async throws -> MyProfile {
         try AuthValidation.require(
             body.name.flatMap(AuthValidation.nameProblem), body.pictureUrl.flatMap { $0.flatMap(AuthValidation.pictureUrlProblem) })
-        if let name = body.name { _ = try filter.refuse(name, field: "name") }
+        if let name = body.name { try filter.refuse(name, field: "name") }
         return try await database.transaction { sql in
             guard var user = try await users.user(id: id, on: sql) else {
                 throw CommonError.unauthorized("This account no longer exists.")

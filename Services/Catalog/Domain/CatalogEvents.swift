@@ -14,7 +14,7 @@ struct CatalogEvents: Sendable {
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in { events, sql in try await events.gatekeeper.apply(change, on: sql) } }
         on.on(AuthEvent.accountDeleted) { deleted, _ in { events, sql in try await events.erasure.erase(deleted.userId, on: sql) } }
         on.on(ModerationEvent.subjectHidden) { hidden, _ in
-            { _, sql in try await HiddenSubjects().apply(hidden, heldBy: .catalog, on: sql) }
+            { _, sql in try await HiddenSubjects().apply(hidden, keeping: [.team, .league], on: sql) }
         }
     }
 }

@@ -15,7 +15,7 @@ struct Leagues: Sendable {
     func create(_ request: CreateLeagueRequest, by user: UserID) async throws -> League {
         try FieldRules.require(
             CatalogValidation.name(request.name) + (request.location.map { FieldRules.location($0) } ?? []))
-        _ = try teams.filter.refuse(request.name, field: "name")
+        try teams.filter.refuse(request.name, field: "name")
         let league = League(
             id: LeagueID(), name: request.name.trimmingBlanks, sport: request.sport, skill: request.skill,
             ageGroup: request.ageGroup, gender: request.gender, privacy: request.privacy, location: request.location,

@@ -20,7 +20,7 @@ struct Teams: Sendable {
 
     func create(_ request: CreateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(CatalogValidation.name(request.name) + FieldRules.location(request.location))
-        _ = try filter.refuse(request.name, field: "name")
+        try filter.refuse(request.name, field: "name")
         let team = Team(
             id: TeamID(), name: request.name.trimmingBlanks, sport: request.sport, privacy: request.privacy,
             location: request.location, ageGroup: request.ageGroup, gender: request.gender, skill: request.skill,
@@ -72,7 +72,7 @@ struct Teams: Sendable {
     func update(_ id: TeamID, with request: UpdateTeamRequest, by user: UserID) async throws -> Team {
         try FieldRules.require(
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))
-        if let name = request.name { _ = try filter.refuse(name, field: "name") }
+        if let name = request.name { try filter.refuse(name, field: "name") }
         return try await database.transaction { sql in
             var team = try await managedTeam(id, by: user, on: sql)
             if let name = request.name { team.name = name.trimmingBlanks }

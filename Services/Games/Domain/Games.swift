@@ -30,7 +30,7 @@ struct Games: Sendable {
             description: request.description, now: now)
         if case .failure(.validation(let missing)) = kind { problems += missing }
         try FieldRules.require(problems)
-        if let description = request.description { _ = try filter.refuse(description, field: "description") }
+        if let description = request.description { try filter.refuse(description, field: "description") }
         let plan: GamePlan
         switch try kind.get() {
         case .team(let team): plan = try await teamGame(request, team: team, by: user, requestID: requestID)
@@ -89,7 +89,7 @@ struct Games: Sendable {
             GameValidation.common(
                 startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
                 description: request.description, now: now()))
-        if let description = request.description { _ = try filter.refuse(description, field: "description") }
+        if let description = request.description { try filter.refuse(description, field: "description") }
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
             try GameRules.requireOpen(game, now: now())

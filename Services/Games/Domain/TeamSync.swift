@@ -31,7 +31,8 @@ struct TeamSync: Sendable {
         }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in { sync, sql in try await sync.cancelGames(of: deleted.teamId, on: sql) } }
         on.on(AuthEvent.accountDeleted) { deleted, _ in { sync, sql in try await sync.erase(deleted.userId, on: sql) } }
-        on.on(ModerationEvent.subjectHidden) { hidden, _ in { _, sql in try await HiddenSubjects().apply(hidden, heldBy: .games, on: sql) }
+        on.on(ModerationEvent.subjectHidden) { hidden, _ in
+            { _, sql in try await HiddenSubjects().apply(hidden, keeping: [.game], on: sql) }
         }
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in { sync, sql in try await sync.games.gatekeeper.apply(change, on: sql) } }
     }

@@ -15,11 +15,8 @@ struct Moderators: Sendable {
     /// with the other moderators, so they are told of new cases too.
     func require(_ identity: Identity) async throws {
         if identity.isAdministrator {
-            try await database.transaction { sql in
-                if try await !store.isModerator(identity.userID, on: sql) {
-                    _ = try await store.seed(identity.userID, at: now(), on: sql)
-                }
-            }
+            // Idempotent: a repeat changes nothing.
+            _ = try await database.transaction { sql in try await store.seed(identity.userID, at: now(), on: sql) }
             return
         }
         guard try await database.read({ sql in try await store.isModerator(identity.userID, on: sql) }) else {

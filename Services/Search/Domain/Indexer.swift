@@ -95,7 +95,7 @@ struct Indexer: Sendable {
         case .entitlements(let change):
             try await gatekeeper.apply(change, on: sql)
         case .hidden(let hidden):
-            try await HiddenSubjects().apply(hidden, heldBy: .search, on: sql)
+            try await HiddenSubjects().apply(hidden, keeping: [.team, .game], on: sql)
         case .ignored:
             break
         }

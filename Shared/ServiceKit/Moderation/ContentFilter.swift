@@ -33,10 +33,9 @@ public struct ContentFilter: Sendable {
     /// Whether `text` has a filtered word.
     public func flags(_ text: String) -> Bool { !matches(in: text).isEmpty }
 
-    /// `text` as written, or 422 `CONTENT_REFUSED` naming `field`.
-    public func refuse(_ text: String, field: String) throws -> String {
+    /// Throws 422 `CONTENT_REFUSED` naming `field` when `text` has a filtered word.
+    public func refuse(_ text: String, field: String) throws {
         guard !flags(text) else { throw ContentRefused(field: field) }
-        return text
     }
 
     /// `text` with each filtered word replaced by as many asterisks.

@@ -9,9 +9,9 @@ public import SQLKit
 public struct HiddenSubjects: Sendable {
     public init() {}
 
-    /// Applies moderation's event, for the subject types `module` holds.
-    public func apply(_ event: ModerationEvent.SubjectHidden, heldBy module: ServiceModule, on sql: any SQLDatabase) async throws {
-        guard event.subject.type.owner == module || module == .search else { return }
+    /// Applies moderation's event when it is about one of `kept`, the subject types this module shows.
+    public func apply(_ event: ModerationEvent.SubjectHidden, keeping kept: Set<SubjectType>, on sql: any SQLDatabase) async throws {
+        guard kept.contains(event.subject.type) else { return }
         let type = SQLBind(event.subject.type.rawValue), id = SQLBind(event.subject.id.description)
         if event.hidden {
             try await sql.insert(into: "hidden_subjects").columns("subject_type", "subject_id").values(type, id)
