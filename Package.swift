@@ -65,6 +65,8 @@ let package = Package(
             traits: ["ConfigurationSupport", "FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // The moderation console's pages.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
@@ -193,8 +195,8 @@ let package = Package(
         .target(
             name: "ModerationService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
-                .product(name: "Metrics", package: "swift-metrics"),
+                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
+                .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
         .target(

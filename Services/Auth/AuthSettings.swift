@@ -14,7 +14,7 @@ struct AuthSettings: Sendable {
     var apple: AppleIdentityVerifier.Settings
     /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
     var appleTokens: AppleTokenExchange.Settings?
-    var appleRefreshKey: RefreshTokenSealer?
+    var appleRefreshKey: TokenSealer?
     /// How often revocations Apple has not taken yet are tried again (`auth.oauth.apple.revoke.retry.ms`, 60000).
     var appleRevokeRetry: Duration
     /// How long a ready data export is kept (`auth.exports.keep.ms`, seven days).
@@ -57,7 +57,7 @@ struct AuthSettings: Sendable {
             throw MissingConfiguration(
                 key: "auth.oauth.apple.key.id", hint: "with a Sign in with Apple key, its key id, team id and client id")
         }
-        guard let sealer = reader.text("auth.oauth.apple.refresh.key", isSecret: true).flatMap(RefreshTokenSealer.init(base64Key:)) else {
+        guard let sealer = reader.text("auth.oauth.apple.refresh.key", isSecret: true).flatMap(TokenSealer.init(base64Key:)) else {
             throw MissingConfiguration(key: "auth.oauth.apple.refresh.key", hint: "32 random bytes, base64, to seal Apple's refresh tokens")
         }
         appleTokens = AppleTokenExchange.Settings(

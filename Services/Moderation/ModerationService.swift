@@ -14,7 +14,8 @@ public import ServiceLifecycle
 ///
 /// Configuration keys: the skeleton's (`moderation.http.*`, `moderation.db.url`, `moderation.revocation.poll.ms`,
 /// `moderation.events.*`, `internal.token`) and `ModerationSettings`' (`moderation.reports.per.hour`,
-/// `moderation.hide.after`).
+/// `moderation.hide.after`, `moderation.console.session.ms`, `moderation.console.cookie.secure`). The console
+/// (`/admin`) seals the auth sessions it keeps with a key derived from `internal.token`.
 public func buildModerationService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = ModerationSettings(reader: reader)
     var service = try await ServiceSkeleton(.moderation, reader: reader, dependencies: dependencies, migrations: ModerationMigrations.all)
@@ -29,8 +30,18 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
     let cases = Cases(
         database: service.database, store: store, moderators: moderators, responseTime: settings.responseTime, logger: dependencies.logger,
         now: now)
-    let events = ModerationEvents(store: store, now: now)
-    service.add(ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators))
+    let sessionStore = SQLConsoleSessionStore()
+    let events = ModerationEvents(store: store, moderators: moderatorStore, sessions: sessionStore, now: now)
+    let consoleSessions = ConsoleSessions(
+        database: service.database, store: sessionStore, auth: InternalClient(.auth, dependencies: dependencies, timeout: .seconds(5)),
+        verifier: service.verifier, moderators: moderators,
+        sealer: TokenSealer(derivedFrom: dependencies.internalToken, purpose: "moderation console sessions"),
+        lifetime: settings.consoleSessionLifetime, logger: dependencies.logger, now: now)
+    service.add(
+        ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators),
+        ConsoleController(
+            sessions: consoleSessions, cases: cases, auth: AuthClient(dependencies: dependencies), responseTime: settings.responseTime,
+            secureCookies: settings.secureConsoleCookies, now: now))
     try service.publishEvents()
     service.exportPersonalData(ModerationPersonalData.export)
     service.consumeEvents(

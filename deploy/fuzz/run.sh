@@ -9,19 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 python3 -m pip install --quiet --disable-pip-version-check schemathesis requests >/dev/null
 swift build --product huddle
-DATA=$(mktemp -d)
-./.build/debug/huddle --data-dir "$DATA/data" --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 \
-  --set auth.bcrypt.cost=4 >"$DATA/huddle.log" 2>&1 &
-HUDDLE=$!
-finish() {
-  status=$?
-  # Wait for it to stop: the next step starts another huddle on the same ports.
-  kill $HUDDLE 2>/dev/null && wait $HUDDLE 2>/dev/null || true
-  if [ $status -ne 0 ]; then echo "== huddle's log (last 40 lines)"; tail -40 "$DATA/huddle.log"; fi
-  rm -rf "$DATA"
-}
-trap finish EXIT
-for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
+. deploy/lib/fresh-huddle.sh
+start_fresh_huddle --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000
 # The demo registers Bruno's iPhone first, so Chloe's request to join his team is pushed to it (README).
 BRUNO_IPHONE=$(printf 'b0%.0s' {1..32})
 pushed() { curl -sf "http://127.0.0.1:8090/test/apns/deliveries?token=$BRUNO_IPHONE" | grep -q 'Join request'; }

@@ -8,20 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 HERE=$(pwd)
 ROOT=$(cd ../.. && pwd)
-WORK=$(mktemp -d)
-"$ROOT/.build/debug/huddle" --data-dir "$WORK/data" --set auth.bcrypt.cost=4 >"$WORK/huddle.log" 2>&1 &
-HUDDLE=$!
-finish() {
-  status=$?
-  # Wait for it to stop: the next step starts another huddle on the same ports.
-  kill $HUDDLE 2>/dev/null && wait $HUDDLE 2>/dev/null || true
-  if [ $status -ne 0 ]; then echo "== huddle's log (last 40 lines)"; tail -40 "$WORK/huddle.log"; fi
-  rm -rf "$WORK"
-}
-trap finish EXIT
+cd "$ROOT"
+. deploy/lib/fresh-huddle.sh
+start_fresh_huddle
+cd "$HERE"
 
 swift build --product swift-openapi-generator
-for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
 curl -sf http://127.0.0.1:8080/openapi.json >"$WORK/openapi.json"
 
 rm -rf Sources/GeneratedClientJourney/Generated && mkdir -p Sources/GeneratedClientJourney/Generated

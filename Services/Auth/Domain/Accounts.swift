@@ -19,7 +19,7 @@ struct Accounts: Sendable {
     let apple: AppleIdentityVerifier
     /// Exchanges a Sign in with Apple code for the refresh token deletion revokes; nil without a key.
     let appleTokens: AppleTokenExchange?
-    let sealer: RefreshTokenSealer?
+    let sealer: TokenSealer?
     let throttle: LoginThrottle
     /// Moderators' suspensions and bans, which refuse sign-in and refresh.
     let suspensions: Suspensions

@@ -12,7 +12,7 @@ struct User: Sendable, Equatable {
     var facebookID: String?
     /// Apple's user id (`sub`) for Sign in with Apple.
     var appleID: String? = nil
-    /// Apple's refresh token for this member, sealed (`RefreshTokenSealer`): deletion revokes it.
+    /// Apple's refresh token for this member, sealed (`TokenSealer`): deletion revokes it.
     var appleRefreshToken: String? = nil
     /// Whether Apple forwards mail to the member's private relay address (its last notification says).
     var appleEmailForwarding: Bool? = nil

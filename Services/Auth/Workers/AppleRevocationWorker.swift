@@ -9,7 +9,7 @@ struct AppleRevocations: Sendable {
     let database: Database
     let store: any DeletionStore
     let exchange: AppleTokenExchange?
-    let sealer: RefreshTokenSealer?
+    let sealer: TokenSealer?
     let logger: Logger
 
     /// Revokes what is queued; what Apple does not take stays for the next round.

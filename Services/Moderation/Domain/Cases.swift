@@ -37,6 +37,18 @@ struct Cases: Sendable {
         }
     }
 
+    /// One case, open or closed, as the queue shows it.
+    func one(_ id: CaseID, for identity: Identity) async throws -> ModerationCase {
+        try await moderators.require(identity)
+        return try await database.read { sql in try await view(try await store.case(id, on: sql).orMissing(id), on: sql) }
+    }
+
+    /// The audit trail, newest first: `before` is the `seq` the previous page ended at.
+    func trail(before seq: Int64?, limit: Int, for identity: Identity) async throws -> [(seq: Int64, action: CaseAction)] {
+        try await moderators.require(identity)
+        return try await database.read { sql in try await store.trail(before: seq, limit: limit, on: sql) }
+    }
+
     func decide(_ id: CaseID, _ request: CaseActionRequest, by identity: Identity) async throws -> ModerationCase {
         try await moderators.require(identity)
         let at = now()

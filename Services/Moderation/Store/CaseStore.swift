@@ -48,6 +48,8 @@ protocol CaseStore: Sendable {
     func actions(in caseID: CaseID, on sql: any SQLDatabase) async throws -> [CaseAction]
     /// Actions against `owner` on cases other than `excluding`, newest first.
     func actions(against owner: UserID, excluding: CaseID, limit: Int, on sql: any SQLDatabase) async throws -> [CaseAction]
+    /// The audit trail: every action, newest first, those before `seq` (the `seq` of each comes with it).
+    func trail(before seq: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(seq: Int64, action: CaseAction)]
 }
 
 struct SQLCaseStore: CaseStore {
@@ -181,6 +183,14 @@ struct SQLCaseStore: CaseStore {
         try await sql.select().columns("case_id", "action", "reason", "until", "moderator_id", "at").from("case_actions")
             .where("owner_id", .equal, SQLBind(owner.description)).where("case_id", .notEqual, SQLBind(excluding.description))
             .orderBy("seq", .descending).limit(limit).all().map(Self.decodeAction)
+    }
+
+    func trail(before seq: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(seq: Int64, action: CaseAction)] {
+        var query = sql.select().columns("seq", "case_id", "action", "reason", "until", "moderator_id", "at").from("case_actions")
+        if let seq { query = query.where("seq", .lessThan, SQLBind(seq)) }
+        return try await query.orderBy("seq", .descending).limit(limit).all().map { row in
+            (try row.decode(column: "seq", as: Int64.self), try Self.decodeAction(row))
+        }
     }
 
     private static func decodeCase(_ row: any SQLRow) throws -> StoredCase {

@@ -37,5 +37,15 @@ enum ModerationMigrations {
         .outbox(version: 2),
         // Auth's account deletions, applied once each.
         .inbox(version: 3),
+        Migration(version: 4, name: "the console's sessions") { kind in
+            [
+                """
+                CREATE TABLE console_sessions (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, csrf TEXT NOT NULL, access_token TEXT NOT NULL,
+                    refresh_token TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL, expires_at \(kind.timestamp) NOT NULL)
+                """,
+                "CREATE INDEX console_sessions_by_user ON console_sessions (user_id)",
+            ]
+        },
     ]
 }

@@ -121,7 +121,7 @@ public struct HuddleCommand: AsyncParsableCommand {
                 chat: modules.contains(.chat) ? stack.url(of: .chat) : nil,
                 notify: modules.contains(.notify) ? stack.url(of: .notify) : nil,
                 purchases: modules.contains(.purchases) ? stack.url(of: .purchases) : nil, appStore: standIn ? Self.standInURL : nil,
-                logger: logger)
+                moderation: modules.contains(.moderation) ? stack.url(of: .moderation) : nil, logger: logger)
         }
         // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
         var demoTicket: Task<Bool, Never>?

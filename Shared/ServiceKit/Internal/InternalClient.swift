@@ -25,23 +25,31 @@ public struct InternalClient: Sendable {
     /// `path` fills the description's `{parameters}` in order.
     public func call<Access, Output>(
         _ endpoint: Endpoint<Access, NoBody, Output>, path: [any CustomStringConvertible] = [], query: [(String, String)] = [],
-        requestID: String? = nil
+        requestID: String? = nil, bearer: String? = nil
     ) async throws -> Output? {
         let (status, body) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID)
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID, bearer: bearer)
         if status == 404 { return nil }
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         return try decode(Output.self, status: status, body: body)
     }
 
-    /// Calls a described operation with a body.
+    /// Calls a described operation with a body. A problem among `relaying` (by code) is passed on to
+    /// the caller as the module stated it, rather than as a 503: a public operation the caller fronts
+    /// (the console signing a moderator in) answers what the module answered.
     public func call<Access, Body, Output>(
-        _ endpoint: Endpoint<Access, Body, Output>, path: [any CustomStringConvertible] = [], body: Body, requestID: String? = nil
+        _ endpoint: Endpoint<Access, Body, Output>, path: [any CustomStringConvertible] = [], body: Body, requestID: String? = nil,
+        bearer: String? = nil, relaying: [ProblemCode] = []
     ) async throws -> Output {
         let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID)
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID, bearer: bearer)
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
+        if !(200..<300).contains(status), let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(buffer: responseBody)),
+            relaying.contains(ProblemCode(problem.status, problem.code))
+        {
+            throw RelayedProblem(problem: problem)
+        }
         return try decode(Output.self, status: status, body: responseBody)
     }
 
@@ -53,7 +61,9 @@ public struct InternalClient: Sendable {
         return endpoint.operation.path.filled(path.map(\.description)) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?) async throws -> (Int, ByteBuffer) {
+    private func send(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String? = nil) async throws -> (
+        Int, ByteBuffer
+    ) {
         guard let base = dependencies.directory.url(of: module) else {
             throw CommonError.dependencyUnavailable(module.rawValue)
         }
@@ -61,6 +71,7 @@ public struct InternalClient: Sendable {
         request.method = method
         request.headers.add(name: Routes.Header.internalToken, value: dependencies.internalToken)
         if let requestID { request.headers.add(name: Routes.Header.requestID, value: requestID) }
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
@@ -105,4 +116,10 @@ extension HTTPVerb {
         case .delete: .DELETE
         }
     }
+}
+
+/// A problem another module answered, passed on as it was.
+public struct RelayedProblem: ProblemError {
+    public let problem: Problem
+    public init(problem: Problem) { self.problem = problem }
 }

@@ -61,11 +61,15 @@ public enum OpenAPIDocument {
                     description: "the ETag of the copy you hold: 304 without a body while it is current"))
         }
         var responses: [String: ResponseObject] = [:]
-        let success = try operation.output.map { try reader.schema(for: $0.type) }
-        responses[String(operation.successStatus)] = ResponseObject(
-            description: operation.isWebSocket ? try webSocketDescription(operation, reader: reader) : "Success",
-            headers: operation.isConditional ? cachingHeaders : nil,
-            content: success.map { [operation.output?.type is PlainText.Type ? "text/plain" : "application/json": .init(schema: $0)] })
+        if operation.output?.type is SeeOther.Type {
+            responses[String(operation.successStatus)] = seeOther
+        } else {
+            let success = try operation.output.map { try reader.schema(for: $0.type) }
+            responses[String(operation.successStatus)] = ResponseObject(
+                description: operation.isWebSocket ? try webSocketDescription(operation, reader: reader) : "Success",
+                headers: operation.isConditional ? cachingHeaders : nil,
+                content: success.map { [mediaType(of: operation.output?.type): .init(schema: $0)] })
+        }
         if operation.isConditional {
             responses["304"] = ResponseObject(
                 description: "Not modified: the copy named by If-None-Match is current", headers: cachingHeaders)
@@ -80,7 +84,13 @@ public enum OpenAPIDocument {
                 schema.anyOf = [try reader.schema(for: other.type), problem]
             }
             let codes = Set(kinds.map(\.code)).sorted().joined(separator: ", ")
-            responses[String(status)] = ResponseObject(description: codes, content: ["application/problem+json": .init(schema: schema)])
+            var content: [String: MediaObject] = ["application/problem+json": .init(schema: schema)]
+            // A page answers what its user can put right as a page with the problem's status.
+            if operation.isPage { content["text/html"] = .init(schema: .string) }
+            responses[String(status)] = ResponseObject(description: codes, content: content)
+        }
+        for (status, other) in operation.otherAnswers where other.type is SeeOther.Type {
+            responses[String(status)] = seeOther
         }
         for (status, other) in operation.otherAnswers where responses[String(status)] == nil {
             responses[String(status)] = ResponseObject(
@@ -96,7 +106,12 @@ public enum OpenAPIDocument {
             operationId: operationID(operation), summary: operation.summary, tags: [operation.owner.rawValue],
             security: security, parameters: parameters.isEmpty ? nil : parameters,
             requestBody: try operation.body.map { body in
-                RequestBodyObject(required: true, content: ["application/json": .init(schema: try reader.schema(for: body.type))])
+                RequestBodyObject(
+                    required: true,
+                    content: [
+                        body.type is any FormBody.Type ? "application/x-www-form-urlencoded" : "application/json":
+                            .init(schema: try reader.schema(for: body.type))
+                    ])
             },
             responses: responses)
     }
@@ -123,6 +138,20 @@ public enum OpenAPIDocument {
         return text + " The access token goes in Authorization: Bearer, or, from a device that cannot set headers on a "
             + "WebSocket, as the subprotocols `huddle` and `huddle.bearer.<token>` (the answer then names `huddle`)."
     }
+
+    /// The media type of a success body.
+    static func mediaType(of output: (any Decodable.Type)?) -> String {
+        switch output {
+        case is PlainText.Type: "text/plain"
+        case is HTMLPage.Type: "text/html"
+        default: "application/json"
+        }
+    }
+
+    /// A form's answer, or a page's without a session: the browser is sent on.
+    static let seeOther = ResponseObject(
+        description: "See Other: the browser goes to Location",
+        headers: ["Location": HeaderObject(description: "the page to show next", schema: .string)])
 
     static let cachingHeaders: [String: HeaderObject] = [
         "ETag": HeaderObject(description: "names this version of the answer; send it back as If-None-Match", schema: .string),

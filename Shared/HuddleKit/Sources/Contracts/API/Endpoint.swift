@@ -71,6 +71,9 @@ public struct APIOperation: Sendable {
     /// `GET /v1/teams/{id}`.
     public var name: String { "\(method.rawValue) \(path.text)" }
 
+    /// A browser's page or form (the console): HTML or a 303 rather than JSON.
+    public var isPage: Bool { output?.type is HTMLPage.Type || output?.type is SeeOther.Type }
+
     /// Every problem this operation can answer, those its shape implies included, by status.
     public var allProblems: [ProblemCode] {
         // The gateway answers a request line longer than its limit before any module sees it.

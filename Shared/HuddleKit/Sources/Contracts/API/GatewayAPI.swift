@@ -15,7 +15,7 @@ public enum GatewayAPI {
 public enum API {
     public static let publicOperations: [APIOperation] =
         GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all + NotifyAPI.all
-        + PurchasesAPI.all + ModerationAPI.all
+        + PurchasesAPI.all + ModerationAPI.all + ConsoleAPI.all
     public static let internalOperations: [APIOperation] =
         AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
         + BettingAPI.Internal.all + ChatAPI.Internal.all + NotifyAPI.Internal.all + PurchasesAPI.Internal.all

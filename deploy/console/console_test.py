@@ -1,0 +1,122 @@
+"""The moderation console in a real browser (headless Chromium through chromedriver), against a
+fresh `huddle` with demo data: the demo's case is Dmitri's spam in the global room, reported by
+Chloe. A moderator signs in, opens the oldest case, removes the message, and then the reporter's
+inbox says so, the report reads `actioned`, the message is a tombstone and the audit trail shows the
+decision. Along the way: the session cookie is out of the script's reach, no token is in a URL, and
+the browser reported no Content-Security-Policy violation (the console's own script ran).
+
+Usage: python3 deploy/console/console_test.py [gateway URL, default http://127.0.0.1:8080]
+"""
+import json
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+SPAM = "Cheap boots, 90% off, today only"
+
+
+def api(method, path, token=None, body=None):
+    request = urllib.request.Request(BASE + path, method=method, data=json.dumps(body).encode() if body is not None else None)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def eventually(what, check, seconds=30):
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("never happened: " + what)
+        time.sleep(0.3)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def main():
+    chloe = api("POST", "/v1/auth/login", body={"email": "chloe@huddle.dev", "password": "huddle-demo-player"})["accessToken"]
+    eventually("the demo's report", lambda: any(r["reason"] == "spam" for r in api("GET", "/v1/reports", chloe)["items"]))
+
+    driver = browser()
+    try:
+        # A page that is being replaced answers lookups with stale or missing elements: try again.
+        wait = WebDriverWait(driver, 20, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+        driver.get(BASE + "/admin")
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Sign in", driver.page_source
+        driver.find_element(By.ID, "email").send_keys("ada@huddle.dev")
+        driver.find_element(By.ID, "password").send_keys("huddle-demo-admin")
+        driver.find_element(By.ID, "sign-in-button").click()
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Open cases")
+        cookie = driver.get_cookie("huddle_console")
+        assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie
+        assert "huddle_console" not in driver.execute_script("return document.cookie"), "the session cookie is readable by scripts"
+
+        # The oldest case is the first row of the queue.
+        first = driver.find_elements(By.CSS_SELECTOR, "#cases a.case-link")[0]
+        assert SPAM in first.text, first.text
+        first.click()
+        wait.until(lambda d: d.find_elements(By.ID, "decide"))
+        assert SPAM in driver.find_element(By.ID, "content").text
+        assert "Cheap boots" in driver.find_element(By.CSS_SELECTOR, "#context li.reported").text
+        assert "spam" in driver.find_element(By.ID, "reasons").text
+
+        # The console's script runs under its policy: the suspension's length shows with suspend only.
+        action = Select(driver.find_element(By.ID, "action"))
+        action.select_by_value("suspend")
+        assert driver.find_element(By.ID, "suspendDays").is_displayed(), "the console's script did not run"
+        action.select_by_value("remove")
+        assert not driver.find_element(By.ID, "suspendDays").is_displayed(), "the console's script did not run"
+        driver.find_element(By.ID, "reason").send_keys("Advertising in the global room.")
+        driver.find_element(By.ID, "decide-button").click()
+        wait.until(lambda d: "removed" in d.find_element(By.ID, "actions").text)
+        assert not driver.find_elements(By.ID, "decide"), "a decided case still offers the form"
+
+        driver.find_element(By.ID, "nav-audit").click()
+        wait.until(lambda d: d.find_elements(By.ID, "audit"))
+        row = driver.find_element(By.CSS_SELECTOR, "#audit tbody tr").text
+        assert "removed" in row and "Advertising in the global room." in row and "Ada Admin" in row, row
+
+        for url in [entry["name"] for entry in driver.execute_script("return performance.getEntriesByType('navigation')")] + [driver.current_url]:
+            assert "token" not in url.lower(), url
+        violations = [entry for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+        assert not violations, violations
+
+        driver.find_element(By.ID, "sign-out").click()
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
+    finally:
+        driver.quit()
+
+    # What the reporter sees.
+    said = eventually(
+        "the reporter's inbox saying the message was removed",
+        lambda: [n for n in api("GET", "/v1/notifications", chloe)["items"] if n["category"] == "moderation" and "removed the message" in n["body"]],
+    )
+    reports = api("GET", "/v1/reports", chloe)["items"]
+    assert any(r["reason"] == "spam" and r["status"] == "actioned" for r in reports), reports
+    rooms = api("GET", "/v1/chat/rooms", chloe)["items"]
+    room = next(r for r in rooms if r["kind"] == "global")
+    messages = api("GET", "/v1/chat/rooms/%s/messages" % room["id"], chloe)["items"]
+    assert not any(SPAM in (m.get("text") or "") for m in messages), "the removed message still shows"
+    print("console journey passed: the reporter was told: %s" % said[0]["body"])
+
+
+if __name__ == "__main__":
+    main()
