@@ -108,24 +108,56 @@ struct ModerationThroughGatewayTests {
         }
     }
 
-    @Test("after the configured number of distinct reporters a case is marked hidden", StackTests.embeddedOnly)
-    func hiddenAfterReporters() async throws {
-        try await StackTests.withStack(store: .sqlite, config: ["moderation.hide.after": "2"]) { gateway in
+    @Test(
+        "after the configured number of distinct reporters a message is withheld, in history and on live sockets, until a moderator decides; a dismissal brings it back; a player is marked hidden on the case",
+        arguments: StackTests.stores)
+    func hiddenAfterReporters(store: TestStore) async throws {
+        try await StackTests.withStack(store: store, config: ["moderation.hide.after": "2"]) { gateway in
+            let suffix = UUID().uuidString.prefix(6).lowercased()
             let admin = try await StackTests.administrator(gateway)
-            let troll = try await gateway.register(name: "Loud Troll")
+            let troll = try await gateway.register(name: "Loud Troll \(suffix)")
+            let one = try await gateway.register(name: "One \(suffix)"), two = try await gateway.register(name: "Two \(suffix)")
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: one.accessToken).items.first { $0.kind == .global })
+            let loud = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "loud \(suffix)", clientMessageId: "loud-\(suffix)"),
+                token: troll.accessToken)
+            let phone = try await ChatSocket.connect(baseURL: gateway.baseURL, chatToken: two.accessToken)
+            try phone.send(ChatClientFrame.subscribe(global.id))
+            #expect(try await phone.waitFor { $0.type == .subscribed })
+            func shown() async throws -> ChatMessage? {
+                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(loud.seq - 1)&limit=5", token: two.accessToken)
+                    .items.first { $0.id == loud.id }
+            }
+
             var hidden: [Bool] = []
-            for name in ["One", "Two"] {
-                let player = try await gateway.register(name: name)
-                _ = try await gateway.value(
-                    ModerationAPI.report,
-                    body: ReportRequest(subject: .init(type: .user, id: SubjectID(troll.user.id.uuid)), reason: .spam),
-                    token: player.accessToken)
+            for player in [one, two] {
+                for subject in [ReportSubject.message(loud.id), .player(troll.user.id)] {
+                    _ = try await gateway.value(
+                        ModerationAPI.report, body: ReportRequest(subject: subject, reason: .spam), token: player.accessToken)
+                }
                 let found = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
-                    $0.subject.id.uuid == troll.user.id.uuid
+                    $0.subject == .player(troll.user.id)
                 }
                 hidden.append(found?.hidden ?? false)
             }
             #expect(hidden == [false, true])
+
+            // The second reporter withholds the message: an edit on the socket, and no text in history.
+            #expect(try await phone.waitFor { $0.type == .edited && $0.message?.id == loud.id && $0.message?.hidden == true })
+            let withheld = try #require(try await shown())
+            #expect(withheld.hidden == true && withheld.text.isEmpty && withheld.deleted == nil)
+
+            // A moderator finds nothing wrong: the message is back as it was.
+            let messageCase = try #require(
+                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                    $0.subject == .message(loud.id)
+                })
+            #expect(messageCase.hidden)
+            _ = try await gateway.value(
+                ModerationAPI.act, messageCase.id, body: CaseActionRequest(action: .dismiss, reason: "Loud, not abusive"),
+                token: admin.accessToken)
+            #expect(try await phone.waitFor { $0.type == .edited && $0.message?.text == "loud \(suffix)" && $0.message?.hidden == nil })
+            #expect(try await shown()?.text == "loud \(suffix)")
         }
     }
 

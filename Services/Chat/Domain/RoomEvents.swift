@@ -7,7 +7,7 @@ import ServiceKit
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,
 /// invited, waitlisted), a match gets a room when games first reports it, and names follow profiles.
 /// Someone who loses a room is announced as a `left` change, so their open sockets stop at once.
-/// A moderator's removal makes a message a tombstone the same way. A deleted account's messages become tombstones and it leaves every room.
+/// A moderator's removal makes a message a tombstone the same way; one enough players reported is withheld until a moderator decides. A deleted account's messages become tombstones and it leaves every room.
 struct RoomEvents: Sendable {
     let rooms: any RoomStore
     let people: any PeopleStore
@@ -37,6 +37,7 @@ struct RoomEvents: Sendable {
         on.on(MatchEvent.updated) { changed, _ in { events, sql in try await events.match(changed.match, over: false, on: sql) } }
         on.on(MatchEvent.finished) { changed, _ in { events, sql in try await events.match(changed.match, over: true, on: sql) } }
         on.on(ModerationEvent.caseDecided) { decided, _ in { events, sql in try await events.moderated(decided, on: sql) } }
+        on.on(ModerationEvent.subjectHidden) { change, _ in { events, sql in try await events.withhold(change, on: sql) } }
     }
 
     private func team(_ team: Team, created: Bool, on sql: any SQLDatabase) async throws {
@@ -100,6 +101,17 @@ struct RoomEvents: Sendable {
         if decided.removeMessages == true, decided.action == .suspend || decided.action == .ban, let owner = decided.ownerId {
             for (id, room) in try await messages.store.undeleted(from: owner, on: sql) { try await tombstone(id, in: room, on: sql) }
         }
+    }
+
+    /// A message enough players reported is withheld (no text, `hidden: true`) until a moderator
+    /// decides; any decision but removal shows it again. Open sockets get it as an edit either way.
+    private func withhold(_ change: ModerationEvent.SubjectHidden, on sql: any SQLDatabase) async throws {
+        guard change.subject.type == .message else { return }
+        let id = ChatMessageID(change.subject.id.uuid)
+        guard let message = try await messages.store.message(id, on: sql), message.deleted != true else { return }
+        try await messages.store.withhold(id, since: change.hidden ? now() : nil, on: sql)
+        let version = try await rooms.nextVersion(of: message.roomId, on: sql)
+        try await messages.announce(RoomChange(version: version, kind: .edited, messageID: id, userID: nil), in: message.roomId, on: sql)
     }
 
     private func tombstone(_ id: ChatMessageID, in room: RoomID, on sql: any SQLDatabase) async throws {

@@ -53,5 +53,9 @@ enum ChatMigrations {
                 "CREATE INDEX flood_buckets_updated ON flood_buckets(updated_at)",
             ]
         },
+        // A message enough players reported is withheld until a moderator decides.
+        Migration(version: 4, name: "messages withheld for review") { kind in
+            ["ALTER TABLE messages ADD COLUMN hidden_at \(kind.timestamp)"]
+        },
     ]
 }

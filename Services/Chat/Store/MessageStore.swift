@@ -22,6 +22,8 @@ protocol MessageStore: Sendable {
         -> [ChatMessage]
     func edit(_ id: ChatMessageID, text: String, at now: Date, on sql: any SQLDatabase) async throws
     func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws
+    /// Withholds the message from `since` (nil: shows it again).
+    func withhold(_ id: ChatMessageID, since: Date?, on sql: any SQLDatabase) async throws
     /// The messages `sender` sent that are not deleted yet, with their rooms.
     func undeleted(from sender: UserID, on sql: any SQLDatabase) async throws -> [(id: ChatMessageID, room: RoomID)]
     /// Shows every message of `sender` under `name` from now on.
@@ -34,6 +36,7 @@ protocol MessageStore: Sendable {
 struct SQLMessageStore: MessageStore {
     private static let columns = [
         "id", "room_id", "seq", "sender_id", "sender_name", "text", "client_message_id", "sent_at", "edited_at", "deleted_at",
+        "hidden_at",
     ]
 
     func insert(_ message: ChatMessage, on sql: any SQLDatabase) async throws -> Bool {
@@ -41,7 +44,7 @@ struct SQLMessageStore: MessageStore {
             .values(
                 SQLBind(message.id.description), SQLBind(message.roomId.description), SQLBind(message.seq),
                 SQLBind(message.senderId.description), SQLBind(message.senderName), SQLBind(message.text), SQLBind(message.clientMessageId),
-                SQLBind(message.sentAt), SQLBind(message.editedAt), SQLBind(Date?.none)
+                SQLBind(message.sentAt), SQLBind(message.editedAt), SQLBind(Date?.none), SQLBind(Date?.none)
             )
             .ignoringConflicts(with: ["room_id", "sender_id", "client_message_id"]).returning("id").all().isEmpty
     }
@@ -94,6 +97,10 @@ struct SQLMessageStore: MessageStore {
         try await sql.update("messages").set("sender_name", to: SQLBind(name)).where("sender_id", .equal, SQLBind(sender.description)).run()
     }
 
+    func withhold(_ id: ChatMessageID, since: Date?, on sql: any SQLDatabase) async throws {
+        try await sql.update("messages").set("hidden_at", to: SQLBind(since)).where("id", .equal, SQLBind(id.description)).run()
+    }
+
     func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.update("messages").set("text", to: SQLBind("")).set("deleted_at", to: SQLBind(now))
             .where("id", .equal, SQLBind(id.description)).run()
@@ -118,12 +125,14 @@ struct SQLMessageStore: MessageStore {
 
     private static func decode(_ row: any SQLRow) throws -> ChatMessage {
         let deletedAt = try row.decode(column: "deleted_at", as: Date?.self)
+        let hiddenAt = try row.decode(column: "hidden_at", as: Date?.self)
+        let withheld = deletedAt == nil && hiddenAt != nil
         return ChatMessage(
             id: try row.typedID("id"), roomId: try row.typedID("room_id"), seq: try row.decode(column: "seq", as: Int.self),
             senderId: try row.typedID("sender_id"), senderName: try row.decode(column: "sender_name", as: String.self),
-            text: try row.decode(column: "text", as: String.self),
+            text: withheld ? "" : try row.decode(column: "text", as: String.self),
             clientMessageId: try row.decode(column: "client_message_id", as: String.self),
             sentAt: try row.decode(column: "sent_at", as: Date.self), editedAt: try row.decode(column: "edited_at", as: Date?.self),
-            deleted: deletedAt == nil ? nil : true)
+            deleted: deletedAt == nil ? nil : true, hidden: withheld ? true : nil)
     }
 }

@@ -21,6 +21,8 @@ struct Cases: Sendable {
     static let historyShown = 20
     /// What is hidden rather than tombstoned: shown to its managers alone.
     static let hideable: Set<SubjectType> = [.team, .league, .game]
+    /// What enough reporters hide until a moderator decides: those, and a message (withheld by chat).
+    static let hiddenWhenReported: Set<SubjectType> = hideable.union([.message])
 
     /// `overdue`: only open cases older than the response time.
     func queue(_ status: CaseStatus, overdue: Bool, page: PageRequest, for identity: Identity) async throws -> Page<ModerationCase> {
@@ -72,11 +74,10 @@ struct Cases: Sendable {
             try await store.record(action, ownerID: stored.ownerId, on: sql)
             try await store.decideReports(in: id, as: request.action == .dismiss ? .dismissed : .actioned, at: at, on: sql)
             let reporters = try await store.reports(in: id, on: sql).map(\.reporter)
-            // A removed team, league or game stays hidden; a dismissed one that enough reporters hid comes back.
-            if Self.hideable.contains(stored.subject.type), request.action == .remove || (request.action == .dismiss && stored.hidden) {
+            if let hidden = Self.hiddenAfter(request.action, subject: stored.subject.type, wasHidden: stored.hidden) {
                 try await outbox.append(
                     ModerationEvent.subjectHidden, aggregateID: stored.subject.id.description,
-                    payload: ModerationEvent.SubjectHidden(subject: stored.subject, hidden: request.action == .remove), on: sql)
+                    payload: ModerationEvent.SubjectHidden(subject: stored.subject, hidden: hidden), on: sql)
             }
             try await outbox.append(
                 ModerationEvent.caseDecided, aggregateID: id.description,
@@ -87,6 +88,14 @@ struct Cases: Sendable {
             logger.notice("case \(id) decided: \(request.action.rawValue) by \(identity.userID)")
             return try await view(try await store.case(id, on: sql).orMissing(id), on: sql)
         }
+    }
+
+    /// Whether a decision hides its subject (true), shows it again (false), or leaves it as it is
+    /// (nil): a removed team, league or game is hidden; what enough reporters hid comes back after
+    /// any other decision; a removed message becomes a tombstone through `caseDecided` instead.
+    static func hiddenAfter(_ action: ModerationAction, subject: SubjectType, wasHidden: Bool) -> Bool? {
+        if action == .remove { return hideable.contains(subject) ? true : nil }
+        return wasHidden && hiddenWhenReported.contains(subject) ? false : nil
     }
 
     /// The open queue's oldest case and how many are overdue, for the gauges.

@@ -8,7 +8,8 @@ import ServiceKit
 /// it as it is now, which the case keeps); reports of one subject gather in its open case; a repeat
 /// answers the first report; a player makes at most `reportsPerHour`. A new case is announced to
 /// the moderators (`moderation.case.opened`, which notify delivers). After `hideAfter` distinct
-/// reporters the case is marked hidden until a moderator decides.
+/// reporters the subject is hidden until a moderator decides (a message withheld by chat; a team,
+/// league or game shown to its managers only); a player is only marked so on the case.
 struct Reports: Sendable {
     let database: Database
     let store: any CaseStore
@@ -54,7 +55,7 @@ struct Reports: Sendable {
             let reporters = Set(try await store.reports(in: opened.id, on: sql).map(\.reporter))
             if !opened.hidden, reporters.count >= settings.hideAfter {
                 try await store.setHidden(opened.id, on: sql)
-                if Cases.hideable.contains(subject.type) {
+                if Cases.hiddenWhenReported.contains(subject.type) {
                     try await outbox.append(
                         ModerationEvent.subjectHidden, aggregateID: subject.id.description,
                         payload: ModerationEvent.SubjectHidden(subject: subject, hidden: true), on: sql)

@@ -25,10 +25,13 @@ public struct ChatMessage: Codable, Equatable, Sendable {
     public var sentAt: Date
     public var editedAt: Date?
     public var deleted: Bool?
+    /// Withheld until a moderator decides, because enough players reported it: its text is empty.
+    /// A dismissal brings it back (an `edited` frame on live sockets either way).
+    public var hidden: Bool?
 
     public init(
         id: ChatMessageID, roomId: RoomID, seq: Int, senderId: UserID, senderName: String, text: String, clientMessageId: String,
-        sentAt: Date, editedAt: Date? = nil, deleted: Bool? = nil
+        sentAt: Date, editedAt: Date? = nil, deleted: Bool? = nil, hidden: Bool? = nil
     ) {
         self.id = id
         self.roomId = roomId
@@ -40,6 +43,7 @@ public struct ChatMessage: Codable, Equatable, Sendable {
         self.sentAt = sentAt
         self.editedAt = editedAt
         self.deleted = deleted
+        self.hidden = hidden
     }
 }
 
