@@ -14,7 +14,7 @@ public import ServiceLifecycle
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try AuthSettings(reader: reader)
     let now: @Sendable () -> Date = Date.init
-    let issuer = TokenIssuer()
+    let issuer = TokenIssuer(accessLifetime: settings.accessLifetime)
     let sessions = SQLSessionStore()
     var service = try await ServiceSkeleton(
         .auth, reader: reader, dependencies: dependencies, migrations: AuthMigrations.all,

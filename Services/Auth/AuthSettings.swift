@@ -21,6 +21,8 @@ struct AuthSettings: Sendable {
     var exportsKept: Duration
     /// How often pending exports are looked for when none was announced (`auth.exports.poll.ms`, 2000).
     var exportsPoll: Duration
+    /// How long an access token lasts (`auth.access.lifetime.ms`, 15 minutes, which is also the most).
+    var accessLifetime: TimeInterval
 
     /// Keys: `auth.bcrypt.cost` (default 12; tests use 4), `auth.jwt.privatekey`, `auth.admin.emails`
     /// (comma-separated), `auth.oauth.facebook.url` (Graph API's base URL, `https://graph.facebook.com`
@@ -50,6 +52,7 @@ struct AuthSettings: Sendable {
         appleRevokeRetry = reader.milliseconds("auth.oauth.apple.revoke.retry.ms", default: 60_000)
         exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
         exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)
+        accessLifetime = TimeInterval(max(1000, reader.integer("auth.access.lifetime.ms", default: 900_000))) / 1000
         guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }
         guard let keyID = reader.text("auth.oauth.apple.key.id"), let teamID = reader.text("auth.oauth.apple.team.id"),
             let clientID = reader.text("auth.oauth.apple.client.id") ?? reader.list("auth.oauth.apple.audiences").first

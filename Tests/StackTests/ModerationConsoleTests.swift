@@ -142,4 +142,25 @@ struct ModerationConsoleTests {
             #expect(try await eventually { try await second.get("/admin").html.contains(#"id="sign-in""#) })
         }
     }
+
+    @Test(
+        "the console refreshes the auth session it holds once the access token expires, once for requests at the same moment",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func consoleRefreshesItsSession(store: TestStore) async throws {
+        try await StackTests.withStack(store: store, config: ["auth.access.lifetime.ms": "1000"]) { gateway in
+            let admin = try await StackTests.administrator(gateway)
+            let browser = ConsoleBrowser(gateway)
+            let token = try #require(try await browser.get("/admin").csrf)
+            let answer = try await browser.post(
+                "/admin/sign-in", [("csrf", token), ("email", admin.user.email), ("password", StackTests.administratorPassword)])
+            #expect(answer.status == 303)
+            // Past the token's expiry, which JWT verification reads off the wall clock.
+            try await Task.sleep(for: .milliseconds(2100))
+            async let first = browser.get("/admin")
+            async let second = browser.get("/admin")
+            #expect(try await [first, second].allSatisfy { $0.status == 200 && $0.html.contains("Open cases") })
+            // Refreshed once: a refresh token used twice would have ended the auth session.
+            #expect(try await browser.get("/admin/audit").html.contains("Audit trail"))
+        }
+    }
 }

@@ -173,6 +173,6 @@ struct Accounts: Sendable {
     private func makeSession(user: User, session: SessionID, refreshToken: String) async throws -> Contracts.Session {
         let accessToken = try await issuer.accessToken(for: user, session: session, roles: roles(of: user))
         return Contracts.Session(
-            user: user.sessionUser, accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(AccessClaims.lifetime))
+            user: user.sessionUser, accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(issuer.accessLifetime))
     }
 }

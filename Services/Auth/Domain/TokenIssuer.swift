@@ -15,6 +15,12 @@ actor TokenIssuer {
     private var published = JWKS(keys: [])
     /// The clock that dates a new signing key.
     let now: @Sendable () -> Date = Date.init
+    /// How long an access token lasts (at most `AccessClaims.lifetime`).
+    let accessLifetime: TimeInterval
+
+    init(accessLifetime: TimeInterval = AccessClaims.lifetime) {
+        self.accessLifetime = min(accessLifetime, AccessClaims.lifetime)
+    }
 
     /// Loads or creates the signing key. Call once, after migrations.
     /// The advisory lock under which the first signing key is made.
@@ -50,7 +56,8 @@ actor TokenIssuer {
     }
 
     func accessToken(for user: User, session: SessionID, roles: Set<Role>) async throws -> String {
-        try await keys.sign(AccessClaims(userID: user.id, sessionID: session, roles: roles), kid: signingKeyID)
+        try await keys.sign(
+            AccessClaims(userID: user.id, sessionID: session, roles: roles, lifetime: accessLifetime), kid: signingKeyID)
     }
 
     var jwks: JWKS { published }

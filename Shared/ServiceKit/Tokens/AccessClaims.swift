@@ -5,6 +5,7 @@ public import JWTKit
 /// Claims of a Huddle access token: `sub` (user), `sid` (session), `exp`, `iat`, `iss`, `roles`.
 public struct AccessClaims: JWTPayload, Equatable {
     public static let issuer = "huddle-auth"
+    /// The longest an access token lasts; auth may issue shorter ones (`auth.access.lifetime.ms`).
     public static let lifetime: TimeInterval = 15 * 60
 
     public var sub: SubjectClaim
@@ -14,13 +15,15 @@ public struct AccessClaims: JWTPayload, Equatable {
     public var iss: IssuerClaim
     public var roles: [String]
 
-    public init(userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date = Date()) {
+    public init(
+        userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date = Date(), lifetime: TimeInterval = Self.lifetime
+    ) {
         // NumericDate in whole seconds: some client libraries reject fractions.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         self.sub = .init(value: userID.description)
         self.sid = sessionID.description
         self.iat = .init(value: issuedAt)
-        self.exp = .init(value: issuedAt.addingTimeInterval(Self.lifetime))
+        self.exp = .init(value: issuedAt.addingTimeInterval(min(lifetime, Self.lifetime)))
         self.iss = .init(value: Self.issuer)
         self.roles = roles.map(\.rawValue).sorted()
     }
