@@ -64,18 +64,20 @@ struct ConsoleController: Controller {
         }
         router.page(ConsoleAPI.showCase) { request, context in
             try await answer(request) { pages in
+                // The id is checked before the session, so a malformed one is a 404 for anyone.
+                let id = try context.parameters.id(CaseID.self)
                 guard let session = try await session(of: request) else { return .seeOther("/admin") }
-                let item = try await cases.one(try context.parameters.id(CaseID.self), for: session.identity)
+                let item = try await cases.one(id, for: session.identity)
                 return .page(pages.caseDetail(item, names: await names(in: item), session: header(session)))
             }
         }
         router.form(ConsoleAPI.act) { form, request, context in
             try await answer(request) { pages in
+                let id = try context.parameters.id(CaseID.self)
                 try checkOrigin(request)
                 guard let session = try await session(of: request), ConsoleSessions.same(form.csrf, session.csrf) else {
                     throw CommonError.forbidden("This form has expired: reload the page, or sign in again.")
                 }
-                let id = try context.parameters.id(CaseID.self)
                 let decision = CaseActionRequest(
                     action: form.action, reason: form.reason,
                     until: form.action == .suspend

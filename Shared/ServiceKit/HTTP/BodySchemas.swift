@@ -11,6 +11,7 @@ public final class BodySchemas: Sendable {
     private struct Entry: Sendable {
         let root: JSONSchema
         let validator: SchemaValidator
+        let components: [String: JSONSchema]
     }
 
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry?]>([:])
@@ -32,12 +33,36 @@ public final class BodySchemas: Sendable {
         }
     }
 
+    /// A browser form's fields as the JSON object `type`'s schema describes, to be checked and decoded
+    /// as a JSON body is: the first value of each field the schema names (others are left out, as a
+    /// JSON body's unknown fields are), `true` and `false` as booleans and digits as integers where
+    /// the schema wants those, text otherwise.
+    public func formObject<T: Decodable>(_ fields: [(name: String, value: String)], as type: T.Type) -> JSONValue {
+        guard let entry = entry(for: type) else { return .object([:]) }
+        let schema = entry.root.ref.flatMap { entry.components[String($0.split(separator: "/").last ?? "")] } ?? entry.root
+        var object: [String: JSONValue] = [:]
+        for (name, value) in fields where object[name] == nil {
+            guard let property = schema.properties?[name] else { continue }
+            let types = property.type ?? []
+            if types.contains("boolean"), let flag = Bool(value) {
+                object[name] = .bool(flag)
+            } else if types.contains("integer"), let number = Int64(value) {
+                object[name] = .integer(number)
+            } else {
+                object[name] = .string(value)
+            }
+        }
+        return .object(object)
+    }
+
     private func entry<T: Decodable>(for type: T.Type) -> Entry? {
         let key = ObjectIdentifier(type)
         if let known = entries.withLockedValue({ $0[key] }) { return known }
         let reader = SchemaReader()
         // A type the reader cannot describe is not in the document either; its decoder alone checks it.
-        let entry = (try? reader.schema(for: type)).map { Entry(root: $0, validator: SchemaValidator(components: reader.components)) }
+        let entry = (try? reader.schema(for: type)).map {
+            Entry(root: $0, validator: SchemaValidator(components: reader.components), components: reader.components)
+        }
         entries.withLockedValue { $0[key] = entry }
         return entry
     }
