@@ -98,6 +98,13 @@ struct ModerationConsoleTests {
                         $0.category == .moderation && $0.body.contains("removed the message")
                     }
                 })
+            // The player whose message it was is told why.
+            #expect(
+                try await eventually {
+                    try await gateway.value(NotifyAPI.inbox, token: troll.accessToken).items.contains {
+                        $0.category == .moderation && $0.body == "A moderator removed your message: Advertising \(suffix)"
+                    }
+                })
             let audit = try await browser.get("/admin/audit")
             #expect(audit.status == 200 && audit.html.contains("Advertising \(suffix)") && audit.html.contains("Stack Admin"))
 

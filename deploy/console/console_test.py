@@ -2,7 +2,7 @@
 fresh `huddle` with demo data: the demo's case is Dmitri's spam in the global room, reported by
 Chloe. A moderator signs in, opens the oldest case, removes the message, and then the reporter's
 inbox says so, the report reads `actioned`, the message is a tombstone and the audit trail shows the
-decision. Along the way: the session cookie is out of the script's reach, no token is in a URL, and
+decision, and the sender is told why. Along the way: the session cookie is out of the script's reach, no token is in a URL, and
 the browser reported no Content-Security-Policy violation (the console's own script ran).
 
 Usage: python3 deploy/console/console_test.py [gateway URL, default http://127.0.0.1:8080]
@@ -108,6 +108,11 @@ def main():
     said = eventually(
         "the reporter's inbox saying the message was removed",
         lambda: [n for n in api("GET", "/v1/notifications", chloe)["items"] if n["category"] == "moderation" and "removed the message" in n["body"]],
+    )
+    dmitri = api("POST", "/v1/auth/login", body={"email": "dmitri@huddle.dev", "password": "huddle-demo-player"})["accessToken"]
+    eventually(
+        "the sender's inbox saying why the message was removed",
+        lambda: [n for n in api("GET", "/v1/notifications", dmitri)["items"] if n["body"] == "A moderator removed your message: Advertising in the global room."],
     )
     reports = api("GET", "/v1/reports", chloe)["items"]
     assert any(r["reason"] == "spam" and r["status"] == "actioned" for r in reports), reports

@@ -34,10 +34,23 @@ struct ConsoleSessions: Sendable {
     /// A new session for a moderator's email and password; answers the cookie to set. Auth's own
     /// refusals (wrong password, too many attempts, a suspension) are passed on as auth stated them.
     func signIn(email: String, password: String, requestID: String) async throws -> (cookie: String, session: ConsoleSession) {
-        let session = try await auth.call(
+        var session = try await auth.call(
             AuthAPI.login, body: LoginRequest(email: email, password: password), requestID: requestID,
             relaying: [.invalidCredentials, .tooManyAttempts, .accountSuspended, .validationFailed])
-        let identity = try await verify(session.accessToken)
+        var identity: Identity
+        switch try await check(session.accessToken) {
+        case .valid(let verified): identity = verified
+        case .ended: throw CommonError.unauthorized("Auth's session could not be verified.")
+        case .expired:
+            // Tokens are dated in whole seconds: a short-lived one can expire on its way here.
+            session = try await auth.call(
+                AuthAPI.refresh, body: RefreshRequest(refreshToken: session.refreshToken), requestID: requestID,
+                relaying: [.invalidRefreshToken, .accountSuspended])
+            guard case .valid(let verified) = try await check(session.accessToken) else {
+                throw CommonError.unauthorized("Auth's session could not be verified.")
+            }
+            identity = verified
+        }
         do {
             try await moderators.require(identity)
         } catch {
@@ -67,7 +80,7 @@ struct ConsoleSessions: Sendable {
             try await end(id)
             return nil
         }
-        switch await check(try sealer.open(stored.sealedAccessToken)) {
+        switch try await check(try sealer.open(stored.sealedAccessToken)) {
         case .valid(let identity): return ConsoleSession(id: id, identity: identity, name: stored.name, csrf: stored.csrf)
         case .ended:
             try await end(id)
@@ -85,23 +98,16 @@ struct ConsoleSessions: Sendable {
 
     private enum TokenCheck { case valid(Identity), expired, ended }
 
-    private func check(_ accessToken: String) async -> TokenCheck {
+    /// A 503 when auth's keys cannot be had: that ends no session.
+    private func check(_ accessToken: String) async throws -> TokenCheck {
         do {
             return .valid(try await verifier.verify(accessToken))
         } catch .invalid {
             return .expired
-        } catch {
-            return .ended
-        }
-    }
-
-    private func verify(_ accessToken: String) async throws -> Identity {
-        do {
-            return try await verifier.verify(accessToken)
         } catch .keysUnavailable {
             throw CommonError.dependencyUnavailable("Token verification")
         } catch {
-            throw CommonError.unauthorized("Auth's session could not be verified.")
+            return .ended
         }
     }
 
@@ -110,7 +116,7 @@ struct ConsoleSessions: Sendable {
         let refreshed: (StoredConsoleSession, String)? = try await database.transaction { sql in
             guard let stored = try await store.session(id, locking: true, on: sql) else { return nil }
             let access = try sealer.open(stored.sealedAccessToken)
-            if case .valid = await check(access) { return (stored, access) }
+            if case .valid = try await check(access) { return (stored, access) }
             let session: Session
             do {
                 session = try await auth.call(
@@ -124,7 +130,7 @@ struct ConsoleSessions: Sendable {
                 of: id, access: try sealer.seal(session.accessToken), refresh: try sealer.seal(session.refreshToken), on: sql)
             return (stored, session.accessToken)
         }
-        guard let (stored, access) = refreshed, case .valid(let identity) = await check(access) else { return nil }
+        guard let (stored, access) = refreshed, case .valid(let identity) = try await check(access) else { return nil }
         return ConsoleSession(id: id, identity: identity, name: stored.name, csrf: stored.csrf)
     }
 
