@@ -34,6 +34,10 @@ extension Target.Dependency {
     static let hummingbirdHTTP2 = product(name: "HummingbirdHTTP2", package: "hummingbird")
     static let webSocket = product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")
     static let webSocketClient = product(name: "HummingbirdWSClient", package: "hummingbird-websocket")
+    static let tracing = product(name: "Tracing", package: "swift-distributed-tracing")
+    static let instrumentation = product(name: "Instrumentation", package: "swift-distributed-tracing")
+    static let serviceContext = product(name: "ServiceContextModule", package: "swift-service-context")
+    static let otel = product(name: "OTel", package: "swift-otel")
     static let contracts = product(name: "Contracts", package: "HuddleKit")
     static let huddleKit = product(name: "HuddleKit", package: "HuddleKit")
 }
@@ -65,6 +69,10 @@ let package = Package(
             traits: ["ConfigurationSupport", "FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // Traces: the API, and its OpenTelemetry backend exporting over OTLP/HTTP only (no gRPC to build).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-service-context.git", from: "1.5.1"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // The moderation console's pages.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
@@ -97,7 +105,7 @@ let package = Package(
             dependencies: [
                 .contracts, .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
-                .nioFoundationCompat, .nioHTTP1, .webSocket,
+                .nioFoundationCompat, .nioHTTP1, .webSocket, .tracing, .instrumentation, .serviceContext, .otel,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -130,7 +138,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 .contracts, "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
-                .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes,
+                .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceKit
+import Tracing
 
 /// Passes every routable request to its module: streams bodies both ways, drops hop-by-hop
 /// headers, adds `X-Forwarded-For` and the request id, and answers 413/429/503/504 itself.
@@ -34,7 +35,13 @@ struct ProxyMiddleware: RouterMiddleware {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > bodyLimit {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         }
-        return try await forward(request, to: module, context: context)
+        // The upstream call is a client span of the gateway's server span, and its context goes to the module.
+        return try await withSpan("\(request.method.rawValue) \(route.route)", ofKind: .client) { span in
+            span.attributes["huddle.callee"] = module.rawValue
+            let response = try await forward(request, to: module, context: context)
+            span.attributes["http.response.status_code"] = Int(response.status.code)
+            return response
+        }
     }
 
     /// Sends the request to an instance of `module` the balancer picks; one that cannot be reached is
@@ -85,6 +92,7 @@ struct ProxyMiddleware: RouterMiddleware {
     private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequest {
         var fields = HopByHop.forwardable(request.headers)
         fields[.requestID] = context.requestID
+        TraceContext.inject(into: &fields)
         let clientIP = Self.clientAddress(context)
         fields[.forwardedFor] = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
         let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string

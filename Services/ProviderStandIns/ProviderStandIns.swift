@@ -16,6 +16,7 @@ import NIOCore
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 /// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
+/// - an OpenTelemetry collector's `POST /v1/traces` (OTLP/HTTP JSON) and `GET /test/traces/{traceId}` (`OTLPStandIn`)
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
@@ -38,6 +39,7 @@ public func buildProviderStandIns(
     football.add(to: router)
     appStore?.add(to: router)
     appleID?.add(to: router)
+    OTLPStandIn().add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
     let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
     router.post("test/tokens") { request, context in

@@ -105,10 +105,18 @@ public struct APIClient: Sendable {
             let bytes = ByteBuffer(bytes: rawBody)
             request.body = chunked ? .stream(Self.pieces(of: bytes), length: .unknown) : .bytes(bytes)
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
+        let response = try await Self.httpClient.execute(request, timeout: .init(timeout))
         let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return Response(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
+
+    /// An app's connection: it starts no trace of its own (AsyncHTTPClient's tracing is off), so the
+    /// only `traceparent` a request carries is one its caller sets, as an app that traces would.
+    private static let httpClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.tracing.tracer = nil
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     private static func pieces(of bytes: ByteBuffer) -> AsyncStream<ByteBuffer> {
         AsyncStream { continuation in

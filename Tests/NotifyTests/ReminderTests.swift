@@ -71,10 +71,10 @@ struct ReminderScheduleTests {
                 ben = try await harness.player("Ben")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, olga))
-            // Due ten seconds on: the joins below must reach notify first, even on a busy machine.
-            let kickoff = Self.kickoff(remindingIn: 10)
+            // Planned for much later: the joins and Ben's leaving reach notify long before any reminder is due.
             let game = try await expect(
-                201, harness.games.call(GamesAPI.createGame, body: Self.pickup(at: kickoff), token: olga.accessToken)
+                201,
+                harness.games.call(GamesAPI.createGame, body: Self.pickup(at: Self.kickoff(remindingIn: 3600)), token: olga.accessToken)
             )
             .decode(Game.self)
             #expect(game.timeZone == "Europe/Tallinn")
@@ -84,6 +84,11 @@ struct ReminderScheduleTests {
             _ = try await expect(
                 200,
                 harness.games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing), token: ben.accessToken))
+            // Then moved to kick off shortly: games publishes the move after the roster's changes, and notify applies
+            // them in that order, so the reminders due now are for those going when it moved, however busy the machine.
+            let kickoff = Self.kickoff(remindingIn: 2)
+            _ = try await expect(
+                200, harness.games.call(GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: kickoff), token: olga.accessToken))
 
             let reminder = try #require(try await harness.inbox(olga, reaching: 1).items.first)
             #expect(reminder.category == .reminder && reminder.data.gameId == game.id)

@@ -8,6 +8,8 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 python3 -m pip install --quiet --disable-pip-version-check selenium >/dev/null
+# The driver is Debian's: Selenium is not to look for another, nor send statistics (there is no internet).
+export SE_AVOID_STATS=true
 . deploy/lib/fresh-huddle.sh
 start_fresh_huddle
 python3 deploy/console/console_test.py http://127.0.0.1:8080

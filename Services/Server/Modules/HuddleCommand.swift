@@ -98,6 +98,9 @@ public struct HuddleCommand: AsyncParsableCommand {
         defaults["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         let reader = try await ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
         let logger = bootstrapLogging(level: logLevel, label: "huddle")
+        // Spans go to the stand-in's collector unless OTEL_* says otherwise, so a trace is there to look at
+        // (GET /test/traces/{traceId}); before any HTTP client is made, which takes the tracer when created.
+        let tracing = try HuddleTracing.bootstrap(serviceName: "huddle", defaults: standIn ? Self.standInTracing : [:])
 
         // One process shares one secret for internal calls; it only has to be stable while it runs.
         let internalToken = reader.string(forKey: "internal.token", isSecret: true) ?? UUID().uuidString + UUID().uuidString
@@ -110,8 +113,9 @@ public struct HuddleCommand: AsyncParsableCommand {
                     appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID]))),
                 try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
             ] : []
+        let services = [tracing].compactMap { $0 } + extras
         let stack = try await EmbeddedStack.start(
-            modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: extras,
+            modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: services,
             gracefulShutdownSignals: [.sigterm, .sigint])
         for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
         if demo, modules.contains(.auth) {
@@ -142,6 +146,11 @@ public struct HuddleCommand: AsyncParsableCommand {
 extension HuddleCommand {
     /// Where the providers' stand-in listens when `huddle` runs it (its default port).
     static let standInURL = "http://127.0.0.1:8090"
+    /// Where `huddle` sends its spans by default: the stand-in's collector, as OTLP/HTTP JSON, every second.
+    static let standInTracing = [
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "\(standInURL)/v1/traces", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json",
+        "OTEL_BSP_SCHEDULE_DELAY": "1000",
+    ]
     static let apnsStandInURL = "https://127.0.0.1:8091"
     /// The demo app's bundle id, which purchases expects and the stand-in App Store signs for.
     static let appID = "dev.huddle.app"

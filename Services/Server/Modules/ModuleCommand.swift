@@ -15,8 +15,11 @@ public enum ModuleCommand {
             let options = try Options.parse()
             let reader = try await ConfigReader.huddle(overrides: try parseSettings(options.set))
             let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.\(module.rawValue)")
+            // Before any HTTP client is made: AsyncHTTPClient takes the tracer when it is created.
+            let tracing = try HuddleTracing.bootstrap(serviceName: module.rawValue)
             let stack = try await EmbeddedStack.start(
-                modules: [module], reader: reader, logger: logger, gracefulShutdownSignals: [.sigterm, .sigint])
+                modules: [module], reader: reader, logger: logger, extraServices: [tracing].compactMap { $0 },
+                gracefulShutdownSignals: [.sigterm, .sigint])
             logger.info("\(module.rawValue) listening at \(stack.url(of: module))")
             try await stack.wait()
         } catch {
@@ -35,7 +38,7 @@ public func bootstrapLogging(level: String, label: String) -> Logger {
     let parsed = Logger.Level(rawValue: level.lowercased()) ?? .info
     LoggingSystem.bootstrap(
         { label, metadataProvider in StandardErrorLogHandler(label: label, logLevel: parsed, metadataProvider: metadataProvider) },
-        metadataProvider: RequestMetadata.provider)
+        metadataProvider: .multiplex([RequestMetadata.provider, .tracing]))
     return Logger(label: label)
 }
 

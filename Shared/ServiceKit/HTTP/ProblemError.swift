@@ -21,7 +21,10 @@ extension ProblemError {
 
 public enum ProblemResponse {
 
+    /// The problem names the trace it happened in, beside the `X-Request-Id` header.
     public static func make(_ problem: Problem, headers extra: HTTPFields = [:]) throws -> Response {
+        var problem = problem
+        if problem.traceId == nil { problem.traceId = TraceContext.traceID }
         var headers = extra
         headers[.contentType] = Problem.mediaType
         let body = try HuddleJSON.encoder.encode(problem)

@@ -1,6 +1,7 @@
 public import Contracts
 public import Hummingbird
 import Prometheus
+public import Tracing
 
 extension Router where Context == HuddleRequestContext {
     /// The router every service starts from: request ids and problem+json for every answer,
@@ -12,6 +13,8 @@ extension Router where Context == HuddleRequestContext {
     ) -> Router<HuddleRequestContext> {
         let router = Router(context: HuddleRequestContext.self)
         router.addMiddleware {
+            // Outermost, so the request id, the problem and every log line of the request are inside its span.
+            TracingMiddleware<HuddleRequestContext>(attributes: .module(module))
             RequestIDMiddleware()
             RequestMetricsMiddleware()
             InternalCredentialMiddleware<HuddleRequestContext>(token: dependencies.internalToken)
@@ -21,5 +24,14 @@ extension Router where Context == HuddleRequestContext {
             module: module.rawValue, metrics: dependencies.metrics, checks: healthChecks, readiness: readiness
         ).add(to: router)
         return router
+    }
+}
+
+extension SpanAttributes {
+    /// Which module made a span: in `huddle`, one process and one service name, every module's spans.
+    public static func module(_ module: ServiceModule) -> SpanAttributes {
+        var attributes = SpanAttributes()
+        attributes["huddle.module"] = module.rawValue
+        return attributes
     }
 }

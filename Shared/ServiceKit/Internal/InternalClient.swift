@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
+import Tracing
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
 /// over this: it resolves the module's address on each call, sends the internal credential and the
@@ -28,7 +29,8 @@ public struct InternalClient: Sendable {
         requestID: String? = nil, bearer: String? = nil
     ) async throws -> Output? {
         let (status, body) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID, bearer: bearer)
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID, bearer: bearer,
+            operation: endpoint.operation.name)
         if status == 404 { return nil }
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         return try decode(Output.self, status: status, body: body)
@@ -43,7 +45,8 @@ public struct InternalClient: Sendable {
     ) async throws -> Output {
         let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID, bearer: bearer)
+            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID, bearer: bearer,
+            operation: endpoint.operation.name)
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         if !(200..<300).contains(status), let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(buffer: responseBody)),
             relaying.contains(ProblemCode(problem.status, problem.code))
@@ -61,9 +64,20 @@ public struct InternalClient: Sendable {
         return endpoint.operation.path.filled(path.map(\.description)) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String? = nil) async throws -> (
-        Int, ByteBuffer
-    ) {
+    /// Sends the request in a span named by the operation (`GET /internal/...`); AsyncHTTPClient's own
+    /// span inside it puts the trace context in the headers, so the module's work is a child of the caller's.
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String? = nil, operation: String
+    ) async throws -> (Int, ByteBuffer) {
+        try await withSpan(operation, ofKind: .client) { span in
+            span.attributes["huddle.callee"] = module.rawValue
+            return try await send(method, path, body: body, requestID: requestID, bearer: bearer, span: span)
+        }
+    }
+
+    private func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String?, span: any Span
+    ) async throws -> (Int, ByteBuffer) {
         guard let base = dependencies.directory.url(of: module) else {
             throw CommonError.dependencyUnavailable(module.rawValue)
         }
@@ -79,6 +93,7 @@ public struct InternalClient: Sendable {
         do {
             let response = try await dependencies.httpClient.execute(request, timeout: .init(timeout))
             let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            span.attributes["http.response.status_code"] = Int(response.status.code)
             return (Int(response.status.code), buffer)
         } catch is CancellationError {
             // The caller was cancelled (a shutdown, a client that went away): not the module's fault.

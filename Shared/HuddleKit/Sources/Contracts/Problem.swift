@@ -23,6 +23,9 @@ public struct Problem: Codable, Equatable, Sendable, Error {
     public var productIds: [String]?
     /// With `ACCOUNT_SUSPENDED`: when the suspension ends (absent for a ban).
     public var until: Date?
+    /// The trace the request was part of, when it was traced (32 hex digits, as in `traceparent`):
+    /// quote it, with the `X-Request-Id` header, when reporting a problem.
+    public var traceId: String?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: String,

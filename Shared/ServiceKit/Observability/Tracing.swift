@@ -1,0 +1,95 @@
+public import Foundation
+public import HTTPTypes
+public import Instrumentation
+public import Logging
+import NIOConcurrencyHelpers
+import OTel
+public import ServiceContextModule
+public import ServiceLifecycle
+import Tracing
+
+/// Traces through OpenTelemetry (swift-distributed-tracing, exported by swift-otel over OTLP/HTTP),
+/// configured by the standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` or
+/// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (tracing is off without one), `OTEL_EXPORTER_OTLP_PROTOCOL`
+/// (`http/protobuf`, or `http/json`), `OTEL_SERVICE_NAME` (the module by default, `huddle` for the one
+/// process), `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` (e.g. `parentbased_traceidratio`
+/// and `0.1`), `OTEL_BSP_SCHEDULE_DELAY`. swift-otel's own metrics and logs stay off: Prometheus
+/// and swift-log remain the metrics and the logs, and log lines made inside a span carry its
+/// `trace_id` and `span_id` (`Logger.MetadataProvider.tracing`).
+public enum HuddleTracing {
+    private static let started = NIOLockedValueBox(false)
+
+    /// Bootstraps the process's tracer, once; answers the service that exports spans (run it beside
+    /// the modules), or nil when tracing is off or already started. Call it before any `HTTPClient`
+    /// is made: AsyncHTTPClient takes the tracer when it is created. `defaults` fill in variables
+    /// the environment does not set (`huddle` sends to its stand-in).
+    public static func bootstrap(
+        serviceName: String, environment: [String: String] = ProcessInfo.processInfo.environment, defaults: [String: String] = [:]
+    ) throws -> (any Service)? {
+        let environment = environment.merging(defaults) { set, _ in set }
+        guard environment["OTEL_EXPORTER_OTLP_ENDPOINT"] != nil || environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] != nil else {
+            return nil
+        }
+        guard
+            started.withLockedValue({ started in
+                defer { started = true }; return !started
+            })
+        else { return nil }
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = serviceName
+        configuration.logs.enabled = false
+        configuration.metrics.enabled = false
+        return try OTel.bootstrap(configuration: configuration, environment: environment)
+    }
+}
+
+extension Logger.MetadataProvider {
+    /// `trace_id`, `span_id` and `trace_flags` of the span a log line is made in (nothing outside one,
+    /// or with tracing off).
+    public static let tracing = OTel.makeLoggingMetadataProvider()
+}
+
+/// The W3C trace context of the current span, as headers carry it: what goes to the next hop
+/// (`traceparent`, `tracestate`), what a response tells its caller (`traceresponse`), and what a
+/// problem names (`traceId`).
+public enum TraceContext {
+    public static let traceparent = HTTPField.Name("traceparent")!
+    public static let traceresponse = HTTPField.Name("traceresponse")!
+
+    /// Adds the current span's context to `fields` (nothing without a span, or with tracing off).
+    public static func inject(into fields: inout HTTPFields, context: ServiceContext? = .current) {
+        guard let context else { return }
+        InstrumentationSystem.instrument.inject(context, into: &fields, using: HTTPFieldsInjector())
+    }
+
+    /// A context continuing the one `fields` carry (as a consumer continues an event's trace).
+    public static func extract(from fields: HTTPFields, into context: inout ServiceContext) {
+        InstrumentationSystem.instrument.extract(fields, into: &context, using: HTTPFieldsExtractor())
+    }
+
+    /// The current span's `traceparent`, when a span is being recorded.
+    public static var current: String? {
+        var fields = HTTPFields()
+        inject(into: &fields)
+        return fields[traceparent]
+    }
+
+    /// The trace id of the current span: the second field of its `traceparent`.
+    public static var traceID: String? {
+        guard let parts = current?.split(separator: "-"), parts.count >= 3 else { return nil }
+        return String(parts[1])
+    }
+}
+
+struct HTTPFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout HTTPFields) {
+        guard let name = HTTPField.Name(key) else { return }
+        carrier[name] = value
+    }
+}
+
+struct HTTPFieldsExtractor: Extractor {
+    func extract(key: String, from carrier: HTTPFields) -> String? {
+        HTTPField.Name(key).flatMap { carrier[$0] }
+    }
+}

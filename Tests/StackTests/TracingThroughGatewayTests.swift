@@ -1,0 +1,66 @@
+import Contracts
+import Foundation
+import NIOHTTP1
+import ServiceKitTesting
+import Testing
+
+/// One trace per request, through the gateway: the spans reach a stand-in collector over OTLP/HTTP.
+@Suite("Traces through the gateway", .serialized, StackTests.embeddedOnly)
+struct TracingThroughGatewayTests {
+    @Test(
+        "a request the app traces is one trace: the gateway's span and its call upstream, the module's span, its internal call and the module that answered it, parent to child; the answer names the trace",
+        arguments: StackTests.stores)
+    func oneTracePerRequest(store: TestStore) async throws {
+        let collector = try await TestTracing.collector()
+        try await StackTests.withStack(store: store) { gateway in
+            let troll = try await gateway.register(name: "Traced Troll"), ann = try await gateway.register(name: "Traced Ann")
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: ann.accessToken).items.first { $0.kind == .global })
+            let said = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "traced", clientMessageId: "traced-\(UUID().uuidString.prefix(8))"),
+                token: troll.accessToken)
+
+            // The report goes gateway → moderation, which asks chat how Ann sees the message.
+            let (traceparent, traceID) = TestTracing.newTrace()
+            let reported = try await gateway.call(
+                ModerationAPI.report, body: ReportRequest(subject: .message(said.id), reason: .spam), token: ann.accessToken,
+                headers: ["traceparent": traceparent])
+            #expect(reported.status == 201)
+            #expect(reported.header("traceresponse")?.split(separator: "-").dropFirst().first.map(String.init) == traceID)
+
+            let spans = try await poll(within: .seconds(20)) {
+                try await TestClient(baseURL: collector).raw(.GET, "/test/traces/\(traceID)").decode([String: [CollectedSpan]].self)[
+                    "spans"]
+                    ?? []
+            } until: { spans in
+                Set(spans.compactMap(\.module)).isSuperset(of: ["gateway", "moderation", "chat"])
+            }
+            let byID = Dictionary(spans.map { ($0.spanId, $0) }, uniquingKeysWith: { first, _ in first })
+            func ancestors(of span: CollectedSpan) -> [CollectedSpan] {
+                var chain: [CollectedSpan] = []
+                var next = span.parentSpanId.flatMap { byID[$0] }
+                while let parent = next, chain.count < 20 {
+                    chain.append(parent)
+                    next = parent.parentSpanId.flatMap { byID[$0] }
+                }
+                return chain
+            }
+            let gatewaySpan = try #require(spans.first { $0.module == "gateway" })
+            #expect(gatewaySpan.name == "/v1/reports" && gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
+            let chatSpan = try #require(spans.first { $0.module == "chat" })
+            #expect(chatSpan.name == "/internal/moderation/subjects/{type}/{id}")
+            let chain = ancestors(of: chatSpan)
+            // chat's span descends from moderation's internal call, which descends from moderation's span and then the gateway's.
+            #expect(chain.contains { $0.name == "GET /internal/moderation/subjects/{type}/{id}" })
+            #expect(chain.contains { $0.module == "moderation" && $0.name == "/v1/reports" })
+            #expect(chain.contains { $0.spanId == gatewaySpan.spanId })
+            #expect(spans.allSatisfy { $0.traceId == traceID })
+
+            // A problem names its trace beside the request id.
+            let (failingParent, failingTrace) = TestTracing.newTrace()
+            let missing = try await gateway.call(
+                ModerationAPI.report, body: ReportRequest(subject: .message(ChatMessageID()), reason: .spam), token: ann.accessToken,
+                headers: ["traceparent": failingParent])
+            #expect(missing.status == 404 && missing.problem?.traceId == failingTrace && missing.header("X-Request-Id") != nil)
+        }
+    }
+}
