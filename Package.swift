@@ -356,7 +356,8 @@ let package = Package(
             dependencies: [
                 "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .configuration, .logging,
                 .nioCore, .nioHTTP1,
-                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto,
+                .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
+                .hummingbird,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
         // The README's snippets and lists, checked against what they describe.

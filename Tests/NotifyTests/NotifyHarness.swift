@@ -93,8 +93,10 @@ struct NotifyHarness {
     /// Waits (up to thirty seconds: events travel by polling, reminders wait for their time) until
     /// `player`'s inbox holds `count`.
     @discardableResult
-    func inbox(_ player: Session, reaching count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> InboxPage {
-        let page = try await poll {
+    func inbox(
+        _ player: Session, reaching count: Int, within timeout: Duration = patience, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> InboxPage {
+        let page = try await poll(within: timeout) {
             try await inbox(player, query: "limit=100")
         } until: {
             $0.items.count >= count

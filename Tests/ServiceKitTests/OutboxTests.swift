@@ -27,7 +27,7 @@ struct OutboxTests {
     @Test("Batches go out in commit order and resume where the subscriber stopped", arguments: TestStore.all)
     func resumes(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate([.outbox(version: 1)], logger: DatabaseTests.logger)
+            try await database.migrate([.outbox(version: 1), .outboxTraceContext(version: 2)], logger: DatabaseTests.logger)
             let outbox = Outbox()
             for index in 0..<5 {
                 _ = try await database.transaction { sql in
@@ -56,7 +56,7 @@ struct OutboxTests {
     @Test("Only old events that every subscriber received are pruned", arguments: TestStore.all)
     func pruning(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate([.outbox(version: 1)], logger: DatabaseTests.logger)
+            try await database.migrate([.outbox(version: 1), .outboxTraceContext(version: 2)], logger: DatabaseTests.logger)
             let outbox = Outbox()
             let old = Date().addingTimeInterval(-3 * 24 * 3600)
             try await database.transaction { sql in

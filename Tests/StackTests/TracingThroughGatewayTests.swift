@@ -1,14 +1,19 @@
 import Contracts
 import Foundation
+import HTTPTypes
+import Logging
 import NIOHTTP1
+import ServiceContextModule
+import ServiceKit
 import ServiceKitTesting
 import Testing
+import Tracing
 
 /// One trace per request, through the gateway: the spans reach a stand-in collector over OTLP/HTTP.
 @Suite("Traces through the gateway", .serialized, StackTests.embeddedOnly)
 struct TracingThroughGatewayTests {
     @Test(
-        "a request the app traces is one trace: the gateway's span and its call upstream, the module's span, its internal call and the module that answered it, parent to child; the answer names the trace",
+        "a request the app traces is one trace: the gateway's span and its call upstream, the module's span, its internal call and the module that answered it, the event it published as sent and as applied by its consumer, parent to child; the answer names the trace",
         arguments: StackTests.stores)
     func oneTracePerRequest(store: TestStore) async throws {
         let collector = try await TestTracing.collector()
@@ -33,6 +38,9 @@ struct TracingThroughGatewayTests {
                     ?? []
             } until: { spans in
                 Set(spans.compactMap(\.module)).isSuperset(of: ["gateway", "moderation", "chat"])
+                    && spans.contains { $0.name == "apply moderation.case.opened" && $0.module == "notify" }
+                    // A span is exported when it ends: the sending one ends after notify has answered.
+                    && spans.contains { $0.name == "send moderation.case.opened" && $0.attributes["huddle.callee"] == .text("notify") }
             }
             let byID = Dictionary(spans.map { ($0.spanId, $0) }, uniquingKeysWith: { first, _ in first })
             func ancestors(of span: CollectedSpan) -> [CollectedSpan] {
@@ -55,6 +63,13 @@ struct TracingThroughGatewayTests {
             #expect(chain.contains { $0.spanId == gatewaySpan.spanId })
             #expect(spans.allSatisfy { $0.traceId == traceID })
 
+            // The case it opened is an event: moderation's outbox sends it, and notify applies it, in the same trace.
+            let applied = try #require(spans.first { $0.name == "apply moderation.case.opened" && $0.module == "notify" })
+            let eventChain = ancestors(of: applied)
+            #expect(eventChain.first?.name == "send moderation.case.opened" && eventChain.first?.module == "moderation")
+            #expect(eventChain.contains { $0.module == "moderation" && $0.name == "/v1/reports" })
+            #expect(eventChain.contains { $0.spanId == gatewaySpan.spanId })
+
             // A problem names its trace beside the request id.
             let (failingParent, failingTrace) = TestTracing.newTrace()
             let missing = try await gateway.call(
@@ -62,5 +77,18 @@ struct TracingThroughGatewayTests {
                 headers: ["traceparent": failingParent])
             #expect(missing.status == 404 && missing.problem?.traceId == failingTrace && missing.header("X-Request-Id") != nil)
         }
+    }
+
+    @Test("a log line made inside a span carries its trace_id and span_id; one outside any span carries none")
+    func logLinesCarryTheTrace() async throws {
+        _ = try await TestTracing.collector()
+        let (traceparent, traceID) = TestTracing.newTrace()
+        var fields = HTTPFields()
+        fields[TraceContext.traceparent] = traceparent
+        var parent = ServiceContext.topLevel
+        TraceContext.extract(from: fields, into: &parent)
+        let inside = withSpan("logging", context: parent) { _ in Logger.MetadataProvider.tracing.get() }
+        #expect(inside["trace_id"] == .string(traceID) && inside["span_id"] != nil)
+        #expect(Logger.MetadataProvider.tracing.get()["trace_id"] == nil)
     }
 }

@@ -87,5 +87,6 @@ enum AuthMigrations {
             ]
         },
         .inbox(version: 10),
+        .outboxTraceContext(version: 11),
     ]
 }

@@ -79,5 +79,6 @@ enum CatalogMigrations {
         .heldEntitlements(version: 6),
         // Teams and leagues moderators hid.
         .hiddenSubjects(version: 7),
+        .outboxTraceContext(version: 8),
     ]
 }

@@ -104,5 +104,6 @@ enum GamesMigrations {
         .heldEntitlements(version: 9),
         // Games moderators hid.
         .hiddenSubjects(version: 10),
+        .outboxTraceContext(version: 11),
     ]
 }

@@ -47,5 +47,6 @@ enum ModerationMigrations {
                 "CREATE INDEX console_sessions_by_user ON console_sessions (user_id)",
             ]
         },
+        .outboxTraceContext(version: 5),
     ]
 }

@@ -47,5 +47,6 @@ enum PurchasesMigrations {
         },
         // Auth's account deletions, applied once each.
         .inbox(version: 6),
+        .outboxTraceContext(version: 7),
     ]
 }

@@ -15,6 +15,13 @@ extension Migration {
         }
     }
 
+    /// The trace context each event keeps (`EventTracing`).
+    public static func outboxTraceContext(version: Int) -> Migration {
+        Migration(version: version, name: "events keep their trace context") { _ in
+            ["ALTER TABLE outbox ADD COLUMN traceparent TEXT", "ALTER TABLE outbox ADD COLUMN tracestate TEXT"]
+        }
+    }
+
     /// `inbox`: ids of the events this service has already applied.
     public static func inbox(version: Int) -> Migration {
         Migration(version: version, name: "inbox") { kind in

@@ -17,7 +17,10 @@ public struct Outbox: Sendable {
         return event
     }
 
+    /// The event keeps the current span's trace context (`EventTracing`).
     public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
+        var event = event
+        EventTracing.stamp(&event)
         if sql.dialect.name == "postgresql" {
             // Sequence numbers are taken at insert but become visible at commit; holding this lock
             // until commit makes them visible in order, so the dispatcher can never skip past an
@@ -25,23 +28,26 @@ public struct Outbox: Sendable {
             try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.appendLock))").run()
         }
         try await sql.insert(into: "outbox")
-            .columns("event_id", "type", "aggregate_id", "occurred_at", "payload")
+            .columns("event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
             .values(
                 SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
-                SQLBind(String(decoding: event.payload, as: UTF8.self))
+                SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate)
             ).run()
     }
 
     /// Events after position `seq`, oldest first, with their positions.
     func events(after seq: Int64, limit: Int, on sql: any SQLDatabase) async throws -> [(Int64, EventEnvelope)] {
-        try await sql.select().columns("seq", "event_id", "type", "aggregate_id", "occurred_at", "payload").from("outbox")
+        try await sql.select().columns("seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
+            .from("outbox")
             .where("seq", .greaterThan, SQLBind(seq)).orderBy("seq").limit(limit)
             .all().map { row in
                 let event = EventEnvelope(
                     id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
                     aggregateID: try row.decode(column: "aggregate_id", as: String.self),
                     occurredAt: try row.decode(column: "occurred_at", as: Date.self),
-                    payload: Data(try row.decode(column: "payload", as: String.self).utf8))
+                    payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+                    traceparent: try row.decode(column: "traceparent", as: String?.self),
+                    tracestate: try row.decode(column: "tracestate", as: String?.self))
                 return (try row.decode(column: "seq", as: Int64.self), event)
             }
     }

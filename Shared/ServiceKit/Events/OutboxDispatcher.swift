@@ -22,6 +22,8 @@ public struct OutboxDispatcher: Service {
         public var firstRetry: Duration
         public var maxRetry: Duration
         public var batchSize: Int
+        /// The module whose outbox this is, named on the spans that send its events.
+        public var publisher: ServiceModule?
 
         public init(
             subscribers: [ServiceModule], pollInterval: Duration = .milliseconds(200), firstRetry: Duration = .milliseconds(100),
@@ -104,7 +106,9 @@ public struct OutboxDispatcher: Service {
             return try await outbox.events(after: position, limit: settings.batchSize, on: sql)
         }
         guard let last = batch.last?.0 else { return 0 }
-        try await transport.deliver(batch.map(\.1), to: subscriber)
+        try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: subscriber) { events in
+            try await transport.deliver(events, to: subscriber)
+        }
         try await database.transaction { sql in try await outbox.recordDelivered(to: name, through: last, on: sql) }
         return batch.count
     }
@@ -139,5 +143,6 @@ extension OutboxDispatcher.Settings {
             subscribers: try ServiceModule.parseList(reader.list("\(prefix).subscribers").joined(separator: ",")),
             pollInterval: reader.milliseconds("\(prefix).poll.ms", default: 200),
             maxRetry: reader.milliseconds("\(prefix).retry.max.ms", default: 30_000))
+        publisher = module
     }
 }

@@ -55,6 +55,7 @@ extension Logger.MetadataProvider {
 public enum TraceContext {
     public static let traceparent = HTTPField.Name("traceparent")!
     public static let traceresponse = HTTPField.Name("traceresponse")!
+    public static let tracestate = HTTPField.Name("tracestate")!
 
     /// Adds the current span's context to `fields` (nothing without a span, or with tracing off).
     public static func inject(into fields: inout HTTPFields, context: ServiceContext? = .current) {
@@ -74,9 +75,11 @@ public enum TraceContext {
         return fields[traceparent]
     }
 
-    /// The trace id of the current span: the second field of its `traceparent`.
+    /// The trace id of the current span when it is recorded (sampled): the second field of its
+    /// `traceparent`. An unsampled trace's id leads nowhere, so a problem does not name it.
     public static var traceID: String? {
-        guard let parts = current?.split(separator: "-"), parts.count >= 3 else { return nil }
+        guard let parts = current?.split(separator: "-"), parts.count == 4, let flags = UInt8(parts[3], radix: 16), flags & 1 == 1
+        else { return nil }
         return String(parts[1])
     }
 }

@@ -76,8 +76,9 @@ public struct ServiceSkeleton {
     /// deliver them all, or would deliver from a publisher none of whose kinds is taken.
     public mutating func consumeEvents<Step>(_ handlers: EventHandlers<Step>, with consumer: EventConsumer) {
         consumedKinds.merge(handlers.kinds) { first, _ in first }
+        let module = module
         router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
-            try await consumer.apply(batch.events)
+            try await EventTracing.consuming(batch.events, by: module) { _ = try await consumer.apply(batch.events) }
             return NoContent()
         }
         let database = database

@@ -10,13 +10,22 @@ public struct EventEnvelope: Codable, Equatable, Sendable {
     public var aggregateID: String
     public var occurredAt: Date
     public var payload: Data
+    /// The W3C trace context of the work that caused the event (its request's trace), kept with it
+    /// so its consumers continue that trace; absent for an event made outside a trace.
+    public var traceparent: String?
+    public var tracestate: String?
 
-    public init(id: EventID = .timeOrdered(), type: String, aggregateID: String, occurredAt: Date, payload: Data) {
+    public init(
+        id: EventID = .timeOrdered(), type: String, aggregateID: String, occurredAt: Date, payload: Data, traceparent: String? = nil,
+        tracestate: String? = nil
+    ) {
         self.id = id
         self.type = type
         self.aggregateID = aggregateID
         self.occurredAt = occurredAt
         self.payload = payload
+        self.traceparent = traceparent
+        self.tracestate = tracestate
     }
 }
 
