@@ -41,7 +41,9 @@ struct KubernetesTests {
         for module in HuddleModules.available {
             #expect(manifests.workloads.first { $0.module == module }?.replicas ?? 0 >= 2, "\(module.rawValue)")
         }
-        #expect(yaml.components(separatedBy: "kind: PodDisruptionBudget").count - 1 == HuddleModules.available.count)
+        // One a module, and the trace collector's (components/tracing).
+        #expect(yaml.components(separatedBy: "kind: PodDisruptionBudget").count - 1 == HuddleModules.available.count + 1)
+        #expect(yaml.contains("OTEL_EXPORTER_OTLP_ENDPOINT"))
         #expect(!yaml.contains("stand-in"))
     }
 

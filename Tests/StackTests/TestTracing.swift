@@ -11,8 +11,12 @@ import ServiceLifecycle
 /// collector of its own every 100 ms. Only requests that arrive with a sampled `traceparent` are
 /// recorded (`parentbased_always_off`), so the tests that do not trace send nothing.
 enum TestTracing {
-    /// The collector's base URL (`GET /test/traces/{traceId}` there).
-    static func collector() async throws -> String { try await started.value }
+    /// The collector's base URL (`GET /test/traces/{traceId}` there): the deployed stand-in's, whom a
+    /// topology's services send their spans to, or this process's own.
+    static func collector() async throws -> String {
+        if StackTests.deployedGateway != nil, let standInURL { return standInURL }
+        return try await started.value
+    }
 
     private static let started = Task<String, any Error> {
         let (ports, portInput) = AsyncStream<Int>.makeStream()

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import HTTPTypes
+import HuddleKit
 import Logging
 import NIOHTTP1
 import ServiceContextModule
@@ -9,8 +10,9 @@ import ServiceKitTesting
 import Testing
 import Tracing
 
-/// One trace per request, through the gateway: the spans reach a stand-in collector over OTLP/HTTP.
-@Suite("Traces through the gateway", .serialized, StackTests.embeddedOnly)
+/// One trace per request, through the gateway: the spans reach a stand-in collector over OTLP/HTTP (in a
+/// topology, the deployed stand-in every service sends its spans to).
+@Suite("Traces through the gateway", .serialized)
 struct TracingThroughGatewayTests {
     @Test(
         "a request the app traces is one trace: the gateway's span and its call upstream, the module's span, its internal call and the module that answered it, the event it published as sent and as applied by its consumer, parent to child; the answer names the trace",
@@ -39,6 +41,7 @@ struct TracingThroughGatewayTests {
             } until: { spans in
                 Set(spans.compactMap(\.module)).isSuperset(of: ["gateway", "moderation", "chat"])
                     && spans.contains { $0.name == "apply moderation.case.opened" && $0.module == "notify" }
+                    && spans.contains { $0.name == "SQL transaction" && $0.module == "moderation" }
                     // A span is exported when it ends: the sending one ends after notify has answered.
                     && spans.contains { $0.name == "send moderation.case.opened" && $0.attributes["huddle.callee"] == .text("notify") }
             }
@@ -62,6 +65,9 @@ struct TracingThroughGatewayTests {
             #expect(chain.contains { $0.module == "moderation" && $0.name == "/v1/reports" })
             #expect(chain.contains { $0.spanId == gatewaySpan.spanId })
             #expect(spans.allSatisfy { $0.traceId == traceID })
+            // The report and its case were written in one transaction, a child of moderation's span.
+            let written = try #require(spans.first { $0.name == "SQL transaction" && $0.module == "moderation" })
+            #expect(ancestors(of: written).contains { $0.module == "moderation" && $0.name == "/v1/reports" })
 
             // The case it opened is an event: moderation's outbox sends it, and notify applies it, in the same trace.
             let applied = try #require(spans.first { $0.name == "apply moderation.case.opened" && $0.module == "notify" })
@@ -79,7 +85,7 @@ struct TracingThroughGatewayTests {
         }
     }
 
-    @Test("a log line made inside a span carries its trace_id and span_id; one outside any span carries none")
+    @Test("a log line made inside a span carries its trace_id and span_id; one outside any span carries none", StackTests.embeddedOnly)
     func logLinesCarryTheTrace() async throws {
         _ = try await TestTracing.collector()
         let (traceparent, traceID) = TestTracing.newTrace()
@@ -90,5 +96,29 @@ struct TracingThroughGatewayTests {
         let inside = withSpan("logging", context: parent) { _ in Logger.MetadataProvider.tracing.get() }
         #expect(inside["trace_id"] == .string(traceID) && inside["span_id"] != nil)
         #expect(Logger.MetadataProvider.tracing.get()["trace_id"] == nil)
+    }
+
+    @Test(
+        "an app that traces through HuddleKit starts the trace on the phone: the gateway's span is a child of the app's, and a refusal gives the app its trace id",
+        arguments: StackTests.stores)
+    func traceStartsOnThePhone(store: TestStore) async throws {
+        let collector = try await TestTracing.collector()
+        try await StackTests.withStack(store: store) { gateway in
+            let app = try await StackTests.player(gateway, "Traced App")
+            let (traceparent, traceID) = TestTracing.newTrace()
+            let refusal = await #expect(throws: HuddleError.self) {
+                try await HuddleClient.$traceparent.withValue(traceparent) { try await app.send(CatalogAPI.team, TeamID()) }
+            }
+            #expect(refusal?.status == 404 && refusal?.traceID == traceID)
+            let spans = try await poll(within: .seconds(20)) {
+                try await TestClient(baseURL: collector).raw(.GET, "/test/traces/\(traceID)").decode([String: [CollectedSpan]].self)[
+                    "spans"]
+                    ?? []
+            } until: { spans in
+                spans.contains { $0.module == "gateway" } && spans.contains { $0.module == "catalog" }
+            }
+            let gatewaySpan = try #require(spans.first { $0.module == "gateway" })
+            #expect(gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
+        }
     }
 }

@@ -24,6 +24,8 @@ export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=
 # Purchases trusts the stand-in's App Store, whose root it writes at start into the development-trust
 # volume (here the same path on this machine; an old root is removed first, so purchases waits for the new one).
 export PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE=/run/huddle-dev/appstore-root.pem
+# Spans go to the stand-in's collector (GET /test/traces/{traceId}) rather than to a Jaeger that does not run here.
+export OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
 mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE"
 
 # Each service gets 127.0.0.N under its compose name.

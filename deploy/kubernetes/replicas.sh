@@ -112,6 +112,8 @@ start() {
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
     NOTIFY_FCM_URL=http://stand-in:8080
+    # Spans to the stand-in's collector instead of the production overlay's (components/tracing).
+    OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
     PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE="$WORK/appstore-root.pem"
   )
   # HOSTNAME as Kubernetes gives it (the pod's name): it names the instance to the providers.

@@ -8,6 +8,7 @@ public import SQLKit
 import SQLiteKit
 import SQLiteNIO
 public import ServiceLifecycle
+import Tracing
 
 /// A service's store: SQLite (one file, or in memory) by default, PostgreSQL when the URL says so.
 /// All SQL goes through SQLKit with bound parameters; `kind` lets a store branch on dialect.
@@ -109,8 +110,17 @@ public final class Database: Service, Sendable {
     }
 
     /// Runs `body` in one transaction: everything it wrote commits together, or nothing does.
-    /// Do not nest: on SQLite the inner call would wait for the outer forever.
+    /// Do not nest: on SQLite the inner call would wait for the outer forever. Each transaction is a
+    /// span of the request's trace, marked with the module whose store it is.
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await withSpan("SQL transaction", ofKind: .client) { span in
+            span.attributes["db.system"] = kind == .postgres ? "postgresql" : "sqlite"
+            if case .string(let module)? = logger[metadataKey: "module"] { span.attributes["huddle.module"] = module }
+            return try await inTransaction(body)
+        }
+    }
+
+    private func inTransaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             let (result, notifications) = try await lock.withLock {

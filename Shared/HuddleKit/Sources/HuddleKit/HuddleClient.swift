@@ -33,6 +33,11 @@ public final class HuddleClient: Sendable {
         self.sessions = SessionKeeper(store: tokens)
     }
 
+    /// A W3C `traceparent` to send with every call made inside `HuddleClient.$traceparent.withValue(…)`,
+    /// when the app traces (from its OpenTelemetry SDK, say): the server's spans then continue the
+    /// app's trace, so a trace can start on the phone. Without one, the gateway starts the trace.
+    @TaskLocal public static var traceparent: String?
+
     // MARK: Calls
 
     /// Calls an operation with a JSON body; `path` fills its `{parameters}` in order.
@@ -95,6 +100,7 @@ public final class HuddleClient: Sendable {
             if body != nil { request.headers["Content-Type"] = "application/json" }
             if let token { request.headers["Authorization"] = "Bearer \(token)" }
             if let idempotencyKey { request.headers[Routes.Header.idempotencyKey] = idempotencyKey }
+            if let traceparent = Self.traceparent { request.headers["traceparent"] = traceparent }
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)

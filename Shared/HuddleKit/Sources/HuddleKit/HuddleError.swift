@@ -38,6 +38,8 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
     public var code: String? { problem?.code }
     public var detail: String? { problem?.detail }
     public var fieldErrors: [Problem.FieldError] { problem?.errors ?? [] }
+    /// The trace the failed call was part of, when the server recorded it: quote it with `requestID`.
+    public var traceID: String? { problem?.traceId }
 
     public var description: String {
         let request = requestID.map { " (request \($0))" } ?? ""

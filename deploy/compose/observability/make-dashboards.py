@@ -1,0 +1,48 @@
+"""Writes grafana/dashboards/<service>.json: a dashboard per service with its request rate, errors and
+latency by route (the metrics every service serves at /metrics), and the panels particular to it.
+Run it again after changing the panels: python3 deploy/compose/observability/make-dashboards.py
+"""
+import json
+import pathlib
+
+SERVICES = ["gateway", "auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases", "moderation"]
+# Panels only some services have: (title, PromQL, unit).
+EXTRA = {
+    "moderation": [
+        ("Oldest open case", 'moderation_oldest_open_case_age_seconds{service="moderation"}', "s"),
+        ("Overdue cases", 'moderation_overdue_cases{service="moderation"}', "short"),
+    ],
+}
+
+
+def panel(index, title, expr, unit, legend):
+    return {
+        "id": index + 1, "type": "timeseries", "title": title, "datasource": {"type": "prometheus", "uid": "prometheus"},
+        "gridPos": {"h": 8, "w": 12, "x": (index % 2) * 12, "y": (index // 2) * 8},
+        "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
+        "targets": [{"refId": "A", "expr": expr, "legendFormat": legend}],
+    }
+
+
+def dashboard(service):
+    selector = f'service="{service}"'
+    panels = [
+        ("Requests by route", f"sum by (http_route) (rate(hb_requests{{{selector}}}[5m]))", "reqps", "{{http_route}}"),
+        ("Errors by route", f"sum by (http_route, error_type) (rate(hb_request_errors{{{selector}}}[5m]))", "reqps",
+         "{{http_route}} {{error_type}}"),
+        ("p99 latency by route",
+         f"histogram_quantile(0.99, sum by (le, http_route) (rate(http_server_request_duration_bucket{{{selector}}}[5m])))", "s",
+         "{{http_route}}"),
+        ("Requests in flight", f"sum(http_server_active_requests{{{selector}}})", "short", "in flight"),
+    ] + [(title, expr, unit, title) for title, expr, unit in EXTRA.get(service, [])]
+    return {
+        "uid": f"huddle-{service}", "title": f"Huddle · {service}", "schemaVersion": 39, "version": 1, "editable": True,
+        "time": {"from": "now-1h", "to": "now"}, "refresh": "30s", "tags": ["huddle"],
+        "panels": [panel(i, *p) for i, p in enumerate(panels)],
+    }
+
+
+here = pathlib.Path(__file__).parent / "grafana" / "dashboards"
+here.mkdir(parents=True, exist_ok=True)
+for service in SERVICES:
+    (here / f"{service}.json").write_text(json.dumps(dashboard(service), indent=2) + "\n")
