@@ -139,6 +139,7 @@ let package = Package(
             dependencies: [
                 .contracts, "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
+                .instrumentation, .serviceContext,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
@@ -161,6 +162,7 @@ let package = Package(
         .target(
             name: "GamesService",
             dependencies: [
+                .tracing,
                 .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
@@ -168,6 +170,7 @@ let package = Package(
         .target(
             name: "ChatService",
             dependencies: [
+                .tracing,
                 .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
             ],

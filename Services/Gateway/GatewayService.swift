@@ -4,11 +4,14 @@ import Foundation
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import Instrumentation
 import Logging
 import NIOCore
 import Prometheus
+import ServiceContextModule
 public import ServiceKit
 public import ServiceLifecycle
+import Tracing
 
 /// Builds the gateway: the only thing mobile clients talk to.
 ///
@@ -134,6 +137,15 @@ private func upgrade(
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
     headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(address)" } ?? address
+    // The upgrade is a span of the device's trace (or starts one), and the module's connect continues it.
+    var parent = ServiceContext.topLevel
+    TraceContext.extract(from: head.headerFields, into: &parent)
+    let span = InstrumentationSystem.tracer.startAnySpan(
+        "live \(routes.entry(for: pathOnly)?.route ?? pathOnly)", context: parent, ofKind: .server)
+    span.attributes["huddle.module"] = ServiceModule.gateway.rawValue
+    span.attributes["huddle.callee"] = module.rawValue
+    defer { span.end() }
+    TraceContext.inject(into: &headers, context: span.context)
     // An instance that cannot be reached is left for another, as for any request.
     var tried: Set<String> = []
     var opened: WebSocketBridge?

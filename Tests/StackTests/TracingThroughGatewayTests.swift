@@ -121,4 +121,45 @@ struct TracingThroughGatewayTests {
             #expect(gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
         }
     }
+
+    @Test(
+        "a live socket is a span of the device's trace at the gateway and at the module, and each frame the device sends is a span of its connect",
+        arguments: StackTests.stores)
+    func socketFramesAreSpansOfTheirConnect(store: TestStore) async throws {
+        let collector = try await TestTracing.collector()
+        try await StackTests.withStack(store: store) { gateway in
+            let ann = try await gateway.register(name: "Traced Socket")
+            let global = try #require(try await gateway.value(ChatAPI.rooms, token: ann.accessToken).items.first { $0.kind == .global })
+            let (traceparent, traceID) = TestTracing.newTrace()
+            let phone = try await ChatSocket.connect(
+                baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: ann.accessToken,
+                headers: [TraceContext.traceparent: traceparent])
+            try phone.send(ChatClientFrame.subscribe(global.id))
+            #expect(try await phone.waitFor { $0.type == .subscribed })
+            await phone.close()
+
+            // The connect span ends when the socket closes: it is exported then.
+            let spans = try await poll(within: .seconds(20)) {
+                try await TestClient(baseURL: collector).raw(.GET, "/test/traces/\(traceID)").decode([String: [CollectedSpan]].self)[
+                    "spans"]
+                    ?? []
+            } until: { spans in
+                spans.contains { $0.name == "connect /v1/chat/live" } && spans.contains { $0.name == "receive subscribe" }
+                    && spans.contains { $0.module == "gateway" }
+            }
+            let upgrade = try #require(spans.first { $0.module == "gateway" && $0.name == "live /v1/chat/live" })
+            #expect(upgrade.parentSpanId == traceparent.split(separator: "-")[2].description)
+            let connect = try #require(spans.first { $0.name == "connect /v1/chat/live" && $0.module == "chat" })
+            let byID = Dictionary(spans.map { ($0.spanId, $0) }, uniquingKeysWith: { first, _ in first })
+            var chain: [String] = []
+            var next = connect.parentSpanId.flatMap { byID[$0] }
+            while let parent = next, chain.count < 10 {
+                chain.append(parent.spanId)
+                next = parent.parentSpanId.flatMap { byID[$0] }
+            }
+            #expect(chain.contains(upgrade.spanId))
+            let frame = try #require(spans.first { $0.name == "receive subscribe" })
+            #expect(frame.parentSpanId == connect.spanId && frame.module == "chat")
+        }
+    }
 }

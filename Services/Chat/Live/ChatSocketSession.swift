@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceKit
+import Tracing
 
 /// One device's chat socket: the rooms it subscribes to, each room's missed messages then its live
 /// changes, and what it sends. What the device is sent goes through its `ChatOutbox`, in order and
@@ -67,6 +68,14 @@ final class ChatSocketSession: Sendable {
         else {
             return refuse("Send a JSON frame: subscribe, unsubscribe or send.", outbox: outbox)
         }
+        // Each frame a device sends is a span of its socket's connect.
+        await withSpan("receive \(frame.type.rawValue)", ofKind: .consumer) { span in
+            span.attributes["huddle.module"] = ServiceModule.chat.rawValue
+            await handle(frame, value: value, outbox: outbox)
+        }
+    }
+
+    private func handle(_ frame: ChatClientFrame, value: JSONValue, outbox: ChatOutbox) async {
         do {
             // A frame keeps the rules its schema states, as a body does; a refusal names the field.
             try BodySchemas.shared.check(value, as: ChatClientFrame.self)

@@ -6,6 +6,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 import ServiceKit
+import Tracing
 
 /// One device on a live socket (a round's card, a match): first what it missed or the subject as it
 /// stands, then every change from the feed not yet sent, each version once and in order, while
@@ -71,7 +72,12 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
             }
             group.addTask {
                 for try await message in inbound.messages(maxSize: maxMessageSize) {
-                    if let reply = await answer(message, sent.withLockedValue { $0 }), let json = json(reply) { input.yield(.reply(json)) }
+                    // Each frame a device sends is a span of its socket's connect.
+                    let reply = await withSpan("receive frame", ofKind: .consumer) { span in
+                        span.attributes["huddle.module"] = ServiceModule.games.rawValue
+                        return await answer(message, sent.withLockedValue { $0 })
+                    }
+                    if let reply, let json = json(reply) { input.yield(.reply(json)) }
                 }
             }
             // The device hung up, or the service is shutting down.

@@ -5,6 +5,7 @@ public import HummingbirdAuth
 public import HummingbirdWebSocket
 import NIOConcurrencyHelpers
 public import NIOCore
+import ServiceContextModule
 
 /// Who is calling, as proven by a verified access token.
 public struct Identity: Sendable, Equatable {
@@ -36,6 +37,8 @@ public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestCont
     /// What a live socket's admission found (the round, the player), handed from the upgrade's
     /// check to the socket it opens.
     let admission = NIOLockedValueBox<(any Sendable)?>(nil)
+    /// The upgrade request's trace context, which the socket's connect span continues.
+    let upgradeTrace = NIOLockedValueBox<ServiceContext?>(nil)
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -3,6 +3,8 @@ public import Hummingbird
 public import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
+import ServiceContextModule
+import Tracing
 
 extension RouterMethods where Context == HuddleRequestContext {
     /// A live socket, registered once from its description (`Endpoint(webSocket: true)`) on the
@@ -34,15 +36,21 @@ extension RouterMethods where Context == HuddleRequestContext {
             return await UpgradeRefusal.upgrade(request, on: context.channel) {
                 let found = try await admitted()
                 context.admission.withLockedValue { $0 = found }
+                context.upgradeTrace.withLockedValue { $0 = ServiceContext.current }
             }
         } onUpgrade: { inbound, outbound, context in
             guard let admitted = context.requestContext.admission.withLockedValue({ $0 }) as? Admitted else { return }
             let channel = context.requestContext.channel
             // A live socket's connection is a link from the gateway, watched by keepalive.
             LiveSockets.watch(channel)
+            // The socket's life is one span of the upgrade's trace; what a device sends is traced inside it.
+            let parent = context.requestContext.upgradeTrace.withLockedValue { $0 } ?? .topLevel
             do {
-                try await LiveSockets.serve(channel, outbound: outbound, session: context.requestContext.identity?.sessionID) {
-                    try await serve(admitted, inbound, outbound, context)
+                try await withSpan("connect \(operation.path.text)", context: parent, ofKind: .server) { span in
+                    span.attributes["huddle.module"] = operation.owner.rawValue
+                    try await LiveSockets.serve(channel, outbound: outbound, session: context.requestContext.identity?.sessionID) {
+                        try await serve(admitted, inbound, outbound, context)
+                    }
                 }
             } catch {
                 context.logger.debug("\(operation.name) socket ended: \(error)")
