@@ -19,13 +19,15 @@ struct ChildProcess {
         return ChildProcess(process: process)
     }
 
-    static func huddle(_ arguments: [String], settings: [String], data: URL) throws -> ChildProcess {
+    /// `environment` is added to this process's (the `OTEL_*` variables, say).
+    static func huddle(_ arguments: [String], settings: [String], data: URL, environment: [String: String] = [:]) throws -> ChildProcess {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("huddle")
         let process = Process()
         process.executableURL = binary
         process.arguments =
             arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
             + settings.flatMap { ["--set", $0] }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

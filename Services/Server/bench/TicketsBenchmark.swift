@@ -63,7 +63,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     /// AsyncHTTPClient took 0.45 of a core at 4 clients (about 170 µs a ticket) where wrk takes 0.09.
     /// A connection per client and a user per connection; as many wrk threads as pgbench's `-j`.
     private func place(_ levels: [Int], betting: String, auth: String, feed: String, setup: String) async throws {
-        let picks = try await fixtures(betting: TestClient(baseURL: betting), feed: FootballControlClient(baseURL: feed))
+        let picks = try await Self.fixtures(betting: TestClient(baseURL: betting), feed: FootballControlClient(baseURL: feed))
         let users = try await (0..<(levels.max() ?? 1)).asyncMap { index in
             try await TestClient(baseURL: auth).register(name: "Bench \(index)")
         }
@@ -126,7 +126,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     }
 
     /// Two pairs of picks on four priced fixtures, so consecutive tickets differ.
-    private func fixtures(betting: TestClient, feed: FootballControlClient) async throws -> [TicketPick] {
+    static func fixtures(betting: TestClient, feed: FootballControlClient) async throws -> [TicketPick] {
         var picks: [TicketPick] = []
         for index in 0..<4 {
             let kickoff = Date().addingTimeInterval(86_400)
