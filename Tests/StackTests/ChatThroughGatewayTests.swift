@@ -88,7 +88,7 @@ struct ChatThroughGatewayTests {
 
     @Test(
         "a phone that stops reading is cut off at the gateway, which does not hold for it what it does not take; others get every message",
-        StackTests.embeddedOnly)
+        StackTests.embeddedOnly, StackTests.onTheirOwn)
     func stalledPhone() async throws {
         let config = [
             "gateway.socket.buffer": "50", "gateway.socket.drain.ms": "100", "chat.flood.burst": "10000", "gateway.ratelimit.rate": "10000",
@@ -110,8 +110,9 @@ struct ChatThroughGatewayTests {
                 let message = SendChatMessage(text: StalledSocket.longMessage, clientMessageId: UUID().uuidString)
                 _ = try await expect(201, gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken))
             }
-            // Chat's fan-out to the gateway trails the sends on a loaded machine (with the whole suite running, it took
-            // more than 30 s in two of the last five CI runs): the cut-off is waited for as long as the messages take to arrive.
+            // Chat's fan-out to the gateway trails the sends on a loaded machine: the cut-off is waited for as long as the
+            // messages take to arrive. Beside the whole suite it was not cut off within two minutes in three CI runs of
+            // four, so it runs on its own after the suite.
             #expect(await frozen.isCutOff(within: .seconds(120)), "still connected after \(last) messages")
             #expect(try await healthy.waitFor { $0.message?.seq == last })
             await healthy.close()

@@ -24,6 +24,10 @@ struct StackTests {
     /// The stores to run each journey on: both for an embedded stack, the deployed one's once.
     static var stores: [TestStore] { deployedGateway == nil ? TestStore.all : [.postgres] }
     static let embeddedOnly: ConditionTrait = .disabled(if: deployedGateway != nil, "tests the embedded stack itself")
+    /// Tests whose timing the whole suite's load on two cores upsets: `.ci/run` runs them after the
+    /// suite, on their own, with the kill tests (`HUDDLE_KILL_TESTS=1`).
+    static let onTheirOwn: ConditionTrait = .enabled(
+        if: ProcessInfo.processInfo.environment["HUDDLE_KILL_TESTS"] == "1", "runs after the suite, on its own (HUDDLE_KILL_TESTS=1)")
 
     /// Signs in as the administrator, registering it on a stack that does not know it yet.
     static let administratorPassword = "stack admin password"
