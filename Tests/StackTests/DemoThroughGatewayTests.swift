@@ -42,10 +42,10 @@ struct DemoThroughGatewayTests {
     func seedsOnce() async throws {
         try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in
             let url = gateway.baseURL
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, logger: Self.logger))
             let once = [DemoCatalog.parks.count, DemoCatalog.venues.count, DemoCatalog.news.count]
             #expect(try await counts(gateway) == once)
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, logger: Self.logger))
+            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
 
             let courses = try await gateway.call(CatalogAPI.courses, query: "limit=100").decode(Page<Course>.self)
@@ -80,7 +80,16 @@ struct DemoThroughGatewayTests {
                 })
             let said = try await gateway.call(ChatAPI.messages, global.id, query: "limit=100", token: bruno.accessToken)
                 .decode(Page<ChatMessage>.self).items.filter { $0.clientMessageId.hasPrefix("demo-chat-") }
-            #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text))
+            #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text) + [DemoModeration.spam])
+            // Chloe reported the spam, once.
+            let chloe = try await gateway.call(
+                AuthAPI.login, body: LoginRequest(email: DemoData.chloe.email, password: DemoData.chloe.password)
+            )
+            .decode(Session.self)
+            let reports = try await gateway.call(ModerationAPI.myReports, token: chloe.accessToken).decode(Page<Report>.self).items
+            #expect(
+                reports.map(\.reason) == [.spam] && reports.first?.subject.id.uuid == said.first { $0.text == DemoModeration.spam }?.id.uuid
+            )
             // Bruno's iPhone, registered before the rest, so Chloe's request to join his team notified him.
             let phones = try await gateway.call(NotifyAPI.devices, token: bruno.accessToken).decode(Page<Device>.self)
             #expect(phones.items.map(\.token) == [DemoNotify.brunoIPhone])

@@ -110,7 +110,7 @@ struct ModerationThroughGatewayTests {
 
     @Test(
         "after the configured number of distinct reporters a message is withheld, in history and on live sockets, until a moderator decides; a dismissal brings it back; a player is marked hidden on the case",
-        arguments: StackTests.stores)
+        StackTests.embeddedOnly, arguments: StackTests.stores)
     func hiddenAfterReporters(store: TestStore) async throws {
         try await StackTests.withStack(store: store, config: ["moderation.hide.after": "2"]) { gateway in
             let suffix = UUID().uuidString.prefix(6).lowercased()
