@@ -92,17 +92,12 @@ struct TracingBenchmark: AsyncParsableCommand {
         defer { server.stop() }
         let gateway = "http://127.0.0.1:28080"
         try await ChildProcess.waitForHealth(gateway)
+        // Tickets first, while the fixtures' odds are the ones just read (the feed moves them on).
         let picks = try await TicketsBenchmark.fixtures(
             betting: TestClient(baseURL: "http://127.0.0.1:28085"), feed: FootballControlClient(baseURL: feed))
         let users = try await (0..<max(ticketClients, 1)).asyncMap { index in
             try await TestClient(baseURL: gateway).register(name: "Traced \(index)")
         }
-        let reads = try load(
-            [
-                "-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-H",
-                "Authorization: Bearer \(users[0].accessToken)",
-            ],
-            url: gateway + AuthAPI.me.path())
         let bodies = try (0..<picks.count).map { number in
             String(
                 decoding: try HuddleJSON.encoder.encode(
@@ -120,6 +115,12 @@ struct TracingBenchmark: AsyncParsableCommand {
                 script.path,
             ],
             url: gateway)
+        let reads = try load(
+            [
+                "-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-H",
+                "Authorization: Bearer \(users[0].accessToken)",
+            ],
+            url: gateway + AuthAPI.me.path())
         return (reads, tickets)
     }
 
