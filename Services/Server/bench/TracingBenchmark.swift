@@ -83,7 +83,8 @@ struct TracingBenchmark: AsyncParsableCommand {
             ["--modules", "gateway,auth,betting"],
             settings: [
                 "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "gateway.http.port=28080", "gateway.ops.http.port=29180",
-                "auth.http.port=28081", "betting.http.port=28085", "auth.db.url=sqlite:\(data.path)/auth.sqlite",
+                "auth.http.port=28081", "betting.http.port=28085", "auth.url=http://127.0.0.1:28081", "betting.url=http://127.0.0.1:28085",
+                "auth.db.url=sqlite:\(data.path)/auth.sqlite",
                 "betting.db.url=sqlite:\(data.path)/betting.sqlite", "betting.odds.provider.url=\(feed)",
                 "betting.odds.provider.key=huddle-dev-football-key", "betting.odds.poll.ms=100", "betting.wallet.grant=1000000000000",
                 "betting.stake.max=100000", "gateway.ratelimit.rate=1000000", "gateway.ratelimit.burst=1000000",
