@@ -41,7 +41,7 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
         ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators),
         ConsoleController(
             sessions: consoleSessions, cases: cases, auth: AuthClient(dependencies: dependencies), responseTime: settings.responseTime,
-            secureCookies: settings.secureConsoleCookies, now: now))
+            secureCookies: settings.secureConsoleCookies, templates: try ConsoleTemplates.library(), now: now))
     try service.publishEvents()
     service.exportPersonalData(ModerationPersonalData.export)
     service.consumeEvents(

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Mustache
 import ServiceClients
 import ServiceKit
 
@@ -18,6 +19,7 @@ struct ConsoleController: Controller {
     /// Cookies marked `Secure`: always (`moderation.console.cookie.secure`), or when the request came
     /// over HTTPS to the edge (`X-Forwarded-Proto: https`).
     let secureCookies: Bool
+    let templates: MustacheLibrary
     let now: @Sendable () -> Date
     /// How many cases, or decisions, a page shows.
     static let pageSize = 50
@@ -116,7 +118,7 @@ struct ConsoleController: Controller {
     /// Runs a page's work and adds the console's headers to what it answers; a refusal a moderator
     /// can act on (not a moderator, a form that expired) becomes a page with the problem's status.
     private func answer(_ request: Request, _ work: (ConsolePages) async throws -> PageAnswer) async throws -> PageAnswer {
-        let pages = ConsolePages(now: now(), responseTime: responseTime)
+        let pages = ConsolePages(library: templates, now: now(), responseTime: responseTime)
         var answer: PageAnswer
         do {
             answer = try await work(pages)

@@ -6,6 +6,7 @@ import ServiceKit
 /// What each console page shows, worked out from the cases (pure: times and names come in), and
 /// rendered through `ConsoleTemplates`.
 struct ConsolePages: Sendable {
+    let library: MustacheLibrary
     let now: Date
     /// Cases open longer than this are overdue.
     let responseTime: TimeInterval
@@ -16,10 +17,10 @@ struct ConsolePages: Sendable {
     }
 
     func page(title: String, template: String, _ view: Any, session: Header?, error: String? = nil) -> HTMLPage {
-        let body = ConsoleTemplates.library.render(view, withTemplate: template) ?? ""
+        let body = library.render(view, withTemplate: template) ?? ""
         let layout = Layout(
             title: title, style: ConsoleTemplates.style, script: ConsoleTemplates.script, session: session, error: error, body: body)
-        return HTMLPage(ConsoleTemplates.library.render(layout, withTemplate: "layout") ?? "")
+        return HTMLPage(library.render(layout, withTemplate: "layout") ?? "")
     }
 
     private struct Layout {

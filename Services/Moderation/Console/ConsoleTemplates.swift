@@ -7,14 +7,15 @@ import Mustache
 /// They are in the source rather than in resource files so that every executable that serves the
 /// console (`moderation`, `huddle`) carries them without a bundle to install beside it.
 enum ConsoleTemplates {
-    static let library: MustacheLibrary = {
+    /// The parsed templates; made once when moderation is built, so a template that does not parse
+    /// stops the service at start with the parser's error rather than at the first page.
+    static func library() throws -> MustacheLibrary {
         var library = MustacheLibrary()
         for (name, text) in [("layout", layout), ("signIn", signIn), ("queue", queue), ("case", caseTemplate), ("audit", audit)] {
-            // The templates are constants of this file: one that does not parse is a bug found by every test.
-            try! library.register(text, named: name)
+            try library.register(text, named: name)
         }
         return library
-    }()
+    }
 
     /// No script, style, frame, form target or base URL but the console's own: the inline style and
     /// script are allowed by their SHA-256 (nothing else inline runs), forms post only to the console.
