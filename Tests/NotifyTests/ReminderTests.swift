@@ -23,27 +23,39 @@ struct ReminderScheduleTests {
 
     @Test func gameDayMorningIsEightOClockWhereTheGameIsPlayed() {
         // 18:00 in Tallinn (UTC+2 in winter) is 16:00 UTC.
-        let due = rules.dueTimes(kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, now: date("2026-12-01T00:00:00Z"))
+        let due = rules.dueTimes(
+            kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, changedAt: date("2026-12-01T00:00:00Z"),
+            now: date("2026-12-01T00:00:00Z"))
         #expect(due[.gameDay] == date("2026-12-05T06:00:00Z"))
         #expect(due[.soon] == date("2026-12-05T15:00:00Z"))
     }
 
     @Test func withoutATimeZoneTheMorningIsUTCs() {
-        let due = rules.dueTimes(kickoff: date("2026-12-05T16:00:00Z"), timeZone: .gmt, now: date("2026-12-01T00:00:00Z"))
+        let due = rules.dueTimes(
+            kickoff: date("2026-12-05T16:00:00Z"), timeZone: .gmt, changedAt: date("2026-12-01T00:00:00Z"),
+            now: date("2026-12-01T00:00:00Z"))
         #expect(due[.gameDay] == date("2026-12-05T08:00:00Z"))
     }
 
     @Test func anEarlyGameGetsOnlyTheReminderBeforeKickoff() {
         // 08:30 in Tallinn: the hour-before reminder (07:30) comes before eight.
-        let due = rules.dueTimes(kickoff: date("2026-12-05T06:30:00Z"), timeZone: tallinn, now: date("2026-12-01T00:00:00Z"))
+        let due = rules.dueTimes(
+            kickoff: date("2026-12-05T06:30:00Z"), timeZone: tallinn, changedAt: date("2026-12-01T00:00:00Z"),
+            now: date("2026-12-01T00:00:00Z"))
         #expect(due[.gameDay] == nil)
         #expect(due[.soon] == date("2026-12-05T05:30:00Z"))
     }
 
     @Test func remindersAlreadyPastAreLeftOut() {
-        let due = rules.dueTimes(kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, now: date("2026-12-05T10:00:00Z"))
+        let due = rules.dueTimes(
+            kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, changedAt: date("2026-12-05T10:00:00Z"),
+            now: date("2026-12-05T10:00:00Z"))
         #expect(due[.gameDay] == nil && due[.soon] == date("2026-12-05T15:00:00Z"))
-        #expect(rules.dueTimes(kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, now: date("2026-12-05T15:30:00Z")).isEmpty)
+        #expect(
+            rules.dueTimes(
+                kickoff: date("2026-12-05T16:00:00Z"), timeZone: tallinn, changedAt: date("2026-12-05T15:30:00Z"),
+                now: date("2026-12-05T15:30:00Z")
+            ).isEmpty)
     }
 }
 
@@ -86,6 +98,7 @@ struct ReminderScheduleTests {
                 harness.games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing), token: ben.accessToken))
             // Then moved to kick off shortly: games publishes the move after the roster's changes, and notify applies
             // them in that order, so the reminders due now are for those going when it moved, however busy the machine.
+            // A move that reaches notify after its reminder's time still reminds: the reminder was to come when it moved.
             let kickoff = Self.kickoff(remindingIn: 2)
             _ = try await expect(
                 200, harness.games.call(GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: kickoff), token: olga.accessToken))

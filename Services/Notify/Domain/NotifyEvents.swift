@@ -74,12 +74,16 @@ struct NotifyEvents: Sendable {
                 ]
             }
         }
-        on.on(GameEvent.created) { changed, _ in { notify, sql in try await notify.game(changed, created: true, on: sql) } }
-        on.on(GameEvent.updated) { changed, _ in { notify, sql in try await notify.game(changed, on: sql) } }
-        on.on(GameEvent.cancelled) { changed, _ in { notify, sql in try await notify.game(changed, cancelled: true, on: sql) } }
-        on.on(GameEvent.rosterChanged) { change, _ in
+        on.on(GameEvent.created) { changed, event in
+            { notify, sql in try await notify.game(changed, at: event.occurredAt, created: true, on: sql) }
+        }
+        on.on(GameEvent.updated) { changed, event in { notify, sql in try await notify.game(changed, at: event.occurredAt, on: sql) } }
+        on.on(GameEvent.cancelled) { changed, event in
+            { notify, sql in try await notify.game(changed, at: event.occurredAt, cancelled: true, on: sql) }
+        }
+        on.on(GameEvent.rosterChanged) { change, event in
             { notify, sql in
-                try await notify.reminders.rosterChanged(change, on: sql)
+                try await notify.reminders.rosterChanged(change, changedAt: event.occurredAt, on: sql)
                 return try await notify.roster(change, on: sql)
             }
         }
@@ -121,11 +125,12 @@ struct NotifyEvents: Sendable {
     }
 
     private func game(
-        _ changed: GameEvent.GameChanged, created: Bool = false, cancelled: Bool = false, on sql: any SQLDatabase
+        _ changed: GameEvent.GameChanged, at changedAt: Date, created: Bool = false, cancelled: Bool = false, on sql: any SQLDatabase
     ) async throws -> [Planned] {
         let game = changed.game
         try await directory.saveGame(game, on: sql)
-        try await reminders.gameChanged(game, going: changed.going, created: created, cancelled: cancelled, on: sql)
+        try await reminders.gameChanged(
+            game, going: changed.going, created: created, cancelled: cancelled, changedAt: changedAt, on: sql)
         guard created, !changed.invited.isEmpty else { return [] }
         return [
             Planned(

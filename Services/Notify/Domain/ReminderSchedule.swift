@@ -14,15 +14,21 @@ struct ReminderSchedule: Equatable, Sendable {
         case soon
     }
 
-    /// Each kind's due time, leaving out the morning one when kickoff comes before it (or just
-    /// after: the "soon" one says it all) and any already past at `now`.
-    func dueTimes(kickoff: Date, timeZone: TimeZone, now: Date) -> [Kind: Date] {
+    /// Each kind's due time for a game changed at `changedAt`, leaving out the morning one when
+    /// kickoff comes before it (or just after: the "soon" one says it all) and any already past when
+    /// the change was made. A change that reaches notify late keeps the reminders that were still to
+    /// come when it was made: those now past fall due at once (only the last, when both are), and
+    /// none once kickoff has passed.
+    func dueTimes(kickoff: Date, timeZone: TimeZone, changedAt: Date, now: Date) -> [Kind: Date] {
+        guard kickoff > now else { return [:] }
         var due: [Kind: Date] = [:]
         let soon = kickoff.addingTimeInterval(-before)
-        if soon > now { due[.soon] = soon }
+        if soon > changedAt { due[.soon] = soon }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        if let morning = calendar.date(bySettingHour: morningHour, minute: 0, second: 0, of: kickoff), morning < soon, morning > now {
+        if let morning = calendar.date(bySettingHour: morningHour, minute: 0, second: 0, of: kickoff), morning < soon,
+            morning > changedAt, soon > now
+        {
             due[.gameDay] = morning
         }
         return due
