@@ -12,7 +12,8 @@ public import ServiceLifecycle
 /// Configuration keys: the skeleton's (`betting.http.*`, `betting.db.url`, `betting.revocation.poll.ms`,
 /// `internal.token`) and `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
 /// `betting.payout.max`, `betting.postponed.*`, `betting.fixtures.reuse.ms`, `betting.odds.*`).
-/// Betting consumes games' match events: list `betting` in `games.events.subscribers`.
+/// Betting consumes games' match events: list `betting` in `games.events.subscribers`. It publishes
+/// tickets placed and settled to `betting.events.subscribers` (notify, chat).
 public func buildBettingService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
     let database = service.database
@@ -36,6 +37,7 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
         FixturesController(fixtures: fixtures, today: now), WalletController(wallets: wallets), SlipController(slips: slips),
         TicketsController(tickets: tickets), BettingInternalController(wallets: wallets))
     service.exportPersonalData(BettingPersonalData.export)
+    try service.publishEvents()
     service.consumeEvents(
         Fixtures.handlers, with: EventConsumer(database: database) { event, sql in try await fixtures.apply(event, on: sql) })
     service.beforeServerStarts { try await wallets.openSystemAccounts() }

@@ -75,7 +75,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         app.addServices(InstanceResolver(configured: configured, directory: directory, interval: settings.resolveInterval, logger: logger))
     }
     app.addServices(client, operationsListener(reader: reader, health: health, readiness: readiness, dependencies: dependencies))
-    return StagedShutdown(app, readiness: readiness, logger: logger)
+    return StagedShutdown(app, readiness: readiness, sockets: OpenSockets(module: .gateway), logger: logger)
 }
 
 /// What the people running the gateway read and strangers must not: which module is down

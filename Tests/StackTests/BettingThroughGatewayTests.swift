@@ -10,19 +10,17 @@ import Testing
 
 /// The Bet tab as an app sees it through the gateway: games and betting poll the providers' stand-in,
 /// the user builds a slip with HuddleKit, places the ticket over a connection that drops the first
-/// answer, and the ticket settles when the stand-in plays both matches to full time.
+/// answer, shares it in the global chat, and the ticket settles when the stand-in plays both matches to
+/// full time: its receipt and its win come to the inbox.
 @Suite("Betting through the gateway", .serialized)
 struct BettingThroughGatewayTests {
     @Test(
-        "a user picks two matches, watches the potential winnings, places the ticket once across a dropped answer, and is paid at full time",
+        "a user picks two matches, watches the potential winnings, places and shares the ticket once across a dropped answer, finds its receipt in the inbox and its post in the global chat, and is paid and told at full time",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func ticketFromSlipToPayout(store: TestStore) async throws {
         try await StackTests.withFootballStack(
             store: store,
-            config: [
-                "games.events.poll.ms": "50", "betting.odds.provider.url": "{feed}", "betting.odds.provider.key": "huddle-dev-football-key",
-                "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
-            ],
+            config: StackTests.bettingOnTheFeed.merging(["betting.wallet.grant": "100000"]) { _, new in new },
             body: { gateway, feed in
                 let kickoff = Date().addingTimeInterval(1800)
                 var fixtures: [Int] = []
@@ -56,11 +54,33 @@ struct BettingThroughGatewayTests {
 
                 let request = PlaceTicket(
                     stake: slip.stake ?? 0,
-                    selections: slip.selections.map { TicketPick(fixtureId: $0.fixtureId, pick: $0.pick, odds: $0.odds ?? Odds("1.001")!) })
+                    selections: slip.selections.map { TicketPick(fixtureId: $0.fixtureId, pick: $0.pick, odds: $0.odds ?? Odds("1.001")!) },
+                    share: true)
                 let ticket = try await app.send(BettingAPI.placeTicket, body: request)
                 #expect(network.dropped == 1 && ticket.status == .open && ticket.potentialWinnings == 4950)
                 #expect(try await app.send(BettingAPI.wallet).balance == 99_000)
                 #expect(try await app.send(BettingAPI.tickets).items.map(\.id) == [ticket.id])
+
+                // Placed once, so one receipt (kept in the inbox, not pushed) and one post in the global chat.
+                let receipt = try await poll {
+                    try await app.send(NotifyAPI.inbox).items
+                } until: {
+                    !$0.isEmpty
+                }
+                #expect(receipt.map(\.category) == [.ticket] && receipt.first?.data.ticketId == ticket.id)
+                #expect(receipt.first?.title == "Ticket placed")
+                #expect(
+                    receipt.first?.body
+                        == "2 selections at 4.950, stake 10.00 EUR, pays 49.50 EUR. Levadia v Flora: 1 @ 1.800; Kalju v Narva: 2 @ 2.750."
+                )
+                let global = try #require(try await app.send(ChatAPI.rooms).items.first { $0.kind == .global })
+                let posts = try await poll {
+                    try await app.send(ChatAPI.messages, global.id).items.filter { $0.clientMessageId == "ticket-\(ticket.id)" }
+                } until: {
+                    !$0.isEmpty
+                }
+                #expect(posts.count == 1 && posts.first?.senderName == "Punter")
+                #expect(posts.first?.text.hasPrefix("🎟️ My ticket: 2 selections at 4.950, stake 10.00 EUR, pays 49.50 EUR.") == true)
 
                 // Both matches are played: 1-0 to Levadia, 1-2 to Narva.
                 for (fixture, goals) in zip(fixtures, [[FootballControl.Side.home], [.away, .home, .away]]) {
@@ -79,6 +99,13 @@ struct BettingThroughGatewayTests {
                 #expect(try await app.send(BettingAPI.wallet).balance == 99_000 + 4950)
                 let entries = try await app.send(BettingAPI.transactions).items
                 #expect(entries.map(\.kind) == [.payout, .stake, .grant] && entries.map(\.amount) == [4950, -1000, 100_000])
+                let told = try await poll {
+                    try await app.send(NotifyAPI.inbox).items
+                } until: {
+                    $0.count == 2
+                }
+                #expect(told.first?.title == "Your ticket won" && told.first?.data.ticketId == ticket.id)
+                #expect(told.first?.body.hasPrefix("49.50 EUR is in your wallet.") == true)
             })
     }
 }

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
@@ -63,5 +64,47 @@ struct CollectedSpan: Decodable {
     var module: String? {
         if case .text(let module) = attributes["huddle.module"] { return module }
         return nil
+    }
+}
+
+/// The spans of one trace the collector received, and how they descend from one another.
+struct CollectedTrace: Sequence {
+    let spans: [CollectedSpan]
+    private let byID: [String: CollectedSpan]
+
+    init(_ spans: [CollectedSpan]) {
+        self.spans = spans
+        byID = Dictionary(spans.map { ($0.spanId, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The trace as the collector holds it once `done` says it is whole (a span is exported when it
+    /// ends, so the last ones can come seconds after the answer); what it holds after `within` otherwise.
+    static func polled(_ traceID: String, within: Duration = .seconds(20), until done: @escaping ([CollectedSpan]) -> Bool)
+        async throws -> CollectedTrace
+    {
+        let collector = try await TestTracing.collector()
+        return CollectedTrace(
+            try await poll(within: within) {
+                try await TestClient(baseURL: collector).raw(.GET, "/test/traces/\(traceID)").decode([String: [CollectedSpan]].self)[
+                    "spans"]
+                    ?? []
+            } until: {
+                done($0)
+            })
+    }
+
+    func makeIterator() -> IndexingIterator<[CollectedSpan]> { spans.makeIterator() }
+
+    func parent(of span: CollectedSpan) -> CollectedSpan? { span.parentSpanId.flatMap { byID[$0] } }
+
+    /// Parent, grandparent and so on, nearest first.
+    func ancestors(of span: CollectedSpan) -> [CollectedSpan] {
+        var chain: [CollectedSpan] = []
+        var next = parent(of: span)
+        while let parent = next, chain.count < 20 {
+            chain.append(parent)
+            next = self.parent(of: parent)
+        }
+        return chain
     }
 }

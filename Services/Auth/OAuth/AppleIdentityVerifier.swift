@@ -200,7 +200,7 @@ actor AppleKeySet {
         }
         let body: ByteBuffer
         do {
-            let response = try await httpClient.execute(.toProvider(url), timeout: .init(timeout))
+            let response = try await httpClient.callProvider("Apple", "keys", .toProvider(url), timeout: .init(timeout))
             guard response.status.code == 200 else { throw AuthError.oauthProviderUnavailable }
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {

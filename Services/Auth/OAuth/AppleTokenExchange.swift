@@ -63,7 +63,7 @@ struct AppleTokenExchange: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await httpClient.execute(request, timeout: .init(settings.timeout))
+            response = try await httpClient.callProvider("Apple", "token", request, timeout: .init(settings.timeout))
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {
             logger.warning("Apple's \(path) unreachable: \(error)")

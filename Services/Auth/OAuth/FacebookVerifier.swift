@@ -59,7 +59,7 @@ struct FacebookVerifier: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await httpClient.execute(.toProvider(url), timeout: .init(settings.timeout))
+            response = try await httpClient.callProvider("Facebook", "debug_token", .toProvider(url), timeout: .init(settings.timeout))
             body = try await response.body.collect(upTo: 1024 * 1024)
         } catch {
             logger.warning("sign-in provider unreachable: \(error)")

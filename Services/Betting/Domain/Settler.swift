@@ -7,10 +7,12 @@ import ServiceKit
 /// Settles what a fixture's outcome decides, inside the caller's transaction: its open legs, then
 /// each open ticket with a leg on it that is now decided, paying it with one ledger transfer whose
 /// id is derived from the ticket — so a redelivered event, or a crash halfway (the transaction rolls
-/// back whole), pays once.
+/// back whole), pays once. Each settled ticket is an event (`betting.ticket.settled`) in the same
+/// transaction, so its owner is told exactly when it is paid.
 struct Settler: Sendable {
     let tickets: any TicketStore
     let ledger: Ledger
+    let outbox = Outbox()
     let settings: BettingSettings
     let now: @Sendable () -> Date
 
@@ -33,8 +35,14 @@ struct Settler: Sendable {
             guard
                 let (status, payout) = Settlement.ticket(
                     stake: ticket.stake, legs: ticket.selections.map { ($0.odds, $0.result) }, cap: settings.maxPayout),
-                try await tickets.settle(ticket.id, status: status, payout: payout, at: at, on: sql), payout > 0
+                try await tickets.settle(ticket.id, status: status, payout: payout, at: at, on: sql)
             else { continue }
+            var settled = ticket
+            (settled.status, settled.payout, settled.settledAt) = (status, payout, at)
+            try await outbox.append(
+                BettingEvent.ticketSettled, aggregateID: ticket.id.description,
+                payload: BettingEvent.TicketChanged(ownerId: stored.owner, ticket: settled, shared: false), on: sql)
+            guard payout > 0 else { continue }
             payouts.append(
                 Transfer(
                     id: .nameBased("payout/\(ticket.id)", in: Wallets.transferNamespace), debit: .house(currency: ticket.currency),

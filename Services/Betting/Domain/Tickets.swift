@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import Metrics
 import SQLKit
 import ServiceKit
 
@@ -14,6 +15,7 @@ struct Tickets: Sendable {
     let wallets: Wallets
     let settings: BettingSettings
     let now: @Sendable () -> Date
+    let outbox = Outbox()
 
     /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
     /// and the key commit in one transaction. The same key and body answers the ticket placed first
@@ -21,13 +23,24 @@ struct Tickets: Sendable {
     func place(_ request: PlaceTicket, by user: UserID, key idempotencyKey: IdempotencyKey) async throws -> Ticket {
         let key = idempotencyKey.description
         try check(request)
-        if let placed = try await placeInOneStatement(request, by: user, key: key) { return placed }
+        if let placed = try await placeInOneStatement(request, by: user, key: key) { return counted(placed) }
+        let (ticket, new): (Ticket, Bool)
         do {
-            return try await placeOnce(request, by: user, key: key)
+            (ticket, new) = try await placeOnce(request, by: user, key: key)
         } catch LedgerRefusal.noSuchAccount(LedgerAccount.wallet(user).id) {
             try await wallets.open(user)
-            return try await placeOnce(request, by: user, key: key)
+            (ticket, new) = try await placeOnce(request, by: user, key: key)
         }
+        return new ? counted(ticket) : ticket
+    }
+
+    /// `betting_tickets_placed_total` and `betting_stakes_total` (minor units), by currency: a
+    /// repeat answered from its key is not counted again.
+    private func counted(_ ticket: Ticket) -> Ticket {
+        let currency = [("currency", ticket.currency)]
+        Counter(label: "betting_tickets_placed_total", dimensions: currency).increment()
+        Counter(label: "betting_stakes_total", dimensions: currency).increment(by: Int(ticket.stake))
+        return ticket
     }
 
     /// On PostgreSQL, a ticket that nothing stands in the way of takes one statement instead of
@@ -52,7 +65,8 @@ struct Tickets: Sendable {
         }
         let statement = PlaceTicketStatement(
             ticket: ticket, stake: stake(of: ticket, from: user), owner: user, key: key, fingerprint: Self.fingerprint(request),
-            openStatuses: MatchStatus.beforeKickoff.map(\.rawValue).sorted())
+            openStatuses: MatchStatus.beforeKickoff.map(\.rawValue).sorted(),
+            event: Outbox.stamped(try placedEvent(ticket, owner: user, request)))
         do {
             guard try await !database.prepared(statement).isEmpty else {
                 recentFixtures.forget(ids)
@@ -67,7 +81,9 @@ struct Tickets: Sendable {
     /// One transaction of seven statements on the way that succeeds (begin, fixtures, ticket, legs,
     /// transfer, wallet, commit): the key is looked up only when the ticket's insert finds it taken
     /// or when the request is refused, since a retry must get its ticket even after the odds moved.
-    private func placeOnce(_ request: PlaceTicket, by user: UserID, key: String) async throws -> Ticket {
+    /// Answers the ticket, and whether this call placed it (false for the one an earlier call placed
+    /// under the key).
+    private func placeOnce(_ request: PlaceTicket, by user: UserID, key: String) async throws -> (Ticket, new: Bool) {
         let fingerprint = Self.fingerprint(request)
         return try await database.transaction { sql in
             func earlier() async throws -> Ticket? {
@@ -78,20 +94,29 @@ struct Tickets: Sendable {
                 ticket = try priced(
                     request, from: try await fixtures.fixtures(request.selections.map(\.fixtureId), held: true, on: sql))
             } catch {
-                if let placed = try await earlier() { return placed }
+                if let placed = try await earlier() { return (placed, false) }
                 throw error
             }
             guard try await store.insert(ticket, owner: user, key: key, fingerprint: fingerprint, on: sql) else {
                 guard let placed = try await earlier() else { throw CommonError.idempotencyKeyInUse }
-                return placed
+                return (placed, false)
             }
             do {
                 try await ledger.post(stake(of: ticket, from: user), at: ticket.placedAt, on: sql)
             } catch LedgerRefusal.insufficientFunds {
                 throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
             }
-            return ticket
+            try await outbox.append(try placedEvent(ticket, owner: user, request), on: sql)
+            return (ticket, true)
         }
+    }
+
+    /// `betting.ticket.placed`, which commits with the ticket: its receipt, and its post in the chat
+    /// when shared.
+    private func placedEvent(_ ticket: Ticket, owner: UserID, _ request: PlaceTicket) throws -> EventEnvelope {
+        try BettingEvent.ticketPlaced.event(
+            BettingEvent.TicketChanged(ownerId: owner, ticket: ticket, shared: request.share == true), aggregateID: ticket.id.description,
+            occurredAt: ticket.placedAt)
     }
 
     /// The stake's transfer: from the wallet to the house, under the ticket's id.
@@ -164,7 +189,8 @@ struct Tickets: Sendable {
     /// The request's identity: its fields in a fixed order (odds as placed, key order irrelevant).
     static func fingerprint(_ request: PlaceTicket) -> String {
         let picks = request.selections.map { "\($0.fixtureId)/\($0.pick.rawValue)/\($0.odds)" }.joined(separator: ",")
-        let text = "\(request.stake)|\(picks)|\(request.acceptBetterOdds ?? false)"
+        // Sharing joined the request later: a ticket not shared keeps the fingerprint it always had.
+        let text = "\(request.stake)|\(picks)|\(request.acceptBetterOdds ?? false)" + (request.share == true ? "|shared" : "")
         return SHA256.hash(data: Data(text.utf8)).hexString
     }
 }

@@ -70,5 +70,7 @@ enum BettingMigrations {
         },
         .inbox(version: 4),
         .feedLeases(version: 5),
+        .outbox(version: 6),
+        .outboxTraceContext(version: 7),
     ]
 }

@@ -6,7 +6,8 @@ import ServiceKit
 /// A ticket that nothing stands in the way of, placed in one PostgreSQL statement: it holds the
 /// fixtures at the prices the ticket was priced at (still open at `placedAt`), debits the wallet if
 /// all are held and it has the stake, and inserts the stake's transfer, the ticket and its legs —
-/// all or nothing, as any statement is. No row when something stood in the way.
+/// all or nothing, as any statement is. No row when something stood in the way. The ticket's event
+/// (`betting.ticket.placed`) is written in the same statement, under the outbox's lock.
 ///
 /// The same writes as `FixtureStore.fixtures(held:)`, `Ledger.post` and `TicketStore.insert`, which
 /// place a ticket on SQLite and answer every refusal. A named prepared statement, so its SQL is fixed
@@ -48,7 +49,11 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
                 INSERT INTO ticket_legs (ticket_id, position, fixture_id, pick, odds, result, home, away)
                 SELECT placed.id, (leg.position - 1)::int, leg.id, leg.pick, leg.odds, leg.result, leg.home, leg.away
                 FROM placed, unnest($1::text[], $2::text[], $3::int8[], $20::text[], $21::text[], $22::text[])
-                    WITH ORDINALITY AS leg (id, pick, odds, result, home, away, position))
+                    WITH ORDINALITY AS leg (id, pick, odds, result, home, away, position)),
+            locked AS (SELECT placed.id FROM placed, pg_advisory_xact_lock($23::int8)),
+            evented AS (
+                INSERT INTO outbox (\(Outbox.columns.joined(separator: ", ")))
+                SELECT $24, $25, $26, $27, $28, $29, $30 FROM locked)
             SELECT id FROM placed
             """
     }()
@@ -59,10 +64,12 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
     let key: String
     let fingerprint: String
     let openStatuses: [String]
+    /// `betting.ticket.placed`, stamped with its trace (`Outbox.stamped`).
+    let event: EventEnvelope
 
     func makeBindings() throws -> PostgresBindings {
         let legs = ticket.selections
-        var bindings = PostgresBindings(capacity: 22)
+        var bindings = PostgresBindings(capacity: 30)
         bindings.append(legs.map(\.fixtureId.description))  // $1
         bindings.append(legs.map(\.pick.rawValue))  // $2
         bindings.append(legs.map(\.odds.thousandths))  // $3
@@ -85,6 +92,14 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
         bindings.append(legs.map(\.result.rawValue))  // $20
         bindings.append(legs.map(\.home))  // $21
         bindings.append(legs.map(\.away))  // $22
+        bindings.append(Outbox.appendLock)  // $23
+        bindings.append(event.id.description)  // $24
+        bindings.append(event.type)  // $25
+        bindings.append(event.aggregateID)  // $26
+        bindings.append(event.occurredAt)  // $27
+        bindings.append(String(decoding: event.payload, as: UTF8.self))  // $28
+        bindings.append(event.traceparent)  // $29
+        bindings.append(event.tracestate)  // $30
         return bindings
     }
 

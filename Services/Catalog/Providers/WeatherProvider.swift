@@ -38,7 +38,7 @@ actor WeatherProvider {
     private func fetch(_ course: Course) async throws -> Weather {
         let url = "\(settings.baseURL)/v1/forecast?latitude=\(course.location.lat)&longitude=\(course.location.lng)&current_weather=true"
         do {
-            let response = try await httpClient.execute(.toProvider(url), timeout: .init(settings.timeout))
+            let response = try await httpClient.callProvider("weather", "forecast", .toProvider(url), timeout: .init(settings.timeout))
             let body = try await response.body.collect(upTo: 1024 * 1024)
             guard response.status == .ok else { throw ProviderAnswered(status: Int(response.status.code)) }
             let answer = try JSONDecoder().decode(OpenMeteoAnswer.self, from: Data(buffer: body))

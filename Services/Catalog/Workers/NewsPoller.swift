@@ -41,7 +41,7 @@ struct NewsPoller: Service {
     }
 
     func fetch() async throws -> [NewsIngestRequest.Article] {
-        let response = try await httpClient.execute(.toProvider(settings.feedURL), timeout: .seconds(10))
+        let response = try await httpClient.callProvider("news", "feed", .toProvider(settings.feedURL), timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
         guard response.status == .ok else { throw FeedAnswered(status: Int(response.status.code)) }
         return try NewsAPIFeed.articles(from: Data(buffer: body), sport: settings.sport)

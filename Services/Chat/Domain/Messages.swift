@@ -33,14 +33,11 @@ struct Messages: Sendable {
         do {
             return try await database.transaction { sql in
                 try await refuseIfBlocked(try await rooms.accessible(room, by: user, on: sql), user, on: sql)
-                let at = now()
-                let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
-                let message = ChatMessage(
-                    id: .timeOrdered(at: at), roomId: room, seq: seq, senderId: user, senderName: name, text: text,
-                    clientMessageId: request.clientMessageId, sentAt: at)
                 // A concurrent send of the same clientMessageId committed first: undo the seq taken.
-                guard try await store.insert(message, on: sql) else { throw Repeated() }
-                try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
+                guard
+                    let message = try await post(
+                        text, clientMessageId: request.clientMessageId, to: room, by: user, named: name, on: sql)
+                else { throw Repeated() }
                 return (message, true)
             }
         } catch is Repeated {
@@ -51,6 +48,22 @@ struct Messages: Sendable {
             else { throw CommonError.internalError }
             return (earlier, false)
         }
+    }
+
+    /// Writes a message in the caller's transaction, with the room's next seq, and announces it; nil
+    /// when `user` already sent one with `clientMessageId` there.
+    func post(
+        _ text: String, clientMessageId: String, to room: RoomID, by user: UserID, named name: String, on sql: any SQLDatabase
+    ) async throws -> ChatMessage? {
+        let at = now()
+        let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
+        let message = ChatMessage(
+            id: .timeOrdered(at: at), roomId: room, seq: seq, senderId: user, senderName: name, text: text,
+            clientMessageId: clientMessageId,
+            sentAt: at)
+        guard try await store.insert(message, on: sql) else { return nil }
+        try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
+        return message
     }
 
     func edit(_ id: ChatMessageID, in room: RoomID, text: String, by user: UserID) async throws -> ChatMessage {

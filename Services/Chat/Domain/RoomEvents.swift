@@ -38,7 +38,29 @@ struct RoomEvents: Sendable {
         on.on(MatchEvent.finished) { changed, _ in { events, sql in try await events.match(changed.match, over: true, on: sql) } }
         on.on(ModerationEvent.caseDecided) { decided, _ in { events, sql in try await events.moderated(decided, on: sql) } }
         on.on(ModerationEvent.subjectHidden) { change, _ in { events, sql in try await events.withhold(change, on: sql) } }
+        on.on(BettingEvent.ticketPlaced) { placed, _ in { events, sql in try await events.share(placed, on: sql) } }
     }
+
+    /// A ticket its owner shared is posted in the global room as their message, once: its
+    /// `clientMessageId` is the ticket's, so a redelivered event finds it there.
+    private func share(_ placed: BettingEvent.TicketChanged, on sql: any SQLDatabase) async throws {
+        guard placed.shared, let global = try await rooms.room(kind: .global, subject: Rooms.globalSubject, on: sql) else { return }
+        let owner = placed.ownerId, clientMessageId = "ticket-\(placed.ticket.id)"
+        guard try await messages.store.message(in: global.id, from: owner, clientMessageId: clientMessageId, on: sql) == nil else {
+            return
+        }
+        let name = try await people.names(of: [owner], on: sql)[owner] ?? Self.unnamedPlayer
+        let text = String(Self.sharedTicket(placed.ticket).prefix(ChatMessageLimits.text.length.upperBound))
+        _ = try await messages.post(text, clientMessageId: clientMessageId, to: global.id, by: owner, named: name, on: sql)
+    }
+
+    /// A shared ticket as it reads in the chat.
+    static func sharedTicket(_ ticket: Ticket) -> String {
+        "🎟️ My ticket: \(TicketWording.summary(ticket)). \(TicketWording.legs(ticket))."
+    }
+
+    /// The name of a sender chat has not heard of (their profile's event is on its way).
+    static let unnamedPlayer = "Player"
 
     private func team(_ team: Team, created: Bool, on sql: any SQLDatabase) async throws {
         let room = try await rooms.upsert(

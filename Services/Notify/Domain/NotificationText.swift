@@ -89,6 +89,22 @@ enum NotificationText {
         Text(title: "\(game) starts soon", body: "Kickoff at \(time(kickoff, in: timeZone)). See you there!")
     }
 
+    /// The receipt in my inbox for a ticket I placed.
+    static func ticketPlaced(_ ticket: Ticket) -> Text {
+        Text(title: "Ticket placed", body: "\(TicketWording.summary(ticket)). \(TicketWording.legs(ticket)).")
+    }
+
+    /// What came of a ticket of mine; nil while it is open.
+    static func ticketSettled(_ ticket: Ticket) -> Text? {
+        let paid = TicketWording.amount(ticket.payout ?? 0, ticket.currency)
+        switch ticket.status {
+        case .open: return nil
+        case .won: return Text(title: "Your ticket won", body: "\(paid) is in your wallet. \(TicketWording.legs(ticket)).")
+        case .void: return Text(title: "Your ticket is void", body: "Your stake of \(paid) is back in your wallet.")
+        case .lost: return Text(title: "Your ticket lost", body: "\(TicketWording.legs(ticket)). Better luck next time.")
+        }
+    }
+
     static func newFollower(_ follower: String) -> Text {
         Text(title: "New follower", body: "\(follower) follows you.")
     }

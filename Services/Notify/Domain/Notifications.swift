@@ -13,6 +13,9 @@ struct Planned: Equatable, Sendable {
     var urgent = true
     /// Breaks through Focus (`interruption-level: time-sensitive`): the reminder an hour before.
     var timeSensitive = false
+    /// Pushed to the recipients' devices; otherwise only kept in the inbox (a receipt for what the
+    /// player just did on their phone).
+    var pushed = true
 }
 
 /// Inboxes: keeping what is planned and queueing its pushes, listing, marking read.
@@ -41,6 +44,7 @@ struct Notifications: Sendable {
             muted[category] = try await preferences.mutedUsers(Array(Set(same.flatMap(\.recipients))), category: category, on: sql)
         }
         let devicesOf = try await devices.devices(of: Array(Set(plans.flatMap(\.recipients))), on: sql)
+        let trace = CarriedTrace.current
         var inbox: [(InboxNotification, UserID)] = [], jobs: [PushJob] = []
         for planned in plans {
             for user in Set(planned.recipients) {
@@ -48,12 +52,13 @@ struct Notifications: Sendable {
                     id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
                     data: planned.data, createdAt: at)
                 inbox.append((notification, user))
-                guard muted[planned.category]?.contains(user) != true else { continue }
+                guard planned.pushed, muted[planned.category]?.contains(user) != true else { continue }
                 for device in devicesOf[user] ?? [] {
                     jobs.append(
                         PushJob(
                             id: .timeOrdered(at: at), notification: notification.id, device: device, urgent: planned.urgent,
-                            timeSensitive: planned.timeSensitive, attempts: 0, runAt: at, expiresAt: at.addingTimeInterval(pushLifetime)))
+                            timeSensitive: planned.timeSensitive, attempts: 0, runAt: at, expiresAt: at.addingTimeInterval(pushLifetime),
+                            trace: trace))
                 }
             }
         }

@@ -87,6 +87,26 @@ struct NotifyEvents: Sendable {
                 return try await notify.roster(change, on: sql)
             }
         }
+        on.on(BettingEvent.ticketPlaced) { placed, _ in
+            { _, _ in
+                [
+                    Planned(
+                        recipients: [placed.ownerId], category: .ticket, text: NotificationText.ticketPlaced(placed.ticket),
+                        data: NotificationData(ticketId: placed.ticket.id), pushed: false)
+                ]
+            }
+        }
+        on.on(BettingEvent.ticketSettled) { settled, _ in
+            { _, _ in
+                guard let text = NotificationText.ticketSettled(settled.ticket) else { return [] }
+                // A win is worth telling at once; a loss can wait for the phone.
+                return [
+                    Planned(
+                        recipients: [settled.ownerId], category: .ticket, text: text, data: NotificationData(ticketId: settled.ticket.id),
+                        urgent: settled.ticket.status == .won)
+                ]
+            }
+        }
         on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }
         on.on(ModerationEvent.caseDecided) { decided, _ in { _, _ in NotifyEvents.decided(decided) } }
         on.on(ModerationEvent.caseOpened) { opened, _ in

@@ -50,7 +50,7 @@ struct APNsSender: PushSender {
         request.headers.add(name: "apns-collapse-id", value: push.notification.id.description)
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: body))
-        let response = try await client.execute(request, timeout: timeout)
+        let response = try await client.callProvider("APNs", "push", request, timeout: timeout)
         let answer = try await response.body.collect(upTo: 64 * 1024)
         let reason = (try? HuddleJSON.decoder.decode(Reason.self, from: answer))?.reason ?? ""
         return Self.outcome(status: Int(response.status.code), reason: reason)

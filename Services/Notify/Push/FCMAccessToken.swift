@@ -76,7 +76,7 @@ actor FCMAccessToken {
         request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
         request.body = .bytes(ByteBuffer(string: form))
-        let response = try await client.execute(request, timeout: timeout)
+        let response = try await client.callProvider("Google", "token", request, timeout: timeout)
         let body = try await response.body.collect(upTo: 64 * 1024)
         guard response.status == .ok else { throw ExchangeFailed(status: response.status.code) }
         let grant = try JSONDecoder().decode(Grant.self, from: body)

@@ -34,7 +34,7 @@ struct FCMSender: PushSender {
         request.headers.add(name: "authorization", value: "Bearer \(try await token.bearer(force: forceNewToken))")
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: body))
-        let response = try await client.execute(request, timeout: timeout)
+        let response = try await client.callProvider("FCM", "send", request, timeout: timeout)
         let answer = try await response.body.collect(upTo: 64 * 1024)
         let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: answer))?.error
         let code = error?.details?.compactMap(\.errorCode).first ?? error?.status ?? ""

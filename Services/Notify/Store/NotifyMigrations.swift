@@ -57,5 +57,8 @@ enum NotifyMigrations {
                 "CREATE INDEX reminders_due ON reminders (state, due_at)",
             ]
         },
+        Migration(version: 4, name: "pushes keep the trace that caused them") { _ in
+            ["ALTER TABLE push_jobs ADD COLUMN traceparent TEXT", "ALTER TABLE push_jobs ADD COLUMN tracestate TEXT"]
+        },
     ]
 }

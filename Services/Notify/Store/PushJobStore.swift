@@ -17,6 +17,8 @@ struct PushJob: Equatable, Sendable {
     var runAt: Date
     /// After this the push is not worth sending (`apns-expiration`), and is dropped.
     var expiresAt: Date
+    /// The trace of what caused the push (the event applied, the request made), continued when it is sent.
+    var trace: CarriedTrace? = nil
 }
 
 /// The push queue: a job is a row from when its notification is written until it is sent or
@@ -46,7 +48,7 @@ struct SQLPushJobStore: PushJobStore {
 
     private static let columns = [
         "id", "notification_id", "token", "platform", "environment", "topic", "urgent", "time_sensitive", "attempts", "run_at",
-        "expires_at",
+        "expires_at", "traceparent", "tracestate",
     ]
 
     func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws {
@@ -56,7 +58,7 @@ struct SQLPushJobStore: PushJobStore {
                     SQLBind(job.id.description), SQLBind(job.notification.description), SQLBind(job.device.token),
                     SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
                     SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
-                    SQLBind(PushJobState.pending.rawValue),
+                    SQLBind(job.trace?.traceparent), SQLBind(job.trace?.tracestate), SQLBind(PushJobState.pending.rawValue),
                 ]
             }
             try await sql.insert(into: "push_jobs").columns(Self.columns + ["state"]).rows(rows).run()
@@ -111,6 +113,9 @@ struct SQLPushJobStore: PushJobStore {
                 topic: try row.decode(column: "topic", as: String?.self), registeredAt: Date(timeIntervalSince1970: 0)),
             urgent: try row.decode(column: "urgent", as: Bool.self), timeSensitive: try row.decode(column: "time_sensitive", as: Bool.self),
             attempts: try row.decode(column: "attempts", as: Int.self), runAt: try row.decode(column: "run_at", as: Date.self),
-            expiresAt: try row.decode(column: "expires_at", as: Date.self))
+            expiresAt: try row.decode(column: "expires_at", as: Date.self),
+            trace: CarriedTrace(
+                traceparent: try row.decode(column: "traceparent", as: String?.self),
+                tracestate: try row.decode(column: "tracestate", as: String?.self)))
     }
 }

@@ -1,9 +1,11 @@
 import Contracts
 import Foundation
 import Logging
+import Metrics
 import SQLKit
 import ServiceKit
 import ServiceLifecycle
+import Tracing
 
 /// Drains the push queue: claims due jobs (each goes to one worker of one replica), sends them
 /// through the platform's sender a few at a time, and records what happened — sent, due again
@@ -81,6 +83,7 @@ struct PushWorker: Service {
         answers = []
         do {
             try await database.transaction { sql in try await record(written, on: sql) }
+            Self.count(written)
         } catch {
             // The lease brings the jobs back; a repeat collapses on the phone.
             logger.warning("push queue: could not record \(written.count) answers: \(error)")
@@ -92,7 +95,8 @@ struct PushWorker: Service {
         if let notification, let sender = senders[job.device.platform] {
             outcome =
                 job.expiresAt <= now()
-                ? .rejected(reason: "expired") : await sender.send(OutgoingPush(job: job, notification: notification, badge: nil))
+                ? .rejected(reason: "expired")
+                : await sending(job) { await sender.send(OutgoingPush(job: job, notification: notification, badge: nil)) }
         } else if notification == nil {
             outcome = .rejected(reason: "the notification is gone")
         } else {
@@ -102,6 +106,19 @@ struct PushWorker: Service {
             outcome, attempts: job.attempts, expiresAt: job.expiresAt, now: now(), base: settings.backoffBase,
             maxDelay: settings.backoffMax, maxAttempts: settings.maxAttempts)
         return (job, outcome, decision)
+    }
+
+    /// A push whose cause was traced is sent in a span of that trace (`push <platform>`), so the trace
+    /// of a request or event ends at APNs or FCM, however long the push waited in the queue.
+    private func sending(_ job: PushJob, _ send: () async -> PushOutcome) async -> PushOutcome {
+        guard let trace = job.trace else { return await send() }
+        return await withSpan("push \(job.device.platform.rawValue)", context: trace.context, ofKind: .producer) { span in
+            span.attributes["huddle.module"] = ServiceModule.notify.rawValue
+            span.attributes["huddle.push.attempt"] = job.attempts + 1
+            let outcome = await send()
+            if case .delivered = outcome {} else { span.setStatus(SpanStatus(code: .error, message: "\(outcome)")) }
+            return outcome
+        }
     }
 
     /// The sent in one statement and the dropped in one per reason; retries and forgotten tokens,
@@ -125,6 +142,25 @@ struct PushWorker: Service {
         try await jobs.finish(sent, state: .sent, error: nil, at: now(), on: sql)
         for (reason, ids) in dropped.sorted(by: { $0.key < $1.key }) {
             try await jobs.finish(ids, state: .dropped, error: reason, at: now(), on: sql)
+        }
+    }
+
+    /// `notify_pushes_total` by platform and what became of the push: sent, retry, dropped, or
+    /// token_forgotten (the platform said the device is gone).
+    private static func count(_ answers: [Answer]) {
+        var counts: [[String]: Int] = [:]
+        for (job, _, decision) in answers {
+            let result =
+                switch decision {
+                case .sent: "sent"
+                case .retry: "retry"
+                case .drop: "dropped"
+                case .forgetToken: "token_forgotten"
+                }
+            counts[[job.device.platform.rawValue, result], default: 0] += 1
+        }
+        for (key, count) in counts {
+            Counter(label: "notify_pushes_total", dimensions: [("platform", key[0]), ("result", key[1])]).increment(by: count)
         }
     }
 

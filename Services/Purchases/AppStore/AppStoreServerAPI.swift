@@ -63,7 +63,7 @@ struct AppStoreServerAPI: Sendable {
             if let revision { url += "&revision=\(revision)" }
             var request = HTTPClientRequest.toProvider(url)
             request.headers.add(name: "Authorization", value: "Bearer \(try await token(at: now))")
-            let response = try await http.execute(request, timeout: settings.timeout)
+            let response = try await http.callProvider("App Store", "transaction history", request, timeout: settings.timeout)
             let body = try await response.body.collect(upTo: 4 << 20)
             guard response.status.code == 200 else { throw Refused(status: response.status.code) }
             let page = try JSONDecoder().decode(HistoryPage.self, from: Data(buffer: body))

@@ -113,10 +113,15 @@ public final class Database: Service, Sendable {
     /// Do not nest: on SQLite the inner call would wait for the outer forever. Each transaction is a
     /// span of the request's trace, marked with the module whose store it is.
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withSpan("SQL transaction", ofKind: .client) { span in
+        try await traced("SQL transaction") { try await inTransaction(body) }
+    }
+
+    /// `work` as a client span named `name`, saying which database and whose store.
+    func traced<T>(_ name: String, _ work: () async throws -> T) async throws -> T {
+        try await withSpan(name, ofKind: .client) { span in
             span.attributes["db.system"] = kind == .postgres ? "postgresql" : "sqlite"
             if case .string(let module)? = logger[metadataKey: "module"] { span.attributes["huddle.module"] = module }
-            return try await inTransaction(body)
+            return try await work()
         }
     }
 

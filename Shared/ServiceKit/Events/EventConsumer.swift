@@ -11,10 +11,10 @@ public struct EventConsumer: Sendable {
 
     private let process: @Sendable ([EventEnvelope]) async throws -> Int
 
-    /// Applies each new event on its own, in order.
+    /// Applies each new event on its own, in order, each in its own trace (`EventTracing`).
     public init(database: Database, handler: @escaping Handler) {
         self.init(database: database, decode: { $0 }) { events, sql in
-            for event in events { try await handler(event, sql) }
+            for event in events { try await EventTracing.applying(event) { try await handler(event, sql) } }
         }
     }
 

@@ -1,7 +1,6 @@
 public import Contracts
-import HTTPTypes
 import Instrumentation
-public import ServiceContextModule
+import ServiceContextModule
 import Tracing
 
 /// An event continues the trace of the request that caused it: the outbox stores the trace context
@@ -11,22 +10,13 @@ import Tracing
 public enum EventTracing {
     /// The current span's context, as an event keeps it.
     static func stamp(_ event: inout EventEnvelope) {
-        guard event.traceparent == nil else { return }
-        var fields = HTTPFields()
-        TraceContext.inject(into: &fields)
-        event.traceparent = fields[TraceContext.traceparent]
-        event.tracestate = fields[TraceContext.tracestate]
+        guard event.traceparent == nil, let carried = CarriedTrace.current else { return }
+        (event.traceparent, event.tracestate) = (carried.traceparent, carried.tracestate)
     }
 
     /// The context an event carries, or nil for one made outside a trace.
     static func context(of event: EventEnvelope) -> ServiceContext? {
-        guard let traceparent = event.traceparent else { return nil }
-        var fields = HTTPFields()
-        fields[TraceContext.traceparent] = traceparent
-        if let tracestate = event.tracestate { fields[TraceContext.tracestate] = tracestate }
-        var context = ServiceContext.topLevel
-        TraceContext.extract(from: fields, into: &context)
-        return context
+        CarriedTrace(traceparent: event.traceparent, tracestate: event.tracestate)?.context
     }
 
     /// Runs `deliver` with each traced event in a producer span of its own trace (`send <type>`),
@@ -38,19 +28,31 @@ public enum EventTracing {
         try await within(events, kind: .producer, name: { "send \($0.type)" }, module: publisher, callee: subscriber) { spans in
             var sent = events
             for (index, span) in spans {
-                var fields = HTTPFields()
-                TraceContext.inject(into: &fields, context: span.context)
-                sent[index].traceparent = fields[TraceContext.traceparent]
-                sent[index].tracestate = fields[TraceContext.tracestate]
+                let carried = CarriedTrace(context: span.context)
+                (sent[index].traceparent, sent[index].tracestate) = (carried?.traceparent, carried?.tracestate)
             }
             try await deliver(sent)
         }
     }
 
     /// Runs `apply` with each traced event in a consumer span of its own trace (`apply <type>`), made
-    /// by `module`.
+    /// by `module`. A batch is applied in one transaction, so no one span is current for all of it:
+    /// the handler of each event runs in its own (`applying(_:_:)`), and what it leaves for later (a
+    /// push) keeps that event's trace.
     public static func consuming(_ events: [EventEnvelope], by module: ServiceModule, _ apply: () async throws -> Void) async throws {
-        try await within(events, kind: .consumer, name: { "apply \($0.type)" }, module: module, callee: nil) { _ in try await apply() }
+        try await within(events, kind: .consumer, name: { "apply \($0.type)" }, module: module, callee: nil) { spans in
+            let contexts = Dictionary(spans.map { (events[$0.0].id, $0.1.context) }) { first, _ in first }
+            try await $applyContexts.withValue(contexts) { try await apply() }
+        }
+    }
+
+    /// The apply spans of the batch being applied, by event.
+    @TaskLocal private static var applyContexts: [EventID: ServiceContext] = [:]
+
+    /// Runs `work` (one event's handler) with the event's apply span as the current one.
+    static func applying<T>(_ event: EventEnvelope, _ work: () async throws -> T) async rethrows -> T {
+        guard let context = applyContexts[event.id] else { return try await work() }
+        return try await ServiceContext.withValue(context) { try await work() }
     }
 
     private static func within(

@@ -19,16 +19,14 @@ public struct Outbox: Sendable {
 
     /// The event keeps the current span's trace context (`EventTracing`).
     public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        var event = event
-        EventTracing.stamp(&event)
+        let event = Self.stamped(event)
         if sql.dialect.name == "postgresql" {
             // Sequence numbers are taken at insert but become visible at commit; holding this lock
             // until commit makes them visible in order, so the dispatcher can never skip past an
             // event whose transaction is still open.
             try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.appendLock))").run()
         }
-        try await sql.insert(into: "outbox")
-            .columns("event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
+        try await sql.insert(into: "outbox").columns(Self.columns)
             .values(
                 SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
                 SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate)
@@ -75,6 +73,17 @@ public struct Outbox: Sendable {
             .where("occurred_at", .lessThan, SQLBind(cutoff)).run()
     }
 
-    /// Arbitrary constant shared by every writer of one store's outbox.
-    static let appendLock: Int64 = 0x6875_6464_6f62
+    /// Arbitrary constant shared by every writer of one store's outbox. A statement that writes its
+    /// event itself (betting's `PlaceTicketStatement`) takes it before the insert, as `append` does.
+    public static let appendLock: Int64 = 0x6875_6464_6f62
+
+    /// The columns an event is written to, in the order of `row(_:)`.
+    public static let columns = ["event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate"]
+
+    /// `event` as `append` writes it: with the current span's trace context.
+    public static func stamped(_ event: EventEnvelope) -> EventEnvelope {
+        var event = event
+        EventTracing.stamp(&event)
+        return event
+    }
 }

@@ -2,6 +2,7 @@ public import Configuration
 public import Contracts
 import Foundation
 public import Logging
+import Metrics
 public import ServiceLifecycle
 
 /// Delivers a batch of events to one subscriber's `/internal/events`; throws when it was not
@@ -42,12 +43,15 @@ public struct OutboxDispatcher: Service {
     let settings: Settings
     let logger: Logger
     let outbox = Outbox()
+    private let metrics: [ServiceModule: OutboxMetrics]
 
     public init(database: Database, transport: any EventTransport, settings: Settings, logger: Logger) {
         self.database = database
         self.transport = transport
         self.settings = settings
         self.logger = logger
+        metrics = Dictionary(
+            uniqueKeysWithValues: settings.subscribers.map { ($0, OutboxMetrics(publisher: settings.publisher, subscriber: $0)) })
     }
 
     public func run() async throws {
@@ -105,12 +109,29 @@ public struct OutboxDispatcher: Service {
             let position = try await outbox.deliveredPosition(of: name, on: sql)
             return try await outbox.events(after: position, limit: settings.batchSize, on: sql)
         }
+        let metrics = metrics[subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: subscriber)
+        metrics.lag.record(batch.first.map { max(0, Date().timeIntervalSince($0.1.occurredAt)) } ?? 0)
         guard let last = batch.last?.0 else { return 0 }
         try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: subscriber) { events in
             try await transport.deliver(events, to: subscriber)
         }
         try await database.transaction { sql in try await outbox.recordDelivered(to: name, through: last, on: sql) }
+        metrics.delivered.increment(by: batch.count)
         return batch.count
+    }
+}
+
+/// What an operator watches of one outbox and subscriber: `outbox_lag_seconds`, the age of the
+/// oldest event the subscriber has not yet taken (0 when it is up to date; it grows while the
+/// subscriber is down), and `outbox_events_delivered_total`.
+struct OutboxMetrics {
+    let lag: Gauge
+    let delivered: Counter
+
+    init(publisher: ServiceModule?, subscriber: ServiceModule) {
+        let dimensions = [("publisher", publisher?.rawValue ?? ""), ("subscriber", subscriber.rawValue)]
+        lag = Gauge(label: "outbox_lag_seconds", dimensions: dimensions)
+        delivered = Counter(label: "outbox_events_delivered_total", dimensions: dimensions)
     }
 }
 

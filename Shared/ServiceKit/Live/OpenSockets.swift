@@ -1,5 +1,6 @@
 public import Contracts
 public import HummingbirdWebSocket
+import Metrics
 import NIOConcurrencyHelpers
 import NIOWebSocket
 
@@ -11,7 +12,7 @@ import NIOWebSocket
 ///
 /// An instance's sockets are found through a task-local that `StagedShutdown` sets around the
 /// application, so one process running several modules (or tests running many stacks) keeps each
-/// application's sockets apart.
+/// application's sockets apart. How many are open is the `live_sockets` gauge, by module.
 public final class OpenSockets: Sendable {
     @TaskLocal static var current: OpenSockets?
 
@@ -20,8 +21,11 @@ public final class OpenSockets: Sendable {
         var writers: [Int: (writer: WebSocketOutboundWriter, session: SessionID?)] = [:]
     }
     private let open = NIOLockedValueBox(Open())
+    private let gauge: Meter
 
-    public init() {}
+    public init(module: ServiceModule? = nil) {
+        gauge = Meter(label: "live_sockets", dimensions: module.map { [("module", $0.rawValue)] } ?? [])
+    }
 
     public var count: Int { open.withLockedValue { $0.writers.count } }
 
@@ -34,7 +38,11 @@ public final class OpenSockets: Sendable {
             open.writers[open.next] = (writer, session)
             return open.next
         }
-        defer { sockets.open.withLockedValue { _ = $0.writers.removeValue(forKey: id) } }
+        sockets.gauge.increment()
+        defer {
+            sockets.open.withLockedValue { _ = $0.writers.removeValue(forKey: id) }
+            sockets.gauge.decrement()
+        }
         return try await body()
     }
 

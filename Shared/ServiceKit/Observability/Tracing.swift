@@ -49,6 +49,40 @@ extension Logger.MetadataProvider {
     public static let tracing = OTel.makeLoggingMetadataProvider()
 }
 
+/// A trace context kept with work done later, out of the request that asked for it (an event in the
+/// outbox, a push in the queue): its `traceparent` and `tracestate` as stored, and the context that
+/// continues it when the work is done.
+public struct CarriedTrace: Equatable, Sendable {
+    public var traceparent: String
+    public var tracestate: String?
+
+    public init?(traceparent: String?, tracestate: String?) {
+        guard let traceparent else { return nil }
+        self.traceparent = traceparent
+        self.tracestate = tracestate
+    }
+
+    /// The current span's, when there is one to keep.
+    public static var current: CarriedTrace? { CarriedTrace(context: .current) }
+
+    /// `context`'s span, as headers would carry it.
+    public init?(context: ServiceContext?) {
+        var fields = HTTPFields()
+        TraceContext.inject(into: &fields, context: context)
+        self.init(traceparent: fields[TraceContext.traceparent], tracestate: fields[TraceContext.tracestate])
+    }
+
+    /// A context continuing the kept one.
+    public var context: ServiceContext {
+        var fields = HTTPFields()
+        fields[TraceContext.traceparent] = traceparent
+        if let tracestate { fields[TraceContext.tracestate] = tracestate }
+        var context = ServiceContext.topLevel
+        TraceContext.extract(from: fields, into: &context)
+        return context
+    }
+}
+
 /// The W3C trace context of the current span, as headers carry it: what goes to the next hop
 /// (`traceparent`, `tracestate`), what a response tells its caller (`traceresponse`), and what a
 /// problem names (`traceId`).

@@ -75,7 +75,7 @@ public struct APIFootballTransport: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await http.execute(request, timeout: .init(settings.timeout))
+            response = try await http.callProvider("football", resource, request, timeout: .init(settings.timeout))
             body = try await response.body.collect(upTo: 8 * 1024 * 1024)
         } catch {
             throw Failure.unavailable("\(error)")

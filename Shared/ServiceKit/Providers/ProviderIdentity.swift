@@ -1,6 +1,8 @@
 public import AsyncHTTPClient
 import Foundation
+public import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// How an instance names itself to outside providers: `User-Agent: Huddle (<instance>)`, the
 /// instance being its host name (in Kubernetes, the pod's, which it is given as `HOSTNAME`). A
@@ -15,5 +17,23 @@ extension HTTPClientRequest {
         var request = HTTPClientRequest(url: url)
         request.headers.replaceOrAdd(name: "User-Agent", value: ProviderIdentity.userAgent)
         return request
+    }
+}
+
+extension HTTPClient {
+    /// A call to an outside provider, as a client span of the current trace named by the provider
+    /// and what is asked of it ("APNs push", "football odds"), so a trace shows which provider a
+    /// request or event waited on. The client's own span for the HTTP exchange is its child.
+    public func callProvider(_ provider: String, _ operation: String, _ request: HTTPClientRequest, timeout: TimeAmount) async throws
+        -> HTTPClientResponse
+    {
+        try await withSpan("\(provider) \(operation)", ofKind: .client) { span in
+            span.attributes["huddle.provider"] = provider
+            span.attributes["http.request.method"] = request.method.rawValue
+            let response = try await execute(request, timeout: timeout)
+            span.attributes["http.response.status_code"] = Int(response.status.code)
+            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+            return response
+        }
     }
 }

@@ -29,6 +29,7 @@ public struct ServiceSkeleton {
     private var startup: [@Sendable () async throws -> Void] = []
     /// The kinds of event this module's handlers take, by name, with their publishers.
     private var consumedKinds: [String: ServiceModule] = [:]
+    private var publishes = false
 
     /// `keys`: where access tokens are verified from; every module but auth asks auth (`AuthKeys`).
     public init(
@@ -65,6 +66,7 @@ public struct ServiceSkeleton {
 
     /// Delivers this module's outbox to `<module>.events.subscribers` (see `OutboxDispatcher.Settings`).
     public mutating func publishEvents() throws {
+        publishes = true
         services.append(
             OutboxDispatcher(
                 database: database, transport: EventsClient(dependencies: dependencies),
@@ -116,6 +118,14 @@ public struct ServiceSkeleton {
                 hint: "its handlers take events of \(publishers.map(\.rawValue).sorted()), Wiring.eventConsumers delivers from "
                     + "\(wired.map(\.rawValue).sorted())")
         }
+        // A publisher in the wiring whose outbox nobody sends would keep its events for ever.
+        guard publishes == (Wiring.eventConsumers[module] != nil) else {
+            throw MissingConfiguration(
+                key: "\(module.rawValue) events",
+                hint: publishes
+                    ? "it publishes events, but Wiring.eventConsumers names no subscriber"
+                    : "Wiring.eventConsumers delivers its events, but it does not publish them (publishEvents)")
+        }
         router.answerWrongMethods()
         var app = Application(
             responder: router.responderAnsweringHead(), server: server, configuration: reader.serverConfiguration(for: module),
@@ -123,6 +133,6 @@ public struct ServiceSkeleton {
         app.addServices(services)
         let startup = startup
         app.beforeServerStarts { for work in startup { try await work() } }
-        return StagedShutdown(app, readiness: readiness, logger: logger)
+        return StagedShutdown(app, readiness: readiness, sockets: OpenSockets(module: module), logger: logger)
     }
 }

@@ -13,6 +13,7 @@ public enum Wiring {
         .games: [.search, .betting, .chat, .notify],
         .purchases: [.catalog, .games, .search],
         .moderation: [.notify, .chat, .auth, .catalog, .games, .search],
+        .betting: [.notify, .chat],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks

@@ -6,13 +6,30 @@ import json
 import pathlib
 
 SERVICES = ["gateway", "auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases", "moderation"]
-# Panels only some services have: (title, PromQL, unit).
+# The services that publish events (Wiring.eventConsumers), and those that hold live sockets.
+PUBLISHERS = ["auth", "catalog", "games", "purchases", "moderation", "betting"]
+SOCKETS = ["gateway", "games", "chat"]
+# Panels only some services have: (title, PromQL, unit, legend).
 EXTRA = {
     "moderation": [
-        ("Oldest open case", 'moderation_oldest_open_case_age_seconds{service="moderation"}', "s"),
-        ("Overdue cases", 'moderation_overdue_cases{service="moderation"}', "short"),
+        ("Oldest open case", 'moderation_oldest_open_case_age_seconds{service="moderation"}', "s", "oldest"),
+        ("Overdue cases", 'moderation_overdue_cases{service="moderation"}', "short", "overdue"),
+    ],
+    "notify": [
+        ("Pushes by platform and result", 'sum by (platform, result) (rate(notify_pushes_total{service="notify"}[5m]))', "ops",
+         "{{platform}} {{result}}"),
+    ],
+    "betting": [
+        ("Tickets placed", 'sum by (currency) (rate(betting_tickets_placed_total{service="betting"}[5m]))', "ops", "{{currency}}"),
+        ("Stakes (minor units a second)", 'sum by (currency) (rate(betting_stakes_total{service="betting"}[5m]))', "short",
+         "{{currency}}"),
     ],
 }
+for publisher in PUBLISHERS:
+    EXTRA.setdefault(publisher, []).append(
+        ("Outbox lag by subscriber", f'max by (subscriber) (outbox_lag_seconds{{service="{publisher}"}})', "s", "{{subscriber}}"))
+for holder in SOCKETS:
+    EXTRA.setdefault(holder, []).append(("Live sockets", f'sum(live_sockets{{service="{holder}"}})', "short", "open"))
 
 
 def panel(index, title, expr, unit, legend):
@@ -34,7 +51,7 @@ def dashboard(service):
          f"histogram_quantile(0.99, sum by (le, http_route) (rate(http_server_request_duration_bucket{{{selector}}}[5m])))", "s",
          "{{http_route}}"),
         ("Requests in flight", f"sum(http_server_active_requests{{{selector}}})", "short", "in flight"),
-    ] + [(title, expr, unit, title) for title, expr, unit in EXTRA.get(service, [])]
+    ] + EXTRA.get(service, [])
     return {
         "uid": f"huddle-{service}", "title": f"Huddle · {service}", "schemaVersion": 39, "version": 1, "editable": True,
         "time": {"from": "now-1h", "to": "now"}, "refresh": "30s", "tags": ["huddle"],

@@ -210,10 +210,13 @@ public struct PlaceTicket: Codable, Equatable, Sendable, FieldConstraints {
     public var selections: [TicketPick]
     /// Take better current odds instead of refusing with ODDS_CHANGED (worse ones are still refused).
     public var acceptBetterOdds: Bool?
-    public init(stake: Int, selections: [TicketPick], acceptBetterOdds: Bool? = nil) {
+    /// Show the ticket in the global chat, as a message from me, once it is placed.
+    public var share: Bool?
+    public init(stake: Int, selections: [TicketPick], acceptBetterOdds: Bool? = nil, share: Bool? = nil) {
         self.stake = stake
         self.selections = selections
         self.acceptBetterOdds = acceptBetterOdds
+        self.share = share
     }
     public static var constraints: [String: JSONSchema] {
         var atLeastOne = JSONSchema()

@@ -20,6 +20,8 @@ public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireE
     case becameManager
     /// What came of my report, or a moderator's action against me or what I wrote.
     case moderation
+    /// A ticket of mine: its receipt when placed, its outcome when settled.
+    case ticket
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.
@@ -61,13 +63,18 @@ public struct NotificationData: Codable, Equatable, Sendable {
     public var roundId: RoundID?
     public var userId: UserID?
     public var leagueId: LeagueID?
+    public var ticketId: TicketID?
 
-    public init(gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil) {
+    public init(
+        gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil,
+        ticketId: TicketID? = nil
+    ) {
         self.gameId = gameId
         self.teamId = teamId
         self.roundId = roundId
         self.userId = userId
         self.leagueId = leagueId
+        self.ticketId = ticketId
     }
 }
 

@@ -35,7 +35,8 @@ public enum BettingAPI {
         .post, "/v1/betting/tickets", owner: .betting,
         summary: "Place a ticket with the odds I saw: the stake leaves my wallet through the ledger in the same transaction. "
             + "Odds that moved are a 409 ODDS_CHANGED carrying the current ones (better ones are taken with acceptBetterOdds). "
-            + "The same Idempotency-Key and body answers the same ticket and debits nothing",
+            + "The same Idempotency-Key and body answers the same ticket and debits nothing. "
+            + "Its receipt comes to my inbox; with share, it is also posted in the global chat as my message",
         status: 201,
         problems: [
             .oddsChanged, .fixtureStarted, .insufficientFunds, .duplicateSelection, .stakeOutOfRange, .tooManySelections,
