@@ -33,7 +33,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
 
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
-        TracingMiddleware<HuddleRequestContext>(attributes: .module(.gateway))
+        ServerSpanMiddleware<HuddleRequestContext>(module: .gateway)
         RequestIDMiddleware()
         RequestMetricsMiddleware()
         proxy

@@ -36,10 +36,10 @@ struct ProxyMiddleware: RouterMiddleware {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         }
         // The upstream call is a client span of the gateway's server span, and its context goes to the module.
-        return try await withSpan("\(request.method.rawValue) \(route.route)", ofKind: .client) { span in
-            span.attributes["huddle.callee"] = module.rawValue
+        return try await withSpanWhenTraced("\(request.method.rawValue) \(route.route)", ofKind: .client) { span in
+            span?.attributes["huddle.callee"] = module.rawValue
             let response = try await forward(request, to: module, context: context)
-            span.attributes["http.response.status_code"] = Int(response.status.code)
+            span?.attributes["http.response.status_code"] = Int(response.status.code)
             return response
         }
     }

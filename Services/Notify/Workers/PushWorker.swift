@@ -115,7 +115,7 @@ struct PushWorker: Service {
         return await withSpan("push \(job.device.platform.rawValue)", context: trace.context, ofKind: .producer) { span in
             span.attributes["huddle.module"] = ServiceModule.notify.rawValue
             span.attributes["huddle.push.attempt"] = job.attempts + 1
-            let outcome = await send()
+            let outcome = await TraceContext.$recording.withValue(span.isRecording) { await send() }
             if case .delivered = outcome {} else { span.setStatus(SpanStatus(code: .error, message: "\(outcome)")) }
             return outcome
         }

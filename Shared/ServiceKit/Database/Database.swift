@@ -116,11 +116,13 @@ public final class Database: Service, Sendable {
         try await traced("SQL transaction") { try await inTransaction(body) }
     }
 
-    /// `work` as a client span named `name`, saying which database and whose store.
+    /// `work` as a client span named `name`, saying which database and whose store, in a recorded trace.
     func traced<T>(_ name: String, _ work: () async throws -> T) async throws -> T {
-        try await withSpan(name, ofKind: .client) { span in
-            span.attributes["db.system"] = kind == .postgres ? "postgresql" : "sqlite"
-            if case .string(let module)? = logger[metadataKey: "module"] { span.attributes["huddle.module"] = module }
+        try await withSpanWhenTraced(name, ofKind: .client) { span in
+            if let span {
+                span.attributes["db.system"] = kind == .postgres ? "postgresql" : "sqlite"
+                if case .string(let module)? = logger[metadataKey: "module"] { span.attributes["huddle.module"] = module }
+            }
             return try await work()
         }
     }

@@ -41,18 +41,20 @@ public enum EventTracing {
     /// push) keeps that event's trace.
     public static func consuming(_ events: [EventEnvelope], by module: ServiceModule, _ apply: () async throws -> Void) async throws {
         try await within(events, kind: .consumer, name: { "apply \($0.type)" }, module: module, callee: nil) { spans in
-            let contexts = Dictionary(spans.map { (events[$0.0].id, $0.1.context) }) { first, _ in first }
-            try await $applyContexts.withValue(contexts) { try await apply() }
+            let applying = Dictionary(spans.map { (events[$0.0].id, $0.1) }) { first, _ in first }
+            try await $applySpans.withValue(applying) { try await apply() }
         }
     }
 
     /// The apply spans of the batch being applied, by event.
-    @TaskLocal private static var applyContexts: [EventID: ServiceContext] = [:]
+    @TaskLocal private static var applySpans: [EventID: any Span] = [:]
 
     /// Runs `work` (one event's handler) with the event's apply span as the current one.
     static func applying<T>(_ event: EventEnvelope, _ work: () async throws -> T) async rethrows -> T {
-        guard let context = applyContexts[event.id] else { return try await work() }
-        return try await ServiceContext.withValue(context) { try await work() }
+        guard let span = applySpans[event.id] else { return try await work() }
+        return try await ServiceContext.withValue(span.context) {
+            try await TraceContext.$recording.withValue(span.isRecording) { try await work() }
+        }
     }
 
     private static func within(

@@ -6,7 +6,7 @@ import Logging
 
 /// Accepts a sane `X-Request-Id` or makes one, puts it on every log line of the request
 /// (`RequestMetadata`) and on every response — error responses included, which is why errors
-/// are rendered here rather than further out — with the trace's `traceresponse` when it is traced.
+/// are rendered here rather than further out.
 public struct RequestIDMiddleware: RouterMiddleware {
     public typealias Context = HuddleRequestContext
 
@@ -28,8 +28,6 @@ public struct RequestIDMiddleware: RouterMiddleware {
             }
         }
         response.headers[.requestID] = requestID
-        // W3C Trace Context level 2: which trace the request became part of.
-        if let traceparent = TraceContext.current { response.headers[TraceContext.traceresponse] = traceparent }
         return response
     }
 

@@ -14,7 +14,7 @@ extension Router where Context == HuddleRequestContext {
         let router = Router(context: HuddleRequestContext.self)
         router.addMiddleware {
             // Outermost, so the request id, the problem and every log line of the request are inside its span.
-            TracingMiddleware<HuddleRequestContext>(attributes: .module(module))
+            ServerSpanMiddleware<HuddleRequestContext>(module: module)
             RequestIDMiddleware()
             RequestMetricsMiddleware()
             InternalCredentialMiddleware<HuddleRequestContext>(token: dependencies.internalToken)

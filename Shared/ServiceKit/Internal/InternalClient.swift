@@ -69,14 +69,14 @@ public struct InternalClient: Sendable {
     private func send(
         _ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String? = nil, operation: String
     ) async throws -> (Int, ByteBuffer) {
-        try await withSpan(operation, ofKind: .client) { span in
-            span.attributes["huddle.callee"] = module.rawValue
+        try await withSpanWhenTraced(operation, ofKind: .client) { span in
+            span?.attributes["huddle.callee"] = module.rawValue
             return try await send(method, path, body: body, requestID: requestID, bearer: bearer, span: span)
         }
     }
 
     private func send(
-        _ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String?, span: any Span
+        _ method: HTTPMethod, _ path: String, body: Data?, requestID: String?, bearer: String?, span: (any Span)?
     ) async throws -> (Int, ByteBuffer) {
         guard let base = dependencies.directory.url(of: module) else {
             throw CommonError.dependencyUnavailable(module.rawValue)
@@ -93,7 +93,7 @@ public struct InternalClient: Sendable {
         do {
             let response = try await dependencies.httpClient.execute(request, timeout: .init(timeout))
             let buffer = try await response.body.collect(upTo: 16 * 1024 * 1024)
-            span.attributes["http.response.status_code"] = Int(response.status.code)
+            span?.attributes["http.response.status_code"] = Int(response.status.code)
             return (Int(response.status.code), buffer)
         } catch is CancellationError {
             // The caller was cancelled (a shutdown, a client that went away): not the module's fault.

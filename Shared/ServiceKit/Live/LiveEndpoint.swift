@@ -48,8 +48,10 @@ extension RouterMethods where Context == HuddleRequestContext {
             do {
                 try await withSpan("connect \(operation.path.text)", context: parent, ofKind: .server) { span in
                     span.attributes["huddle.module"] = operation.owner.rawValue
-                    try await LiveSockets.serve(channel, outbound: outbound, session: context.requestContext.identity?.sessionID) {
-                        try await serve(admitted, inbound, outbound, context)
+                    try await TraceContext.$recording.withValue(span.isRecording) {
+                        try await LiveSockets.serve(channel, outbound: outbound, session: context.requestContext.identity?.sessionID) {
+                            try await serve(admitted, inbound, outbound, context)
+                        }
                     }
                 }
             } catch {

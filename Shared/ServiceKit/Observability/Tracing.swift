@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import OTel
 public import ServiceContextModule
 public import ServiceLifecycle
-import Tracing
+public import Tracing
 
 /// Traces through OpenTelemetry (swift-distributed-tracing, exported by swift-otel over OTLP/HTTP),
 /// configured by the standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` or
@@ -102,20 +102,32 @@ public enum TraceContext {
         InstrumentationSystem.instrument.extract(fields, into: &context, using: HTTPFieldsExtractor())
     }
 
-    /// The current span's `traceparent`, when a span is being recorded.
-    public static var current: String? {
-        var fields = HTTPFields()
-        inject(into: &fields)
-        return fields[traceparent]
-    }
+    /// Whether the work under way is part of a trace being recorded (sampled): set by whoever starts
+    /// a recorded span that others work inside (a request's server span, an event's apply span, a
+    /// socket's connect span, a push's). The spans of Huddle's own making inside (`withSpanWhenTraced`)
+    /// are made only then; outside any trace — a worker's loop — they would start traces of their own.
+    @TaskLocal public static var recording = false
+
+    /// The current span's `traceparent` (recorded or not: one that is not still carries the decision on).
+    public static var current: String? { CarriedTrace.current?.traceparent }
 
     /// The trace id of the current span when it is recorded (sampled): the second field of its
     /// `traceparent`. An unsampled trace's id leads nowhere, so a problem does not name it.
     public static var traceID: String? {
-        guard let parts = current?.split(separator: "-"), parts.count == 4, let flags = UInt8(parts[3], radix: 16), flags & 1 == 1
+        guard recording, let parts = current?.split(separator: "-"), parts.count == 4, let flags = UInt8(parts[3], radix: 16),
+            flags & 1 == 1
         else { return nil }
         return String(parts[1])
     }
+}
+
+/// `work` in a span named `name` when the work under way is part of a recorded trace
+/// (`TraceContext.recording`); otherwise `work` alone, given no span.
+public func withSpanWhenTraced<T>(
+    _ name: @autoclosure () -> String, ofKind kind: SpanKind = .internal, _ work: (_ span: (any Span)?) async throws -> T
+) async rethrows -> T {
+    guard TraceContext.recording else { return try await work(nil) }
+    return try await withSpan(name(), ofKind: kind) { span in try await work(span) }
 }
 
 struct HTTPFieldsInjector: Injector {

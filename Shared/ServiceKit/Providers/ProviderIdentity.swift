@@ -27,12 +27,12 @@ extension HTTPClient {
     public func callProvider(_ provider: String, _ operation: String, _ request: HTTPClientRequest, timeout: TimeAmount) async throws
         -> HTTPClientResponse
     {
-        try await withSpan("\(provider) \(operation)", ofKind: .client) { span in
-            span.attributes["huddle.provider"] = provider
-            span.attributes["http.request.method"] = request.method.rawValue
+        try await withSpanWhenTraced("\(provider) \(operation)", ofKind: .client) { span in
+            span?.attributes["huddle.provider"] = provider
+            span?.attributes["http.request.method"] = request.method.rawValue
             let response = try await execute(request, timeout: timeout)
-            span.attributes["http.response.status_code"] = Int(response.status.code)
-            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+            span?.attributes["http.response.status_code"] = Int(response.status.code)
+            if response.status.code >= 500 { span?.setStatus(SpanStatus(code: .error)) }
             return response
         }
     }
