@@ -263,7 +263,7 @@ let package = Package(
             name: "HuddleBench",
             dependencies: [
                 "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
-                .nioFoundationCompat, "ServiceKit", .contracts, .configuration, .logging, .sqlKit,
+                .nioFoundationCompat, "ServiceKit", .contracts, .configuration, .logging, .sqlKit, .hummingbird,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),

@@ -11,9 +11,10 @@ import ServiceKitTesting
 /// `GET /v1/users/me` (the gateway and auth) and ticket placement (the gateway and betting's ledger
 /// transaction), with tracing off, keeping one trace in ten (`parentbased_traceidratio` 0.1) and
 /// keeping every trace. Each setting runs a `huddle` of its own (gateway, auth, betting: tracing is
-/// set once per process), exporting to a collector in this process (the stand-in's, OTLP/HTTP JSON)
-/// on the same two cores, as a collector beside the services would. The settings take turns,
-/// `--rounds` times, and the medians are compared with tracing off.
+/// set once per process), exporting OTLP/HTTP protobuf to a collector in this process that throws
+/// the spans away (`DiscardingCollector`: the services' cost, as with a collector on another machine)
+/// or, with `--collector stand-in`, to the stand-in's, which parses OTLP JSON on the same two cores.
+/// The settings take turns, `--rounds` times, and the medians are compared with tracing off.
 struct TracingBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tracing", abstract: "Throughput with tracing off, at 10 % and at 100 %.")
 
@@ -22,6 +23,8 @@ struct TracingBenchmark: AsyncParsableCommand {
     @Option(help: "Connections placing tickets.") var ticketClients = 16
     @Option(help: "Rounds; each runs every setting once.") var rounds = 3
     @Option(help: "wrk (apt install wrk).") var wrk = "/usr/bin/wrk"
+    @Option(help: "elsewhere (a collector that discards what it is sent) or stand-in (the stand-in's, OTLP JSON, parsed here).")
+    var collector = "elsewhere"
 
     struct Setting {
         let name: String
@@ -34,9 +37,23 @@ struct TracingBenchmark: AsyncParsableCommand {
         let standIn = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
         try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { standInURL in
-            let traced = [
-                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "\(standInURL)/v1/traces", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json",
-            ]
+            try await DiscardingCollector.with { collectorURL, received in
+                try await measureAll(standInURL: standInURL, collectorURL: collectorURL, logger: logger)
+                let (exports, bytes) = received()
+                if collector != "stand-in" { print("  the collector was sent \(exports) exports, \(bytes / 1024) KiB") }
+            }
+        }
+    }
+
+    private func measureAll(standInURL: String, collectorURL: String, logger: Logger) async throws {
+        do {
+            let traced =
+                collector == "stand-in"
+                ? ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "\(standInURL)/v1/traces", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"]
+                : [
+                    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "\(collectorURL)/v1/traces",
+                    "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+                ]
             let settings = [
                 Setting(name: "off", environment: [:]),
                 Setting(
@@ -48,7 +65,8 @@ struct TracingBenchmark: AsyncParsableCommand {
             ]
             print(
                 "tracing: through the gateway, GET /v1/users/me at \(connections) connections and tickets at \(ticketClients), "
-                    + "\(seconds) s each, \(rounds) rounds")
+                    + "\(seconds) s each, \(rounds) rounds, exporting to \(collector == "stand-in" ? "the stand-in" : "a collector elsewhere")"
+            )
             var results: [String: (reads: [Double], tickets: [Double])] = [:]
             for round in 1...rounds {
                 for setting in settings {

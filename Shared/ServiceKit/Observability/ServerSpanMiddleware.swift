@@ -22,6 +22,11 @@ public struct ServerSpanMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var parent = ServiceContext.current ?? .topLevel
         TraceContext.extract(from: request.headers, into: &parent)
+        // A caller's trace it did not sample stays unsampled (a parent-based sampler): the caller's
+        // context, carried on as it came, says so to the modules called, with no span made here.
+        if HuddleTracing.followsTheCaller, let traceparent = request.headers[TraceContext.traceparent], traceparent.hasSuffix("-00") {
+            return try await ServiceContext.$current.withValue(parent) { try await next(request, context) }
+        }
         let span = InstrumentationSystem.tracer.startAnySpan(
             "\(request.method.rawValue) \(request.uri.path)", context: parent, ofKind: .server)
         guard span.isRecording else {

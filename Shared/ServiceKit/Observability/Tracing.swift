@@ -18,6 +18,11 @@ public import Tracing
 /// `trace_id` and `span_id` (`Logger.MetadataProvider.tracing`).
 public enum HuddleTracing {
     private static let started = NIOLockedValueBox(false)
+    private static let parentDecides = NIOLockedValueBox(false)
+
+    /// Whether a request that arrives with a trace's decision follows it (a `parentbased_*` sampler,
+    /// the default): then one whose caller did not sample it needs no span here to decide again.
+    static var followsTheCaller: Bool { parentDecides.withLockedValue { $0 } }
 
     /// Bootstraps the process's tracer, once; answers the service that exports spans (run it beside
     /// the modules), or nil when tracing is off or already started. Call it before any `HTTPClient`
@@ -35,6 +40,7 @@ public enum HuddleTracing {
                 defer { started = true }; return !started
             })
         else { return nil }
+        parentDecides.withLockedValue { $0 = environment["OTEL_TRACES_SAMPLER"].map { $0.hasPrefix("parentbased_") } ?? true }
         var configuration = OTel.Configuration.default
         configuration.serviceName = serviceName
         configuration.logs.enabled = false
