@@ -127,3 +127,14 @@ func exportMyData(on huddle: HuddleClient) async throws -> URL? {
 func reportMessage(_ message: ChatMessage, on huddle: HuddleClient) async throws {
     try await huddle.report(.message(message.id), reason: .harassment, block: true)
 }
+
+/// What an app's tracer gives for its current span.
+struct AppSpan { let traceparent: String }
+
+func placeTraced(_ picks: [TicketPick], span: AppSpan, on huddle: HuddleClient) async throws -> Ticket {
+    let ticket = try await HuddleClient.$traceparent.withValue(span.traceparent) {
+        try await huddle.send(BettingAPI.placeTicket, body: PlaceTicket(stake: 1000, selections: picks, share: true))
+    }
+    // catch let error as HuddleError: error.traceID is the trace to look up (Jaeger, or the stand-in's /test/traces/{id})
+    return ticket
+}
