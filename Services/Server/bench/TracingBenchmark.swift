@@ -14,7 +14,8 @@ import ServiceKitTesting
 /// set once per process), exporting OTLP/HTTP protobuf to a collector in this process that throws
 /// the spans away (`DiscardingCollector`: the services' cost, as with a collector on another machine)
 /// or, with `--collector stand-in`, to the stand-in's, which parses OTLP JSON on the same two cores.
-/// The settings take turns, `--rounds` times, and the medians are compared with tracing off.
+/// The settings take turns, `--rounds` times, each round starting at the next one, and the medians
+/// are compared with tracing off.
 struct TracingBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "tracing", abstract: "Throughput with tracing off, at 10 % and at 100 %.")
 
@@ -69,7 +70,9 @@ struct TracingBenchmark: AsyncParsableCommand {
             )
             var results: [String: (reads: [Double], tickets: [Double])] = [:]
             for round in 1...rounds {
-                for setting in settings {
+                // Each round starts at the next setting, so none always runs first or after the heaviest.
+                let offset = (round - 1) % settings.count
+                for setting in settings[offset...] + settings[..<offset] {
                     let (reads, tickets) = try await measure(setting, feed: standInURL, logger: logger)
                     results[setting.name, default: ([], [])].reads.append(reads)
                     results[setting.name, default: ([], [])].tickets.append(tickets)

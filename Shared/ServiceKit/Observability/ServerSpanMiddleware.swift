@@ -27,12 +27,13 @@ public struct ServerSpanMiddleware<Context: RequestContext>: RouterMiddleware {
         if HuddleTracing.followsTheCaller, let traceparent = request.headers[TraceContext.traceparent], traceparent.hasSuffix("-00") {
             return try await ServiceContext.$current.withValue(parent) { try await next(request, context) }
         }
-        let span = InstrumentationSystem.tracer.startAnySpan(
-            "\(request.method.rawValue) \(request.uri.path)", context: parent, ofKind: .server)
+        // Named once it is known to be recorded: the name of one that is not is thrown away.
+        let span = InstrumentationSystem.tracer.startAnySpan(unnamedServerSpan, context: parent, ofKind: .server)
         guard span.isRecording else {
             defer { span.end() }
             return try await ServiceContext.$current.withValue(span.context) { try await next(request, context) }
         }
+        span.operationName = "\(request.method.rawValue) \(request.uri.path)"
         span.attributes["huddle.module"] = module.rawValue
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["url.path"] = request.uri.path
@@ -73,3 +74,6 @@ private final class SpanEnding: Sendable {
 
     deinit { end() }
 }
+
+/// What a server span is called until it is known to be recorded.
+private let unnamedServerSpan = "HTTP request"
