@@ -12,6 +12,8 @@ struct TokenVerifierTests {
         var jwks = JWKS(keys: [])
         var fetches = 0
         var revocations = RevokedSessions(items: [], cursor: 0)
+        /// Fetches that fail before one answers, as an auth not yet listening would.
+        var failuresFirst = 0
 
         func publish(_ key: EdDSA.PrivateKey, kid: String) {
             jwks.keys.append(
@@ -22,8 +24,14 @@ struct TokenVerifierTests {
         func revoke(_ session: SessionID) {
             revocations = RevokedSessions(items: [.init(sessionID: session, revokedAt: Date())], cursor: revocations.cursor + 1)
         }
+        func failFirst(_ count: Int) { failuresFirst = count }
+        struct NotListening: Error {}
         func publicKeys() async throws -> JWKS {
             fetches += 1
+            if failuresFirst > 0 {
+                failuresFirst -= 1
+                throw NotListening()
+            }
             let answer = jwks
             // As slow as a call to auth, so that requests arriving together overlap it.
             try await Task.sleep(for: .milliseconds(20))
@@ -88,6 +96,24 @@ struct TokenVerifierTests {
         }
         #expect(verified == 20)
         #expect(await source.fetches == 1)
+    }
+
+    @Test("a first token arriving while auth does not answer yet waits for a retry of the keys and passes; auth down for longer is a 503")
+    func keysRetriedBeforeRefusing() async throws {
+        let source = KeySource()
+        let key = try EdDSA.PrivateKey()
+        await source.publish(key, kid: "k1")
+        await source.failFirst(2)
+        let verifier = TokenVerifier(source: source)
+        let token = try await Self.sign(AccessClaims(userID: UserID(), sessionID: SessionID(), roles: []), with: key, kid: "k1")
+        #expect(try await verifier.verify(token).sessionID != SessionID())
+        #expect(await source.fetches == 3)
+
+        let down = KeySource()
+        await down.publish(key, kid: "k1")
+        await down.failFirst(3)
+        await #expect(throws: TokenVerifier.Failure.keysUnavailable) { try await TokenVerifier(source: down).verify(token) }
+        #expect(await down.fetches == 3)
     }
 
     @Test("garbage is refused without asking for keys")

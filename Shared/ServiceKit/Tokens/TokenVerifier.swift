@@ -102,7 +102,7 @@ public actor TokenVerifier {
             let now = ContinuousClock.now
             if let last = lastKeyFetch, now - last < keyRefetchInterval { return }
             lastKeyFetch = now
-            keyFetch = Task { try await self.loadKeys() }
+            keyFetch = Task { try await self.loadKeysRetrying() }
         }
         guard let fetch = keyFetch else { return }
         do {
@@ -114,6 +114,24 @@ public actor TokenVerifier {
             throw .keysUnavailable
         }
         keyFetch = nil
+    }
+
+    /// Waits between attempts to fetch the keys before a token is refused with 503: a module that
+    /// starts beside auth (a deploy, a test's stack on a loaded machine) may find auth not yet
+    /// answering, and its first players would otherwise be refused though auth is up a moment later.
+    static let keyFetchRetries: [Duration] = [.milliseconds(100), .milliseconds(400)]
+
+    private func loadKeysRetrying() async throws {
+        for wait in Self.keyFetchRetries {
+            do {
+                return try await loadKeys()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                try await Task.sleep(for: wait)
+            }
+        }
+        try await loadKeys()
     }
 
     private func loadKeys() async throws {
