@@ -16,6 +16,10 @@ struct Tickets: Sendable {
     let settings: BettingSettings
     let now: @Sendable () -> Date
     let outbox = Outbox()
+    /// `betting_tickets_placed_total` and `betting_stakes_total` (minor units of the wallets'
+    /// currency), made once: a lookup in the metrics factory on every ticket costs more.
+    private let placedCount = Counter(label: "betting_tickets_placed_total")
+    private let stakesTotal = Counter(label: "betting_stakes_total")
 
     /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
     /// and the key commit in one transaction. The same key and body answers the ticket placed first
@@ -34,12 +38,10 @@ struct Tickets: Sendable {
         return new ? counted(ticket) : ticket
     }
 
-    /// `betting_tickets_placed_total` and `betting_stakes_total` (minor units), by currency: a
-    /// repeat answered from its key is not counted again.
+    /// Counts a ticket this call placed; a repeat answered from its key is not counted again.
     private func counted(_ ticket: Ticket) -> Ticket {
-        let currency = [("currency", ticket.currency)]
-        Counter(label: "betting_tickets_placed_total", dimensions: currency).increment()
-        Counter(label: "betting_stakes_total", dimensions: currency).increment(by: Int(ticket.stake))
+        placedCount.increment()
+        stakesTotal.increment(by: ticket.stake)
         return ticket
     }
 

@@ -129,10 +129,14 @@ struct Messages: Sendable {
 
     private func senderName(_ user: UserID) async throws -> String {
         if let known = try await database.read({ sql in try await people.names(of: [user], on: sql)[user] }) { return known }
-        let name = try await nameFromAuth(user) ?? "Player"
+        let name = try await nameFromAuth(user) ?? Self.unnamedPlayer
         try await database.transaction { sql in try await people.setName(name, of: user, on: sql) }
         return name
     }
+
+    /// The name of a sender neither chat nor auth could name (a shared ticket's, before its owner's
+    /// profile event arrives).
+    static let unnamedPlayer = "Player"
 
     private struct Repeated: Error {}
 

@@ -49,7 +49,7 @@ struct RoomEvents: Sendable {
         guard try await messages.store.message(in: global.id, from: owner, clientMessageId: clientMessageId, on: sql) == nil else {
             return
         }
-        let name = try await people.names(of: [owner], on: sql)[owner] ?? Self.unnamedPlayer
+        let name = try await people.names(of: [owner], on: sql)[owner] ?? Messages.unnamedPlayer
         let text = String(Self.sharedTicket(placed.ticket).prefix(ChatMessageLimits.text.length.upperBound))
         _ = try await messages.post(text, clientMessageId: clientMessageId, to: global.id, by: owner, named: name, on: sql)
     }
@@ -58,9 +58,6 @@ struct RoomEvents: Sendable {
     static func sharedTicket(_ ticket: Ticket) -> String {
         "🎟️ My ticket: \(TicketWording.summary(ticket)). \(TicketWording.legs(ticket))."
     }
-
-    /// The name of a sender chat has not heard of (their profile's event is on its way).
-    static let unnamedPlayer = "Player"
 
     private func team(_ team: Team, created: Bool, on sql: any SQLDatabase) async throws {
         let room = try await rooms.upsert(

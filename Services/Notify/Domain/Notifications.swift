@@ -44,7 +44,7 @@ struct Notifications: Sendable {
             muted[category] = try await preferences.mutedUsers(Array(Set(same.flatMap(\.recipients))), category: category, on: sql)
         }
         let devicesOf = try await devices.devices(of: Array(Set(plans.flatMap(\.recipients))), on: sql)
-        let trace = CarriedTrace.current
+        let trace = CarriedTrace.recorded
         var inbox: [(InboxNotification, UserID)] = [], jobs: [PushJob] = []
         for planned in plans {
             for user in Set(planned.recipients) {

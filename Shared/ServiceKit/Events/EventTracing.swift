@@ -8,9 +8,9 @@ import Tracing
 /// the consumer applies it in a child of that span, so a consumer's work shows in the trace of the
 /// request, however much later it runs.
 public enum EventTracing {
-    /// The current span's context, as an event keeps it.
+    /// The current span's context, as an event keeps it, when it is recorded.
     static func stamp(_ event: inout EventEnvelope) {
-        guard event.traceparent == nil, let carried = CarriedTrace.current else { return }
+        guard event.traceparent == nil, let carried = CarriedTrace.recorded else { return }
         (event.traceparent, event.tracestate) = (carried.traceparent, carried.tracestate)
     }
 

@@ -77,7 +77,7 @@ public struct Outbox: Sendable {
     /// event itself (betting's `PlaceTicketStatement`) takes it before the insert, as `append` does.
     public static let appendLock: Int64 = 0x6875_6464_6f62
 
-    /// The columns an event is written to, in the order of `row(_:)`.
+    /// The columns an event is written to, in the order `append` binds them.
     public static let columns = ["event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate"]
 
     /// `event` as `append` writes it: with the current span's trace context.

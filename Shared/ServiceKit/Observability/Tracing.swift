@@ -24,6 +24,12 @@ public enum HuddleTracing {
     /// the default): then one whose caller did not sample it needs no span here to decide again.
     static var followsTheCaller: Bool { parentDecides.withLockedValue { $0 } }
 
+    /// Whether `environment` asks for traces: an OTLP endpoint for them. Without one nothing is
+    /// bootstrapped, so no span is recorded or exported.
+    static func isOn(_ environment: [String: String]) -> Bool {
+        environment["OTEL_EXPORTER_OTLP_ENDPOINT"] != nil || environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] != nil
+    }
+
     /// Bootstraps the process's tracer, once; answers the service that exports spans (run it beside
     /// the modules), or nil when tracing is off or already started. Call it before any `HTTPClient`
     /// is made: AsyncHTTPClient takes the tracer when it is created. `defaults` fill in variables
@@ -32,9 +38,7 @@ public enum HuddleTracing {
         serviceName: String, environment: [String: String] = ProcessInfo.processInfo.environment, defaults: [String: String] = [:]
     ) throws -> (any Service)? {
         let environment = environment.merging(defaults) { set, _ in set }
-        guard environment["OTEL_EXPORTER_OTLP_ENDPOINT"] != nil || environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] != nil else {
-            return nil
-        }
+        guard isOn(environment) else { return nil }
         guard
             started.withLockedValue({ started in
                 defer { started = true }; return !started
@@ -70,6 +74,10 @@ public struct CarriedTrace: Equatable, Sendable {
 
     /// The current span's, when there is one to keep.
     public static var current: CarriedTrace? { CarriedTrace(context: .current) }
+
+    /// The current span's when it is recorded (`TraceContext.recording`): what work left for later
+    /// keeps. One that is not recorded is left behind, so the later work makes no spans for it.
+    public static var recorded: CarriedTrace? { TraceContext.recording ? current : nil }
 
     /// `context`'s span, as headers would carry it.
     public init?(context: ServiceContext?) {

@@ -20,9 +20,8 @@ EXTRA = {
          "{{platform}} {{result}}"),
     ],
     "betting": [
-        ("Tickets placed", 'sum by (currency) (rate(betting_tickets_placed_total{service="betting"}[5m]))', "ops", "{{currency}}"),
-        ("Stakes (minor units a second)", 'sum by (currency) (rate(betting_stakes_total{service="betting"}[5m]))', "short",
-         "{{currency}}"),
+        ("Tickets placed", 'sum(rate(betting_tickets_placed_total{service="betting"}[5m]))', "ops", "tickets"),
+        ("Stakes (minor units a second)", 'sum(rate(betting_stakes_total{service="betting"}[5m]))', "short", "stakes"),
     ],
 }
 for publisher in PUBLISHERS:
