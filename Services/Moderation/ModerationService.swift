@@ -32,8 +32,11 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
         now: now)
     let sessionStore = SQLConsoleSessionStore()
     let events = ModerationEvents(store: store, moderators: moderatorStore, sessions: sessionStore, now: now)
+    // Signing in hashes the password at auth: the console waits for it as long as the gateway waits for
+    // an app's sign-in (`gateway.upstream.timeout.ms`, 10 s); at 5 s a busy machine's replicated
+    // topology refused a moderator with 503 while auth was still hashing.
     let consoleSessions = ConsoleSessions(
-        database: service.database, store: sessionStore, auth: InternalClient(.auth, dependencies: dependencies, timeout: .seconds(5)),
+        database: service.database, store: sessionStore, auth: InternalClient(.auth, dependencies: dependencies, timeout: .seconds(10)),
         verifier: service.verifier, moderators: moderators,
         sealer: TokenSealer(derivedFrom: dependencies.internalToken, purpose: "moderation console sessions"),
         lifetime: settings.consoleSessionLifetime, logger: dependencies.logger, now: now)
