@@ -11,12 +11,15 @@ python3 -m pip install --quiet --disable-pip-version-check schemathesis requests
 swift build --product huddle
 . deploy/lib/fresh-huddle.sh
 start_fresh_huddle --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000
-# The demo registers Bruno's iPhone first, so Chloe's request to join his team is pushed to it (README).
+# The demo registers Bruno's iPhone first, so Chloe's request to join his team is pushed to it (README),
+# and Dmitri's Android phone, told of his team's new game. Pushes are sent by notify's worker after
+# the demo has made them, so each is waited for.
 BRUNO_IPHONE=$(printf 'b0%.0s' {1..32})
-pushed() { curl -sf "http://127.0.0.1:8090/test/apns/deliveries?token=$BRUNO_IPHONE" | grep -q 'Join request'; }
-for _ in $(seq 60); do pushed && break; sleep 1; done
-pushed || { echo "the demo's join request did not reach Bruno's iPhone at the stand-in"; exit 1; }
-curl -sf "http://127.0.0.1:8090/test/fcm/deliveries?token=demo-dmitri-android:APA91bHuddleDemo" | grep -q 'New game' \
+pushed() { curl -sf "http://127.0.0.1:8090/test/$1/deliveries?token=$2" | grep -q "$3"; }
+for _ in $(seq 60); do pushed apns "$BRUNO_IPHONE" 'Join request' && break; sleep 1; done
+pushed apns "$BRUNO_IPHONE" 'Join request' || { echo "the demo's join request did not reach Bruno's iPhone at the stand-in"; exit 1; }
+for _ in $(seq 60); do pushed fcm demo-dmitri-android:APA91bHuddleDemo 'New game' && break; sleep 1; done
+pushed fcm demo-dmitri-android:APA91bHuddleDemo 'New game' \
   || { echo "the demo's team game did not reach Dmitri's Android phone at the stand-in"; exit 1; }
 SCHEMATHESIS_HOOKS=hooks PYTHONPATH=deploy/fuzz schemathesis --config-file deploy/fuzz/schemathesis.toml run http://127.0.0.1:8080/openapi.json \
   --checks all --phases examples,coverage,fuzzing,stateful -n "${1:-20}"

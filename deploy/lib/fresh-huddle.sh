@@ -9,7 +9,9 @@ start_fresh_huddle() {
   ./.build/debug/huddle --data-dir "$WORK/data" --set auth.bcrypt.cost=4 "$@" >"$WORK/huddle.log" 2>&1 &
   HUDDLE=$!
   trap stop_fresh_huddle EXIT
-  for _ in $(seq 60); do curl -sf http://127.0.0.1:8080/health >/dev/null && break; sleep 1; done
+  # Up, and the demo seeded: the gateway answers /health before the demo's accounts and games exist.
+  for _ in $(seq 120); do grep -q '^Huddle is up' "$WORK/huddle.log" && break; sleep 1; done
+  curl -sf http://127.0.0.1:8080/health >/dev/null || { echo "huddle did not start"; return 1; }
 }
 
 stop_fresh_huddle() {

@@ -113,32 +113,39 @@ public struct HuddleCommand: AsyncParsableCommand {
                     appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID]))),
                 try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
             ] : []
-        let services = [tracing].compactMap { $0 } + extras
+        // A group stops its services in reverse: the modules first, then tracing, whose last batch goes
+        // to the stand-in's collector, then the stand-in (before it, the flush waited 10 s on a refusal).
+        let services = extras + [tracing].compactMap { $0 }
         let stack = try await EmbeddedStack.start(
             modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: services,
             gracefulShutdownSignals: [.sigterm, .sigint])
         for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
-        if demo, modules.contains(.auth) {
-            _ = await DemoSeed.run(
-                auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
-                games: modules.contains(.games) ? stack.url(of: .games) : nil,
-                chat: modules.contains(.chat) ? stack.url(of: .chat) : nil,
-                notify: modules.contains(.notify) ? stack.url(of: .notify) : nil,
-                purchases: modules.contains(.purchases) ? stack.url(of: .purchases) : nil, appStore: standIn ? Self.standInURL : nil,
-                moderation: modules.contains(.moderation) ? stack.url(of: .moderation) : nil, logger: logger)
+        // The demo is seeded while the stack runs, so a signal during seeding stops `huddle` at once
+        // instead of after the seeding's calls have each timed out against modules already stopped.
+        let seeding = Task { [demo, standIn] in
+            if demo, modules.contains(.auth) {
+                _ = await DemoSeed.run(
+                    auth: stack.url(of: .auth), catalog: modules.contains(.catalog) ? stack.url(of: .catalog) : nil,
+                    games: modules.contains(.games) ? stack.url(of: .games) : nil,
+                    chat: modules.contains(.chat) ? stack.url(of: .chat) : nil,
+                    notify: modules.contains(.notify) ? stack.url(of: .notify) : nil,
+                    purchases: modules.contains(.purchases) ? stack.url(of: .purchases) : nil,
+                    appStore: standIn ? Self.standInURL : nil,
+                    moderation: modules.contains(.moderation) ? stack.url(of: .moderation) : nil, logger: logger)
+            }
+            guard !Task.isCancelled else { return }
+            if modules.contains(.gateway) {
+                print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
+                // Shown at once even when stdout is a pipe or a file (docker logs, CI).
+                fflush(nil)
+            }
+            // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
+            if demo, standIn, Set([.auth, .games, .betting]).isSubset(of: modules) {
+                _ = await DemoBetting.seed(
+                    authURL: stack.url(of: .auth), bettingURL: stack.url(of: .betting), feedURL: Self.standInURL, logger: logger)
+            }
         }
-        // The demo's settled ticket waits on games' and betting's polls: it is made while the stack runs.
-        var demoTicket: Task<Bool, Never>?
-        if demo, standIn, Set([.auth, .games, .betting]).isSubset(of: modules) {
-            let (auth, betting, feed) = (stack.url(of: .auth), stack.url(of: .betting), Self.standInURL)
-            demoTicket = Task { await DemoBetting.seed(authURL: auth, bettingURL: betting, feedURL: feed, logger: logger) }
-        }
-        defer { demoTicket?.cancel() }
-        if modules.contains(.gateway) {
-            print("Huddle is up: \(stack.url(of: .gateway)) (try \(stack.url(of: .gateway))/health). Ctrl-C stops it.")
-            // Shown at once even when stdout is a pipe or a file (docker logs, CI).
-            fflush(nil)
-        }
+        defer { seeding.cancel() }
         try await stack.wait()
     }
 }
