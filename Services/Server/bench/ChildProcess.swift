@@ -34,6 +34,17 @@ struct ChildProcess {
         return ChildProcess(process: process)
     }
 
+    /// A program that runs beside the benchmark until stopped (nginx), its output discarded.
+    static func tool(_ path: String, _ arguments: [String]) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return ChildProcess(process: process)
+    }
+
     /// VmRSS from /proc.
     func residentBytes() -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""

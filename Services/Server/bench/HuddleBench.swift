@@ -7,6 +7,6 @@ struct HuddleBench: AsyncParsableCommand {
         commandName: "huddle-bench", abstract: "Huddle benchmarks.",
         subcommands: [
             LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
-            PushesBenchmark.self, BalanceBenchmark.self, TracingBenchmark.self,
+            PushesBenchmark.self, BalanceBenchmark.self, TracingBenchmark.self, GatewayBenchmark.self,
         ])
 }

@@ -48,6 +48,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
             }
             settings["gateway.modules"] = "auth,catalog,games"
+            settings.merge(AbsentModules.addresses(besides: modules)) { given, _ in given }
             settings["gateway.ratelimit.rate"] = "1000000"
             settings["gateway.ratelimit.burst"] = "1000000"
             let first = try await EmbeddedStack.start(

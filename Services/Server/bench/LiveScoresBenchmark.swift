@@ -33,6 +33,7 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
             settings["\(module.rawValue).http.port"] = "0"
             settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
         }
+        settings.merge(AbsentModules.addresses(besides: [.auth, .catalog, .games])) { given, _ in given }
         let first = try await EmbeddedStack.start(
             modules: [.auth, .catalog, .games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalToken: TestStack.internalToken, logger: logger)

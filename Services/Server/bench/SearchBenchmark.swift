@@ -33,7 +33,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         let settings = [
             "auth.bcrypt.cost": "4", "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "search.http.port": "0",
             "search.db.url": searchDB, "log.level": "error",
-        ]
+        ].merging(AbsentModules.addresses(besides: [.auth, .search])) { given, _ in given }
         let stack = try await EmbeddedStack.start(
             modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalToken: TestStack.internalToken, logger: logger)

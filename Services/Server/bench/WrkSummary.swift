@@ -30,6 +30,9 @@ struct WrkSummary {
         errors = (fields(after: "Socket errors:") ?? []).compactMap { Int($0) }.reduce(0, +)
     }
 
+    /// Answers that were not refused, a second.
+    var rate: Double { Double(requests - refused) / seconds }
+
     /// `"654.63us"`, `"1.14ms"`, `"1.20s"` in milliseconds.
     static func milliseconds(_ text: Substring) -> Double? {
         for (unit, scale) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where text.hasSuffix(unit) {

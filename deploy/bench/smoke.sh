@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every `huddle-bench` subcommand once at a small size, so that no benchmark breaks unnoticed:
+# the debug build, seconds rather than minutes, figures not read. A subcommand added without a line
+# here fails the run. Needs wrk, nginx (installed when missing) and, for the tickets' pgbench
+# yardstick, PostgreSQL at $HUDDLE_TEST_POSTGRES_URL (SQLite alone without it).
+# Usage: deploy/bench/smoke.sh (after `swift build`)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v wrk >/dev/null || ! [ -x /usr/sbin/nginx ]; then
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light >/dev/null
+fi
+swift build --product huddle-bench >/dev/null
+BIN=$(swift build --show-bin-path)
+POSTGRES=()
+[ -n "${HUDDLE_TEST_POSTGRES_URL:-}" ] && POSTGRES=(--postgres "$HUDDLE_TEST_POSTGRES_URL")
+
+small() { # the arguments that make a subcommand's run small
+  case "$1" in
+    gateway) echo "--seconds 1 --rounds 1" ;;
+    balance) echo "--seconds 1 --rounds 1" ;;
+    tracing) echo "--seconds 1 --rounds 1" ;;
+    tickets) echo "--seconds 1 --concurrency 1,4 ${POSTGRES[*]}" ;;
+    chat) echo "--sockets 20 --rate 5 --seconds 2 --history 2000 --pages 20 --idle 1" ;;
+    live-scores) echo "--clients 10 --rate 5 --seconds 2" ;;
+    live-match) echo "--clients 20 --seconds 3 --get-seconds 1 --concurrency 2" ;;
+    search) echo "--games 5000 --queries 20" ;;
+    pushes) echo "--reminders 500 --window 5 --team 5 --games 3" ;;
+    *) return 1 ;;
+  esac
+}
+
+subcommands=$("$BIN/huddle-bench" --help | awk '/^SUBCOMMANDS:/{on=1; next} on && /^  [a-z]/ {print $1}')
+for subcommand in $subcommands; do
+  arguments=$(small "$subcommand") || { echo "huddle-bench $subcommand has no small run in $0" >&2; exit 1; }
+  echo "== huddle-bench $subcommand $arguments"
+  # shellcheck disable=SC2086
+  timeout -k 10 300 "$BIN/huddle-bench" "$subcommand" $arguments
+done
