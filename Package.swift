@@ -263,6 +263,7 @@ let package = Package(
             name: "HuddleBench",
             dependencies: [
                 "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
+                .nioPosix, .nioWebSocket,
                 .nioFoundationCompat, "ServiceKit", .contracts, .configuration, .logging, .sqlKit, .hummingbird,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -69,52 +69,54 @@ struct ChatBenchmark: AsyncParsableCommand {
         let rooms = try await chat.call(ChatAPI.rooms, token: sender.accessToken).decode(Page<ChatRoom>.self)
         guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
 
-        let devices = try await memoryPerSocket(room: room, users: users, chatURLs: chatURLs, process: processes[0])
-        try await fanOut(room: room, sender: sender, devices: devices)
+        // A tenth of the sockets first, then all of them: how memory and fan-out grow with the sockets.
+        let before = processes[0].residentBytes()
+        var devices: [ChatDevice] = []
+        for count in Set([max(1, sockets / 10), sockets]).sorted() {
+            devices += try await connect(devices.count..<count, room: room, users: users, chatURLs: chatURLs)
+            try await Task.sleep(for: .seconds(idle))
+            let after = processes[0].residentBytes()
+            let share = chatURLs.count == 1 ? count : (count + 1) / 2
+            print(
+                String(
+                    format:
+                        "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB: %.1f KB per idle socket",
+                    count, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / Double(share) / 1024))
+            try await fanOut(room: room, sender: sender, devices: devices)
+        }
         for device in devices { await device.close() }
         if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
     }
 
-    /// Connects the sockets (warming up with a few first) and prints the RSS they added.
-    private func memoryPerSocket(room: RoomID, users: [Session], chatURLs: [String], process: ChildProcess) async throws -> [ChatSocket] {
-        func connect(_ index: Int) async throws -> ChatSocket {
-            let device = try await ChatSocket.connect(
-                baseURL: chatURLs[index % chatURLs.count], chatToken: users[index % users.count].accessToken)
+    typealias ChatDevice = BenchSocket<ChatServerFrame>
+
+    /// Connects sockets `indices` (the instances and users taking turns), each subscribed to `room`.
+    private func connect(_ indices: Range<Int>, room: RoomID, users: [Session], chatURLs: [String]) async throws -> [ChatDevice] {
+        var devices: [ChatDevice] = []
+        for index in indices {
+            let device = try await ChatDevice.connect(
+                baseURL: chatURLs[index % chatURLs.count], path: "/v1/chat/live", token: users[index % users.count].accessToken)
             try device.send(ChatClientFrame.subscribe(room))
-            return device
+            devices.append(device)
         }
-        let warmUp = try await (0..<20).asyncMap(connect)
-        for device in warmUp { _ = try await device.waitFor { $0.type == .subscribed } }
-        for device in warmUp { await device.close() }
-        try await Task.sleep(for: .seconds(2))
-        let before = process.residentBytes()
-        var devices: [ChatSocket] = []
-        for index in 0..<sockets { devices.append(try await connect(index)) }
         for device in devices {
             guard try await device.waitFor(timeout: .seconds(60), { $0.type == .subscribed }) else {
                 throw ValidationError("a socket was not subscribed")
             }
         }
-        try await Task.sleep(for: .seconds(idle))
-        let after = process.residentBytes()
-        let share = chatURLs.count == 1 ? sockets : (sockets + 1) / 2
-        print(
-            String(
-                format:
-                    "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB: %.1f KB per idle socket",
-                sockets, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / Double(share) / 1024))
         return devices
     }
 
     /// Sends `rate` messages a second and prints the send-to-arrival latency over every socket.
-    private func fanOut(room: RoomID, sender: Session, devices: [ChatSocket]) async throws {
+    private func fanOut(room: RoomID, sender: Session, devices: [ChatDevice]) async throws {
         let chat = TestClient(baseURL: "http://127.0.0.1:28086")
         var sentAt: [String: ContinuousClock.Instant] = [:]
         let interval = Duration.seconds(1) / rate
         var next = ContinuousClock.now
+        let firstFrames = devices.map(\.frameCount)
         for index in 0..<(rate * seconds) {
             try await Task.sleep(until: next)
-            let id = "bench-\(index)"
+            let id = "bench-\(devices.count)-\(index)"
             sentAt[id] = .now
             _ = try await expect(
                 201,
@@ -125,25 +127,22 @@ struct ChatBenchmark: AsyncParsableCommand {
         }
         try await Task.sleep(for: .seconds(3))
         var latencies: [Double] = [], missing = 0
-        for device in devices {
+        for (device, first) in zip(devices, firstFrames) {
             var seen = Set<String>()
-            for arrival in device.arrivals where arrival.message.type == .message {
+            for arrival in device.arrivals(from: first) where arrival.message.type == .message {
                 guard let message = arrival.message.message, let sent = sentAt[message.clientMessageId] else { continue }
                 seen.insert(message.clientMessageId)
-                let elapsed = arrival.at - sent
-                latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                latencies.append((arrival.at - sent).seconds * 1000)
             }
             missing += sentAt.count - seen.count
         }
         latencies.sort()
-        func percentile(_ p: Double) -> Double {
-            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-        }
         print(
             String(
                 format:
                     "chat fan-out: %d sockets, %d messages/s for %d s: %d deliveries, %d missing; send to arrival p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                devices.count, rate, seconds, latencies.count, missing, percentile(0.5), percentile(0.99), latencies.last ?? .nan))
+                devices.count, rate, seconds, latencies.count, missing, percentile(latencies, 0.5), percentile(latencies, 0.99),
+                latencies.last ?? .nan))
     }
 
     /// Fills the room to `history` messages in its store, then reads pages at random seqs.

@@ -48,12 +48,32 @@ struct SearchBenchmark: AsyncParsableCommand {
         try await stack.stop()
     }
 
+    /// Indexes a tenth of the games and searches, then the rest and searches again: how indexing and
+    /// searching grow with the index.
     private func measure(search: TestClient, auth: TestClient) async throws {
-        var random = SystemRandomNumberGenerator()
+        let token = try await auth.register(name: "Bench Searcher").accessToken
+        let store = postgres == nil ? "SQLite file" : "PostgreSQL"
+        var centers: [Coordinates] = [], indexed = 0, loading: Duration = .zero
+        for size in Set([max(1, games / 10), games]).sorted() {
+            let (more, took) = try await index(size - indexed, into: search)
+            centers += more
+            loading += took
+            print(
+                String(
+                    format: "search: %d games indexed on %@: %.0f events/s over all %d (%.0f events/s for the last %d)", size, store,
+                    Double(size) / loading.seconds, size, Double(size - indexed) / took.seconds, size - indexed))
+            indexed = size
+            try await searches(around: centers, search: search, token: token)
+        }
+    }
+
+    /// Delivers `total` new games in batches, `streams` batches at once; returns centres to search
+    /// around (public games' positions) and how long it took.
+    private func index(_ total: Int, into search: TestClient) async throws -> (centers: [Coordinates], took: Duration) {
         // Batches are made on another task while the previous one is indexed, so the load
         // generator does not hold back the indexer it measures.
         let (batches, batchInput) = AsyncStream<(body: EventBatch, centers: [Coordinates])>.makeStream(bufferingPolicy: .bufferingOldest(2))
-        let total = games, size = batch
+        let size = batch
         let producer = Task {
             defer { batchInput.finish() }
             var random = SystemRandomNumberGenerator()
@@ -91,15 +111,12 @@ struct SearchBenchmark: AsyncParsableCommand {
             return try await group.reduce(into: []) { $0 += $1 }
         }
         try await producer.value
-        let loading = ContinuousClock.now - started
-        let seconds = Double(loading.components.seconds) + Double(loading.components.attoseconds) / 1e18
-        let store = postgres == nil ? "SQLite file" : "PostgreSQL"
-        print(
-            String(
-                format: "search: %d games indexed on %@ in %.1f s: %.0f events/s (%d batch%@ of %d at a time)", games, store, seconds,
-                Double(games) / seconds, streams, streams == 1 ? "" : "es", batch))
+        return (centers, ContinuousClock.now - started)
+    }
 
-        let token = try await auth.register(name: "Bench Searcher").accessToken
+    /// Times `queries` searches at 5 km and at 50 km around random `centers`, with sport and age-group filters.
+    private func searches(around centers: [Coordinates], search: TestClient, token: String) async throws {
+        var random = SystemRandomNumberGenerator()
         for radius in [5.0, 50.0] {
             var latencies: [Double] = [], found = 0
             for _ in 0..<queries {
@@ -111,14 +128,13 @@ struct SearchBenchmark: AsyncParsableCommand {
                 let elapsed = ContinuousClock.now - start
                 guard response.status == 200 else { throw ValidationError("search failed: \(response.status) \(response.text)") }
                 found += try response.decode(Page<Nearby<Game>>.self).items.count
-                latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                latencies.append(elapsed.seconds * 1000)
             }
             latencies.sort()
             print(
                 String(
                     format: "  %.0f km with sport and age group: p50 %.2f ms  p99 %.2f ms  (%d searches, %.1f results each)", radius,
-                    latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)], queries,
-                    Double(found) / Double(queries)))
+                    percentile(latencies, 0.5), percentile(latencies, 0.99), queries, Double(found) / Double(queries)))
         }
     }
 

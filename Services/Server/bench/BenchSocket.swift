@@ -1,0 +1,160 @@
+import ArgumentParser
+import Contracts
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import ServiceKitTesting
+
+/// A benchmark's device on a live socket, made of NIO channel handlers alone: each text frame is kept
+/// with its arrival time by the event loop that read it, and decoded only when the benchmark reads
+/// the arrivals. Tests use `LiveDevice` (HummingbirdWSClient: an async sequence and two tasks per
+/// socket); at 10,000 sockets on the two cores the server is measured on, its task switches per frame
+/// were the devices' largest cost, and they showed as server latency.
+final class BenchSocket<Message: Decodable & Sendable>: Sendable {
+    struct Received: Sendable {
+        let message: Message
+        let at: ContinuousClock.Instant
+    }
+
+    private let channel: any Channel
+    private let frames: NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>
+
+    private init(channel: any Channel, frames: NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>) {
+        self.channel = channel
+        self.frames = frames
+    }
+
+    /// Opens `path` at `baseURL` (`http://host:port`), with a bearer token when given.
+    static func connect(baseURL: String, path: String, token: String? = nil) async throws -> BenchSocket {
+        guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
+            throw ValidationError("not an address: \(baseURL)")
+        }
+        let frames = NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>([])
+        let group = MultiThreadedEventLoopGroup.singleton
+        let upgraded = Outcome(group.any().makePromise(of: Void.self))
+        var headers = HTTPHeaders([("Host", "\(host):\(port)"), ("Content-Length", "0")])
+        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+        let channel = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                let upgrader = NIOWebSocketClientUpgrader(
+                    requestKey: Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), maxFrameSize: 1 << 20
+                ) { channel, _ in
+                    // The frame handlers go last, so the request's handler, which only reads HTTP, leaves.
+                    channel.pipeline.removeHandler(name: "upgrade-request")
+                        .flatMap { channel.pipeline.addHandler(FrameRecorder(frames: frames)) }
+                        .map { upgraded.settle(.success(())) }
+                }
+                return channel.pipeline.addHTTPClientHandlers(
+                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
+                ).flatMap { channel.pipeline.addHandler(UpgradeRequest(head: request, upgraded: upgraded), name: "upgrade-request") }
+            }
+            .connect(host: host, port: port).get()
+        channel.closeFuture.whenComplete { _ in upgraded.settle(.failure(ValidationError("the socket at \(path) was closed"))) }
+        try await upgraded.promise.futureResult.get()
+        return BenchSocket(channel: channel, frames: frames)
+    }
+
+    /// Sends `message` as a text frame.
+    func send(_ message: some Encodable) throws {
+        let data = try HuddleJSON.encoder.encode(message)
+        let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: channel.allocator.buffer(bytes: data))
+        channel.writeAndFlush(frame, promise: nil)
+    }
+
+    /// The frames received so far from the `first`-th on that decode as a `Message`, in order.
+    func arrivals(from first: Int = 0) -> [Received] {
+        frames.withLockedValue { Array($0.dropFirst(first)) }.compactMap { text, at in
+            (try? HuddleJSON.decoder.decode(Message.self, from: Data(text.readableBytesView))).map { Received(message: $0, at: at) }
+        }
+    }
+
+    /// Frames received so far.
+    var frameCount: Int { frames.withLockedValue { $0.count } }
+
+    /// Waits (up to `timeout`) until a message satisfies `condition`; returns whether one did.
+    func waitFor(timeout: Duration, _ condition: @Sendable (Message) -> Bool) async throws -> Bool {
+        try await eventually(within: timeout, every: .milliseconds(10)) { arrivals().contains { condition($0.message) } }
+    }
+
+    func close() async {
+        try? await channel.close()
+    }
+}
+
+/// The upgrade's outcome, settled by whichever comes first: the upgrade, a refusal, or the socket closing.
+private final class Outcome: Sendable {
+    let promise: EventLoopPromise<Void>
+    private let settled = NIOLockedValueBox(false)
+
+    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func settle(_ result: Result<Void, any Error>) {
+        guard
+            settled.withLockedValue({ done in
+                defer { done = true }; return !done
+            })
+        else { return }
+        promise.completeWith(result)
+    }
+}
+
+/// Sends the upgrade request once connected; an answer other than the upgrade fails the socket.
+private final class UpgradeRequest: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    let head: HTTPRequestHead
+    let upgraded: Outcome
+
+    init(head: HTTPRequestHead, upgraded: Outcome) {
+        self.head = head
+        self.upgraded = upgraded
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Only a refusal reaches here: an accepted upgrade replaces the HTTP handlers.
+        if case .head(let response) = unwrapInboundIn(data) {
+            upgraded.settle(.failure(ValidationError("upgrade refused: \(response.status.code)")))
+            context.close(promise: nil)
+        }
+    }
+}
+
+/// Keeps each text frame with its arrival time, and answers pings.
+private final class FrameRecorder: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let frames: NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>
+
+    init(frames: NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>) {
+        self.frames = frames
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            let at = ContinuousClock.now
+            frames.withLockedValue { $0.append((frame.unmaskedData, at)) }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            context.close(promise: nil)
+        default:
+            break
+        }
+    }
+}
