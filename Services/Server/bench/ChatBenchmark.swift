@@ -69,19 +69,23 @@ struct ChatBenchmark: AsyncParsableCommand {
         let rooms = try await chat.call(ChatAPI.rooms, token: sender.accessToken).decode(Page<ChatRoom>.self)
         guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
 
-        // A tenth of the sockets first, then all of them: how memory and fan-out grow with the sockets.
-        let before = processes[0].residentBytes()
+        // A few sockets first, so what the first connections make once (pools, caches) is not counted.
+        for device in try await connect(0..<20, room: room, users: users, chatURLs: chatURLs) { await device.close() }
+        try await Task.sleep(for: .seconds(2))
+        // A tenth of the sockets, then the rest: how memory and fan-out grow with the sockets. Memory
+        // per socket is what the sockets each step adds brought, read after they idled.
         var devices: [ChatDevice] = []
         for count in Set([max(1, sockets / 10), sockets]).sorted() {
+            let before = processes[0].residentBytes(), added = count - devices.count
             devices += try await connect(devices.count..<count, room: room, users: users, chatURLs: chatURLs)
             try await Task.sleep(for: .seconds(idle))
             let after = processes[0].residentBytes()
-            let share = chatURLs.count == 1 ? count : (count + 1) / 2
+            let share = chatURLs.count == 1 ? added : (added + 1) / 2
             print(
                 String(
                     format:
-                        "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB: %.1f KB per idle socket",
-                    count, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / Double(share) / 1024))
+                        "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB for the last %d: %.1f KB per idle socket",
+                    count, Double(before) / 1e6, Double(after) / 1e6, added, Double(after - before) / Double(share) / 1024))
             try await fanOut(room: room, sender: sender, devices: devices)
         }
         for device in devices { await device.close() }
