@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOWebSocket
 import ServiceKit
 
 /// Everything one device's chat socket is sent, in order: its rooms' live changes, what it missed
@@ -139,16 +138,8 @@ final class ChatOutbox: Sendable {
     /// One hop to the connection's event loop for the item's frames; the hops are made under the
     /// lock, so they run in the order the items were posted.
     private func write(_ frames: [ByteBuffer]) {
-        let channel = self.channel
-        channel.eventLoop.execute {
-            for buffer in frames.dropLast() { channel.write(Self.text(buffer), promise: nil) }
-            channel.writeAndFlush(Self.text(frames[frames.count - 1])).whenComplete { _ in
-                self.state.withLockedValue { $0.unwritten -= 1 }
-            }
-        }
+        channel.writeTextFrames(frames) { self.state.withLockedValue { $0.unwritten -= 1 } }
     }
-
-    private static func text(_ buffer: ByteBuffer) -> WebSocketFrame { WebSocketFrame(fin: true, opcode: .text, data: buffer) }
 
     /// Sends nothing more and ends the socket's reading, which ends the socket: swift-websocket then
     /// closes it politely.

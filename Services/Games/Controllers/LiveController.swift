@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ServiceKit
 
 /// `GET /v1/rounds/{id}/live?afterVersion=`: every change of the card, pushed to every device of
@@ -28,13 +29,14 @@ struct LiveController: Controller {
             let round = try context.parameters.id(RoundID.self)
             _ = try await rounds.card(round, viewer: signedIn.userID)
             return Admitted(round: round, user: signedIn.userID, after: try request.query(GamesAPI.afterVersion))
-        } serve: { admitted, inbound, outbound, _ in
-            try await serve(admitted.round, to: admitted.user, after: admitted.after, inbound: inbound, outbound: outbound)
+        } serve: { admitted, inbound, _, context in
+            try await serve(
+                admitted.round, to: admitted.user, after: admitted.after, inbound: inbound, channel: context.requestContext.channel)
         }
     }
 
     private func serve(
-        _ round: RoundID, to user: UserID, after: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        _ round: RoundID, to user: UserID, after: Int?, inbound: WebSocketInboundStream, channel: any Channel
     ) async throws {
         let known = try await rounds.card(round, viewer: user).version
         try await LiveSocketSession(live: live, subject: round, maxMessageSize: Self.maxMessageSize).run(
@@ -47,7 +49,7 @@ struct LiveController: Controller {
                 let missed = try await rounds.changes(of: round, after: after, viewer: user)
                 return (missed, max(after, missed.last?.version ?? after))
             },
-            inbound: inbound, outbound: outbound,
+            inbound: inbound, channel: channel,
             answer: { message, version in await apply(message, to: round, by: user, version: version) })
     }
 

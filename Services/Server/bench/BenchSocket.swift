@@ -35,7 +35,7 @@ final class BenchSocket<Message: Decodable & Sendable>: Sendable {
         let frames = NIOLockedValueBox<[(text: ByteBuffer, at: ContinuousClock.Instant)]>([])
         let group = MultiThreadedEventLoopGroup.singleton
         let upgraded = Outcome(group.any().makePromise(of: Void.self))
-        var headers = HTTPHeaders([("Host", "\(host):\(port)"), ("Content-Length", "0")])
+        var headers = HTTPHeaders([("Host", "\(host):\(port)")])
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
         let channel = try await ClientBootstrap(group: group)
@@ -49,7 +49,10 @@ final class BenchSocket<Message: Decodable & Sendable>: Sendable {
                         .flatMap { channel.pipeline.addHandler(FrameRecorder(frames: frames)) }
                         .map { upgraded.settle(.success(())) }
                 }
+                // The first frame may come in the same read as the upgrade's answer: the HTTP
+                // decoder hands on what it read past the answer instead of dropping it.
                 return channel.pipeline.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes,
                     withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
                 ).flatMap { channel.pipeline.addHandler(UpgradeRequest(head: request, upgraded: upgraded), name: "upgrade-request") }
             }

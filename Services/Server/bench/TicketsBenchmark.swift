@@ -20,14 +20,30 @@ struct TicketsBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds at each concurrency.") var seconds = 10
     @Option(help: "pgbench, for the yardstick.") var pgbench = "/usr/lib/postgresql/15/bin/pgbench"
     @Option(help: "wrk, which places the tickets (apt install wrk).") var wrk = "/usr/bin/wrk"
+    @Option(help: "Runs, each pgbench then tickets; with --postgres the median ratio per level ends the output.") var runs = 1
 
     func run() async throws {
         let levels = concurrency.split(separator: ",").compactMap { Int($0) }
         guard !levels.isEmpty else { throw ValidationError("--concurrency needs numbers, e.g. 1,4,16") }
-        if let postgres {
-            setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1)
-            try await yardstick(levels)
+        if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
+        var ratios: [Int: [Double]] = [:]
+        for run in 1...max(1, runs) {
+            if runs > 1 { print("run \(run) of \(runs)") }
+            let yardstick = postgres == nil ? [:] : try await self.yardstick(levels)
+            let placed = try await once(levels)
+            for level in levels {
+                guard let tps = yardstick[level], let rate = placed[level] else { continue }
+                ratios[level, default: []].append(rate / tps)
+                print(String(format: "  %3d clients: tickets/pgbench %.2f", level, rate / tps))
+            }
         }
+        guard !ratios.isEmpty else { return }
+        print("tickets against pgbench TPC-B over \(runs) run\(runs == 1 ? "" : "s") (median, and spread; target ≥ 0.5):")
+        for level in levels { print("  \(level) clients: \(Spread(ratios[level] ?? []))") }
+    }
+
+    /// Starts betting and places tickets at each level; tickets placed a second, by level.
+    private func once(_ levels: [Int]) async throws -> [Int: Double] {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tickets-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: data) }
@@ -35,7 +51,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
         logger.logLevel = .error
         let standIn = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
-        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
+        return try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
             let database = { (name: String) in
                 postgres == nil ? "sqlite:\(data.path)/\(name).sqlite" : try await TestStore.postgres.freshDatabaseURL()
             }
@@ -52,7 +68,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 data: data)
             defer { server.stop() }
             try await ChildProcess.waitForHealth("http://127.0.0.1:28085")
-            try await place(
+            return try await place(
                 levels, betting: "http://127.0.0.1:28085", auth: "http://127.0.0.1:28081", feed: feedURL,
                 setup: postgres == nil ? "SQLite" : "PostgreSQL")
         }
@@ -62,7 +78,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     /// clients share the machine's two cores with betting and PostgreSQL, and a client built on
     /// AsyncHTTPClient took 0.45 of a core at 4 clients (about 170 µs a ticket) where wrk takes 0.09.
     /// A connection per client and a user per connection; as many wrk threads as pgbench's `-j`.
-    private func place(_ levels: [Int], betting: String, auth: String, feed: String, setup: String) async throws {
+    private func place(_ levels: [Int], betting: String, auth: String, feed: String, setup: String) async throws -> [Int: Double] {
         let picks = try await Self.fixtures(betting: TestClient(baseURL: betting), feed: FootballControlClient(baseURL: feed))
         let users = try await (0..<(levels.max() ?? 1)).asyncMap { index in
             try await TestClient(baseURL: auth).register(name: "Bench \(index)")
@@ -74,6 +90,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("tickets-\(UUID().uuidString).lua")
         defer { try? FileManager.default.removeItem(at: script) }
         print("tickets (\(setup)): POST /v1/betting/tickets, two legs each, \(seconds) s per level, load from wrk")
+        var rates: [Int: Double] = [:]
         for level in levels {
             let threads = Self.threads(level)
             try Self.wrkScript(
@@ -87,11 +104,13 @@ struct TicketsBenchmark: AsyncParsableCommand {
                     betting,
                 ])
             guard let load = WrkSummary(output) else { throw ValidationError("could not read wrk's output:\n\(output)") }
+            rates[level] = load.rate
             print(
                 String(
                     format: "  %3d clients: %7.1f tickets/s  p50 %6.2f ms  p99 %6.2f ms  (%d refused, %d socket errors)", level,
-                    Double(load.requests - load.refused) / load.seconds, load.p50, load.p99, load.refused, load.errors))
+                    load.rate, load.p50, load.p99, load.refused, load.errors))
         }
+        return rates
     }
 
     /// Load threads (wrk's `-t`, pgbench's `-j`) for `clients` on this machine's two cores.
@@ -154,10 +173,11 @@ struct TicketsBenchmark: AsyncParsableCommand {
     }
 
     /// pgbench's TPC-B (scale 1, as many clients as each level) on a fresh database of the same server.
-    private func yardstick(_ levels: [Int]) async throws {
+    private func yardstick(_ levels: [Int]) async throws -> [Int: Double] {
         let url = try await TestStore.postgres.freshDatabaseURL()
         print("pgbench TPC-B (scale 1) on the same server, \(seconds) s per level")
         _ = try ChildProcess.runTool(pgbench, ["-i", "-q", "-s", "1", url])
+        var rates: [Int: Double] = [:]
         for level in levels {
             // `-T` never ends when pgbench is started from here (its timer signal arrives ignored), so
             // a short run sizes a `-t` run of about the wanted length.
@@ -168,8 +188,10 @@ struct TicketsBenchmark: AsyncParsableCommand {
             let output = try ChildProcess.runTool(
                 pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", String(perClient), "-n", url])
             let latency = output.split(separator: "\n").first { $0.hasPrefix("latency average") }.map(String.init) ?? ""
+            rates[level] = tps(output)
             print(String(format: "  %3d clients: %7.1f tps  ", level, tps(output) ?? .nan) + latency)
         }
+        return rates
     }
 
     private func tps(_ output: String) -> Double? {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import ServiceKit
 
 /// `GET /v1/matches/{id}/live?afterVersion=`: every version of the match as `{version, match}`,
@@ -17,12 +18,12 @@ struct MatchLiveController: Controller {
             let id = try context.parameters.id(MatchID.self)
             _ = try await matches.current(id)
             return (id: id, after: try request.query(GamesAPI.afterVersion))
-        } serve: { admitted, inbound, outbound, _ in
-            try await serve(admitted.id, after: admitted.after, inbound: inbound, outbound: outbound)
+        } serve: { admitted, inbound, _, context in
+            try await serve(admitted.id, after: admitted.after, inbound: inbound, channel: context.requestContext.channel)
         }
     }
 
-    private func serve(_ id: MatchID, after: Int?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    private func serve(_ id: MatchID, after: Int?, inbound: WebSocketInboundStream, channel: any Channel) async throws {
         let known = try await matches.current(id).version
         try await LiveSocketSession(live: live, subject: id, maxMessageSize: LiveController.maxMessageSize).run(
             known: known,
@@ -32,7 +33,7 @@ struct MatchLiveController: Controller {
                 let missed = try await matches.changes(of: id, after: after)
                 return (missed, missed.last?.version ?? after)
             },
-            inbound: inbound, outbound: outbound,
+            inbound: inbound, channel: channel,
             // Nothing is taken from devices; reading only notices the hang-up.
             answer: { _, _ in nil })
     }
