@@ -59,24 +59,34 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
         for stack in stacks { try? await stack.stop() }
     }
 
+    /// With a tenth of the devices first, then all of them.
     private func measure(auth: String, catalog: String, games gamesURLs: [String]) async throws {
         let (round, players, sessions) = try await prepareRound(auth: auth, catalog: catalog, games: gamesURLs[0])
         var devices: [LiveSocket] = []
-        for index in 0..<clients {
-            let device = try await LiveSocket.connect(
-                baseURL: gamesURLs[index % gamesURLs.count], round: round.id, token: sessions[index % sessions.count].accessToken)
-            devices.append(device)
+        var sent = 0
+        for size in Set([max(1, clients / 10), clients]).sorted() {
+            for index in devices.count..<size {
+                let device = try await LiveSocket.connect(
+                    baseURL: gamesURLs[index % gamesURLs.count], round: round.id, token: sessions[index % sessions.count].accessToken)
+                devices.append(device)
+            }
+            for device in devices { _ = try await device.waitFor { $0.type == .card } }
+            try await updates(from: sent, round: round, players: players, devices: devices)
+            sent += Int(rate * seconds)
         }
-        for device in devices { _ = try await device.waitFor { $0.type == .card } }
+        for device in devices { await device.close() }
+    }
 
-        // Every update sets a cell to a value it has not had in this run, so each one is a new
-        // version and its (player, hole, strokes) names it uniquely.
+    /// Sends `rate` updates a second from the first device and prints their latency at every device.
+    /// Every update sets a cell to a value it has not had in this run (`first` counts those sent
+    /// before), so each one is a new version and its (player, hole, strokes) names it uniquely.
+    private func updates(from first: Int, round: Scorecard, players: [RoundPlayerID], devices: [LiveSocket]) async throws {
         let sender = devices[0]
         var sentAt: [String: ContinuousClock.Instant] = [:]
         let count = Int(rate * seconds)
         let interval = Duration.seconds(1 / rate)
         var next = ContinuousClock.now
-        for index in 0..<count {
+        for index in first..<(first + count) {
             let cell = index % (players.count * round.holes.count)
             let pass = index / (players.count * round.holes.count)
             let update = ScoreUpdate(
@@ -90,28 +100,24 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
 
         var latencies: [Double] = [], missing = 0
         for device in devices {
-            let scores = device.arrivals.filter { $0.message.type == .score }
-            missing += max(0, count - scores.count)
-            for arrival in scores {
+            var seen = 0
+            for arrival in device.arrivals where arrival.message.type == .score {
                 guard let playerId = arrival.message.playerId, let hole = arrival.message.hole, let strokes = arrival.message.strokes,
                     let sent = sentAt[Self.key(playerId, hole, strokes)]
                 else { continue }
-                latencies.append(
-                    Double((arrival.at - sent).components.attoseconds) / 1e15 + Double((arrival.at - sent).components.seconds) * 1000)
+                seen += 1
+                latencies.append((arrival.at - sent).seconds * 1000)
             }
+            missing += max(0, count - seen)
         }
         latencies.sort()
-        func percentile(_ p: Double) -> Double {
-            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-        }
         let setup =
             instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL")
-        print("live-scores: \(clients) devices, \(count) updates at \(rate)/s, \(setup)")
+        print("live-scores: \(devices.count) devices, \(count) updates at \(rate)/s, \(setup)")
         print(
             String(
-                format: "  deliveries %d (missing %d)  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, missing, percentile(0.5),
-                percentile(0.99), latencies.last ?? .nan))
-        for device in devices { await device.close() }
+                format: "  deliveries %d (missing %d)  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count, missing,
+                percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.last ?? .nan))
     }
 
     static func key(_ player: RoundPlayerID, _ hole: Int, _ strokes: Int) -> String { "\(player)/\(hole)/\(strokes)" }
