@@ -300,6 +300,7 @@ let package = Package(
             dependencies: [
                 "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
+                .nioWebSocket, .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Tests/GamesTests", swiftSettings: swiftSettings),
         .testTarget(

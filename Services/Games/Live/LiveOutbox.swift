@@ -41,19 +41,23 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
 
     /// A change from the feed.
     func deliver(_ change: LiveDelivery<Message>) {
-        state.withLockedValue { state in
-            guard !state.ended else { return }
-            guard state.opened else { return state.early.append(change) }
-            guard change.version > state.sent else { return }
+        let overflowed = state.withLockedValue { state in
+            guard !state.ended else { return false }
+            guard state.opened else {
+                state.early.append(change)
+                return false
+            }
+            guard change.version > state.sent else { return false }
             state.sent = change.version
-            write([change.json], state: &state)
+            return !write([change.json], state: &state)
         }
+        if overflowed { disconnect() }
     }
 
     /// The opening, sent first, then the changes that came while it was read.
     func open(_ messages: [Message], sentThrough: Int) {
-        state.withLockedValue { state in
-            guard !state.ended else { return }
+        let overflowed = state.withLockedValue { state in
+            guard !state.ended else { return false }
             state.sent = sentThrough
             var frames = messages.compactMap(Self.json)
             for change in state.early where change.version > state.sent {
@@ -62,17 +66,16 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
             }
             state.early = []
             state.opened = true
-            if !frames.isEmpty { write(frames, state: &state) }
+            return !frames.isEmpty && !write(frames, state: &state)
         }
+        if overflowed { disconnect() }
     }
 
     /// An answer to what the device sent.
     func reply(_ message: Message) {
         guard let json = Self.json(message) else { return }
-        state.withLockedValue { state in
-            guard !state.ended else { return }
-            write([json], state: &state)
-        }
+        let overflowed = state.withLockedValue { state in !state.ended && !write([json], state: &state) }
+        if overflowed { disconnect() }
     }
 
     /// The feed ended (the service is stopping): ends the socket's reading, which ends the socket.
@@ -85,16 +88,20 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
     }
 
     /// One hop to the connection's event loop for the frames; hops are made under the lock, so they
-    /// run in the order the frames were posted.
-    private func write(_ frames: [ByteBuffer], state: inout State) {
+    /// run in the order the frames were posted. False when the device has let `limit` writes pile
+    /// up: it is sent nothing more, and the caller disconnects it once the lock is released (closing
+    /// fails the writes left, whose completions take the lock).
+    private func write(_ frames: [ByteBuffer], state: inout State) -> Bool {
         state.unwritten += 1
         guard state.unwritten <= limit else {
             state.ended = true
-            channel.close(promise: nil)
-            return
+            return false
         }
         channel.writeTextFrames(frames) { self.state.withLockedValue { $0.unwritten -= 1 } }
+        return true
     }
+
+    private func disconnect() { channel.close(promise: nil) }
 
     /// Messages are plain Codable values: encoding one does not fail.
     private static func json(_ message: Message) -> ByteBuffer? {

@@ -61,7 +61,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
                 loaded.append(try measure("http://127.0.0.1:\(port)/v1/sports", connections: connections))
                 single.append(try measure("http://127.0.0.1:\(port)/v1/sports", connections: 1))
             }
-            let rate = loaded.map { Double($0.requests - $0.refused) / $0.seconds }
+            let rate = loaded.map(\.rate)
             for (index, (name, _, _)) in gateways.enumerated() {
                 print(
                     String(
@@ -72,22 +72,14 @@ struct BalanceBenchmark: AsyncParsableCommand {
                 ratios[index - 1].append((rate[index] / rate[0], single[index].p50 / single[0].p50, single[index].p99 / single[0].p99))
             }
         }
-        func spread(_ values: [Double]) -> String {
-            String(format: "%.2f–%.2f (median %.2f)", values.min() ?? .nan, values.max() ?? .nan, values.sorted()[values.count / 2])
-        }
         for (index, name) in ["two instances", "one instance under two names"].enumerated() {
             print("\(name) against one, over \(rounds) rounds:")
-            print("  throughput ratio \(spread(ratios[index].map(\.throughput)))")
-            print("  p50 ratio \(spread(ratios[index].map(\.p50))), p99 ratio \(spread(ratios[index].map(\.p99)))")
+            print("  throughput ratio \(Spread(ratios[index].map(\.throughput)))")
+            print("  p50 ratio \(Spread(ratios[index].map(\.p50))), p99 ratio \(Spread(ratios[index].map(\.p99)))")
         }
     }
 
     private func measure(_ url: String, connections: Int) throws -> WrkSummary {
-        let output = try ChildProcess.runTool(
-            wrk, ["-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(seconds)s", "--latency", url])
-        guard let summary = WrkSummary(output), summary.errors == 0 || summary.requests > 0 else {
-            throw ValidationError("could not read wrk's output:\n\(output)")
-        }
-        return summary
+        try WrkSummary.run(wrk, url, connections: connections, seconds: seconds)
     }
 }

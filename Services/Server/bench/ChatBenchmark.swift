@@ -33,12 +33,10 @@ struct ChatBenchmark: AsyncParsableCommand {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
             throw ValidationError("--instances 2 needs --postgres: instances share the room through PostgreSQL")
         }
-        if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("chat-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        let chatDB = postgres == nil ? "sqlite:\(data.path)/chat.sqlite" : try await TestStore.postgres.freshDatabaseURL()
-        let authDB = postgres == nil ? "sqlite:\(data.path)/auth.sqlite" : try await TestStore.postgres.freshDatabaseURL()
+        let store = try BenchStore(postgres: postgres, name: "chat")
+        defer { store.remove() }
+        let data = store.directory
+        let (chatDB, authDB) = (try await store.url("chat"), try await store.url("auth"))
         let token = UUID().uuidString + UUID().uuidString
         let common = [
             "internal.token=\(token)", "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",

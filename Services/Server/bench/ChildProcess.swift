@@ -9,40 +9,37 @@ struct ChildProcess {
 
     /// One module's thin executable (`gateway`, `catalog`, …) with `environment` as its configuration.
     static func module(_ name: String, environment: [String: String]) throws -> ChildProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin", "LOG_LEVEL": "error"]
-            .merging(environment) { _, given in given }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return ChildProcess(process: process)
+        try program(
+            built(name), [],
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin", "LOG_LEVEL": "error"]
+                .merging(environment) { _, given in given })
     }
 
     /// `environment` is added to this process's (the `OTEL_*` variables, say).
     static func huddle(_ arguments: [String], settings: [String], data: URL, environment: [String: String] = [:]) throws -> ChildProcess {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("huddle")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments =
+        try program(
+            built("huddle"),
             arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
-            + settings.flatMap { ["--set", $0] }
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given } }
+                + settings.flatMap { ["--set", $0] },
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
+    }
+
+    /// A program that runs beside the benchmark until stopped (a module, nginx), its output discarded;
+    /// with this process's environment unless given one.
+    static func program(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return ChildProcess(process: process)
     }
 
-    /// A program that runs beside the benchmark until stopped (nginx), its output discarded.
-    static func tool(_ path: String, _ arguments: [String]) throws -> ChildProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return ChildProcess(process: process)
+    /// An executable of the same build as this benchmark.
+    private static func built(_ name: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
     /// VmRSS from /proc.

@@ -76,13 +76,8 @@ struct GatewayBenchmark: AsyncParsableCommand {
     }
 
     private func measure(_ url: String, token: String, connections: Int) throws -> WrkSummary {
-        let output = try ChildProcess.runTool(
-            wrk,
-            [
-                "-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(seconds)s", "--latency", "-H",
-                "Authorization: Bearer \(token)", url,
-            ])
-        guard let summary = WrkSummary(output), summary.refused == 0 else { throw ValidationError("wrk's run failed:\n\(output)") }
+        let summary = try WrkSummary.run(wrk, url, connections: connections, seconds: seconds, headers: ["Authorization: Bearer \(token)"])
+        guard summary.refused == 0 else { throw ValidationError("\(summary.refused) answers to \(url) were refused") }
         return summary
     }
 
@@ -117,7 +112,8 @@ struct GatewayBenchmark: AsyncParsableCommand {
             """
         let file = directory.appendingPathComponent("nginx.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
-        return try ChildProcess.tool(binary, ["-p", directory.path, "-c", file.path, "-e", "\(directory.path)/nginx-error.log"])
+        return try ChildProcess.program(
+            URL(fileURLWithPath: binary), ["-p", directory.path, "-c", file.path, "-e", "\(directory.path)/nginx-error.log"])
     }
 }
 

@@ -37,14 +37,12 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
             throw ValidationError("--instances 2 needs --postgres: instances share the match through PostgreSQL")
         }
-        if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
+        let store = try BenchStore(postgres: postgres, name: "live-match")
+        defer { store.remove() }
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let standIn = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "100000"]))
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("live-match-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
         try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
             var settings = [
                 "internal.token=\(TestStack.internalToken)", "games.matches.provider.url=\(feedURL)",
@@ -53,15 +51,16 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             ]
             for (module, port) in [("auth", 28081), ("catalog", 28082), ("games", 28083), ("gateway", 28080)] {
                 settings += ["\(module).http.port=\(port)", "\(module).url=http://127.0.0.1:\(port)"]
-                if module != "gateway" {
-                    let url = postgres == nil ? "sqlite:\(data.path)/\(module).sqlite" : try await TestStore.postgres.freshDatabaseURL()
-                    settings.append("\(module).db.url=\(url)")
-                }
             }
-            let gamesStore = String(settings.first { $0.hasPrefix("games.db.url=") }!.dropFirst("games.db.url=".count))
+            let gamesStore = try await store.url("games")
+            settings += [
+                "auth.db.url=\(try await store.url("auth"))", "catalog.db.url=\(try await store.url("catalog"))",
+                "games.db.url=\(gamesStore)",
+            ]
             var processes = [
                 try ChildProcess.huddle(
-                    ["--modules", "auth,catalog,games,gateway"], settings: settings + ["gateway.ops.http.port=28180"], data: data)
+                    ["--modules", "auth,catalog,games,gateway"], settings: settings + ["gateway.ops.http.port=28180"], data: store.directory
+                )
             ]
             defer { processes.forEach { $0.stop() } }
             try await ChildProcess.waitForHealth("http://127.0.0.1:28083")
@@ -74,7 +73,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                         ["--modules", "games"],
                         settings: shared.filter { !$0.hasPrefix("games.http.port") } + [
                             "games.http.port=28183", "auth.url=http://127.0.0.1:28081", "catalog.url=http://127.0.0.1:28082",
-                        ], data: data))
+                        ], data: store.directory))
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28183")
                 gamesURLs.append("http://127.0.0.1:28183")
             }

@@ -25,12 +25,10 @@ struct PushesBenchmark: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
 
     func run() async throws {
-        if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("pushes-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        let notifyDB = postgres == nil ? "sqlite:\(data.path)/notify.sqlite" : try await TestStore.postgres.freshDatabaseURL()
-        let authDB = postgres == nil ? "sqlite:\(data.path)/auth.sqlite" : try await TestStore.postgres.freshDatabaseURL()
+        let store = try BenchStore(postgres: postgres, name: "pushes")
+        defer { store.remove() }
+        let data = store.directory
+        let (notifyDB, authDB) = (try await store.url("notify"), try await store.url("auth"))
         try await withPushStandIns { pushSettings, _, recorder in
             let settings =
                 [
@@ -117,7 +115,7 @@ struct PushesBenchmark: AsyncParsableCommand {
             String(
                 format:
                     "pushes: %d of %d reminders pushed, %d sent twice, %d refused; lateness p50 %.0f ms, p99 %.0f ms, max %.0f ms; %.0f pushes/s over %.1f s",
-                lateness.count, reminders, twice, refused, Self.percentile(lateness, 0.5), Self.percentile(lateness, 0.99),
+                lateness.count, reminders, twice, refused, percentile(lateness, 0.5), percentile(lateness, 0.99),
                 lateness.last ?? .nan,
                 Double(arrivals.count) / max(span, 0.001), span))
     }
@@ -164,10 +162,6 @@ struct PushesBenchmark: AsyncParsableCommand {
         print(
             String(
                 format: "pushes: event to push for a %d-member team game, %d games: p50 %.1f ms, p99 %.1f ms, max %.1f ms", team, games - 1,
-                Self.percentile(latencies, 0.5), Self.percentile(latencies, 0.99), latencies.last ?? .nan))
-    }
-
-    private static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+                percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.last ?? .nan))
     }
 }

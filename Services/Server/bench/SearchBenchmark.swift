@@ -22,14 +22,10 @@ struct SearchBenchmark: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let searchDB: String
-        if let postgres {
-            setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1)
-            searchDB = try await TestStore.postgres.freshDatabaseURL()
-        } else {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-bench-\(UUID().uuidString)")
-            searchDB = "sqlite:" + directory.appendingPathComponent("search.sqlite").path
-        }
+        // A million games make a SQLite file of about 800 MB: it is removed at the end.
+        let store = try BenchStore(postgres: postgres, name: "search")
+        defer { store.remove() }
+        let searchDB = try await store.url("search")
         let settings = [
             "auth.bcrypt.cost": "4", "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "search.http.port": "0",
             "search.db.url": searchDB, "log.level": "error",

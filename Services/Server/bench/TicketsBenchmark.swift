@@ -25,6 +25,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     func run() async throws {
         let levels = concurrency.split(separator: ",").compactMap { Int($0) }
         guard !levels.isEmpty else { throw ValidationError("--concurrency needs numbers, e.g. 1,4,16") }
+        // The yardstick's database is made on the same server.
         if let postgres { setenv("HUDDLE_TEST_POSTGRES_URL", postgres, 1) }
         var ratios: [Int: [Double]] = [:]
         for run in 1...max(1, runs) {
@@ -44,33 +45,29 @@ struct TicketsBenchmark: AsyncParsableCommand {
 
     /// Starts betting and places tickets at each level; tickets placed a second, by level.
     private func once(_ levels: [Int]) async throws -> [Int: Double] {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tickets-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try BenchStore(postgres: postgres, name: "tickets")
+        defer { store.remove() }
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let standIn = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
         return try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
-            let database = { (name: String) in
-                postgres == nil ? "sqlite:\(data.path)/\(name).sqlite" : try await TestStore.postgres.freshDatabaseURL()
-            }
             // Betting runs as `huddle` runs it, in a process of its own.
             let server = try ChildProcess.huddle(
                 ["--modules", "auth,betting"],
                 settings: [
                     "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "auth.http.port=28081", "betting.http.port=28085",
-                    "auth.db.url=\(try await database("auth"))", "betting.db.url=\(try await database("betting"))",
+                    "auth.db.url=\(try await store.url("auth"))", "betting.db.url=\(try await store.url("betting"))",
                     "betting.db.pool=\(max(20, levels.max() ?? 20))", "betting.odds.provider.url=\(feedURL)",
                     "betting.odds.provider.key=huddle-dev-football-key", "betting.odds.poll.ms=100", "betting.wallet.grant=1000000000000",
                     "betting.stake.max=100000",
                 ],
-                data: data)
+                data: store.directory)
             defer { server.stop() }
             try await ChildProcess.waitForHealth("http://127.0.0.1:28085")
             return try await place(
                 levels, betting: "http://127.0.0.1:28085", auth: "http://127.0.0.1:28081", feed: feedURL,
-                setup: postgres == nil ? "SQLite" : "PostgreSQL")
+                setup: store.kind)
         }
     }
 
@@ -97,13 +94,8 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 tokens: users.prefix(level).map(\.accessToken), threads: threads, bodies: bodies, keyPrefix: "bench-\(level)"
             )
             .write(to: script, atomically: true, encoding: .utf8)
-            let output = try ChildProcess.runTool(
-                wrk,
-                [
-                    "-t", String(threads), "-c", String(level), "-d", "\(seconds)s", "--timeout", "30s", "--latency", "-s", script.path,
-                    betting,
-                ])
-            guard let load = WrkSummary(output) else { throw ValidationError("could not read wrk's output:\n\(output)") }
+            let load = try WrkSummary.run(
+                wrk, ["-t", String(threads), "-c", String(level), "-d", "\(seconds)s", "--timeout", "30s", "-s", script.path, betting])
             rates[level] = load.rate
             print(
                 String(

@@ -80,7 +80,7 @@ struct TracingBenchmark: AsyncParsableCommand {
                         String(format: "  round %d, %-5@: %8.1f reads/s  %7.1f tickets/s", round, setting.name as NSString, reads, tickets))
                 }
             }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            func median(_ values: [Double]) -> Double { Spread(values).median }
             let baseline = results["off"].map { (median($0.reads), median($0.tickets)) } ?? (1, 1)
             for setting in settings {
                 guard let measured = results[setting.name] else { continue }
@@ -148,8 +148,6 @@ struct TracingBenchmark: AsyncParsableCommand {
 
     /// Answers per second that were not refused.
     private func load(_ arguments: [String], url: String) throws -> Double {
-        let output = try ChildProcess.runTool(wrk, arguments + ["--timeout", "30s", url])
-        guard let summary = WrkSummary(output) else { throw ValidationError("could not read wrk's output:\n\(output)") }
-        return Double(summary.requests - summary.refused) / summary.seconds
+        try WrkSummary.run(wrk, arguments + ["--timeout", "30s", url]).rate
     }
 }

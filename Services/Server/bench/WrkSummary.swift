@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// What `huddle-bench` reads from wrk's `--latency` report.
 struct WrkSummary {
     /// Responses received in the run, over how many seconds, and how many of them were not 2xx.
@@ -28,6 +30,20 @@ struct WrkSummary {
         refused = fields(after: "Non-2xx or 3xx responses:")?.first.flatMap { Int($0) } ?? 0
         // "Socket errors: connect 0, read 0, write 0, timeout 0"
         errors = (fields(after: "Socket errors:") ?? []).compactMap { Int($0) }.reduce(0, +)
+    }
+
+    /// Runs wrk (`--latency` added) to its end and reads its report.
+    static func run(_ wrk: String, _ arguments: [String]) throws -> WrkSummary {
+        let output = try ChildProcess.runTool(wrk, ["--latency"] + arguments)
+        guard let summary = WrkSummary(output) else { throw ValidationError("could not read wrk's output:\n\(output)") }
+        return summary
+    }
+
+    /// A load of `connections` on `url` for `seconds` (threads as many as this machine's cores, at most).
+    static func run(_ wrk: String, _ url: String, connections: Int, seconds: Int, headers: [String] = []) throws -> WrkSummary {
+        try run(
+            wrk,
+            ["-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(seconds)s"] + headers.flatMap { ["-H", $0] } + [url])
     }
 
     /// Answers that were not refused, a second.
