@@ -9,7 +9,10 @@ public struct RevocationPoller: Service {
     let interval: Duration
     let logger: Logger
 
-    static let failuresWorthAWarning = 3
+    /// How long polls must have failed before it is news: on a machine starved for a second or two
+    /// (a deploy, a loaded test run) a few polls in a row miss, and that is no news; auth gone for
+    /// this long is.
+    static let outageWorthAWarning: Duration = .seconds(5)
 
     public init(verifier: TokenVerifier, interval: Duration, logger: Logger) {
         self.verifier = verifier
@@ -20,22 +23,23 @@ public struct RevocationPoller: Service {
     public func run() async throws {
         // Stops at once on shutdown: a poll then would only fail against modules that are stopping too.
         await cancelWhenGracefulShutdown {
-            var failures = 0
+            var failingSince: ContinuousClock.Instant?, warned = false
             while true {
                 // Sleep first: at start-up the source may still be migrating its store.
                 do { try await Task.sleep(for: interval) } catch { return }
                 do {
                     let ended = try await verifier.pollRevocations()
                     if !ended.isEmpty { await OpenSockets.current?.close(sessions: ended) }
-                    if failures >= Self.failuresWorthAWarning { logger.info("revocation list reachable again") }
-                    failures = 0
+                    if warned { logger.info("revocation list reachable again") }
+                    (failingSince, warned) = (nil, false)
                 } catch {
                     if Task.isCancelled { return }
-                    failures += 1
-                    // One poll missed on a busy machine is no news; auth gone for three polls is.
-                    if failures == Self.failuresWorthAWarning {
-                        logger.warning("cannot fetch revoked sessions (\(failures) polls in a row): \(error)")
-                    } else if failures < Self.failuresWorthAWarning {
+                    let since = failingSince ?? .now
+                    failingSince = since
+                    if !warned, ContinuousClock.now - since >= Self.outageWorthAWarning {
+                        warned = true
+                        logger.warning("cannot fetch revoked sessions (failing for \(ContinuousClock.now - since)): \(error)")
+                    } else if !warned {
                         logger.debug("revoked sessions not fetched this time: \(error)")
                     }
                 }
