@@ -17,12 +17,12 @@ let standInURL = ProcessInfo.processInfo.environment["HUDDLE_TEST_STANDIN_URL"].
 
 /// The replicated topology (deploy/kubernetes/replicas.sh, which names the folder of its instances'
 /// pid files in HUDDLE_TEST_REPLICAS): one instance of every module is killed with SIGKILL in the
-/// middle of journeys and live sockets, and nothing acknowledged is lost; each provider was polled
-/// by one instance at a time.
+/// middle of journeys, reports and live sockets, and nothing acknowledged is lost; each provider was
+/// polled by one instance at a time.
 @Suite("Replicas survive a kill", .serialized, .enabled(if: replicatedTopology != nil, "needs the replicated topology"))
 struct ReplicaKillTests {
     static var replicas: String? { replicatedTopology }
-    static let modules = ["auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases"]
+    static let modules = ["auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases", "moderation"]
 
     /// Kills the first instance of every module with SIGKILL: no graceful shutdown, open transactions abandoned.
     static func killFirstInstances() throws {
@@ -34,7 +34,7 @@ struct ReplicaKillTests {
     }
 
     @Test(
-        "messages and games written while one instance of every module is killed are all kept, phones following the chat miss nothing, and the survivors finish the killed ones' events"
+        "messages, games and reports written while one instance of every module is killed are all kept, phones following the chat miss nothing, each report is in one case a survivor decides, and the survivors finish the killed ones' events"
     )
     func killOneOfEach() async throws {
         let gateway = try TestClient(baseURL: #require(StackTests.deployedGateway))
@@ -59,8 +59,10 @@ struct ReplicaKillTests {
         let dueSoon = try await Self.gameRemindedSoon(joinedBy: bo, plannedBy: ada, through: gateway)
         try await Task.sleep(for: .seconds(1))
 
-        // Bo chats and Ada plans games, each write retried with its own key until acknowledged.
+        // Bo chats, Ada plans games and reports every fifth message, each write retried with its own key
+        // until acknowledged (a report's key is its subject).
         let sent = NIOLockedValueBox<[ChatMessage]>([]), games = NIOLockedValueBox<[Game]>([])
+        let reports = NIOLockedValueBox<[Report]>([])
         let writing = Task {
             for index in 1...40 {
                 let message = SendChatMessage(text: "message \(index)", clientMessageId: "survivor-\(index)")
@@ -68,6 +70,13 @@ struct ReplicaKillTests {
                     try await gateway.call(ChatAPI.send, room, body: message, token: bo.accessToken)
                 }
                 if let acknowledged { sent.withLockedValue { $0.append(acknowledged) } }
+                if let acknowledged, index.isMultiple(of: 5) {
+                    let report = ReportRequest(subject: .message(acknowledged.id), reason: .spam, note: "survivor \(index)")
+                    let kept = try await Self.retried(Report.self) {
+                        try await gateway.call(ModerationAPI.report, body: report, token: ada.accessToken)
+                    }
+                    if let kept { reports.withLockedValue { $0.append(kept) } }
+                }
                 if index.isMultiple(of: 4) {
                     let key = ["Idempotency-Key": "survivor-game-\(index)"]
                     let request = CreateGameRequest(
@@ -113,8 +122,41 @@ struct ReplicaKillTests {
             return Set(planned.map(\.id)).isSubset(of: Set(near.items.map(\.item.id)))
         }
         #expect(found, "search does not list every game planned around the kill")
+        try await Self.checkReportsKept(reports.withLockedValue { $0 }, of: acknowledged, in: room, by: ada, through: gateway)
         try await Self.checkOnePollerAtATime(killedAt: killedAt)
         try await Self.checkPushed(phoneToken, about: planned.map(\.id) + [dueSoon])
+    }
+
+    /// Every report acknowledged around the kill is the reporter's once and in one open case of its
+    /// own; a moderator removes the first message through the survivors, and it becomes a tombstone.
+    static func checkReportsKept(
+        _ reports: [Report], of messages: [ChatMessage], in room: RoomID, by reporter: Session, through gateway: TestClient
+    ) async throws {
+        #expect(reports.count == 8)
+        let mine = try await gateway.value(ModerationAPI.myReports, query: "limit=100", token: reporter.accessToken).items
+        for report in reports { #expect(mine.filter { $0.subject == report.subject }.count == 1, "\(report.subject)") }
+        let moderator = try await StackTests.administrator(gateway)
+        var open: [ModerationCase] = [], cursor: String?
+        repeat {
+            let page = try await gateway.value(
+                ModerationAPI.cases, query: "limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: moderator.accessToken)
+            open += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        let cases = reports.map { report in open.filter { $0.subject == report.subject } }
+        for (report, found) in zip(reports, cases) {
+            #expect(found.count == 1 && found.first?.reportCount == 1, "\(report.subject): \(found)")
+        }
+        let first = try #require(cases.first?.first)
+        _ = try await gateway.value(
+            ModerationAPI.act, first.id, body: CaseActionRequest(action: .remove, reason: "Spam"), token: moderator.accessToken)
+        let message = try #require(messages.first { $0.id.uuid == first.subject.id.uuid })
+        let removed = try await eventually(within: .seconds(30)) {
+            let history = try await gateway.value(
+                ChatAPI.messages, room, query: "after=\(message.seq - 1)&limit=10", token: reporter.accessToken)
+            return history.items.first { $0.id == message.id }?.deleted == true
+        }
+        #expect(removed, "the removed message is not a tombstone")
     }
 
     /// A game `player` joins whose reminder (`notify.reminders.before.ms`, an hour before kickoff)
