@@ -60,7 +60,8 @@ protocol PlaceStore: Sendable {
     func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws
     func document(_ kind: PlaceKind, id: String, on sql: any SQLDatabase) async throws -> PlaceDocument?
     func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws
-    /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle).
+    /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle),
+    /// but for those moderators hid: the managers of those find them in their own lists.
     func candidates(
         _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
     )
@@ -169,6 +170,7 @@ struct SQLPlaceStore: PlaceStore {
             let point = SQLFunction("ll_to_earth", args: SQLColumn("lat"), SQLColumn("lng"))
             query = query.where(SQLBinaryExpression(left: box, op: SQLRaw("@>"), right: point))
         }
+        if let type = kind.subjectType { query = query.where(HiddenSubjects.notHidden(type, id: SQLColumn("id", table: "places"))) }
         query = apply(filter, to: query)
         return try await query.all().map { row in
             PlaceCandidate(

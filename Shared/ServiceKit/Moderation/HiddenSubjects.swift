@@ -21,6 +21,13 @@ public struct HiddenSubjects: Sendable {
         }
     }
 
+    /// A condition that leaves out the rows whose `id` column names a hidden subject of `type`, for a
+    /// query that reads many of them (search's candidates): the store probes its list for each row
+    /// instead of being sent every id.
+    public static func notHidden(_ type: SubjectType, id column: SQLColumn) -> SQLQueryString {
+        "NOT EXISTS (SELECT 1 FROM hidden_subjects WHERE subject_type = \(bind: type.rawValue) AND subject_id = \(column))"
+    }
+
     /// Which of `ids` (of `type`) are hidden.
     public func hidden(_ type: SubjectType, among ids: [UUID], on sql: any SQLDatabase) async throws -> Set<UUID> {
         guard !ids.isEmpty else { return [] }
