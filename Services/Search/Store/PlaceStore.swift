@@ -93,16 +93,18 @@ struct SQLPlaceStore: PlaceStore {
                 .onConflict(with: ["id", "kind"]) { update in
                     Self.documentColumns.dropFirst(2).reduce(update) { $0.set(excludedValueOf: $1) }
                 }
-                .returning("rid", "lat", "lng").all()
+                .returning("rid", "lat", "lng", "sport").all()
             guard kind == .sqlite else { continue }
             // An R*Tree takes no upsert: moved and new points are deleted, then inserted.
             let rids = try stored.map { try $0.decode(column: "rid", as: Int64.self) }
-            try await sql.delete(from: "places_geo").where("rid", .in, SQLBind.group(rids)).run()
+            try await sql.delete(from: "places_at").where("rid", .in, SQLBind.group(rids)).run()
             let points = try zip(rids, stored).map { rid, row -> [any SQLExpression] in
                 let lat = try row.decode(column: "lat", as: Double.self), lng = try row.decode(column: "lng", as: Double.self)
-                return [SQLBind(rid), SQLBind(lat), SQLBind(lat), SQLBind(lng), SQLBind(lng)]
+                let sport = SportCode.of(try row.decode(column: "sport", as: String?.self).flatMap(Sport.init))
+                return [SQLBind(rid), SQLBind(lat), SQLBind(lat), SQLBind(lng), SQLBind(lng), SQLBind(sport), SQLBind(sport)]
             }
-            try await sql.insert(into: "places_geo").columns("rid", "min_lat", "max_lat", "min_lng", "max_lng").rows(points).run()
+            try await sql.insert(into: "places_at").columns("rid", "min_lat", "max_lat", "min_lng", "max_lng", "min_sport", "max_sport")
+                .rows(points).run()
         }
     }
 
@@ -126,7 +128,7 @@ struct SQLPlaceStore: PlaceStore {
     func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws {
         guard !ids.isEmpty else { return }
         if self.kind == .sqlite {
-            try await sql.delete(from: "places_geo")
+            try await sql.delete(from: "places_at")
                 .where(
                     "rid", .in,
                     SQLSubquery.select {
@@ -147,16 +149,20 @@ struct SQLPlaceStore: PlaceStore {
             .where(SQLColumn("privacy", table: "places"), .notEqual, SQLBind(Privacy.private.rawValue))
         switch self.kind {
         case .sqlite:
-            // The R*Tree hands over the rowids in the boxes, and only those rows are read.
+            // The R*Tree hands over the rowids of the sport in the boxes, and only those rows are read.
+            let sports = filter.sport.map { (SportCode.of($0), SportCode.of($0)) } ?? SportCode.all
             let inBoxes = SQLSubquery.select { geo in
-                geo.column("rid").from("places_geo").where(group: { any in
+                geo.column("rid").from("places_at").where(group: { any in
                     boxes.reduce(any) { any, box in
                         any.orWhere(group: { inBox in
                             inBox.where("max_lat", .greaterThanOrEqual, SQLBind(box.minLat)).where(
                                 "min_lat", .lessThanOrEqual, SQLBind(box.maxLat)
                             )
                             .where("max_lng", .greaterThanOrEqual, SQLBind(box.minLng)).where(
-                                "min_lng", .lessThanOrEqual, SQLBind(box.maxLng))
+                                "min_lng", .lessThanOrEqual, SQLBind(box.maxLng)
+                            )
+                            .where("max_sport", .greaterThanOrEqual, SQLBind(sports.0)).where(
+                                "min_sport", .lessThanOrEqual, SQLBind(sports.1))
                         })
                     }
                 })
