@@ -1,7 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Instrumentation
@@ -58,12 +58,13 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                     responder: responder,
                     // A device's frames may be as long as a module takes: the module, not the gateway, answers
                     // one it finds too long, with the error frame its socket documents.
-                    configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing)
-                ) { head, channel, logger in
-                    try await upgrade(
-                        head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
-                        client: client, timeout: proxy.timeout, logger: logger)
-                },
+                    configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
+                    additionalChannelHandlers: { [] },
+                    shouldUpgrade: { head, channel, logger in
+                        try await upgrade(
+                            head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
+                            client: client, timeout: proxy.timeout, logger: logger)
+                    }),
                 limits: settings.head)
         },
         configuration: reader.serverConfiguration(for: .gateway),
