@@ -42,7 +42,7 @@ final class ChatOutbox: Sendable {
         /// Items waiting, in order, for this user's block list to be read; nil while none does.
         var awaitingBlocks: [Item]?
         /// Items whose frames were handed to the connection and not yet written to it.
-        var unwritten = 0
+        var writes: LiveWrites
         /// Nothing more is sent: the device fell behind or the socket is closing.
         var ended = false
     }
@@ -51,9 +51,8 @@ final class ChatOutbox: Sendable {
     private let channel: any Channel
     private let live: LiveRooms
     private let blocks: BlockCache
-    private let limit: Int
     private let cutOff: @Sendable () -> Void
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
     /// `cutOff` resets the connection after the drain time unless it ended by then (see `ChatSettings.socketDrain`).
     init(user: UserID, channel: any Channel, live: LiveRooms, blocks: BlockCache, limit: Int, cutOff: @escaping @Sendable () -> Void) {
@@ -61,8 +60,8 @@ final class ChatOutbox: Sendable {
         self.channel = channel
         self.live = live
         self.blocks = blocks
-        self.limit = limit
         self.cutOff = cutOff
+        self.state = NIOLockedValueBox(State(writes: LiveWrites(limit: limit)))
     }
 
     // MARK: Subscriptions
@@ -120,25 +119,15 @@ final class ChatOutbox: Sendable {
             guard let id = state.subscriptions.removeValue(forKey: room) else { continue }
             Task { await live.unsubscribe(id, from: room) }
         }
-        if !frames.isEmpty {
-            state.unwritten += 1
-            guard state.unwritten <= limit else {
-                // This device cannot keep up: it will resume from its seq. A device that still
-                // reads gets the close; one that stopped is reset after the drain time.
-                end(&state)
-                cutOff()
-                return
-            }
-            write(frames)
+        if !frames.isEmpty, !state.writes.hand(frames, to: channel, written: { self.state.withLockedValue { $0.writes.finished() } }) {
+            // This device cannot keep up: it will resume from its seq. A device that still reads
+            // gets the close; one that stopped is reset after the drain time.
+            end(&state)
+            cutOff()
+            return
         }
         // The feed ended while subscribed: the service is stopping, so the socket closes.
         if case .closed(let room) = item, state.subscriptions[room] != nil { end(&state) }
-    }
-
-    /// One hop to the connection's event loop for the item's frames; the hops are made under the
-    /// lock, so they run in the order the items were posted.
-    private func write(_ frames: [ByteBuffer]) {
-        channel.writeTextFrames(frames) { self.state.withLockedValue { $0.unwritten -= 1 } }
     }
 
     /// Sends nothing more and ends the socket's reading, which ends the socket: swift-websocket then

@@ -14,7 +14,8 @@ import ServiceKit
 /// event loop. With a queue drained by a writer task per socket (a task wake-up, then an awaited
 /// write, per device), a change reached 10,000 devices of one match with p99 303 ms
 /// (`huddle-bench live-match`); chat's sockets, written this way, kept 20,000 deliveries a second.
-/// A device that lets `limit` writes pile up unwritten is disconnected; it resumes with `afterVersion`.
+/// A device that lets `limit` writes pile up unwritten is stopped as chat's are (`LiveWrites`); it
+/// resumes with `afterVersion`.
 final class LiveOutbox<Message: VersionedMessage>: Sendable {
     private struct State {
         /// The last version sent; changes up to it are not sent again.
@@ -22,18 +23,19 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
         /// Changes delivered before the opening was sent, which follow it.
         var early: [LiveDelivery<Message>] = []
         var opened = false
-        var unwritten = 0
+        var writes: LiveWrites
         var ended = false
     }
 
     private let channel: any Channel
-    private let limit: Int
+    private let cutOff: @Sendable () -> Void
     private let state: NIOLockedValueBox<State>
 
-    init(channel: any Channel, sentThrough known: Int, limit: Int) {
+    /// `cutOff` resets the connection after a drain time unless it ended by then (`LiveSockets.cutOff`).
+    init(channel: any Channel, sentThrough known: Int, limit: Int, cutOff: @escaping @Sendable () -> Void) {
         self.channel = channel
-        self.limit = limit
-        self.state = NIOLockedValueBox(State(sent: known))
+        self.cutOff = cutOff
+        self.state = NIOLockedValueBox(State(sent: known, writes: LiveWrites(limit: limit)))
     }
 
     /// The last version sent to the device.
@@ -41,23 +43,19 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
 
     /// A change from the feed.
     func deliver(_ change: LiveDelivery<Message>) {
-        let overflowed = state.withLockedValue { state in
-            guard !state.ended else { return false }
-            guard state.opened else {
-                state.early.append(change)
-                return false
-            }
-            guard change.version > state.sent else { return false }
+        state.withLockedValue { state in
+            guard !state.ended else { return }
+            guard state.opened else { return state.early.append(change) }
+            guard change.version > state.sent else { return }
             state.sent = change.version
-            return !write([change.json], state: &state)
+            write([change.json], state: &state)
         }
-        if overflowed { disconnect() }
     }
 
     /// The opening, sent first, then the changes that came while it was read.
     func open(_ messages: [Message], sentThrough: Int) {
-        let overflowed = state.withLockedValue { state in
-            guard !state.ended else { return false }
+        state.withLockedValue { state in
+            guard !state.ended else { return }
             state.sent = sentThrough
             var frames = messages.compactMap(Self.json)
             for change in state.early where change.version > state.sent {
@@ -66,42 +64,40 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
             }
             state.early = []
             state.opened = true
-            return !frames.isEmpty && !write(frames, state: &state)
+            if !frames.isEmpty { write(frames, state: &state) }
         }
-        if overflowed { disconnect() }
     }
 
     /// An answer to what the device sent.
     func reply(_ message: Message) {
         guard let json = Self.json(message) else { return }
-        let overflowed = state.withLockedValue { state in !state.ended && !write([json], state: &state) }
-        if overflowed { disconnect() }
+        state.withLockedValue { state in
+            guard !state.ended else { return }
+            write([json], state: &state)
+        }
     }
 
     /// The feed ended (the service is stopping): ends the socket's reading, which ends the socket.
     func end() {
-        state.withLockedValue { state in
-            state.ended = true
-            state.early = []
+        state.withLockedValue { end(&$0) }
+    }
+
+    /// One hop to the connection's event loop for the frames, made under the lock, so hops run in the
+    /// order the frames were posted; a device that cannot keep up is sent nothing more, gets the
+    /// close if it still reads, and is cut off after the drain time if not.
+    private func write(_ frames: [ByteBuffer], state: inout State) {
+        guard state.writes.hand(frames, to: channel, written: { self.state.withLockedValue { $0.writes.finished() } }) else {
+            end(&state)
+            return cutOff()
         }
+    }
+
+    /// Sends nothing more and ends the socket's reading: swift-websocket then closes it politely.
+    private func end(_ state: inout State) {
+        state.ended = true
+        state.early = []
         channel.close(mode: .input, promise: nil)
     }
-
-    /// One hop to the connection's event loop for the frames; hops are made under the lock, so they
-    /// run in the order the frames were posted. False when the device has let `limit` writes pile
-    /// up: it is sent nothing more, and the caller disconnects it once the lock is released (closing
-    /// fails the writes left, whose completions take the lock).
-    private func write(_ frames: [ByteBuffer], state: inout State) -> Bool {
-        state.unwritten += 1
-        guard state.unwritten <= limit else {
-            state.ended = true
-            return false
-        }
-        channel.writeTextFrames(frames) { self.state.withLockedValue { $0.unwritten -= 1 } }
-        return true
-    }
-
-    private func disconnect() { channel.close(promise: nil) }
 
     /// Messages are plain Codable values: encoding one does not fail.
     private static func json(_ message: Message) -> ByteBuffer? {

@@ -17,6 +17,9 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
     /// Writes a device may leave unwritten before it is disconnected: a match changes about once a
     /// second, so this is a device that stopped reading minutes ago.
     static var unwrittenLimit: Int { 256 }
+    /// How long a stopped device has to take its close before its connection is reset, as chat's
+    /// default (`chat.socket.drain.ms`).
+    static var drain: TimeAmount { .seconds(10) }
 
     let live: LiveFeed<Key, Message>
     let subject: Key
@@ -28,7 +31,8 @@ struct LiveSocketSession<Key: Hashable & Sendable & CustomStringConvertible, Mes
         known: Int, opening: () async throws -> Opening, inbound: WebSocketInboundStream, channel: any Channel,
         answer: @escaping @Sendable (WebSocketMessage, _ lastSent: Int) async -> Message?
     ) async throws {
-        let outbox = LiveOutbox<Message>(channel: channel, sentThrough: known, limit: Self.unwrittenLimit)
+        let outbox = LiveOutbox<Message>(
+            channel: channel, sentThrough: known, limit: Self.unwrittenLimit, cutOff: LiveSockets.cutOff(channel, after: Self.drain))
         let subscriber = LiveSubscriber(deliver: { outbox.deliver($0) }, end: { outbox.end() })
         let subscription = await live.subscribe(subscriber, to: subject, after: known)
         do {

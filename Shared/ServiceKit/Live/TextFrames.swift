@@ -14,3 +14,30 @@ extension Channel {
         }
     }
 }
+
+/// The writes a live socket's outbox (chat's, games') has handed its connection and not yet seen
+/// written. It lives in the outbox's locked state and is used under that lock, so the hops to the
+/// event loop are made in the order things were posted. Nothing waits per socket; what a device does
+/// not take is bounded instead: one that lets `limit` writes pile up cannot keep up. Its outbox then
+/// sends nothing more and ends the socket's reading (swift-websocket closes it politely), and cuts
+/// the connection after a drain time unless it ended by then (`LiveSockets.cutOff`): a device that
+/// stopped reading never takes the close. It resumes later from where it was.
+public struct LiveWrites: Sendable {
+    let limit: Int
+    private var unwritten = 0
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Hands `frames` to `channel`; `written` runs once they are written (or failed) and must call
+    /// `finished()` under the outbox's lock. False, with nothing handed over, when `limit` writes are
+    /// still unwritten.
+    public mutating func hand(_ frames: [ByteBuffer], to channel: any Channel, written: @escaping @Sendable () -> Void) -> Bool {
+        guard unwritten < limit else { return false }
+        unwritten += 1
+        channel.writeTextFrames(frames, written: written)
+        return true
+    }
+
+    /// One handed write is written.
+    public mutating func finished() { unwritten -= 1 }
+}
