@@ -105,9 +105,9 @@ struct Search: Sendable {
         }
 
         /// The place as a result: its document decoded, then changed by `shown` for the viewer.
-        func decoded<Item: Codable & Sendable & Equatable>(as type: Item.Type, shown: (inout Item) -> Void = { _ in }) throws -> Nearby<
-            Item
-        > {
+        func decoded<Item: Codable & Sendable & Equatable>(
+            as type: Item.Type, shown: (inout Item) -> Void = { _ in }
+        ) throws -> Nearby<Item> {
             var item = try HuddleJSON.decoder.decode(Item.self, from: candidate.doc)
             shown(&item)
             return Nearby(item: item, distanceMeters: distanceMeters)
