@@ -129,11 +129,16 @@ enum OutgoingBody {
     case whole(ByteBuffer)
     case streamed(length: Int?)
 
+    /// A GET's or HEAD's body means nothing (RFC 9110 §9.3.1–2), and a TRACE must carry none (§9.3.8):
+    /// NIO's request encoder drops a TRACE's Content-Length, so a body written after its head would
+    /// reach the module as the start of another request, one the gateway never routed.
+    static let sentWithoutBody: Set<HTTPRequest.Method> = [.get, .head, .trace]
+
     init(_ request: Request, bodyLimit: Int) async throws {
         let length = request.headers[.contentLength].flatMap(Int.init)
         // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
         let hasBody = length != nil || request.headers[.transferEncoding] != nil
-        if request.method == .get || request.method == .head || !hasBody {
+        if Self.sentWithoutBody.contains(request.method) || !hasBody {
             self = .none
         } else if let length, length <= UpstreamClient.wholeBodyLimit {
             self = .whole(try await request.body.collect(upTo: length))

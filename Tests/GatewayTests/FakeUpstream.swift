@@ -36,6 +36,7 @@ struct FakeUpstream {
         router.on("/v1/teams/echo", method: .get) { request, context in try await echo(request, context) }
         router.on("/v1/teams/echo", method: .post) { request, context in try await echo(request, context) }
         router.on("/v1/teams/echo", method: .delete) { request, context in try await echo(request, context) }
+        router.on("/v1/teams/echo", method: .trace) { request, context in try await echo(request, context) }
         router.post("/v1/teams/closed-door") { _, _ in
             // Like a module refusing a request: it answers before reading the body.
             Response(status: .unauthorized)

@@ -104,6 +104,26 @@ struct GatewayTests {
         }
     }
 
+    @Test("a TRACE's body never reaches the module, where it would be read as a request the gateway did not route")
+    func traceBodyIsNotForwarded() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { gateway, stack in
+                let smuggled = "POST /v1/teams/echo HTTP/1.1\r\nHost: catalog\r\nContent-Length: 0\r\n\r\n"
+                let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await connection.close() } }
+                try await connection.send(
+                    "TRACE /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nContent-Length: \(smuggled.utf8.count)\r\n\r\n\(smuggled)")
+                #expect(try await eventually { connection.status != nil })
+                #expect(connection.status == 200)
+                // Had the body gone on, the module would have answered it too: either this request would
+                // get that answer on the reused connection, or the module would have echoed three times.
+                let next = try await gateway.raw(.GET, "/v1/teams/echo")
+                #expect(try next.decode(FakeUpstream.Echo.self).method == "GET")
+                #expect(upstream.echoed == 2)
+            }
+        }
+    }
+
     @Test("bodies over the limit get 413, with or without a Content-Length")
     func bodyLimit() async throws {
         try await FakeUpstream.with { upstream in
