@@ -31,11 +31,15 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
     let sockets = DeviceSockets(buffer: settings.socketBuffer, drain: settings.socketDrain)
 
+    let meter = RequestMeter()
+    let relay = ModuleRelay.Settings(
+        routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, meter: meter, bodyLimit: settings.bodyLimit,
+        timeout: settings.upstreamTimeout, logger: logger)
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
         ServerSpanMiddleware<HuddleRequestContext>(module: .gateway)
         RequestIDMiddleware()
-        RequestMetricsMiddleware()
+        RequestMetricsMiddleware(meter: meter)
         proxy
     }
     router.get(RouterPath(GatewayAPI.health.operation.path.text)) { _, _ in
@@ -59,7 +63,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                     // A device's frames may be as long as a module takes: the module, not the gateway, answers
                     // one it finds too long, with the error frame its socket documents.
                     configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
-                    additionalChannelHandlers: { [] },
+                    // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
+                    additionalChannelHandlers: { [ModuleRelay(relay)] },
                     shouldUpgrade: { head, channel, logger in
                         try await upgrade(
                             head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
@@ -184,7 +189,11 @@ private func refusal(
     of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient, timeout: Duration
 ) async -> (Problem, HTTPFields) {
     let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)
-    guard let answer = try? await client.send(request, body: nil, to: base, deadline: .now() + TimeAmount(timeout)) else {
+    guard
+        let answer = try? await client.send(
+            request, body: nil, to: base, deadline: .now() + TimeAmount(timeout), on: client.loopForCaller()
+        ).get()
+    else {
         return (GatewayError.upstreamUnavailable(module).problem, [:])
     }
     var body = ByteBuffer()

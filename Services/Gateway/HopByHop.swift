@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ServiceKit
 
 /// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1).
 enum HopByHop {
@@ -17,6 +18,11 @@ enum HopByHop {
     static func forwardable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notForwarded) }
 
     static func returnable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notReturned) }
+
+    /// Appends the client's address to `X-Forwarded-For`, as each proxy on the way does.
+    static func addForwardedFor(_ clientAddress: String, to fields: inout HTTPFields) {
+        fields[.forwardedFor] = fields[.forwardedFor].map { "\($0), \(clientAddress)" } ?? clientAddress
+    }
 
     /// `fields` without `dropped` and without the headers their Connection header lists.
     private static func keeping(_ fields: HTTPFields, without dropped: Set<String>) -> HTTPFields {

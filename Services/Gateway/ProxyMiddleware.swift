@@ -16,6 +16,7 @@ struct ProxyMiddleware: RouterMiddleware {
     let routes: RouteTable
     let balancer: Balancer
     let client: UpstreamClient
+    var call: ModuleCall { ModuleCall(balancer: balancer) }
     let limiter: RateLimiter
     let bodyLimit: Int
     let timeout: Duration
@@ -44,47 +45,26 @@ struct ProxyMiddleware: RouterMiddleware {
         }
     }
 
-    /// Sends the request to an instance of `module` the balancer picks; one that cannot be reached is
-    /// left for another (the request never got there, so nothing happens twice).
+    /// Sends the request to the module (`ModuleCall`) and hands its answer back as it comes.
     private func forward(_ request: Request, to module: ServiceModule, context: HuddleRequestContext) async throws -> Response {
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         let head = upstreamHead(of: request, context: context)
+        let loop = client.loopForCaller()
         do {
             let body = try await OutgoingBody(request, bodyLimit: bodyLimit)
-            var tried: Set<String> = []
-            for _ in 0..<balancer.attempts(for: module) {
-                guard let base = balancer.take(module, excluding: tried) else { break }
-                tried.insert(base)
-                do {
-                    let answer = try await send(request, head: head, body: body, to: base, deadline: deadline)
-                    balancer.finished(module, base, reached: true)
-                    let headers = HopByHop.returnable(answer.head.headerFields)
-                    switch answer.body {
-                    case .whole(let body):
-                        return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
-                    case .stream(let body):
-                        return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
-                    }
-                } catch UpstreamFailure.unreachable {
-                    balancer.finished(module, base, reached: false)
-                    context.logger.warning("upstream \(module.rawValue) at \(base) unreachable")
-                } catch {
-                    balancer.finished(module, base, reached: true)
-                    throw error
-                }
+            let (client, bodyLimit) = (client, bodyLimit)
+            let answer = try await call.send(to: module, on: loop, logger: context.logger) { base in
+                Self.send(request, head: head, body: body, to: base, deadline: deadline, client: client, bodyLimit: bodyLimit, on: loop)
+            }.get()
+            let headers = HopByHop.returnable(answer.head.headerFields)
+            switch answer.body {
+            case .whole(let body):
+                return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
+            case .stream(let body):
+                return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
             }
-            throw GatewayError.upstreamUnavailable(module)
         } catch is LimitedBody.TooLarge {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
-        } catch UpstreamFailure.timedOut {
-            throw GatewayError.upstreamTimeout(module)
-        } catch UpstreamFailure.closed, UpstreamFailure.stale {
-            throw GatewayError.badUpstream(module)
-        } catch let error as GatewayError {
-            throw error
-        } catch {
-            context.logger.warning("upstream \(module.rawValue) unreachable: \(error)")
-            throw GatewayError.upstreamUnavailable(module)
         }
     }
 
@@ -93,26 +73,28 @@ struct ProxyMiddleware: RouterMiddleware {
         var fields = HopByHop.forwardable(request.headers)
         fields[.requestID] = context.requestID
         TraceContext.inject(into: &fields)
-        let clientIP = Self.clientAddress(context)
-        fields[.forwardedFor] = request.headers[.forwardedFor].map { "\($0), \(clientIP)" } ?? clientIP
+        HopByHop.addForwardedFor(Self.clientAddress(context), to: &fields)
         let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
         return HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
     }
 
     /// Sends the request with its body in the cheapest way its framing allows.
-    private func send(_ request: Request, head: HTTPRequest, body: OutgoingBody, to base: String, deadline: NIODeadline) async throws
-        -> UpstreamResponse
-    {
+    private static func send(
+        _ request: Request, head: HTTPRequest, body: OutgoingBody, to base: String, deadline: NIODeadline, client: UpstreamClient,
+        bodyLimit: Int, on loop: any EventLoop
+    ) -> EventLoopFuture<UpstreamResponse> {
         var head = head
         switch body {
         case .none:
-            return try await client.send(head, body: nil, to: base, deadline: deadline)
+            return client.send(head, body: nil, to: base, deadline: deadline, on: loop)
         case .whole(let whole):
             head.headerFields[.contentLength] = String(whole.readableBytes)
-            return try await client.send(head, body: whole, to: base, deadline: deadline)
+            return client.send(head, body: whole, to: base, deadline: deadline, on: loop)
         case .streamed(let length):
             if let length { head.headerFields[.contentLength] = String(length) } else { head.headerFields[.transferEncoding] = "chunked" }
-            return try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
+            return loop.makeFutureWithTask { [head] in
+                try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
+            }
         }
     }
 

@@ -45,7 +45,9 @@ struct UpstreamHealth: Sendable {
     private func state(of base: String) async -> String {
         do {
             let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
-            let response = try await client.send(request, body: nil, to: base, deadline: .now() + TimeAmount(timeout))
+            let response = try await client.send(
+                request, body: nil, to: base, deadline: .now() + TimeAmount(timeout), on: client.loopForCaller()
+            ).get()
             if case .stream(let body) = response.body { for try await _ in body {} }
             return response.head.status == .ok ? "up" : "degraded"
         } catch {

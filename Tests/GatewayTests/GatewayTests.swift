@@ -104,6 +104,36 @@ struct GatewayTests {
         }
     }
 
+    @Test(
+        "pipelined requests are answered in the order they came, whether relayed below the router or passed to it",
+        arguments: [
+            ["GET", "POST chunked", "GET", "DELETE"], ["POST chunked", "GET", "GET"], ["GET", "GET", "POST", "GET"],
+        ])
+    func pipelining(_ requests: [String]) async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { _, stack in
+                let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await connection.close() } }
+                var wire = ""
+                for (number, request) in requests.enumerated() {
+                    let method = request.split(separator: " ")[0]
+                    wire += "\(method) /v1/teams/echo?n=\(number) HTTP/1.1\r\nHost: huddle\r\n"
+                    switch request {
+                    case "POST chunked": wire += "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+                    case "POST": wire += "Content-Length: 5\r\n\r\nhello"
+                    default: wire += "\r\n"
+                    }
+                }
+                try await connection.send(wire)
+                let answered = { connection.answer.components(separatedBy: "HTTP/1.1 200").count - 1 }
+                #expect(try await eventually { answered() == requests.count })
+                let order = connection.answer.matches(of: /n=(\d)/).map { String($0.output.1) }
+                #expect(order == requests.indices.map(String.init))
+                #expect(connection.answer.components(separatedBy: "\"bodyBytes\":5").count - 1 == requests.count { $0.hasPrefix("POST") })
+            }
+        }
+    }
+
     @Test("a TRACE's body never reaches the module, where it would be read as a request the gateway did not route")
     func traceBodyIsNotForwarded() async throws {
         try await FakeUpstream.with { upstream in

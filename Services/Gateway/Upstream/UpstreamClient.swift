@@ -49,22 +49,28 @@ final class UpstreamClient: Service, Sendable {
         self.idleTimeout = TimeAmount(idleTimeout)
     }
 
-    /// Sends a request whose body, if any, is at hand. A request that finds its pooled connection
-    /// closed by the module goes out again on a fresh one when that cannot do harm: when nothing
-    /// was sent, or when its method is idempotent.
-    func send(_ request: HTTPRequest, body: ByteBuffer?, to base: String, deadline: NIODeadline) async throws -> UpstreamResponse {
-        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? group.any()
-        var mayResend = request.method.isIdempotent
-        while true {
-            let (connection, reused) = try await lease(base, on: loop)
-            do {
-                return try await connection.start(request, body: body, isComplete: true, deadline: deadline).get()
-            } catch UpstreamFailure.stale where reused {
-                continue
-            } catch UpstreamFailure.closed(beforeResponse: true) where reused && mayResend {
-                mayResend = false
+    /// Sends a request whose body, if any, is at hand, on a connection of `loop` when one is pooled. A
+    /// request that finds its pooled connection closed by the module goes out again on a fresh one
+    /// when that cannot do harm: when nothing was sent, or when its method is idempotent. Fails with
+    /// an `UpstreamFailure`.
+    func send(_ request: HTTPRequest, body: ByteBuffer?, to base: String, deadline: NIODeadline, on loop: any EventLoop)
+        -> EventLoopFuture<UpstreamResponse>
+    {
+        @Sendable func attempt(mayResend: Bool) -> EventLoopFuture<UpstreamResponse> {
+            lease(base, on: loop).flatMap { connection, reused in
+                connection.start(request, body: body, isComplete: true, deadline: deadline).flatMapError { error in
+                    switch error {
+                    case UpstreamFailure.stale where reused:
+                        attempt(mayResend: mayResend)
+                    case UpstreamFailure.closed(beforeResponse: true) where reused && mayResend:
+                        attempt(mayResend: false)
+                    default:
+                        loop.makeFailedFuture(error)
+                    }
+                }
             }
         }
+        return attempt(mayResend: request.method.isIdempotent)
     }
 
     /// Sends a request whose body streams from `body`, on a fresh connection (a pooled one could
@@ -73,7 +79,7 @@ final class UpstreamClient: Service, Sendable {
     func send(
         _ request: HTTPRequest, streaming body: some AsyncSequence<ByteBuffer, any Error>, to base: String, deadline: NIODeadline
     ) async throws -> UpstreamResponse {
-        let connection = try await connect(base, on: MultiThreadedEventLoopGroup.currentEventLoop ?? group.any())
+        let connection = try await connect(base, on: MultiThreadedEventLoopGroup.currentEventLoop ?? group.any()).get()
         let answer = connection.start(request, body: nil, isComplete: false, deadline: deadline)
         do {
             var delivered = true
@@ -94,48 +100,52 @@ final class UpstreamClient: Service, Sendable {
         }
     }
 
-    private func lease(_ base: String, on loop: any EventLoop) async throws -> (UpstreamConnection, reused: Bool) {
-        let pooled = try pool.withLockedValue { pool -> UpstreamConnection? in
-            guard !pool.isShutDown else { throw UpstreamFailure.unreachable }
-            return pool.take(base, preferring: loop)
+    /// The event loop a request sent from here should use: the one it runs on, when it runs on one.
+    func loopForCaller() -> any EventLoop { MultiThreadedEventLoopGroup.currentEventLoop ?? group.any() }
+
+    private func lease(_ base: String, on loop: any EventLoop) -> EventLoopFuture<(UpstreamConnection, reused: Bool)> {
+        let pooled: UpstreamConnection?
+        do {
+            pooled = try pool.withLockedValue { pool -> UpstreamConnection? in
+                guard !pool.isShutDown else { throw UpstreamFailure.unreachable }
+                return pool.take(base, preferring: loop)
+            }
+        } catch {
+            return loop.makeFailedFuture(error)
         }
-        if let pooled { return (pooled, true) }
-        return (try await connect(base, on: loop), false)
+        if let pooled { return loop.makeSucceededFuture((pooled, true)) }
+        return connect(base, on: loop).map { ($0, false) }
     }
 
-    private func connect(_ base: String, on loop: any EventLoop) async throws -> UpstreamConnection {
+    private func connect(_ base: String, on loop: any EventLoop) -> EventLoopFuture<UpstreamConnection> {
         guard let address = URL(string: base), address.scheme == "http", let host = address.host() else {
-            throw UpstreamFailure.unreachable
+            return loop.makeFailedFuture(UpstreamFailure.unreachable)
         }
         let port = address.port ?? 80
-        let channel: any Channel
-        do {
-            channel = try await ClientBootstrap(group: loop)
-                .connectTimeout(connectTimeout)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { [idleTimeout] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let pipeline = channel.pipeline.syncOperations
-                        // Header values come as HTTPFields, which never hold characters HTTP/1 forbids.
-                        try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
-                        try pipeline.addHandlers(
-                            HTTP1ToHTTPClientCodec(), IdleStateHandler(allTimeout: idleTimeout),
-                            UpstreamExchangeHandler(eventLoop: channel.eventLoop))
-                    }
+        return ClientBootstrap(group: loop)
+            .connectTimeout(connectTimeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { [idleTimeout] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    // Header values come as HTTPFields, which never hold characters HTTP/1 forbids.
+                    try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+                    try pipeline.addHandlers(
+                        HTTP1ToHTTPClientCodec(), IdleStateHandler(allTimeout: idleTimeout),
+                        UpstreamExchangeHandler(eventLoop: channel.eventLoop))
                 }
-                .connect(host: host, port: port).get()
-        } catch {
-            throw UpstreamFailure.unreachable
-        }
-        return try await channel.eventLoop.submit { [self] in
-            let handler = try channel.pipeline.syncOperations.handler(type: UpstreamExchangeHandler.self)
-            let connection = UpstreamConnection(
-                channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), authority: "\(host):\(port)",
-                retiresAt: .now() + Self.maximumAge)
-            handler.whenIdle = { self.release(connection, base: base) }
-            handler.whenClosed = { self.forget(connection, base: base) }
-            return connection
-        }.get()
+            }
+            .connect(host: host, port: port)
+            .flatMapErrorThrowing { _ in throw UpstreamFailure.unreachable }
+            .flatMapThrowing { [self] channel in
+                let handler = try channel.pipeline.syncOperations.handler(type: UpstreamExchangeHandler.self)
+                let connection = UpstreamConnection(
+                    channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), authority: "\(host):\(port)",
+                    retiresAt: .now() + Self.maximumAge)
+                handler.whenIdle = { self.release(connection, base: base) }
+                handler.whenClosed = { self.forget(connection, base: base) }
+                return connection
+            }
     }
 
     private func release(_ connection: UpstreamConnection, base: String) {

@@ -23,14 +23,17 @@ public enum ProblemResponse {
 
     /// The problem names the trace it happened in, beside the `X-Request-Id` header.
     public static func make(_ problem: Problem, headers extra: HTTPFields = [:]) throws -> Response {
+        let (headers, body) = try parts(problem, headers: extra, traceID: TraceContext.traceID)
+        return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The headers and body of `problem`'s response, naming `traceID` unless it names a trace already.
+    public static func parts(_ problem: Problem, headers extra: HTTPFields = [:], traceID: String?) throws -> (HTTPFields, ByteBuffer) {
         var problem = problem
-        if problem.traceId == nil { problem.traceId = TraceContext.traceID }
+        if problem.traceId == nil { problem.traceId = traceID }
         var headers = extra
         headers[.contentType] = Problem.mediaType
-        let body = try HuddleJSON.encoder.encode(problem)
-        return Response(
-            status: .init(code: problem.status), headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return (headers, ByteBuffer(bytes: try HuddleJSON.encoder.encode(problem)))
     }
 }
 

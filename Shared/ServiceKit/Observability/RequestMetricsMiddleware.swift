@@ -12,49 +12,69 @@ import Synchronization
 /// practice) is timed up to its hand-over, which for a buffered one is when it is written; a
 /// body of unknown length (a stream) is still timed to its end.
 public struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let cache = RequestMetricsCache()
+    private let meter: RequestMeter
 
-    public init() {}
+    /// `meter`: shared with whatever else answers this listener's requests (the gateway's relay).
+    public init(meter: RequestMeter = RequestMeter()) { self.meter = meter }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let active = cache.activeRequests(request.method)
-        active.increment()
+        let started = meter.started(request.method)
         do {
             var response = try await next(request, context)
-            let endpoint = RequestMetricsCache.Endpoint(
-                route: context.endpointPath ?? "Unknown", method: request.method, status: response.status.code)
-            let record: @Sendable () -> Void = { [cache] in
-                let metrics = cache.metrics(endpoint)
-                metrics.requests.increment()
-                metrics.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-                active.decrement()
-            }
+            let (meter, route, method, status) = (meter, context.endpointPath ?? "Unknown", request.method, response.status.code)
             if response.body.contentLength == nil {
                 let body = response.body
                 response.body = ResponseBody { writer in
-                    defer { record() }
+                    defer { meter.answered(started, route: route, method: method, status: status) }
                     try await body.write(writer)
                 }
             } else {
-                record()
+                meter.answered(started, route: route, method: method, status: status)
             }
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            let metrics = cache.metrics(.init(route: context.endpointPath ?? "NotFound", method: request.method, status: status.code))
-            metrics.requests.increment()
-            metrics.errors.increment()
-            active.decrement()
+            meter.failed(started, route: context.endpointPath ?? "NotFound", method: request.method, status: status.code)
             throw error
         }
     }
 }
 
-/// Metric handles by endpoint, made once: a factory lookup on every request costs more.
-final class RequestMetricsCache: Sendable {
+/// The request metrics of one listener, with their handles made once per endpoint: a factory lookup
+/// on every request costs more.
+public final class RequestMeter: Sendable {
+    /// A request under way: counted active until it is answered or fails.
+    public struct Started: Sendable {
+        let active: Meter
+        let at: UInt64
+    }
+
+    public init() {}
+
+    public func started(_ method: HTTPRequest.Method) -> Started {
+        let active = activeRequests(method)
+        active.increment()
+        return Started(active: active, at: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Answered with `status`: counted and timed under `route` (the endpoint's pattern).
+    public func answered(_ started: Started, route: String, method: HTTPRequest.Method, status: Int) {
+        let metrics = metrics(.init(route: route, method: method, status: status))
+        metrics.requests.increment()
+        metrics.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started.at))
+        started.active.decrement()
+    }
+
+    /// Failed with `status`: counted, and counted as an error, not timed.
+    public func failed(_ started: Started, route: String, method: HTTPRequest.Method, status: Int) {
+        let metrics = metrics(.init(route: route, method: method, status: status))
+        metrics.requests.increment()
+        metrics.errors.increment()
+        started.active.decrement()
+    }
+
     struct Endpoint: Hashable {
         var route: String
         var method: HTTPRequest.Method
@@ -85,7 +105,7 @@ final class RequestMetricsCache: Sendable {
     private let endpoints = Mutex<[Endpoint: Metrics]>([:])
     private let methods = Mutex<[HTTPRequest.Method: Meter]>([:])
 
-    func metrics(_ endpoint: Endpoint) -> Metrics {
+    private func metrics(_ endpoint: Endpoint) -> Metrics {
         endpoints.withLock { cached in
             if let metrics = cached[endpoint] { return metrics }
             let metrics = Metrics(endpoint)
@@ -94,7 +114,7 @@ final class RequestMetricsCache: Sendable {
         }
     }
 
-    func activeRequests(_ method: HTTPRequest.Method) -> Meter {
+    private func activeRequests(_ method: HTTPRequest.Method) -> Meter {
         methods.withLock { cached in
             if let meter = cached[method] { return meter }
             let meter = Meter(label: "http.server.active_requests", dimensions: [("http.request.method", method.rawValue)])

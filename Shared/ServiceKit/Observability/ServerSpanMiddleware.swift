@@ -76,4 +76,4 @@ private final class SpanEnding: Sendable {
 }
 
 /// What a server span is called until it is known to be recorded.
-private let unnamedServerSpan = "HTTP request"
+public let unnamedServerSpan = "HTTP request"

@@ -22,7 +22,7 @@ public enum HuddleTracing {
 
     /// Whether a request that arrives with a trace's decision follows it (a `parentbased_*` sampler,
     /// the default): then one whose caller did not sample it needs no span here to decide again.
-    static var followsTheCaller: Bool { parentDecides.withLockedValue { $0 } }
+    public static var followsTheCaller: Bool { parentDecides.withLockedValue { $0 } }
 
     /// Whether `environment` asks for traces: an OTLP endpoint for them. Without one nothing is
     /// bootstrapped, so no span is recorded or exported.
@@ -127,9 +127,12 @@ public enum TraceContext {
 
     /// The trace id of the current span when it is recorded (sampled): the second field of its
     /// `traceparent`. An unsampled trace's id leads nowhere, so a problem does not name it.
-    public static var traceID: String? {
-        guard recording, let parts = current?.split(separator: "-"), parts.count == 4, let flags = UInt8(parts[3], radix: 16),
-            flags & 1 == 1
+    public static var traceID: String? { recording ? traceID(of: .current) : nil }
+
+    /// The trace id of `context`'s span when it is sampled.
+    public static func traceID(of context: ServiceContext?) -> String? {
+        guard let parts = CarriedTrace(context: context)?.traceparent.split(separator: "-"), parts.count == 4,
+            let flags = UInt8(parts[3], radix: 16), flags & 1 == 1
         else { return nil }
         return String(parts[1])
     }

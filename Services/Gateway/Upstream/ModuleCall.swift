@@ -1,0 +1,52 @@
+import Contracts
+import Logging
+import NIOCore
+import ServiceKit
+
+/// How the gateway sends one request to a module, whichever way it came (relayed, `ModuleRelay`, or
+/// through the router, `ProxyMiddleware`): to an instance the balancer picks, and on to another when
+/// one cannot be reached (the request never got there, so nothing happens twice). Fails with the
+/// gateway's own problem (`GatewayError`), or with the attempt's error when it is not the module's
+/// (a body found too large while it streamed).
+struct ModuleCall: Sendable {
+    let balancer: Balancer
+
+    func send(
+        to module: ServiceModule, on loop: any EventLoop, logger: Logger,
+        _ attempt: @escaping @Sendable (_ base: String) -> EventLoopFuture<UpstreamResponse>
+    ) -> EventLoopFuture<UpstreamResponse> {
+        let balancer = balancer
+        @Sendable func next(excluding tried: Set<String>) -> EventLoopFuture<UpstreamResponse> {
+            guard tried.count < balancer.attempts(for: module), let base = balancer.take(module, excluding: tried) else {
+                return loop.makeFailedFuture(GatewayError.upstreamUnavailable(module))
+            }
+            return attempt(base)
+                .map { answer in
+                    balancer.finished(module, base, reached: true)
+                    return answer
+                }
+                .flatMapError { error in
+                    guard case UpstreamFailure.unreachable = error else {
+                        balancer.finished(module, base, reached: true)
+                        return loop.makeFailedFuture(Self.failure(error, module: module, logger: logger))
+                    }
+                    balancer.finished(module, base, reached: false)
+                    logger.warning("upstream \(module.rawValue) at \(base) unreachable")
+                    return next(excluding: tried.union([base]))
+                }
+        }
+        return next(excluding: [])
+    }
+
+    /// What the client is answered when the exchange failed.
+    private static func failure(_ error: any Error, module: ServiceModule, logger: Logger) -> any Error {
+        switch error {
+        case UpstreamFailure.timedOut: return GatewayError.upstreamTimeout(module)
+        case UpstreamFailure.closed, UpstreamFailure.stale: return GatewayError.badUpstream(module)
+        case is GatewayError, is LimitedBody.TooLarge: return error
+        default:
+            logger.warning("upstream \(module.rawValue) unreachable: \(error)")
+            return GatewayError.upstreamUnavailable(module)
+        }
+    }
+}
