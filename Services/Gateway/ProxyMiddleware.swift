@@ -52,8 +52,8 @@ struct ProxyMiddleware: RouterMiddleware {
         let loop = client.loopForCaller()
         do {
             let body = try await OutgoingBody(request, bodyLimit: bodyLimit)
-            let (client, bodyLimit) = (client, bodyLimit)
-            let answer = try await call.send(to: module, on: loop, logger: context.logger) { base in
+            let (client, bodyLimit, logger) = (client, bodyLimit, context.logger)
+            let answer = try await call.send(to: module, on: loop, logger: { logger }) { base in
                 Self.send(request, head: head, body: body, to: base, deadline: deadline, client: client, bodyLimit: bodyLimit, on: loop)
             }.get()
             let headers = HopByHop.returnable(answer.head.headerFields)

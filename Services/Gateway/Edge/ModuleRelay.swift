@@ -64,6 +64,8 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     private var readWanted = false
     /// The server is shutting down: every request goes to the router, which closes the connection.
     private var quiescing = false
+    /// The address the connection comes from, found once.
+    private var knownClientAddress: String?
 
     init(_ settings: Settings) { self.settings = settings }
 
@@ -165,9 +167,12 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let settings = settings
         let started = settings.meter.started(relayed.head.method)
         let requestID = RequestIDMiddleware.requestID(for: relayed.head.headerFields)
-        var logger = settings.logger
-        logger[metadataKey: "request_id"] = .string(requestID)
-        let clientAddress = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let logger: @Sendable () -> Logger = { [logger = settings.logger] in
+            var logger = logger
+            logger[metadataKey: "request_id"] = .string(requestID)
+            return logger
+        }
+        let clientAddress = clientAddress(context)
         let trace = RelayTrace(relayed.head, route: relayed.route, path: relayed.path)
         let finish = Finish(relay: self, context: context, relayed: relayed, requestID: requestID, started: started, trace: trace)
 
@@ -191,6 +196,13 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             case .failure(let error): finish.problem(error)
             }
         }
+    }
+
+    private func clientAddress(_ context: ChannelHandlerContext) -> String {
+        if let knownClientAddress { return knownClientAddress }
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        knownClientAddress = address
+        return address
     }
 
     /// Writes a relayed request's answer, and finishes its metrics and spans.

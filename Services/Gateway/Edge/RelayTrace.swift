@@ -13,9 +13,14 @@ final class RelayTrace {
     private let server: (any Span)?
     private var client: (any Span)?
     /// What the module is told of the trace: the request's, or its call's once there is one.
-    private(set) var upstreamContext: ServiceContext
+    private(set) var upstreamContext: ServiceContext?
 
     init(_ head: HTTPRequest, route: RouteTable.Entry, path: String) {
+        // Without tracing, a trace the caller sent goes on as it came (its headers are forwarded).
+        guard HuddleTracing.isStarted else {
+            (server, upstreamContext) = (nil, nil)
+            return
+        }
         var parent = ServiceContext.topLevel
         TraceContext.extract(from: head.headerFields, into: &parent)
         if HuddleTracing.followsTheCaller, let traceparent = head.headerFields[TraceContext.traceparent], traceparent.hasSuffix("-00") {

@@ -70,30 +70,34 @@ struct RequestHeadScanner {
                 let taken = min(remaining, available)
                 index = bytes.index(index, offsetBy: taken)
                 state = remaining == taken ? .head : .body(remaining: remaining - taken)
-            case .head:
-                let byte = bytes[index]
+            case .head where head.isEmpty && (bytes[index] == .cr || bytes[index] == .lf):
                 index = bytes.index(after: index)
-                take(byte)
+            case .head:
+                // A line (or what there is of it) at a time: byte by byte this scan was the gateway's
+                // costliest function of its own (1.6 % of its CPU at one connection, perf).
+                let lineEnd = bytes[index...].firstIndex(of: .lf)
+                let end = lineEnd.map { bytes.index(after: $0) } ?? bytes.endIndex
+                head.append(contentsOf: bytes[index..<end])
+                index = end
+                take(endingLine: lineEnd != nil)
             }
         }
     }
 
-    private mutating func take(_ byte: UInt8) {
-        if head.isEmpty, byte == .cr || byte == .lf { return }
-        head.append(byte)
+    /// The head has grown by part of a line, `endingLine` when up to its line feed.
+    private mutating func take(endingLine: Bool) {
         if requestLineLength == nil {
-            if byte == .lf {
-                requestLineLength = head.count - (head.count >= 2 && head[head.count - 2] == .cr ? 2 : 1)
-            } else if head.count > limits.requestLine {
+            if head.count - (endingLine ? 1 : 0) > limits.requestLine {
                 state = .refused(.requestLineTooLong)
                 return
             }
+            if endingLine { requestLineLength = head.count - (head.count >= 2 && head[head.count - 2] == .cr ? 2 : 1) }
         }
         if head.count > limits.head {
             state = .refused(.headTooLarge)
             return
         }
-        if byte == .lf, endsHead { finishHead() }
+        if endingLine, endsHead { finishHead() }
     }
 
     /// A head ends with an empty line: CRLF CRLF, or bare LFs, which decoders also accept.

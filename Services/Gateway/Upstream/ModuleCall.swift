@@ -12,7 +12,7 @@ struct ModuleCall: Sendable {
     let balancer: Balancer
 
     func send(
-        to module: ServiceModule, on loop: any EventLoop, logger: Logger,
+        to module: ServiceModule, on loop: any EventLoop, logger: @escaping @Sendable () -> Logger,
         _ attempt: @escaping @Sendable (_ base: String) -> EventLoopFuture<UpstreamResponse>
     ) -> EventLoopFuture<UpstreamResponse> {
         let balancer = balancer
@@ -28,17 +28,17 @@ struct ModuleCall: Sendable {
                 .flatMapError { error in
                     guard case UpstreamFailure.unreachable = error else {
                         balancer.finished(module, base, reached: true)
-                        return loop.makeFailedFuture(Self.failure(error, module: module, logger: logger))
+                        return loop.makeFailedFuture(Self.failure(error, module: module, logger: logger()))
                     }
                     balancer.finished(module, base, reached: false)
-                    logger.warning("upstream \(module.rawValue) at \(base) unreachable")
+                    logger().warning("upstream \(module.rawValue) at \(base) unreachable")
                     return next(excluding: tried.union([base]))
                 }
         }
         return next(excluding: [])
     }
 
-    /// What the client is answered when the exchange failed.
+    /// What the client is answered when the exchange failed. (`logger` is made only for a line to write.)
     private static func failure(_ error: any Error, module: ServiceModule, logger: Logger) -> any Error {
         switch error {
         case UpstreamFailure.timedOut: return GatewayError.upstreamTimeout(module)

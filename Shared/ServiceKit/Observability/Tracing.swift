@@ -24,6 +24,9 @@ public enum HuddleTracing {
     /// the default): then one whose caller did not sample it needs no span here to decide again.
     public static var followsTheCaller: Bool { parentDecides.withLockedValue { $0 } }
 
+    /// Whether this process records traces at all (`bootstrap` found an endpoint).
+    public static var isStarted: Bool { started.withLockedValue { $0 } }
+
     /// Whether `environment` asks for traces: an OTLP endpoint for them. Without one nothing is
     /// bootstrapped, so no span is recorded or exported.
     static func isOn(_ environment: [String: String]) -> Bool {
