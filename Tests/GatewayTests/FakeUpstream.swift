@@ -12,9 +12,12 @@ import ServiceKitTesting
 struct FakeUpstream {
     let url: String
     private let echoes: NIOLockedValueBox<Int>
+    private let slowOnes: NIOLockedValueBox<Int>
 
     /// How many echo requests it answered.
     var echoed: Int { echoes.withLockedValue { $0 } }
+    /// How many slow requests it began to answer.
+    var slowStarted: Int { slowOnes.withLockedValue { $0 } }
 
     struct Echo: ResponseCodable {
         var method: String
@@ -29,6 +32,7 @@ struct FakeUpstream {
     static func with<T>(idleTimeout: Duration? = nil, _ body: (FakeUpstream) async throws -> T) async throws -> T {
         let router = Router(context: HuddleRequestContext.self)
         let echoes = NIOLockedValueBox(0)
+        let slowOnes = NIOLockedValueBox(0)
         let echo: @Sendable (Request, HuddleRequestContext) async throws -> Echo = { request, context in
             echoes.withLockedValue { $0 += 1 }
             return try await Self.echo(request, context: context)
@@ -42,6 +46,7 @@ struct FakeUpstream {
             Response(status: .unauthorized)
         }
         router.get("/v1/teams/slow") { _, _ in
+            slowOnes.withLockedValue { $0 += 1 }
             try await Task.sleep(for: .seconds(3))
             return "late"
         }
@@ -78,7 +83,7 @@ struct FakeUpstream {
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
                 logger: Logger(label: "fake-upstream"))
-        }) { url in try await body(FakeUpstream(url: url, echoes: echoes)) }
+        }) { url in try await body(FakeUpstream(url: url, echoes: echoes, slowOnes: slowOnes)) }
     }
 
     private static func echo(_ request: Request, context: HuddleRequestContext) async throws -> Echo {

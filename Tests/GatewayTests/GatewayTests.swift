@@ -134,6 +134,19 @@ struct GatewayTests {
         }
     }
 
+    @Test("a request on its way through the gateway when it begins to stop still gets its answer")
+    func stopWhileAnswering() async throws {
+        try await FakeUpstream.with { upstream in
+            let stack = try await TestStack.start([Self.builder], directory: [.catalog: upstream.url])
+            async let answer = stack.client(.gateway).raw(.GET, "/v1/teams/slow")
+            #expect(try await eventually { upstream.slowStarted == 1 })
+            await stack.stop()
+            let response = try await answer
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "late")
+        }
+    }
+
     @Test("a TRACE's body never reaches the module, where it would be read as a request the gateway did not route")
     func traceBodyIsNotForwarded() async throws {
         try await FakeUpstream.with { upstream in

@@ -66,6 +66,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     private var quiescing = false
     /// The address the connection comes from, found once.
     private var knownClientAddress: String?
+    private var closed = false
 
     init(_ settings: Settings) { self.settings = settings }
 
@@ -78,6 +79,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        guard !closed else { return }
         switch (state, part) {
         case (.idle, .head(let head)):
             if routerOwes == 0, !quiescing, let relayed = Relayed(head, settings: settings) {
@@ -109,8 +111,17 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         if event is ChannelShouldQuiesceEvent { quiescing = true }
         // The router hears of a shutdown or a closed input only once a relayed answer is out: it would
         // close the connection under it.
-        if case .relaying = state { return held.append(.event(event)) }
-        context.fireUserInboundEventTriggered(event)
+        switch state {
+        case .collecting, .relaying: held.append(.event(event))
+        case .idle, .passing: context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // Nothing waiting can be answered any more.
+        held = []
+        closed = true
+        context.fireChannelInactive()
     }
 
     func read(context: ChannelHandlerContext) {
@@ -185,7 +196,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         head.headerFields[.requestID] = requestID
         TraceContext.inject(into: &head.headerFields, context: trace.upstreamContext)
         HopByHop.addForwardedFor(clientAddress, to: &head.headerFields)
-        if let body = relayed.body { head.headerFields[.contentLength] = String(body.readableBytes) }
+        if relayed.hasBody { head.headerFields[.contentLength] = String(relayed.body?.readableBytes ?? 0) }
         let (client, body, loop) = (settings.client, relayed.body, context.eventLoop)
         let deadline = NIODeadline.now() + TimeAmount(settings.timeout)
         settings.call.send(to: relayed.route.module, on: loop, logger: logger) { [head] base in
@@ -298,6 +309,8 @@ private struct Relayed {
     let head: HTTPRequest
     let route: RouteTable.Entry
     let path: String
+    /// Whether the client sent a Content-Length (its body may be empty).
+    let hasBody: Bool
     private(set) var body: ByteBuffer?
 
     /// Nil for a request the router must answer.
@@ -318,6 +331,7 @@ private struct Relayed {
         self.head = head
         self.route = route
         self.path = path
+        self.hasBody = !lengths.isEmpty
     }
 
     mutating func append(_ chunk: ByteBuffer) {
