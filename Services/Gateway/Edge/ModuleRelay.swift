@@ -150,13 +150,17 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         replaying = true
         defer { replaying = false }
         var passedOn = false
-        while !held.isEmpty {
-            if case .relaying = state { break }
-            switch held.removeFirst() {
-            case .part(let part):
+        replay: while let next = held.first {
+            switch (next, state) {
+            case (_, .relaying), (.event, .collecting):
+                // The next relayed request has begun; the rest waits for its answer.
+                break replay
+            case (.part(let part), _):
+                held.removeFirst()
                 take(part, context: context)
                 if case .relaying = state {} else { passedOn = true }
-            case .event(let event):
+            case (.event(let event), _):
+                held.removeFirst()
                 context.fireUserInboundEventTriggered(event)
             }
         }
