@@ -142,7 +142,7 @@ private func upgrade(
     }
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
-    headers[.forwardedFor] = head.headerFields[.forwardedFor].map { "\($0), \(address)" } ?? address
+    headers[.forwardedFor] = HopByHop.forwardedFor(head.headerFields[.forwardedFor], adding: address)
     // The upgrade is a span of the device's trace (or starts one), and the module's connect continues it.
     var parent = ServiceContext.topLevel
     TraceContext.extract(from: head.headerFields, into: &parent)

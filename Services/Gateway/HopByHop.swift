@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ServiceContextModule
 import ServiceKit
 
 /// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1).
@@ -19,9 +20,20 @@ enum HopByHop {
 
     static func returnable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notReturned) }
 
-    /// Appends the client's address to `X-Forwarded-For`, as each proxy on the way does.
-    static func addForwardedFor(_ clientAddress: String, to fields: inout HTTPFields) {
-        fields[.forwardedFor] = fields[.forwardedFor].map { "\($0), \(clientAddress)" } ?? clientAddress
+    /// A request's headers as its module gets them, whichever way it went (relayed or through the
+    /// router): end-to-end ones, its request id, `trace`'s context, and the client's address appended
+    /// to `X-Forwarded-For`, as each proxy on the way does.
+    static func upstreamFields(_ fields: HTTPFields, requestID: String, trace: ServiceContext?, clientAddress: String) -> HTTPFields {
+        var upstream = forwardable(fields)
+        upstream[.requestID] = requestID
+        TraceContext.inject(into: &upstream, context: trace)
+        upstream[.forwardedFor] = forwardedFor(fields[.forwardedFor], adding: clientAddress)
+        return upstream
+    }
+
+    /// `X-Forwarded-For` with the client's address appended, as each proxy on the way does.
+    static func forwardedFor(_ existing: String?, adding clientAddress: String) -> String {
+        existing.map { "\($0), \(clientAddress)" } ?? clientAddress
     }
 
     /// `fields` without `dropped` and without the headers their Connection header lists.

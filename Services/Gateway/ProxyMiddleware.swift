@@ -70,10 +70,8 @@ struct ProxyMiddleware: RouterMiddleware {
 
     /// The request as the module gets it: end-to-end headers, the request id, the client's address.
     private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequest {
-        var fields = HopByHop.forwardable(request.headers)
-        fields[.requestID] = context.requestID
-        TraceContext.inject(into: &fields)
-        HopByHop.addForwardedFor(Self.clientAddress(context), to: &fields)
+        let fields = HopByHop.upstreamFields(
+            request.headers, requestID: context.requestID, trace: .current, clientAddress: Self.clientAddress(context))
         let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
         return HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
     }

@@ -194,12 +194,10 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         if let wait = settings.limiter.check(client: clientAddress) {
             return finish.problem(CommonError.rateLimited(retryAfterSeconds: wait, policy: settings.limiter.policy))
         }
-        trace.callStarts(relayed.head, route: relayed.route)
+        trace.callStarts(relayed.head.method)
         var head = relayed.head
-        head.headerFields = HopByHop.forwardable(head.headerFields)
-        head.headerFields[.requestID] = requestID
-        TraceContext.inject(into: &head.headerFields, context: trace.upstreamContext)
-        HopByHop.addForwardedFor(clientAddress, to: &head.headerFields)
+        head.headerFields = HopByHop.upstreamFields(
+            head.headerFields, requestID: requestID, trace: trace.upstreamContext, clientAddress: clientAddress)
         if relayed.hasBody { head.headerFields[.contentLength] = String(relayed.body?.readableBytes ?? 0) }
         let (client, body, loop) = (settings.client, relayed.body, context.eventLoop)
         let deadline = NIODeadline.now() + TimeAmount(settings.timeout)

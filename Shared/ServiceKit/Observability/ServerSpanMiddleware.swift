@@ -20,32 +20,24 @@ public struct ServerSpanMiddleware<Context: RequestContext>: RouterMiddleware {
     public init(module: ServiceModule) { self.module = module }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var parent = ServiceContext.current ?? .topLevel
-        TraceContext.extract(from: request.headers, into: &parent)
-        // A caller's trace it did not sample stays unsampled (a parent-based sampler): the caller's
-        // context, carried on as it came, says so to the modules called, with no span made here.
-        if HuddleTracing.followsTheCaller, let traceparent = request.headers[TraceContext.traceparent], traceparent.hasSuffix("-00") {
+        let start = ServerSpan.start(
+            for: request.headers, method: request.method, path: request.uri.path, module: module,
+            parent: ServiceContext.current ?? .topLevel)
+        let span: any Span
+        switch start {
+        case .carried(let parent):
             return try await ServiceContext.$current.withValue(parent) { try await next(request, context) }
+        case .unrecorded(let unrecorded):
+            defer { unrecorded.end() }
+            return try await ServiceContext.$current.withValue(unrecorded.context) { try await next(request, context) }
+        case .recorded(let recorded):
+            span = recorded
         }
-        // Named once it is known to be recorded: the name of one that is not is thrown away.
-        let span = InstrumentationSystem.tracer.startAnySpan(unnamedServerSpan, context: parent, ofKind: .server)
-        guard span.isRecording else {
-            defer { span.end() }
-            return try await ServiceContext.$current.withValue(span.context) { try await next(request, context) }
-        }
-        span.operationName = "\(request.method.rawValue) \(request.uri.path)"
-        span.attributes["huddle.module"] = module.rawValue
-        span.attributes["http.request.method"] = request.method.rawValue
-        span.attributes["url.path"] = request.uri.path
         do {
             var response = try await ServiceContext.$current.withValue(span.context) {
                 try await TraceContext.$recording.withValue(true) { try await next(request, context) }
             }
-            if let route = context.endpointPath { span.operationName = route }
-            span.attributes["http.route"] = context.endpointPath
-            span.attributes["http.response.status_code"] = Int(response.status.code)
-            if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
-            if let carried = CarriedTrace(context: span.context) { response.headers[TraceContext.traceresponse] = carried.traceparent }
+            ServerSpan.answered(span, route: context.endpointPath, status: Int(response.status.code), headers: &response.headers)
             // The span lasts until the body is written: a proxied or streamed one takes a while.
             let body = response.body, ending = SpanEnding(span)
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
@@ -74,6 +66,3 @@ private final class SpanEnding: Sendable {
 
     deinit { end() }
 }
-
-/// What a server span is called until it is known to be recorded.
-public let unnamedServerSpan = "HTTP request"
