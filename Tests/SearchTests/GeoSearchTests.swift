@@ -151,6 +151,35 @@ struct GeoSearchTests {
         }
     }
 
+    @Test("A delivery that is not JSON, or whose event lacks a field, is refused whole and indexes nothing")
+    func malformedDeliveries() async throws {
+        try await SearchHarness.with { h in
+            let spot = Coordinates(lat: 52.52, lng: 13.405)
+            let event = try SearchHarness.gameEvent(SearchHarness.game(at: spot))
+            let whole = try HuddleJSON.decoder.decode(JSONValue.self, from: HuddleJSON.encoder.encode(event))
+            guard case .object(var envelope) = whole else {
+                Issue.record("an event is a JSON object")
+                return
+            }
+            envelope["type"] = nil
+            let json = ["Content-Type": "application/json"]
+            let credited = TestClient(baseURL: h.search.baseURL, internalCredential: TestStack.internalToken)
+            let notJSON = try await credited.call(EventsAPI.deliver(to: .search), rawBody: Data("{\"events\": [".utf8), headers: json)
+            #expect(notJSON.status == 400 && notJSON.problem?.code == "MALFORMED_BODY")
+            let lacking = try await credited.call(
+                EventsAPI.deliver(to: .search),
+                rawBody: try HuddleJSON.encoder.encode(JSONValue.object(["events": .array([whole, .object(envelope)])])), headers: json)
+            #expect(lacking.status == 422 && lacking.problem?.errors?.map(\.field) == ["events[1].type"])
+
+            let token = try await h.player().accessToken
+            let found = try await h.search.value(SearchAPI.games, query: "lat=\(spot.lat)&lng=\(spot.lng)&radiusKm=5", token: token)
+            #expect(found.items.isEmpty)
+            try await h.deliver([event])
+            let indexed = try await h.search.value(SearchAPI.games, query: "lat=\(spot.lat)&lng=\(spot.lng)&radiusKm=5", token: token)
+            #expect(indexed.items.count == 1)
+        }
+    }
+
     @Test("Bad parameters are a 422 naming each one")
     func validation() async throws {
         try await SearchHarness.with { h in
