@@ -114,17 +114,7 @@ struct GatewayTests {
             try await Self.withGateway(catalog: upstream.url) { _, stack in
                 let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
                 defer { Task { await connection.close() } }
-                var wire = ""
-                for (number, request) in requests.enumerated() {
-                    let method = request.split(separator: " ")[0]
-                    wire += "\(method) /v1/teams/echo?n=\(number) HTTP/1.1\r\nHost: huddle\r\n"
-                    switch request {
-                    case "POST chunked": wire += "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
-                    case "POST": wire += "Content-Length: 5\r\n\r\nhello"
-                    default: wire += "\r\n"
-                    }
-                }
-                try await connection.send(wire)
+                try await connection.send(Self.pipelined(requests))
                 let answered = { connection.answer.components(separatedBy: "HTTP/1.1 200").count - 1 }
                 #expect(try await eventually { answered() == requests.count })
                 let order = connection.answer.matches(of: /n=(\d)/).map { String($0.output.1) }
@@ -132,6 +122,49 @@ struct GatewayTests {
                 #expect(connection.answer.components(separatedBy: "\"bodyBytes\":5").count - 1 == requests.count { $0.hasPrefix("POST") })
             }
         }
+    }
+
+    @Test(
+        "a malformed request pipelined behind others is refused after their answers, not in their place",
+        arguments: [["GET", "GET"], ["POST chunked", "GET"], ["GET", "POST"], []])
+    func malformedBehindPipelined(_ requests: [String]) async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { _, stack in
+                // A header line without its colon, and a chunked body whose chunk size is not a number (the
+                // request is then with the router, its end never to come): the decoder fails on each after
+                // reading the requests before.
+                let malformed = [
+                    "GET /v1/teams/echo HTTP/1.1\r\nHost huddle\r\n\r\n",
+                    "POST /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                ]
+                for bad in malformed {
+                    let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                    defer { Task { await connection.close() } }
+                    try await connection.send(Self.pipelined(requests) + bad)
+                    #expect(try await eventually { connection.answer.contains("HTTP/1.1 400") })
+                    let statuses = connection.answer.matches(of: /HTTP\/1\.1 (\d{3})/).map { String($0.output.1) }
+                    #expect(statuses == Array(repeating: "200", count: requests.count) + ["400"])
+                    let order = connection.answer.matches(of: /n=(\d)/).map { String($0.output.1) }
+                    #expect(order == requests.indices.map(String.init))
+                    #expect(connection.answer.contains("MALFORMED_REQUEST"))
+                }
+            }
+        }
+    }
+
+    /// `requests` (a method, or "POST chunked") to the fake module's echo, numbered in `n`, as one write.
+    static func pipelined(_ requests: [String]) -> String {
+        var wire = ""
+        for (number, request) in requests.enumerated() {
+            let method = request.split(separator: " ")[0]
+            wire += "\(method) /v1/teams/echo?n=\(number) HTTP/1.1\r\nHost: huddle\r\n"
+            switch request {
+            case "POST chunked": wire += "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+            case "POST": wire += "Content-Length: 5\r\n\r\nhello"
+            default: wire += "\r\n"
+            }
+        }
+        return wire
     }
 
     @Test("a request on its way through the gateway when it begins to stop still gets its answer")

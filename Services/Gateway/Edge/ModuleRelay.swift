@@ -67,6 +67,8 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     /// The address the connection comes from, found once.
     private var knownClientAddress: String?
     private var closed = false
+    /// The refusal of a request the decoder could not read, waiting for the answers before it.
+    private var refusalAfterAnswers: (() -> Void)?
 
     init(_ settings: Settings) { self.settings = settings }
 
@@ -121,6 +123,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         // Nothing waiting can be answered any more.
         held = []
         closed = true
+        refusalAfterAnswers = nil
         context.fireChannelInactive()
     }
 
@@ -134,8 +137,32 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // Only the router's answers come this way; the relay writes below this handler.
-        if case .end = unwrapOutboundIn(data) { routerOwes = max(0, routerOwes - 1) }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        routerOwes = max(0, routerOwes - 1)
         context.write(data, promise: promise)
+        refuseIfAnswered()
+    }
+
+    /// Runs `refusal` (the head guard's 400 and close) once every request that arrived before the one
+    /// the decoder failed on has its answer written, relayed or from the router: a malformed request
+    /// pipelined behind others is refused after their answers, as the modules do, instead of in their
+    /// place.
+    func refuseAfterEarlierAnswers(_ refusal: @escaping () -> Void) {
+        refusalAfterAnswers = refusal
+        refuseIfAnswered()
+    }
+
+    private func refuseIfAnswered() {
+        guard let refusal = refusalAfterAnswers else { return }
+        switch state {
+        case .relaying: return
+        // The rest of this request will not come: it is the one the decoder failed on.
+        case .collecting: break
+        case .passing: guard held.isEmpty, routerOwes <= 1 else { return }
+        case .idle: guard held.isEmpty, routerOwes == 0 else { return }
+        }
+        refusalAfterAnswers = nil
+        refusal()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -167,6 +194,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         // What went on to the router reaches it at the end of a read, as from the socket.
         if passedOn { context.fireChannelReadComplete() }
         resumeReading(context: context)
+        refuseIfAnswered()
     }
 
     private func resumeReading(context: ChannelHandlerContext) {

@@ -121,8 +121,9 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// The last handler of a gateway connection before it is known to be HTTP or a WebSocket: the HTTP
-/// decoder's errors reach it, and it has the guard answer them. The WebSocket upgrade pipeline lets
-/// them fall off its end, leaving the client waiting.
+/// decoder's errors reach it, and it has the guard answer them once the requests before are answered
+/// (`ModuleRelay.refuseAfterEarlierAnswers`). The WebSocket upgrade pipeline lets them fall off its
+/// end, leaving the client waiting.
 final class HeadParseFailureHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
 
@@ -137,10 +138,19 @@ final class HeadParseFailureHandler: ChannelInboundHandler, RemovableChannelHand
         guard let guardContext = try? context.pipeline.syncOperations.context(handler: headGuard) else {
             return context.close(promise: nil)
         }
-        if parse == .headerOverflow {
-            headGuard.refuse(.headerFieldsTooLarge, "The request head is too large.", context: guardContext)
+        let refuse = { [headGuard] in
+            if parse == .headerOverflow {
+                headGuard.refuse(.headerFieldsTooLarge, "The request head is too large.", context: guardContext)
+            } else {
+                headGuard.refuse(.malformedRequest, "The request is not HTTP/1.1 the gateway can read.", context: guardContext)
+            }
+        }
+        // Requests read before this one are answered first. Before the first request is known to be
+        // HTTP (not an upgrade) there is no relay yet, and nothing came before.
+        if let relay = try? context.pipeline.syncOperations.handler(type: ModuleRelay.self) {
+            relay.refuseAfterEarlierAnswers(refuse)
         } else {
-            headGuard.refuse(.malformedRequest, "The request is not HTTP/1.1 the gateway can read.", context: guardContext)
+            refuse()
         }
     }
 }
