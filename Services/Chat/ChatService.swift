@@ -49,8 +49,5 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
     let sockets = ChatSockets(live: live, rooms: rooms, messages: messages, blocks: blocks, database: database, settings: settings)
     service.add(ChatLiveController(sockets: sockets))
-    return try service.application(
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: service.router,
-            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: ChatSockets.maxFrameSize))))
+    return try service.application(server: LiveSockets.server(router: service.router, maxFrameSize: ChatSockets.maxFrameSize))
 }

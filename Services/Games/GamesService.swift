@@ -60,8 +60,5 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
                 logger: dependencies.logger))
     }
     service.add(LiveController(rounds: rounds, live: live), MatchLiveController(matches: matches, live: liveMatches))
-    return try service.application(
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: service.router,
-            configuration: .init(ws: LiveSockets.configuration(maxFrameSize: LiveController.maxMessageSize))))
+    return try service.application(server: LiveSockets.server(router: service.router, maxFrameSize: LiveController.maxMessageSize))
 }

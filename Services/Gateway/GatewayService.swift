@@ -57,20 +57,21 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     var app = Application(
         responder: router.responderAnsweringHead(),
         server: HTTPServerBuilder { responder in
-            HeadGuardedChannel(
-                base: HTTP1WebSocketUpgradeChannel(
-                    responder: responder,
-                    // A device's frames may be as long as a module takes: the module, not the gateway, answers
-                    // one it finds too long, with the error frame its socket documents.
-                    configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
-                    // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
-                    additionalChannelHandlers: { [ModuleRelay(relay)] },
-                    shouldUpgrade: { head, channel, logger in
-                        try await upgrade(
-                            head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
-                            client: client, timeout: proxy.timeout, logger: logger)
-                    }),
-                limits: settings.head)
+            SmallFirstReads(
+                HeadGuardedChannel(
+                    base: HTTP1WebSocketUpgradeChannel(
+                        responder: responder,
+                        // A device's frames may be as long as a module takes: the module, not the gateway, answers
+                        // one it finds too long, with the error frame its socket documents.
+                        configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
+                        // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
+                        additionalChannelHandlers: { [ModuleRelay(relay)] },
+                        shouldUpgrade: { head, channel, logger in
+                            try await upgrade(
+                                head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
+                                client: client, timeout: proxy.timeout, logger: logger)
+                        }),
+                    limits: settings.head))
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

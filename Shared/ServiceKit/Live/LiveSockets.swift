@@ -1,4 +1,6 @@
 public import Contracts
+public import Hummingbird
+public import HummingbirdCore
 public import HummingbirdWebSocket
 public import NIOCore
 import ServiceLifecycle
@@ -31,6 +33,18 @@ public enum LiveSockets {
     /// The WebSocket settings of a service's live router.
     public static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
         .init(maxFrameSize: maxFrameSize, autoPing: .disabled)
+    }
+
+    /// The server of a service with live sockets: HTTP/1.1, upgrading to a WebSocket what `router`
+    /// takes, each connection with a small first receive buffer (`SmallFirstReads`).
+    public static func server<Router: HTTPResponderBuilder>(router: Router, maxFrameSize: Int) -> HTTPServerBuilder
+    where Router.Responder.Context: WebSocketRequestContext {
+        let webSocketResponder = router.buildResponder()
+        return HTTPServerBuilder { responder in
+            SmallFirstReads(
+                HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration(maxFrameSize: maxFrameSize)))
+        }
     }
 
     /// How long a device has, once the service is stopping, to answer the close frame it was sent.
