@@ -31,7 +31,7 @@ public enum LiveSockets {
     public static let devicePing = AutoPingSetup.enabled(timePeriod: .seconds(30))
 
     /// The WebSocket settings of a service's live router.
-    public static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
+    static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
         .init(maxFrameSize: maxFrameSize, autoPing: .disabled)
     }
 
