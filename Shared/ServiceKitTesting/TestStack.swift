@@ -23,10 +23,12 @@ public final class TestStack: Sendable {
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
         extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:]
     ) async throws -> TestStack {
-        // Generous timeouts for the gateway's calls: tests run many stacks at once on a small
-        // machine, and what they check is behaviour, not how fast a loaded machine answers.
+        // Generous timeouts for the gateway's calls and the modules' connections to each other:
+        // tests run many stacks at once on a small machine, and what they check is behaviour, not
+        // how fast a loaded machine answers (with sixteen stacks at once, connecting to auth took
+        // past its 500 ms, and a revocation poll or a seeding call failed).
         var values: [String: String] = [
-            "auth.bcrypt.cost": "4", "internal.token": internalToken, "gateway.upstream.connect.ms": "5000",
+            "auth.bcrypt.cost": "4", "internal.token": internalToken, "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
             "gateway.upstream.timeout.ms": "30000",
             "gateway.health.timeout.ms": "10000",
         ]
@@ -83,10 +85,10 @@ public final class TestStack: Sendable {
         let stack = try await start(builders, store: store, config: config, extraServices: extraServices, directory: extraURLs)
         do {
             let result = try await body(stack)
-            await stack.stop()
+            await stopping(stack.runner.dependencies.running) { await stack.stop() }
             return result
         } catch {
-            await stack.stop()
+            await stopping(stack.runner.dependencies.running) { await stack.stop() }
             throw error
         }
     }

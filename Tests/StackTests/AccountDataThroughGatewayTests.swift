@@ -22,7 +22,9 @@ struct AccountDataThroughGatewayTests {
             config: [
                 "betting.odds.provider.url": "{feed}", "betting.odds.provider.key": "huddle-dev-football-key",
                 "betting.odds.poll.ms": "200",
-                "betting.wallet.grant": "100000", "auth.exports.keep.ms": "4000",
+                // Kept 10 s: at 4 s, with sixteen stacks on two cores, an export could expire between
+                // two of the app's checks for it.
+                "betting.wallet.grant": "100000", "auth.exports.keep.ms": "10000",
             ],
             body: { gateway, feed in
                 let kickoff = Date().addingTimeInterval(3600)

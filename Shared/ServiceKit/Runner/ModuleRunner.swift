@@ -35,7 +35,8 @@ public final class ModuleRunner: Sendable {
     private let shutdownGrace: Duration
 
     /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`,
-    /// `providers.connect.ms` (default 3000), `shutdown.grace.ms` (default 25000).
+    /// `internal.connect.ms` (default 500), `providers.connect.ms` (default 3000), `shutdown.grace.ms`
+    /// (default 25000).
     public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
         guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
             throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
@@ -49,7 +50,7 @@ public final class ModuleRunner: Sendable {
             configuration: .init(
                 // A refused connection is retried until the connect timeout; keep it short so a
                 // dependency that is down answers 503 quickly instead of hanging the caller.
-                timeout: .init(connect: .milliseconds(500), read: .seconds(10))))
+                timeout: .init(connect: .milliseconds(Int64(reader.integer("internal.connect.ms", default: 500))), read: .seconds(10))))
         // Outside providers sit across the internet (and TLS): a connection there may take longer
         // than one inside the cluster. Each call still has its own deadline, its provider's timeout.
         providerClient = HTTPClient(
@@ -106,7 +107,12 @@ public final class ModuleRunner: Sendable {
     /// gracefully is cancelled after `shutdown.grace.ms`.
     public func group(running services: [any Service], signals: [UnixSignal] = [], logger: Logger) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },
+            services: services.map {
+                .init(
+                    service: dependencies.running.tracking(
+                        $0, as: ($0 as? any CustomStringConvertible)?.description ?? "\(type(of: $0))", logger: logger),
+                    failureTerminationBehavior: .gracefullyShutdownGroup)
+            },
             gracefulShutdownSignals: signals, logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownGrace
         return ServiceGroup(configuration: configuration)

@@ -5,10 +5,12 @@ import ServiceLifecycle
 
 /// One module's application in the runner's group: an error that stops it names the module, and a
 /// port already taken names the address and the key that moves it.
-struct ModuleService: Service {
+struct ModuleService: Service, CustomStringConvertible {
     let module: ServiceModule
     let address: String
     let application: any Service
+
+    var description: String { "\(module.rawValue)'s application" }
 
     func run() async throws {
         do {

@@ -20,6 +20,8 @@ public struct ServiceDependencies: Sendable {
     public var logger: Logger
     /// Called once the module's server is listening, with the port it got.
     public var onListening: @Sendable (ServiceModule, Int) async -> Void
+    /// The runner's services and each module's own (its workers, its store) while they run.
+    public var running = RunningServices()
 
     public init(
         directory: ServiceDirectory, httpClient: HTTPClient, providerClient: HTTPClient, metrics: PrometheusCollectorRegistry,

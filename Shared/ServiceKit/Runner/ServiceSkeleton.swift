@@ -130,7 +130,7 @@ public struct ServiceSkeleton {
         var app = Application(
             responder: router.responderAnsweringHead(), server: server, configuration: reader.serverConfiguration(for: module),
             onServerRunning: dependencies.announce(module), logger: logger)
-        app.addServices(services)
+        app.addServices(services.map { dependencies.running.tracking($0, as: "\(module.rawValue): \(type(of: $0))", logger: logger) })
         let startup = startup
         app.beforeServerStarts { for work in startup { try await work() } }
         return StagedShutdown(app, readiness: readiness, sockets: OpenSockets(module: module), logger: logger)
