@@ -56,12 +56,13 @@ struct NotifyThroughGatewayTests {
                 #expect(try await cleo.send(NotifyAPI.inbox).items.first?.data.gameId == teamGame.id)
 
                 // A pickup game with two places: Mia (organising) and Ana go, Ben waits; Ana drops out.
-                // Kickoff is a little more than an hour ahead, so the reminder an hour before comes ten
-                // seconds later (after the joins below have reached notify, even on a busy machine).
+                // Kickoff is a little more than an hour ahead, so the reminder an hour before comes twenty
+                // seconds later, after the joins below have reached notify (at ten seconds, with sixteen
+                // stacks on two cores, Ben's place now and then reached notify after the reminder went).
                 let pickup = try await manager.send(
                     GamesAPI.createGame,
                     body: CreateGameRequest(
-                        kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 10).wholeSeconds, timeZone: "Europe/Tallinn",
+                        kind: .pickup, startsAt: Date().addingTimeInterval(3600 + 20).wholeSeconds, timeZone: "Europe/Tallinn",
                         location: Location(lat: 59.438, lng: 24.792), sport: .cricket, privacy: .public, ageGroup: .adult, gender: .coed,
                         skill: .any, capacity: 2, description: "Nets at Kadriorg"))
                 _ = try await ana.send(GamesAPI.joinGame, pickup.id)
