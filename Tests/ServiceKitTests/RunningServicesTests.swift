@@ -8,7 +8,10 @@ import Testing
 /// A runner's services while they run, and a service that does not end once cancelled.
 @Suite("Running services")
 struct RunningServicesTests {
-    @Test("a service is named while it runs; one that ignores its cancellation is left behind, named in a warning, and the group ends")
+    // The limit turns the hang this prevents into a failure.
+    @Test(
+        "a service is named while it runs; one that ignores its cancellation is left behind, named in a warning, and the group ends",
+        .timeLimit(.minutes(1)))
     func abandonedAfterCancellation() async throws {
         let recorder = LogRecorder()
         let logger = recorder.logger(label: "running-services")

@@ -109,8 +109,11 @@ public final class ModuleRunner: Sendable {
         var configuration = ServiceGroupConfiguration(
             services: services.map {
                 .init(
+                    // A module's application waits a second longer than its workers: one of them is
+                    // what would hold it, and the warning should name that one.
                     service: dependencies.running.tracking(
-                        $0, as: ($0 as? any CustomStringConvertible)?.description ?? "\(type(of: $0))", logger: logger),
+                        $0, as: ($0 as? any CustomStringConvertible)?.description ?? "\(type(of: $0))", later: .seconds(1),
+                        logger: logger),
                     failureTerminationBehavior: .gracefullyShutdownGroup)
             },
             gracefulShutdownSignals: signals, logger: logger)

@@ -21,9 +21,11 @@ public final class RunningServices: Sendable {
     }
 
     /// `service`, counted here while its `run` is under way, and left behind (with a warning to
-    /// `logger`) if it has not returned `abandonAfter` after it was cancelled.
-    public func tracking(_ service: any Service, as name: String, logger: Logger) -> any Service {
-        Tracked(base: service, name: name, running: self, logger: logger)
+    /// `logger`) if it has not returned `abandonAfter` (plus `later`) after it was cancelled. A
+    /// service whose own services are tracked waits `later` more, so that what held it is named
+    /// rather than it.
+    public func tracking(_ service: any Service, as name: String, later: Duration = .zero, logger: Logger) -> any Service {
+        Tracked(base: service, name: name, running: self, patience: abandonAfter + later, logger: logger)
     }
 
     fileprivate func started(_ name: String) { running.withLock { $0[name, default: 0] += 1 } }
@@ -40,6 +42,7 @@ private struct Tracked: Service, CustomStringConvertible {
     let base: any Service
     let name: String
     let running: RunningServices
+    let patience: Duration
     let logger: Logger
 
     var description: String { name }
@@ -52,7 +55,7 @@ private struct Tracked: Service, CustomStringConvertible {
         let work = Task { try await base.run() }
         let outcome = Outcome()
         Task { outcome.settle(await work.result) }
-        let (name, logger, patience) = (name, logger, running.abandonAfter)
+        let (name, logger, patience) = (name, logger, patience)
         try await withTaskCancellationHandler {
             try await outcome.value()
         } onCancel: {
