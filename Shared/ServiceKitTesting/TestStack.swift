@@ -16,6 +16,8 @@ public final class TestStack: Sendable {
     public let runner: ModuleRunner
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
+    /// The PostgreSQL databases made for this stack's modules, dropped once it stops.
+    private let madeDatabases: [String]
 
     /// Starts `builders` with test defaults (port 0, bcrypt cost 4, a fresh `store` per module),
     /// overridden by `config`. `extraServices` run in the same group (e.g. a stub provider).
@@ -33,9 +35,15 @@ public final class TestStack: Sendable {
             "gateway.health.timeout.ms": "10000",
         ]
         let modules = builders.map(\.module)
+        var madeDatabases: [String] = []
         for module in modules {
             values["\(module.rawValue).http.port"] = "0"
-            values["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+            // A store the test gives (one several stacks share in turn) is the test's to keep.
+            if config["\(module.rawValue).db.url"] == nil {
+                let url = try await store.freshDatabaseURL()
+                values["\(module.rawValue).db.url"] = url
+                madeDatabases.append(url)
+            }
             // Dozens of stacks run at once against one PostgreSQL: a few connections each, and one kept
             // open when idle, keep them within its max_connections (four idle ones per module, as
             // deployed, took 24 stacks of eight modules to within a few of 1,000).
@@ -53,27 +61,30 @@ public final class TestStack: Sendable {
             for: modules, builders: Dictionary(uniqueKeysWithValues: builders.map { ($0.module, $0) }), reader: reader)
         let group = runner.group(running: extraServices + services, logger: logger)
         let task = Task { try await runner.run(group) }
+        let stack = TestStack(runner: runner, group: group, task: task, madeDatabases: madeDatabases)
         do {
             try await runner.waitUntilListening(modules)
         } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
+            await stack.stop()
             throw error
         }
-        return TestStack(runner: runner, group: group, task: task)
+        return stack
     }
 
-    private init(runner: ModuleRunner, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(runner: ModuleRunner, group: ServiceGroup, task: Task<Void, any Error>, madeDatabases: [String]) {
         self.runner = runner
         self.group = group
         self.task = task
+        self.madeDatabases = madeDatabases
     }
 
     public func url(_ module: ServiceModule) -> String { runner.directory.url(of: module) ?? "http://127.0.0.1:1" }
 
+    /// Stops the modules, then drops the databases the stack made for them.
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
+        await TestStore.dropDatabases(madeDatabases)
     }
 
     /// Starts a stack, runs `body`, and always stops it.

@@ -80,7 +80,7 @@ struct StackTests {
     }
 
     /// The settings of a stack whose modules listen on ports of their own choosing, each with a fresh
-    /// database in `store`; `config` comes last.
+    /// database in `store` unless `config` names one; `config` comes last.
     static func settings(store: TestStore, adminEmail: String = adminEmail, config: [String: String] = [:]) async throws -> [String: String]
     {
         var settings = [
@@ -92,7 +92,7 @@ struct StackTests {
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
-            settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL()
+            if config["\(module.rawValue).db.url"] == nil { settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL() }
             settings["\(module.rawValue).db.pool"] = "10"
             settings["\(module.rawValue).db.pool.open"] = "1"
         }
@@ -104,18 +104,23 @@ struct StackTests {
         config: [String: String] = [:], body: (TestClient) async throws -> T
     ) async throws -> T {
         if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
+        let settings = try await settings(store: store, adminEmail: adminEmail, config: config)
+        // The databases made here are dropped once the stack has stopped; those `config` gave are the test's.
+        let madeDatabases = HuddleModules.available.compactMap {
+            config["\($0.rawValue).db.url"] == nil ? settings["\($0.rawValue).db.url"] : nil
+        }
         let stack = try await EmbeddedStack.start(
-            modules: HuddleModules.available,
-            reader: ConfigReader(
-                provider: EnvironmentVariablesProvider.settings(try await settings(store: store, adminEmail: adminEmail, config: config))),
+            modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalToken: TestStack.internalToken, logger: logger)
         let running = stack.runner.dependencies.running
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
             try await stopping(running) { try await stack.stop() }
+            await TestStore.dropDatabases(madeDatabases)
             return result
         } catch {
             await stopping(running) { try? await stack.stop() }
+            await TestStore.dropDatabases(madeDatabases)
             throw error
         }
     }

@@ -33,61 +33,61 @@ struct ChatBenchmark: AsyncParsableCommand {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
             throw ValidationError("--instances 2 needs --postgres: instances share the room through PostgreSQL")
         }
-        let store = try BenchStore(postgres: postgres, name: "chat")
-        defer { store.remove() }
-        let data = store.directory
-        let (chatDB, authDB) = (try await store.url("chat"), try await store.url("auth"))
-        let token = UUID().uuidString + UUID().uuidString
-        let common = [
-            "internal.token=\(token)", "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",
-            "chat.db.url=\(chatDB)",
-        ]
-        var processes = [
-            try ChildProcess.huddle(
-                ["--modules", "auth,chat"],
-                settings: common + [
-                    "auth.http.port=28081", "chat.http.port=28086", "auth.db.url=\(authDB)", "auth.events.subscribers=chat",
-                ],
-                data: data)
-        ]
-        defer { for process in processes { process.stop() } }
-        try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
-        var chatURLs = ["http://127.0.0.1:28086"]
-        if instances == 2 {
-            processes.append(
+        try await BenchStore.with(postgres: postgres, name: "chat") { store in
+            let data = store.directory
+            let (chatDB, authDB) = (try await store.url("chat"), try await store.url("auth"))
+            let token = UUID().uuidString + UUID().uuidString
+            let common = [
+                "internal.token=\(token)", "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",
+                "chat.db.url=\(chatDB)",
+            ]
+            var processes = [
                 try ChildProcess.huddle(
-                    ["--modules", "chat"], settings: common + ["chat.http.port=28186", "auth.url=http://127.0.0.1:28081"], data: data))
-            try await ChildProcess.waitForHealth("http://127.0.0.1:28186")
-            chatURLs.append("http://127.0.0.1:28186")
-        }
-        let auth = TestClient(baseURL: "http://127.0.0.1:28081")
-        let users = try await (0..<min(100, sockets)).asyncMap { try await auth.register(name: "Bench \($0)") }
-        let sender = try await auth.register(name: "Sender")
-        let chat = TestClient(baseURL: chatURLs[0])
-        let rooms = try await chat.call(ChatAPI.rooms, token: sender.accessToken).decode(Page<ChatRoom>.self)
-        guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
+                    ["--modules", "auth,chat"],
+                    settings: common + [
+                        "auth.http.port=28081", "chat.http.port=28086", "auth.db.url=\(authDB)", "auth.events.subscribers=chat",
+                    ],
+                    data: data)
+            ]
+            defer { for process in processes { process.stop() } }
+            try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
+            var chatURLs = ["http://127.0.0.1:28086"]
+            if instances == 2 {
+                processes.append(
+                    try ChildProcess.huddle(
+                        ["--modules", "chat"], settings: common + ["chat.http.port=28186", "auth.url=http://127.0.0.1:28081"], data: data))
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28186")
+                chatURLs.append("http://127.0.0.1:28186")
+            }
+            let auth = TestClient(baseURL: "http://127.0.0.1:28081")
+            let users = try await (0..<min(100, sockets)).asyncMap { try await auth.register(name: "Bench \($0)") }
+            let sender = try await auth.register(name: "Sender")
+            let chat = TestClient(baseURL: chatURLs[0])
+            let rooms = try await chat.call(ChatAPI.rooms, token: sender.accessToken).decode(Page<ChatRoom>.self)
+            guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
 
-        // A few sockets first, so what the first connections make once (pools, caches) is not counted.
-        for device in try await connect(0..<20, room: room, users: users, chatURLs: chatURLs) { await device.close() }
-        try await Task.sleep(for: .seconds(2))
-        // A tenth of the sockets, then the rest: how memory and fan-out grow with the sockets. Memory
-        // per socket is what the sockets each step adds brought, read after they idled.
-        var devices: [ChatDevice] = []
-        for count in Set([max(1, sockets / 10), sockets]).sorted() {
-            let before = processes[0].residentBytes(), added = count - devices.count
-            devices += try await connect(devices.count..<count, room: room, users: users, chatURLs: chatURLs)
-            try await Task.sleep(for: .seconds(idle))
-            let after = processes[0].residentBytes()
-            let share = chatURLs.count == 1 ? added : (added + 1) / 2
-            print(
-                String(
-                    format:
-                        "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB for the last %d: %.1f KB per idle socket",
-                    count, Double(before) / 1e6, Double(after) / 1e6, added, Double(after - before) / Double(share) / 1024))
-            try await fanOut(room: room, sender: sender, devices: devices)
+            // A few sockets first, so what the first connections make once (pools, caches) is not counted.
+            for device in try await connect(0..<20, room: room, users: users, chatURLs: chatURLs) { await device.close() }
+            try await Task.sleep(for: .seconds(2))
+            // A tenth of the sockets, then the rest: how memory and fan-out grow with the sockets. Memory
+            // per socket is what the sockets each step adds brought, read after they idled.
+            var devices: [ChatDevice] = []
+            for count in Set([max(1, sockets / 10), sockets]).sorted() {
+                let before = processes[0].residentBytes(), added = count - devices.count
+                devices += try await connect(devices.count..<count, room: room, users: users, chatURLs: chatURLs)
+                try await Task.sleep(for: .seconds(idle))
+                let after = processes[0].residentBytes()
+                let share = chatURLs.count == 1 ? added : (added + 1) / 2
+                print(
+                    String(
+                        format:
+                            "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB for the last %d: %.1f KB per idle socket",
+                        count, Double(before) / 1e6, Double(after) / 1e6, added, Double(after - before) / Double(share) / 1024))
+                try await fanOut(room: room, sender: sender, devices: devices)
+            }
+            for device in devices { await device.close() }
+            if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
         }
-        for device in devices { await device.close() }
-        if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
     }
 
     typealias ChatDevice = BenchSocket<ChatServerFrame>

@@ -37,48 +37,51 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
             throw ValidationError("--instances 2 needs --postgres: instances share the match through PostgreSQL")
         }
-        let store = try BenchStore(postgres: postgres, name: "live-match")
-        defer { store.remove() }
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        let standIn = ConfigReader(
-            provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "100000"]))
-        try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
-            var settings = [
-                "internal.token=\(TestStack.internalToken)", "games.matches.provider.url=\(feedURL)",
-                "games.matches.provider.key=huddle-dev-football-key", "games.matches.poll.live.ms=100", "games.matches.poll.day.ms=1000",
-                "gateway.ratelimit.rate=1000000", "gateway.ratelimit.burst=1000000",
-            ]
-            for (module, port) in [("auth", 28081), ("catalog", 28082), ("games", 28083), ("gateway", 28080)] {
-                settings += ["\(module).http.port=\(port)", "\(module).url=http://127.0.0.1:\(port)"]
-            }
-            let gamesStore = try await store.url("games")
-            settings += [
-                "auth.db.url=\(try await store.url("auth"))", "catalog.db.url=\(try await store.url("catalog"))",
-                "games.db.url=\(gamesStore)",
-            ]
-            var processes = [
-                try ChildProcess.huddle(
-                    ["--modules", "auth,catalog,games,gateway"], settings: settings + ["gateway.ops.http.port=28180"], data: store.directory
-                )
-            ]
-            defer { processes.forEach { $0.stop() } }
-            try await ChildProcess.waitForHealth("http://127.0.0.1:28083")
-            try await ChildProcess.waitForHealth("http://127.0.0.1:28180")
-            var gamesURLs = ["http://127.0.0.1:28083"]
-            if instances == 2 {
-                let shared = settings.filter { $0.hasPrefix("games.") || $0.hasPrefix("internal.") }
-                processes.append(
+        try await BenchStore.with(postgres: postgres, name: "live-match") { store in
+            var logger = Logger(label: "bench")
+            logger.logLevel = .error
+            let standIn = ConfigReader(
+                provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "100000"]))
+            try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
+                var settings = [
+                    "internal.token=\(TestStack.internalToken)", "games.matches.provider.url=\(feedURL)",
+                    "games.matches.provider.key=huddle-dev-football-key", "games.matches.poll.live.ms=100",
+                    "games.matches.poll.day.ms=1000",
+                    "gateway.ratelimit.rate=1000000", "gateway.ratelimit.burst=1000000",
+                ]
+                for (module, port) in [("auth", 28081), ("catalog", 28082), ("games", 28083), ("gateway", 28080)] {
+                    settings += ["\(module).http.port=\(port)", "\(module).url=http://127.0.0.1:\(port)"]
+                }
+                let gamesStore = try await store.url("games")
+                settings += [
+                    "auth.db.url=\(try await store.url("auth"))", "catalog.db.url=\(try await store.url("catalog"))",
+                    "games.db.url=\(gamesStore)",
+                ]
+                var processes = [
                     try ChildProcess.huddle(
-                        ["--modules", "games"],
-                        settings: shared.filter { !$0.hasPrefix("games.http.port") } + [
-                            "games.http.port=28183", "auth.url=http://127.0.0.1:28081", "catalog.url=http://127.0.0.1:28082",
-                        ], data: store.directory))
-                try await ChildProcess.waitForHealth("http://127.0.0.1:28183")
-                gamesURLs.append("http://127.0.0.1:28183")
+                        ["--modules", "auth,catalog,games,gateway"], settings: settings + ["gateway.ops.http.port=28180"],
+                        data: store.directory
+                    )
+                ]
+                defer { processes.forEach { $0.stop() } }
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28083")
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28180")
+                var gamesURLs = ["http://127.0.0.1:28083"]
+                if instances == 2 {
+                    let shared = settings.filter { $0.hasPrefix("games.") || $0.hasPrefix("internal.") }
+                    processes.append(
+                        try ChildProcess.huddle(
+                            ["--modules", "games"],
+                            settings: shared.filter { !$0.hasPrefix("games.http.port") } + [
+                                "games.http.port=28183", "auth.url=http://127.0.0.1:28081", "catalog.url=http://127.0.0.1:28082",
+                            ], data: store.directory))
+                    try await ChildProcess.waitForHealth("http://127.0.0.1:28183")
+                    gamesURLs.append("http://127.0.0.1:28183")
+                }
+                let match = try await fanOut(
+                    feed: FootballControlClient(baseURL: feedURL), games: gamesURLs, store: gamesStore, logger: logger)
+                if getSeconds > 0 { try await conditionalGets(gateway: "http://127.0.0.1:28080", match: match) }
             }
-            let match = try await fanOut(feed: FootballControlClient(baseURL: feedURL), games: gamesURLs, store: gamesStore, logger: logger)
-            if getSeconds > 0 { try await conditionalGets(gateway: "http://127.0.0.1:28080", match: match) }
         }
     }
 

@@ -25,25 +25,26 @@ struct PushesBenchmark: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
 
     func run() async throws {
-        let store = try BenchStore(postgres: postgres, name: "pushes")
-        defer { store.remove() }
-        let data = store.directory
-        let (notifyDB, authDB) = (try await store.url("notify"), try await store.url("auth"))
-        try await withPushStandIns { pushSettings, _, recorder in
-            let settings =
-                [
-                    "internal.token=\(TestStack.internalToken)", "auth.http.port=28081", "notify.http.port=28087", "auth.db.url=\(authDB)",
-                    "notify.db.url=\(notifyDB)",
-                ] + pushSettings.map { "\($0.key)=\($0.value)" }
-            let server = try ChildProcess.huddle(["--modules", "auth,notify"], settings: settings, data: data)
-            defer { server.stop() }
-            try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
-            let database = try await Database.open(url: notifyDB, logger: .quiet("bench"))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await database.run() }
-                defer { group.cancelAll() }
-                try await reminderPushes(database, recorder: recorder)
-                try await eventToPush(database, recorder: recorder)
+        try await BenchStore.with(postgres: postgres, name: "pushes") { store in
+            let data = store.directory
+            let (notifyDB, authDB) = (try await store.url("notify"), try await store.url("auth"))
+            try await withPushStandIns { pushSettings, _, recorder in
+                let settings =
+                    [
+                        "internal.token=\(TestStack.internalToken)", "auth.http.port=28081", "notify.http.port=28087",
+                        "auth.db.url=\(authDB)",
+                        "notify.db.url=\(notifyDB)",
+                    ] + pushSettings.map { "\($0.key)=\($0.value)" }
+                let server = try ChildProcess.huddle(["--modules", "auth,notify"], settings: settings, data: data)
+                defer { server.stop() }
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
+                let database = try await Database.open(url: notifyDB, logger: .quiet("bench"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await database.run() }
+                    defer { group.cancelAll() }
+                    try await reminderPushes(database, recorder: recorder)
+                    try await eventToPush(database, recorder: recorder)
+                }
             }
         }
     }

@@ -24,25 +24,25 @@ struct SearchBenchmark: AsyncParsableCommand {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         // A million games make a SQLite file of about 800 MB: it is removed at the end.
-        let store = try BenchStore(postgres: postgres, name: "search")
-        defer { store.remove() }
-        let searchDB = try await store.url("search")
-        let settings = [
-            "auth.bcrypt.cost": "4", "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "search.http.port": "0",
-            "search.db.url": searchDB, "log.level": "error",
-        ].merging(AbsentModules.addresses(besides: [.auth, .search])) { given, _ in given }
-        let stack = try await EmbeddedStack.start(
-            modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalToken: TestStack.internalToken, logger: logger)
-        do {
-            try await measure(
-                search: TestClient(baseURL: stack.url(of: .search), internalCredential: TestStack.internalToken),
-                auth: TestClient(baseURL: stack.url(of: .auth)))
-        } catch {
-            try? await stack.stop()
-            throw error
+        try await BenchStore.with(postgres: postgres, name: "search") { store in
+            let searchDB = try await store.url("search")
+            let settings = [
+                "auth.bcrypt.cost": "4", "auth.http.port": "0", "auth.db.url": "sqlite::memory:", "search.http.port": "0",
+                "search.db.url": searchDB, "log.level": "error",
+            ].merging(AbsentModules.addresses(besides: [.auth, .search])) { given, _ in given }
+            let stack = try await EmbeddedStack.start(
+                modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+                internalToken: TestStack.internalToken, logger: logger)
+            do {
+                try await measure(
+                    search: TestClient(baseURL: stack.url(of: .search), internalCredential: TestStack.internalToken),
+                    auth: TestClient(baseURL: stack.url(of: .auth)))
+            } catch {
+                try? await stack.stop()
+                throw error
+            }
+            try await stack.stop()
         }
-        try await stack.stop()
     }
 
     /// Indexes a tenth of the games and searches, then the rest and searches again: how indexing and

@@ -45,29 +45,31 @@ struct TicketsBenchmark: AsyncParsableCommand {
 
     /// Starts betting and places tickets at each level; tickets placed a second, by level.
     private func once(_ levels: [Int]) async throws -> [Int: Double] {
-        let store = try BenchStore(postgres: postgres, name: "tickets")
-        defer { store.remove() }
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        let standIn = ConfigReader(
-            provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
-        return try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
-            // Betting runs as `huddle` runs it, in a process of its own.
-            let server = try ChildProcess.huddle(
-                ["--modules", "auth,betting"],
-                settings: [
-                    "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "auth.http.port=28081", "betting.http.port=28085",
-                    "auth.db.url=\(try await store.url("auth"))", "betting.db.url=\(try await store.url("betting"))",
-                    "betting.db.pool=\(max(20, levels.max() ?? 20))", "betting.odds.provider.url=\(feedURL)",
-                    "betting.odds.provider.key=huddle-dev-football-key", "betting.odds.poll.ms=100", "betting.wallet.grant=1000000000000",
-                    "betting.stake.max=100000",
-                ],
-                data: store.directory)
-            defer { server.stop() }
-            try await ChildProcess.waitForHealth("http://127.0.0.1:28085")
-            return try await place(
-                levels, betting: "http://127.0.0.1:28085", auth: "http://127.0.0.1:28081", feed: feedURL,
-                setup: store.kind)
+        try await BenchStore.with(postgres: postgres, name: "tickets") { store in
+            var logger = Logger(label: "bench")
+            logger.logLevel = .error
+            let standIn = ConfigReader(
+                provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
+            return try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
+                // Betting runs as `huddle` runs it, in a process of its own.
+                let server = try ChildProcess.huddle(
+                    ["--modules", "auth,betting"],
+                    settings: [
+                        "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "auth.http.port=28081",
+                        "betting.http.port=28085",
+                        "auth.db.url=\(try await store.url("auth"))", "betting.db.url=\(try await store.url("betting"))",
+                        "betting.db.pool=\(max(20, levels.max() ?? 20))", "betting.odds.provider.url=\(feedURL)",
+                        "betting.odds.provider.key=huddle-dev-football-key", "betting.odds.poll.ms=100",
+                        "betting.wallet.grant=1000000000000",
+                        "betting.stake.max=100000",
+                    ],
+                    data: store.directory)
+                defer { server.stop() }
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28085")
+                return try await place(
+                    levels, betting: "http://127.0.0.1:28085", auth: "http://127.0.0.1:28081", feed: feedURL,
+                    setup: store.kind)
+            }
         }
     }
 
