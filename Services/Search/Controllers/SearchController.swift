@@ -8,10 +8,13 @@ struct SearchController: Controller {
     let search: Search
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(SearchAPI.games) { request, context in
-            let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
-            return try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
-        }
+        router.on(
+            SearchAPI.games,
+            encoded: { request, context in
+                let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
+                let page = try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
+                return EncodedJSON(try NearbyJSON.page(of: page.items, nextCursor: page.nextCursor))
+            })
         router.on(SearchAPI.teams) { request, context in
             let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
             return try await search.teams(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))

@@ -24,8 +24,10 @@ struct Search: Sendable {
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 
-    /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest.
-    func games(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Nearby<Game>> {
+    /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest,
+    /// each already written as its JSON result (`NearbyJSON`): only one whose place this viewer may not
+    /// see is decoded, to be written without it.
+    func games(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Data> {
         var filter = filter
         filter.startingAfter = now()
         let unlocked = try await gatekeeper.allows(.location, to: viewer, in: database)
@@ -35,9 +37,15 @@ struct Search: Sendable {
             )
         }
         return try paged(hits, page) { hit in
-            try hit.decoded(as: Game.self) { game in
-                if !unlocked || !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
+            if unlocked, hit.candidate.privacy.revealsExactLocation(toParticipant: false),
+                let written = NearbyJSON.withDistance(hit.candidate.doc, meters: hit.distanceMeters)
+            {
+                return written
             }
+            return try HuddleJSON.encoder.encode(
+                hit.decoded(as: Game.self) { game in
+                    if !unlocked || !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
+                })
         }
     }
 

@@ -64,6 +64,21 @@ extension RouterMethods where Context == HuddleRequestContext {
         }
     }
 
+    /// A signed-in read whose handler writes its answer's JSON itself (`EncodedJSON`).
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<SignedIn, NoBody, Output>,
+        encoded handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> EncodedJSON<Output>
+    ) -> Self {
+        let operation = endpoint.operation
+        return on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            let signedIn = try AuthenticatedContext(context: context)
+            try QueryRules.check(request, against: operation)
+            let answer = try await DescribedOperation.$current.withValue(operation) { try await handler(request, signedIn) }
+            return answer.response(status: .init(code: operation.successStatus))
+        }
+    }
+
     /// A write described with `idempotencyKeyRequired`: no request reaches the handler without a
     /// key (428) or with one of the wrong length (422), and the handler gets the key to keep with its
     /// effect in one transaction.

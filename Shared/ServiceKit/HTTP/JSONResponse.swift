@@ -1,5 +1,5 @@
 import Contracts
-import Foundation
+public import Foundation
 public import Hummingbird
 
 /// A JSON response in Huddle's JSON dialect. Lets handlers return wire types from Contracts
@@ -20,5 +20,20 @@ public struct JSONResponse<Value: Encodable & Sendable>: ResponseGenerator {
         headers[.contentType] = "application/json; charset=utf-8"
         let body = try HuddleJSON.encoder.encode(value)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// An answer of type `Value` that the handler wrote as JSON itself, exactly as `HuddleJSON` would
+/// write it: for lists assembled from JSON documents stored whole (search's), which decoding and
+/// encoding again would cost more than the rest of the request. Register its handler with
+/// `on(_:encoded:)`.
+public struct EncodedJSON<Value: Encodable & Sendable>: Sendable {
+    public let bytes: Data
+
+    public init(_ bytes: Data) { self.bytes = bytes }
+
+    func response(status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
