@@ -35,15 +35,11 @@ public final class TestStack: Sendable {
             "gateway.health.timeout.ms": "10000",
         ]
         let modules = builders.map(\.module)
-        var madeDatabases: [String] = []
+        let made = try await store.freshDatabases(for: modules, besides: config)
+        values.merge(made) { _, new in new }
+        let madeDatabases = Array(made.values)
         for module in modules {
             values["\(module.rawValue).http.port"] = "0"
-            // A store the test gives (one several stacks share in turn) is the test's to keep.
-            if config["\(module.rawValue).db.url"] == nil {
-                let url = try await store.freshDatabaseURL()
-                values["\(module.rawValue).db.url"] = url
-                madeDatabases.append(url)
-            }
             // Dozens of stacks run at once against one PostgreSQL: a few connections each, and one kept
             // open when idle, keep them within its max_connections (four idle ones per module, as
             // deployed, took 24 stacks of eight modules to within a few of 1,000).

@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 public import Logging
 import SQLKit
@@ -32,6 +33,16 @@ public enum TestStore: String, Sendable, CaseIterable {
             components.path = "/" + name
             return components.string!
         }
+    }
+
+    /// `<module>.db.url` for each of `modules` whose store `config` does not give (one several stacks
+    /// share in turn is the test's to keep), each a fresh database: a stack drops these once it stops.
+    public func freshDatabases(for modules: [ServiceModule], besides config: [String: String]) async throws -> [String: String] {
+        var urls: [String: String] = [:]
+        for module in modules where config["\(module.rawValue).db.url"] == nil {
+            urls["\(module.rawValue).db.url"] = try await freshDatabaseURL()
+        }
+        return urls
     }
 
     /// Drops the databases `freshDatabaseURL` made among `urls` (others are left alone), with any

@@ -80,16 +80,16 @@ struct AccountDataThroughGatewayTests {
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func deletionWhileChatIsDown(store: TestStore) async throws {
         let chatURL = "http://127.0.0.1:\(try ServiceProcess.freePort())"
-        var settings = try await StackTests.settings(
-            store: store,
-            config: [
+        // Chat's store outlives its stop: on SQLite a file, where the other stores stay in memory.
+        let chatFile = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).sqlite").path
+        let chatStore = store == .sqlite ? ["chat.db.url": "sqlite:\(chatFile)"] : [:]
+        let made = try await store.freshDatabases(for: HuddleModules.available, besides: chatStore)
+        var settings = StackTests.settings(
+            config: made.merging(chatStore) { _, given in given }.merging([
                 "chat.url": chatURL, "auth.events.retry.max.ms": "300", "catalog.events.retry.max.ms": "300",
                 "games.events.retry.max.ms": "300",
-            ])
+            ]) { _, given in given })
         settings["chat.http.port"] = String(try #require(URLComponents(string: chatURL)?.port))
-        // Chat's store outlives its stop: a file, where the other SQLite stores stay in memory.
-        let chatFile = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).sqlite").path
-        if store == .sqlite { settings["chat.db.url"] = "sqlite:\(chatFile)" }
         defer { try? FileManager.default.removeItem(atPath: chatFile) }
         let logger = Logger(label: "stack-test")
         let stack = try await EmbeddedStack.start(
@@ -135,9 +135,11 @@ struct AccountDataThroughGatewayTests {
         } catch {
             try? await chat.stop()
             try? await stack.stop()
+            await TestStore.dropDatabases(made.values)
             throw error
         }
         try await chat.stop()
         try await stack.stop()
+        await TestStore.dropDatabases(made.values)
     }
 }

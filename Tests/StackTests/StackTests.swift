@@ -79,10 +79,9 @@ struct StackTests {
             CatalogAPI.createCourse, body: CreateCourseRequest(name: name, location: location, holes: holes), token: admin.accessToken)
     }
 
-    /// The settings of a stack whose modules listen on ports of their own choosing, each with a fresh
-    /// database in `store` unless `config` names one; `config` comes last.
-    static func settings(store: TestStore, adminEmail: String = adminEmail, config: [String: String] = [:]) async throws -> [String: String]
-    {
+    /// The settings of a stack whose modules listen on ports of their own choosing; `config` comes last
+    /// (and names each module's store).
+    static func settings(adminEmail: String = adminEmail, config: [String: String] = [:]) -> [String: String] {
         var settings = [
             "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail, "gateway.upstream.connect.ms": "5000",
             "gateway.upstream.timeout.ms": "30000",
@@ -92,7 +91,6 @@ struct StackTests {
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
-            if config["\(module.rawValue).db.url"] == nil { settings["\(module.rawValue).db.url"] = try await store.freshDatabaseURL() }
             settings["\(module.rawValue).db.pool"] = "10"
             settings["\(module.rawValue).db.pool.open"] = "1"
         }
@@ -104,11 +102,9 @@ struct StackTests {
         config: [String: String] = [:], body: (TestClient) async throws -> T
     ) async throws -> T {
         if let deployedGateway { return try await body(TestClient(baseURL: deployedGateway)) }
-        let settings = try await settings(store: store, adminEmail: adminEmail, config: config)
-        // The databases made here are dropped once the stack has stopped; those `config` gave are the test's.
-        let madeDatabases = HuddleModules.available.compactMap {
-            config["\($0.rawValue).db.url"] == nil ? settings["\($0.rawValue).db.url"] : nil
-        }
+        // A fresh database for each module `config` gives none, dropped once the stack has stopped.
+        let made = try await store.freshDatabases(for: HuddleModules.available, besides: config)
+        let settings = settings(adminEmail: adminEmail, config: made.merging(config) { _, given in given })
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalToken: TestStack.internalToken, logger: logger)
@@ -116,11 +112,11 @@ struct StackTests {
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
             try await stopping(running) { try await stack.stop() }
-            await TestStore.dropDatabases(madeDatabases)
+            await TestStore.dropDatabases(made.values)
             return result
         } catch {
             await stopping(running) { try? await stack.stop() }
-            await TestStore.dropDatabases(madeDatabases)
+            await TestStore.dropDatabases(made.values)
             throw error
         }
     }
