@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
 import Testing
+
+@testable import ServiceKit
 
 @Suite("Database and migrations")
 struct DatabaseTests {
@@ -93,5 +94,48 @@ struct DatabaseTests {
             // take minutes.
             #expect(ContinuousClock.now - started < .seconds(30))
         }
+    }
+
+    /// PostgreSQL only: SQLite's file cannot close under a transaction.
+    static var postgres: [TestStore] { TestStore.all.filter { $0 == .postgres } }
+
+    @Test(
+        "a statement on a connection the server closed fails at once, in a read and in a transaction, and the store goes on",
+        .timeLimit(.minutes(1)), arguments: postgres)
+    func closedConnection(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            await #expect(throws: (any Error).self) {
+                try await database.read { sql in
+                    try? await Self.endSession(sql)
+                    try await Self.waitUntilClosed(sql)
+                    try await sql.select().column("body").from("notes").run()
+                }
+            }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { sql in
+                    try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("lost"), SQLBind(Date())).run()
+                    try? await Self.endSession(sql)
+                    try await Self.waitUntilClosed(sql)
+                    try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("after"), SQLBind(Date())).run()
+                }
+            }
+            // Other connections still serve, and the transaction left nothing.
+            let bodies = try await database.read { sql in
+                try await sql.select().column("body").from("notes").all(decodingColumn: "body", as: String.self)
+            }
+            #expect(bodies.isEmpty)
+        }
+    }
+
+    /// The server ends this session's backend: its answer is an error, then the socket closes.
+    static func endSession(_ sql: any SQLDatabase) async throws {
+        try await sql.raw("SELECT pg_terminate_backend(pg_backend_pid())").run()
+    }
+
+    /// Waits for the connection under `sql` to notice it was closed; the statement after is then
+    /// written to a closed channel, the case that went unanswered.
+    static func waitUntilClosed(_ sql: any SQLDatabase) async throws {
+        while !(try #require(sql as? PostgresConnectionStatements)).isClosed { try await Task.sleep(for: .milliseconds(5)) }
     }
 }

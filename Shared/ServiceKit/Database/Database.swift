@@ -30,7 +30,8 @@ public final class Database: Service, Sendable {
 
     enum Backend: Sendable {
         case sqlite(SQLiteConnection, AsyncLock)
-        case postgres(PostgresClient)
+        /// Its statements go through `ConnectionClosings`, so none waits for ever on a closed connection.
+        case postgres(PostgresClient, ConnectionClosings)
     }
 
     public let kind: Kind
@@ -71,7 +72,7 @@ public final class Database: Service, Sendable {
             configuration.options.minimumConnections = min(max(0, keptOpen), configuration.options.maximumConnections)
             configuration.options.keepAliveBehavior = nil
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            return Database(kind: .postgres, displayURL: redact(url), backend: .postgres(client), logger: logger)
+            return Database(kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings()), logger: logger)
         }
         let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url
         let storage: SQLiteConnection.Storage
@@ -107,8 +108,8 @@ public final class Database: Service, Sendable {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql()) }
-        case .postgres(let client):
-            return try await client.withConnection { connection in try await body(connection.sql()) }
+        case .postgres(let client, let closings):
+            return try await client.withConnection { connection in try await body(closings.statements(on: connection)) }
         }
     }
 
@@ -153,14 +154,20 @@ public final class Database: Service, Sendable {
             }
             await deliverLocally(notifications)
             return result
-        case .postgres(let client):
-            do {
-                return try await client.withTransaction(logger: logger) { connection in
-                    try await body(connection.sql())
+        case .postgres(let client, let closings):
+            // BEGIN, COMMIT and ROLLBACK go through the watched statements too (PostgresClient's
+            // `withTransaction` writes them on the bare connection), and callers see their own errors.
+            return try await client.withConnection { connection in
+                let sql = closings.statements(on: connection)
+                try await sql.raw("BEGIN").run()
+                do {
+                    let result = try await body(sql)
+                    try await sql.raw("COMMIT").run()
+                    return result
+                } catch {
+                    try? await sql.raw("ROLLBACK").run()
+                    throw error
                 }
-            } catch let error as PostgresTransactionError {
-                // Callers match on their own errors (e.g. a 409), not on the wrapper.
-                throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
         }
     }
@@ -216,7 +223,7 @@ public final class Database: Service, Sendable {
     public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @escaping @Sendable (String) async -> Void)
         async throws
     {
-        guard case .postgres(let client) = backend else {
+        guard case .postgres(let client, _) = backend else {
             let id = UUID()
             localListeners.withLockedValue { $0[channel, default: [:]][id] = handle }
             defer { localListeners.withLockedValue { _ = $0[channel]?.removeValue(forKey: id) } }
@@ -261,7 +268,7 @@ public final class Database: Service, Sendable {
 
     public func run() async throws {
         switch backend {
-        case .postgres(let client):
+        case .postgres(let client, _):
             await client.run()
         case .sqlite:
             try? await gracefulShutdown()

@@ -7,8 +7,10 @@ import Synchronization
 ///
 /// Why the bound: now and then a background worker (an outbox's dispatcher, auth's export worker)
 /// went on waiting after it was cancelled, and its module's stop, and so the whole process's, never
-/// ended (a test run hung until its 20-minute limit). A service that has not returned
-/// `abandonAfter` past its cancellation is left behind with a warning naming it, so stopping ends.
+/// ended (a test run hung until its 20-minute limit). The cause was a statement written to a
+/// PostgreSQL connection the cancelled pool had just closed (see `PostgresConnectionStatements`),
+/// but a service may wait on anything: one that has not returned `abandonAfter` past its
+/// cancellation is still left behind with a warning naming it, so stopping ends.
 public final class RunningServices: Sendable {
     private let running = Mutex<[String: Int]>([:])
     let abandonAfter: Duration

@@ -1,0 +1,100 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// A leased PostgreSQL connection's statements, which fail with `PostgresConnectionClosed` once the
+/// connection has closed instead of waiting for an answer that cannot come.
+///
+/// Why: PostgresNIO (1.33) hands a statement to its channel without a promise for the write. Once the
+/// channel has closed and its handlers are gone, the write fails where nothing hears it, and the
+/// statement's answer never comes (vapor/postgres-nio#487 fixed this; #501 reverted the fix). The pool
+/// closes leased connections too when its `run` is cancelled, so a worker that was between two
+/// statements of a read or a transaction when its module was stopped waited for ever: the outbox
+/// dispatchers and auth's export worker that stops had to leave behind (`RunningServices`), caught with
+/// 24 test stacks stopping at once. A server that drops a connection (a restart, a failover) did the
+/// same to the next statement on it.
+struct PostgresConnectionStatements: SQLDatabase {
+    let base: any SQLDatabase
+    let connection: PostgresConnection
+    let closings: ConnectionClosings
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+    var isClosed: Bool { connection.isClosed }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let answer = eventLoop.makePromise(of: Void.self)
+        guard let ticket = closings.expect(answer, on: connection) else {
+            answer.fail(PostgresConnectionClosed())
+            return answer.futureResult
+        }
+        base.execute(sql: query, onRow).whenComplete { [closings, connection] result in
+            closings.answered(ticket, on: connection)
+            answer.completeWith(result)
+        }
+        return answer.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await execute(sql: query, onRow).get()
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await closure(self)
+    }
+}
+
+/// The statements awaiting an answer on each open connection of one pool; when a connection closes,
+/// they fail. One close callback per connection, and an entry only while the connection is open.
+final class ConnectionClosings: Sendable {
+    private struct Open {
+        var awaiting: [UInt64: EventLoopPromise<Void>] = [:]
+    }
+    private struct State {
+        var open: [ObjectIdentifier: Open] = [:]
+        var nextTicket: UInt64 = 0
+    }
+    private let state = NIOLockedValueBox(State())
+
+    /// `connection`'s statements, watched.
+    func statements(on connection: PostgresConnection) -> any SQLDatabase {
+        let key = ObjectIdentifier(connection)
+        let isNew = state.withLockedValue { state in
+            guard state.open[key] == nil else { return false }
+            state.open[key] = Open()
+            return true
+        }
+        if isNew { connection.closeFuture.whenComplete { [self] _ in closed(key) } }
+        return PostgresConnectionStatements(base: connection.sql(), connection: connection, closings: self)
+    }
+
+    /// A ticket for `answer`, or nil when the connection has closed already.
+    func expect(_ answer: EventLoopPromise<Void>, on connection: PostgresConnection) -> UInt64? {
+        state.withLockedValue { state in
+            guard !connection.isClosed, state.open[ObjectIdentifier(connection)] != nil else { return nil }
+            state.nextTicket += 1
+            state.open[ObjectIdentifier(connection)]?.awaiting[state.nextTicket] = answer
+            return state.nextTicket
+        }
+    }
+
+    func answered(_ ticket: UInt64, on connection: PostgresConnection) {
+        state.withLockedValue { _ = $0.open[ObjectIdentifier(connection)]?.awaiting.removeValue(forKey: ticket) }
+    }
+
+    private func closed(_ key: ObjectIdentifier) {
+        let awaiting = state.withLockedValue { $0.open.removeValue(forKey: key)?.awaiting.values }
+        for answer in awaiting.map(Array.init) ?? [] { answer.fail(PostgresConnectionClosed()) }
+    }
+}
+
+/// The connection a statement was to run on closed (the server went away, or the pool shut down).
+public struct PostgresConnectionClosed: Error, CustomStringConvertible {
+    public var description: String { "the PostgreSQL connection closed before the statement was answered" }
+}
