@@ -57,7 +57,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     var app = Application(
         responder: router.responderAnsweringHead(),
         server: HTTPServerBuilder { responder in
-            SmallFirstReads(
+            LiveServerConnections(
                 HeadGuardedChannel(
                     base: HTTP1WebSocketUpgradeChannel(
                         responder: responder,

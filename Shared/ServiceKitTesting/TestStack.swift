@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Configuration
 public import Contracts
 import Foundation
-import Logging
+public import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -20,10 +20,11 @@ public final class TestStack: Sendable {
     private let madeDatabases: [String]
 
     /// Starts `builders` with test defaults (port 0, bcrypt cost 4, a fresh `store` per module),
-    /// overridden by `config`. `extraServices` run in the same group (e.g. a stub provider).
+    /// overridden by `config`. `extraServices` run in the same group (e.g. a stub provider). The
+    /// modules log to `logger`, by default critical lines only (`HUDDLE_TEST_LOG_LEVEL` for more).
     public static func start(
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
-        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:]
+        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:], logger given: Logger? = nil
     ) async throws -> TestStack {
         // Generous timeouts for the gateway's calls and the modules' connections to each other:
         // tests run many stacks at once on a small machine, and what they check is behaviour, not
@@ -49,8 +50,14 @@ public final class TestStack: Sendable {
         values["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         values.merge(config) { _, new in new }
         let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(values))
-        var logger = Logger(label: "test")
-        logger.logLevel = ProcessInfo.processInfo.environment["HUDDLE_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        let logger =
+            given
+            ?? {
+                var logger = Logger(label: "test")
+                logger.logLevel =
+                    ProcessInfo.processInfo.environment["HUDDLE_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+                return logger
+            }()
         let runner = try ModuleRunner(reader: reader, logger: logger)
         for (module, url) in extraURLs { runner.directory.set(module, url: url) }
         let services = try await runner.services(

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HuddleKit
 import HuddleModules
+import Logging
 import NIOWebSocket
 import ServiceKit
 import ServiceKitTesting
@@ -67,5 +68,35 @@ struct SocketShutdownTests {
             await front.stop()
             #expect(try await eventually { lastDevice.closedWith == .goingAway }, "\(String(describing: lastDevice.closedWith))")
         }
+    }
+
+    /// The servers that can upgrade to a live socket learn whether a connection is HTTP or a socket
+    /// only from its first request; without `LiveServerConnections` one silent connection held
+    /// such an instance's stop through its whole grace and past it.
+    @Test(
+        "a stopping instance with live sockets closes a connection that has sent nothing at once, and one whose request never ends once its grace is over, so neither holds the stop",
+        arguments: [ServiceModule.chat, .games, .gateway])
+    func connectionsWithoutARequest(module: ServiceModule) async throws {
+        let recorder = LogRecorder()
+        let grace = Duration.seconds(5)
+        let builders = HuddleModules.builders
+        let stack = try await TestStack.start(
+            [.auth, .catalog, module].map { try #require(builders[$0]) },
+            config: ["shutdown.grace.ms": String(grace.components.seconds * 1000)],
+            logger: recorder.logger(label: "stopping", level: .warning))
+        let silent = try await RawConnection.open(baseURL: stack.url(module))
+        let unfinished = try await RawConnection.open(baseURL: stack.url(module))
+        try await unfinished.send("GET /health HTTP/1.1\r\nHost: huddle\r\n")
+        // Answered on a connection opened after them, so the server has taken both.
+        let probe = try await RawConnection.open(baseURL: stack.url(module))
+        try await probe.send("GET /health HTTP/1.1\r\nHost: huddle\r\n\r\n")
+        #expect(try await eventually { probe.status == 200 })
+
+        let stopping = Task { await stack.stop() }
+        #expect(try await eventually(within: grace - .seconds(1)) { silent.isClosed }, "the silent connection is closed as the stop begins")
+        await stopping.value
+        #expect(unfinished.isClosed)
+        #expect(!recorder.logged.contains { $0.message.contains("had not ended") }, "\(recorder.logged)")
+        for connection in [silent, unfinished, probe] { await connection.close() }
     }
 }

@@ -36,12 +36,12 @@ public enum LiveSockets {
     }
 
     /// The server of a service with live sockets: HTTP/1.1, upgrading to a WebSocket what `router`
-    /// takes, each connection with a small first receive buffer (`SmallFirstReads`).
+    /// takes, its connections set up as `LiveServerConnections`.
     public static func server<Router: HTTPResponderBuilder>(router: Router, maxFrameSize: Int) -> HTTPServerBuilder
     where Router.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
-            SmallFirstReads(
+            LiveServerConnections(
                 HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: configuration(maxFrameSize: maxFrameSize)))
         }
