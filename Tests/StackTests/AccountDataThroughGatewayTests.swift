@@ -79,17 +79,19 @@ struct AccountDataThroughGatewayTests {
         "an account deleted while chat is down: operators see chat not reached and the rest erased; chat erases the messages once it is back",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func deletionWhileChatIsDown(store: TestStore) async throws {
-        let chatURL = "http://127.0.0.1:\(try ServiceProcess.freePort())"
+        // Chat listens where it is given a port each time it starts, and the rest of the stack is told
+        // (a port chosen beforehand could be taken by another test's server in between); while it is
+        // down, the stack is pointed where nothing listens.
+        let nowhere = "http://127.0.0.1:1"
         // Chat's store outlives its stop: on SQLite a file, where the other stores stay in memory.
         let chatFile = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).sqlite").path
         let chatStore = store == .sqlite ? ["chat.db.url": "sqlite:\(chatFile)"] : [:]
         let made = try await store.freshDatabases(for: HuddleModules.available, besides: chatStore)
         var settings = StackTests.settings(
             config: made.merging(chatStore) { _, given in given }.merging([
-                "chat.url": chatURL, "auth.events.retry.max.ms": "300", "catalog.events.retry.max.ms": "300",
-                "games.events.retry.max.ms": "300",
+                "chat.url": nowhere, "gateway.upstream.resolve.ms": "0", "auth.events.retry.max.ms": "300",
+                "catalog.events.retry.max.ms": "300", "games.events.retry.max.ms": "300",
             ]) { _, given in given })
-        settings["chat.http.port"] = String(try #require(URLComponents(string: chatURL)?.port))
         defer { try? FileManager.default.removeItem(atPath: chatFile) }
         let logger = Logger(label: "stack-test")
         let stack = try await EmbeddedStack.start(
@@ -99,7 +101,10 @@ struct AccountDataThroughGatewayTests {
         settings["auth.url"] = stack.url(of: .auth)
         let chatSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(settings))
         func startChat() async throws -> EmbeddedStack {
-            try await EmbeddedStack.start(modules: [.chat], reader: chatSettings, internalToken: TestStack.internalToken, logger: logger)
+            let chat = try await EmbeddedStack.start(
+                modules: [.chat], reader: chatSettings, internalToken: TestStack.internalToken, logger: logger)
+            stack.runner.directory.set(.chat, url: chat.url(of: .chat))
+            return chat
         }
         var chat = try await startChat()
         do {
@@ -111,6 +116,7 @@ struct AccountDataThroughGatewayTests {
                 ChatAPI.send, global.id, body: SendChatMessage(text: "gone soon", clientMessageId: "gone-1"), token: yuri.accessToken)
 
             try await chat.stop()
+            stack.runner.directory.set(.chat, url: nowhere)
             _ = try expect(
                 204,
                 try await gateway.call(
