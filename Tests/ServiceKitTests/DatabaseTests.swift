@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SQLKit
 import ServiceKitTesting
 import Testing
@@ -123,6 +124,39 @@ struct DatabaseTests {
                 try await sql.select().column("body").from("notes").all(decodingColumn: "body", as: String.self)
             }
             #expect(bodies.isEmpty)
+        }
+    }
+
+    @Test(
+        "a listener whose session the server ends listens again, says so, and hears what is notified after",
+        .enabled(if: TestStore.postgresURL != nil), .timeLimit(.minutes(1)))
+    func listeningAgain() async throws {
+        try await Self.withDatabase(.postgres) { database in
+            let channel = "relisten_\(UInt32.random(in: 0...UInt32.max))"
+            let heard = NIOLockedValueBox<[String]>([]), listenedAgain = NIOLockedValueBox(false)
+            let listening = Task {
+                await database.keepListening(
+                    channel: channel, logger: Self.logger,
+                    onListening: { again in if again { listenedAgain.withLockedValue { $0 = true } } }
+                ) { payload in heard.withLockedValue { $0.append(payload) } }
+            }
+            defer { listening.cancel() }
+            // Notified until heard: the listener may not be listening yet, and then not yet again.
+            func heardOnceNotified(_ payload: String) async throws -> Bool {
+                try await eventually(within: .seconds(20)) {
+                    try await database.transaction { try await database.notify(channel: channel, payload: payload, on: $0) }
+                    return heard.withLockedValue { $0.contains(payload) }
+                }
+            }
+            #expect(try await heardOnceNotified("before"))
+            let ended = try await database.read { sql in
+                try await sql.raw(
+                    "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE query LIKE \(bind: "LISTEN%\(channel)%")"
+                ).all(decodingColumn: "ended", as: Bool.self)
+            }
+            #expect(ended == [true])
+            #expect(try await heardOnceNotified("after"))
+            #expect(listenedAgain.withLockedValue { $0 })
         }
     }
 
