@@ -23,17 +23,37 @@ struct OutboxTests {
     }
 
     static let testEvent = EventType<[String: Int]>("test.event", owner: .search)
+    static let migrations: [Migration] = [.outbox(version: 1), .outboxTraceContext(version: 2), .outboxInTransactionOrder(version: 3)]
+
+    /// Waits until the outbox shows `count` events, and answers their positions. On PostgreSQL an
+    /// event shows once no transaction older than its own is open, anywhere in the cluster: other
+    /// tests' too.
+    @discardableResult
+    static func waitUntilShown(_ count: Int, by outbox: Outbox, in database: Database) async throws -> [OutboxPosition] {
+        let positions = try await poll {
+            try await database.read { sql in try await outbox.events(after: .start, limit: count + 1, on: sql) }.map(\.0)
+        } until: {
+            $0.count >= count
+        }
+        try #require(positions.count == count)
+        return positions
+    }
+
+    static func numbers(_ events: [EventEnvelope]) throws -> [Int?] {
+        try events.map { try HuddleJSON.decoder.decode([String: Int].self, from: $0.payload)["n"] }
+    }
 
     @Test("Batches go out in commit order and resume where the subscriber stopped", arguments: TestStore.all)
     func resumes(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate([.outbox(version: 1), .outboxTraceContext(version: 2)], logger: DatabaseTests.logger)
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
             let outbox = Outbox()
             for index in 0..<5 {
                 _ = try await database.transaction { sql in
                     try await outbox.append(Self.testEvent, aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
                 }
             }
+            try await Self.waitUntilShown(5, by: outbox, in: database)
             let transport = FlakyTransport()
             let dispatcher = OutboxDispatcher(
                 database: database, transport: transport, settings: .init(subscribers: [.search], batchSize: 2),
@@ -44,10 +64,7 @@ struct OutboxTests {
             #expect(try await dispatcher.deliverNextBatch(to: .search) == 2)
             #expect(try await dispatcher.deliverNextBatch(to: .search) == 1)
             #expect(try await dispatcher.deliverNextBatch(to: .search) == 0)
-            let numbers = try transport.received.withLockedValue { $0 }.map {
-                try HuddleJSON.decoder.decode([String: Int].self, from: $0.payload)["n"]
-            }
-            #expect(numbers == [0, 1, 2, 3, 4])
+            #expect(try Self.numbers(transport.received.withLockedValue { $0 }) == [0, 1, 2, 3, 4])
             // Another subscriber starts from the beginning.
             #expect(try await dispatcher.deliverNextBatch(to: .games) == 2)
         }
@@ -56,7 +73,7 @@ struct OutboxTests {
     @Test("Only old events that every subscriber received are pruned", arguments: TestStore.all)
     func pruning(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate([.outbox(version: 1), .outboxTraceContext(version: 2)], logger: DatabaseTests.logger)
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
             let outbox = Outbox()
             let old = Date().addingTimeInterval(-3 * 24 * 3600)
             try await database.transaction { sql in
@@ -65,12 +82,87 @@ struct OutboxTests {
                     try await outbox.append(
                         EventEnvelope(type: "test", aggregateID: "a", occurredAt: at, payload: Data("{}".utf8)), on: sql)
                 }
-                try await outbox.recordDelivered(to: "search", through: 4, on: sql)
-                try await outbox.recordDelivered(to: "games", through: 2, on: sql)
+            }
+            let positions = try await Self.waitUntilShown(4, by: outbox, in: database)
+            try await database.transaction { sql in
+                try await outbox.recordDelivered(to: "search", through: positions[3], on: sql)
+                try await outbox.recordDelivered(to: "games", through: positions[1], on: sql)
                 try await outbox.prune(deliveredTo: ["search", "games"], before: Date().addingTimeInterval(-24 * 3600), on: sql)
             }
-            let left = try await database.read { sql in try await outbox.events(after: 0, limit: 10, on: sql) }.map(\.0)
-            #expect(left == [3, 4])
+            let left = try await database.read { sql in try await outbox.events(after: .start, limit: 10, on: sql) }.map(\.0)
+            #expect(left == Array(positions[2...]))
+        }
+    }
+
+    @Test("Events and positions from before the transaction order go on where they were", arguments: TestStore.all)
+    func beforeTheTransactionOrder(store: TestStore) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(Array(Self.migrations.prefix(2)), logger: DatabaseTests.logger)
+            // Written as the outbox did before it had transactions: two events, the first delivered.
+            try await database.transaction { sql in
+                for index in 0..<2 {
+                    try await sql.insert(into: "outbox").columns("event_id", "type", "aggregate_id", "occurred_at", "payload")
+                        .values(
+                            SQLBind(EventID().description), SQLBind("test.event"), SQLBind("a"), SQLBind(Date()),
+                            SQLBind("{\"n\":\(index)}")
+                        )
+                        .run()
+                }
+                try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_seq").values(SQLBind("search"), SQLBind(1))
+                    .run()
+            }
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let outbox = Outbox()
+            try await database.transaction { sql in
+                try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": 2], on: sql)
+            }
+            try await Self.waitUntilShown(3, by: outbox, in: database)
+            let transport = FlakyTransport()
+            transport.down.withLockedValue { $0 = false }
+            let dispatcher = OutboxDispatcher(
+                database: database, transport: transport, settings: .init(subscribers: [.search]), logger: DatabaseTests.logger)
+            #expect(try await dispatcher.deliverNextBatch(to: .search) == 2)
+            #expect(try Self.numbers(transport.received.withLockedValue { $0 }) == [1, 2])
+        }
+    }
+
+    // PostgreSQL only: on SQLite one transaction writes at a time.
+    @Test(
+        "an event whose transaction is still open holds back those committed after it, and then goes first: none is skipped",
+        .enabled(if: TestStore.postgresURL != nil), .timeLimit(.minutes(1)))
+    func openTransactionHoldsBack() async throws {
+        try await DatabaseTests.withDatabase(.postgres) { database in
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let outbox = Outbox()
+            let (appended, appendedNow) = AsyncStream.makeStream(of: Void.self)
+            let (released, release) = AsyncStream.makeStream(of: Void.self)
+            let first = Task {
+                try await database.transaction { sql in
+                    try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": 0], on: sql)
+                    appendedNow.yield()
+                    for await _ in released { break }
+                }
+            }
+            for await _ in appended { break }
+            // Written after the first event and committed while the first's transaction is open.
+            try await database.transaction { sql in
+                try await outbox.append(Self.testEvent, aggregateID: "b", payload: ["n": 1], on: sql)
+            }
+            let transport = FlakyTransport()
+            transport.down.withLockedValue { $0 = false }
+            let dispatcher = OutboxDispatcher(
+                database: database, transport: transport, settings: .init(subscribers: [.search]), logger: DatabaseTests.logger)
+            #expect(try await dispatcher.deliverNextBatch(to: .search) == 0)
+            // What the lag gauge is taken from: the held-back event is waiting.
+            #expect(try await database.read { try await outbox.oldestWaiting(after: .start, on: $0) } != nil)
+            release.yield()
+            try await first.value
+            #expect(
+                try await eventually {
+                    _ = try await dispatcher.deliverNextBatch(to: .search)
+                    return transport.received.withLockedValue { $0.count } >= 2
+                })
+            #expect(try Self.numbers(transport.received.withLockedValue { $0 }) == [0, 1])
         }
     }
 }

@@ -88,5 +88,6 @@ enum AuthMigrations {
         },
         .inbox(version: 10),
         .outboxTraceContext(version: 11),
+        .outboxInTransactionOrder(version: 12),
     ]
 }

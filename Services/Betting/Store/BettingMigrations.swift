@@ -72,5 +72,6 @@ enum BettingMigrations {
         .feedLeases(version: 5),
         .outbox(version: 6),
         .outboxTraceContext(version: 7),
+        .outboxInTransactionOrder(version: 8),
     ]
 }

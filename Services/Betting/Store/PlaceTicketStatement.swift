@@ -7,7 +7,7 @@ import ServiceKit
 /// fixtures at the prices the ticket was priced at (still open at `placedAt`), debits the wallet if
 /// all are held and it has the stake, and inserts the stake's transfer, the ticket and its legs —
 /// all or nothing, as any statement is. No row when something stood in the way. The ticket's event
-/// (`betting.ticket.placed`) is written in the same statement, under the outbox's lock.
+/// (`betting.ticket.placed`) is written in the same statement.
 ///
 /// The same writes as `FixtureStore.fixtures(held:)`, `Ledger.post` and `TicketStore.insert`, which
 /// place a ticket on SQLite and answer every refusal. A named prepared statement, so its SQL is fixed
@@ -50,10 +50,9 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
                 SELECT placed.id, (leg.position - 1)::int, leg.id, leg.pick, leg.odds, leg.result, leg.home, leg.away
                 FROM placed, unnest($1::text[], $2::text[], $3::int8[], $20::text[], $21::text[], $22::text[])
                     WITH ORDINALITY AS leg (id, pick, odds, result, home, away, position)),
-            locked AS (SELECT placed.id FROM placed, pg_advisory_xact_lock($23::int8)),
             evented AS (
                 INSERT INTO outbox (\(Outbox.columns.joined(separator: ", ")))
-                SELECT $24, $25, $26, $27, $28, $29, $30 FROM locked)
+                SELECT $23, $24, $25, $26, $27, $28, $29 FROM placed)
             SELECT id FROM placed
             """
     }()
@@ -69,7 +68,7 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         let legs = ticket.selections
-        var bindings = PostgresBindings(capacity: 30)
+        var bindings = PostgresBindings(capacity: 29)
         bindings.append(legs.map(\.fixtureId.description))  // $1
         bindings.append(legs.map(\.pick.rawValue))  // $2
         bindings.append(legs.map(\.odds.thousandths))  // $3
@@ -92,14 +91,13 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
         bindings.append(legs.map(\.result.rawValue))  // $20
         bindings.append(legs.map(\.home))  // $21
         bindings.append(legs.map(\.away))  // $22
-        bindings.append(Outbox.appendLock)  // $23
-        bindings.append(event.id.description)  // $24
-        bindings.append(event.type)  // $25
-        bindings.append(event.aggregateID)  // $26
-        bindings.append(event.occurredAt)  // $27
-        bindings.append(String(decoding: event.payload, as: UTF8.self))  // $28
-        bindings.append(event.traceparent)  // $29
-        bindings.append(event.tracestate)  // $30
+        bindings.append(event.id.description)  // $23
+        bindings.append(event.type)  // $24
+        bindings.append(event.aggregateID)  // $25
+        bindings.append(event.occurredAt)  // $26
+        bindings.append(String(decoding: event.payload, as: UTF8.self))  // $27
+        bindings.append(event.traceparent)  // $28
+        bindings.append(event.tracestate)  // $29
         return bindings
     }
 

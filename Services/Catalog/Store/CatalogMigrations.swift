@@ -80,5 +80,6 @@ enum CatalogMigrations {
         // Teams and leagues moderators hid.
         .hiddenSubjects(version: 7),
         .outboxTraceContext(version: 8),
+        .outboxInTransactionOrder(version: 9),
     ]
 }

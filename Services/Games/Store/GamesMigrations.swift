@@ -105,5 +105,6 @@ enum GamesMigrations {
         // Games moderators hid.
         .hiddenSubjects(version: 10),
         .outboxTraceContext(version: 11),
+        .outboxInTransactionOrder(version: 12),
     ]
 }

@@ -48,5 +48,6 @@ enum ModerationMigrations {
             ]
         },
         .outboxTraceContext(version: 5),
+        .outboxInTransactionOrder(version: 6),
     ]
 }

@@ -48,5 +48,6 @@ enum PurchasesMigrations {
         // Auth's account deletions, applied once each.
         .inbox(version: 6),
         .outboxTraceContext(version: 7),
+        .outboxInTransactionOrder(version: 8),
     ]
 }

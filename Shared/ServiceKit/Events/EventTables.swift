@@ -1,7 +1,7 @@
 /// The tables behind the outbox and the inbox. A service adds them to its own migrations, so its
 /// events live in its own store and commit in the same transactions as its changes.
 extension Migration {
-    /// `outbox`: events in commit order; `outbox_positions`: how far each subscriber has received.
+    /// `outbox`: events in the order they were written; `outbox_positions`: how far each subscriber has received.
     public static func outbox(version: Int) -> Migration {
         Migration(version: version, name: "outbox") { kind in
             [
@@ -19,6 +19,25 @@ extension Migration {
     public static func outboxTraceContext(version: Int) -> Migration {
         Migration(version: version, name: "events keep their trace context") { _ in
             ["ALTER TABLE outbox ADD COLUMN traceparent TEXT", "ALTER TABLE outbox ADD COLUMN tracestate TEXT"]
+        }
+    }
+
+    /// Each event's transaction (`tx`), by which the dispatcher orders and holds back events: on
+    /// PostgreSQL the id of the transaction that wrote it, on SQLite (one writer at a time) 0, so
+    /// the order is `seq`'s. A subscriber's position becomes the pair (`delivered_tx`, `delivered_seq`).
+    /// Events and positions written before keep 0, which sorts before every transaction id.
+    public static func outboxInTransactionOrder(version: Int) -> Migration {
+        Migration(version: version, name: "events in transaction order") { kind in
+            var statements = [
+                "ALTER TABLE outbox ADD COLUMN tx BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE outbox_positions ADD COLUMN delivered_tx BIGINT NOT NULL DEFAULT 0",
+                "CREATE INDEX outbox_order ON outbox (tx, seq)",
+            ]
+            if kind == .postgres {
+                // xid8 has no cast to bigint but through text; 2^63 transactions are not a concern.
+                statements.append("ALTER TABLE outbox ALTER COLUMN tx SET DEFAULT (pg_current_xact_id()::text::bigint)")
+            }
+            return statements
         }
     }
 

@@ -17,15 +17,10 @@ public struct Outbox: Sendable {
         return event
     }
 
-    /// The event keeps the current span's trace context (`EventTracing`).
+    /// The event keeps the current span's trace context (`EventTracing`). Writers take no lock:
+    /// the dispatcher holds back what a transaction still open may precede (`events(after:)`).
     public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         let event = Self.stamped(event)
-        if sql.dialect.name == "postgresql" {
-            // Sequence numbers are taken at insert but become visible at commit; holding this lock
-            // until commit makes them visible in order, so the dispatcher can never skip past an
-            // event whose transaction is still open.
-            try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.appendLock))").run()
-        }
         try await sql.insert(into: "outbox").columns(Self.columns)
             .values(
                 SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
@@ -33,11 +28,27 @@ public struct Outbox: Sendable {
             ).run()
     }
 
-    /// Events after position `seq`, oldest first, with their positions.
-    func events(after seq: Int64, limit: Int, on sql: any SQLDatabase) async throws -> [(Int64, EventEnvelope)] {
-        try await sql.select().columns("seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
+    /// Events after `position`, oldest first, with their positions: those of every transaction that
+    /// had ended when this statement began, in the order of the transactions' ids, then of `seq`.
+    ///
+    /// Sequence numbers are taken at insert but become visible at commit, so reading by `seq` alone
+    /// could pass an event whose transaction is still open and never come back for it. A transaction
+    /// still open has an id no lower than the snapshot's `xmin`, and one not yet begun a higher one:
+    /// events below `xmin` are final, and whatever commits later sorts after them. Two transactions
+    /// one after the other keep their order (the second's id is taken after the first committed).
+    /// A transaction left open anywhere in the cluster holds delivery back until it ends
+    /// (`outbox_lag_seconds` shows it, from `oldestWaiting`). SQLite runs one writer at a time: there `tx` is 0 and the
+    /// order is `seq`'s. Writers need no lock between them, where one held to commit made every
+    /// event-writing transaction wait for the one before (a fifth of betting's time at 4 clients).
+    func events(after position: OutboxPosition, limit: Int, on sql: any SQLDatabase) async throws -> [(OutboxPosition, EventEnvelope)] {
+        var query = sql.select()
+            .columns("tx", "seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
             .from("outbox")
-            .where("seq", .greaterThan, SQLBind(seq)).orderBy("seq").limit(limit)
+            .where(Self.order, .greaterThan, position.pair)
+        if sql.dialect.name == "postgresql" {
+            query = query.where("tx", .lessThan, SQLRaw("pg_snapshot_xmin(pg_current_snapshot())::text::bigint"))
+        }
+        return try await query.orderBy("tx").orderBy("seq").limit(limit)
             .all().map { row in
                 let event = EventEnvelope(
                     id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
@@ -46,36 +57,50 @@ public struct Outbox: Sendable {
                     payload: Data(try row.decode(column: "payload", as: String.self).utf8),
                     traceparent: try row.decode(column: "traceparent", as: String?.self),
                     tracestate: try row.decode(column: "tracestate", as: String?.self))
-                return (try row.decode(column: "seq", as: Int64.self), event)
+                let position = OutboxPosition(
+                    tx: try row.decode(column: "tx", as: Int64.self), seq: try row.decode(column: "seq", as: Int64.self))
+                return (position, event)
             }
     }
 
-    /// How far `subscriber` has received; 0 when it has received nothing yet.
-    func deliveredPosition(of subscriber: String, on sql: any SQLDatabase) async throws -> Int64 {
-        try await sql.select().column("delivered_seq").from("outbox_positions")
-            .where("subscriber", .equal, SQLBind(subscriber)).first()?
-            .decode(column: "delivered_seq", as: Int64.self) ?? 0
+    /// When the oldest event after `position` happened, whether or not it shows yet: what a subscriber
+    /// waits for, also while a transaction left open holds events back.
+    func oldestWaiting(after position: OutboxPosition, on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column("occurred_at").from("outbox").where(Self.order, .greaterThan, position.pair)
+            .orderBy("tx").orderBy("seq").limit(1).first()?.decode(column: "occurred_at", as: Date.self)
     }
 
-    func recordDelivered(to subscriber: String, through seq: Int64, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_seq")
-            .values(SQLBind(subscriber), SQLBind(seq))
-            .onConflict(with: ["subscriber"]) { $0.set(excludedValueOf: "delivered_seq") }
+    /// How far `subscriber` has received; `.start` when it has received nothing yet.
+    func deliveredPosition(of subscriber: String, on sql: any SQLDatabase) async throws -> OutboxPosition {
+        guard
+            let row = try await sql.select().columns("delivered_tx", "delivered_seq").from("outbox_positions")
+                .where("subscriber", .equal, SQLBind(subscriber)).first()
+        else { return .start }
+        return OutboxPosition(
+            tx: try row.decode(column: "delivered_tx", as: Int64.self), seq: try row.decode(column: "delivered_seq", as: Int64.self))
+    }
+
+    func recordDelivered(to subscriber: String, through position: OutboxPosition, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_tx", "delivered_seq")
+            .values(SQLBind(subscriber), SQLBind(position.tx), SQLBind(position.seq))
+            .onConflict(with: ["subscriber"]) { $0.set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq") }
             .run()
     }
 
     /// Deletes events older than `cutoff` that every one of `subscribers` has received.
     func prune(deliveredTo subscribers: [String], before cutoff: Date, on sql: any SQLDatabase) async throws {
-        var everyone: Int64 = .max
-        for subscriber in subscribers { everyone = min(everyone, try await deliveredPosition(of: subscriber, on: sql)) }
-        guard everyone != .max else { return }
-        try await sql.delete(from: "outbox").where("seq", .lessThanOrEqual, SQLBind(everyone))
+        var everyone: OutboxPosition?
+        for subscriber in subscribers {
+            let position = try await deliveredPosition(of: subscriber, on: sql)
+            everyone = min(everyone ?? position, position)
+        }
+        guard let everyone else { return }
+        try await sql.delete(from: "outbox").where(Self.order, .lessThanOrEqual, everyone.pair)
             .where("occurred_at", .lessThan, SQLBind(cutoff)).run()
     }
 
-    /// Arbitrary constant shared by every writer of one store's outbox. A statement that writes its
-    /// event itself (betting's `PlaceTicketStatement`) takes it before the insert, as `append` does.
-    public static let appendLock: Int64 = 0x6875_6464_6f62
+    /// The order events are delivered in, as a row value: (`tx`, `seq`).
+    static let order = SQLGroupExpression([SQLColumn("tx"), SQLColumn("seq")])
 
     /// The columns an event is written to, in the order `append` binds them.
     public static let columns = ["event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate"]
@@ -86,4 +111,17 @@ public struct Outbox: Sendable {
         EventTracing.stamp(&event)
         return event
     }
+}
+
+/// Where an event stands in the order of delivery: its transaction's id (0 on SQLite), then its
+/// sequence number. A subscriber's position is that of the last event it received.
+struct OutboxPosition: Sendable, Comparable {
+    var tx: Int64
+    var seq: Int64
+
+    static let start = OutboxPosition(tx: 0, seq: 0)
+
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.tx, lhs.seq) < (rhs.tx, rhs.seq) }
+
+    var pair: SQLGroupExpression { SQLGroupExpression([SQLBind(tx), SQLBind(seq)]) }
 }

@@ -105,12 +105,15 @@ public struct OutboxDispatcher: Service {
     /// Sends the next batch and records it as delivered; returns how many events it sent.
     func deliverNextBatch(to subscriber: ServiceModule) async throws -> Int {
         let name = subscriber.rawValue
-        let batch = try await database.read { sql in
+        let (batch, oldest) = try await database.read { sql in
             let position = try await outbox.deliveredPosition(of: name, on: sql)
-            return try await outbox.events(after: position, limit: settings.batchSize, on: sql)
+            let batch = try await outbox.events(after: position, limit: settings.batchSize, on: sql)
+            var oldest = batch.first?.1.occurredAt
+            if oldest == nil { oldest = try await outbox.oldestWaiting(after: position, on: sql) }
+            return (batch, oldest)
         }
         let metrics = metrics[subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: subscriber)
-        metrics.lag.record(batch.first.map { max(0, Date().timeIntervalSince($0.1.occurredAt)) } ?? 0)
+        metrics.lag.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
         guard let last = batch.last?.0 else { return 0 }
         try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: subscriber) { events in
             try await transport.deliver(events, to: subscriber)
@@ -123,7 +126,7 @@ public struct OutboxDispatcher: Service {
 
 /// What an operator watches of one outbox and subscriber: `outbox_lag_seconds`, the age of the
 /// oldest event the subscriber has not yet taken (0 when it is up to date; it grows while the
-/// subscriber is down), and `outbox_events_delivered_total`.
+/// subscriber is down, or while a transaction left open holds events back), and `outbox_events_delivered_total`.
 struct OutboxMetrics {
     let lag: Gauge
     let delivered: Counter
