@@ -33,7 +33,7 @@ public final class TestStack: Sendable {
         var values: [String: String] = [
             "auth.bcrypt.cost": "4", "internal.token": internalToken, "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
             "gateway.upstream.timeout.ms": "30000",
-            "gateway.health.timeout.ms": "10000",
+            "gateway.health.timeout.ms": "10000", "internal.timeout.ms": "10000",
         ]
         let modules = builders.map(\.module)
         let made = try await store.freshDatabases(for: modules, besides: config)

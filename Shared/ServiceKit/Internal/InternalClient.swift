@@ -16,10 +16,11 @@ public struct InternalClient: Sendable {
     let dependencies: ServiceDependencies
     let timeout: Duration
 
-    public init(_ module: ServiceModule, dependencies: ServiceDependencies, timeout: Duration = .seconds(2)) {
+    /// `timeout` bounds each call; without it, `dependencies.internalTimeout`.
+    public init(_ module: ServiceModule, dependencies: ServiceDependencies, timeout: Duration? = nil) {
         self.module = module
         self.dependencies = dependencies
-        self.timeout = timeout
+        self.timeout = timeout ?? dependencies.internalTimeout
     }
 
     /// Calls a described operation without a body; a 404 from the module becomes `nil`.

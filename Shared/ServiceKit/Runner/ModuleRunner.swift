@@ -35,8 +35,8 @@ public final class ModuleRunner: Sendable {
     private let shutdownGrace: Duration
 
     /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`,
-    /// `internal.connect.ms` (default 500), `providers.connect.ms` (default 3000), `shutdown.grace.ms`
-    /// (default 25000).
+    /// `internal.connect.ms` (default 500), `internal.timeout.ms` (default 2000), `providers.connect.ms`
+    /// (default 3000), `shutdown.grace.ms` (default 25000).
     public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
         guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
             throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
@@ -59,13 +59,15 @@ public final class ModuleRunner: Sendable {
                 timeout: .init(connect: .milliseconds(Int64(reader.integer("providers.connect.ms", default: 3000))), read: .seconds(30))))
         let directory = directory
         let listening = listening
-        dependencies = ServiceDependencies(
+        var dependencies = ServiceDependencies(
             directory: directory, httpClient: httpClient, providerClient: providerClient, metrics: MetricsBootstrap.registry(),
             internalToken: token, logger: logger,
             onListening: { module, port in
                 directory.set(module, url: "http://127.0.0.1:\(port)")
                 await listening.markListening(module)
             })
+        dependencies.internalTimeout = reader.milliseconds("internal.timeout.ms", default: 2000)
+        self.dependencies = dependencies
     }
 
     /// The services to put in one `ServiceGroup`: each module's application, and the shared clients.

@@ -17,6 +17,8 @@ public struct ServiceDependencies: Sendable {
     public var metrics: PrometheusCollectorRegistry
     /// Secret that `/internal/...` routes require in `X-Internal-Token`.
     public var internalToken: String
+    /// How long an internal call may take when its caller sets no time of its own (`internal.timeout.ms`).
+    public var internalTimeout: Duration = .seconds(2)
     public var logger: Logger
     /// Called once the module's server is listening, with the port it got.
     public var onListening: @Sendable (ServiceModule, Int) async -> Void
