@@ -95,7 +95,8 @@ struct SocketShutdownTests {
         let stopping = Task { await stack.stop() }
         #expect(try await eventually(within: grace - .seconds(1)) { silent.isClosed }, "the silent connection is closed as the stop begins")
         await stopping.value
-        #expect(unfinished.isClosed)
+        // The server has closed it by now; this end hears so a moment later on a loaded machine.
+        #expect(try await eventually(within: .seconds(5)) { unfinished.isClosed }, "the unfinished request's connection is closed")
         #expect(!recorder.logged.contains { $0.message.contains("had not ended") }, "\(recorder.logged)")
         for connection in [silent, unfinished, probe] { await connection.close() }
     }
