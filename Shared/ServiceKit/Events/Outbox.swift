@@ -18,7 +18,7 @@ public struct Outbox: Sendable {
     }
 
     /// The event keeps the current span's trace context (`EventTracing`). Writers take no lock:
-    /// the dispatcher holds back what a transaction still open may precede (`events(after:)`).
+    /// the dispatcher holds back what a transaction still open may precede (`next(after:)`).
     public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         let event = Self.stamped(event)
         try await sql.insert(into: "outbox").columns(Self.columns)
@@ -28,46 +28,43 @@ public struct Outbox: Sendable {
             ).run()
     }
 
-    /// Events after `position`, oldest first, with their positions: those of every transaction that
-    /// had ended when this statement began, in the order of the transactions' ids, then of `seq`.
+    /// The events after `position` that may go out now, oldest first, with their positions: those of
+    /// every transaction that had ended when this statement began, in the order of the transactions'
+    /// ids, then of `seq`. And when the oldest event after `position` happened, whether or not it
+    /// may go yet (`outbox_lag_seconds`).
     ///
     /// Sequence numbers are taken at insert but become visible at commit, so reading by `seq` alone
     /// could pass an event whose transaction is still open and never come back for it. A transaction
     /// still open has an id no lower than the snapshot's `xmin`, and one not yet begun a higher one:
     /// events below `xmin` are final, and whatever commits later sorts after them. Two transactions
     /// one after the other keep their order (the second's id is taken after the first committed).
-    /// A transaction left open anywhere in the cluster holds delivery back until it ends
-    /// (`outbox_lag_seconds` shows it, from `oldestWaiting`). SQLite runs one writer at a time: there `tx` is 0 and the
-    /// order is `seq`'s. Writers need no lock between them, where one held to commit made every
-    /// event-writing transaction wait for the one before (a fifth of betting's time at 4 clients).
-    func events(after position: OutboxPosition, limit: Int, on sql: any SQLDatabase) async throws -> [(OutboxPosition, EventEnvelope)] {
+    /// Since the held-back sort after the final ones, one read answers both: the rows up to the first
+    /// held back. A transaction left open anywhere in the cluster holds delivery back until it ends.
+    /// SQLite runs one writer at a time: there `tx` is 0 and the order is `seq`'s. Writers need no
+    /// lock between them, where one held to commit made every event-writing transaction wait for the
+    /// one before (a fifth of betting's time at 4 clients).
+    func next(after position: OutboxPosition, limit: Int, on sql: any SQLDatabase) async throws -> OutboxBatch {
+        let onPostgres = sql.dialect.name == "postgresql"
         var query = sql.select()
             .columns("tx", "seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
-            .from("outbox")
-            .where(Self.order, .greaterThan, position.pair)
-        if sql.dialect.name == "postgresql" {
-            query = query.where("tx", .lessThan, SQLRaw("pg_snapshot_xmin(pg_current_snapshot())::text::bigint"))
+        if onPostgres { query = query.column(SQLRaw("tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS final")) }
+        let rows = try await query.from("outbox").where(Self.order, .greaterThan, position.pair)
+            .orderBy("tx").orderBy("seq").limit(limit).all()
+        var batch = OutboxBatch(events: [], oldestWaiting: try rows.first?.decode(column: "occurred_at", as: Date.self))
+        for row in rows {
+            if onPostgres, try !row.decode(column: "final", as: Bool.self) { break }
+            let event = EventEnvelope(
+                id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
+                aggregateID: try row.decode(column: "aggregate_id", as: String.self),
+                occurredAt: try row.decode(column: "occurred_at", as: Date.self),
+                payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+                traceparent: try row.decode(column: "traceparent", as: String?.self),
+                tracestate: try row.decode(column: "tracestate", as: String?.self))
+            let position = OutboxPosition(
+                tx: try row.decode(column: "tx", as: Int64.self), seq: try row.decode(column: "seq", as: Int64.self))
+            batch.events.append((position, event))
         }
-        return try await query.orderBy("tx").orderBy("seq").limit(limit)
-            .all().map { row in
-                let event = EventEnvelope(
-                    id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
-                    aggregateID: try row.decode(column: "aggregate_id", as: String.self),
-                    occurredAt: try row.decode(column: "occurred_at", as: Date.self),
-                    payload: Data(try row.decode(column: "payload", as: String.self).utf8),
-                    traceparent: try row.decode(column: "traceparent", as: String?.self),
-                    tracestate: try row.decode(column: "tracestate", as: String?.self))
-                let position = OutboxPosition(
-                    tx: try row.decode(column: "tx", as: Int64.self), seq: try row.decode(column: "seq", as: Int64.self))
-                return (position, event)
-            }
-    }
-
-    /// When the oldest event after `position` happened, whether or not it shows yet: what a subscriber
-    /// waits for, also while a transaction left open holds events back.
-    func oldestWaiting(after position: OutboxPosition, on sql: any SQLDatabase) async throws -> Date? {
-        try await sql.select().column("occurred_at").from("outbox").where(Self.order, .greaterThan, position.pair)
-            .orderBy("tx").orderBy("seq").limit(1).first()?.decode(column: "occurred_at", as: Date.self)
+        return batch
     }
 
     /// How far `subscriber` has received; `.start` when it has received nothing yet.
@@ -111,6 +108,12 @@ public struct Outbox: Sendable {
         EventTracing.stamp(&event)
         return event
     }
+}
+
+/// What `Outbox.next` answers: the events that may go now, and when the oldest waiting happened.
+struct OutboxBatch: Sendable {
+    var events: [(OutboxPosition, EventEnvelope)]
+    var oldestWaiting: Date?
 }
 
 /// Where an event stands in the order of delivery: its transaction's id (0 on SQLite), then its

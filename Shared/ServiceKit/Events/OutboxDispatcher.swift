@@ -105,15 +105,12 @@ public struct OutboxDispatcher: Service {
     /// Sends the next batch and records it as delivered; returns how many events it sent.
     func deliverNextBatch(to subscriber: ServiceModule) async throws -> Int {
         let name = subscriber.rawValue
-        let (batch, oldest) = try await database.read { sql in
-            let position = try await outbox.deliveredPosition(of: name, on: sql)
-            let batch = try await outbox.events(after: position, limit: settings.batchSize, on: sql)
-            var oldest = batch.first?.1.occurredAt
-            if oldest == nil { oldest = try await outbox.oldestWaiting(after: position, on: sql) }
-            return (batch, oldest)
+        let next = try await database.read { sql in
+            try await outbox.next(after: try await outbox.deliveredPosition(of: name, on: sql), limit: settings.batchSize, on: sql)
         }
+        let batch = next.events
         let metrics = metrics[subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: subscriber)
-        metrics.lag.record(oldest.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
+        metrics.lag.record(next.oldestWaiting.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
         guard let last = batch.last?.0 else { return 0 }
         try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: subscriber) { events in
             try await transport.deliver(events, to: subscriber)
