@@ -120,7 +120,7 @@ struct SettlementTests {
         "A deleted account's open ticket is void and refunded once; its wallet and tickets stay in the ledger under a pseudonym, and the ledger holds",
         arguments: TestStore.all)
     func deletedAccount(store: TestStore) async throws {
-        try await BettingHarness.with(store: store, config: ["auth.events.subscribers": "betting", "auth.events.poll.ms": "50"]) { h in
+        try await BettingHarness.with(store: store, config: ["auth.events.subscribers": "betting"]) { h in
             let ann = try await h.player("Ann Leaving")
             let derby = try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00"))
             _ = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [derby.pick(.home)]), as: ann))

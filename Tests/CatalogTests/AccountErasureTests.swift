@@ -10,7 +10,7 @@ struct AccountErasureTests {
         "its team passes to the longest-standing player, a team with nobody left goes, it leaves the teams it played in, and its league passes to a team's manager",
         arguments: TestStore.all)
     func erased(store: TestStore) async throws {
-        try await CatalogHarness.with(store: store, config: ["auth.events.subscribers": "catalog", "auth.events.poll.ms": "50"]) { h in
+        try await CatalogHarness.with(store: store, config: ["auth.events.subscribers": "catalog"]) { h in
             let ada = try await h.player("Ada Leaving"), bo = try await h.player("Bo First"), cy = try await h.player("Cy Second")
             let dan = try await h.player("Dan Manager")
             let managed = try await h.createTeam(ada.accessToken, name: "Ada's Aces")

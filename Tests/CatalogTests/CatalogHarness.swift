@@ -21,7 +21,7 @@ struct CatalogHarness {
         store: TestStore = .sqlite, config: [String: String] = [:], directory: [ServiceModule: String] = [:],
         body: (CatalogHarness) async throws -> T
     ) async throws -> T {
-        var settings = ["auth.admin.emails": adminEmail, "catalog.events.poll.ms": "50", "catalog.events.retry.max.ms": "200"]
+        var settings = ["auth.admin.emails": adminEmail, "catalog.events.retry.max.ms": "200"]
         settings.merge(config) { _, new in new }
         return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in
             try await body(CatalogHarness(stack: stack))

@@ -18,7 +18,7 @@ struct ChatHarness {
     var chat: TestClient { stack.client(.chat) }
 
     static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (ChatHarness) async throws -> Void) async throws {
-        var settings = ["auth.events.subscribers": "chat", "auth.events.poll.ms": "50"]
+        var settings = ["auth.events.subscribers": "chat"]
         settings.merge(config) { _, new in new }
         try await TestStack.with(builders, store: store, config: settings) { stack in try await body(ChatHarness(stack: stack)) }
     }

@@ -24,8 +24,8 @@ struct GamesHarness {
         body: (GamesHarness) async throws -> T
     ) async throws -> T {
         var settings = [
-            "catalog.events.subscribers": "games", "catalog.events.poll.ms": "50", "catalog.events.retry.max.ms": "200",
-            "games.events.poll.ms": "50", "games.events.retry.max.ms": "200", "auth.admin.emails": adminEmail,
+            "catalog.events.subscribers": "games", "catalog.events.retry.max.ms": "200",
+            "games.events.retry.max.ms": "200", "auth.admin.emails": adminEmail,
         ]
         settings.merge(config) { _, new in new }
         return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in

@@ -115,7 +115,7 @@ struct SlotTests {
         "A deleted account leaves every roster and the first in line takes its slot; the games it organised are cancelled; scorecards show a former player",
         arguments: TestStore.all)
     func deletedAccount(store: TestStore) async throws {
-        try await GamesHarness.with(store: store, config: ["auth.events.subscribers": "games", "auth.events.poll.ms": "50"]) { h in
+        try await GamesHarness.with(store: store, config: ["auth.events.subscribers": "games"]) { h in
             let organizer = try await h.player("Org"), anna = try await h.player("Anna Leaving"), ben = try await h.player("Ben")
             let game = try await h.pickup(by: organizer, capacity: 2)
             #expect(try await h.join(game, as: anna).status == .going)

@@ -41,7 +41,7 @@ struct NotifyHarness {
         try await withPushStandIns { pushSettings, standInURL, _ in
             var settings = [
                 "auth.events.subscribers": "notify", "catalog.events.subscribers": "games,notify", "games.events.subscribers": "notify",
-                "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.db.url": url,
+                "notify.db.url": url,
                 "notify.push.poll.ms": "20", "notify.push.backoff.ms": "50",
             ]
             settings.merge(pushSettings) { _, new in new }

@@ -232,7 +232,7 @@ struct ReindexTests {
     @Test("A reindex with an owner down answers 503 naming it and what was indexed before it")
     func reindexWithAnOwnerDown() async throws {
         let withoutCatalog = SearchHarness.builders.filter { $0.module != .catalog }
-        let settings = ["games.events.subscribers": "search", "games.events.poll.ms": "20"]
+        let settings = ["games.events.subscribers": "search"]
         try await TestStack.with(withoutCatalog, config: settings, directory: [.catalog: "http://127.0.0.1:1"]) { stack in
             let organizer = try await stack.client(.auth).register(name: "Olga Organiser")
             let request = CreateGameRequest(

@@ -27,8 +27,8 @@ struct SearchHarness {
     {
         var settings = [
             "catalog.events.subscribers": "games,search", "games.events.subscribers": "search", "auth.events.subscribers": "search",
-            "auth.admin.emails": adminEmail, "catalog.events.poll.ms": "20", "games.events.poll.ms": "20", "auth.events.poll.ms": "20",
-            "catalog.events.retry.max.ms": "200", "games.events.retry.max.ms": "200", "auth.events.retry.max.ms": "200",
+            "auth.admin.emails": adminEmail, "catalog.events.retry.max.ms": "200", "games.events.retry.max.ms": "200",
+            "auth.events.retry.max.ms": "200",
         ]
         settings.merge(config) { _, new in new }
         return try await TestStack.with(builders, store: store, config: settings) { stack in try await body(SearchHarness(stack: stack)) }

@@ -18,7 +18,7 @@ struct ChatThroughGatewayTests {
         "a manager's team game gets its rooms; players chat from two devices; a phone back from a drop sees what it missed",
         arguments: StackTests.stores)
     func teamGameChat(store: TestStore) async throws {
-        let config = ["auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50"]
+        let config: [String: String] = [:]
         try await StackTests.withStack(store: store, config: config) { gateway in
             let manager = try await StackTests.player(gateway, "Mia Manager")
             let phoneLink = OfflineSwitch()
@@ -161,7 +161,7 @@ struct ChatThroughGatewayTests {
     @Test("a fan chats in a match's room while the match is live", StackTests.embeddedOnly, arguments: StackTests.stores)
     func matchRoom(store: TestStore) async throws {
         try await StackTests.withFootballStack(
-            store: store, config: ["games.events.poll.ms": "50"],
+            store: store,
             body: { gateway, feed in
                 let fixture = try await feed.schedule(.init(home: "Levadia", away: "Flora", kickoff: Date().addingTimeInterval(60)))
                 try await feed.setStatus(fixture, "1H", elapsed: 3)

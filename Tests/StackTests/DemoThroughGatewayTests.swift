@@ -108,8 +108,8 @@ struct DemoThroughGatewayTests {
         try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Self.logger, onListening: $0) }) { feedURL in
             let config = [
                 "games.matches.provider.url": feedURL, "games.matches.provider.key": "huddle-dev-football-key",
-                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "games.events.poll.ms": "50",
-                "betting.odds.provider.url": feedURL, "betting.odds.provider.key": "huddle-dev-football-key",
+                "games.matches.poll.live.ms": "200", "games.matches.poll.day.ms": "200", "betting.odds.provider.url": feedURL,
+                "betting.odds.provider.key": "huddle-dev-football-key",
                 "betting.odds.poll.ms": "200", "betting.wallet.grant": "100000",
             ]
             try await StackTests.withStack(store: .sqlite, config: config) { gateway in

@@ -16,7 +16,7 @@ struct NotifyThroughGatewayTests {
     func pushesAndReminders(store: TestStore) async throws {
         try await withPushStandIns { pushSettings, standInURL, _ in
             var config = [
-                "auth.events.poll.ms": "50", "catalog.events.poll.ms": "50", "games.events.poll.ms": "50", "notify.push.poll.ms": "20",
+                "notify.push.poll.ms": "20",
                 "notify.reminders.poll.ms": "50",
             ]
             config.merge(pushSettings) { _, new in new }

@@ -43,9 +43,9 @@ struct StackTests {
 
     /// The stack with games (and `config`'s other modules) polling a providers' stand-in of its own every
     /// 200 ms; `body` gets the gateway and the stand-in's football controls.
-    /// Betting priced from the stand-in's odds (`{feed}`) every 200 ms, and games' and betting's events sent every 50 ms.
+    /// Betting priced from the stand-in's odds (`{feed}`) every 200 ms.
     static let bettingOnTheFeed = [
-        "games.events.poll.ms": "50", "betting.events.poll.ms": "50", "betting.odds.provider.url": "{feed}",
+        "betting.odds.provider.url": "{feed}",
         "betting.odds.provider.key": "huddle-dev-football-key", "betting.odds.poll.ms": "200",
     ]
 

@@ -136,7 +136,7 @@ struct TracingThroughGatewayTests {
     func aPushEndsTheTraceAtAPNs(store: TestStore) async throws {
         _ = try await TestTracing.collector()  // tracing is on before the stack starts
         try await withPushStandIns { pushSettings, _, _ in
-            var config = ["auth.events.poll.ms": "50", "notify.push.poll.ms": "20"]
+            var config = ["notify.push.poll.ms": "20"]
             config.merge(pushSettings) { _, new in new }
             try await StackTests.withStack(store: store, config: config) { gateway in
                 let ana = try await StackTests.player(gateway, "Traced Ana"), ben = try await StackTests.player(gateway, "Traced Ben")

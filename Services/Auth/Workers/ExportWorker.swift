@@ -8,7 +8,7 @@ struct ExportWorker: Service {
     let interval: Duration
 
     func run() async throws {
-        await exports.database.repeatUntilShutdown(wakingOn: exports.requested) {
+        await exports.database.repeatUntilShutdown(wakingOn: exports.requested.bell) {
             await exports.gatherPending()
             return interval
         }

@@ -74,6 +74,8 @@ struct Tickets: Sendable {
                 recentFixtures.forget(ids)
                 return nil
             }
+            // Its event was written by the statement, not through `Outbox.append`.
+            database.outboxCommitted.ring()
             return ticket
         } catch  where Database.isUniqueViolation(error) {
             return nil

@@ -28,7 +28,7 @@ struct PushWorker: Service {
     let now: @Sendable () -> Date
 
     func run() async throws {
-        await database.repeatUntilShutdown(wakingOn: queued) {
+        await database.repeatUntilShutdown(wakingOn: queued?.bell) {
             do {
                 // A full batch means more may be due: go again at once.
                 return try await drainOnce() == settings.batch ? .zero : .milliseconds(settings.pollMilliseconds)

@@ -46,6 +46,9 @@ public final class Database: Service, Sendable {
     private let pendingNotifications = NIOLockedValueBox<[(channel: String, payload: String)]>([])
     /// Set once `migrate` has brought the schema up to date.
     let migrated = NIOLockedValueBox(false)
+    /// Rung once a transaction that appended to the outbox has committed: this instance's dispatcher
+    /// sends its events at once instead of at its next poll.
+    public let outboxCommitted = Bell()
     var isMigrated: Bool { migrated.withLockedValue { $0 } }
 
     private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
@@ -132,6 +135,13 @@ public final class Database: Service, Sendable {
     }
 
     private func inTransaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let effects = TransactionEffects()
+        let result = try await TransactionEffects.$current.withValue(effects) { try await committed(body) }
+        if effects.appendedEvents { outboxCommitted.ring() }
+        return result
+    }
+
+    private func committed<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             let (result, notifications) = try await lock.withLock {
@@ -318,6 +328,16 @@ public final class Database: Service, Sendable {
     }
 }
 
+/// What the transaction under way did that matters once it has committed. A task-local, so that
+/// writers inside `transaction` (`Outbox.append`) need nothing but the statements they are given.
+final class TransactionEffects: Sendable {
+    @TaskLocal static var current: TransactionEffects?
+
+    private let appended = NIOLockedValueBox(false)
+    var appendedEvents: Bool { appended.withLockedValue { $0 } }
+    func markAppendedEvents() { appended.withLockedValue { $0 = true } }
+}
+
 public struct DatabaseUnreachable: Error, CustomStringConvertible {
     public let url: String
     public let reason: String
@@ -339,24 +359,25 @@ extension Database {
     }
 
     /// A service's background work on its store: once the schema is migrated, `tick` runs again and
-    /// again, pausing as long as it answers (or until `doorbell` rings), until the service shuts down.
-    public func repeatUntilShutdown(wakingOn doorbell: Doorbell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
-        await ServiceKit.repeatUntilShutdown(wakingOn: doorbell, after: { (try? await self.waitUntilMigrated()) != nil }, tick)
+    /// again, pausing as long as it answers (or until `bell` rings), until the service shuts down.
+    public func repeatUntilShutdown(wakingOn bell: Bell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
+        await ServiceKit.repeatUntilShutdown(wakingOn: bell, after: { (try? await self.waitUntilMigrated()) != nil }, tick)
     }
 }
 
 /// Background work that needs no store (the gateway's): `tick` runs again and again, pausing as long
-/// as it answers (or until `doorbell` rings), until the service shuts down; when `after` answers
-/// false first, it never runs.
+/// as it answers (or until `bell` rings, during the tick or after it), until the service shuts down;
+/// when `after` answers false first, it never runs.
 public func repeatUntilShutdown(
-    wakingOn doorbell: Doorbell? = nil, after ready: @escaping @Sendable () async -> Bool = { true },
+    wakingOn bell: Bell? = nil, after ready: @escaping @Sendable () async -> Bool = { true },
     _ tick: @escaping @Sendable () async -> Duration
 ) async {
     await cancelWhenGracefulShutdown {
         guard await ready() else { return }
         while !Task.isCancelled {
+            let seen = bell?.rings ?? 0
             let pause = await tick()
-            if let doorbell { await doorbell.wait(upTo: pause) } else { try? await Task.sleep(for: pause) }
+            if let bell { await bell.wait(upTo: pause, since: seen) } else { try? await Task.sleep(for: pause) }
         }
     }
 }

@@ -18,7 +18,8 @@ public struct Outbox: Sendable {
     }
 
     /// The event keeps the current span's trace context (`EventTracing`). Writers take no lock:
-    /// the dispatcher holds back what a transaction still open may precede (`next(after:)`).
+    /// the dispatcher holds back what a transaction still open may precede (`next(after:)`). Its
+    /// commit wakes this instance's dispatcher (`Database.outboxCommitted`).
     public func append(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
         let event = Self.stamped(event)
         try await sql.insert(into: "outbox").columns(Self.columns)
@@ -26,6 +27,7 @@ public struct Outbox: Sendable {
                 SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
                 SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate)
             ).run()
+        TransactionEffects.current?.markAppendedEvents()
     }
 
     /// The events after `position` that may go out now, oldest first, with their positions: those of
@@ -52,7 +54,10 @@ public struct Outbox: Sendable {
             .orderBy("tx").orderBy("seq").limit(limit).all()
         var batch = OutboxBatch(events: [], oldestWaiting: try rows.first?.decode(column: "occurred_at", as: Date.self))
         for row in rows {
-            if onPostgres, try !row.decode(column: "final", as: Bool.self) { break }
+            if onPostgres, try !row.decode(column: "final", as: Bool.self) {
+                batch.heldBack = true
+                break
+            }
             let event = EventEnvelope(
                 id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
                 aggregateID: try row.decode(column: "aggregate_id", as: String.self),
@@ -110,10 +115,12 @@ public struct Outbox: Sendable {
     }
 }
 
-/// What `Outbox.next` answers: the events that may go now, and when the oldest waiting happened.
+/// What `Outbox.next` answers: the events that may go now, when the oldest waiting happened, and
+/// whether committed events wait behind a transaction still open.
 struct OutboxBatch: Sendable {
     var events: [(OutboxPosition, EventEnvelope)]
     var oldestWaiting: Date?
+    var heldBack = false
 }
 
 /// Where an event stands in the order of delivery: its transaction's id (0 on SQLite), then its

@@ -15,10 +15,17 @@ public protocol EventTransport: Sendable {
 /// aggregate arrive in the order they happened. A subscriber that is down is retried with
 /// exponential backoff and resumes where it stopped: its position is stored with the outbox.
 /// Delivery is at least once; subscribers drop repeats with `Inbox`.
+///
+/// A commit on this instance that wrote events wakes it at once (`Database.outboxCommitted`); the
+/// poll finds what other instances committed. Waking on commit instead of polling every 200 ms
+/// took an idle `huddle` on PostgreSQL from 264 outbox statements a second to 54 (all its
+/// statements from 292 to 93), and events of this instance no longer wait for the next poll. It is
+/// not NOTIFY: PostgreSQL serializes the commits of notifying transactions under one lock, which
+/// would bring back the wait among writers that `Outbox.next` took away.
 public struct OutboxDispatcher: Service {
     public struct Settings: Sendable {
         public var subscribers: [ServiceModule]
-        /// How often to look for new events when there is nothing to send.
+        /// How often to look for events this instance was not told of (other instances' commits).
         public var pollInterval: Duration
         public var firstRetry: Duration
         public var maxRetry: Duration
@@ -27,7 +34,7 @@ public struct OutboxDispatcher: Service {
         public var publisher: ServiceModule?
 
         public init(
-            subscribers: [ServiceModule], pollInterval: Duration = .milliseconds(200), firstRetry: Duration = .milliseconds(100),
+            subscribers: [ServiceModule], pollInterval: Duration = .seconds(1), firstRetry: Duration = .milliseconds(100),
             maxRetry: Duration = .seconds(30), batchSize: Int = 100
         ) {
             self.subscribers = subscribers
@@ -70,11 +77,22 @@ public struct OutboxDispatcher: Service {
 
     private func deliverForever(to subscriber: ServiceModule) async {
         var backoff = RetryBackoff(first: settings.firstRetry, max: settings.maxRetry)
+        let committed = database.outboxCommitted
         while !Task.isCancelled {
+            // Read before looking, so that a commit while this batch goes out is not slept through.
+            let seen = committed.rings
             do {
                 let sent = try await deliverNextBatch(to: subscriber)
                 backoff.reset()
-                if sent < settings.batchSize { try await Task.sleep(for: settings.pollInterval) }
+                if sent.count == settings.batchSize { continue }
+                if sent.heldBack {
+                    // Held back by a transaction that began before theirs (`Outbox.next`), which rings
+                    // nothing when it ends if it wrote no events; such a transaction is usually within
+                    // milliseconds of its end.
+                    try await Task.sleep(for: min(settings.pollInterval, .milliseconds(50)))
+                } else {
+                    await committed.wait(upTo: settings.pollInterval, since: seen)
+                }
             } catch {
                 // A call cut short by shutdown is not a failed delivery; the batch goes again at next start.
                 if Task.isCancelled { return }
@@ -102,8 +120,9 @@ public struct OutboxDispatcher: Service {
         }
     }
 
-    /// Sends the next batch and records it as delivered; returns how many events it sent.
-    func deliverNextBatch(to subscriber: ServiceModule) async throws -> Int {
+    /// Sends the next batch and records it as delivered; answers how many events it sent, and whether
+    /// committed events were held back behind a transaction still open.
+    func deliverNextBatch(to subscriber: ServiceModule) async throws -> (count: Int, heldBack: Bool) {
         let name = subscriber.rawValue
         let next = try await database.read { sql in
             try await outbox.next(after: try await outbox.deliveredPosition(of: name, on: sql), limit: settings.batchSize, on: sql)
@@ -111,13 +130,13 @@ public struct OutboxDispatcher: Service {
         let batch = next.events
         let metrics = metrics[subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: subscriber)
         metrics.lag.record(next.oldestWaiting.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
-        guard let last = batch.last?.0 else { return 0 }
+        guard let last = batch.last?.0 else { return (0, next.heldBack) }
         try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: subscriber) { events in
             try await transport.deliver(events, to: subscriber)
         }
         try await database.transaction { sql in try await outbox.recordDelivered(to: name, through: last, on: sql) }
         metrics.delivered.increment(by: batch.count)
-        return batch.count
+        return (batch.count, next.heldBack)
     }
 }
 
@@ -157,12 +176,12 @@ struct RetryBackoff {
 
 extension OutboxDispatcher.Settings {
     /// Keys: `<module>.events.subscribers` (modules, comma-separated; default none),
-    /// `<module>.events.poll.ms` (default 200), `<module>.events.retry.max.ms` (default 30000).
+    /// `<module>.events.poll.ms` (default 1000), `<module>.events.retry.max.ms` (default 30000).
     public init(reader: ConfigReader, module: ServiceModule) throws {
         let prefix = "\(module.rawValue).events"
         self.init(
             subscribers: try ServiceModule.parseList(reader.list("\(prefix).subscribers").joined(separator: ",")),
-            pollInterval: reader.milliseconds("\(prefix).poll.ms", default: 200),
+            pollInterval: reader.milliseconds("\(prefix).poll.ms", default: 1000),
             maxRetry: reader.milliseconds("\(prefix).retry.max.ms", default: 30_000))
         publisher = module
     }
