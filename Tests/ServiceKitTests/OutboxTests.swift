@@ -99,6 +99,43 @@ struct OutboxTests {
         }
     }
 
+    @Test("events committed one after another soon after a batch wait out its gather and go together", arguments: TestStore.all)
+    func commitsInARowGoTogether(store: TestStore) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let outbox = Outbox()
+            let transport = CountingTransport()
+            let dispatcher = OutboxDispatcher(
+                database: database, transport: transport,
+                settings: .init(subscribers: [.search], pollInterval: .seconds(60), gather: .seconds(3)), logger: DatabaseTests.logger)
+            let running = Task { try await dispatcher.run() }
+            defer { running.cancel() }
+            // Twenty commits, each ringing; the first goes at once, the rest within the next's gather.
+            for index in 0..<20 {
+                try await database.transaction { sql in
+                    try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": index], on: sql)
+                }
+            }
+            let received = try await poll {
+                transport.received.withLockedValue { $0 }
+            } until: {
+                $0.events.count == 20
+            }
+            #expect(try Self.numbers(received.events) == Array(0..<20))
+            // A call an event without the gather; one, two or (if a poll of its own came between) three with it.
+            #expect(received.calls <= 3)
+        }
+    }
+
+    /// Counts the calls it takes to deliver the events it records.
+    final class CountingTransport: EventTransport {
+        let received = NIOLockedValueBox<(events: [EventEnvelope], calls: Int)>(([], 0))
+
+        func deliver(_ events: [EventEnvelope], to subscriber: ServiceModule) async throws {
+            received.withLockedValue { $0 = ($0.events + events, $0.calls + 1) }
+        }
+    }
+
     @Test("Only old events that every subscriber received are pruned", arguments: TestStore.all)
     func pruning(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
