@@ -72,25 +72,16 @@ struct OutboxTests {
 
     @Test("a commit that wrote events wakes the dispatcher: they go out at once, though it polls once a minute", arguments: TestStore.all)
     func commitWakesDispatcher(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
-            let transport = FlakyTransport()
-            transport.down.withLockedValue { $0 = false }
-            let dispatcher = OutboxDispatcher(
-                database: database, transport: transport, settings: .init(subscribers: [.search, .games], pollInterval: .seconds(60)),
-                logger: DatabaseTests.logger)
-            let running = Task { try await dispatcher.run() }
-            defer { running.cancel() }
+        let transport = CountingTransport()
+        try await Self.whileDispatching(store, to: transport, .init(subscribers: [.search, .games], pollInterval: .seconds(60))) {
+            database in
             for index in 0..<3 {
-                try await database.transaction { sql in
-                    try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": index], on: sql)
-                }
+                try await Self.commitEvent(index, in: database)
                 // Both subscribers' loops wait on the one bell; each must see the ring. Within 10 s,
                 // since the next poll is a minute away (on PostgreSQL other tests' open transactions
                 // may hold the event back for a moment).
                 let received = try await poll(within: .seconds(10)) {
-                    transport.received.withLockedValue { $0 }
+                    transport.received.withLockedValue { $0.events }
                 } until: {
                     $0.count == 2 * (index + 1)
                 }
@@ -101,21 +92,13 @@ struct OutboxTests {
 
     @Test("events committed one after another soon after a batch wait out its gather and go together", arguments: TestStore.all)
     func commitsInARowGoTogether(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
-            let transport = CountingTransport()
-            let dispatcher = OutboxDispatcher(
-                database: database, transport: transport,
-                settings: .init(subscribers: [.search], pollInterval: .seconds(60), gather: .seconds(3)), logger: DatabaseTests.logger)
-            let running = Task { try await dispatcher.run() }
-            defer { running.cancel() }
+        let transport = CountingTransport()
+        try await Self.whileDispatching(
+            store, to: transport, .init(subscribers: [.search], pollInterval: .seconds(60), gather: .seconds(3))
+        ) {
+            database in
             // Twenty commits, each ringing; the first goes at once, the rest within the next's gather.
-            for index in 0..<20 {
-                try await database.transaction { sql in
-                    try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": index], on: sql)
-                }
-            }
+            for index in 0..<20 { try await Self.commitEvent(index, in: database) }
             let received = try await poll {
                 transport.received.withLockedValue { $0 }
             } until: {
@@ -124,6 +107,27 @@ struct OutboxTests {
             #expect(try Self.numbers(received.events) == Array(0..<20))
             // A call an event without the gather; one, two or (if a poll of its own came between) three with it.
             #expect(received.calls <= 3)
+        }
+    }
+
+    /// A fresh migrated store whose outbox a dispatcher sends to `transport` during `body`.
+    static func whileDispatching(
+        _ store: TestStore, to transport: some EventTransport, _ settings: OutboxDispatcher.Settings,
+        _ body: (Database) async throws -> Void
+    ) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let dispatcher = OutboxDispatcher(database: database, transport: transport, settings: settings, logger: DatabaseTests.logger)
+            let running = Task { try await dispatcher.run() }
+            defer { running.cancel() }
+            try await body(database)
+        }
+    }
+
+    /// Commits a transaction that writes one event, numbered `n`.
+    static func commitEvent(_ n: Int, in database: Database) async throws {
+        try await database.transaction { sql in
+            try await Outbox().append(Self.testEvent, aggregateID: "a", payload: ["n": n], on: sql)
         }
     }
 
