@@ -41,9 +41,8 @@ public final class Database: Service, Sendable {
     private let logger: Logger
     private let sqliteClosed = NIOLockedValueBox(false)
     /// SQLite's stand-in for LISTEN/NOTIFY (one process owns the file): this process's listeners by
-    /// channel, and what the transaction under way notified, delivered once it commits.
+    /// channel, told what a transaction notified once it commits (`TransactionEffects`).
     private let localListeners = NIOLockedValueBox<[String: [UUID: @Sendable (String) async -> Void]]>([:])
-    private let pendingNotifications = NIOLockedValueBox<[(channel: String, payload: String)]>([])
     /// Set once `migrate` has brought the schema up to date.
     let migrated = NIOLockedValueBox(false)
     /// Rung once a transaction that appended to the outbox has committed: this instance's dispatcher
@@ -138,32 +137,25 @@ public final class Database: Service, Sendable {
         let effects = TransactionEffects()
         let result = try await TransactionEffects.$current.withValue(effects) { try await committed(body) }
         if effects.appendedEvents { outboxCommitted.ring() }
+        await deliverLocally(effects.notifications)
         return result
     }
 
     private func committed<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
-            let (result, notifications) = try await lock.withLock {
+            return try await lock.withLock {
                 let sql = connection.sql()
                 try await sql.raw("BEGIN IMMEDIATE").run()
                 do {
                     let result = try await body(sql)
                     try await sql.raw("COMMIT").run()
-                    return (
-                        result,
-                        pendingNotifications.withLockedValue { pending in
-                            defer { pending = [] }; return pending
-                        }
-                    )
+                    return result
                 } catch {
-                    pendingNotifications.withLockedValue { $0 = [] }
                     try? await sql.raw("ROLLBACK").run()
                     throw error
                 }
             }
-            await deliverLocally(notifications)
-            return result
         case .postgres(let client, let closings):
             // BEGIN, COMMIT and ROLLBACK go through the watched statements too (PostgresClient's
             // `withTransaction` writes them on the bare connection), and callers see their own errors.
@@ -200,7 +192,12 @@ public final class Database: Service, Sendable {
     /// one process owns, it reaches this process's listeners.
     public func notify(channel: String, payload: String, on sql: any SQLDatabase) async throws {
         guard kind == .postgres else {
-            pendingNotifications.withLockedValue { $0.append((channel, payload)) }
+            // Outside a transaction the statement has committed already.
+            if let effects = TransactionEffects.current {
+                effects.notified(channel, payload)
+            } else {
+                await deliverLocally([(channel, payload)])
+            }
             return
         }
         try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
@@ -328,14 +325,22 @@ public final class Database: Service, Sendable {
     }
 }
 
-/// What the transaction under way did that matters once it has committed. A task-local, so that
-/// writers inside `transaction` (`Outbox.append`) need nothing but the statements they are given.
+/// What the transaction under way did that matters once it has committed: whether it appended to
+/// the outbox, and on SQLite what it notified. A task-local, so that writers inside `transaction`
+/// (`Outbox.append`, `Database.notify`) need nothing but the statements they are given; nothing
+/// of a transaction that rolled back is acted on.
 final class TransactionEffects: Sendable {
     @TaskLocal static var current: TransactionEffects?
 
-    private let appended = NIOLockedValueBox(false)
-    var appendedEvents: Bool { appended.withLockedValue { $0 } }
-    func markAppendedEvents() { appended.withLockedValue { $0 = true } }
+    private struct State {
+        var appendedEvents = false
+        var notifications: [(channel: String, payload: String)] = []
+    }
+    private let state = NIOLockedValueBox(State())
+    var appendedEvents: Bool { state.withLockedValue { $0.appendedEvents } }
+    var notifications: [(channel: String, payload: String)] { state.withLockedValue { $0.notifications } }
+    func markAppendedEvents() { state.withLockedValue { $0.appendedEvents = true } }
+    func notified(_ channel: String, _ payload: String) { state.withLockedValue { $0.notifications.append((channel, payload)) } }
 }
 
 public struct DatabaseUnreachable: Error, CustomStringConvertible {
