@@ -49,6 +49,21 @@ struct ChildProcess {
         return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 
+    /// CPU time the process has used so far, user and kernel, from /proc (Linux; 0 elsewhere).
+    func cpuSeconds() -> Double { Self.cpuSeconds(ofProcess: "\(process.processIdentifier)") }
+
+    /// CPU time `process` ("self", or a pid) has used so far: utime and stime of /proc/PID/stat, in
+    /// clock ticks. The command name, which may hold spaces, ends at the last ')'.
+    static func cpuSeconds(ofProcess process: String) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        // After the name: state is field 3, utime 14 and stime 15.
+        guard fields.count > 12, let user = Double(fields[11]), let kernel = Double(fields[12]) else { return 0 }
+        return (user + kernel) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     static func waitForHealth(_ url: String) async throws {
         let client = TestClient(baseURL: url)
         // A release build with its stores to migrate may take a while on a busy machine.
