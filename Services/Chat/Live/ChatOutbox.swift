@@ -144,16 +144,16 @@ final class ChatOutbox: Sendable {
     /// per room, the last seq sent, and holds a room's live changes until its opening is sent.
     private static func frames(
         for item: Item, to user: UserID, state: inout State, blocked: Set<UserID>
-    ) -> (frames: [ByteBuffer], left: [RoomID]) {
-        var frames: [ByteBuffer] = []
+    ) -> (frames: [LiveText], left: [RoomID]) {
+        var frames: [LiveText] = []
         var left: [RoomID] = []
         /// A live change goes out as the JSON every socket of the room shares (encoding it per
         /// socket cost 1,000 encodings a message at 1,000 sockets).
         func add(_ frame: ChatServerFrame) {
             // Server frames are plain Codable values: encoding one does not fail.
-            if let json = try? HuddleJSON.encoder.encode(frame) { frames.append(ByteBuffer(bytes: json)) }
+            if let json = try? HuddleJSON.encoder.encode(frame) { frames.append(LiveText(ByteBuffer(bytes: json))) }
         }
-        func pass(_ change: ChatChange, shared: ByteBuffer?, in room: RoomID) {
+        func pass(_ change: ChatChange, shared: LiveText?, in room: RoomID) {
             if let leaver = change.leaver {
                 guard leaver == user else { return }
                 state.sentSeq[room] = nil
@@ -173,7 +173,7 @@ final class ChatOutbox: Sendable {
             add(frame)
         case .change(let room, let delivery):
             if state.sentSeq[room] != nil {
-                pass(delivery.message, shared: delivery.json, in: room)
+                pass(delivery.message, shared: delivery.text, in: room)
             } else if state.subscriptions[room] != nil {
                 state.waiting[room, default: []].append(delivery)
             }
@@ -183,7 +183,7 @@ final class ChatOutbox: Sendable {
             // History already leaves out the players this user blocked.
             for message in missed { add(ChatServerFrame(type: .message, roomId: room, message: message)) }
             for change in since { pass(change, shared: nil, in: room) }
-            for delivery in state.waiting.removeValue(forKey: room) ?? [] { pass(delivery.message, shared: delivery.json, in: room) }
+            for delivery in state.waiting.removeValue(forKey: room) ?? [] { pass(delivery.message, shared: delivery.text, in: room) }
         case .closed(let room):
             state.sentSeq[room] = nil
             state.waiting[room] = nil

@@ -48,7 +48,7 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
             guard state.opened else { return state.early.append(change) }
             guard change.version > state.sent else { return }
             state.sent = change.version
-            write([change.json], state: &state)
+            write([change.text], state: &state)
         }
     }
 
@@ -60,7 +60,7 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
             var frames = messages.compactMap(Self.json)
             for change in state.early where change.version > state.sent {
                 state.sent = change.version
-                frames.append(change.json)
+                frames.append(change.text)
             }
             state.early = []
             state.opened = true
@@ -85,7 +85,7 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
     /// One hop to the connection's event loop for the frames, made under the lock, so hops run in the
     /// order the frames were posted; a device that cannot keep up is sent nothing more, gets the
     /// close if it still reads, and is cut off after the drain time if not.
-    private func write(_ frames: [ByteBuffer], state: inout State) {
+    private func write(_ frames: [LiveText], state: inout State) {
         guard state.writes.hand(frames, to: channel, written: { self.state.withLockedValue { $0.writes.finished() } }) else {
             end(&state)
             return cutOff()
@@ -100,7 +100,7 @@ final class LiveOutbox<Message: VersionedMessage>: Sendable {
     }
 
     /// Messages are plain Codable values: encoding one does not fail.
-    private static func json(_ message: Message) -> ByteBuffer? {
-        (try? HuddleJSON.encoder.encode(message)).map { ByteBuffer(bytes: $0) }
+    private static func json(_ message: Message) -> LiveText? {
+        (try? HuddleJSON.encoder.encode(message)).map { LiveText(ByteBuffer(bytes: $0)) }
     }
 }

@@ -83,7 +83,7 @@ struct ChatBenchmark: AsyncParsableCommand {
                         format:
                             "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB for the last %d: %.1f KB per idle socket",
                         count, Double(before) / 1e6, Double(after) / 1e6, added, Double(after - before) / Double(share) / 1024))
-                try await fanOut(room: room, sender: sender, devices: devices)
+                try await fanOut(room: room, sender: sender, devices: devices, chatProcess: processes[0])
             }
             for device in devices { await device.close() }
             if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
@@ -110,12 +110,13 @@ struct ChatBenchmark: AsyncParsableCommand {
     }
 
     /// Sends `rate` messages a second and prints the send-to-arrival latency over every socket.
-    private func fanOut(room: RoomID, sender: Session, devices: [ChatDevice]) async throws {
+    private func fanOut(room: RoomID, sender: Session, devices: [ChatDevice], chatProcess: ChildProcess) async throws {
         let chat = TestClient(baseURL: "http://127.0.0.1:28086")
         var sentAt: [String: ContinuousClock.Instant] = [:]
         let interval = Duration.seconds(1) / rate
         var next = ContinuousClock.now
         let firstFrames = devices.map(\.frameCount)
+        let cpu = FanOutCPU(server: chatProcess)
         for index in 0..<(rate * seconds) {
             try await Task.sleep(until: next)
             let id = "bench-\(devices.count)-\(index)"
@@ -128,6 +129,11 @@ struct ChatBenchmark: AsyncParsableCommand {
             next += interval
         }
         try await Task.sleep(for: .seconds(3))
+        // The chat process (auth beside it, idle; with two instances the first's, for its half of
+        // the sockets) and this one (the devices, and the sender's calls).
+        let cpuLine = cpu.line(
+            per: "message", units: rate * seconds, server: "chat's", devices: devices.count,
+            serverDevices: (devices.count + instances - 1) / instances)
         var latencies: [Double] = [], missing = 0
         for (device, first) in zip(devices, firstFrames) {
             var seen = Set<String>()
@@ -145,6 +151,7 @@ struct ChatBenchmark: AsyncParsableCommand {
                     "chat fan-out: %d sockets, %d messages/s for %d s: %d deliveries, %d missing; send to arrival p50 %.1f ms, p99 %.1f ms, max %.1f ms",
                 devices.count, rate, seconds, latencies.count, missing, percentile(latencies, 0.5), percentile(latencies, 0.99),
                 latencies.last ?? .nan))
+        print(cpuLine)
     }
 
     /// Fills the room to `history` messages in its store, then reads pages at random seqs.

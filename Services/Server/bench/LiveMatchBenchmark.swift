@@ -118,7 +118,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             let startVersion = devices.compactMap { $0.arrivals().last?.message.version }.max() ?? 0
             // Wall time of the continuous clock's readings, to compare arrivals with updatedAt.
             let base = (clock: ContinuousClock.now, wall: Date())
-            let cpuBefore = (modules: modules.cpuSeconds(), devices: ChildProcess.cpuSeconds(ofProcess: "self"))
+            let cpu = FanOutCPU(server: modules)
             for _ in 0..<seconds {
                 try await feed.record(
                     fixture,
@@ -129,10 +129,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 try await Task.sleep(for: .seconds(1))
             }
             try await Task.sleep(for: .seconds(2))
-            let cpu = (
-                modules: modules.cpuSeconds() - cpuBefore.modules,
-                devices: ChildProcess.cpuSeconds(ofProcess: "self") - cpuBefore.devices
-            )
+            let cpuLine = cpu.line(per: "change", units: seconds, server: "modules'", devices: count, serverDevices: count / instances)
 
             // `updatedAt` travels in whole seconds: when games ingested each version, to the microsecond,
             // is read from its store.
@@ -155,16 +152,11 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     format: "  deliveries %d of %d  min %.2f ms  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count,
                     versions.count * count, latencies.first ?? .nan, percentile(latencies, 0.5), percentile(latencies, 0.99),
                     latencies.last ?? .nan))
-            // What limits the figure on a small machine: the CPU a change takes, kernel included, in the
-            // modules' process (games' fan-out, and its polling of the feed, which is most of it at a
-            // few devices; the other modules idle) and in this one (the devices; the feed's stand-in
-            // too). With two games instances, the first's, for its half of the devices.
-            let changes = Double(max(1, versions.count)), perInstance = Double(count) / Double(instances)
-            print(
-                String(
-                    format: "  CPU a change: modules' process %.3f s (%.1f µs a delivery), devices' process %.3f s (%.1f µs)",
-                    cpu.modules / changes, cpu.modules / changes / perInstance * 1e6, cpu.devices / changes,
-                    cpu.devices / changes / Double(count) * 1e6))
+            // What limits the figure on a small machine. The modules' process: games' fan-out, and its
+            // polling of the feed, most of it at a few devices (the other modules idle); with two games
+            // instances, the first's, for its half of the devices. This one: the devices, and the
+            // feed's stand-in.
+            print(cpuLine)
         }
         for device in devices { await device.close() }
         return id

@@ -13,8 +13,14 @@ public protocol VersionedMessage: Sendable, Encodable {
 /// cost ~0.2 ms × devices per change; the shared buffer also saves each socket a copy of the text).
 public struct LiveDelivery<Message: VersionedMessage>: Sendable {
     public let message: Message
-    public let json: ByteBuffer
+    /// The JSON, with its frame made once for every socket (`LiveText.shared`).
+    public let text: LiveText
     public var version: Int { message.version }
+
+    public init(message: Message, json: ByteBuffer) {
+        self.message = message
+        self.text = .shared(json)
+    }
 }
 
 /// Where a subscriber's changes go (a socket's outgoing queue), and how it is told the feed ended.

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The CPU a fan-out takes, kernel included, in the server's process and in this one (the devices),
+/// from when it is made to when `line` is called: what limits a fan-out figure on a small machine,
+/// where the devices share the cores with the server.
+struct FanOutCPU {
+    let server: ChildProcess
+    private let start: (server: Double, devices: Double)
+
+    init(server: ChildProcess) {
+        self.server = server
+        self.start = (server.cpuSeconds(), ChildProcess.cpuSeconds(ofProcess: "self"))
+    }
+
+    /// "CPU a change: games' process 0.281 s (28.1 µs a delivery), devices' process 0.391 s (39.1 µs)",
+    /// for `units` changes (or messages) each delivered to `devices` sockets, `serverDevices` of them
+    /// on the measured server.
+    func line(per unit: String, units: Int, server name: String, devices: Int, serverDevices: Int) -> String {
+        let units = Double(max(1, units))
+        let spent = (server: server.cpuSeconds() - start.server, devices: ChildProcess.cpuSeconds(ofProcess: "self") - start.devices)
+        return "  CPU a \(unit): \(name) process "
+            + String(
+                format: "%.3f s (%.1f µs a delivery)", spent.server / units, spent.server / units / Double(max(1, serverDevices)) * 1e6)
+            + String(
+                format: ", devices' process %.3f s (%.1f µs)", spent.devices / units, spent.devices / units / Double(max(1, devices)) * 1e6)
+    }
+}
