@@ -129,7 +129,8 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 try await Task.sleep(for: .seconds(1))
             }
             try await Task.sleep(for: .seconds(2))
-            let cpuLine = cpu.line(per: "change", units: seconds, server: "modules'", devices: count, serverDevices: count / instances)
+            let cpuLine = cpu.line(
+                per: "change", units: seconds, server: "modules'", devices: count, serverDevices: (count + instances - 1) / instances)
 
             // `updatedAt` travels in whole seconds: when games ingested each version, to the microsecond,
             // is read from its store.

@@ -52,7 +52,10 @@ extension Channel {
     public func writeTextFrames(_ texts: [LiveText], written: @escaping @Sendable () -> Void) {
         guard !texts.isEmpty else { return written() }
         eventLoop.execute {
-            let belowEncoder = try? self.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+            // Looked up only for a shared text: a socket's own answers need no walk of its pipeline.
+            let belowEncoder =
+                texts.contains { $0.frame != nil }
+                ? try? self.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) : nil
             let lastWritten = self.eventLoop.makePromise(of: Void.self)
             for (index, text) in texts.enumerated() {
                 let promise = index == texts.count - 1 ? lastWritten : nil
