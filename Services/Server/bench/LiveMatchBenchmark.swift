@@ -135,11 +135,12 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             // `updatedAt` travels in whole seconds: when games ingested each version, to the microsecond,
             // is read from its store.
             let ingested = try await Self.ingestionTimes(of: id, store: store, logger: logger)
-            var latencies: [Double] = [], versions = Set<Int>()
+            var latencies: [Double] = [], versions = Set<Int>(), frameBytes: [Int] = []
             for (device, first) in zip(devices, firstFrames) {
                 for arrival in device.arrivals(from: first) where arrival.message.version > startVersion {
                     guard let at = ingested[arrival.message.version] else { continue }
                     versions.insert(arrival.message.version)
+                    frameBytes.append(arrival.bytes)
                     let arrived = base.wall.addingTimeInterval((arrival.at - base.clock).seconds)
                     latencies.append(arrived.timeIntervalSince(at) * 1000)
                 }
@@ -150,9 +151,9 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     + (unserved > 0 ? "; \(unserved) devices were not sent the match on connecting" : ""))
             print(
                 String(
-                    format: "  deliveries %d of %d  min %.2f ms  p50 %.2f ms  p99 %.2f ms  max %.2f ms", latencies.count,
-                    versions.count * count, latencies.first ?? .nan, percentile(latencies, 0.5), percentile(latencies, 0.99),
-                    latencies.last ?? .nan))
+                    format: "  deliveries %d of %d  min %.2f ms  p50 %.2f ms  p99 %.2f ms  max %.2f ms  (frames of %d to %d bytes)",
+                    latencies.count, versions.count * count, latencies.first ?? .nan, percentile(latencies, 0.5),
+                    percentile(latencies, 0.99), latencies.last ?? .nan, frameBytes.min() ?? 0, frameBytes.max() ?? 0))
             // What limits the figure on a small machine. The modules' process: games' fan-out, and its
             // polling of the feed, most of it at a few devices (the other modules idle); with two games
             // instances, the first's, for its half of the devices. This one: the devices, and the
