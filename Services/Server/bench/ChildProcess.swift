@@ -52,6 +52,14 @@ struct ChildProcess {
     /// CPU time the process has used so far, user and kernel, from /proc (Linux; 0 elsewhere).
     func cpuSeconds() -> Double { Self.cpuSeconds(ofProcess: "\(process.processIdentifier)") }
 
+    /// CPU time this process and its running children have used so far (nginx's master and its
+    /// worker): the children are read from /proc/PID/task/PID/children.
+    func cpuSecondsWithChildren() -> Double {
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return cpuSeconds() + children.split(separator: " ").map { Self.cpuSeconds(ofProcess: String($0)) }.reduce(0, +)
+    }
+
     /// CPU time `process` ("self", or a pid) has used so far: utime and stime of /proc/PID/stat, in
     /// clock ticks. The command name, which may hold spaces, ends at the last ')'.
     static func cpuSeconds(ofProcess process: String) -> Double {

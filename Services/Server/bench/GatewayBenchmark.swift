@@ -8,7 +8,9 @@ import ServiceKitTesting
 /// reverse proxy keeping its upstream connections alive) both sit in front of it. wrk drives the same
 /// authenticated route, `GET /v1/users/me`, directly on auth, through the gateway and through nginx, in
 /// turn, round after round, so the machine's drift falls on all three alike. It prints throughput at
-/// `--connections` and the latency each proxy adds to the p50 at one connection, and their ratios.
+/// `--connections` and the latency each proxy adds to the p50 at one connection, and their ratios,
+/// and the CPU each proxy's process takes a request at one connection (kernel included), which the
+/// added latency follows.
 struct GatewayBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "gateway", abstract: "The gateway against nginx in front of auth.")
 
@@ -49,6 +51,9 @@ struct GatewayBenchmark: AsyncParsableCommand {
         try await ChildProcess.waitForHealth("http://127.0.0.1:\(gatewayPort + 1)")
         processes.append(try Self.startNginx(nginx, port: nginxPort, upstreamPort: authPort, directory: data))
         try await ChildProcess.waitForHealth("http://127.0.0.1:\(nginxPort)")
+        // Whose CPU a request is read at one connection: none for auth alone, the gateway's process,
+        // nginx's master and worker.
+        let proxies: [ChildProcess?] = [nil, processes[1], processes[2]]
 
         let token = try await TestClient(baseURL: "http://127.0.0.1:\(gatewayPort)").register(name: "Bench").accessToken
         let urls = [authPort, gatewayPort, nginxPort].map { "http://127.0.0.1:\($0)/v1/users/me" }
@@ -56,16 +61,21 @@ struct GatewayBenchmark: AsyncParsableCommand {
             "gateway: GET /v1/users/me on auth directly, through the gateway (\(eventLoops) event loop) and through nginx (one worker), \(seconds) s per run"
         )
         _ = try measure(urls[1], token: token, connections: connections)
-        var loaded: [[WrkSummary]] = [], single: [[WrkSummary]] = []
+        var loaded: [[WrkSummary]] = [], single: [[WrkSummary]] = [], cpu: [[Double]] = []
         for round in 1...rounds {
             loaded.append(try urls.map { try measure($0, token: token, connections: connections) })
-            single.append(try urls.map { try measure($0, token: token, connections: 1) })
+            let ones = try zip(urls, proxies).map { url, proxy in
+                try measureCPU(of: proxy) { try measure(url, token: token, connections: 1) }
+            }
+            single.append(ones.map(\.summary))
+            cpu.append(ones.map(\.cpuPerRequest))
             for (index, path) in Self.paths.enumerated() {
                 let (many, one) = (loaded[round - 1][index], single[round - 1][index])
+                let cpuNote = index == 0 ? "" : String(format: " (CPU %.0f µs a request)", cpu[round - 1][index] * 1e6)
                 print(
                     String(
                         format: "  round %d, %-7@ %8.0f requests/s at %d connections (p50 %.2f ms); p50 %.3f ms, p99 %.3f ms at one", round,
-                        path, many.rate, connections, many.p50, one.p50, one.p99))
+                        path, many.rate, connections, many.p50, one.p50, one.p99) + cpuNote)
             }
         }
         let figures = GatewayFigures(loaded: loaded, single: single)
@@ -73,6 +83,19 @@ struct GatewayBenchmark: AsyncParsableCommand {
         print("  throughput at \(connections) connections, gateway against nginx: \(figures.throughputRatio) (target ≥ 0.9)")
         print("  added p50 at one connection: gateway \(figures.gatewayAdded), nginx \(figures.nginxAdded)")
         print("  the gateway's added p50 against nginx's: \(figures.addedRatio) (target ≤ 1.5)")
+        print(
+            "  CPU a request at one connection, kernel included: gateway \(Spread(cpu.map { $0[1] * 1e6 }, unit: " µs", digits: 0)), "
+                + "nginx \(Spread(cpu.map { $0[2] * 1e6 }, unit: " µs", digits: 0))")
+    }
+
+    /// `run`'s summary, and the CPU `proxy`'s process (with its children) took per request during it.
+    private func measureCPU(of proxy: ChildProcess?, _ run: () throws -> WrkSummary) rethrows -> (
+        summary: WrkSummary, cpuPerRequest: Double
+    ) {
+        let before = proxy?.cpuSecondsWithChildren() ?? 0
+        let summary = try run()
+        let spent = (proxy?.cpuSecondsWithChildren() ?? 0) - before
+        return (summary, spent / Double(max(1, summary.requests)))
     }
 
     private func measure(_ url: String, token: String, connections: Int) throws -> WrkSummary {
