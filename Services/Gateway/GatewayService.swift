@@ -22,7 +22,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let settings = try GatewaySettings(reader: reader)
     let logger = dependencies.logger
     let directory = dependencies.directory
-    let client = UpstreamClient(connectTimeout: settings.upstreamConnect)
+    let client = UpstreamClient(connectTimeout: settings.upstreamConnect, maximumAge: settings.upstreamAge)
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
         routes: routes, balancer: Balancer(directory: directory), client: client,

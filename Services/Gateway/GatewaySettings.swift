@@ -15,6 +15,8 @@ struct GatewaySettings: Sendable {
     /// Time a module has to answer, and to be connected to.
     var upstreamTimeout: Duration
     var upstreamConnect: Duration
+    /// Age at which a connection to a module is closed (at once if idle, else when it comes free).
+    var upstreamAge: Duration
     /// Time each module has to answer `/health` for the gateway's, and which modules it reports.
     var healthTimeout: Duration
     var watched: [ServiceModule]
@@ -28,7 +30,9 @@ struct GatewaySettings: Sendable {
     var resolveInterval: Duration
 
     /// Keys: `gateway.body.limit` (default 1048576), `gateway.ratelimit.rate` and `.burst` (50/s, 100),
-    /// `gateway.upstream.timeout.ms` (10000), `gateway.upstream.connect.ms` (500), `gateway.health.timeout.ms`
+    /// `gateway.upstream.timeout.ms` (10000), `gateway.upstream.connect.ms` (500), `gateway.upstream.age.ms` (30000:
+    /// connections to modules are opened anew at least this often, so new instances get traffic, and
+    /// none is kept idle longer), `gateway.health.timeout.ms`
     /// (1000), `gateway.modules` (default all but the gateway), `gateway.socket.buffer` (1000),
     /// `gateway.socket.drain.ms` (10000), `gateway.head.line.limit` (8192: a longer request line is answered
     /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
@@ -41,6 +45,7 @@ struct GatewaySettings: Sendable {
         burst = Double(reader.integer("gateway.ratelimit.burst", default: 100))
         upstreamTimeout = reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000)
         upstreamConnect = reader.milliseconds("gateway.upstream.connect.ms", default: 500)
+        upstreamAge = max(.milliseconds(1), reader.milliseconds("gateway.upstream.age.ms", default: 30_000))
         healthTimeout = reader.milliseconds("gateway.health.timeout.ms", default: 1000)
         watched =
             try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList) ?? ServiceModule.allCases.filter { $0 != .gateway }

@@ -90,6 +90,21 @@ struct GatewayTests {
         }
     }
 
+    @Test("a connection to a module is closed at its age when idle, and the next request opens a fresh one")
+    func connectionsRetireAtTheirAge() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url, config: ["gateway.upstream.age.ms": "300"]) { gateway, _ in
+                let first = try await gateway.raw(.GET, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                let young = try await gateway.raw(.GET, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                #expect(young.fromPort == first.fromPort)
+                // Past its age while idle in the pool: closed then, not handed to the next request.
+                try await Task.sleep(for: .milliseconds(600))
+                let later = try await gateway.raw(.GET, "/v1/teams/echo").decode(FakeUpstream.Echo.self)
+                #expect(later.fromPort != first.fromPort)
+            }
+        }
+    }
+
     @Test("a module that answers before reading a large body: the client gets that answer, and the gateway goes on")
     func earlyAnswerToStreamedBody() async throws {
         try await FakeUpstream.with { upstream in

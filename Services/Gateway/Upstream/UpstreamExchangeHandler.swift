@@ -36,6 +36,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     private var readingPaused = false
     private var exchangeNumber = 0
     private var deadline: Scheduled<Void>?
+    private var retirement: Scheduled<Void>?
     private var context: ChannelHandlerContext?
     private let eventLoop: any EventLoop
     /// Set by the pool: called on the event loop when the connection can take the next exchange,
@@ -62,6 +63,14 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         if isComplete { context.write(wrapOutboundOut(.end(nil)), promise: nil) }
         context.flush()
         return promise.futureResult
+    }
+
+    /// Closes the connection at `date` if no exchange is on it then; one in use then is closed by
+    /// the pool when it comes free. Called once, on the event loop, when the connection opens.
+    func retire(at date: NIODeadline) {
+        retirement = eventLoop.assumeIsolated().scheduleTask(deadline: date) {
+            if case .idle = self.state { self.context?.close(promise: nil) }
+        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -161,12 +170,6 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // A connection left unused for the idle time is closed; one in use keeps its deadline.
-        if event is IdleStateHandler.IdleStateEvent, case .idle = state { context.close(promise: nil) }
-        context.fireUserInboundEventTriggered(event)
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         failExchange()
         context.close(promise: nil)
@@ -174,6 +177,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
+        retirement?.cancel()
         failExchange()
         // The pool's callbacks hold this handler's connection: dropping them ends the cycle.
         let closed = whenClosed

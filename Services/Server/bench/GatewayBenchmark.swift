@@ -71,7 +71,9 @@ struct GatewayBenchmark: AsyncParsableCommand {
             cpu.append(ones.map(\.cpuPerRequest))
             for (index, path) in Self.paths.enumerated() {
                 let (many, one) = (loaded[round - 1][index], single[round - 1][index])
-                let cpuNote = index == 0 ? "" : String(format: " (CPU %.0f µs a request)", cpu[round - 1][index] * 1e6)
+                let cpuNote =
+                    String(format: " (%.0f/s", one.rate)
+                    + (index == 0 ? ")" : String(format: ", CPU %.0f µs a request)", cpu[round - 1][index] * 1e6))
                 print(
                     String(
                         format: "  round %d, %-7@ %8.0f requests/s at %d connections (p50 %.2f ms); p50 %.3f ms, p99 %.3f ms at one", round,
