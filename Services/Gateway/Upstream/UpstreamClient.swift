@@ -162,11 +162,6 @@ final class UpstreamClient: Service, Sendable {
         pool.withLockedValue { $0.idle[base]?.removeAll { $0.channel === connection.channel } }
     }
 
-    /// Connections to `base` waiting in the pool.
-    func pooledConnections(to base: String) -> Int {
-        pool.withLockedValue { $0.idle[base]?.count ?? 0 }
-    }
-
     /// Runs until the service group shuts down, then closes every idle connection; connections in
     /// use close when their exchange ends.
     func run() async throws {
