@@ -35,9 +35,14 @@ struct ChatHarness {
         try await expect(200, chat.call(ChatAPI.rooms, query: "limit=100", token: player.accessToken)).decode(Page<ChatRoom>.self).items
     }
 
+    /// `timeout`: for sends made many at once, which wait their turn for the client's connections
+    /// and the room's lock.
     @discardableResult
-    func send(_ text: String, to room: RoomID, as player: Session, id: String = UUID().uuidString) async throws -> TestClient.Response {
-        try await chat.call(ChatAPI.send, room, body: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken)
+    func send(
+        _ text: String, to room: RoomID, as player: Session, id: String = UUID().uuidString, timeout: Duration = .seconds(30)
+    ) async throws -> TestClient.Response {
+        try await chat.call(
+            ChatAPI.send, room, body: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken, timeout: timeout)
     }
 
     func history(_ room: RoomID, as player: Session, query: String? = nil) async throws -> [ChatMessage] {
