@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -49,19 +50,13 @@ struct LiveTextTests {
         for text in texts { try direct.writeOutbound(WebSocketFrame(fin: true, opcode: .text, data: text.json)) }
 
         let channel = try Self.connection()
-        let written = WrittenCount()
-        channel.writeTextFrames(texts) { written.add() }
+        let written = NIOLockedValueBox(0)
+        channel.writeTextFrames(texts) { written.withLockedValue { $0 += 1 } }
         let writes = try Self.writes(channel)
         #expect(writes.flatMap { $0 } == (try Self.bytes(direct)))
         // The encoder sends an own text's header as a write of its own; a shared text's frame goes
         // below it whole.
         #expect(writes.count == 6)
-        #expect(written.count == 1)
+        #expect(written.withLockedValue { $0 } == 1)
     }
-}
-
-/// How many times `written` ran (on the embedded loop, the test's thread).
-private final class WrittenCount: @unchecked Sendable {
-    private(set) var count = 0
-    func add() { count += 1 }
 }
