@@ -59,18 +59,20 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         server: HTTPServerBuilder { responder in
             LiveServerConnections(
                 HeadGuardedChannel(
-                    base: HTTP1WebSocketUpgradeChannel(
-                        responder: responder,
-                        // A device's frames may be as long as a module takes: the module, not the gateway, answers
-                        // one it finds too long, with the error frame its socket documents.
-                        configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
-                        // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
-                        additionalChannelHandlers: { [ModuleRelay(relay)] },
-                        shouldUpgrade: { head, channel, logger in
-                            try await upgrade(
-                                head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter, sockets: sockets,
-                                client: client, timeout: proxy.timeout, logger: logger)
-                        }),
+                    base: UpgradesNotMade(
+                        HTTP1WebSocketUpgradeChannel(
+                            responder: responder,
+                            // A device's frames may be as long as a module takes: the module, not the gateway, answers
+                            // one it finds too long, with the error frame its socket documents.
+                            configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
+                            // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
+                            additionalChannelHandlers: { [ModuleRelay(relay)] },
+                            shouldUpgrade: { head, channel, logger in
+                                try await upgrade(
+                                    head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
+                                    sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
+                            }),
+                        webSockets: true),
                     limits: settings.head))
         },
         configuration: reader.serverConfiguration(for: .gateway),
@@ -109,7 +111,8 @@ private func operationsListener(
     let publicPort = reader.listenAddress(for: ServiceModule.gateway.rawValue, defaultPort: ServiceModule.gateway.defaultPort).port
     let logger = dependencies.logger
     return Application(
-        router: router, configuration: reader.serverConfiguration(for: "gateway.ops", defaultPort: publicPort == 0 ? 0 : 9180),
+        router: router, server: .http1WithoutUpgrades(),
+        configuration: reader.serverConfiguration(for: "gateway.ops", defaultPort: publicPort == 0 ? 0 : 9180),
         onServerRunning: { channel in logger.info("gateway operations (/health, /metrics) on \(channel.localAddress?.description ?? "?")")
         },
         logger: logger)

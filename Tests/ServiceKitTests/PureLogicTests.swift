@@ -23,6 +23,16 @@ struct PureLogicTests {
         #expect(!RouteTable.isInternal("/v1/internal"))
     }
 
+    @Test("a problem raised from a bare status has a code, its reason phrase or the status where there is none")
+    func statusProblems() {
+        // Each once went out with an empty code and the title "Error".
+        #expect(CommonError.http(status: 404, message: nil).problem.code == "NOT_FOUND")
+        #expect(CommonError.http(status: 404, message: nil).problem.title == "Not Found")
+        #expect(CommonError.http(status: 413, message: nil).problem.code == ProblemCode.payloadTooLarge.code)
+        #expect(CommonError.http(status: 499, message: nil).problem.code == "HTTP_499")
+        #expect(CommonError.webSocketRequired.problem.code == ProblemCode.webSocketRequired.code)
+    }
+
     @Test("the token bucket allows a burst, then one request per refill")
     func tokenBucket() {
         let limiter = RateLimiter(ratePerSecond: 2, burst: 3)

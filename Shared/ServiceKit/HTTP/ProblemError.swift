@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import Hummingbird
+import NIOHTTP1
 
 /// An error a client may see. Each service has one `enum <Name>Error: ProblemError` whose cases
 /// carry a stable `code`; internal detail never goes into the problem.
@@ -55,6 +56,8 @@ public enum CommonError: ProblemError {
     case dependencyUnavailable(String)
     case rateLimited(retryAfterSeconds: Int, policy: RateLimitPolicy)
     case payloadTooLarge(limitBytes: Int)
+    /// A live socket's path asked for over plain HTTP.
+    case webSocketRequired
     case internalError
     case http(status: Int, message: String?)
 
@@ -110,15 +113,19 @@ public enum CommonError: ProblemError {
             return Problem(
                 .payloadTooLarge,
                 title: "Payload too large", detail: "The request body exceeds \(limit) bytes.")
+        case .webSocketRequired:
+            return Problem(.webSocketRequired, title: "Upgrade required", detail: "Connect to this path with a WebSocket.")
         case .internalError:
             return Problem(
                 .internalError,
                 title: "Internal error", detail: "Something went wrong on our side.")
         case .http(let status, let message):
-            let reason = HTTPResponse.Status(code: status).reasonPhrase
+            // NIO's phrases: swift-http-types gives one only to the statuses it names as constants, so
+            // `Status(code: 404)` has none, and problems from a bare status went out with an empty code.
+            let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
             return Problem(
                 title: reason.isEmpty ? "Error" : reason, status: status, detail: message,
-                code: reason.uppercased().replacingOccurrences(of: " ", with: "_"))
+                code: reason.isEmpty ? "HTTP_\(status)" : reason.uppercased().replacingOccurrences(of: " ", with: "_"))
         }
     }
 

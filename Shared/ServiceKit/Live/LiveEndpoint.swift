@@ -31,7 +31,7 @@ extension RouterMethods where Context == HuddleRequestContext {
             }
             guard request.isWebSocketUpgrade else {
                 _ = try await admitted()
-                throw CommonError.http(status: 426, message: "Connect to this path with a WebSocket.")
+                throw CommonError.webSocketRequired
             }
             return await UpgradeRefusal.upgrade(request, on: context.channel) {
                 let found = try await admitted()

@@ -36,14 +36,18 @@ public enum LiveSockets {
     }
 
     /// The server of a service with live sockets: HTTP/1.1, upgrading to a WebSocket what `router`
-    /// takes, its connections set up as `LiveServerConnections`.
+    /// takes (other upgrades answered as plain HTTP, `UpgradesNotMade`), its connections set up as
+    /// `LiveServerConnections`.
     public static func server<Router: HTTPResponderBuilder>(router: Router, maxFrameSize: Int) -> HTTPServerBuilder
     where Router.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             LiveServerConnections(
-                HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration(maxFrameSize: maxFrameSize)))
+                UpgradesNotMade(
+                    HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: configuration(maxFrameSize: maxFrameSize)),
+                    webSockets: true))
         }
     }
 

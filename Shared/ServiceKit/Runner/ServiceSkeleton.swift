@@ -104,7 +104,7 @@ public struct ServiceSkeleton {
 
     /// The service's application, shut down in stages (`StagedShutdown`); `server` for one that also
     /// upgrades WebSockets.
-    public func application(server: HTTPServerBuilder = .http1()) throws -> some Service {
+    public func application(server: HTTPServerBuilder = .http1WithoutUpgrades()) throws -> some Service {
         let (undescribed, unhandled) = router.undescribedRoutes(of: module)
         guard undescribed.isEmpty, unhandled.isEmpty else {
             throw MissingConfiguration(
