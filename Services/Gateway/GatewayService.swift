@@ -34,7 +34,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let meter = RequestMeter()
     let relay = ModuleRelay.Settings(
         routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, meter: meter, bodyLimit: settings.bodyLimit,
-        timeout: settings.upstreamTimeout, logger: logger)
+        timeout: settings.upstreamTimeout, idleTimeout: settings.idleTimeout, logger: logger)
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
         ServerSpanMiddleware<HuddleRequestContext>(module: .gateway)

@@ -28,6 +28,9 @@ struct GatewaySettings: Sendable {
     var head: RequestHeadLimits
     /// How often each module's address is resolved again into its instances (0: never).
     var resolveInterval: Duration
+    /// How long a client's connection may sit with nothing asked and nothing owed before it is closed
+    /// (nil: never).
+    var idleTimeout: TimeAmount?
 
     /// Keys: `gateway.body.limit` (default 1048576), `gateway.ratelimit.rate` and `.burst` (50/s, 100),
     /// `gateway.upstream.timeout.ms` (10000), `gateway.upstream.connect.ms` (500), `gateway.upstream.age.ms` (30000:
@@ -38,7 +41,10 @@ struct GatewaySettings: Sendable {
     /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
     /// whole by then from its first byte, or from the connection's opening for the first, 408),
     /// `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
-    /// name, is resolved again into the instances the balancer spreads requests over; 0 never).
+    /// name, is resolved again into the instances the balancer spreads requests over; 0 never),
+    /// `gateway.idle.timeout.ms` (620000: a client's connection with no request under way for that long
+    /// is closed; longer than the 600 s a cloud load balancer keeps its own idle connections to the
+    /// gateway, which must not find them closed under a request; 0 never).
     init(reader: ConfigReader) throws {
         bodyLimit = reader.integer("gateway.body.limit", default: 1 << 20)
         ratePerSecond = Double(reader.integer("gateway.ratelimit.rate", default: 50))
@@ -56,5 +62,7 @@ struct GatewaySettings: Sendable {
             head: reader.integer("gateway.head.limit", default: 32768),
             timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
         resolveInterval = reader.milliseconds("gateway.upstream.resolve.ms", default: 5000)
+        let idle = reader.milliseconds("gateway.idle.timeout.ms", default: 620_000)
+        idleTimeout = idle > .zero ? TimeAmount(idle) : nil
     }
 }

@@ -88,6 +88,28 @@ struct RequestHeadTests {
         }
     }
 
+    @Test("a connection with no request under way is closed after the idle timeout")
+    func idleConnection() async throws {
+        try await Self.withConnection(config: ["gateway.idle.timeout.ms": "300"]) { connection in
+            try await connection.send("GET /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\n\r\n")
+            #expect(try await eventually { connection.isClosed })
+            #expect(connection.status == 200, "answered before it was closed")
+        }
+    }
+
+    @Test("requests slower than the idle timeout, relayed or through the router, are answered, not cut off")
+    func slowRequestsOutlastTheIdleTimeout() async throws {
+        try await Self.withConnection(config: ["gateway.idle.timeout.ms": "300"]) { connection in
+            // HEAD goes through the router; GET is relayed below it. The module takes 3 s for each.
+            try await connection.send("HEAD /v1/teams/slow HTTP/1.1\r\nHost: huddle\r\n\r\n")
+            #expect(try await eventually { connection.answer.contains("\r\n\r\n") || connection.isClosed })
+            #expect(connection.status == 200)
+            try await connection.send("GET /v1/teams/slow HTTP/1.1\r\nHost: huddle\r\n\r\n")
+            #expect(try await eventually { connection.isClosed })
+            #expect(connection.answer.hasSuffix("late"), "\(connection.answer)")
+        }
+    }
+
     @Test("requests kept alive on one connection, with bodies, are each answered")
     func keepAlive() async throws {
         try await Self.withConnection(config: ["gateway.head.timeout.ms": "2000"]) { connection in
