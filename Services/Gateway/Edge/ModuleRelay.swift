@@ -73,8 +73,10 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     private var closed = false
     /// The refusal of a request the decoder could not read, waiting for the answers before it.
     private var refusalAfterAnswers: (() -> Void)?
-    /// The close of a connection that has sat idle, due unless a request comes first.
-    private var idleClose: Scheduled<Void>?
+    /// Since when nothing has been under way (nil while a request is), and the one check of it pending:
+    /// a timer set and cancelled for every request would cost a scheduled task and a promise each.
+    private var quietSince: NIODeadline?
+    private var idleCheck: Scheduled<Void>?
 
     init(_ settings: Settings) { self.settings = settings }
 
@@ -82,8 +84,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        idleClose?.cancel()
-        idleClose = nil
+        quietSince = nil
         if case .relaying = state { return held.append(.part(part)) }
         take(part, context: context)
     }
@@ -134,20 +135,35 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         held = []
         closed = true
         refusalAfterAnswers = nil
-        idleClose?.cancel()
+        idleCheck?.cancel()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        idleClose?.cancel()
+        idleCheck?.cancel()
     }
 
-    /// Closes the connection after `idleTimeout` unless a request arrives first, once nothing is under
-    /// way: no request relayed or with the router, nothing held back.
+    /// Once nothing is under way (no request relayed or with the router, nothing held back), the
+    /// connection is closed after `idleTimeout` unless a request arrives first.
     private func closeWhenIdle(context: ChannelHandlerContext) {
-        guard let timeout = settings.idleTimeout, case .idle = state, routerOwes == 0, held.isEmpty, !closed, idleClose == nil
-        else { return }
-        idleClose = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { context.close(promise: nil) }
+        guard let timeout = settings.idleTimeout, case .idle = state, routerOwes == 0, held.isEmpty, !closed else { return }
+        let now = NIODeadline.now()
+        quietSince = now
+        if idleCheck == nil { checkIdle(at: now + timeout, timeout: timeout, context: context) }
+    }
+
+    /// Closes the connection if it has been quiet for `timeout` by `deadline`; if a request came since,
+    /// checks again when its own quiet will have lasted that long, or leaves it to the next quiet.
+    private func checkIdle(at deadline: NIODeadline, timeout: TimeAmount, context: ChannelHandlerContext) {
+        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.idleCheck = nil
+            guard let since = self.quietSince else { return }
+            if since + timeout <= .now() {
+                context.close(promise: nil)
+            } else {
+                self.checkIdle(at: since + timeout, timeout: timeout, context: context)
+            }
+        }
     }
 
     func read(context: ChannelHandlerContext) {
