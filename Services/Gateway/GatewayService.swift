@@ -73,7 +73,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                                     sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
                             }),
                         webSockets: true),
-                    limits: settings.head))
+                    limits: settings.head, bodyLimit: settings.bodyLimit))
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

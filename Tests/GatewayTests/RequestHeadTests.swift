@@ -111,6 +111,47 @@ struct RequestHeadTests {
         }
     }
 
+    @Test("a request expecting 100 Continue is told to send its body, then answered")
+    func continueExpected() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send(
+                "POST /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nExpect: 100-continue\r\nContent-Length: 50\r\n\r\n")
+            #expect(try await eventually { connection.answer == "HTTP/1.1 100 Continue\r\n\r\n" }, "\(connection.answer)")
+            try await connection.send(String(repeating: "b", count: 50))
+            #expect(try await eventually { connection.answer.contains("HTTP/1.1 200 OK") && connection.answer.contains("bodyBytes") })
+            #expect(connection.answer.contains(#""bodyBytes":50"#), "\(connection.answer)")
+        }
+    }
+
+    @Test("a 100 Continue for a pipelined request waits for the answer before it")
+    func continueAfterEarlierAnswer() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send(
+                "GET /v1/teams/slow HTTP/1.1\r\nHost: huddle\r\n\r\n"
+                    + "POST /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+            #expect(try await eventually { connection.answer.contains("100 Continue") }, "\(connection.answer)")
+            #expect(connection.answer.hasSuffix("late" + "HTTP/1.1 100 Continue\r\n\r\n"), "\(connection.answer)")
+            try await connection.send("bbbbb")
+            #expect(try await eventually { connection.answer.contains(#""bodyBytes":5"#) }, "\(connection.answer)")
+        }
+    }
+
+    @Test("a request expecting 100 Continue with a body over the limit gets 413 instead; an HTTP/1.0 one gets no 100")
+    func continueNotSent() async throws {
+        try await Self.withConnection { connection in
+            try await connection.send(
+                "POST /v1/teams/echo HTTP/1.1\r\nHost: huddle\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
+            #expect(try await eventually { connection.status != nil })
+            #expect(connection.status == 413 && !connection.answer.contains("100 Continue"), "\(connection.answer)")
+        }
+        try await Self.withConnection { connection in
+            try await connection.send(
+                "POST /v1/teams/echo HTTP/1.0\r\nHost: huddle\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc")
+            #expect(try await eventually { connection.answer.contains("bodyBytes") }, "\(connection.answer)")
+            #expect(!connection.answer.contains("100 Continue"), "\(connection.answer)")
+        }
+    }
+
     @Test("requests kept alive on one connection, with bodies, are each answered")
     func keepAlive() async throws {
         try await Self.withConnection(config: ["gateway.head.timeout.ms": "2000"]) { connection in

@@ -176,19 +176,23 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
     let limits: RequestHeadLimits
+    /// The gateway's body limit: a request expecting `100 Continue` with a longer body gets its 413 instead.
+    let bodyLimit: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.flatSubmit { setUpOnItsLoop(channel: channel, logger: logger) }
     }
 
-    /// The guard first; then the base's HTTP handlers; then the failure handler, last for now: the base's
-    /// later handlers (once the connection is known to be HTTP or a WebSocket) go after it, where decoder
-    /// errors no longer arrive.
+    /// The guard first; then the base's HTTP handlers, with `ContinueWhenExpected` right after the
+    /// decoder; then the failure handler, last for now: the base's later handlers (once the connection
+    /// is known to be HTTP or a WebSocket) go after it, where decoder errors no longer arrive.
     private func setUpOnItsLoop(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let headGuard = RequestHeadGuard(limits: limits)
         do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
             let value = base.setup(channel: channel, logger: logger)
+            let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try channel.pipeline.syncOperations.addHandler(ContinueWhenExpected(bodyLimit: bodyLimit), position: .after(decoder))
             try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value
         } catch {
