@@ -191,8 +191,7 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
         do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
             let value = base.setup(channel: channel, logger: logger)
-            let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(ContinueWhenExpected(bodyLimit: bodyLimit), position: .after(decoder))
+            try channel.pipeline.syncOperations.addAfterRequestDecoder(ContinueWhenExpected(bodyLimit: bodyLimit))
             try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value
         } catch {

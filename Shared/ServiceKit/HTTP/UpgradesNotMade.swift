@@ -36,9 +36,7 @@ public struct UpgradesNotMade<Base: ServerChildChannel>: ServerChildChannel {
         }
         let value = base.setup(channel: channel, logger: logger)
         do {
-            // Right after the decoder, so the head is changed before anything reads it.
-            let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(UpgradeRequests(webSockets: webSockets), position: .after(decoder))
+            try channel.pipeline.syncOperations.addAfterRequestDecoder(UpgradeRequests(webSockets: webSockets))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
@@ -95,5 +93,14 @@ extension HTTPServerBuilder {
     /// server of every service without live sockets.
     public static func http1WithoutUpgrades() -> HTTPServerBuilder {
         .init { responder in UpgradesNotMade(HTTP1Channel(responder: responder, configuration: .init()), webSockets: false) }
+    }
+}
+
+extension ChannelPipeline.SynchronousOperations {
+    /// Adds `added` right after a server's HTTP/1.1 request decoder, where it sees each request head
+    /// before anything else reads it, and each answer on its way out.
+    public func addAfterRequestDecoder(_ added: any ChannelHandler) throws {
+        let decoder = try handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+        try addHandler(added, position: .after(decoder))
     }
 }
