@@ -151,6 +151,39 @@ struct GeoSearchTests {
         }
     }
 
+    /// PostgreSQL fails a float operation that underflows to zero: `ll_to_earth` did on 5e-324°, and a
+    /// game there stopped search taking any later game (`IndexedPosition`).
+    @Test("A game at 5e-324° is found like any other, and does not hold back the games after it", arguments: TestStore.all)
+    func tinyCoordinates(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let organizer = try await h.player()
+            func create(_ location: Location) async throws -> Game {
+                let request = CreateGameRequest(
+                    kind: .pickup, startsAt: Date().addingTimeInterval(3 * 24 * 3600).wholeSeconds, location: location, sport: .soccer,
+                    privacy: .public, ageGroup: .adult, gender: .coed, skill: .any, capacity: 10)
+                return try await expect(201, h.games.call(GamesAPI.createGame, body: request, token: organizer.accessToken)).decode(
+                    Game.self)
+            }
+            let tiny = try await create(Location(lat: 5e-324, lng: 24.75))
+            let tinier = try await create(Location(lat: 0.0005, lng: -5e-324))
+            let after = try await create(Location(lat: 0.001, lng: 24.75))
+            func found(_ query: String) async throws -> [Nearby<Game>] {
+                try await h.search.value(SearchAPI.games, query: query, token: organizer.accessToken).items
+            }
+            let near = try await poll {
+                try await found("lat=5e-324&lng=24.75&radiusKm=5")
+            } until: {
+                $0.count == 2
+            }
+            #expect(near.map(\.item.id) == [tiny.id, after.id])
+            #expect(near.first?.item.location?.lat == 5e-324 && near.first?.distanceMeters == 0)
+            #expect(try await found("lat=0&lng=0&radiusKm=1").map(\.item.id) == [tinier.id])
+            // A radius of 5e-324 km holds only what is exactly at the centre.
+            #expect(try await found("lat=5e-324&lng=24.75&radiusKm=5e-324").map(\.item.id) == [tiny.id])
+            #expect(try await found("lat=-90&lng=-180&radiusKm=5e-324").isEmpty)
+        }
+    }
+
     @Test("A delivery that is not JSON, or whose event lacks a field, is refused whole and indexes nothing")
     func malformedDeliveries() async throws {
         try await SearchHarness.with { h in

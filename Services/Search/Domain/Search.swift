@@ -91,9 +91,11 @@ struct Search: Sendable {
     /// decoded (`Hit.decoded`): a search with no filter 50 km into the benchmark's million games has
     /// about 750 in the circle and shows 20.
     private func nearby(_ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter) async throws -> [Hit] {
-        let boxes = GeoBox.covering(area.center, radiusMeters: area.radiusMeters)
+        // The index looks at least a metre around (`IndexedPosition`); the circle is then exact.
+        let boxRadius = max(area.radiusMeters, IndexedPosition.smallestBoxRadiusMeters)
+        let boxes = GeoBox.covering(area.center, radiusMeters: boxRadius)
         let candidates = try await database.read { sql in
-            try await places.candidates(kind, in: boxes, center: area.center, radiusMeters: area.radiusMeters, filter: filter, on: sql)
+            try await places.candidates(kind, in: boxes, center: area.center, radiusMeters: boxRadius, filter: filter, on: sql)
         }
         return candidates.compactMap { candidate in
             let distance = Geodesy.distance(from: area.center, to: candidate.coordinates)

@@ -81,9 +81,10 @@ struct SQLPlaceStore: PlaceStore {
     func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws {
         for chunk in documents.statementSlices() {
             let rows = chunk.map { document -> [any SQLExpression] in
-                [
+                let position = IndexedPosition.of(document.coordinates)
+                return [
                     SQLBind(document.kind.rawValue), SQLBind(document.id), SQLBind(String(decoding: document.doc, as: UTF8.self)),
-                    SQLBind(document.coordinates.lat), SQLBind(document.coordinates.lng), SQLBind(document.privacy.rawValue),
+                    SQLBind(position.lat), SQLBind(position.lng), SQLBind(document.privacy.rawValue),
                     SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
                     SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded),
                     SQLBind(document.cancelled),
@@ -169,6 +170,7 @@ struct SQLPlaceStore: PlaceStore {
             }
             query = query.where(SQLColumn("rid", table: "places"), .in, inBoxes)
         case .postgres:
+            let center = IndexedPosition.of(center)
             let box = SQLFunction(
                 "earth_box", args: SQLFunction("ll_to_earth", args: SQLBind(center.lat), SQLBind(center.lng)),
                 SQLBind(radiusMeters * Self.earthBoxScale))
