@@ -15,7 +15,11 @@ enum NotifyError: ProblemError {
     var problem: Problem {
         switch self {
         case .notAPNsToken: CommonError.invalid("token", "must be an APNs device token: 64 to 200 hex digits").problem
-        case .notFCMToken: CommonError.invalid("token", "must be an FCM registration token: 8 to 4096 letters, digits and _ : . -").problem
+        case .notFCMToken:
+            CommonError.invalid(
+                "token",
+                "must be an FCM registration token: \(NotifyLimits.fcmTokenLength.lowerBound) to \(NotifyLimits.fcmTokenLength.upperBound) letters, digits and _ : . -"
+            ).problem
         case .apnsOnly(let field): CommonError.invalid(field, "is for apns devices only").problem
         case .noSuchDevice: CommonError.notFound("No device of yours with this token.").problem
         }

@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// A token is its device's key, and PostgreSQL's B-tree takes keys up to about 2,700 bytes.
+    @Test(arguments: TestStore.all)
+    func theLongestTokenIsKeptAndOneLongerIsRefused(store: TestStore) async throws {
+        try await NotifyHarness.with(store: store) { harness in
+            let ana = try await harness.player("Ana")
+            // Random, so that PostgreSQL cannot compress the key under its limit.
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-")
+            func token(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement()! }) }
+            let longest = token(NotifyLimits.fcmTokenLength.upperBound)
+            _ = try await expect(201, harness.register(longest, ana, platform: .fcm))
+            #expect(try await devices(ana, harness).map(\.token) == [longest])
+            let tooLong = try await expectProblem(
+                422, "VALIDATION_FAILED", harness.register(token(NotifyLimits.fcmTokenLength.upperBound + 1), ana, platform: .fcm))
+            #expect(tooLong.errors?.map(\.field) == ["token"])
+            _ = try await expect(204, harness.notify.call(NotifyAPI.removeDevice, longest, token: ana.accessToken))
+            #expect(try await devices(ana, harness).isEmpty)
+        }
+    }
+
     @Test(arguments: TestStore.all)
     func theInboxPagesNewestFirstAndCountsWhatIsUnread(store: TestStore) async throws {
         try await NotifyHarness.with(store: store) { harness in

@@ -40,7 +40,7 @@ struct Devices: Sendable {
                 platform: .apns, token: request.token.lowercased(), environment: request.environment ?? .production,
                 topic: request.topic ?? defaultTopic, registeredAt: now)
         case .fcm:
-            guard (8...4096).contains(request.token.count),
+            guard NotifyLimits.fcmTokenLength.contains(request.token.count),
                 request.token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_:.-".contains($0)) })
             else { throw NotifyError.notFCMToken }
             if request.environment != nil { throw NotifyError.apnsOnly(field: "environment") }
