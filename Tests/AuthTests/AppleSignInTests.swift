@@ -104,6 +104,20 @@ struct AppleSignInTests {
                 ).decode(Session.self)
                 #expect(again.user.id == first.user.id && again.user.name == "Aino Apple")
 
+                // The name is the app's to send: one no one could type is made a name, not stored as sent.
+                let odd = try expect(
+                    200,
+                    try await Self.signIn(
+                        auth, try await apple.identityToken(sub: "001235.apple", rawNonce: "n5"), rawNonce: "n5",
+                        name: .init(givenName: " Ev\u{0}e\u{7F} ", familyName: String(repeating: "Ö", count: 500)))
+                ).decode(Session.self)
+                #expect(odd.user.name == "Eve " + String(repeating: "Ö", count: TextRule.personName.length.upperBound - 4))
+                let blank = try await apple.identityToken(sub: "001236.apple", rawNonce: "n6")
+                let unnamed = try expect(
+                    200, try await Self.signIn(auth, blank, rawNonce: "n6", name: .init(givenName: "\u{0}", familyName: " "))
+                ).decode(Session.self)
+                #expect(unnamed.user.name == "Player")
+
                 let member = try await auth.register(name: "Greta", email: "greta@example.com")
                 let linking = try await apple.identityToken(
                     sub: "005678.apple", email: "GRETA@example.com", aud: "dev.huddle.web", rawNonce: "n3")

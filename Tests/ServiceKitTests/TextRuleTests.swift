@@ -56,6 +56,21 @@ struct TextRuleTests {
         #expect("\u{1C}x".trimmingBlanks == "\u{1C}x")
     }
 
+    @Test("text from elsewhere is made to follow the rule: controls dropped, ends trimmed, whole characters cut")
+    func conforming() throws {
+        let rule = TextRule(2...4)
+        #expect(rule.conforming(" a\u{0}b\u{7F} ") == "ab")
+        #expect(rule.conforming("abce\u{301}") == "abc")  // the accented letter goes whole
+        #expect(rule.conforming("e\u{301}e\u{301}e") == "e\u{301}e\u{301}")
+        #expect(rule.conforming("abc def") == "abc")  // cut, then trimmed
+        #expect(rule.conforming("a\u{1C}\u{1C}") == nil)
+        #expect(rule.conforming(" \u{3000} ") == nil)
+        for sample in ["Tartu", "\u{0}x\u{0}y", "  Ülle Üks  ", String(repeating: "é", count: 9)] {
+            let made = try #require(rule.conforming(sample), "\(sample.debugDescription)")
+            #expect(rule.problem(made) == nil, "\(sample.debugDescription)")
+        }
+    }
+
     @Test("web addresses: http(s), a host, URI characters only; the pattern agrees")
     func webAddresses() throws {
         let rule = WebAddressRule(maxLength: 40)

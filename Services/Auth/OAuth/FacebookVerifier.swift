@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Contracts
 import Foundation
 import Logging
 import NIOCore
@@ -52,7 +53,8 @@ struct FacebookVerifier: Sendable {
         guard let userID = data.userID, profile.id == userID else {
             throw AuthError.invalidOAuthToken("The token does not belong to the profile it returns.")
         }
-        return ProviderIdentity(providerUserID: userID, name: profile.name ?? "Player", verifiedEmail: profile.email)
+        return ProviderIdentity(
+            providerUserID: userID, name: profile.name.flatMap(TextRule.personName.conforming) ?? "Player", verifiedEmail: profile.email)
     }
 
     private func get<T: Decodable>(_ url: String) async throws -> T {

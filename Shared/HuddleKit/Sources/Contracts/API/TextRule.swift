@@ -25,6 +25,18 @@ public struct TextRule: Sendable, Equatable {
         }
     }
 
+    /// `value` made to follow the rule, for text a person did not type here (a name a provider gives):
+    /// control characters dropped, blanks at the ends trimmed, whole characters cut from the end until
+    /// it is short enough; nil when too little is left.
+    public func conforming(_ value: String) -> String? {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: value.unicodeScalars.filter { !Control.contains($0) })
+        var text = String(scalars).trimmingBlanks
+        while text.unicodeScalars.count > length.upperBound { text.removeLast() }
+        text = text.trimmingBlanks
+        return problem(text) == nil ? text : nil
+    }
+
     /// The document's statement of this rule: characters that are not controls, `lowerBound` of
     /// them not blank either.
     public var schema: JSONSchema {
