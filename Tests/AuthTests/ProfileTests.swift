@@ -90,6 +90,21 @@ struct ProfileTests {
         }
     }
 
+    /// On PostgreSQL two follows at once both found none and both inserted; the second failed (500).
+    @Test("following one player sixteen times at once leaves one follow", arguments: TestStore.all)
+    func followsAtOnce(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            let me = try await auth.register(name: "Me"), other = try await auth.register(name: "Other")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 { group.addTask { try await auth.call(AuthAPI.follow, other.user.id, token: me.accessToken).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 204, count: 16))
+            let followers = try await auth.call(AuthAPI.followers, token: other.accessToken).decode(Page<PublicProfile>.self)
+            #expect(followers.items.map(\.id) == [me.user.id])
+        }
+    }
+
     @Test("follow refusals: yourself, unknown players, bad paging")
     func followRefusals() async throws {
         try await AuthHarness.with { auth, _ in

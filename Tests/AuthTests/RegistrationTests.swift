@@ -38,6 +38,28 @@ struct RegistrationTests {
         }
     }
 
+    /// On PostgreSQL registrations of one email at once all passed the lookup, and the inserts after
+    /// the first failed inside their transactions (500s).
+    @Test("sixteen registrations of one email at once make one account; the others are told it is taken", arguments: TestStore.all)
+    func duplicateEmailAtOnce(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            let answers = try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        try await auth.call(
+                            AuthAPI.register,
+                            body: RegisterRequest(email: "same@example.com", password: "long enough pw", name: "P\(index)"))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.status == 201 }.count == 1)
+            #expect(answers.filter { $0.status == 409 && $0.problem?.code == "EMAIL_TAKEN" }.count == 15)
+            let session = try #require(answers.first { $0.status == 201 }).decode(Session.self)
+            #expect(try await auth.call(AuthAPI.me, token: session.accessToken).status == 200)
+        }
+    }
+
     @Test("bad registrations are refused with the fields named")
     func validation() async throws {
         try await AuthHarness.with { auth, _ in

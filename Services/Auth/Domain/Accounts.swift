@@ -86,6 +86,16 @@ struct Accounts: Sendable {
     /// the same member; a first sign-in links to the account with the provider's verified email, or
     /// creates one.
     private func signIn(as identity: ProviderIdentity, through provider: SignInProvider) async throws -> Contracts.Session {
+        do {
+            return try await signInOnce(as: identity, through: provider)
+        } catch AuthError.emailTaken {
+            // A sign-in of the same provider account (another device, a second tap) made the member
+            // after this one looked: it is found now.
+            return try await signInOnce(as: identity, through: provider)
+        }
+    }
+
+    private func signInOnce(as identity: ProviderIdentity, through provider: SignInProvider) async throws -> Contracts.Session {
         let existing = try await database.read { sql in try await users.user(provider, id: identity.providerUserID, on: sql) }
         if var existing {
             guard let sealed = identity.sealedRefreshToken else { return try await startSession(for: existing) { _ in } }

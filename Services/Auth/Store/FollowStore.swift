@@ -13,15 +13,12 @@ protocol FollowStore: Sendable {
 }
 
 struct SQLFollowStore: FollowStore {
+    /// One statement, so two follows at once cannot both find none and both insert: on PostgreSQL the
+    /// second insert failed on the pair's key (500s from a burst of sixteen).
     func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws -> Bool {
-        let existing = try await sql.select().column("seq").from("follows")
-            .where("follower_id", .equal, SQLBind(follower.description))
-            .where("followee_id", .equal, SQLBind(followee.description)).first()
-        guard existing == nil else { return false }
-        try await sql.insert(into: "follows").columns("follower_id", "followee_id", "created_at")
+        try await !sql.insert(into: "follows").columns("follower_id", "followee_id", "created_at")
             .values(SQLBind(follower.description), SQLBind(followee.description), SQLBind(Date()))
-            .run()
-        return true
+            .ignoringConflicts().returning("seq").all().isEmpty
     }
 
     func unfollow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws {

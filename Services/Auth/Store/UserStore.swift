@@ -6,7 +6,8 @@ import ServiceKit
 /// Members, their profiles and how they sign in. Every method runs on the handle it is given,
 /// so callers can combine several in one transaction.
 protocol UserStore: Sendable {
-    /// Inserts a new user. Fails with `AuthError.emailTaken` when the email is in use.
+    /// Inserts a new user. Fails with `AuthError.emailTaken`, writing nothing, when the email (or the
+    /// provider account, which a concurrent sign-in linked first) is another member's.
     func insert(_ user: User, on sql: any SQLDatabase) async throws
     func user(id: UserID, on sql: any SQLDatabase) async throws -> User?
     /// Looks up by normalised (lower-case) email.
@@ -29,19 +30,19 @@ struct SQLUserStore: UserStore {
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
         if try await self.user(email: user.email, on: sql) != nil { throw AuthError.emailTaken }
-        do {
-            try await sql.insert(into: "users").columns(Self.columns)
-                .values(
-                    SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
-                    SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
-                    SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
-                    SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
-                ).run()
-        } catch {
-            // Lost a race with another registration of the same email.
-            if try await self.user(email: user.email, on: sql) != nil { throw AuthError.emailTaken }
-            throw error
-        }
+        // On PostgreSQL two registrations of one email both pass the check above; the second insert
+        // waits for the first to commit and finds the key taken. Ignoring the conflict writes nothing
+        // and leaves the transaction usable, where a failed statement would have aborted it (500s
+        // in a burst of sixteen registrations of one email).
+        let inserted = try await sql.insert(into: "users").columns(Self.columns)
+            .values(
+                SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
+                SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
+                SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
+                SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
+            )
+            .ignoringConflicts().returning("id").all()
+        if inserted.isEmpty { throw AuthError.emailTaken }
     }
 
     func user(id: UserID, on sql: any SQLDatabase) async throws -> User? {
