@@ -110,11 +110,14 @@ struct Messages: Sendable {
     ) async throws -> ChatMessage {
         try await database.transaction { sql in
             _ = try await rooms.accessible(room, by: user, on: sql)
+            // The room's next version first: it holds the room's row until commit, so the message is
+            // read after any change to it committed. Read before, two deletes at once both went
+            // through on PostgreSQL, and an edit racing a delete wrote its text into the deleted message.
+            let version = try await roomStore.nextVersion(of: room, on: sql)
             guard let message = try await store.message(id, on: sql), message.roomId == room, message.deleted != true else {
                 throw CommonError.notFound("No message with id \(id) in this room.")
             }
             guard message.senderId == user else { throw CommonError.forbidden("Only the sender may change a message.") }
-            let version = try await roomStore.nextVersion(of: room, on: sql)
             try await apply(sql, now())
             try await announce(RoomChange(version: version, kind: kind, messageID: id, userID: nil), in: room, on: sql)
             return try await store.message(id, on: sql) ?? message
