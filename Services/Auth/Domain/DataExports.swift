@@ -25,11 +25,17 @@ struct DataExports: Sendable {
     /// The pending export if one is being gathered, otherwise a new one.
     func request(for user: UserID) async throws -> DataExport {
         try await database.transaction { sql in
-            if let pending = try await store.pending(of: user, on: sql) { return pending }
-            let export = DataExport(id: .timeOrdered(), status: .pending, requestedAt: now())
-            try await store.insert(export, of: user, on: sql)
-            try await requested.ring(on: sql)
-            return export
+            // A player has at most one pending export (a unique index): of requests at once from two
+            // devices, the later insert writes nothing, and the next turn finds the earlier's export.
+            // A turn repeats only when an insert met a pending export, which the next turn reads.
+            while true {
+                if let pending = try await store.pending(of: user, on: sql) { return pending }
+                let export = DataExport(id: .timeOrdered(), status: .pending, requestedAt: now())
+                if try await store.insertUnlessPending(export, of: user, on: sql) {
+                    try await requested.ring(on: sql)
+                    return export
+                }
+            }
         }
     }
 

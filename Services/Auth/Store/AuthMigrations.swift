@@ -89,5 +89,17 @@ enum AuthMigrations {
         .inbox(version: 10),
         .outboxTraceContext(version: 11),
         .outboxInTransactionOrder(version: 12),
+        // Requests at once from two devices each made an export (seven of sixteen on PostgreSQL), and
+        // each export asks every module for the player's data. Duplicates still pending are dropped:
+        // the earliest of each player's answers for all of them.
+        Migration(version: 13, name: "one pending export a player") { _ in
+            [
+                """
+                DELETE FROM data_exports WHERE status = 'pending'
+                    AND id NOT IN (SELECT MIN(id) FROM data_exports WHERE status = 'pending' GROUP BY user_id)
+                """,
+                "CREATE UNIQUE INDEX data_exports_one_pending ON data_exports (user_id) WHERE status = 'pending'",
+            ]
+        },
     ]
 }

@@ -6,7 +6,8 @@ import ServiceKit
 /// Players' data exports: a row per request, pending until the worker that claimed it stores the
 /// document, then kept until it expires.
 protocol ExportStore: Sendable {
-    func insert(_ export: DataExport, of user: UserID, on sql: any SQLDatabase) async throws
+    /// Inserts `export` unless the player has a pending one; answers whether it did.
+    func insertUnlessPending(_ export: DataExport, of user: UserID, on sql: any SQLDatabase) async throws -> Bool
     /// The owner's export still being gathered, if any.
     func pending(of user: UserID, on sql: any SQLDatabase) async throws -> DataExport?
     /// `id` if it is `user`'s and has not expired at `now`.
@@ -24,10 +25,10 @@ protocol ExportStore: Sendable {
 struct SQLExportStore: ExportStore {
     private static let columns = ["id", "status", "requested_at", "ready_at", "expires_at", "document"]
 
-    func insert(_ export: DataExport, of user: UserID, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "data_exports").columns("id", "user_id", "status", "requested_at")
+    func insertUnlessPending(_ export: DataExport, of user: UserID, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.insert(into: "data_exports").columns("id", "user_id", "status", "requested_at")
             .values(SQLBind(export.id.description), SQLBind(user.description), SQLBind(export.status.rawValue), SQLBind(export.requestedAt))
-            .run()
+            .ignoringConflicts().returning("id").all().isEmpty
     }
 
     func pending(of user: UserID, on sql: any SQLDatabase) async throws -> DataExport? {
