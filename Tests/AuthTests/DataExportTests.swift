@@ -17,15 +17,10 @@ struct DataExportTests {
     func requestsAtOnce(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let player = try await auth.register(name: "Exporter")
-            let ids = try await withThrowingTaskGroup(of: DataExportID.self) { group in
-                for _ in 0..<16 {
-                    group.addTask {
-                        try await expect(202, auth.call(AuthAPI.requestExport, token: player.accessToken)).decode(DataExport.self).id
-                    }
-                }
-                return try await group.reduce(into: Set()) { $0.insert($1) }
+            let ids = try await (0..<16).concurrentMap { _ in
+                try await expect(202, auth.call(AuthAPI.requestExport, token: player.accessToken)).decode(DataExport.self).id
             }
-            #expect(ids.count == 1)
+            #expect(Set(ids).count == 1)
             let export = try await auth.value(AuthAPI.export, try #require(ids.first), token: player.accessToken)
             #expect(export.status == .pending)
         }

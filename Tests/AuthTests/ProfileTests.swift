@@ -95,9 +95,8 @@ struct ProfileTests {
     func followsAtOnce(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
             let me = try await auth.register(name: "Me"), other = try await auth.register(name: "Other")
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<16 { group.addTask { try await auth.call(AuthAPI.follow, other.user.id, token: me.accessToken).status } }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let statuses = try await (0..<16).concurrentMap { _ in
+                try await auth.call(AuthAPI.follow, other.user.id, token: me.accessToken).status
             }
             #expect(statuses == Array(repeating: 204, count: 16))
             let followers = try await auth.call(AuthAPI.followers, token: other.accessToken).decode(Page<PublicProfile>.self)

@@ -43,15 +43,9 @@ struct RegistrationTests {
     @Test("sixteen registrations of one email at once make one account; the others are told it is taken", arguments: TestStore.all)
     func duplicateEmailAtOnce(store: TestStore) async throws {
         try await AuthHarness.with(store: store) { auth, _ in
-            let answers = try await withThrowingTaskGroup(of: TestClient.Response.self) { group in
-                for index in 0..<16 {
-                    group.addTask {
-                        try await auth.call(
-                            AuthAPI.register,
-                            body: RegisterRequest(email: "same@example.com", password: "long enough pw", name: "P\(index)"))
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let answers = try await (0..<16).concurrentMap { index in
+                try await auth.call(
+                    AuthAPI.register, body: RegisterRequest(email: "same@example.com", password: "long enough pw", name: "P\(index)"))
             }
             #expect(answers.filter { $0.status == 201 }.count == 1)
             #expect(answers.filter { $0.status == 409 && $0.problem?.code == "EMAIL_TAKEN" }.count == 15)

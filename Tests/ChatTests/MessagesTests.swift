@@ -112,17 +112,12 @@ struct MessagesTests {
             let ada = try await chat.player("Ada"), bo = try await chat.player("Bo")
             let room = try await chat.globalRoom(ada).id
             let message = try await expect(201, chat.send("soon gone", to: room, as: ada)).decode(ChatMessage.self)
-            let answers = try await withThrowingTaskGroup(of: (delete: Bool, status: Int).self) { group in
-                for index in 0..<16 {
-                    group.addTask {
-                        if index.isMultiple(of: 2) {
-                            return (true, try await chat.chat.call(ChatAPI.delete, room, message.id, token: ada.accessToken).status)
-                        }
-                        let edit = EditChatMessage(text: "edit \(index)")
-                        return (false, try await chat.chat.call(ChatAPI.edit, room, message.id, body: edit, token: ada.accessToken).status)
-                    }
+            let answers = try await (0..<16).concurrentMap { index -> (delete: Bool, status: Int) in
+                if index.isMultiple(of: 2) {
+                    return (true, try await chat.chat.call(ChatAPI.delete, room, message.id, token: ada.accessToken).status)
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                let edit = EditChatMessage(text: "edit \(index)")
+                return (false, try await chat.chat.call(ChatAPI.edit, room, message.id, body: edit, token: ada.accessToken).status)
             }
             #expect(answers.filter(\.delete).map(\.status).sorted() == [204] + Array(repeating: 404, count: 7))
             #expect(answers.filter { !$0.delete }.allSatisfy { [200, 404].contains($0.status) })
