@@ -96,6 +96,36 @@ struct TeamTests {
         }
     }
 
+    /// Unlocked on PostgreSQL, sixteen approvals at once answered 204 six times, each telling the player.
+    @Test(
+        "A request decided from several devices at once is decided once; a player leaving twice at once leaves once",
+        arguments: TestStore.all)
+    func decisionsAtOnce(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let manager = try await h.player("Maria Manager")
+            let asker = try await h.player("Ann Asker"), other = try await h.player("Otto Other")
+            let team = try await h.createTeam(manager.accessToken, privacy: .protected)
+            for user in [asker, other] { _ = try await expect(200, h.catalog.call(CatalogAPI.joinTeam, team.id, token: user.accessToken)) }
+
+            let approvals = try await (0..<16).concurrentMap { _ in
+                try await h.catalog.call(CatalogAPI.approveTeamRequest, team.id, asker.user.id, token: manager.accessToken).status
+            }
+            #expect(approvals.sorted() == [204] + Array(repeating: 404, count: 15))
+            let decisions = try await (0..<16).concurrentMap { index in
+                let decide = index.isMultiple(of: 2) ? CatalogAPI.approveTeamRequest : CatalogAPI.declineTeamRequest
+                return try await h.catalog.call(decide, team.id, other.user.id, token: manager.accessToken).status
+            }
+            #expect(decisions.sorted() == [204] + Array(repeating: 404, count: 15))
+
+            let leaving = try await (0..<2).concurrentMap { _ in
+                try await h.catalog.call(CatalogAPI.removeMember, team.id, asker.user.id, token: asker.accessToken).status
+            }
+            #expect(leaving.sorted() == [204, 404])
+            let members = try await h.catalog.value(CatalogAPI.members, team.id, token: manager.accessToken).items
+            #expect(!members.contains { $0.userId == asker.user.id })
+        }
+    }
+
     @Test("A protected team turns a join into a request the manager approves or declines", arguments: TestStore.all)
     func protectedJoin(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in

@@ -14,6 +14,7 @@ struct AccountErasure: Sendable {
 
     func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
         for id in try await teams.teams.standings(of: user, on: sql) {
+            try await teams.teams.lock(id, on: sql)
             let members = try await teams.teams.memberships(of: id, on: sql)
             guard members.first(where: { $0.userId == user })?.role == .manager else {
                 try await teams.removeStanding(of: user, in: id, on: sql)

@@ -11,6 +11,9 @@ protocol TeamStore: Sendable {
     func update(_ team: Team, on sql: any SQLDatabase) async throws
     /// Deletes the team with its memberships and league places.
     func delete(_ id: TeamID, on sql: any SQLDatabase) async throws
+    /// Holds the team's row until the transaction ends, so that changes to a team and its standings
+    /// take turns, each reading what the one before left (on SQLite, writers take turns anyway).
+    func lock(_ id: TeamID, on sql: any SQLDatabase) async throws
     func membership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws -> Membership?
     func setMembership(_ role: Membership, of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
     func removeMembership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws
@@ -71,6 +74,10 @@ struct SQLTeamStore: TeamStore {
             try await sql.delete(from: table).where("team_id", .equal, SQLBind(id.description)).run()
         }
         try await sql.delete(from: "teams").where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func lock(_ id: TeamID, on sql: any SQLDatabase) async throws {
+        _ = try await sql.select().column("id").from("teams").where("id", .equal, SQLBind(id.description)).for(.update).first()
     }
 
     func membership(of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws -> Membership? {
