@@ -7,6 +7,9 @@ import ServiceKit
 /// Signing up, signing in and sessions: the use cases behind `/v1/auth/...`.
 struct Accounts: Sendable {
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
+    /// The name of an account made from a provider's sign-in that gave no name, or none left once held
+    /// to the rule for names people type (a provider's name is its app's or its API's word, not typed here).
+    static let unnamed = "Player"
 
     let database: Database
     let users: any UserStore
@@ -121,7 +124,8 @@ struct Accounts: Sendable {
         }
         var user = User(
             id: UserID(), email: email ?? placeholder,
-            name: String(identity.name.prefix(100)), pictureUrl: nil, sports: [], passwordHash: nil, facebookID: nil, roles: [],
+            name: TextRule.personName.conforming(identity.name) ?? Self.unnamed, pictureUrl: nil, sports: [], passwordHash: nil,
+            facebookID: nil, roles: [],
             createdAt: now())
         user[keyPath: provider.userID] = identity.providerUserID
         user.appleRefreshToken = identity.sealedRefreshToken

@@ -91,14 +91,14 @@ struct AppleIdentityVerifier: Sendable {
                 throw AuthError.invalidProviderToken("The token was not issued in the last ten minutes.")
             }
         }
-        // The name is the app's word for what Apple gave it on the first sign-in, signed by no one:
-        // it is held to the rule for names people type.
-        let fullName = [name?.givenName, name?.familyName].compactMap { $0.flatMap(TextRule.personName.conforming) }
+        // The app's word for what Apple gave it on the first sign-in, signed by no one: `Accounts`
+        // holds it to the rule for names people type.
+        let fullName = [name?.givenName, name?.familyName].compactMap { $0?.trimmingBlanks }.filter { !$0.isEmpty }
             .joined(separator: " ")
         // Apple vouches for the address it gives, a private relay address included; `email_verified` says so.
         let verified = claims.emailVerified?.value == true ? claims.email : nil
         return ProviderIdentity(
-            providerUserID: claims.sub.value, name: TextRule.personName.conforming(fullName) ?? "Player", verifiedEmail: verified)
+            providerUserID: claims.sub.value, name: fullName, verifiedEmail: verified)
     }
 
     /// One of Apple's server-to-server notifications about a member.

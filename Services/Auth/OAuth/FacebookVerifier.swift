@@ -10,6 +10,7 @@ import ServiceKit
 /// The identity a provider vouches for.
 struct ProviderIdentity: Sendable, Equatable {
     var providerUserID: String
+    /// As the provider gave it (empty for none); `Accounts` holds it to the rule for names.
     var name: String
     /// Facebook returns an email only when the person verified it, so it can link accounts.
     var verifiedEmail: String?
@@ -54,7 +55,7 @@ struct FacebookVerifier: Sendable {
             throw AuthError.invalidOAuthToken("The token does not belong to the profile it returns.")
         }
         return ProviderIdentity(
-            providerUserID: userID, name: profile.name.flatMap(TextRule.personName.conforming) ?? "Player", verifiedEmail: profile.email)
+            providerUserID: userID, name: profile.name ?? "", verifiedEmail: profile.email)
     }
 
     private func get<T: Decodable>(_ url: String) async throws -> T {

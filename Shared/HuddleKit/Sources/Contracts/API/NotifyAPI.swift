@@ -45,9 +45,9 @@ public enum NotifyLimits {
     /// An APNs token is 64 hex digits today (Apple may lengthen it); an FCM token is about 160
     /// characters of base64url and `:`.
     public static let token = JSONSchema.text(fcmTokenLength).pattern(JSONSchema.whole("[A-Za-z0-9_:.-]*"))
-    /// Ample for either, and within what PostgreSQL's B-tree takes as a key (a third of an 8 KB page,
-    /// about 2,700 bytes): a token is the key of its device, and one of 4,096 random characters
-    /// failed to store (500) where the limit had been 4,096.
+    /// Far above FCM's tokens, and within what PostgreSQL's B-tree takes as a key (a third of an 8 KB
+    /// page, about 2,700 bytes): a token is the key of its device, and a random one of 4,000
+    /// characters failed to store (500) when the limit was 4,096.
     public static let fcmTokenLength = 8...2048
     /// An app's bundle id, e.g. `app.huddle.ios`.
     public static let topic = JSONSchema.text(1...255).pattern(JSONSchema.whole("[A-Za-z0-9.-]*"))

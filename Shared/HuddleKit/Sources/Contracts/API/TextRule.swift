@@ -31,10 +31,17 @@ public struct TextRule: Sendable, Equatable {
     public func conforming(_ value: String) -> String? {
         var scalars = String.UnicodeScalarView()
         scalars.append(contentsOf: value.unicodeScalars.filter { !Control.contains($0) })
-        var text = String(scalars).trimmingBlanks
-        while text.unicodeScalars.count > length.upperBound { text.removeLast() }
-        text = text.trimmingBlanks
-        return problem(text) == nil ? text : nil
+        let text = String(scalars).trimmingBlanks
+        // One pass, counting as it goes: a request body may hold a megabyte of it.
+        var kept = 0
+        var end = text.startIndex
+        for character in text {
+            kept += character.unicodeScalars.count
+            guard kept <= length.upperBound else { break }
+            end = text.index(after: end)
+        }
+        let cut = String(text[..<end]).trimmingBlanks
+        return problem(cut) == nil ? cut : nil
     }
 
     /// The document's statement of this rule: characters that are not controls, `lowerBound` of
