@@ -42,7 +42,7 @@ done < <("$BIN/huddle" compose services)
 service_env() { "$BIN/huddle" compose env "$1"; }
 
 echo "== postgres at ${ADDRESS[postgres]}:5432, initialised by deploy/postgres/init.sql"
-start_postgres "${ADDRESS[postgres]}" "$POSTGRES_PASSWORD"
+start_postgres "${ADDRESS[postgres]}" "$POSTGRES_PASSWORD" -c max_connections=200
 (
   while IFS= read -r line; do export "$line"; done < <(service_env postgres)
   init_databases "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
