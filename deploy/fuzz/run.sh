@@ -13,9 +13,10 @@ cd "$(dirname "$0")/../.."
 python3 -m pip install --quiet --disable-pip-version-check schemathesis requests >/dev/null
 swift build --product huddle
 . deploy/lib/fresh-huddle.sh
+. deploy/lib/modules.sh
 stores=()
 if [ -n "${FUZZ_POSTGRES:-}" ]; then
-  for module in auth catalog games search betting chat notify purchases moderation; do
+  for module in "${MODULES[@]}"; do
     "${PGBIN:-/usr/lib/postgresql/15/bin}/psql" "$FUZZ_POSTGRES/postgres" -q \
       -c "DROP DATABASE IF EXISTS fuzz_$module WITH (FORCE)" -c "CREATE DATABASE fuzz_$module"
     stores+=(--set "$module.db.url=$FUZZ_POSTGRES/fuzz_$module?sslmode=disable")
@@ -23,7 +24,7 @@ if [ -n "${FUZZ_POSTGRES:-}" ]; then
 fi
 start_fresh_huddle --set gateway.ratelimit.rate=100000 --set gateway.ratelimit.burst=100000 "${stores[@]}"
 if [ -n "${FUZZ_POSTGRES:-}" ] && compgen -G "$WORK/data/*.sqlite" >/dev/null; then
-  echo "modules left on SQLite, missing from this script's list: $(cd "$WORK/data" && ls -- *.sqlite)"
+  echo "modules left on SQLite, missing from deploy/lib/modules.sh: $(cd "$WORK/data" && ls -- *.sqlite)"
   exit 1
 fi
 # The demo registers Bruno's iPhone first, so Chloe's request to join his team is pushed to it (README),

@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source deploy/lib/local-topology.sh
-MODULES=(auth catalog games search betting chat notify purchases moderation)
+source deploy/lib/modules.sh
 
 INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
 declare -A PASSWORD
