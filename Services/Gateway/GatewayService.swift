@@ -55,7 +55,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     router.answerWrongMethods()
 
     var app = Application(
-        responder: router.responderAnsweringHead(),
+        responder: router.huddleResponder(),
         server: HTTPServerBuilder { responder in
             LiveServerConnections(
                 HeadGuardedChannel(

@@ -7,7 +7,8 @@ import Testing
 
 /// Requests that ask to leave HTTP/1.1 for a protocol the server does not switch to (`Upgrade: h2c`
 /// from `curl --http2`, `CONNECT`, a WebSocket handshake without its key) are answered as plain HTTP
-/// and their connection closed: never an empty answer, never a connection left unread.
+/// and their connection closed: never an empty answer, never a connection left unread. An answer
+/// after which the server closes the connection says so (`Connection: close`).
 @Suite("Upgrades a server does not make")
 struct UpgradeRequestTests {
     static let h2c = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n"
@@ -46,6 +47,29 @@ struct UpgradeRequestTests {
             let connection = try await Self.answer(url, "GET /health HTTP/1.1\r\nHost: huddle\r\n\(Self.h2c)\r\n")
             #expect(connection.status == 200, "\(connection.answer)")
             #expect(connection.answer.contains(#""status":"ok""#))
+            #expect(connection.answer.contains("\r\nConnection: close\r\n"), "the answer says the connection ends with it")
+        }
+    }
+
+    @Test("a request asking to close its connection is answered saying so, then the connection closed", arguments: servers)
+    func closeAsked(module: ServiceModule) async throws {
+        try await Self.withServer(module) { url in
+            let connection = try await Self.answer(
+                url, "GET /health HTTP/1.1\r\nHost: huddle\r\n\r\n", "GET /health HTTP/1.1\r\nHost: huddle\r\nConnection: close\r\n\r\n")
+            let answers = connection.answer.components(separatedBy: "HTTP/1.1 200 OK").dropFirst()
+            #expect(answers.count == 2, "\(connection.answer)")
+            #expect(answers.map { $0.contains("\r\nConnection: close\r\n") } == [false, true], "\(connection.answer)")
+        }
+    }
+
+    @Test("through the gateway, a module's answer to a request asking to close says so")
+    func closeAskedThroughTheGateway() async throws {
+        try await Self.withServer(.gateway) { url in
+            // Relayed to auth when kept alive; with the close asked, through the gateway's router.
+            let connection = try await Self.answer(url, "GET /v1/users/me HTTP/1.1\r\nHost: huddle\r\nConnection: close\r\n\r\n")
+            #expect(connection.status == 401, "\(connection.answer)")
+            #expect(connection.answer.contains("\r\nConnection: close\r\n"), "\(connection.answer)")
+            #expect(connection.answer.contains("application/problem+json"))
         }
     }
 

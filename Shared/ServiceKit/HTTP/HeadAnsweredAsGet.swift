@@ -16,10 +16,3 @@ public struct HeadAnsweredAsGet<Base: HTTPResponder>: HTTPResponder {
         return try await base.respond(to: Request(head: head, body: request.body), context: context).createHeadResponse()
     }
 }
-
-extension Router {
-    /// This router's responder, answering `HEAD` as `GET` without the body.
-    public func responderAnsweringHead() -> HeadAnsweredAsGet<RouterResponder<Context>> {
-        HeadAnsweredAsGet(buildResponder())
-    }
-}

@@ -128,7 +128,7 @@ public struct ServiceSkeleton {
         }
         router.answerWrongMethods()
         var app = Application(
-            responder: router.responderAnsweringHead(), server: server, configuration: reader.serverConfiguration(for: module),
+            responder: router.huddleResponder(), server: server, configuration: reader.serverConfiguration(for: module),
             onServerRunning: dependencies.announce(module), logger: logger)
         app.addServices(services.map { dependencies.running.tracking($0, as: "\(module.rawValue): \(type(of: $0))", logger: logger) })
         let startup = startup
