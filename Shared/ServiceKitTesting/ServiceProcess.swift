@@ -16,6 +16,8 @@ public final class ServiceProcess: @unchecked Sendable {
     public let port: Int
     private let name: String
     private let environment: [String: String]
+    /// The soft limit on open files the process starts with, when not this process's.
+    private let openFilesSoftLimit: Int?
     private var process: Process?
     /// Ends when the running process has exited: waiting on it suspends, where `waitUntilExit()`
     /// would hold one of the test process's two cooperative threads and stall every other test.
@@ -23,10 +25,15 @@ public final class ServiceProcess: @unchecked Sendable {
 
     public var url: String { "http://127.0.0.1:\(port)" }
 
+    /// The running process's id.
+    public var processIdentifier: Int32? { process?.processIdentifier }
+
     /// `settings` are dotted keys (`notify.db.url`), given to the process as the environment
-    /// variables of those keys; it listens on a free port of 127.0.0.1.
-    public init(_ name: String, settings: [String: String]) throws {
+    /// variables of those keys; it listens on a free port of 127.0.0.1. `openFilesSoftLimit` starts it
+    /// with that soft limit on open files, as a container runtime may.
+    public init(_ name: String, settings: [String: String], openFilesSoftLimit: Int? = nil) throws {
         self.name = name
+        self.openFilesSoftLimit = openFilesSoftLimit
         port = try Self.freePort()
         var values = settings
         values["\(name).http.host"] = "127.0.0.1"
@@ -45,7 +52,12 @@ public final class ServiceProcess: @unchecked Sendable {
     /// Starts the process and waits until it answers `/health`.
     public func start() async throws {
         let process = Process()
-        process.executableURL = Self.executable(name)
+        if let openFilesSoftLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -S -n \(openFilesSoftLimit) && exec \"$0\"", Self.executable(name).path]
+        } else {
+            process.executableURL = Self.executable(name)
+        }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

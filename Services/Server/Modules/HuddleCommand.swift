@@ -98,6 +98,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         defaults["gateway.modules"] = modules.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ",")
         let reader = try await ConfigReader.huddle(overrides: try parseSettings(set), defaults: defaults)
         let logger = bootstrapLogging(level: logLevel, label: "huddle")
+        OpenFilesLimit.raise(logging: logger)
         // Spans go to the stand-in's collector unless OTEL_* says otherwise, so a trace is there to look at
         // (GET /test/traces/{traceId}); before any HTTP client is made, which takes the tracer when created.
         let tracing = try HuddleTracing.bootstrap(serviceName: "huddle", defaults: standIn ? Self.standInTracing : [:])

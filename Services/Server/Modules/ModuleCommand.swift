@@ -15,6 +15,7 @@ public enum ModuleCommand {
             let options = try Options.parse()
             let reader = try await ConfigReader.huddle(overrides: try parseSettings(options.set))
             let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.\(module.rawValue)")
+            OpenFilesLimit.raise(logging: logger)
             // Before any HTTP client is made: AsyncHTTPClient takes the tracer when it is created.
             let tracing = try HuddleTracing.bootstrap(serviceName: module.rawValue)
             let stack = try await EmbeddedStack.start(

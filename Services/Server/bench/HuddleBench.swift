@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServiceKit
 
 /// `huddle-bench`: load and latency benchmarks that print their figures.
 @main
@@ -9,4 +10,12 @@ struct HuddleBench: AsyncParsableCommand {
             LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
             PushesBenchmark.self, BalanceBenchmark.self, TracingBenchmark.self, GatewayBenchmark.self,
         ])
+
+    /// The benchmarks' devices hold a socket each, ten thousand at a time: the open files' soft limit is
+    /// raised first, as the modules' executables raise theirs (`OpenFilesLimit`), and the modules they
+    /// start inherit it.
+    static func main() async {
+        OpenFilesLimit.raise()
+        await main(nil)
+    }
 }
