@@ -45,6 +45,14 @@ struct OAuthTests {
                 let found = try matches.decode(FriendMatchResponse.self)
                 #expect(found.items.map(\.facebookId) == ["fb-200"])
                 #expect(found.items.first?.profile.id == member.user.id)
+
+                // An id no Facebook user has (a NUL in it, on PostgreSQL a 500 before) is refused, naming it.
+                for bad in ["fb\u{0}200", "", String(repeating: "9", count: 65)] {
+                    let refused = try await auth.call(
+                        AuthAPI.matchFriends, body: FriendMatchRequest(facebookIds: ["fb-200", bad]), token: friend.accessToken)
+                    #expect(refused.status == 422, "\(bad.debugDescription)")
+                    #expect(refused.problem?.errors?.map(\.field) == ["facebookIds[1]"], "\(refused.problem?.errors ?? [])")
+                }
             }
         }
     }

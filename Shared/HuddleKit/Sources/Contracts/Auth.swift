@@ -193,7 +193,13 @@ public struct UpdateProfileRequest: Codable, Equatable, Sendable {
 
 public struct FriendMatchRequest: Codable, Equatable, Sendable, FieldConstraints {
     public static let maxFacebookIDs = 5000
-    public static var constraints: [String: JSONSchema] { ["facebookIds": JSONSchema().items(0...maxFacebookIDs)] }
+    /// A Facebook user id as the Graph API gives it (digits; letters, `_` and `-` allowed besides).
+    public static let facebookID = JSONSchema.text(1...64).pattern(JSONSchema.whole("[A-Za-z0-9_-]*"))
+    public static var constraints: [String: JSONSchema] {
+        var ids = JSONSchema().items(0...maxFacebookIDs)
+        ids.items = facebookID
+        return ["facebookIds": ids]
+    }
 
     public var facebookIds: [String]
     public init(facebookIds: [String]) { self.facebookIds = facebookIds }
