@@ -77,6 +77,10 @@ struct ModerationConsoleTests {
             let noReason = try await browser.post(
                 "/admin/cases/\(caseID)/actions", [("csrf", csrf), ("action", "remove"), ("reason", " ")])
             #expect(noReason.status == 422 && noReason.html.contains(#"id="error""#))
+            // A control character in it (a NUL was a 500 on PostgreSQL) is shown the same way.
+            let controlReason = try await browser.post(
+                "/admin/cases/\(caseID)/actions", [("csrf", csrf), ("action", "remove"), ("reason", "bad\u{0}reason")])
+            #expect(controlReason.status == 422 && controlReason.html.contains(#"id="error""#) && controlReason.html.contains("control"))
             let decided = try await browser.post("/admin/cases/\(caseID)/actions", [("csrf", csrf)] + remove)
             #expect(decided.status == 303 && decided.location == "/admin/cases/\(caseID)")
             let closedAgain = try await browser.post(

@@ -88,6 +88,15 @@ struct ModerationThroughGatewayTests {
             let suspendWithoutEnd = try await gateway.call(
                 ModerationAPI.act, mine[1].id, body: CaseActionRequest(action: .suspend, reason: "x"), token: mia.accessToken)
             #expect(suspendWithoutEnd.status == 422)
+            // What reporters and moderators write is held to the rule for typed text: a NUL (a 500 on
+            // PostgreSQL before) is refused, and the field named.
+            let controlReason = try await gateway.call(
+                ModerationAPI.act, mine[1].id, body: CaseActionRequest(action: .warn, reason: "bad\u{0}reason"), token: mia.accessToken)
+            #expect(controlReason.status == 422 && controlReason.problem?.errors?.map(\.field) == ["reason"], "\(controlReason.status)")
+            let controlNote = try await gateway.call(
+                ModerationAPI.report, body: ReportRequest(subject: .player(troll.user.id), reason: .spam, note: "a\u{0}b"),
+                token: ann.accessToken)
+            #expect(controlNote.status == 422 && controlNote.problem?.errors?.map(\.field) == ["note"], "\(controlNote.status)")
 
             // Reporters learn the outcome; the troll learns of the warning.
             let told = try await poll {

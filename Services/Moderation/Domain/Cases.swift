@@ -54,8 +54,10 @@ struct Cases: Sendable {
     func decide(_ id: CaseID, _ request: CaseActionRequest, by identity: Identity) async throws -> ModerationCase {
         try await moderators.require(identity)
         let at = now()
-        let reason = request.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !reason.isEmpty else { throw CommonError.invalid("reason", "must say why") }
+        // The API's schema holds a reason to this rule already; the console's form is checked here, so
+        // that its page can say what is wrong.
+        let reason = request.reason.trimmingBlanks
+        if let problem = ModerationLimits.reason.problem(reason) { throw CommonError.invalid("reason", problem) }
         switch (request.action, request.until) {
         case (.suspend, nil): throw CommonError.invalid("until", "is required to suspend")
         case (.suspend, let until?) where until <= at: throw CommonError.invalid("until", "must be in the future")

@@ -59,7 +59,7 @@ public struct ReportRequest: Codable, Equatable, Sendable, FieldConstraints {
         self.block = block
     }
 
-    public static var constraints: [String: JSONSchema] { ["note": .text(0...ModerationLimits.note)] }
+    public static var constraints: [String: JSONSchema] { ["note": ModerationLimits.note.schema] }
 }
 
 public enum ReportStatus: String, Codable, Sendable, CaseIterable, WireEnum {
@@ -155,7 +155,7 @@ public struct CaseActionRequest: Codable, Equatable, Sendable, FieldConstraints 
         self.removeMessages = removeMessages
     }
 
-    public static var constraints: [String: JSONSchema] { ["reason": .text(1...ModerationLimits.reason)] }
+    public static var constraints: [String: JSONSchema] { ["reason": ModerationLimits.reason.schema] }
     public static var note: String? {
         "until is required with suspend, and must be in the future; removeMessages goes with suspend or ban"
     }
@@ -241,7 +241,9 @@ public struct Moderator: Codable, Equatable, Sendable {
     }
 }
 
+/// What a reporter and a moderator write: kept and shown to other people, so held to the rule for
+/// text people type (no control characters; a reason not blank).
 public enum ModerationLimits {
-    public static let note = 500
-    public static let reason = 500
+    public static let note = TextRule(0...500)
+    public static let reason = TextRule(1...500)
 }

@@ -102,8 +102,10 @@ public struct ConsoleActionForm: Codable, Sendable, Equatable, FormBody, FieldCo
         self.suspendDays = suspendDays
         self.removeMessages = removeMessages
     }
+    /// The reason's length only: the decision holds it to the rule for typed text, and the case's page
+    /// then says what is wrong with it.
     public static var constraints: [String: JSONSchema] {
-        ["csrf": .text(1...ConsoleLimits.token), "reason": .text(1...ModerationLimits.reason)]
+        ["csrf": .text(1...ConsoleLimits.token), "reason": .text(1...ModerationLimits.reason.length.upperBound)]
     }
 }
 
