@@ -36,3 +36,7 @@ for subcommand in $subcommands; do
   # shellcheck disable=SC2086
   timeout -k 10 300 "$BIN/huddle-bench" "$subcommand" $arguments
 done
+# Chat's devices through a gateway of their own, as phones connect.
+echo "== huddle-bench chat --through-gateway"
+# shellcheck disable=SC2046
+timeout -k 10 300 "$BIN/huddle-bench" chat $(small chat) --history 0 --through-gateway

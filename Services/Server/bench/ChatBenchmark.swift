@@ -17,6 +17,9 @@ import ServiceKitTesting
 ///    send to its arrival at every socket, p50/p99 (sockets split over the instances);
 /// 3. history: `--history` messages written straight into a room's store, then pages of 50 read at
 ///    random places through the API, p50/p99.
+/// With `--through-gateway` the devices connect as phones do, through a gateway in a process of its
+/// own (`huddle --modules gateway`), whose memory per socket and CPU a delivery are printed beside
+/// chat's: it holds two connections a device, the device's and its link to chat.
 struct ChatBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "chat", abstract: "Chat fan-out, memory per socket and history.")
 
@@ -28,6 +31,7 @@ struct ChatBenchmark: AsyncParsableCommand {
     @Option(help: "Messages in the room read for history pages (0 skips it).") var history = 1_000_000
     @Option(help: "History pages read.") var pages = 2000
     @Option(help: "Seconds the subscribed sockets stay idle before the RSS is read.") var idle = 3
+    @Flag(help: "Devices connect through a gateway in a process of its own.") var throughGateway = false
 
     func run() async throws {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
@@ -59,6 +63,22 @@ struct ChatBenchmark: AsyncParsableCommand {
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28186")
                 chatURLs.append("http://127.0.0.1:28186")
             }
+            // Where the devices connect: chat's instances, or the gateway in front of them.
+            var deviceURLs = chatURLs
+            var gateway: ChildProcess?
+            if throughGateway {
+                let started = try ChildProcess.huddle(
+                    ["--modules", "gateway"],
+                    settings: common + [
+                        "gateway.http.port=28080", "gateway.ops.http.port=28180", "gateway.modules=auth,chat",
+                        "auth.url=http://127.0.0.1:28081", "chat.url=\(chatURLs.joined(separator: ","))",
+                        "gateway.ratelimit.rate=100000000", "gateway.ratelimit.burst=100000000",
+                    ],
+                    data: data)
+                processes.append(started)
+                try await ChildProcess.waitForHealth("http://127.0.0.1:28080")
+                (gateway, deviceURLs) = (started, ["http://127.0.0.1:28080"])
+            }
             let auth = TestClient(baseURL: "http://127.0.0.1:28081")
             let users = try await (0..<min(100, sockets)).asyncMap { try await auth.register(name: "Bench \($0)") }
             let sender = try await auth.register(name: "Sender")
@@ -67,14 +87,15 @@ struct ChatBenchmark: AsyncParsableCommand {
             guard let room = rooms.items.first(where: { $0.kind == .global })?.id else { throw ValidationError("no global room") }
 
             // A few sockets first, so what the first connections make once (pools, caches) is not counted.
-            for device in try await connect(0..<20, room: room, users: users, chatURLs: chatURLs) { await device.close() }
+            for device in try await connect(0..<20, room: room, users: users, urls: deviceURLs) { await device.close() }
             try await Task.sleep(for: .seconds(2))
             // A tenth of the sockets, then the rest: how memory and fan-out grow with the sockets. Memory
             // per socket is what the sockets each step adds brought, read after they idled.
             var devices: [ChatDevice] = []
             for count in Set([max(1, sockets / 10), sockets]).sorted() {
                 let before = processes[0].residentBytes(), added = count - devices.count
-                devices += try await connect(devices.count..<count, room: room, users: users, chatURLs: chatURLs)
+                let gatewayBefore = gateway?.residentBytes()
+                devices += try await connect(devices.count..<count, room: room, users: users, urls: deviceURLs)
                 try await Task.sleep(for: .seconds(idle))
                 let after = processes[0].residentBytes()
                 let share = chatURLs.count == 1 ? added : (added + 1) / 2
@@ -83,7 +104,15 @@ struct ChatBenchmark: AsyncParsableCommand {
                         format:
                             "chat memory: %d sockets subscribed to one room; RSS of the first instance %.1f MB -> %.1f MB for the last %d: %.1f KB per idle socket",
                         count, Double(before) / 1e6, Double(after) / 1e6, added, Double(after - before) / Double(share) / 1024))
-                try await fanOut(room: room, sender: sender, devices: devices, chatProcess: processes[0])
+                if let gateway, let gatewayBefore {
+                    let gatewayAfter = gateway.residentBytes()
+                    print(
+                        String(
+                            format: "  the gateway's RSS %.1f MB -> %.1f MB: %.1f KB per idle device (its socket and its link to chat)",
+                            Double(gatewayBefore) / 1e6, Double(gatewayAfter) / 1e6,
+                            Double(gatewayAfter - gatewayBefore) / Double(added) / 1024))
+                }
+                try await fanOut(room: room, sender: sender, devices: devices, chatProcess: processes[0], gateway: gateway)
             }
             for device in devices { await device.close() }
             if history > 0 { try await historyPages(room: room, reader: sender, chat: chat, store: chatDB) }
@@ -92,12 +121,12 @@ struct ChatBenchmark: AsyncParsableCommand {
 
     typealias ChatDevice = BenchSocket<ChatServerFrame>
 
-    /// Connects sockets `indices` (the instances and users taking turns), each subscribed to `room`.
-    private func connect(_ indices: Range<Int>, room: RoomID, users: [Session], chatURLs: [String]) async throws -> [ChatDevice] {
+    /// Connects sockets `indices` (the addresses and users taking turns), each subscribed to `room`.
+    private func connect(_ indices: Range<Int>, room: RoomID, users: [Session], urls: [String]) async throws -> [ChatDevice] {
         var devices: [ChatDevice] = []
         for index in indices {
             let device = try await ChatDevice.connect(
-                baseURL: chatURLs[index % chatURLs.count], path: "/v1/chat/live", token: users[index % users.count].accessToken)
+                baseURL: urls[index % urls.count], path: "/v1/chat/live", token: users[index % users.count].accessToken)
             try device.send(ChatClientFrame.subscribe(room))
             devices.append(device)
         }
@@ -110,13 +139,15 @@ struct ChatBenchmark: AsyncParsableCommand {
     }
 
     /// Sends `rate` messages a second and prints the send-to-arrival latency over every socket.
-    private func fanOut(room: RoomID, sender: Session, devices: [ChatDevice], chatProcess: ChildProcess) async throws {
+    private func fanOut(room: RoomID, sender: Session, devices: [ChatDevice], chatProcess: ChildProcess, gateway: ChildProcess?)
+        async throws
+    {
         let chat = TestClient(baseURL: "http://127.0.0.1:28086")
         var sentAt: [String: ContinuousClock.Instant] = [:]
         let interval = Duration.seconds(1) / rate
         var next = ContinuousClock.now
         let firstFrames = devices.map(\.frameCount)
-        let cpu = FanOutCPU(server: chatProcess)
+        let cpu = FanOutCPU(server: chatProcess, relay: gateway)
         for index in 0..<(rate * seconds) {
             try await Task.sleep(until: next)
             let id = "bench-\(devices.count)-\(index)"

@@ -5,11 +5,14 @@ import Foundation
 /// where the devices share the cores with the server.
 struct FanOutCPU {
     let server: ChildProcess
-    private let start: (server: Double, devices: Double)
+    /// A gateway between the server and the devices, when there is one.
+    let relay: ChildProcess?
+    private let start: (server: Double, devices: Double, relay: Double)
 
-    init(server: ChildProcess) {
+    init(server: ChildProcess, relay: ChildProcess? = nil) {
         self.server = server
-        self.start = (server.cpuSeconds(), ChildProcess.cpuSeconds(ofProcess: "self"))
+        self.relay = relay
+        self.start = (server.cpuSeconds(), ChildProcess.cpuSeconds(ofProcess: "self"), relay?.cpuSeconds() ?? 0)
     }
 
     /// "CPU a change: games' process 0.281 s (28.1 µs a delivery), devices' process 0.391 s (39.1 µs)",
@@ -23,5 +26,9 @@ struct FanOutCPU {
                 format: "%.3f s (%.1f µs a delivery)", spent.server / units, spent.server / units / Double(max(1, serverDevices)) * 1e6)
             + String(
                 format: ", devices' process %.3f s (%.1f µs)", spent.devices / units, spent.devices / units / Double(max(1, devices)) * 1e6)
+            + (relay.map { relay in
+                let seconds = (relay.cpuSeconds() - start.relay) / units
+                return String(format: ", the gateway's process %.3f s (%.1f µs)", seconds, seconds / Double(max(1, devices)) * 1e6)
+            } ?? "")
     }
 }
