@@ -2,6 +2,8 @@ public import Logging
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// How many files a process may hold open — every socket is one — raised at start to all the
@@ -30,10 +32,18 @@ public enum OpenFilesLimit {
     /// Live sockets an instance is sized for; fewer allowed files than this is worth a warning.
     public static let socketsAnInstance: UInt64 = 10_000
 
-    /// The limits a process should run with: the soft one raised to the hard one.
-    public static func raised(_ limits: Limits) -> Limits {
-        Limits(soft: max(limits.soft, limits.hard), hard: limits.hard)
+    /// The limits a process should run with: the soft one raised to the hard one, or to `ceiling` when
+    /// the system takes no more than that whatever the hard limit says.
+    public static func raised(_ limits: Limits, ceiling: UInt64? = systemCeiling) -> Limits {
+        Limits(soft: max(limits.soft, min(limits.hard, ceiling ?? limits.hard)), hard: limits.hard)
     }
+
+    #if canImport(Darwin)
+        /// macOS refuses a soft limit above `OPEN_MAX` (10,240), though its hard limit reads unlimited.
+        public static let systemCeiling: UInt64? = UInt64(OPEN_MAX)
+    #else
+        public static let systemCeiling: UInt64? = nil
+    #endif
 
     /// This process's limits now.
     public static func current() -> Limits? {
@@ -66,5 +76,9 @@ public enum OpenFilesLimit {
         }
     }
 
-    private static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
+    #if canImport(Glibc)
+        private static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
+    #else
+        private static var resource: Int32 { RLIMIT_NOFILE }
+    #endif
 }
