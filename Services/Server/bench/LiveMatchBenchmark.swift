@@ -104,6 +104,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         var devices: [Device] = []
         var event = 0
         for count in Set([max(1, clients / 10), clients]).sorted() {
+            let (residentBefore, added) = (modules.residentBytes(), count - devices.count)
             for index in devices.count..<count {
                 devices.append(try await Device.connect(baseURL: games[index % games.count], path: "/v1/matches/\(id)/live"))
             }
@@ -114,6 +115,13 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let unserved = devices.filter { $0.frameCount == 0 }.count
+            // Memory per device: what this step's devices added to the modules' process once each had
+            // its first frame (with two instances, the first's, for its half of them).
+            try await Task.sleep(for: .seconds(2))
+            let residentAfter = modules.residentBytes()
+            let memoryLine = String(
+                format: "  the modules' RSS %.1f MB -> %.1f MB for the last %d devices: %.1f KB a device", Double(residentBefore) / 1e6,
+                Double(residentAfter) / 1e6, added, Double(residentAfter - residentBefore) / Double(max(1, added / instances)) / 1024)
             let firstFrames = devices.map(\.frameCount)
             let startVersion = devices.compactMap { $0.arrivals().last?.message.version }.max() ?? 0
             // Wall time of the continuous clock's readings, to compare arrivals with updatedAt.
@@ -159,6 +167,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             // instances, the first's, for its half of the devices. This one: the devices, and the
             // feed's stand-in.
             print(cpuLine)
+            print(memoryLine)
         }
         for device in devices { await device.close() }
         return id
