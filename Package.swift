@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                .contracts, "ServiceKit", .hummingbird, .webSocket, .webSocketClient, .configuration,
+                .contracts, "ServiceKit", .hummingbird, .webSocket, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
                 .instrumentation, .serviceContext,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

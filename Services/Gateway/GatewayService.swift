@@ -29,7 +29,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
-    let sockets = DeviceSockets(buffer: settings.socketBuffer, drain: settings.socketDrain)
+    let sockets = settings.sockets
 
     let meter = RequestMeter()
     let relay = ModuleRelay.Settings(
@@ -60,15 +60,12 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
             LiveServerConnections(
                 HeadGuardedChannel(
                     base: UpgradesNotMade(
-                        HTTP1WebSocketUpgradeChannel(
+                        RelayingUpgradeChannel(
                             responder: responder,
-                            // A device's frames may be as long as a module takes: the module, not the gateway, answers
-                            // one it finds too long, with the error frame its socket documents.
-                            configuration: .init(maxFrameSize: WebSocketBridge.maxMessageSize, autoPing: LiveSockets.devicePing),
                             // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
                             additionalChannelHandlers: { [ModuleRelay(relay)] },
-                            shouldUpgrade: { head, channel, logger in
-                                try await upgrade(
+                            decide: { head, channel, logger in
+                                await upgrade(
                                     head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
                                     sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
                             }),
@@ -123,19 +120,19 @@ private func operationsListener(
 /// anything is upgraded.
 private func upgrade(
     _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, limiter: RateLimiter,
-    sockets: DeviceSockets, client: UpstreamClient, timeout: Duration, logger: Logger
-) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    sockets: SocketRelay.Limits, client: UpstreamClient, timeout: Duration, logger: Logger
+) async -> (HTTPFields, NIOLoopBound<SocketRelay>)? {
     let path = head.path ?? "/"
     let pathOnly = String(path.prefix { $0 != "?" })
     guard !RouteTable.isInternal(pathOnly), let module = routes.module(for: pathOnly) else {
         await UpgradeRefusal.refuse(CommonError.noSuchRoute.problem, on: channel)
-        return .dontUpgrade
+        return nil
     }
     let address = channel.remoteAddress?.ipAddress ?? "unknown"
     if let wait = limiter.check(client: address) {
         let limited = CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
-        return .dontUpgrade
+        return nil
     }
     var headers = HTTPFields()
     let offered = SocketToken.offered(in: head.headerFields)
@@ -158,12 +155,11 @@ private func upgrade(
     TraceContext.inject(into: &headers, context: span.context)
     // An instance that cannot be reached is left for another, as for any request.
     var tried: Set<String> = []
-    var opened: WebSocketBridge?
+    var opened: NIOLoopBound<SocketRelay>?
     while opened == nil, tried.count < balancer.attempts(for: module), let base = balancer.take(module, excluding: tried) {
         tried.insert(base)
-        opened = await WebSocketBridge.open(
-            url: "ws" + base.dropFirst("http".count) + path, headers: headers, buffer: sockets.buffer,
-            cutOff: LiveSockets.cutOff(channel, after: sockets.drain), logger: logger)
+        opened = await client.openSocket(
+            path: path, headers: headers, base: base, for: channel, limits: sockets, deadline: .now() + TimeAmount(timeout))
         if opened != nil {
             balancer.finished(module, base, reached: true)
             break
@@ -173,18 +169,16 @@ private func upgrade(
         balancer.finished(module, base, reached: reached)
         if reached {
             await UpgradeRefusal.refuse(problem, headers: extra, on: channel)
-            return .dontUpgrade
+            return nil
         }
     }
-    guard let bridge = opened else {
+    guard let relay = opened else {
         await UpgradeRefusal.refuse(GatewayError.upstreamUnavailable(module).problem, on: channel)
-        return .dontUpgrade
+        return nil
     }
     var answer: HTTPFields = [.requestID: requestID]
     if offered.protocolName { answer[.secWebSocketProtocol] = SocketToken.protocolName }
-    return .upgrade(answer) { inbound, outbound, _ in
-        await LiveSockets.serve(channel, outbound: outbound) { await bridge.pump(inbound: inbound, outbound: outbound) }
-    }
+    return (answer, relay)
 }
 
 /// Why the module refused an upgrade: what it answers the same request as plain HTTP (401 with its
@@ -215,10 +209,4 @@ private func refusal(
         let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
     else { return (GatewayError.badUpstream(module).problem, [:]) }
     return (problem, answer.head.headerFields[.wwwAuthenticate].map { [.wwwAuthenticate: $0] } ?? [:])
-}
-
-/// How much a device's live socket may fall behind, and for how long (`gateway.socket.*`).
-private struct DeviceSockets: Sendable {
-    let buffer: Int
-    let drain: TimeAmount
 }

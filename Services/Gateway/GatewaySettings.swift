@@ -20,11 +20,11 @@ struct GatewaySettings: Sendable {
     /// Time each module has to answer `/health` for the gateway's, and which modules it reports.
     var healthTimeout: Duration
     var watched: [ServiceModule]
-    /// Messages from a module that may wait for a device on a live socket (a device that falls that far
-    /// behind is disconnected, and its app resumes), and how long such a device has to take what waits
-    /// before its connection is reset (one that stopped reading would otherwise hold it for ever).
-    var socketBuffer: Int
-    var socketDrain: TimeAmount
+    /// Frames from a module that may wait for a device on a live socket once its connection is full (a
+    /// device that falls that far behind is disconnected, and its app resumes), how long such a device
+    /// has to take what waits before its connection is reset (one that stopped reading would otherwise
+    /// hold it for ever), and how often devices are pinged.
+    var sockets: SocketRelay.Limits
     var head: RequestHeadLimits
     /// How often each module's address is resolved again into its instances (0: never).
     var resolveInterval: Duration
@@ -37,7 +37,7 @@ struct GatewaySettings: Sendable {
     /// connections to modules are opened anew at least this often, so new instances get traffic, and
     /// none is kept idle longer), `gateway.health.timeout.ms`
     /// (1000), `gateway.modules` (default all but the gateway), `gateway.socket.buffer` (1000),
-    /// `gateway.socket.drain.ms` (10000), `gateway.head.line.limit` (8192: a longer request line is answered
+    /// `gateway.socket.drain.ms` (10000), `gateway.socket.ping.ms` (30000), `gateway.head.line.limit` (8192: a longer request line is answered
     /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
     /// whole by then from its first byte, or from the connection's opening for the first, 408),
     /// `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
@@ -55,8 +55,10 @@ struct GatewaySettings: Sendable {
         healthTimeout = reader.milliseconds("gateway.health.timeout.ms", default: 1000)
         watched =
             try reader.string(forKey: "gateway.modules").map(ServiceModule.parseList) ?? ServiceModule.allCases.filter { $0 != .gateway }
-        socketBuffer = max(1, reader.integer("gateway.socket.buffer", default: 1000))
-        socketDrain = TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.socket.drain.ms", default: 10_000)))
+        sockets = SocketRelay.Limits(
+            buffer: max(1, reader.integer("gateway.socket.buffer", default: 1000)),
+            drain: TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.socket.drain.ms", default: 10_000))),
+            ping: TimeAmount(max(.milliseconds(10), reader.milliseconds("gateway.socket.ping.ms", default: 30_000))))
         head = RequestHeadLimits(
             requestLine: reader.integer("gateway.head.line.limit", default: 8192),
             head: reader.integer("gateway.head.limit", default: 32768),

@@ -50,6 +50,15 @@ public final class RawConnection: Sendable {
         return Data(answer[end.upperBound...].utf8)
     }
 
+    /// What followed the first response's head, byte for byte (a WebSocket's frames, after its upgrade).
+    public var bytesAfterHead: [UInt8] {
+        received.bytes.withLockedValue { bytes in
+            let end = Array("\r\n\r\n".utf8)
+            guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: end) }) else { return [] }
+            return Array(bytes[(start + end.count)...])
+        }
+    }
+
     public func close() async {
         try? await channel.close()
     }

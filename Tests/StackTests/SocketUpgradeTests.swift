@@ -78,3 +78,49 @@ struct SocketUpgradeTests {
         }
     }
 }
+
+/// The gateway's pings to the devices on its sockets.
+@Suite("Live sockets through the gateway are pinged", StackTests.embeddedOnly)
+struct SocketPingTests {
+    @Test("a device that answers the gateway's pings keeps its socket; one that does not is closed with 1001 by the next ping")
+    func unansweredPings() async throws {
+        try await StackTests.withStack(store: .sqlite, config: ["gateway.socket.ping.ms": "300"]) { gateway in
+            let player = try await gateway.register(name: "Pinged Player")
+            let rooms = try await gateway.call(ChatAPI.rooms, token: player.accessToken).decode(Page<ChatRoom>.self)
+            let global = try #require(rooms.items.first { $0.kind == .global })
+            // A WebSocket client answers pings by itself; a bare connection, as a phone gone silent, does not.
+            let answering = try await LiveDevice<ChatServerFrame>.connect(
+                baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: player.accessToken)
+            let silent = try await RawConnection.open(baseURL: gateway.baseURL)
+            defer { Task { await silent.close() } }
+            try await silent.send(
+                "GET \(ChatAPI.live.path()) HTTP/1.1\r\nHost: huddle\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Authorization: Bearer \(player.accessToken)\r\n\r\n")
+            #expect(try await eventually(within: .seconds(10)) { silent.isClosed })
+            let frames = Self.frames(silent.bytesAfterHead)
+            #expect(silent.status == 101)
+            #expect(frames.contains { $0.opcode == 0x9 }, "pinged: \(frames)")
+            let close = try #require(frames.last { $0.opcode == 0x8 }, "\(frames)")
+            #expect(close.payload.prefix(2) == [0x03, 0xE9], "1001: \(close.payload)")
+
+            // Several pings later, the device that answered is still served.
+            try await Task.sleep(for: .seconds(1))
+            try answering.send(ChatClientFrame.subscribe(global.id))
+            #expect(try await answering.waitFor { $0.type == .subscribed && $0.roomId == global.id })
+            await answering.close()
+        }
+    }
+
+    /// The frames in what a server sent (unmasked, each with a payload under 126 bytes here).
+    static func frames(_ bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
+        var frames: [(opcode: UInt8, payload: [UInt8])] = [], index = 0
+        while index + 2 <= bytes.count {
+            let length = Int(bytes[index + 1] & 0x7F)
+            guard length < 126, index + 2 + length <= bytes.count else { break }
+            frames.append((bytes[index] & 0x0F, Array(bytes[(index + 2)..<(index + 2 + length)])))
+            index += 2 + length
+        }
+        return frames
+    }
+}

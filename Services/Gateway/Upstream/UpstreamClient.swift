@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// the gateway's cost per request; this client does only the exchange.
 final class UpstreamClient: Service, Sendable {
     private let group: any EventLoopGroup
-    private let connectTimeout: TimeAmount
+    let connectTimeout: TimeAmount
     /// A connection this old is closed: at that age if it sits in the pool, else when it comes
     /// free. The connections to a module are opened anew every so often and reach its new instances
     /// (pods started by a rollout or an autoscaler get traffic within this long), and none is kept

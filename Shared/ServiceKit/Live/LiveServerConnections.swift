@@ -14,10 +14,11 @@ public import NIOCore
 /// first request.
 ///
 /// **Connections that have sent nothing are closed when the server begins to stop**, and every
-/// connection still open when the stop's grace is over (the connection's task is cancelled). The
-/// WebSocket upgrade (`HTTP1WebSocketUpgradeChannel`) learns from a connection's first request
-/// whether it is HTTP or a socket, and until then hears neither the stop (NIO's quiesce event, on
-/// which plain HTTP connections close when idle) nor the cancellation (it awaits a future). One
+/// connection still open when the stop's grace is over (the connection's task is cancelled). NIO's
+/// WebSocket upgrade (under `HTTP1WebSocketUpgradeChannel`, and the gateway's
+/// `RelayingUpgradeChannel`) learns from a connection's first request whether it is HTTP or a
+/// socket, and until then hears neither the stop (NIO's quiesce event, on which plain HTTP
+/// connections close when idle) nor the cancellation (it awaits a future). One
 /// connection opened and left silent, such as an HTTP client's spare whose request had given up,
 /// held chat's stop through its whole grace and past the cancellation, so chat was left behind: 9 s
 /// to stop with one such connection and a 3 s grace, against 4 ms for auth, whose server does not

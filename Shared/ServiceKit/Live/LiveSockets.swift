@@ -14,8 +14,8 @@ import ServiceLifecycle
 /// How live sockets are served: the gateway's, which devices hold, and the services' behind it (a
 /// round's card, a match, chat), which the gateway links them to.
 ///
-/// Devices reach them only through the gateway, which pings each device (Hummingbird's auto-ping,
-/// every 30 s) and closes its link to the service when the device goes. So the service's end does
+/// Devices reach them only through the gateway, which pings each device (every 30 s,
+/// `gateway.socket.ping.ms`) and closes its link to the service when the device goes. So the service's end does
 /// not ping as well: auto-ping is a task per socket, 3 KB of an idle chat socket (41.6 KB without
 /// it, 44.7 KB with it, `huddle-bench chat`). What the service must still notice is a gateway that
 /// went without closing (its host lost): TCP keepalive does that in the kernel, with no task at all.
@@ -25,10 +25,6 @@ public enum LiveSockets {
     static let idleBeforeProbes: Int32 = 30
     static let probeInterval: Int32 = 10
     static let probes: Int32 = 3
-
-    /// How the gateway pings the devices on its sockets; one that has not answered the last ping by
-    /// the next is closed, and with it the gateway's link to the service.
-    public static let devicePing = AutoPingSetup.enabled(timePeriod: .seconds(30))
 
     /// The WebSocket settings of a service's live router.
     static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
@@ -52,7 +48,7 @@ public enum LiveSockets {
     }
 
     /// How long a device has, once the service is stopping, to answer the close frame it was sent.
-    static let closeGrace = TimeAmount.seconds(5)
+    public static let closeGrace = TimeAmount.seconds(5)
 
     /// Serves one live socket (`outbound` its writer) with `body`, counted among the instance's
     /// `OpenSockets`, which are sent 1001 when shutdown begins. The device should answer that close
@@ -60,7 +56,7 @@ public enum LiveSockets {
     /// once the server itself stops, its connection is reset after `closeGrace`.
     /// `session`: the session the socket was opened with, whose end closes it.
     public static func serve(
-        _ channel: any Channel, outbound: WebSocketOutboundWriter, session: SessionID? = nil, _ body: () async throws -> Void
+        _ channel: any Channel, outbound: any LiveSocketEnd, session: SessionID? = nil, _ body: () async throws -> Void
     ) async rethrows {
         try await OpenSockets.holding(outbound, session: session) {
             try await withGracefulShutdownHandler {
@@ -79,14 +75,15 @@ public enum LiveSockets {
     }
 
     /// Ends a connection at once with a reset (SO_LINGER 0), which frees the kernel's buffers too.
-    private static func reset(_ channel: any Channel) {
+    public static func reset(_ channel: any Channel) {
         guard channel.isActive else { return }
         guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: nil) }
         socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
-    /// Turns keepalive on for a live router's connection (see `LiveSockets`).
-    static func watch(_ channel: any Channel) {
+    /// Turns keepalive on for a live socket's connection: a live router's (see `LiveSockets`), and the
+    /// gateway's link to one, which notices the same way a service whose host was lost.
+    public static func watch(_ channel: any Channel) {
         func tcp(_ name: Int32) -> ChannelOptions.Types.SocketOption {
             .init(level: .tcp, name: NIOBSDSocket.Option(rawValue: name))
         }

@@ -2,7 +2,7 @@ public import Contracts
 public import HummingbirdWebSocket
 import Metrics
 import NIOConcurrencyHelpers
-import NIOWebSocket
+public import NIOWebSocket
 
 /// The live sockets an instance has open, so that when it begins to shut down it can tell every
 /// device it is going away (1001), and the device resumes on another instance. swift-websocket
@@ -18,7 +18,7 @@ public final class OpenSockets: Sendable {
 
     private struct Open {
         var next = 0
-        var writers: [Int: (writer: WebSocketOutboundWriter, session: SessionID?)] = [:]
+        var writers: [Int: (writer: any LiveSocketEnd, session: SessionID?)] = [:]
     }
     private let open = NIOLockedValueBox(Open())
     private let gauge: Meter
@@ -31,7 +31,7 @@ public final class OpenSockets: Sendable {
 
     /// Runs `body` with `writer` (of `session`'s device, when signed in) counted among the instance's
     /// open sockets, when there is an instance to count it.
-    static func holding<T>(_ writer: WebSocketOutboundWriter, session: SessionID?, _ body: () async throws -> T) async rethrows -> T {
+    static func holding<T>(_ writer: any LiveSocketEnd, session: SessionID?, _ body: () async throws -> T) async rethrows -> T {
         guard let sockets = current else { return try await body() }
         let id = sockets.open.withLockedValue { open in
             open.next += 1
@@ -82,3 +82,11 @@ public final class OpenSockets: Sendable {
         }
     }
 }
+
+/// The instance's end of a live socket, which it can close: the writer of a socket a module serves,
+/// or a device's socket the gateway relays to a module (`SocketRelay`).
+public protocol LiveSocketEnd: Sendable {
+    func close(_ code: WebSocketErrorCode, reason: String?) async throws
+}
+
+extension WebSocketOutboundWriter: LiveSocketEnd {}
