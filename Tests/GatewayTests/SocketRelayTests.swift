@@ -117,6 +117,21 @@ struct SocketRelayTests {
         #expect(module.isActive && device.isActive)
     }
 
+    @Test("a device is read no further while the module's link is full, and again once it has room")
+    func deviceWaitsForTheModule() throws {
+        try relay.attach(device: device)
+        func autoRead() -> Bool? {
+            device.options.last { $0.option is ChannelOptions.Types.AutoReadOption }?.value as? Bool
+        }
+        #expect(autoRead() == nil)
+        module.isWritable = false
+        module.pipeline.fireChannelWritabilityChanged()
+        #expect(autoRead() == false)
+        module.isWritable = true
+        module.pipeline.fireChannelWritabilityChanged()
+        #expect(autoRead() == true)
+    }
+
     @Test("the device is pinged; one that answered keeps its socket, one that did not is closed with 1001 at the next ping")
     func pings() throws {
         try relay.attach(device: device)

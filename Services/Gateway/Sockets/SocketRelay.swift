@@ -18,7 +18,8 @@ import ServiceKit
 /// A device that stops taking what it is sent is cut off: once its connection holds more than the
 /// kernel and NIO's watermark, `limits.buffer` more frames may wait for it, then the link to the
 /// module ends and the device's connection is reset after `limits.drain` (its app resumes when it
-/// is back). A device that does not answer a ping by the next (every `limits.ping`) is closed.
+/// is back). The other way, a device is not read while its link to the module is full. A device
+/// that does not answer a ping by the next (every `limits.ping`) is closed.
 final class SocketRelay {
     /// The longest frame either end may send through: a module, not the gateway, answers one it finds
     /// too long, with the error frame its socket documents.
@@ -167,6 +168,12 @@ final class SocketRelay {
 
     func moduleReadComplete() { flushDevice() }
 
+    /// A device that sends faster than the module takes is read no further until the link has room
+    /// again (its frames wait in its own connection), so the gateway holds nothing for it.
+    func moduleWritabilityChanged(isWritable: Bool) {
+        try? device?.syncOptions?.setOption(ChannelOptions.autoRead, value: isWritable)
+    }
+
     /// The link to the module ended; a device that was not told why is told to resume elsewhere.
     func moduleClosed() {
         moduleGone = true
@@ -285,7 +292,10 @@ final class RelayEnd: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if side == .device { relay.deviceWritabilityChanged(isWritable: context.channel.isWritable) }
+        switch side {
+        case .device: relay.deviceWritabilityChanged(isWritable: context.channel.isWritable)
+        case .module: relay.moduleWritabilityChanged(isWritable: context.channel.isWritable)
+        }
         context.fireChannelWritabilityChanged()
     }
 
