@@ -19,7 +19,9 @@ import ServiceKitTesting
 /// first and then all of them. The modules run in a `huddle` of their own (auth, catalog, games and
 /// the gateway) and the devices here, on games' socket: a process may hold 20,000 descriptors on this
 /// machine, and 10,000 devices with games in one process needed twice that. With `--instances 2`
-/// (PostgreSQL only) devices are split over two games instances sharing the database. Then
+/// (PostgreSQL only) devices are split over two games instances sharing the database. With
+/// `--through-gateway` the devices connect as phones do, through the gateway in the modules'
+/// process (which then holds three descriptors a device: up to about 6,000 devices here). Then
 /// conditional GETs of the match through the gateway: the rate of 304s against the rate of 200s.
 struct LiveMatchBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "live-match", abstract: "Live match fan-out latency and 304 cost.")
@@ -30,6 +32,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL whose user may create databases; SQLite files when absent.") var postgres: String?
     @Option(help: "Seconds of each conditional-GET run (0 skips it).") var getSeconds = 10
     @Option(help: "Concurrent GET loops.") var concurrency = 16
+    @Flag(help: "Devices connect through the gateway (one games instance).") var throughGateway = false
 
     typealias Device = BenchSocket<MatchChange>
 
@@ -37,6 +40,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         guard instances == 1 || (instances == 2 && postgres != nil) else {
             throw ValidationError("--instances 2 needs --postgres: instances share the match through PostgreSQL")
         }
+        guard !throughGateway || instances == 1 else { throw ValidationError("--through-gateway takes one games instance") }
         try await BenchStore.with(postgres: postgres, name: "live-match") { store in
             var logger = Logger(label: "bench")
             logger.logLevel = .error
@@ -100,13 +104,15 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         }
         guard let id = current?.id else { throw ValidationError("games did not see the match") }
         let setup =
-            instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL")
+            (instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL"))
+            + (throughGateway ? ", through the gateway" : "")
         var devices: [Device] = []
         var event = 0
         for count in Set([max(1, clients / 10), clients]).sorted() {
             let (residentBefore, added) = (modules.residentBytes(), count - devices.count)
             for index in devices.count..<count {
-                devices.append(try await Device.connect(baseURL: games[index % games.count], path: "/v1/matches/\(id)/live"))
+                let base = throughGateway ? "http://127.0.0.1:28080" : games[index % games.count]
+                devices.append(try await Device.connect(baseURL: base, path: "/v1/matches/\(id)/live"))
             }
             // Each device is sent the match when it connects; one that is not within a minute is
             // counted, and its deliveries are missing below.
