@@ -24,6 +24,7 @@ extension UpstreamClient {
             let (link, upgraded) = try await ClientBootstrap(group: device.eventLoop)
                 .connectTimeout(connectTimeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.recvAllocator, value: LiveSockets.receiveBuffers)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let upgrader = NIOTypedWebSocketClientUpgrader<NIOLoopBound<SocketRelay>?>(maxFrameSize: SocketRelay.maxFrameSize) {

@@ -13,7 +13,7 @@ import ServiceKit
 /// The gateway first joined sockets with swift-websocket's client and Hummingbird's socket handler:
 /// two async sequences and four tasks a device, each frame a turn of two of them. Through that the
 /// gateway spent 72–75 µs of CPU a delivery, twice what chat spent producing it, and 66–75 KB a
-/// device; relayed here, 33–34 µs and 17.3 KB (`huddle-bench chat --through-gateway`, 5,000 devices).
+/// device; relayed here, 31–34 µs and 16.4 KB (`huddle-bench chat --through-gateway`, 5,000 devices).
 ///
 /// A device that stops taking what it is sent is cut off: once its connection holds more than the
 /// kernel and NIO's watermark, `limits.buffer` more frames may wait for it, then the link to the

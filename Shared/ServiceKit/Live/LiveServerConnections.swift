@@ -33,8 +33,7 @@ public struct LiveServerConnections<Base: ServerChildChannel>: ServerChildChanne
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.flatSubmit {
             do {
-                try channel.syncOptions?.setOption(
-                    ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
+                try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: LiveSockets.receiveBuffers)
                 try channel.pipeline.syncOperations.addHandler(ClosingUntilFirstByte(), position: .first)
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)

@@ -26,6 +26,11 @@ public enum LiveSockets {
     static let probeInterval: Int32 = 10
     static let probes: Int32 = 3
 
+    /// The receive buffers of a connection that holds a live socket, which keeps the buffer of its
+    /// first read for later ones however idle it is: NIO's start at 2 KB, these at 1 KB (see
+    /// `LiveServerConnections`; the gateway's links to modules start the same).
+    public static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
+
     /// The WebSocket settings of a service's live router.
     static func configuration(maxFrameSize: Int) -> WebSocketServerConfiguration {
         .init(maxFrameSize: maxFrameSize, autoPing: .disabled)
