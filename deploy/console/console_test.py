@@ -14,12 +14,23 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 SPAM = "Cheap boots, 90% off, today only"
+
+
+def text_of(driver, by, value):
+    """The element's text, or None while its page is being replaced: Chrome then reports a node that
+    no longer belongs to the document rather than a stale element, and a wait should try again."""
+    try:
+        return driver.find_element(by, value).text
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return None
+        raise
 
 
 def api(method, path, token=None, body=None):
@@ -64,7 +75,7 @@ def main():
         driver.find_element(By.ID, "email").send_keys("ada@huddle.dev")
         driver.find_element(By.ID, "password").send_keys("huddle-demo-admin")
         driver.find_element(By.ID, "sign-in-button").click()
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Open cases")
+        wait.until(lambda d: text_of(d, By.TAG_NAME, "h1") == "Open cases")
         cookie = driver.get_cookie("huddle_console")
         assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie
         assert "huddle_console" not in driver.execute_script("return document.cookie"), "the session cookie is readable by scripts"
@@ -86,7 +97,7 @@ def main():
         assert not driver.find_element(By.ID, "suspendDays").is_displayed(), "the console's script did not run"
         driver.find_element(By.ID, "reason").send_keys("Advertising in the global room.")
         driver.find_element(By.ID, "decide-button").click()
-        wait.until(lambda d: "removed" in d.find_element(By.ID, "actions").text)
+        wait.until(lambda d: "removed" in (text_of(d, By.ID, "actions") or ""))
         assert not driver.find_elements(By.ID, "decide"), "a decided case still offers the form"
 
         driver.find_element(By.ID, "nav-audit").click()
@@ -100,7 +111,7 @@ def main():
         assert not violations, violations
 
         driver.find_element(By.ID, "sign-out").click()
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
+        wait.until(lambda d: text_of(d, By.TAG_NAME, "h1") == "Sign in")
     finally:
         driver.quit()
 
