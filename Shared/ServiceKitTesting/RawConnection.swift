@@ -45,10 +45,7 @@ public final class RawConnection: Sendable {
     }
 
     /// The body of the first response (what follows its head).
-    public var body: Data {
-        guard let end = answer.range(of: "\r\n\r\n") else { return Data() }
-        return Data(answer[end.upperBound...].utf8)
-    }
+    public var body: Data { Data(bytesAfterHead) }
 
     /// What followed the first response's head, byte for byte (a WebSocket's frames, after its upgrade).
     public var bytesAfterHead: [UInt8] {

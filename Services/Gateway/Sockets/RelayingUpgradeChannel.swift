@@ -97,7 +97,8 @@ struct RelayingUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
             case .notUpgraded(let http):
                 await handleHTTP(asyncChannel: http, logger: logger)
             case .failed(let http):
-                // Refused: the device has had its answer (`UpgradeRefusal`); this one is dropped.
+                // Refused: the device has had its answer (`UpgradeRefusal`) and this one is dropped; an
+                // upgrade whose head could not be read as a request gets this bare 400.
                 try? await http.executeThenClose { _, outbound in
                     try await outbound.write(
                         contentsOf: [
