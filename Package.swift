@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .jwtKit,
+                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),

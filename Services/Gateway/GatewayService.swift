@@ -136,14 +136,14 @@ private func upgrade(
     }
     var headers = HTTPFields()
     let offered = SocketToken.offered(in: head.headerFields)
-    if let authorization = head.headerFields[.authorization] {
+    if let authorization = head.headerFields.value(of: .authorization) {
         headers[.authorization] = authorization
     } else if let token = offered.token {
         headers[.authorization] = "Bearer \(token)"
     }
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
-    headers[.forwardedFor] = HopByHop.forwardedFor(head.headerFields[.forwardedFor], adding: address)
+    headers[.forwardedFor] = HopByHop.forwardedFor(head.headerFields.value(of: .forwardedFor), adding: address)
     // The upgrade is a span of the device's trace (or starts one), and the module's connect continues it.
     var parent = ServiceContext.topLevel
     TraceContext.extract(from: head.headerFields, into: &parent)
@@ -208,5 +208,5 @@ private func refusal(
     guard (400..<500).contains(status), status != 426,
         let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
     else { return (GatewayError.badUpstream(module).problem, [:]) }
-    return (problem, answer.head.headerFields[.wwwAuthenticate].map { [.wwwAuthenticate: $0] } ?? [:])
+    return (problem, answer.head.headerFields.value(of: .wwwAuthenticate).map { [.wwwAuthenticate: $0] } ?? [:])
 }

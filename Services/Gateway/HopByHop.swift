@@ -27,7 +27,7 @@ enum HopByHop {
         var upstream = forwardable(fields)
         upstream[.requestID] = requestID
         TraceContext.inject(into: &upstream, context: trace)
-        upstream[.forwardedFor] = forwardedFor(fields[.forwardedFor], adding: clientAddress)
+        upstream[.forwardedFor] = forwardedFor(fields.value(of: .forwardedFor), adding: clientAddress)
         return upstream
     }
 

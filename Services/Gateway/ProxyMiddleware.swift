@@ -33,7 +33,7 @@ struct ProxyMiddleware: RouterMiddleware {
         if let wait = limiter.check(client: Self.clientAddress(context)) {
             throw CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > bodyLimit {
+        if let length = request.headers.value(of: .contentLength).flatMap(Int.init), length > bodyLimit {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
         }
         // The upstream call is a client span of the gateway's server span, and its context goes to the module.
@@ -115,9 +115,9 @@ enum OutgoingBody {
     static let sentWithoutBody: Set<HTTPRequest.Method> = [.get, .head, .trace]
 
     init(_ request: Request, bodyLimit: Int) async throws {
-        let length = request.headers[.contentLength].flatMap(Int.init)
+        let length = request.headers.value(of: .contentLength).flatMap(Int.init)
         // Without a length or chunked framing an HTTP/1.1 request has no body (RFC 9112 §6.3).
-        let hasBody = length != nil || request.headers[.transferEncoding] != nil
+        let hasBody = length != nil || request.headers.value(of: .transferEncoding) != nil
         if Self.sentWithoutBody.contains(request.method) || !hasBody {
             self = .none
         } else if let length, length <= UpstreamClient.wholeBodyLimit {

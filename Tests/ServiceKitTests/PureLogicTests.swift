@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HTTPTypes
 import ServiceKit
 import Testing
 
@@ -21,6 +22,11 @@ struct PureLogicTests {
         #expect(table.module(for: "/.well-known/jwks.json") == .auth)
         #expect(RouteTable.isInternal("/Internal/x"))
         #expect(!RouteTable.isInternal("/v1/internal"))
+        #expect(RouteTable.isInternal("//internal"))
+        #expect(RouteTable.isInternal("/INTERNAL"))
+        #expect(!RouteTable.isInternal("/internals/x"))
+        #expect(!RouteTable.isInternal("/intern"))
+        #expect(!RouteTable.isInternal("/"))
     }
 
     @Test("a problem raised from a bare status has a code, its reason phrase or the status where there is none")
@@ -86,11 +92,37 @@ struct PureLogicTests {
 
     @Test("random ids are version 4 UUIDs that never repeat")
     func randomUUIDs() {
-        let ids = (0..<10_000).map { _ in UUID.random().uuidString.lowercased() }
+        let ids = (0..<10_000).map { _ in UUID.random().lowercasedString }
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.dropFirst(14).first == "4" && ["8", "9", "a", "b"].contains($0.dropFirst(19).first) })
         // Every other hex digit takes many values: the bits are random, not fixed.
         #expect(Set(ids.map { $0.first! }).count > 8)
+    }
+
+    @Test("an id's lowercase form is the uppercase string lowercased, byte for byte")
+    func lowercaseIDs() throws {
+        let fixed = try #require(UUID(uuidString: "0189ABCD-EF01-7234-9ABC-DEF012345678"))
+        #expect(fixed.lowercasedString == "0189abcd-ef01-7234-9abc-def012345678")
+        for _ in 0..<1000 {
+            let id = UUID.random()
+            #expect(id.lowercasedString == id.uuidString.lowercased())
+        }
+        #expect(UserID(fixed).description == "0189abcd-ef01-7234-9abc-def012345678")
+    }
+
+    @Test("a header's value reads as the subscript gives it: one field's value, several joined, none nil")
+    func headerValues() {
+        var fields: HTTPFields = [.contentLength: "12", .accept: "text/html", .authorization: "Bearer a"]
+        #expect(fields.value(of: .contentLength) == "12")
+        #expect(fields.value(of: .expect) == nil)
+        fields.append(HTTPField(name: .accept, value: "application/json"))
+        #expect(fields.value(of: .accept) == "text/html, application/json")
+        fields.append(HTTPField(name: .cookie, value: "a=1"))
+        fields.append(HTTPField(name: .cookie, value: "b=2"))
+        #expect(fields.value(of: .cookie) == "a=1; b=2")
+        for name in [HTTPField.Name.contentLength, .accept, .authorization, .cookie, .expect] {
+            #expect(fields.value(of: name) == fields[name])
+        }
     }
 
     @Test("event ids are version 7 UUIDs that sort by their time, and never repeat")

@@ -94,7 +94,7 @@ struct Ledger: Sendable {
         let inserted = try await sql.insert(into: "transfers")
             .columns("id", "debit_account", "credit_account", "amount", "kind", "ticket_id", "created_at")
             .values(
-                SQLBind(transfer.id.uuidString.lowercased()), SQLBind(transfer.debit.id), SQLBind(transfer.credit.id),
+                SQLBind(transfer.id.lowercasedString), SQLBind(transfer.debit.id), SQLBind(transfer.credit.id),
                 SQLBind(transfer.amount), SQLBind(transfer.kind.rawValue), SQLBind(transfer.ticket?.description), SQLBind(now)
             )
             .ignoringConflicts(with: ["id"]).returning("id").all()
@@ -207,7 +207,7 @@ struct Ledger: Sendable {
     private func isPosted(_ transfer: Transfer, on sql: any SQLDatabase) async throws -> Bool? {
         guard
             let row = try await sql.select().columns("debit_account", "credit_account", "amount", "kind", "ticket_id").from("transfers")
-                .where("id", .equal, SQLBind(transfer.id.uuidString.lowercased())).first()
+                .where("id", .equal, SQLBind(transfer.id.lowercasedString)).first()
         else { return nil }
         return try row.decode(column: "debit_account", as: String.self) == transfer.debit.id
             && row.decode(column: "credit_account", as: String.self) == transfer.credit.id

@@ -76,7 +76,7 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
         bindings.append(ticket.placedAt)  // $5
         bindings.append(stake.amount)  // $6
         bindings.append(stake.debit.id)  // $7
-        bindings.append(stake.id.uuidString.lowercased())  // $8
+        bindings.append(stake.id.lowercasedString)  // $8
         bindings.append(stake.credit.id)  // $9
         bindings.append(stake.kind.rawValue)  // $10
         bindings.append(ticket.id.description)  // $11

@@ -388,7 +388,7 @@ private struct Relayed {
     init?(_ head: HTTPRequest, settings: ModuleRelay.Settings) {
         guard head.method != .head, head.method != .connect, let target = head.path, target.hasPrefix("/") else { return nil }
         let fields = head.headerFields
-        guard fields[.upgrade] == nil, fields[.expect] == nil, fields[.transferEncoding] == nil,
+        guard fields.value(of: .upgrade) == nil, fields.value(of: .expect) == nil, fields.value(of: .transferEncoding) == nil,
             !fields[values: .connection].contains(where: { $0.lowercased().contains("close") })
         else { return nil }
         let lengths = fields[values: .contentLength]

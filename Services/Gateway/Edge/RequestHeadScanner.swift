@@ -129,8 +129,13 @@ private struct HeadFields {
     var upgrade = false
 
     init(_ head: [UInt8]) {
-        var lines = head.split(separator: .lf, omittingEmptySubsequences: true).dropFirst()[...]
-        while let line = lines.popFirst() {
+        // Line by line after the request line, without an array of lines (splitting the head was
+        // 1.3 % of the gateway's CPU at one connection, perf).
+        var start = head.firstIndex(of: .lf).map { $0 + 1 } ?? head.endIndex
+        while start < head.endIndex {
+            let end = head[start...].firstIndex(of: .lf) ?? head.endIndex
+            let line = head[start..<end]
+            start = end + 1
             guard let colon = line.firstIndex(of: .colon) else { continue }
             let name = line[line.startIndex..<colon]
             let value = line[line.index(after: colon)...].trimmed

@@ -121,7 +121,7 @@ struct RelayingUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
     private static func redirectingLateUpgrades(_ responder: @escaping Responder) -> Responder {
         struct Redirected: Error {}
         return { request, writer, channel in
-            guard request.headers[.upgrade] == "websocket" else { return try await responder(request, writer, channel) }
+            guard request.headers.value(of: .upgrade) == "websocket" else { return try await responder(request, writer, channel) }
             let path = request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
             try await writer.writeResponse(HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: path]))
             throw Redirected()

@@ -20,6 +20,9 @@ struct BalancingRules: Sendable {
 
     /// The instances known now: new ones start afresh, gone ones are forgotten.
     static func sync(_ states: inout [String: Instance], with bases: [String]) {
+        // Nearly always the same instances as at the last request: then nothing is made anew (the set
+        // and filtered copy below, on every request, were 0.7 % of the gateway's CPU, perf).
+        if states.count == bases.count, bases.allSatisfy({ states[$0] != nil }) { return }
         let known = Set(bases)
         states = states.filter { known.contains($0.key) }
         for base in bases where states[base] == nil { states[base] = Instance() }
@@ -30,6 +33,8 @@ struct BalancingRules: Sendable {
         from states: [String: Instance], at now: TimeInterval, excluding tried: Set<String>,
         using random: inout some RandomNumberGenerator
     ) -> String? {
+        // One instance, left out or not, is the only one to try.
+        if states.count == 1, let only = states.first?.key { return tried.contains(only) ? nil : only }
         let candidates = states.filter { !tried.contains($0.key) }
         guard !candidates.isEmpty else { return nil }
         let live = candidates.filter { $0.value.leftOutUntil <= now }

@@ -20,20 +20,23 @@ struct ModuleCall: Sendable {
             guard tried.count < balancer.attempts(for: module), let base = balancer.take(module, excluding: tried) else {
                 return loop.makeFailedFuture(GatewayError.upstreamUnavailable(module))
             }
-            return attempt(base)
-                .map { answer in
+            // One promise for both outcomes, where `map` then `flatMapError` made a future each.
+            let answered = loop.makePromise(of: UpstreamResponse.self)
+            attempt(base).whenComplete { result in
+                switch result {
+                case .success(let answer):
                     balancer.finished(module, base, reached: true)
-                    return answer
-                }
-                .flatMapError { error in
-                    guard case UpstreamFailure.unreachable = error else {
-                        balancer.finished(module, base, reached: true)
-                        return loop.makeFailedFuture(Self.failure(error, module: module, logger: logger()))
-                    }
+                    answered.succeed(answer)
+                case .failure(UpstreamFailure.unreachable):
                     balancer.finished(module, base, reached: false)
                     logger().warning("upstream \(module.rawValue) at \(base) unreachable")
-                    return next(excluding: tried.union([base]))
+                    answered.completeWith(next(excluding: tried.union([base])))
+                case .failure(let error):
+                    balancer.finished(module, base, reached: true)
+                    answered.fail(Self.failure(error, module: module, logger: logger()))
                 }
+            }
+            return answered.futureResult
         }
         return next(excluding: [])
     }

@@ -58,7 +58,7 @@ final class UpstreamClient: Service, Sendable {
         -> EventLoopFuture<UpstreamResponse>
     {
         @Sendable func attempt(mayResend: Bool) -> EventLoopFuture<UpstreamResponse> {
-            lease(base, on: loop).flatMap { connection, reused in
+            @Sendable func exchange(on connection: UpstreamConnection, reused: Bool) -> EventLoopFuture<UpstreamResponse> {
                 connection.start(request, body: body, isComplete: true, deadline: deadline).flatMapError { error in
                     switch error {
                     case UpstreamFailure.stale where reused:
@@ -69,6 +69,13 @@ final class UpstreamClient: Service, Sendable {
                         loop.makeFailedFuture(error)
                     }
                 }
+            }
+            // A pooled connection is used at once, not through a future of it: two futures fewer
+            // on nearly every request.
+            switch takePooled(base, on: loop) {
+            case .success(let pooled?): return exchange(on: pooled, reused: true)
+            case .success(nil): return connect(base, on: loop).flatMap { exchange(on: $0, reused: false) }
+            case .failure(let error): return loop.makeFailedFuture(error)
             }
         }
         return attempt(mayResend: request.method.isIdempotent)
@@ -104,18 +111,12 @@ final class UpstreamClient: Service, Sendable {
     /// The event loop a request sent from here should use: the one it runs on, when it runs on one.
     func loopForCaller() -> any EventLoop { MultiThreadedEventLoopGroup.currentEventLoop ?? group.any() }
 
-    private func lease(_ base: String, on loop: any EventLoop) -> EventLoopFuture<(UpstreamConnection, reused: Bool)> {
-        let pooled: UpstreamConnection?
-        do {
-            pooled = try pool.withLockedValue { pool -> UpstreamConnection? in
-                guard !pool.isShutDown else { throw UpstreamFailure.unreachable }
-                return pool.take(base, preferring: loop)
-            }
-        } catch {
-            return loop.makeFailedFuture(error)
+    /// An idle connection to `base`, of `loop` when there is one; nil when none is pooled.
+    private func takePooled(_ base: String, on loop: any EventLoop) -> Result<UpstreamConnection?, UpstreamFailure> {
+        pool.withLockedValue { pool in
+            guard !pool.isShutDown else { return .failure(.unreachable) }
+            return .success(pool.take(base, preferring: loop))
         }
-        if let pooled { return loop.makeSucceededFuture((pooled, true)) }
-        return connect(base, on: loop).map { ($0, false) }
     }
 
     private func connect(_ base: String, on loop: any EventLoop) -> EventLoopFuture<UpstreamConnection> {

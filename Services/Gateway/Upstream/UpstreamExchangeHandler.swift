@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
+import ServiceKit
 
 /// The gateway's end of one keep-alive connection to a module: sends a request, hands back the
 /// answer, and tells the pool when the connection is free again or gone. It lives on its
@@ -96,7 +97,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         // An interim answer (100 Continue) is followed by the real one.
         if head.status.kind == .informational { return }
         if head.headerFields[values: .connection].contains(where: { $0.lowercased().contains("close") }) { reusable = false }
-        let length = head.headerFields[.contentLength].flatMap(Int.init)
+        let length = head.headerFields.value(of: .contentLength).flatMap(Int.init)
         if head.status == .noContent || head.status == .notModified || length.map({ $0 <= UpstreamClient.wholeBodyLimit }) == true {
             state = .collecting(promise, head, nil)
             return

@@ -153,7 +153,7 @@ struct ConsoleController: Controller {
     /// A browser that says where a form came from must say this site (`Sec-Fetch-Site`); the
     /// SameSite cookies and the anti-forgery token hold for one that does not say.
     private func checkOrigin(_ request: Request) throws {
-        guard let site = request.headers[.secFetchSite] else { return }
+        guard let site = request.headers.value(of: .secFetchSite) else { return }
         guard site == "same-origin" || site == "none" else {
             throw CommonError.forbidden("Forms are taken from the console's own pages only.")
         }
@@ -170,7 +170,7 @@ struct ConsoleController: Controller {
     }
 
     private func isSecure(_ request: Request) -> Bool {
-        secureCookies || request.headers[.xForwardedProto]?.lowercased() == "https"
+        secureCookies || request.headers.value(of: .xForwardedProto)?.lowercased() == "https"
     }
 
     /// Moderators' and owners' names from auth; ids stand in while auth cannot answer.

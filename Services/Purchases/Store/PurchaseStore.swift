@@ -44,7 +44,7 @@ struct SQLPurchaseStore: PurchaseStore {
 
     func accountToken(of user: UserID, on sql: any SQLDatabase) async throws -> UUID {
         try await sql.insert(into: "account_tokens").columns("user_id", "token")
-            .values(SQLBind(user.description), SQLBind(UUID().uuidString.lowercased())).ignoringConflicts(with: ["user_id"]).run()
+            .values(SQLBind(user.description), SQLBind(UUID().lowercasedString)).ignoringConflicts(with: ["user_id"]).run()
         let token = try await sql.select().column("token").from("account_tokens").where("user_id", .equal, SQLBind(user.description))
             .first()?.decode(column: "token", as: String.self)
         guard let token, let uuid = UUID(uuidString: token) else { throw CommonError.internalError }
@@ -52,7 +52,7 @@ struct SQLPurchaseStore: PurchaseStore {
     }
 
     func user(withToken token: UUID, on sql: any SQLDatabase) async throws -> UserID? {
-        try await sql.select().column("user_id").from("account_tokens").where("token", .equal, SQLBind(token.uuidString.lowercased()))
+        try await sql.select().column("user_id").from("account_tokens").where("token", .equal, SQLBind(token.lowercasedString))
             .first()?.typedID("user_id")
     }
 

@@ -11,7 +11,7 @@ public struct FeedLease: Sendable {
     let database: Database
     let name: String
     /// This instance.
-    let holder = UUID.random().uuidString.lowercased()
+    let holder = UUID.random().lowercasedString
     let duration: TimeInterval
 
     /// How often a poller that wants the lease asks for it (the holder renewing it), and how long a

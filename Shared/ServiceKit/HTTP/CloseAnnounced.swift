@@ -13,7 +13,7 @@ public struct CloseAnnounced<Base: HTTPResponder>: HTTPResponder {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await base.respond(to: request, context: context)
-        if request.headers[.connection] == "close" { response.headers[.connection] = "close" }
+        if request.headers.value(of: .connection) == "close" { response.headers[.connection] = "close" }
         return response
     }
 }

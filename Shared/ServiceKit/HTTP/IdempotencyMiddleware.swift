@@ -113,7 +113,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
         try await database.transaction { sql in
             try await sql.update("idempotency_keys")
                 .set("status", to: SQLBind(Int(response.status.code)))
-                .set("content_type", to: SQLBind(response.headers[.contentType]))
+                .set("content_type", to: SQLBind(response.headers.value(of: .contentType)))
                 .set("body", to: SQLBind(String(buffer: body)))
                 .where("user_id", .equal, SQLBind(user.description)).where("key", .equal, SQLBind(key)).run()
         }

@@ -72,7 +72,7 @@ extension Request {
     /// it). Written here rather than with Hummingbird's `URLEncodedFormDecoder`, which refuses a form
     /// with a field it does not know or an empty name where a JSON body's unknown field is ignored.
     public func decodeForm<T: Codable>(_ type: T.Type, context: some RequestContext) async throws -> T {
-        let mediaType = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let mediaType = headers.value(of: .contentType)?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/x-www-form-urlencoded" else {
             throw CommonError.malformedBody("The body must be a form (application/x-www-form-urlencoded).")
         }

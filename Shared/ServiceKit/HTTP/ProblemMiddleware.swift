@@ -10,7 +10,7 @@ import Logging
 public enum ProblemMiddleware {
     public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
         var response = try response(for: error, request: request, context: context)
-        if response.status == .unauthorized, response.headers[.wwwAuthenticate] == nil {
+        if response.status == .unauthorized, response.headers.value(of: .wwwAuthenticate) == nil {
             response.headers[.wwwAuthenticate] = BearerChallenge.header(tokenSent: request.headers.bearerToken != nil)
         }
         return response

@@ -34,7 +34,7 @@ public struct RequestIDMiddleware: RouterMiddleware {
     /// The request's own id when acceptable, else a new one. Every path that takes requests (HTTP
     /// routes, WebSocket upgrades) names them this way.
     public static func requestID(for headers: HTTPFields) -> String {
-        acceptable(headers[.requestID]) ?? UUID.random().uuidString.lowercased()
+        acceptable(headers.value(of: .requestID)) ?? UUID.random().lowercasedString
     }
 
     /// Client-given ids are echoed only when short and printable, so they cannot forge log lines.
@@ -58,7 +58,9 @@ extension Request {
     /// The address of the device that sent the request: the last `X-Forwarded-For` entry, which the
     /// gateway appends (modules are reached only through it), else the connection's own address.
     public func clientAddress(_ context: HuddleRequestContext) -> String {
-        if let forwarded = headers[.forwardedFor]?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !forwarded.isEmpty {
+        if let forwarded = headers.value(of: .forwardedFor)?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            !forwarded.isEmpty
+        {
             return forwarded
         }
         return context.remoteAddress?.ipAddress ?? "unknown"

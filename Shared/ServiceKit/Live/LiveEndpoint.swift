@@ -74,6 +74,6 @@ extension RouterMethods where Context == HuddleRequestContext {
 extension Request {
     /// Whether the request asks to become a WebSocket (`Upgrade: websocket`).
     var isWebSocketUpgrade: Bool {
-        headers[.upgrade].map { $0.lowercased().contains("websocket") } ?? false
+        headers.value(of: .upgrade).map { $0.lowercased().contains("websocket") } ?? false
     }
 }

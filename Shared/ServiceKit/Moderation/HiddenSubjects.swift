@@ -35,7 +35,7 @@ public struct HiddenSubjects: Sendable {
         for chunk in ids.statementSlices() {
             let rows = try await sql.select().column("subject_id").from("hidden_subjects")
                 .where("subject_type", .equal, SQLBind(type.rawValue))
-                .where("subject_id", .in, SQLBind.group(chunk.map { $0.uuidString.lowercased() })).all()
+                .where("subject_id", .in, SQLBind.group(chunk.map { $0.lowercasedString })).all()
             for row in rows { if let id = UUID(uuidString: try row.decode(column: "subject_id", as: String.self)) { hidden.insert(id) } }
         }
         return hidden

@@ -5,7 +5,7 @@ extension HTTPFields {
     /// The token of an `Authorization: Bearer <token>` header. The scheme is matched without regard
     /// to case (RFC 9110 §11.1), so `bearer` and `BEARER` work too; nil without one.
     public var bearerToken: String? {
-        guard let value = self[.authorization] else { return nil }
+        guard let value = value(of: .authorization) else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)

@@ -16,7 +16,7 @@ public struct InternalCredentialMiddleware<Context: RequestContext>: RouterMiddl
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.uri.path.hasPrefix("/internal/") else { return try await next(request, context) }
-        let given = request.headers[.internalToken] ?? ""
+        let given = request.headers.value(of: .internalToken) ?? ""
         // Comparing digests keeps the comparison time independent of where the strings differ.
         guard SHA256.hash(data: Data(given.utf8)) == expectedDigest else {
             throw CommonError.unauthorized("Internal credential required.")
