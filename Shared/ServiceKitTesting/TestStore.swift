@@ -27,7 +27,7 @@ public enum TestStore: String, Sendable, CaseIterable {
                 throw MissingConfiguration(key: "HUDDLE_TEST_POSTGRES_URL", hint: "set it to run PostgreSQL tests")
             }
             await Self.leftoversDropped.value
-            let random = UUID().lowercasedString.replacingOccurrences(of: "-", with: "").prefix(16)
+            let random = UUID.random().lowercasedString.replacingOccurrences(of: "-", with: "").prefix(16)
             let name = "\(Self.namePrefix)\(Int(Date().timeIntervalSince1970))_\(random)"
             try await Self.administer(base) { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
             components.path = "/" + name

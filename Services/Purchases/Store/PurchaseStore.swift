@@ -44,7 +44,7 @@ struct SQLPurchaseStore: PurchaseStore {
 
     func accountToken(of user: UserID, on sql: any SQLDatabase) async throws -> UUID {
         try await sql.insert(into: "account_tokens").columns("user_id", "token")
-            .values(SQLBind(user.description), SQLBind(UUID().lowercasedString)).ignoringConflicts(with: ["user_id"]).run()
+            .values(SQLBind(user.description), SQLBind(UUID.random().lowercasedString)).ignoringConflicts(with: ["user_id"]).run()
         let token = try await sql.select().column("token").from("account_tokens").where("user_id", .equal, SQLBind(user.description))
             .first()?.decode(column: "token", as: String.self)
         guard let token, let uuid = UUID(uuidString: token) else { throw CommonError.internalError }
