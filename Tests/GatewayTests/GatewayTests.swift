@@ -139,6 +139,25 @@ struct GatewayTests {
         }
     }
 
+    @Test("requests sent while one is relayed wait for its answer, and are answered after it in the order they came")
+    func pipelinedWhileRelaying() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { _, stack in
+                let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await connection.close() } }
+                try await connection.send("GET /v1/teams/slow HTTP/1.1\r\nHost: huddle\r\n\r\n")
+                #expect(try await eventually { upstream.slowStarted == 1 })
+                // The connection is still read while the slow one is relayed: these arrive then.
+                try await connection.send(Self.pipelined(["GET", "POST"]))
+                #expect(try await eventually { connection.answer.components(separatedBy: "HTTP/1.1 200").count - 1 == 3 })
+                let late = try #require(connection.answer.range(of: "late"))
+                let echoes = connection.answer.matches(of: /n=(\d)/)
+                #expect(echoes.map { String($0.output.1) } == ["0", "1"])
+                #expect(echoes.allSatisfy { $0.range.lowerBound > late.upperBound })
+            }
+        }
+    }
+
     @Test(
         "a malformed request pipelined behind others is refused after their answers, not in their place",
         arguments: [["GET", "GET"], ["POST chunked", "GET"], ["GET", "POST"], []])
@@ -279,6 +298,24 @@ struct GatewayTests {
                 let response = try await gateway.raw(.GET, "/v1/teams/slow")
                 #expect(response.status == 504)
                 #expect(response.problem?.code == "UPSTREAM_TIMEOUT")
+            }
+        }
+    }
+
+    @Test("a slow request on a connection to the module that answered others in time still gets 504 at its own timeout")
+    func slowAfterAnswered() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url, config: ["gateway.upstream.timeout.ms": "300"]) { _, stack in
+                // One client connection, so one event loop and the module's connection it keeps.
+                let connection = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await connection.close() } }
+                try await connection.send(Self.pipelined(["GET"]))
+                #expect(try await eventually { connection.answer.contains("n=0") })
+                try await connection.send("GET /v1/teams/slow HTTP/1.1\r\nHost: huddle\r\n\r\n")
+                // The module would answer 200 after 3 s.
+                #expect(try await eventually { connection.answer.contains("UPSTREAM_TIMEOUT") })
+                #expect(connection.answer.contains("HTTP/1.1 504"))
+                #expect(!connection.answer.contains("late"))
             }
         }
     }

@@ -97,6 +97,7 @@ struct PureLogicTests {
         #expect(ids.allSatisfy { $0.dropFirst(14).first == "4" && ["8", "9", "a", "b"].contains($0.dropFirst(19).first) })
         // Every other hex digit takes many values: the bits are random, not fixed.
         #expect(Set(ids.map { $0.first! }).count > 8)
+        #expect(Set(ids.map { $0.last! }).count > 8)
     }
 
     @Test("an id's lowercase form is the uppercase string lowercased, byte for byte")

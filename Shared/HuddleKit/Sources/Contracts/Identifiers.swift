@@ -59,13 +59,25 @@ extension UUID {
     /// closes /dev/urandom on every call, about four times as slow, and ids are made on every
     /// request and event.
     public static func random() -> UUID {
-        var generator = SystemRandomNumberGenerator()
-        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        var words: (UInt64, UInt64) = (0, 0)
+        fillRandomly(&words)
         return withUnsafeMutableBytes(of: &words) { bytes in
             bytes[6] = 0x40 | (bytes[6] & 0x0F)
             bytes[8] = 0x80 | (bytes[8] & 0x3F)
             return UUID(uuid: bytes.load(as: uuid_t.self))
         }
+    }
+
+    /// The kernel's random bytes in one call: `SystemRandomNumberGenerator` asks for eight at a time,
+    /// a `getrandom` system call each on Linux, and the gateway makes an id for every request
+    /// (strace over it: two `getrandom`s a request, one with this).
+    private static func fillRandomly(_ words: inout (UInt64, UInt64)) {
+        #if canImport(Darwin) || canImport(Glibc)
+            withUnsafeMutableBytes(of: &words) { arc4random_buf($0.baseAddress!, $0.count) }
+        #else
+            var generator = SystemRandomNumberGenerator()
+            words = (generator.next(), generator.next())
+        #endif
     }
 
     /// The canonical lowercase form (`uuidString.lowercased()`), the one Huddle stores and sends.
