@@ -74,18 +74,21 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     private var closed = false
     /// The refusal of a request the decoder could not read, waiting for the answers before it.
     private var refusalAfterAnswers: (() -> Void)?
-    /// Since when nothing has been under way (nil while a request is), and the one check of it pending:
-    /// a timer set and cancelled for every request would cost a scheduled task and a promise each.
-    private var quietSince: NIODeadline?
-    private var idleCheck: Scheduled<Void>?
+    /// When the connection's quiet (nothing under way) will have lasted `idleTimeout`, and it is
+    /// closed; none while a request is under way.
+    private var quietEnds: MovingDeadline?
 
     init(_ settings: Settings) { self.settings = settings }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        quietEnds = MovingDeadline(on: context.eventLoop) { [weak context] in context?.close(promise: nil) }
+    }
 
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        quietSince = nil
+        quietEnds?.move(to: nil)
         if case .relaying = state { return held.append(.part(part)) }
         take(part, context: context)
     }
@@ -136,35 +139,19 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         held = []
         closed = true
         refusalAfterAnswers = nil
-        idleCheck?.cancel()
+        quietEnds?.cancel()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
+        quietEnds?.cancel()
     }
 
     /// Once nothing is under way (no request relayed or with the router, nothing held back), the
     /// connection is closed after `idleTimeout` unless a request arrives first.
     private func closeWhenIdle(context: ChannelHandlerContext) {
         guard let timeout = settings.idleTimeout, case .idle = state, routerOwes == 0, held.isEmpty, !closed else { return }
-        let now = NIODeadline.now()
-        quietSince = now
-        if idleCheck == nil { checkIdle(at: now + timeout, timeout: timeout, context: context) }
-    }
-
-    /// Closes the connection if it has been quiet for `timeout` by `deadline`; if a request came since,
-    /// checks again when its own quiet will have lasted that long, or leaves it to the next quiet.
-    private func checkIdle(at deadline: NIODeadline, timeout: TimeAmount, context: ChannelHandlerContext) {
-        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-            self.idleCheck = nil
-            guard let since = self.quietSince else { return }
-            if since + timeout <= .now() {
-                context.close(promise: nil)
-            } else {
-                self.checkIdle(at: since + timeout, timeout: timeout, context: context)
-            }
-        }
+        quietEnds?.move(to: context.eventLoop.now + timeout)
     }
 
     /// The connection is read while a request is relayed, and stops being read only once something

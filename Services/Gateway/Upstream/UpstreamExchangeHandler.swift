@@ -36,13 +36,9 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     /// Reading was paused for a streamed answer's slow reader; the next exchange needs it back on.
     private var readingPaused = false
     private var exchangeNumber = 0
-    /// When the exchange under way must have its answer by (nil once it has, or while a streamed answer
-    /// arrives), and the one timer that checks it. Why one: a timer set for every exchange and cancelled
-    /// at its answer cost a scheduled task, its promise and two changes to the loop's timer heap a
-    /// request (perf over the gateway at one connection: 1.9 % of its CPU); this one moves on to the next exchange's
-    /// deadline when it finds the last answered.
-    private var answerDue: NIODeadline?
-    private var dueCheck: (at: NIODeadline, task: Scheduled<Void>)?
+    /// When the exchange under way must have its answer by: none once it has, or while a streamed
+    /// answer arrives.
+    private lazy var answerDue = MovingDeadline(on: eventLoop) { [weak self] in self?.deadlinePassed() }
     private var retirement: Scheduled<Void>?
     private var context: ChannelHandlerContext?
     private let eventLoop: any EventLoop
@@ -64,8 +60,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         state = .awaitingHead(promise)
         reusable = true
         requestSent = isComplete
-        answerDue = deadline
-        checkDue(by: deadline)
+        answerDue.move(to: deadline)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if isComplete { context.write(wrapOutboundOut(.end(nil)), promise: nil) }
@@ -109,7 +104,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
             state = .collecting(promise, head, nil)
             return
         }
-        answerDue = nil
+        answerDue.move(to: nil)
         let reference = ExchangeReference(handler: NIOLoopBound(self, eventLoop: context.eventLoop), number: exchangeNumber)
         let stream = UpstreamBodyStream.makeSequence(
             elementType: ByteBuffer.self, failureType: (any Error).self,
@@ -138,7 +133,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     private func receivedEnd(context: ChannelHandlerContext) {
         switch state {
         case .collecting(let promise, let head, let body):
-            answerDue = nil
+            answerDue.move(to: nil)
             state = .answered
             promise.succeed(UpstreamResponse(head: head, body: .whole(body ?? context.channel.allocator.buffer(capacity: 0))))
         case .streaming(let source):
@@ -167,20 +162,6 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         context?.close(promise: nil)
     }
 
-    /// Makes sure the timer fires by `deadline`: it is left alone when it already does.
-    private func checkDue(by deadline: NIODeadline) {
-        if let check = dueCheck {
-            guard check.at > deadline else { return }
-            check.task.cancel()
-        }
-        let task = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-            self.dueCheck = nil
-            guard let due = self.answerDue else { return }
-            if due <= .now() { self.deadlinePassed() } else { self.checkDue(by: due) }
-        }
-        dueCheck = (deadline, task)
-    }
-
     private func deadlinePassed() {
         switch state {
         case .awaitingHead(let promise), .collecting(let promise, _, _):
@@ -198,7 +179,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        dueCheck?.task.cancel()
+        answerDue.cancel()
         retirement?.cancel()
         failExchange()
         // The pool's callbacks hold this handler's connection: dropping them ends the cycle.
