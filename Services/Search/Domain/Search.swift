@@ -95,7 +95,7 @@ struct Search: Sendable {
         let boxRadius = max(area.radiusMeters, IndexedPosition.smallestBoxRadiusMeters)
         let boxes = GeoBox.covering(area.center, radiusMeters: boxRadius)
         let candidates = try await database.read { sql in
-            try await places.candidates(kind, in: boxes, center: area.center, radiusMeters: boxRadius, filter: filter, on: sql)
+            try await places.candidates(kind, in: boxes, filter: filter, on: sql)
         }
         return candidates.compactMap { candidate in
             let distance = Geodesy.distance(from: area.center, to: candidate.coordinates)

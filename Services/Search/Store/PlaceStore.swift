@@ -62,18 +62,11 @@ protocol PlaceStore: Sendable {
     func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws
     /// Public and protected items of `kind` whose position may lie in `boxes` (a superset of the circle),
     /// but for those moderators hid: the managers of those find them in their own lists.
-    func candidates(
-        _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
-    )
-        async throws -> [PlaceCandidate]
+    func candidates(_ kind: PlaceKind, in boxes: [GeoBox], filter: PlaceFilter, on sql: any SQLDatabase) async throws -> [PlaceCandidate]
 }
 
 struct SQLPlaceStore: PlaceStore {
     let kind: Database.Kind
-    /// earthdistance measures on a sphere of 6,378,168 m (`earth()`), haversine here on 6,371,008.8 m:
-    /// its box is widened by the ratio (and a little more), so it always holds the whole circle.
-    static let earthBoxScale = 6_378_168.0 / Geodesy.earthRadiusMeters * 1.001
-
     static let documentColumns = [
         "kind", "id", "doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled",
     ]
@@ -140,9 +133,18 @@ struct SQLPlaceStore: PlaceStore {
         try await sql.delete(from: "places").where("kind", .equal, SQLBind(kind.rawValue)).where("id", .in, SQLBind.group(ids)).run()
     }
 
-    func candidates(
-        _ kind: PlaceKind, in boxes: [GeoBox], center: Coordinates, radiusMeters: Double, filter: PlaceFilter, on sql: any SQLDatabase
-    ) async throws -> [PlaceCandidate] {
+    func candidates(_ kind: PlaceKind, in boxes: [GeoBox], filter: PlaceFilter, on sql: any SQLDatabase) async throws -> [PlaceCandidate] {
+        try await candidatesQuery(kind, in: boxes, filter: filter, on: sql).all().map { row in
+            PlaceCandidate(
+                id: try row.decode(column: "id", as: String.self), doc: Data(try row.decode(column: "doc", as: String.self).utf8),
+                coordinates: Coordinates(
+                    lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
+                privacy: try row.enumValue("privacy"), startsAt: try row.decode(column: "starts_at", as: Date?.self))
+        }
+    }
+
+    /// The candidates' query, which the spatial index answers on either store (tests read its plan).
+    func candidatesQuery(_ kind: PlaceKind, in boxes: [GeoBox], filter: PlaceFilter, on sql: any SQLDatabase) -> SQLSelectBuilder {
         var query = sql.select().columns(["id", "doc", "lat", "lng", "privacy", "starts_at"].map { SQLColumn($0, table: "places") })
             // On SQLite no other index may drive: only rowids from the R*Tree are looked up.
             .from(self.kind == .sqlite ? SQLRaw("places NOT INDEXED") : SQLIdentifier("places"))
@@ -170,23 +172,20 @@ struct SQLPlaceStore: PlaceStore {
             }
             query = query.where(SQLColumn("rid", table: "places"), .in, inBoxes)
         case .postgres:
-            let center = IndexedPosition.of(center)
-            let box = SQLFunction(
-                "earth_box", args: SQLFunction("ll_to_earth", args: SQLBind(center.lat), SQLBind(center.lng)),
-                SQLBind(radiusMeters * Self.earthBoxScale))
-            // The same expression as the GiST index, so the index answers it.
-            let point = SQLFunction("ll_to_earth", args: SQLColumn("lat"), SQLColumn("lng"))
-            query = query.where(SQLBinaryExpression(left: box, op: SQLRaw("@>"), right: point))
+            // The same expression as the GiST index, so the index answers it (with the sport, which
+            // `apply` adds); one box or two, a bitmap scan each.
+            let point = SQLFunction("point", args: SQLColumn("lng", table: "places"), SQLColumn("lat", table: "places"))
+            query = query.where(group: { any in
+                boxes.reduce(any) { any, box in
+                    let corners = SQLFunction(
+                        "box", args: SQLFunction("point", args: SQLBind(box.minLng), SQLBind(box.minLat)),
+                        SQLFunction("point", args: SQLBind(box.maxLng), SQLBind(box.maxLat)))
+                    return any.orWhere(SQLBinaryExpression(left: point, op: SQLRaw("<@"), right: corners))
+                }
+            })
         }
         if let type = kind.subjectType { query = query.where(HiddenSubjects.notHidden(type, id: SQLColumn("id", table: "places"))) }
-        query = apply(filter, to: query)
-        return try await query.all().map { row in
-            PlaceCandidate(
-                id: try row.decode(column: "id", as: String.self), doc: Data(try row.decode(column: "doc", as: String.self).utf8),
-                coordinates: Coordinates(
-                    lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self)),
-                privacy: try row.enumValue("privacy"), startsAt: try row.decode(column: "starts_at", as: Date?.self))
-        }
+        return apply(filter, to: query)
     }
 
     private func apply(_ filter: PlaceFilter, to query: SQLSelectBuilder) -> SQLSelectBuilder {
