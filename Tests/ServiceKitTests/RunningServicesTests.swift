@@ -1,9 +1,11 @@
+import Contracts
 import Logging
-import ServiceKit
 import ServiceKitTesting
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import ServiceKit
 
 /// A runner's services while they run, and a service that does not end once cancelled.
 @Suite("Running services")
@@ -33,6 +35,33 @@ struct RunningServicesTests {
         #expect(running.names.isEmpty)
         #expect(recorder.logged.contains { $0.level == .warning && $0.message.contains("deaf worker had not ended") })
         #expect(!recorder.logged.contains { $0.message.contains("polite worker had not ended") })
+    }
+
+    @Test("without a deadline, starting waits for as long as a module takes to listen (its migrations); with one it gives up")
+    func waitingToListen() async throws {
+        let withDeadline = ListeningModules()
+        await #expect(throws: MissingConfiguration.self) { try await withDeadline.wait(for: [.search], timeout: .milliseconds(50)) }
+
+        let listening = ListeningModules()
+        let waited = Atomic(false)
+        let waiting = Task {
+            try await listening.wait(for: [.search], timeout: nil)
+            waited.store(true, ordering: .sequentiallyConsistent)
+        }
+        // Twice the deadline above, and still waiting.
+        try await Task.sleep(for: .milliseconds(100))
+        let waitedBeforeListening = waited.load(ordering: .sequentiallyConsistent)
+        #expect(!waitedBeforeListening)
+        await listening.markListening(.search)
+        try await waiting.value
+        let waitedOnceListening = waited.load(ordering: .sequentiallyConsistent)
+        #expect(waitedOnceListening)
+
+        // A module that failed to start ends the wait, deadline or none.
+        let failed = ListeningModules()
+        let abandoned = Task { try await failed.wait(for: [.search], timeout: nil) }
+        await failed.markEnded()
+        await #expect(throws: MissingConfiguration.self) { try await abandoned.value }
     }
 
     @Test("a service's error is what its tracked run throws")

@@ -13,9 +13,11 @@ public final class EmbeddedStack: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
+    /// Returns once every module listens; gives up after `startupTimeout` (nil: waits for as long as
+    /// their migrations take, and only a module that fails to start ends the wait).
     public static func start(
         modules: [ServiceModule], reader: ConfigReader, internalToken: String? = nil, logger: Logger,
-        extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = []
+        extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = [], startupTimeout: Duration? = .seconds(30)
     ) async throws -> EmbeddedStack {
         // A module started without the address of one it calls would fail on its first request;
         // it refuses to start instead, saying which address is missing.
@@ -30,7 +32,7 @@ public final class EmbeddedStack: Sendable {
         let task = Task { try await runner.run(group) }
         let stack = EmbeddedStack(runner: runner, modules: modules, group: group, task: task)
         do {
-            try await runner.waitUntilListening(modules)
+            try await runner.waitUntilListening(modules, timeout: startupTimeout)
         } catch {
             // A module that failed to start (e.g. its database is unreachable) says why here.
             await group.triggerGracefulShutdown()

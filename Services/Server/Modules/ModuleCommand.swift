@@ -18,9 +18,12 @@ public enum ModuleCommand {
             OpenFilesLimit.raise(logging: logger)
             // Before any HTTP client is made: AsyncHTTPClient takes the tracer when it is created.
             let tracing = try HuddleTracing.bootstrap(serviceName: module.rawValue)
+            // No deadline of its own: a migration over a large table (search's index over a million
+            // games took 30–70 s here) would be cut off and retried at every start. The orchestrator's
+            // startup probe bounds the start instead (three minutes in deploy/kubernetes).
             let stack = try await EmbeddedStack.start(
                 modules: [module], reader: reader, logger: logger, extraServices: [tracing].compactMap { $0 },
-                gracefulShutdownSignals: [.sigterm, .sigint])
+                gracefulShutdownSignals: [.sigterm, .sigint], startupTimeout: nil)
             logger.info("\(module.rawValue) listening at \(stack.url(of: module))")
             try await stack.wait()
         } catch {

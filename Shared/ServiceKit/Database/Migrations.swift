@@ -41,6 +41,8 @@ extension Database {
                 let existing = try await sql.select().column("version").from("schema_migrations")
                     .where("version", .equal, migration.version).first()
                 guard existing == nil else { return false }
+                // Said before it runs: a migration over a large table can take minutes of the start.
+                logger.info("applying migration \(migration.version) \(migration.name)")
                 for statement in migration.statements(kind) {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }

@@ -135,8 +135,9 @@ public final class ModuleRunner: Sendable {
         await listening.markEnded()
     }
 
-    /// Waits until each module reports that its server is listening.
-    public func waitUntilListening(_ modules: [ServiceModule], timeout: Duration = .seconds(30)) async throws {
+    /// Waits until each module reports that its server is listening, or stops waiting after `timeout`
+    /// (nil: for as long as the modules' migrations and other startup work take).
+    public func waitUntilListening(_ modules: [ServiceModule], timeout: Duration? = .seconds(30)) async throws {
         try await listening.wait(for: Set(modules), timeout: timeout)
     }
 }
@@ -169,13 +170,13 @@ actor ListeningModules {
     func markListening(_ module: ServiceModule) { listening.insert(module) }
     func markEnded() { ended = true }
 
-    func wait(for modules: Set<ServiceModule>, timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
+    func wait(for modules: Set<ServiceModule>, timeout: Duration?) async throws {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         while !modules.isSubset(of: listening) {
             guard !ended else {
                 throw MissingConfiguration(key: "startup", hint: "stopped before listening: \(modules.subtracting(listening))")
             }
-            guard ContinuousClock.now < deadline else {
+            if let timeout, let deadline, ContinuousClock.now >= deadline {
                 throw MissingConfiguration(
                     key: "startup", hint: "modules not listening after \(timeout): \(modules.subtracting(listening))")
             }
