@@ -30,6 +30,15 @@ struct SearchResultsJSONTests {
         }
     }
 
+    @Test(
+        "a game whose place is not shown is written as encoding it without its location writes it", arguments: [everyField, fewestFields])
+    func gameWithoutLocation(game: Game) throws {
+        var hidden = game
+        hidden.location = nil
+        let written = try #require(NearbyJSON.withDistance(try HuddleJSON.encoder.encode(game), meters: 42, without: "location"))
+        #expect(String(decoding: written, as: UTF8.self) == Self.encoded(Nearby(item: hidden, distanceMeters: 42)))
+    }
+
     @Test("a page of results is written as encoding Page writes it, its cursor escaped or null")
     func page() throws {
         let results = [Nearby(item: Self.everyField, distanceMeters: 12), Nearby(item: Self.fewestFields, distanceMeters: 3_400)]
@@ -54,9 +63,21 @@ struct SearchResultsJSONTests {
                 == #"{"a":{"z":[{"e":1}],"b":"}"},"distanceMeters":5,"x":"\",\"e\":"}"#)
     }
 
+    @Test("a member left out goes with its nested values and one comma, wherever it stands; one nested is kept")
+    func leftOut() {
+        func written(_ json: String) -> String? {
+            NearbyJSON.withDistance(Data(json.utf8), meters: 5, without: "location").map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(written(#"{"location":{"lat":1,"lng":2}}"#) == #"{"distanceMeters":5}"#)
+        #expect(written(#"{"a":1,"location":{"lat":1,"l":[2,{"x":"}"}]}}"#) == #"{"a":1,"distanceMeters":5}"#)
+        #expect(written(#"{"a":1,"location":{"lat":1},"z":"location"}"#) == #"{"a":1,"distanceMeters":5,"z":"location"}"#)
+        #expect(written(#"{"e":1,"location":null,"m":{"location":3}}"#) == #"{"distanceMeters":5,"e":1,"m":{"location":3}}"#)
+        #expect(written(#"{"a":1}"#) == #"{"a":1,"distanceMeters":5}"#)
+    }
+
     @Test("a document that is not one object, or already has the key, is left to the encoder")
     func refused() {
-        for json in [#"[{"a":1}]"#, #"{"distanceMeters":3}"#, #""text""#, #"{"a":1"#, ""] {
+        for json in [#"[{"a":1}]"#, #"{"distanceMeters":3}"#, #""text""#, #"{"a":1"#, "", #"{"a\"b":1}"#, "{1:2}", #"{"a":1,2}"#] {
             #expect(NearbyJSON.withDistance(Data(json.utf8), meters: 5) == nil, "\(json)")
         }
     }

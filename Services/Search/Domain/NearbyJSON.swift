@@ -8,23 +8,38 @@ import Foundation
 /// search's own work: perf over 50 km searches of a million games put JSONDecoder at 16 % of the
 /// machine's samples and JSONEncoder at 6 %, against PostgreSQL's 21 %. A stored document already is
 /// the item's JSON (`HuddleJSON`, keys sorted); a result is that object with `distanceMeters` put
-/// among its keys. `SearchResultsJSONTests` holds the output to the encoder's.
+/// among its keys, and for a game whose place the viewer may not see, without `location` (decoding
+/// and encoding those, a tenth of the games, was another 11 % of search's CPU at 50 km on
+/// PostgreSQL). `SearchResultsJSONTests` holds the output to the encoder's.
 enum NearbyJSON {
     /// `document`, one object as `HuddleJSON.encoder` writes it, with `"distanceMeters":meters` in its
-    /// sorted place; nil when it is not such an object or already has the key (the caller then
-    /// encodes the result itself).
-    static func withDistance(_ document: Data, meters: Int) -> Data? {
-        guard let insertion = distanceKeyPosition(in: document) else { return nil }
-        var result = Data(capacity: document.count + 28)
-        result.append(document[document.startIndex..<insertion.offset])
-        let member = Data("\"distanceMeters\":\(meters)".utf8)
-        switch insertion.place {
-        case .beforeKey: result.append(member + Data(",".utf8))
-        case .lastOfSome: result.append(Data(",".utf8) + member)
-        case .only: result.append(member)
+    /// sorted place and without the member `omitted` names; nil when it is not such an object or
+    /// already has the key (the caller then encodes the result itself).
+    static func withDistance(_ document: Data, meters: Int, without omitted: String? = nil) -> Data? {
+        document.withUnsafeBytes { bytes -> Data? in
+            guard let members = topLevelMembers(of: bytes) else { return nil }
+            let distance = Data("\"distanceMeters\":\(meters)".utf8)
+            var result = Data(capacity: document.count + distance.count + 1)
+            result.append(UInt8(ascii: "{"))
+            func append(_ member: some Sequence<UInt8>) {
+                if result.count > 1 { result.append(UInt8(ascii: ",")) }
+                result.append(contentsOf: member)
+            }
+            var placed = false
+            for member in members {
+                let name = bytes[member.key]
+                if name.elementsEqual(key) { return nil }
+                if !placed && !name.lexicographicallyPrecedes(key) {
+                    append(distance)
+                    placed = true
+                }
+                if let omitted, name.elementsEqual(omitted.utf8) { continue }
+                append(bytes[member.whole])
+            }
+            if !placed { append(distance) }
+            result.append(UInt8(ascii: "}"))
+            return result
         }
-        result.append(document[insertion.offset...])
-        return result
     }
 
     /// `{"items":[…],"nextCursor":…}` around results already written; `nextCursor` is `null` on the last page.
@@ -42,58 +57,66 @@ enum NearbyJSON {
 
     private static let key = Array("distanceMeters".utf8)
 
-    private enum Place { case beforeKey, lastOfSome, only }
+    /// A top-level member: its key's bytes, and everything from the key's opening quote to the end of its value.
+    private struct Member {
+        var key: Range<Int>
+        var whole: Range<Int>
+    }
 
-    /// Where the key goes: before the first top-level key that sorts after it, or before the closing
-    /// brace. Keys are compared by their bytes: every key of the documents stored is ASCII.
-    private static func distanceKeyPosition(in document: Data) -> (offset: Data.Index, place: Place)? {
-        guard document.first == UInt8(ascii: "{") else { return nil }
-        var depth = 0, inString = false, escaped = false, expectingKey = false, keys = 0
-        var keyStart: Data.Index?
-        var index = document.startIndex
-        while index < document.endIndex {
-            let byte = document[index]
+    /// The members of the object `bytes` holds, in order; nil when it holds no object, or an escaped
+    /// key (which would need unescaping to compare: none of ours has one). Keys are compared by their
+    /// bytes: every key of the documents stored is ASCII.
+    private static func topLevelMembers(of bytes: UnsafeRawBufferPointer) -> [Member]? {
+        guard bytes.first == UInt8(ascii: "{") else { return nil }
+        var members: [Member] = []
+        var depth = 0, inString = false, escaped = false
+        var memberStart: Int?, keyStart: Int?, key: Range<Int>?
+        func memberEnds(at end: Int) -> Bool {
+            guard let start = memberStart, let name = key else { return memberStart == nil }
+            members.append(Member(key: name, whole: start..<end))
+            memberStart = nil
+            key = nil
+            return true
+        }
+        for index in bytes.indices {
+            let byte = bytes[index]
             if inString {
                 if escaped {
                     escaped = false
                 } else if byte == UInt8(ascii: "\\") {
-                    // An escaped key would need unescaping to compare: not among ours.
                     if keyStart != nil { return nil }
                     escaped = true
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
-                    if let start = keyStart {
-                        let name = document[document.index(after: start)..<index]
-                        if name.elementsEqual(key) { return nil }
-                        if name.lexicographicallyPrecedes(key) == false { return (start, .beforeKey) }
-                        keyStart = nil
-                        keys += 1
-                    }
+                    if let start = keyStart { key = (start + 1)..<index }
+                    keyStart = nil
                 }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""):
-                    inString = true
-                    if depth == 1 && expectingKey {
-                        keyStart = index
-                        expectingKey = false
-                    }
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                    expectingKey = depth == 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 {
-                        guard byte == UInt8(ascii: "}") else { return nil }
-                        return (index, keys == 0 ? .only : .lastOfSome)
-                    }
-                case UInt8(ascii: ","):
-                    expectingKey = depth == 1
-                default:
-                    break
-                }
+                continue
             }
-            index = document.index(after: index)
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                if depth == 1 && memberStart == nil {
+                    memberStart = index
+                    keyStart = index
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth == 1 else {
+                    depth -= 1
+                    continue
+                }
+                guard byte == UInt8(ascii: "}"), memberEnds(at: index) else { return nil }
+                return members
+            case UInt8(ascii: ","):
+                if depth == 1 && !memberEnds(at: index) { return nil }
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                break
+            default:
+                // Anything but whitespace between members is not an object's.
+                if depth == 1 && memberStart == nil { return nil }
+            }
         }
         return nil
     }

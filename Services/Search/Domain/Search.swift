@@ -25,8 +25,8 @@ struct Search: Sendable {
     let now: @Sendable () -> Date
 
     /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest,
-    /// each already written as its JSON result (`NearbyJSON`): only one whose place this viewer may not
-    /// see is decoded, to be written without it.
+    /// each written as its JSON result from the stored document (`NearbyJSON`), without `location`
+    /// where this viewer may not see the place.
     func games(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Data> {
         var filter = filter
         filter.startingAfter = now()
@@ -37,14 +37,14 @@ struct Search: Sendable {
             )
         }
         return try paged(hits, page) { hit in
-            if unlocked, hit.candidate.privacy.revealsExactLocation(toParticipant: false),
-                let written = NearbyJSON.withDistance(hit.candidate.doc, meters: hit.distanceMeters)
+            let placeShown = unlocked && hit.candidate.privacy.revealsExactLocation(toParticipant: false)
+            if let written = NearbyJSON.withDistance(hit.candidate.doc, meters: hit.distanceMeters, without: placeShown ? nil : "location")
             {
                 return written
             }
             return try HuddleJSON.encoder.encode(
                 hit.decoded(as: Game.self) { game in
-                    if !unlocked || !game.privacy.revealsExactLocation(toParticipant: false) { game.location = nil }
+                    if !placeShown { game.location = nil }
                 })
         }
     }
