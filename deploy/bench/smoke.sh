@@ -23,7 +23,7 @@ small() { # the arguments that make a subcommand's run small
     chat) echo "--sockets 20 --rate 5 --seconds 2 --history 2000 --pages 20 --idle 1" ;;
     live-scores) echo "--clients 10 --rate 5 --seconds 2" ;;
     live-match) echo "--clients 20 --seconds 3 --get-seconds 1 --concurrency 2" ;;
-    search) echo "--games 5000 --queries 20" ;;
+    search) echo "--games 5000 --queries 20 --wrk-seconds 1" ;;
     pushes) echo "--reminders 500 --window 5 --team 5 --games 3" ;;
     *) return 1 ;;
   esac

@@ -58,8 +58,8 @@ struct BalanceBenchmark: AsyncParsableCommand {
         for round in 1...rounds {
             var loaded: [WrkSummary] = [], single: [WrkSummary] = []
             for (_, port, _) in gateways {
-                loaded.append(try measure("http://127.0.0.1:\(port)/v1/sports", connections: connections))
-                single.append(try measure("http://127.0.0.1:\(port)/v1/sports", connections: 1))
+                loaded.append(try await measure("http://127.0.0.1:\(port)/v1/sports", connections: connections))
+                single.append(try await measure("http://127.0.0.1:\(port)/v1/sports", connections: 1))
             }
             let rate = loaded.map(\.rate)
             for (index, (name, _, _)) in gateways.enumerated() {
@@ -79,7 +79,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
         }
     }
 
-    private func measure(_ url: String, connections: Int) throws -> WrkSummary {
-        try WrkSummary.run(wrk, url, connections: connections, seconds: seconds)
+    private func measure(_ url: String, connections: Int) async throws -> WrkSummary {
+        try await WrkSummary.run(wrk, url, connections: connections, seconds: seconds)
     }
 }

@@ -87,7 +87,9 @@ struct ChildProcess {
     }
 
     /// Runs a load tool (wrk, pgbench) to its end with its output in a file, read once it has exited.
-    static func runTool(_ tool: String, _ arguments: [String]) throws -> String {
+    /// Waited for without holding a thread: a benchmark's modules may run in this process (`search`),
+    /// on a concurrency pool of one thread a core.
+    static func runTool(_ tool: String, _ arguments: [String]) async throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString).txt")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -97,8 +99,10 @@ struct ChildProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await withCheckedThrowingContinuation { (exited: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in exited.resume() }
+            do { try process.run() } catch { exited.resume(throwing: error) }
+        }
         guard process.terminationStatus == 0 else { throw ValidationError("\(tool) \(arguments.joined(separator: " ")) failed") }
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }

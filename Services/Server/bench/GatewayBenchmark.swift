@@ -60,13 +60,15 @@ struct GatewayBenchmark: AsyncParsableCommand {
         print(
             "gateway: GET /v1/users/me on auth directly, through the gateway (\(eventLoops) event loop) and through nginx (one worker), \(seconds) s per run"
         )
-        _ = try measure(urls[1], token: token, connections: connections)
+        _ = try await measure(urls[1], token: token, connections: connections)
         var loaded: [[WrkSummary]] = [], single: [[WrkSummary]] = [], cpu: [[Double]] = []
         for round in 1...rounds {
-            loaded.append(try urls.map { try measure($0, token: token, connections: connections) })
-            let ones = try zip(urls, proxies).map { url, proxy in
-                try measureCPU(of: proxy) { try measure(url, token: token, connections: 1) }
+            var many: [WrkSummary] = [], ones: [(summary: WrkSummary, cpuPerRequest: Double)] = []
+            for url in urls { many.append(try await measure(url, token: token, connections: connections)) }
+            for (url, proxy) in zip(urls, proxies) {
+                ones.append(try await measureCPU(of: proxy) { try await measure(url, token: token, connections: 1) })
             }
+            loaded.append(many)
             single.append(ones.map(\.summary))
             cpu.append(ones.map(\.cpuPerRequest))
             for (index, path) in Self.paths.enumerated() {
@@ -91,17 +93,18 @@ struct GatewayBenchmark: AsyncParsableCommand {
     }
 
     /// `run`'s summary, and the CPU `proxy`'s process (with its children) took per request during it.
-    private func measureCPU(of proxy: ChildProcess?, _ run: () throws -> WrkSummary) rethrows -> (
+    private func measureCPU(of proxy: ChildProcess?, _ run: () async throws -> WrkSummary) async rethrows -> (
         summary: WrkSummary, cpuPerRequest: Double
     ) {
         let before = proxy?.cpuSecondsWithChildren() ?? 0
-        let summary = try run()
+        let summary = try await run()
         let spent = (proxy?.cpuSecondsWithChildren() ?? 0) - before
         return (summary, spent / Double(max(1, summary.requests)))
     }
 
-    private func measure(_ url: String, token: String, connections: Int) throws -> WrkSummary {
-        let summary = try WrkSummary.run(wrk, url, connections: connections, seconds: seconds, headers: ["Authorization: Bearer \(token)"])
+    private func measure(_ url: String, token: String, connections: Int) async throws -> WrkSummary {
+        let summary = try await WrkSummary.run(
+            wrk, url, connections: connections, seconds: seconds, headers: ["Authorization: Bearer \(token)"])
         guard summary.refused == 0 else { throw ValidationError("\(summary.refused) answers to \(url) were refused") }
         return summary
     }

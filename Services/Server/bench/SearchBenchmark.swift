@@ -19,6 +19,8 @@ struct SearchBenchmark: AsyncParsableCommand {
     @Option(help: "Batches delivered at once (publishers deliver concurrently: auth, catalog, games, their replicas).") var streams = 1
     @Option(help: "Searches per radius.") var queries = 1_000
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file otherwise.") var postgres: String?
+    @Option(help: "wrk (apt install wrk): the same searches again from a process of their own, as a phone's are.") var wrk = "/usr/bin/wrk"
+    @Option(help: "Seconds of searches through wrk per radius.") var wrkSeconds = 8
 
     func run() async throws {
         var logger = Logger(label: "bench")
@@ -36,7 +38,7 @@ struct SearchBenchmark: AsyncParsableCommand {
             do {
                 try await measure(
                     search: TestClient(baseURL: stack.url(of: .search), internalCredential: TestStack.internalToken),
-                    auth: TestClient(baseURL: stack.url(of: .auth)))
+                    auth: TestClient(baseURL: stack.url(of: .auth)), searchURL: stack.url(of: .search), directory: store.directory)
             } catch {
                 try? await stack.stop()
                 throw error
@@ -47,7 +49,7 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     /// Indexes a tenth of the games and searches, then the rest and searches again: how indexing and
     /// searching grow with the index.
-    private func measure(search: TestClient, auth: TestClient) async throws {
+    private func measure(search: TestClient, auth: TestClient, searchURL: String, directory: URL) async throws {
         let token = try await auth.register(name: "Bench Searcher").accessToken
         let store = postgres == nil ? "SQLite file" : "PostgreSQL"
         var centers: [Coordinates] = [], indexed = 0, loading: Duration = .zero
@@ -61,6 +63,7 @@ struct SearchBenchmark: AsyncParsableCommand {
                     Double(size) / loading.seconds, size, Double(size - indexed) / took.seconds, size - indexed))
             indexed = size
             try await searches(around: centers, search: search, token: token)
+            try await searchesThroughWrk(around: centers, url: searchURL, token: token, directory: directory)
         }
     }
 
@@ -136,6 +139,40 @@ struct SearchBenchmark: AsyncParsableCommand {
                 String(
                     format: "  %.0f km with sport and age group: p50 %.2f ms  p99 %.2f ms  (%d searches, %.1f results each)", radius,
                     percentile(latencies, 0.5), percentile(latencies, 0.99), queries, Double(found) / Double(queries)))
+        }
+    }
+
+    /// The same searches from wrk, at one connection for `wrkSeconds` a radius. The searches above are
+    /// made by this process, whose two-thread concurrency pool search's handlers share with the
+    /// client's HTTP and JSON; wrk's come from a process of their own, as a phone's come from another
+    /// machine.
+    private func searchesThroughWrk(around centers: [Coordinates], url: String, token: String, directory: URL) async throws {
+        var random = SystemRandomNumberGenerator()
+        let script = directory.appendingPathComponent("searches.lua")
+        for radius in [5.0, 50.0] {
+            let paths = (0..<2_000).map { _ in
+                let center = centers.randomElement(using: &random)!
+                let sport = Sport.allCases.randomElement(using: &random)!
+                return
+                    "\"\(SearchAPI.games.path())?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20\""
+            }
+            let lua = """
+                local paths = {\(paths.joined(separator: ",\n"))}
+                local next = 0
+                request = function()
+                  next = next % #paths + 1
+                  return wrk.format("GET", paths[next], {["Authorization"] = "Bearer \(token)"})
+                end
+                """
+            try lua.write(to: script, atomically: true, encoding: .utf8)
+            let summary = try await WrkSummary.run(wrk, ["-t", "1", "-c", "1", "-d", "\(wrkSeconds)s", "-s", script.path, url])
+            guard summary.refused == 0, summary.errors == 0 else {
+                throw ValidationError("searches through wrk: \(summary.refused) refused, \(summary.errors) socket errors")
+            }
+            print(
+                String(
+                    format: "  %.0f km through wrk, its own process: p50 %.2f ms  p99 %.2f ms  (%d searches)", radius, summary.p50,
+                    summary.p99, summary.requests))
         }
     }
 

@@ -96,7 +96,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 tokens: users.prefix(level).map(\.accessToken), threads: threads, bodies: bodies, keyPrefix: "bench-\(level)"
             )
             .write(to: script, atomically: true, encoding: .utf8)
-            let load = try WrkSummary.run(
+            let load = try await WrkSummary.run(
                 wrk, ["-t", String(threads), "-c", String(level), "-d", "\(seconds)s", "--timeout", "30s", "-s", script.path, betting])
             rates[level] = load.rate
             print(
@@ -170,16 +170,18 @@ struct TicketsBenchmark: AsyncParsableCommand {
     private func yardstick(_ levels: [Int]) async throws -> [Int: Double] {
         let url = try await TestStore.postgres.freshDatabaseURL()
         print("pgbench TPC-B (scale 1) on the same server, \(seconds) s per level")
-        _ = try ChildProcess.runTool(pgbench, ["-i", "-q", "-s", "1", url])
+        _ = try await ChildProcess.runTool(pgbench, ["-i", "-q", "-s", "1", url])
         var rates: [Int: Double] = [:]
         for level in levels {
             // `-T` never ends when pgbench is started from here (its timer signal arrives ignored), so
             // a short run sizes a `-t` run of about the wanted length.
             let probe =
-                tps(try ChildProcess.runTool(pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", "100", "-n", url]))
+                tps(
+                    try await ChildProcess.runTool(
+                        pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", "100", "-n", url]))
                 ?? 100
             let perClient = max(100, Int(probe * Double(seconds) / Double(level)))
-            let output = try ChildProcess.runTool(
+            let output = try await ChildProcess.runTool(
                 pgbench, ["-c", String(level), "-j", String(Self.threads(level)), "-t", String(perClient), "-n", url])
             let latency = output.split(separator: "\n").first { $0.hasPrefix("latency average") }.map(String.init) ?? ""
             rates[level] = tps(output)

@@ -131,13 +131,13 @@ struct TracingBenchmark: AsyncParsableCommand {
             tokens: users.map(\.accessToken), threads: TicketsBenchmark.threads(ticketClients), bodies: bodies,
             keyPrefix: "trace-\(UUID().uuidString.prefix(8))"
         ).write(to: script, atomically: true, encoding: .utf8)
-        let tickets = try load(
+        let tickets = try await load(
             [
                 "-t", String(TicketsBenchmark.threads(ticketClients)), "-c", String(ticketClients), "-d", "\(seconds)s", "--latency", "-s",
                 script.path,
             ],
             url: gateway)
-        let reads = try load(
+        let reads = try await load(
             [
                 "-t", "2", "-c", String(connections), "-d", "\(seconds)s", "--latency", "-H",
                 "Authorization: Bearer \(users[0].accessToken)",
@@ -147,7 +147,7 @@ struct TracingBenchmark: AsyncParsableCommand {
     }
 
     /// Answers per second that were not refused.
-    private func load(_ arguments: [String], url: String) throws -> Double {
-        try WrkSummary.run(wrk, arguments + ["--timeout", "30s", url]).rate
+    private func load(_ arguments: [String], url: String) async throws -> Double {
+        try await WrkSummary.run(wrk, arguments + ["--timeout", "30s", url]).rate
     }
 }

@@ -33,15 +33,15 @@ struct WrkSummary {
     }
 
     /// Runs wrk (`--latency` added) to its end and reads its report.
-    static func run(_ wrk: String, _ arguments: [String]) throws -> WrkSummary {
-        let output = try ChildProcess.runTool(wrk, ["--latency"] + arguments)
+    static func run(_ wrk: String, _ arguments: [String]) async throws -> WrkSummary {
+        let output = try await ChildProcess.runTool(wrk, ["--latency"] + arguments)
         guard let summary = WrkSummary(output) else { throw ValidationError("could not read wrk's output:\n\(output)") }
         return summary
     }
 
     /// A load of `connections` on `url` for `seconds` (threads as many as this machine's cores, at most).
-    static func run(_ wrk: String, _ url: String, connections: Int, seconds: Int, headers: [String] = []) throws -> WrkSummary {
-        try run(
+    static func run(_ wrk: String, _ url: String, connections: Int, seconds: Int, headers: [String] = []) async throws -> WrkSummary {
+        try await run(
             wrk,
             ["-t", String(min(connections, 2)), "-c", String(connections), "-d", "\(seconds)s"] + headers.flatMap { ["-H", $0] } + [url])
     }
