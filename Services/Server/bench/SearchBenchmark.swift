@@ -124,9 +124,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         for radius in [5.0, 50.0] {
             var latencies: [Double] = [], found = 0
             for _ in 0..<queries {
-                let center = centers.randomElement(using: &random)!
-                let sport = Sport.allCases.randomElement(using: &random)!
-                let query = "lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
+                let query = Self.query(around: centers, radius: radius, using: &random)
                 let start = ContinuousClock.now
                 let response = try await search.call(SearchAPI.games, query: query, token: token)
                 let elapsed = ContinuousClock.now - start
@@ -151,10 +149,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         let script = directory.appendingPathComponent("searches.lua")
         for radius in [5.0, 50.0] {
             let paths = (0..<2_000).map { _ in
-                let center = centers.randomElement(using: &random)!
-                let sport = Sport.allCases.randomElement(using: &random)!
-                return
-                    "\"\(SearchAPI.games.path())?lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20\""
+                "\"\(SearchAPI.games.path())?\(Self.query(around: centers, radius: radius, using: &random))\""
             }
             let lua = """
                 local paths = {\(paths.joined(separator: ",\n"))}
@@ -174,6 +169,13 @@ struct SearchBenchmark: AsyncParsableCommand {
                     format: "  %.0f km through wrk, its own process: p50 %.2f ms  p99 %.2f ms  (%d searches)", radius, summary.p50,
                     summary.p99, summary.requests))
         }
+    }
+
+    /// A search's query around one of `centers`, for a random sport, adults, a page of 20.
+    static func query(around centers: [Coordinates], radius: Double, using random: inout some RandomNumberGenerator) -> String {
+        let center = centers.randomElement(using: &random)!
+        let sport = Sport.allCases.randomElement(using: &random)!
+        return "lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
     }
 
     /// Somewhere between Lisbon and the Urals, Crete and the North Cape.
