@@ -126,6 +126,26 @@ struct PureLogicTests {
         }
     }
 
+    @Test("a bearer token is read whatever the scheme's case and the blanks around it; anything else is none")
+    func bearerTokens() {
+        func token(_ value: String?) -> String? {
+            var fields = HTTPFields()
+            if let value { fields[.authorization] = value }
+            return fields.bearerToken
+        }
+        #expect(token("Bearer abc.def-ghi") == "abc.def-ghi")
+        #expect(token("bearer abc") == "abc")
+        #expect(token("BEARER abc") == "abc")
+        #expect(token("Bearer    abc \t ") == "abc")
+        #expect(token(" \tBearer abc") == "abc")
+        #expect(token("Bearer a b") == "a b")
+        for refused in [
+            nil, "", "Bearer", "Bearer ", "Bearer \t ", "Bearerabc", "Bearer\tabc", "Basic abc", "Bearers abc", "Bear abc", "Bérrer abc",
+        ] {
+            #expect(token(refused) == nil, "\(refused ?? "no header")")
+        }
+    }
+
     @Test("event ids are version 7 UUIDs that sort by their time, and never repeat")
     func timeOrderedEventIDs() {
         let start = Date(timeIntervalSince1970: 1_790_000_000)

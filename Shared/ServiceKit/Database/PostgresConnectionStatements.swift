@@ -16,6 +16,8 @@ import SQLKit
 /// dispatchers and auth's export worker that stops had to leave behind (`RunningServices`), caught with
 /// 24 test stacks stopping at once. A server that drops a connection (a restart, a failover) did the
 /// same to the next statement on it.
+///
+/// It also runs the statements itself, so that their rows are read by `PostgresRowReader`.
 struct PostgresConnectionStatements: SQLDatabase {
     let base: any SQLDatabase
     let connection: PostgresConnection
@@ -34,11 +36,32 @@ struct PostgresConnectionStatements: SQLDatabase {
             answer.fail(PostgresConnectionClosed())
             return answer.futureResult
         }
-        base.execute(sql: query, onRow).whenComplete { [closings, connection] result in
+        run(query, onRow).whenComplete { [closings, connection] result in
             closings.answered(ticket, on: connection)
             answer.completeWith(result)
         }
         return answer.futureResult
+    }
+
+    /// Runs `query` on the connection with its rows read by `PostgresRowReader`, as PostgresKit runs it
+    /// (the same SQL, binds and log line); a query with a bind only PostgresKit can encode runs its way.
+    private func run(_ query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let (sql, binds) = serialize(query)
+        var bindings = PostgresBindings(capacity: binds.count)
+        do {
+            for bind in binds {
+                guard try bindings.appendEncodedByPostgresNIO(bind) else { return base.execute(sql: query, onRow) }
+            }
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
+        if let queryLogLevel {
+            logger.log(
+                level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql), "binds": .array(binds.map { .string("\($0)") })])
+        }
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger) { row in
+            onRow(PostgresRowReader(row))
+        }.map { _ in }
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
