@@ -146,6 +146,25 @@ struct PureLogicTests {
         }
     }
 
+    @Test("base64url is standard base64 with - and _ for + and /, unpadded, and reads back whatever the padding")
+    func base64URL() {
+        #expect(Data([0xFB, 0xFF]).base64URLEncodedString() == "-_8")
+        #expect(Data(base64URLEncoded: "-_8") == Data([0xFB, 0xFF]))
+        #expect(Data(base64URLEncoded: "-_8=") == Data([0xFB, 0xFF]))
+        #expect(Data().base64URLEncodedString() == "")
+        var random = SystemRandomNumberGenerator()
+        for length in 0..<64 {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
+            let encoded = bytes.base64URLEncodedString()
+            let standard = bytes.base64EncodedString()
+            #expect(encoded == String(standard.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }.filter { $0 != "=" }))
+            #expect(Data(base64URLEncoded: encoded) == bytes)
+        }
+        for refused in ["a", "ab$c", "é", "ab cd"] {
+            #expect(Data(base64URLEncoded: refused) == nil, "\(refused)")
+        }
+    }
+
     @Test("event ids are version 7 UUIDs that sort by their time, and never repeat")
     func timeOrderedEventIDs() {
         let start = Date(timeIntervalSince1970: 1_790_000_000)

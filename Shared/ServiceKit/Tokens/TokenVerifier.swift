@@ -157,15 +157,32 @@ public actor TokenVerifier {
     }
 }
 
+/// Base64url (RFC 4648 §5), unpadded, as JWTs and page cursors carry it.
+///
+/// Mapped on the bytes: the three `replacingOccurrences` this was written with go through NSString,
+/// and took 1.9 % of search's CPU a search (perf over 50 km searches) for the cursor of one page.
 extension Data {
     public init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
+        var base64 = text.utf8.map { byte in
+            switch byte {
+            case UInt8(ascii: "-"): UInt8(ascii: "+")
+            case UInt8(ascii: "_"): UInt8(ascii: "/")
+            default: byte
+            }
+        }
+        base64 += repeatElement(UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: Data(base64))
     }
 
     public func base64URLEncodedString() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let encoded = base64EncodedData().compactMap { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            case UInt8(ascii: "="): nil
+            default: byte
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }
