@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import NIOCore
 import PostgresKit
 import PostgresNIO
 import SQLKit
