@@ -35,8 +35,11 @@ struct PostgresRowReader: SQLRow {
             return try row.sql().decode(column: column, as: T.self)
         }
         let cell = cells[column]
-        guard Self.decodesAsItsType(cell, as: T.self) else { return try row.sql().decode(column: column, as: T.self) }
-        return try cell.decode(decodable, context: .default) as! T
+        // `decodable` is `T`, so the cast holds; were it ever not to, PostgresKit's way still answers.
+        guard Self.decodesAsItsType(cell, as: T.self), let value = try cell.decode(decodable, context: .default) as? T else {
+            return try row.sql().decode(column: column, as: T.self)
+        }
+        return value
     }
 
     /// Whether PostgresKit decodes `cell` as `T` with PostgresNIO's own decoding, unchanged.
