@@ -71,10 +71,10 @@ extension RouterMethods where Context == HuddleRequestContext {
         encoded handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> EncodedJSON<Output>
     ) -> Self {
         let operation = endpoint.operation
+        let described = DescribedHandling(operation)
         return on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             let signedIn = try AuthenticatedContext(context: context)
-            try QueryRules.check(request, against: operation)
-            let answer = try await DescribedOperation.$current.withValue(operation) { try await handler(request, signedIn) }
+            let answer = try await described.run(request) { try await handler(request, signedIn) }
             return answer.response(status: .init(code: operation.successStatus))
         }
     }
@@ -105,10 +105,10 @@ extension RouterMethods where Context == HuddleRequestContext {
     ) -> Self {
         let operation = endpoint.operation
         precondition(!operation.requiresIdempotencyKey, "\(operation.name) requires an Idempotency-Key: register it with a keyed handler")
+        let described = DescribedHandling(operation)
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             let signedIn = try AuthenticatedContext(context: context)
-            try QueryRules.check(request, against: operation)
-            let (output, status) = try await DescribedOperation.$current.withValue(operation) {
+            let (output, status) = try await described.run(request) {
                 try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
             }
             precondition(
@@ -127,9 +127,9 @@ extension RouterMethods where Context == HuddleRequestContext {
         conditional handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Conditional<Output>
     ) -> Self {
         precondition(endpoint.operation.isConditional, "\(endpoint.operation.name) is not described as conditional")
+        let described = DescribedHandling(endpoint.operation)
         on(RouterPath(endpoint.operation.path.text), method: endpoint.operation.method.httpMethod) { request, context -> Response in
-            try QueryRules.check(request, against: endpoint.operation)
-            let answer = try await DescribedOperation.$current.withValue(endpoint.operation) { try await handler(request, context) }
+            let answer = try await described.run(request) { try await handler(request, context) }
             let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "public, max-age=\(answer.maxAgeSeconds)"]
             if answer.isCurrent(for: request.headers[values: .ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
             return try JSONResponse(try await answer.body(), headers: headers).response(from: request, context: context)
@@ -142,11 +142,11 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         let status = HTTPResponse.Status(code: operation.successStatus)
-        return on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+        let described = DescribedHandling(operation)
+        on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             // Who is asking comes before what is asked: 401 before any 422.
             if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
-            try QueryRules.check(request, against: operation)
-            let output = try await DescribedOperation.$current.withValue(operation) { try await handler(request, context) }
+            let output = try await described.run(request) { try await handler(request, context) }
             if output is NoContent { return Response(status: .noContent, headers: headers) }
             return try JSONResponse(output, status: status, headers: headers).response(from: request, context: context)
         }

@@ -53,9 +53,9 @@ extension RouterMethods where Context == HuddleRequestContext {
     private func register(
         _ operation: APIOperation, _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> PageAnswer
     ) -> Self {
+        let described = DescribedHandling(operation)
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
-            try QueryRules.check(request, against: operation)
-            let answer = try await DescribedOperation.$current.withValue(operation) { try await handler(request, context) }
+            let answer = try await described.run(request) { try await handler(request, context) }
             precondition(
                 answer.status == operation.successStatus || operation.otherAnswers[answer.status] != nil
                     || operation.allProblems.contains { $0.status == answer.status },

@@ -1,24 +1,37 @@
 public import Contracts
-public import Hummingbird
+public import HummingbirdCore
 
 /// The query of a request checked against its operation's description before the handler runs:
 /// a parameter the description does not name is a 422 naming it (rather than ignored, which let a
 /// mistyped filter return everything unfiltered), and each value must parse as its schema's type and
 /// keep its bounds, enum or pattern — the same rules the document states.
-public enum QueryRules {
-    public static func check(_ request: Request, against operation: APIOperation) throws {
+///
+/// Made once for each operation, when its route is registered: building the list of names from the
+/// description on every request was ~1 % of search's CPU a request (perf, a 50 km search).
+public struct QueryRules: Sendable {
+    /// Each name a client may send, with its schema, in name order (the order problems are listed in).
+    private let described: [(name: String, schema: JSONSchema, required: Bool)]
+    private let names: Set<String>
+
+    public init(_ operation: APIOperation) {
+        described = Self.describedParameters(of: operation).map { (name: $0.key, schema: $0.value.0, required: $0.value.required) }
+            .sorted { $0.name < $1.name }
+        names = Set(described.map(\.name))
+    }
+
+    public func check(_ present: FlatDictionary<Substring, Substring>) throws {
         var problems: [Problem.FieldError] = []
-        let described = describedParameters(of: operation)
-        let present = request.uri.queryParameters
-        for name in Set(present.map { String($0.key) }).sorted() where described[name] == nil {
-            problems.append(.init(field: name, message: "is not a parameter of this operation"))
+        if present.contains(where: { !names.contains(String($0.key)) }) {
+            for name in Set(present.map { String($0.key) }).subtracting(names).sorted() {
+                problems.append(.init(field: name, message: "is not a parameter of this operation"))
+            }
         }
-        for (name, (schema, required)) in described.sorted(by: { $0.key < $1.key }) {
+        for (name, schema, required) in described {
             guard let raw = present[Substring(name)] else {
                 if required { problems.append(.init(field: name, message: "is required")) }
                 continue
             }
-            guard let value = value(of: String(raw), as: schema) else {
+            guard let value = Self.value(of: String(raw), as: schema) else {
                 problems.append(.init(field: name, message: "must be \(SchemaValidator.describe(schema.type ?? ["string"]))"))
                 continue
             }

@@ -89,7 +89,7 @@ extension Parameters {
     public func id<Tag: NamedThing>(_ type: TypedID<Tag>.Type, at name: String = "id", naming noun: String = Tag.noun) throws -> TypedID<
         Tag
     > {
-        assert(DescribedOperation.current?.pathParameters.contains { $0.name == name } ?? true, "{\(name)} is not in the path")
+        assert(DescribedOperation.current?.operation.pathParameters.contains { $0.name == name } ?? true, "{\(name)} is not in the path")
         guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.notFound("No \(noun) with id \(get(name) ?? "").") }
         return id
     }
@@ -106,7 +106,7 @@ extension Parameters {
     /// A whole number in the path (`{number}`), held to the schema its description gives it; a 422
     /// naming the parameter otherwise.
     public func integer(at name: String) throws -> Int {
-        let schema = DescribedOperation.current?.pathParameters.first { $0.name == name }?.schema ?? .integer
+        let schema = DescribedOperation.current?.operation.pathParameters.first { $0.name == name }?.schema ?? .integer
         guard let raw = get(name), let value = Int(raw) else { throw CommonError.invalid(name, "must be an integer") }
         try FieldRules.require(SchemaValidator(components: [:]).problems(in: .integer(Int64(value)), against: schema, at: name))
         return value

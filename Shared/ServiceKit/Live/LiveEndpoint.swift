@@ -23,11 +23,11 @@ extension RouterMethods where Context == HuddleRequestContext {
     ) -> Self {
         let operation = endpoint.operation
         precondition(operation.isWebSocket, "\(operation.name) is not described as a WebSocket")
+        let described = DescribedHandling(operation)
         return ws(RouterPath(operation.path.text)) { request, context in
             let admitted = {
                 if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
-                try QueryRules.check(request, against: operation)
-                return try await DescribedOperation.$current.withValue(operation) { try await admit(request, context) }
+                return try await described.run(request) { try await admit(request, context) }
             }
             guard request.isWebSocketUpgrade else {
                 _ = try await admitted()
