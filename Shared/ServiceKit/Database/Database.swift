@@ -86,7 +86,7 @@ public final class Database: Service, Sendable {
             storage = .file(path: path)
         }
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
-        let sql = connection.sql()
+        let sql = SQLiteStatements(connection)
         // WAL lets readers of other processes (backups, sqlite3 shell) work while we write. A 64 MiB
         // page cache (the default is 2 MiB) and reads through a 1 GiB memory map keep the indexes
         // of a large read model close at hand; neither is allocated before it is used. Statement
@@ -109,7 +109,7 @@ public final class Database: Service, Sendable {
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(connection.sql()) }
+            return try await lock.withLock { try await body(SQLiteStatements(connection)) }
         case .postgres(let client, let closings):
             return try await client.withConnection { connection in try await body(closings.statements(on: connection)) }
         }
@@ -145,7 +145,7 @@ public final class Database: Service, Sendable {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {
-                let sql = connection.sql()
+                let sql = SQLiteStatements(connection)
                 try await sql.raw("BEGIN IMMEDIATE").run()
                 do {
                     let result = try await body(sql)

@@ -46,7 +46,7 @@ struct PostgresConnectionStatements: SQLDatabase {
     /// Runs `query` on the connection with its rows read by `PostgresRowReader`, as PostgresKit runs it
     /// (the same SQL, binds and log line); a query with a bind only PostgresKit can encode runs its way.
     private func run(_ query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        let (sql, binds) = serialize(query)
+        let (sql, binds) = StatementText.of(query, for: self)
         var bindings = PostgresBindings(capacity: binds.count)
         do {
             for bind in binds {
