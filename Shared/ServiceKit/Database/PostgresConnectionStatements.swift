@@ -55,10 +55,7 @@ struct PostgresConnectionStatements: SQLDatabase {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        if let queryLogLevel {
-            logger.log(
-                level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql), "binds": .array(binds.map { .string("\($0)") })])
-        }
+        logStatement(sql, binds)
         return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger) { row in
             onRow(PostgresRowReader(row))
         }.map { _ in }

@@ -23,10 +23,7 @@ struct SQLiteStatements: SQLDatabase {
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let (sql, binds) = StatementText.of(query, for: self)
-        if let queryLogLevel {
-            logger.log(
-                level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql), "binds": .array(binds.map { .string("\($0)") })])
-        }
+        logStatement(sql, binds)
         let encoder = SQLiteDataEncoder()
         let encoded: [SQLiteData]
         do {

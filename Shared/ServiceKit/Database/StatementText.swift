@@ -36,6 +36,15 @@ enum StatementText {
     }
 }
 
+extension SQLDatabase {
+    /// The log line SQLKit's drivers write for a statement they run, at the database's query log level.
+    func logStatement(_ sql: String, _ binds: [any Encodable & Sendable]) {
+        guard let queryLogLevel else { return }
+        logger.log(
+            level: queryLogLevel, "Executing query", metadata: ["sql": .string(sql), "binds": .array(binds.map { .string("\($0)") })])
+    }
+}
+
 /// The database's dialect, but for its identifier quote, which SQLKit then writes around identifiers
 /// as it is.
 private struct UnescapedIdentifiers: SQLDialect {
