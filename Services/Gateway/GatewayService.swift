@@ -7,6 +7,8 @@ import HummingbirdWebSocket
 import Instrumentation
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import Prometheus
 import ServiceContextModule
 public import ServiceKit
@@ -186,7 +188,7 @@ private func upgrade(
 private func refusal(
     of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient, timeout: Duration
 ) async -> (Problem, HTTPFields) {
-    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: headers)
+    let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: HTTPHeaders(headers))
     guard
         let answer = try? await client.send(
             request, body: nil, to: base, deadline: .now() + TimeAmount(timeout), on: client.loopForCaller()
@@ -208,5 +210,5 @@ private func refusal(
     guard (400..<500).contains(status), status != 426,
         let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
     else { return (GatewayError.badUpstream(module).problem, [:]) }
-    return (problem, answer.head.headerFields.value(of: .wwwAuthenticate).map { [.wwwAuthenticate: $0] } ?? [:])
+    return (problem, answer.head.headers.value(of: "WWW-Authenticate").map { [.wwwAuthenticate: $0] } ?? [:])
 }

@@ -1,33 +1,32 @@
-import Foundation
-import HTTPTypes
+import NIOHTTP1
 import ServiceContextModule
 import ServiceKit
 
-/// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1).
+/// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1), on NIO's
+/// HTTP/1 headers: the relay passes a request and its answer on as NIO decoded them (`ModuleRelay`),
+/// and the router's path converts its `HTTPFields` once each way (`ProxyMiddleware`).
 enum HopByHop {
-    static let names: Set<String> = [
+    static let names = [
         "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer",
         "transfer-encoding", "upgrade",
     ]
 
     /// Client → upstream. Also dropped: the framing and host, which the upstream request gets anew.
-    static let notForwarded = names.union(["host", "content-length"])
+    static let notForwarded = names + ["host", "content-length"]
 
     /// Upstream → client. Also dropped: the module's own date and server, which the gateway sets.
-    static let notReturned = names.union(["date", "server"])
+    static let notReturned = names + ["date", "server"]
 
-    static func forwardable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notForwarded) }
-
-    static func returnable(_ fields: HTTPFields) -> HTTPFields { keeping(fields, without: notReturned) }
+    static func returnable(_ headers: HTTPHeaders) -> HTTPHeaders { keeping(headers, without: notReturned) }
 
     /// A request's headers as its module gets them, whichever way it went (relayed or through the
     /// router): end-to-end ones, its request id, `trace`'s context, and the client's address appended
     /// to `X-Forwarded-For`, as each proxy on the way does.
-    static func upstreamFields(_ fields: HTTPFields, requestID: String, trace: ServiceContext?, clientAddress: String) -> HTTPFields {
-        var upstream = forwardable(fields)
-        upstream[.requestID] = requestID
+    static func upstreamHeaders(_ headers: HTTPHeaders, requestID: String, trace: ServiceContext?, clientAddress: String) -> HTTPHeaders {
+        var upstream = keeping(headers, without: notForwarded)
+        upstream.replaceOrAdd(name: "X-Request-Id", value: requestID)
         TraceContext.inject(into: &upstream, context: trace)
-        upstream[.forwardedFor] = forwardedFor(fields.value(of: .forwardedFor), adding: clientAddress)
+        upstream.replaceOrAdd(name: "X-Forwarded-For", value: forwardedFor(headers.value(of: "X-Forwarded-For"), adding: clientAddress))
         return upstream
     }
 
@@ -36,11 +35,26 @@ enum HopByHop {
         existing.map { "\($0), \(clientAddress)" } ?? clientAddress
     }
 
-    /// `fields` without `dropped` and without the headers their Connection header lists.
-    private static func keeping(_ fields: HTTPFields, without dropped: Set<String>) -> HTTPFields {
-        let listed = Set(
-            fields[values: .connection].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        let dropped = listed.isEmpty ? dropped : dropped.union(listed)
-        return HTTPFields(fields.filter { !dropped.contains($0.name.canonicalName) })
+    /// `headers` without `dropped` and without the headers their Connection header lists.
+    private static func keeping(_ headers: HTTPHeaders, without dropped: [String]) -> HTTPHeaders {
+        let listed = headers.value(of: "connection").map { $0.split(separator: ",").map { String($0.trimmingASCIIBlanks) } } ?? []
+        var kept = HTTPHeaders()
+        kept.reserveCapacity(headers.count + 4)
+        for (name, value) in headers
+        where !dropped.contains(where: { name.equalsIgnoringASCIICase($0) })
+            && !listed.contains(where: { name.equalsIgnoringASCIICase($0) })
+        {
+            kept.add(name: name, value: value)
+        }
+        return kept
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs around it, as a list element of a field value is read.
+    fileprivate var trimmingASCIIBlanks: Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return self[first...last]
     }
 }

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import ServiceKit
 import Tracing
 
@@ -56,12 +58,13 @@ struct ProxyMiddleware: RouterMiddleware {
             let answer = try await call.send(to: module, on: loop, logger: { logger }) { base in
                 Self.send(request, head: head, body: body, to: base, deadline: deadline, client: client, bodyLimit: bodyLimit, on: loop)
             }.get()
-            let headers = HopByHop.returnable(answer.head.headerFields)
+            let headers = HTTPFields(HopByHop.returnable(answer.head.headers), splitCookie: false)
+            let status = HTTPResponse.Status(code: Int(answer.head.status.code))
             switch answer.body {
             case .whole(let body):
-                return Response(status: answer.head.status, headers: headers, body: .init(byteBuffer: body))
+                return Response(status: status, headers: headers, body: .init(byteBuffer: body))
             case .stream(let body):
-                return Response(status: answer.head.status, headers: headers, body: ResponseBody(asyncSequence: body))
+                return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: body))
             }
         } catch is LimitedBody.TooLarge {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
@@ -69,16 +72,16 @@ struct ProxyMiddleware: RouterMiddleware {
     }
 
     /// The request as the module gets it: end-to-end headers, the request id, the client's address.
-    private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequest {
-        let fields = HopByHop.upstreamFields(
-            request.headers, requestID: context.requestID, trace: .current, clientAddress: Self.clientAddress(context))
+    private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequestHead {
+        let headers = HopByHop.upstreamHeaders(
+            HTTPHeaders(request.headers), requestID: context.requestID, trace: .current, clientAddress: Self.clientAddress(context))
         let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
-        return HTTPRequest(method: request.method, scheme: nil, authority: nil, path: path, headerFields: fields)
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(request.method), uri: path, headers: headers)
     }
 
     /// Sends the request with its body in the cheapest way its framing allows.
     private static func send(
-        _ request: Request, head: HTTPRequest, body: OutgoingBody, to base: String, deadline: NIODeadline, client: UpstreamClient,
+        _ request: Request, head: HTTPRequestHead, body: OutgoingBody, to base: String, deadline: NIODeadline, client: UpstreamClient,
         bodyLimit: Int, on loop: any EventLoop
     ) -> EventLoopFuture<UpstreamResponse> {
         var head = head
@@ -86,10 +89,14 @@ struct ProxyMiddleware: RouterMiddleware {
         case .none:
             return client.send(head, body: nil, to: base, deadline: deadline, on: loop)
         case .whole(let whole):
-            head.headerFields[.contentLength] = String(whole.readableBytes)
+            head.headers.add(name: "Content-Length", value: String(whole.readableBytes))
             return client.send(head, body: whole, to: base, deadline: deadline, on: loop)
         case .streamed(let length):
-            if let length { head.headerFields[.contentLength] = String(length) } else { head.headerFields[.transferEncoding] = "chunked" }
+            if let length {
+                head.headers.add(name: "Content-Length", value: String(length))
+            } else {
+                head.headers.add(name: "Transfer-Encoding", value: "chunked")
+            }
             return loop.makeFutureWithTask { [head] in
                 try await client.send(head, streaming: LimitedBody(base: request.body, limit: bodyLimit), to: base, deadline: deadline)
             }

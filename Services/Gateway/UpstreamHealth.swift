@@ -1,7 +1,7 @@
 public import Contracts
 import Foundation
-import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import ServiceKit
 
 /// The gateway's health: its own state and each module's, asked concurrently with a short
@@ -44,7 +44,7 @@ struct UpstreamHealth: Sendable {
 
     private func state(of base: String) async -> String {
         do {
-            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/health")
+            let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/health")
             let response = try await client.send(
                 request, body: nil, to: base, deadline: .now() + TimeAmount(timeout), on: client.loopForCaller()
             ).get()

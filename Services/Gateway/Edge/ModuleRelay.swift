@@ -3,7 +3,8 @@ import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import ServiceKit
 import Tracing
 
@@ -24,11 +25,16 @@ import Tracing
 /// Why: at one connection the gateway spent ~200 µs of CPU a request, ~110 µs of which Hummingbird
 /// spends on any request (the operations listener's `/health/live`, measured alone), where nginx's
 /// whole relay takes 66 µs (`huddle-bench gateway`, perf stat).
+///
+/// It sits below the conversion to swift-http-types (`HTTP1ToHTTPServerCodec`, which only what goes
+/// to the router passes), and relays a request's and an answer's heads as NIO's HTTP/1 decoders made
+/// them: converting each head to `HTTPRequest`/`HTTPResponse` and back, on both connections, was
+/// 10.7 % of the gateway's user time at one connection (perf).
 final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     /// What the relay shares across connections.
     struct Settings: Sendable {
@@ -55,7 +61,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// What arrived while a request was relayed, kept for after it.
     private enum Held {
-        case part(HTTPRequestPart)
+        case part(HTTPServerRequestPart)
         case event(Any)
     }
 
@@ -93,7 +99,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         take(part, context: context)
     }
 
-    private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+    private func take(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         guard !closed else { return }
         switch (state, part) {
         case (.idle, .head(let head)):
@@ -246,8 +252,8 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func relay(_ relayed: Relayed, context: ChannelHandlerContext) {
         let settings = settings
-        let started = settings.meter.started(relayed.head.method)
-        let requestID = RequestIDMiddleware.requestID(for: relayed.head.headerFields)
+        let started = settings.meter.started(relayed.method)
+        let requestID = RequestIDMiddleware.requestID(offered: relayed.head.headers.value(of: "X-Request-Id"))
         let logger: @Sendable () -> Logger = { [logger = settings.logger] in
             var logger = logger
             logger[metadataKey: "request_id"] = .string(requestID)
@@ -261,10 +267,10 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             return finish.problem(CommonError.rateLimited(retryAfterSeconds: wait, policy: settings.limiter.policy))
         }
         trace.callStarts(relayed.head.method)
-        var head = relayed.head
-        head.headerFields = HopByHop.upstreamFields(
-            head.headerFields, requestID: requestID, trace: trace.upstreamContext, clientAddress: clientAddress)
-        if relayed.hasBody { head.headerFields[.contentLength] = String(relayed.body?.readableBytes ?? 0) }
+        var head = HTTPRequestHead(version: .http1_1, method: relayed.head.method, uri: relayed.head.uri)
+        head.headers = HopByHop.upstreamHeaders(
+            relayed.head.headers, requestID: requestID, trace: trace.upstreamContext, clientAddress: clientAddress)
+        if relayed.hasBody { head.headers.add(name: "Content-Length", value: String(relayed.body?.readableBytes ?? 0)) }
         let (client, body, loop) = (settings.client, relayed.body, context.eventLoop)
         let deadline = NIODeadline.now() + TimeAmount(settings.timeout)
         settings.call.send(to: relayed.route.module, on: loop, logger: logger) { [head] base in
@@ -294,19 +300,19 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let trace: RelayTrace
 
         func answer(_ answer: UpstreamResponse) {
-            var headers = HopByHop.returnable(answer.head.headerFields)
-            headers[.requestID] = requestID
-            trace.moduleAnswered(answer.head.status.code)
-            trace.answered(answer.head.status.code, headers: &headers)
-            var head = answer.head
-            head.headerFields = headers
+            let status = answer.head.status.code
+            var headers = HopByHop.returnable(answer.head.headers)
+            headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+            trace.moduleAnswered(Int(status))
+            trace.answered(Int(status), headers: &headers)
+            var head = HTTPResponseHead(version: .http1_1, status: answer.head.status, headers: headers)
             switch answer.body {
             case .whole(let body):
-                head.headerFields[.contentLength] = String(body.readableBytes)
+                head.headers.replaceOrAdd(name: "Content-Length", value: String(body.readableBytes))
                 write(head, body: body)
-                done(status: answer.head.status.code)
+                done(status: Int(status))
             case .stream(let stream):
-                relay.stream(head, body: stream, context: context) { done(status: answer.head.status.code) }
+                relay.stream(head, body: stream, context: context) { done(status: Int(status)) }
             }
         }
 
@@ -314,25 +320,26 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             let problemError = error as? any ProblemError ?? GatewayError.upstreamUnavailable(relayed.route.module)
             let problem = problemError.problem
             trace.callFailed(error)
-            guard case (var headers, let body)? = try? ProblemResponse.parts(problem, headers: problemError.headers, traceID: trace.traceID)
+            guard case (let fields, let body)? = try? ProblemResponse.parts(problem, headers: problemError.headers, traceID: trace.traceID)
             else { return context.close(promise: nil) }
-            headers[.requestID] = requestID
+            var headers = HTTPHeaders(fields)
+            headers.add(name: "X-Request-Id", value: requestID)
             trace.answered(problem.status, headers: &headers)
-            headers[.contentLength] = String(body.readableBytes)
-            write(HTTPResponse(status: .init(code: problem.status), headerFields: headers), body: body)
-            relay.settings.meter.failed(started, route: relayed.route.route, method: relayed.head.method, status: problem.status)
+            headers.add(name: "Content-Length", value: String(body.readableBytes))
+            write(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: problem.status), headers: headers), body: body)
+            relay.settings.meter.failed(started, route: relayed.route.route, method: relayed.method, status: problem.status)
             trace.end()
             relay.relayFinished(context: context)
         }
 
-        private func write(_ head: HTTPResponse, body: ByteBuffer) {
+        private func write(_ head: HTTPResponseHead, body: ByteBuffer) {
             context.write(relay.wrapOutboundOut(.head(head)), promise: nil)
-            if body.readableBytes > 0 { context.write(relay.wrapOutboundOut(.body(body)), promise: nil) }
+            if body.readableBytes > 0 { context.write(relay.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             context.writeAndFlush(relay.wrapOutboundOut(.end(nil)), promise: nil)
         }
 
         private func done(status: Int) {
-            relay.settings.meter.answered(started, route: relayed.route.route, method: relayed.head.method, status: status)
+            relay.settings.meter.answered(started, route: relayed.route.route, method: relayed.method, status: status)
             trace.end()
             relay.relayFinished(context: context)
         }
@@ -341,7 +348,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     /// Writes an answer whose body streams from the module, each piece once the last is written, so a
     /// slow client slows the module's connection rather than filling the gateway's memory.
     private func stream(
-        _ head: HTTPResponse, body: UpstreamBodyStream, context: ChannelHandlerContext, whenDone: @escaping () -> Void
+        _ head: HTTPResponseHead, body: UpstreamBodyStream, context: ChannelHandlerContext, whenDone: @escaping () -> Void
     ) {
         context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
         let loop = context.eventLoop
@@ -351,7 +358,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             do {
                 for try await chunk in body {
                     try await loop.flatSubmit {
-                        bound.value.1.writeAndFlush(bound.value.0.wrapOutboundOut(.body(chunk)))
+                        bound.value.1.writeAndFlush(bound.value.0.wrapOutboundOut(.body(.byteBuffer(chunk))))
                     }.get()
                 }
                 ended = true
@@ -374,7 +381,9 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// A request the relay takes: its head, route and body as it arrives.
 private struct Relayed {
-    let head: HTTPRequest
+    let head: HTTPRequestHead
+    /// Its method as the request metrics name it.
+    let method: HTTPRequest.Method
     let route: RouteTable.Entry
     let path: String
     /// Whether the client sent a Content-Length (its body may be empty).
@@ -382,21 +391,23 @@ private struct Relayed {
     private(set) var body: ByteBuffer?
 
     /// Nil for a request the router must answer.
-    init?(_ head: HTTPRequest, settings: ModuleRelay.Settings) {
-        guard head.method != .head, head.method != .connect, let target = head.path, target.hasPrefix("/") else { return nil }
-        let fields = head.headerFields
-        guard fields.value(of: .upgrade) == nil, fields.value(of: .expect) == nil, fields.value(of: .transferEncoding) == nil,
-            !fields[values: .connection].contains(where: { $0.lowercased().contains("close") })
+    init?(_ head: HTTPRequestHead, settings: ModuleRelay.Settings) {
+        guard head.method != .HEAD, head.method != .CONNECT, head.uri.hasPrefix("/"), head.isKeepAlive,
+            let method = try? HTTPRequest.Method(head.method)
         else { return nil }
-        let lengths = fields[values: .contentLength]
+        let fields = head.headers
+        guard !fields.contains(name: "upgrade"), !fields.contains(name: "expect"), !fields.contains(name: "transfer-encoding")
+        else { return nil }
+        let lengths = fields["content-length"]
         guard lengths.count <= 1 else { return nil }
         let length = lengths.first.map { Int($0) } ?? 0
         guard let length, length >= 0, length <= min(settings.bodyLimit, UpstreamClient.wholeBodyLimit) else { return nil }
         // A GET's or HEAD's body goes nowhere (`OutgoingBody.sentWithoutBody`): the router drops it.
-        guard length == 0 || !OutgoingBody.sentWithoutBody.contains(head.method) else { return nil }
-        let path = URI(target).path
+        guard length == 0 || !OutgoingBody.sentWithoutBody.contains(method) else { return nil }
+        let path = URI(head.uri).path
         guard !RouteTable.isInternal(path), let route = settings.routes.entry(for: path) else { return nil }
         self.head = head
+        self.method = method
         self.route = route
         self.path = path
         self.hasBody = !lengths.isEmpty

@@ -1,6 +1,6 @@
 import Contracts
-import HTTPTypes
 import Instrumentation
+import NIOHTTP1
 import ServiceContextModule
 import ServiceKit
 import Tracing
@@ -15,14 +15,14 @@ final class RelayTrace {
     /// What the module is told of the trace: the request's, or its call's once there is one.
     private(set) var upstreamContext: ServiceContext?
 
-    init(_ head: HTTPRequest, route: RouteTable.Entry, path: String) {
+    init(_ head: HTTPRequestHead, route: RouteTable.Entry, path: String) {
         self.route = route
         // Without tracing, a trace the caller sent goes on as it came (its headers are forwarded).
         guard HuddleTracing.isStarted else {
             (server, upstreamContext) = (nil, nil)
             return
         }
-        switch ServerSpan.start(for: head.headerFields, method: head.method, path: path, module: .gateway, parent: .topLevel) {
+        switch ServerSpan.start(for: head.headers, method: head.method.rawValue, path: path, module: .gateway, parent: .topLevel) {
         case .carried(let parent):
             (server, upstreamContext) = (nil, parent)
         case .unrecorded(let span):
@@ -37,7 +37,7 @@ final class RelayTrace {
     var traceID: String? { server.flatMap { TraceContext.traceID(of: $0.context) } }
 
     /// The call to the module begins: within a recorded request, a client span of its own.
-    func callStarts(_ method: HTTPRequest.Method) {
+    func callStarts(_ method: HTTPMethod) {
         guard let server else { return }
         let call = InstrumentationSystem.tracer.startAnySpan("\(method.rawValue) \(route.route)", context: server.context, ofKind: .client)
         call.attributes["huddle.callee"] = route.module.rawValue
@@ -55,7 +55,7 @@ final class RelayTrace {
     }
 
     /// The client is answered `status`.
-    func answered(_ status: Int, headers: inout HTTPFields) {
+    func answered(_ status: Int, headers: inout some TraceCarrier) {
         guard let server else { return }
         ServerSpan.answered(server, route: route.route, status: status, headers: &headers)
     }

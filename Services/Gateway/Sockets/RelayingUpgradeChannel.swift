@@ -73,8 +73,10 @@ struct RelayingUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        // The additional handlers (the gateway's relay) take NIO's HTTP/1 parts; only what
+                        // they pass on is converted to swift-http-types for Hummingbird.
                         try pipeline.addHandlers(additionalChannelHandlers())
+                        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

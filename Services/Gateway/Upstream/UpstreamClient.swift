@@ -1,10 +1,7 @@
 import Foundation
-import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypes
-import NIOHTTPTypesHTTP1
 import NIOPosix
 import ServiceLifecycle
 
@@ -54,7 +51,7 @@ final class UpstreamClient: Service, Sendable {
     /// request that finds its pooled connection closed by the module goes out again on a fresh one
     /// when that cannot do harm: when nothing was sent, or when its method is idempotent. Fails with
     /// an `UpstreamFailure`.
-    func send(_ request: HTTPRequest, body: ByteBuffer?, to base: String, deadline: NIODeadline, on loop: any EventLoop)
+    func send(_ request: HTTPRequestHead, body: ByteBuffer?, to base: String, deadline: NIODeadline, on loop: any EventLoop)
         -> EventLoopFuture<UpstreamResponse>
     {
         @Sendable func attempt(mayResend: Bool) -> EventLoopFuture<UpstreamResponse> {
@@ -85,14 +82,14 @@ final class UpstreamClient: Service, Sendable {
     /// turn out closed after part of the body was taken). If the module answers and closes before
     /// taking the whole body, its answer is returned.
     func send(
-        _ request: HTTPRequest, streaming body: some AsyncSequence<ByteBuffer, any Error>, to base: String, deadline: NIODeadline
+        _ request: HTTPRequestHead, streaming body: some AsyncSequence<ByteBuffer, any Error>, to base: String, deadline: NIODeadline
     ) async throws -> UpstreamResponse {
         let connection = try await connect(base, on: MultiThreadedEventLoopGroup.currentEventLoop ?? group.any()).get()
         let answer = connection.start(request, body: nil, isComplete: false, deadline: deadline)
         do {
             var delivered = true
             for try await chunk in body {
-                delivered = await connection.write(.body(chunk))
+                delivered = await connection.write(.body(.byteBuffer(chunk)))
                 if !delivered { break }
             }
             if delivered { _ = await connection.write(.end(nil)) }
@@ -130,9 +127,10 @@ final class UpstreamClient: Service, Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    // Header values come as HTTPFields, which never hold characters HTTP/1 forbids.
+                    // Header values come from NIO's request decoder or from HTTPFields, neither of which
+                    // holds characters HTTP/1 forbids.
                     try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
-                    try pipeline.addHandlers(HTTP1ToHTTPClientCodec(), UpstreamExchangeHandler(eventLoop: channel.eventLoop))
+                    try pipeline.addHandler(UpstreamExchangeHandler(eventLoop: channel.eventLoop))
                 }
             }
             .connect(host: host, port: port)
@@ -185,9 +183,10 @@ struct UpstreamConnection: Sendable {
     /// When it is closed, or no longer pooled if in use then (`UpstreamClient.maximumAge`).
     let retiresAt: NIODeadline
 
-    func start(_ request: HTTPRequest, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse> {
+    func start(_ request: HTTPRequestHead, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse>
+    {
         var request = request
-        request.authority = authority
+        request.headers.replaceOrAdd(name: "Host", value: authority)
         guard channel.eventLoop.inEventLoop else {
             return channel.eventLoop.flatSubmit { [request, handler] in
                 handler.value.start(request, body: body, isComplete: isComplete, deadline: deadline)
@@ -197,7 +196,7 @@ struct UpstreamConnection: Sendable {
     }
 
     /// Writes part of a streamed request; false once the connection can take no more.
-    func write(_ part: HTTPRequestPart) async -> Bool {
+    func write(_ part: HTTPClientRequestPart) async -> Bool {
         do {
             try await channel.writeAndFlush(part).get()
             return true
@@ -207,11 +206,11 @@ struct UpstreamConnection: Sendable {
     }
 }
 
-extension HTTPRequest.Method {
+extension HTTPMethod {
     /// Methods whose repetition has the same effect as one request (RFC 9110 §9.2.2).
     var isIdempotent: Bool {
         switch self {
-        case .get, .head, .put, .delete, .options, .trace: true
+        case .GET, .HEAD, .PUT, .DELETE, .OPTIONS, .TRACE: true
         default: false
         }
     }

@@ -1,20 +1,19 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import ServiceKit
 
 /// The gateway's end of one keep-alive connection to a module: sends a request, hands back the
 /// answer, and tells the pool when the connection is free again or gone. It lives on its
 /// channel's event loop and carries one exchange at a time.
 final class UpstreamExchangeHandler: ChannelDuplexHandler {
-    typealias InboundIn = HTTPResponsePart
-    typealias OutboundIn = HTTPRequestPart
-    typealias OutboundOut = HTTPRequestPart
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = HTTPClientRequestPart
 
     private enum State {
         case idle
         case awaitingHead(EventLoopPromise<UpstreamResponse>)
-        case collecting(EventLoopPromise<UpstreamResponse>, HTTPResponse, ByteBuffer?)
+        case collecting(EventLoopPromise<UpstreamResponse>, HTTPResponseHead, ByteBuffer?)
         case streaming(UpstreamBodyStream.Source)
         /// The whole answer has arrived; the request's body may still be going out.
         case answered
@@ -52,7 +51,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
     /// Sends `head`, and `body` when the whole request is at hand (`isComplete`). A streamed
     /// request's body and end are written after this, through the channel. The future holds the
     /// answer, or fails with an `UpstreamFailure`.
-    func start(_ head: HTTPRequest, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse> {
+    func start(_ head: HTTPRequestHead, body: ByteBuffer?, isComplete: Bool, deadline: NIODeadline) -> EventLoopFuture<UpstreamResponse> {
         // A pooled connection can close between being taken from the pool and this call.
         guard let context, case .idle = state else { return eventLoop.makeFailedFuture(UpstreamFailure.stale) }
         let promise = context.eventLoop.makePromise(of: UpstreamResponse.self)
@@ -62,7 +61,7 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         requestSent = isComplete
         answerDue.move(to: deadline)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         if isComplete { context.write(wrapOutboundOut(.end(nil)), promise: nil) }
         context.flush()
         return promise.futureResult
@@ -94,12 +93,12 @@ final class UpstreamExchangeHandler: ChannelDuplexHandler {
         }
     }
 
-    private func received(_ head: HTTPResponse, context: ChannelHandlerContext) {
+    private func received(_ head: HTTPResponseHead, context: ChannelHandlerContext) {
         guard case .awaitingHead(let promise) = state else { return unexpectedInput(context) }
         // An interim answer (100 Continue) is followed by the real one.
-        if head.status.kind == .informational { return }
-        if head.headerFields[values: .connection].contains(where: { $0.lowercased().contains("close") }) { reusable = false }
-        let length = head.headerFields.value(of: .contentLength).flatMap(Int.init)
+        if (100..<200).contains(head.status.code) { return }
+        if !head.isKeepAlive { reusable = false }
+        let length = head.headers.value(of: "content-length").flatMap(Int.init)
         if head.status == .noContent || head.status == .notModified || length.map({ $0 <= UpstreamClient.wholeBodyLimit }) == true {
             state = .collecting(promise, head, nil)
             return

@@ -1,5 +1,5 @@
-import HTTPTypes
 import NIOCore
+import NIOHTTP1
 
 /// What a module answered: its head, and its body either whole (a small body of known size,
 /// read before the answer is handed on) or as a stream read from the connection as it is taken.
@@ -9,7 +9,7 @@ struct UpstreamResponse: Sendable {
         case stream(UpstreamBodyStream)
     }
 
-    var head: HTTPResponse
+    var head: HTTPResponseHead
     var body: Body
 }
 

@@ -34,7 +34,12 @@ public struct RequestIDMiddleware: RouterMiddleware {
     /// The request's own id when acceptable, else a new one. Every path that takes requests (HTTP
     /// routes, WebSocket upgrades) names them this way.
     public static func requestID(for headers: HTTPFields) -> String {
-        acceptable(headers.value(of: .requestID)) ?? UUID.random().lowercasedString
+        requestID(offered: headers.value(of: .requestID))
+    }
+
+    /// `offered` (the request's `X-Request-Id`) when acceptable, else a new id.
+    public static func requestID(offered: String?) -> String {
+        acceptable(offered) ?? UUID.random().lowercasedString
     }
 
     /// Client-given ids are echoed only when short and printable, so they cannot forge log lines.

@@ -18,30 +18,34 @@ public enum ServerSpan {
     /// Continues the trace `fields` carry (from `parent`). A recorded span is named by the request
     /// until its route is known; the name of one that is not is never made.
     public static func start(
-        for fields: HTTPFields, method: HTTPRequest.Method, path: String, module: ServiceModule, parent: ServiceContext
+        for fields: some TraceCarrier, method: String, path: String, module: ServiceModule, parent: ServiceContext
     ) -> Start {
         var parent = parent
         TraceContext.extract(from: fields, into: &parent)
-        if HuddleTracing.followsTheCaller, let traceparent = fields[TraceContext.traceparent], traceparent.hasSuffix("-00") {
+        if HuddleTracing.followsTheCaller, let traceparent = fields[traceField: TraceContext.traceparent.canonicalName],
+            traceparent.hasSuffix("-00")
+        {
             return .carried(parent)
         }
         let span = InstrumentationSystem.tracer.startAnySpan(unnamedServerSpan, context: parent, ofKind: .server)
         guard span.isRecording else { return .unrecorded(span) }
-        span.operationName = "\(method.rawValue) \(path)"
+        span.operationName = "\(method) \(path)"
         span.attributes["huddle.module"] = module.rawValue
-        span.attributes["http.request.method"] = method.rawValue
+        span.attributes["http.request.method"] = method
         span.attributes["url.path"] = path
         return .recorded(span)
     }
 
     /// A recorded span's request was answered `status`: named by its route when there is one, marked
     /// failed for a 5xx, and named to the caller in `traceresponse` (W3C Trace Context level 2).
-    public static func answered(_ span: any Span, route: String?, status: Int, headers: inout HTTPFields) {
+    public static func answered(_ span: any Span, route: String?, status: Int, headers: inout some TraceCarrier) {
         if let route { span.operationName = route }
         span.attributes["http.route"] = route
         span.attributes["http.response.status_code"] = status
         if status >= 500 { span.setStatus(SpanStatus(code: .error)) }
-        if let carried = CarriedTrace(context: span.context) { headers[TraceContext.traceresponse] = carried.traceparent }
+        if let carried = CarriedTrace(context: span.context) {
+            headers[traceField: TraceContext.traceresponse.canonicalName] = carried.traceparent
+        }
     }
 }
 

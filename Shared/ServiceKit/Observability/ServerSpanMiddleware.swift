@@ -21,7 +21,7 @@ public struct ServerSpanMiddleware<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ServerSpan.start(
-            for: request.headers, method: request.method, path: request.uri.path, module: module,
+            for: request.headers, method: request.method.rawValue, path: request.uri.path, module: module,
             parent: ServiceContext.current ?? .topLevel)
         let span: any Span
         switch start {

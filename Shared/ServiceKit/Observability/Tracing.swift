@@ -3,6 +3,7 @@ public import HTTPTypes
 public import Instrumentation
 public import Logging
 import NIOConcurrencyHelpers
+public import NIOHTTP1
 import OTel
 public import ServiceContextModule
 public import ServiceLifecycle
@@ -109,14 +110,14 @@ public enum TraceContext {
     public static let tracestate = HTTPField.Name("tracestate")!
 
     /// Adds the current span's context to `fields` (nothing without a span, or with tracing off).
-    public static func inject(into fields: inout HTTPFields, context: ServiceContext? = .current) {
+    public static func inject<Fields: TraceCarrier>(into fields: inout Fields, context: ServiceContext? = .current) {
         guard let context else { return }
-        InstrumentationSystem.instrument.inject(context, into: &fields, using: HTTPFieldsInjector())
+        InstrumentationSystem.instrument.inject(context, into: &fields, using: TraceCarrierInjector<Fields>())
     }
 
     /// A context continuing the one `fields` carry (as a consumer continues an event's trace).
-    public static func extract(from fields: HTTPFields, into context: inout ServiceContext) {
-        InstrumentationSystem.instrument.extract(fields, into: &context, using: HTTPFieldsExtractor())
+    public static func extract<Fields: TraceCarrier>(from fields: Fields, into context: inout ServiceContext) {
+        InstrumentationSystem.instrument.extract(fields, into: &context, using: TraceCarrierExtractor<Fields>())
     }
 
     /// Whether the work under way is part of a trace being recorded (sampled): set by whoever starts
@@ -150,15 +151,38 @@ public func withSpanWhenTraced<T>(
     return try await withSpan(name(), ofKind: kind) { span in try await work(span) }
 }
 
-struct HTTPFieldsInjector: Injector {
-    func inject(_ value: String, forKey key: String, into carrier: inout HTTPFields) {
-        guard let name = HTTPField.Name(key) else { return }
-        carrier[name] = value
+/// Headers a trace context travels in: swift-http-types' fields, as routers and clients hold them,
+/// and NIO's HTTP/1 headers, as the gateway's relay holds a request it passes on without converting
+/// it (`ModuleRelay`).
+public protocol TraceCarrier {
+    /// The field named `name` (any case): its value, or none; setting replaces every such field.
+    subscript(traceField name: String) -> String? { get set }
+}
+
+extension HTTPFields: TraceCarrier {
+    public subscript(traceField name: String) -> String? {
+        get { HTTPField.Name(name).flatMap { self[$0] } }
+        set { if let field = HTTPField.Name(name) { self[field] = newValue } }
     }
 }
 
-struct HTTPFieldsExtractor: Extractor {
-    func extract(key: String, from carrier: HTTPFields) -> String? {
-        HTTPField.Name(key).flatMap { carrier[$0] }
+extension HTTPHeaders: TraceCarrier {
+    public subscript(traceField name: String) -> String? {
+        get { first(name: name) }
+        set {
+            if let newValue { replaceOrAdd(name: name, value: newValue) } else { remove(name: name) }
+        }
+    }
+}
+
+struct TraceCarrierInjector<Carrier: TraceCarrier>: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout Carrier) {
+        carrier[traceField: key] = value
+    }
+}
+
+struct TraceCarrierExtractor<Carrier: TraceCarrier>: Extractor {
+    func extract(key: String, from carrier: Carrier) -> String? {
+        carrier[traceField: key]
     }
 }
