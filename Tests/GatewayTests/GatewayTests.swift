@@ -186,6 +186,28 @@ struct GatewayTests {
         }
     }
 
+    @Test("an HTTP/1.0 request is answered; without keep-alive its connection then closes, with keep-alive it takes the next")
+    func http10() async throws {
+        try await FakeUpstream.with { upstream in
+            try await Self.withGateway(catalog: upstream.url) { _, stack in
+                let closing = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await closing.close() } }
+                try await closing.send("GET /v1/teams/echo?n=0 HTTP/1.0\r\nHost: huddle\r\n\r\n")
+                #expect(try await eventually { closing.isClosed })
+                #expect(closing.answer.hasPrefix("HTTP/1.1 200") && closing.answer.contains("n=0"))
+
+                let kept = try await RawConnection.open(baseURL: stack.url(.gateway))
+                defer { Task { await kept.close() } }
+                for number in 0..<2 {
+                    try await kept.send("GET /v1/teams/echo?n=\(number) HTTP/1.0\r\nHost: huddle\r\nConnection: keep-alive\r\n\r\n")
+                    #expect(try await eventually { kept.answer.contains("n=\(number)") })
+                }
+                #expect(!kept.isClosed)
+                #expect(upstream.echoed == 3)
+            }
+        }
+    }
+
     /// `requests` (a method, or "POST chunked") to the fake module's echo, numbered in `n`, as one write.
     static func pipelined(_ requests: [String]) -> String {
         var wire = ""

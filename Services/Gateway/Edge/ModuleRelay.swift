@@ -14,10 +14,10 @@ import Tracing
 /// It does for such a request what the middleware does (`ProxyMiddleware` and the router's
 /// middleware: request id, rate limit, spans, metrics, the gateway's own problems), through the same
 /// `ModuleCall`. Every other request — the gateway's own routes, streamed or chunked bodies, HEAD,
-/// upgrades, `Connection: close` — goes on to the router, and answers leave in the order their
-/// requests came: while a request is with the router, the next waits its turn there too, and while
-/// one is relayed, what arrives after it waits here (and once something waits, the connection is not
-/// read until it has its turn).
+/// upgrades, `Connection: close`, HTTP/1.0 without keep-alive — goes on to the router, and answers
+/// leave in the order their requests came: while a request is with the router, the next waits its
+/// turn there too, and while one is relayed, what arrives after it waits here (and once something
+/// waits, the connection is not read until it has its turn).
 ///
 /// It also closes a connection that has sat for `idleTimeout` with no request under way and no answer
 /// owed: without it a client could hold a connection, and a descriptor, for ever after one request.
@@ -108,7 +108,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             } else {
                 routerOwes += 1
                 state = .passing
-                context.fireChannelRead(wrapInboundOut(part))
+                context.fireChannelRead(wrapInboundOut(.head(Self.closing(unlessKeptAlive: head))))
             }
         case (.collecting(var relayed), .body(let chunk)):
             state = .relaying  // lets `relayed` grow in place
@@ -128,6 +128,17 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             // The decoder never sends parts out of order; anything else cannot be trusted.
             context.close(promise: nil)
         }
+    }
+
+    /// `head`, saying `Connection: close` when its connection ends after the answer: an HTTP/1.0
+    /// request without keep-alive (RFC 9112 §9.3). The router reads only that field (the conversion
+    /// to swift-http-types keeps no version), and without it held such a connection open after the
+    /// answer until the idle timeout, where the client expects it closed.
+    private static func closing(unlessKeptAlive head: HTTPRequestHead) -> HTTPRequestHead {
+        guard !head.isKeepAlive, head.headers.value(of: "connection") != "close" else { return head }
+        var head = head
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        return head
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
