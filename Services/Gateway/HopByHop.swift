@@ -1,3 +1,4 @@
+import Foundation
 import NIOHTTP1
 import ServiceContextModule
 import ServiceKit
@@ -37,7 +38,7 @@ enum HopByHop {
 
     /// `headers` without `dropped` and without the headers their Connection header lists.
     private static func keeping(_ headers: HTTPHeaders, without dropped: [String]) -> HTTPHeaders {
-        let listed = headers.value(of: "connection").map { $0.split(separator: ",").map { String($0.trimmingASCIIBlanks) } } ?? []
+        let listed = headers.value(of: "connection").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         var kept = HTTPHeaders()
         kept.reserveCapacity(headers.count + 4)
         for (name, value) in headers
@@ -47,14 +48,5 @@ enum HopByHop {
             kept.add(name: name, value: value)
         }
         return kept
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs around it, as a list element of a field value is read.
-    fileprivate var trimmingASCIIBlanks: Substring {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-        return self[first...last]
     }
 }

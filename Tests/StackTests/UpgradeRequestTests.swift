@@ -62,6 +62,15 @@ struct UpgradeRequestTests {
         }
     }
 
+    @Test("an HTTP/1.0 request without keep-alive is answered, then its connection closed", arguments: servers)
+    func http10(module: ServiceModule) async throws {
+        try await Self.withServer(module) { url in
+            let connection = try await Self.answer(url, "GET /health HTTP/1.0\r\nHost: huddle\r\n\r\n")
+            #expect(connection.status == 200, "\(connection.answer)")
+            #expect(connection.answer.contains("\r\nConnection: close\r\n"), "\(connection.answer)")
+        }
+    }
+
     @Test("through the gateway, a module's answer to a request asking to close says so")
     func closeAskedThroughTheGateway() async throws {
         try await Self.withServer(.gateway) { url in

@@ -108,7 +108,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             } else {
                 routerOwes += 1
                 state = .passing
-                context.fireChannelRead(wrapInboundOut(.head(Self.closing(unlessKeptAlive: head))))
+                context.fireChannelRead(wrapInboundOut(part))
             }
         case (.collecting(var relayed), .body(let chunk)):
             state = .relaying  // lets `relayed` grow in place
@@ -128,17 +128,6 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             // The decoder never sends parts out of order; anything else cannot be trusted.
             context.close(promise: nil)
         }
-    }
-
-    /// `head`, saying `Connection: close` when its connection ends after the answer: an HTTP/1.0
-    /// request without keep-alive (RFC 9112 §9.3). The router reads only that field (the conversion
-    /// to swift-http-types keeps no version), and without it held such a connection open after the
-    /// answer until the idle timeout, where the client expects it closed.
-    private static func closing(unlessKeptAlive head: HTTPRequestHead) -> HTTPRequestHead {
-        guard !head.isKeepAlive, head.headers.value(of: "connection") != "close" else { return head }
-        var head = head
-        head.headers.replaceOrAdd(name: "connection", value: "close")
-        return head
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

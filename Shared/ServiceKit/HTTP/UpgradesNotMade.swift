@@ -19,6 +19,10 @@ import NIOHTTP1
 /// lets a server ignore an upgrade.
 ///
 /// A well-formed WebSocket handshake on a server that takes them (`webSockets`) is left as it is.
+///
+/// An HTTP/1.0 request without keep-alive, whose connection ends after its answer (RFC 9112 §9.3),
+/// is told `Connection: close` here too: Hummingbird reads only that field to close a connection (its
+/// conversion to swift-http-types keeps no version), and held such a connection open after the answer.
 public struct UpgradesNotMade<Base: ServerChildChannel>: ServerChildChannel {
     public typealias Value = Base.Value
 
@@ -48,7 +52,8 @@ public struct UpgradesNotMade<Base: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Changes the head of a request asking for an upgrade that will not be made (`UpgradesNotMade`).
+/// Changes the head of a request asking for an upgrade that will not be made, or of an HTTP/1.0
+/// request without keep-alive, so that its connection closes after the answer (`UpgradesNotMade`).
 final class UpgradeRequests: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -58,8 +63,11 @@ final class UpgradeRequests: ChannelInboundHandler, RemovableChannelHandler {
     init(webSockets: Bool) { self.webSockets = webSockets }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), Self.asksToSwitch(head) else {
-            return context.fireChannelRead(data)
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        guard Self.asksToSwitch(head) else {
+            guard !head.isKeepAlive, head.headers.value(of: "connection") != "close" else { return context.fireChannelRead(data) }
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            return context.fireChannelRead(wrapInboundOut(.head(head)))
         }
         if webSockets && Self.isWebSocketHandshake(head) {
             // Once upgraded, the connection carries frames, not HTTP parts; if the upgrade is refused
