@@ -147,7 +147,7 @@ struct ChatBenchmark: AsyncParsableCommand {
         let interval = Duration.seconds(1) / rate
         var next = ContinuousClock.now
         let firstFrames = devices.map(\.frameCount)
-        let cpu = FanOutCPU(server: chatProcess, relay: gateway)
+        let cpu = FanOutCPU(server: chatProcess, relays: gateway.map { [$0] } ?? [])
         for index in 0..<(rate * seconds) {
             try await Task.sleep(until: next)
             let id = "bench-\(devices.count)-\(index)"

@@ -16,13 +16,15 @@ import ServiceKitTesting
 /// `huddle-bench live-match`: many devices on one match's live socket while the provider's feed
 /// changes once a second; measures ingestion-to-delivery latency at every device (from the
 /// version's `updatedAt`, taken when games ingested it, to its arrival), with a tenth of the devices
-/// first and then all of them. The modules run in a `huddle` of their own (auth, catalog, games and
-/// the gateway) and the devices here, on games' socket: a process may hold 20,000 descriptors on this
-/// machine, and 10,000 devices with games in one process needed twice that. With `--instances 2`
-/// (PostgreSQL only) devices are split over two games instances sharing the database. With
-/// `--through-gateway` the devices connect as phones do, through the gateway in the modules'
-/// process (which then holds three descriptors a device: up to about 6,000 devices here). Then
-/// conditional GETs of the match through the gateway: the rate of 304s against the rate of 200s.
+/// first and then all of them. The modules run in a `huddle` of their own (auth, catalog and games),
+/// the gateway in another and the devices here, on games' socket: a process may hold 20,000
+/// descriptors on this machine, and 10,000 devices with games in one process needed twice that. With
+/// `--instances 2` (PostgreSQL only) devices are split over two games instances sharing the database.
+/// With `--through-gateway` the devices connect as phones do, through the gateway, which holds two
+/// descriptors a device (its socket and its link to games): `--gateways 2` runs two, each a process
+/// of its own, and spreads the devices over them, as replicas behind a load balancer take them, so
+/// 10,000 fit here. Then conditional GETs of the match through the (first) gateway: the rate of 304s
+/// against the rate of 200s.
 struct LiveMatchBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "live-match", abstract: "Live match fan-out latency and 304 cost.")
 
@@ -33,6 +35,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds of each conditional-GET run (0 skips it).") var getSeconds = 10
     @Option(help: "Concurrent GET loops.") var concurrency = 16
     @Flag(help: "Devices connect through the gateway (one games instance).") var throughGateway = false
+    @Option(help: "Gateway processes; with --through-gateway the devices are spread over them.") var gateways = 1
 
     typealias Device = BenchSocket<MatchChange>
 
@@ -41,6 +44,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             throw ValidationError("--instances 2 needs --postgres: instances share the match through PostgreSQL")
         }
         guard !throughGateway || instances == 1 else { throw ValidationError("--through-gateway takes one games instance") }
+        guard gateways >= 1 else { throw ValidationError("--gateways takes 1 or more") }
         try await BenchStore.with(postgres: postgres, name: "live-match") { store in
             var logger = Logger(label: "bench")
             logger.logLevel = .error
@@ -53,7 +57,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     "games.matches.poll.day.ms=1000",
                     "gateway.ratelimit.rate=1000000", "gateway.ratelimit.burst=1000000",
                 ]
-                for (module, port) in [("auth", 28081), ("catalog", 28082), ("games", 28083), ("gateway", 28080)] {
+                for (module, port) in [("auth", 28081), ("catalog", 28082), ("games", 28083)] {
                     settings += ["\(module).http.port=\(port)", "\(module).url=http://127.0.0.1:\(port)"]
                 }
                 let gamesStore = try await store.url("games")
@@ -62,14 +66,21 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     "games.db.url=\(gamesStore)",
                 ]
                 var processes = [
-                    try ChildProcess.huddle(
-                        ["--modules", "auth,catalog,games,gateway"], settings: settings + ["gateway.ops.http.port=28180"],
-                        data: store.directory
-                    )
+                    try ChildProcess.huddle(["--modules", "auth,catalog,games"], settings: settings, data: store.directory)
                 ]
                 defer { processes.forEach { $0.stop() } }
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28083")
-                try await ChildProcess.waitForHealth("http://127.0.0.1:28180")
+                let gatewayProcesses = try (0..<gateways).map { index in
+                    try ChildProcess.huddle(
+                        ["--modules", "gateway"],
+                        settings: settings + [
+                            "gateway.http.port=\(28080 + 10 * index)", "gateway.ops.http.port=\(28180 + 10 * index)",
+                            "gateway.modules=auth,catalog,games",
+                        ], data: store.directory)
+                }
+                processes += gatewayProcesses
+                let gatewayURLs = (0..<gateways).map { "http://127.0.0.1:\(28080 + 10 * $0)" }
+                for index in 0..<gateways { try await ChildProcess.waitForHealth("http://127.0.0.1:\(28180 + 10 * index)") }
                 var gamesURLs = ["http://127.0.0.1:28083"]
                 if instances == 2 {
                     let shared = settings.filter { $0.hasPrefix("games.") || $0.hasPrefix("internal.") }
@@ -84,14 +95,16 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 }
                 let match = try await fanOut(
                     feed: FootballControlClient(baseURL: feedURL), games: gamesURLs, store: gamesStore, modules: processes[0],
-                    logger: logger)
-                if getSeconds > 0 { try await conditionalGets(gateway: "http://127.0.0.1:28080", match: match) }
+                    gateways: throughGateway ? zip(gatewayURLs, gatewayProcesses).map { $0 } : [], logger: logger)
+                if getSeconds > 0 { try await conditionalGets(gateway: gatewayURLs[0], match: match) }
             }
         }
     }
 
+    /// `gateways`: where the devices connect when through the gateway, and each one's process.
     private func fanOut(
-        feed: FootballControlClient, games: [String], store: String, modules: ChildProcess, logger: Logger
+        feed: FootballControlClient, games: [String], store: String, modules: ChildProcess,
+        gateways: [(url: String, process: ChildProcess)], logger: Logger
     ) async throws -> MatchID {
         let fixture = try await feed.schedule(
             .init(home: "Bench Rovers", away: "Bench United", kickoff: Date().addingTimeInterval(60)))
@@ -105,14 +118,15 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         guard let id = current?.id else { throw ValidationError("games did not see the match") }
         let setup =
             (instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL"))
-            + (throughGateway ? ", through the gateway" : "")
+            + (gateways.isEmpty ? "" : gateways.count == 1 ? ", through the gateway" : ", through \(gateways.count) gateways")
+        let deviceURLs = gateways.isEmpty ? games : gateways.map(\.url)
         var devices: [Device] = []
         var event = 0
         for count in Set([max(1, clients / 10), clients]).sorted() {
             let (residentBefore, added) = (modules.residentBytes(), count - devices.count)
+            let gatewaysBefore = gateways.map { $0.process.residentBytes() }.reduce(0, +)
             for index in devices.count..<count {
-                let base = throughGateway ? "http://127.0.0.1:28080" : games[index % games.count]
-                devices.append(try await Device.connect(baseURL: base, path: "/v1/matches/\(id)/live"))
+                devices.append(try await Device.connect(baseURL: deviceURLs[index % deviceURLs.count], path: "/v1/matches/\(id)/live"))
             }
             // Each device is sent the match when it connects; one that is not within a minute is
             // counted, and its deliveries are missing below.
@@ -125,14 +139,20 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             // its first frame (with two instances, the first's, for its half of them).
             try await Task.sleep(for: .seconds(2))
             let residentAfter = modules.residentBytes()
-            let memoryLine = String(
-                format: "  the modules' RSS %.1f MB -> %.1f MB for the last %d devices: %.1f KB a device", Double(residentBefore) / 1e6,
-                Double(residentAfter) / 1e6, added, Double(residentAfter - residentBefore) / Double(max(1, added / instances)) / 1024)
+            let memoryLine =
+                String(
+                    format: "  the modules' RSS %.1f MB -> %.1f MB for the last %d devices: %.1f KB a device", Double(residentBefore) / 1e6,
+                    Double(residentAfter) / 1e6, added, Double(residentAfter - residentBefore) / Double(max(1, added / instances)) / 1024)
+                + (gateways.isEmpty
+                    ? ""
+                    : String(
+                        format: "; the gateways' %.1f KB a device (its socket and its link to games)",
+                        Double(gateways.map { $0.process.residentBytes() }.reduce(0, +) - gatewaysBefore) / Double(max(1, added)) / 1024))
             let firstFrames = devices.map(\.frameCount)
             let startVersion = devices.compactMap { $0.arrivals().last?.message.version }.max() ?? 0
             // Wall time of the continuous clock's readings, to compare arrivals with updatedAt.
             let base = (clock: ContinuousClock.now, wall: Date())
-            let cpu = FanOutCPU(server: modules)
+            let cpu = FanOutCPU(server: modules, relays: gateways.map(\.process))
             for _ in 0..<seconds {
                 try await feed.record(
                     fixture,
