@@ -40,7 +40,7 @@ done
 echo "== huddle-bench chat --through-gateway"
 # shellcheck disable=SC2046
 timeout -k 10 300 "$BIN/huddle-bench" chat $(small chat) --history 0 --through-gateway
-# The live match's devices through the gateway, as phones connect.
-echo "== huddle-bench live-match --through-gateway"
+# The live match's devices through the gateway, as phones connect, spread over two of them.
+echo "== huddle-bench live-match --through-gateway --gateways 2"
 # shellcheck disable=SC2046
-timeout -k 10 300 "$BIN/huddle-bench" live-match $(small live-match) --through-gateway
+timeout -k 10 300 "$BIN/huddle-bench" live-match $(small live-match) --through-gateway --gateways 2
