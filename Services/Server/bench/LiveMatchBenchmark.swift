@@ -44,7 +44,8 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             throw ValidationError("--instances 2 needs --postgres: instances share the match through PostgreSQL")
         }
         guard !throughGateway || instances == 1 else { throw ValidationError("--through-gateway takes one games instance") }
-        guard gateways >= 1 else { throw ValidationError("--gateways takes 1 or more") }
+        // Their ports step by ten from 28080 and 28180: ten would take the first's operations port.
+        guard (1...9).contains(gateways) else { throw ValidationError("--gateways takes 1 to 9") }
         try await BenchStore.with(postgres: postgres, name: "live-match") { store in
             var logger = Logger(label: "bench")
             logger.logLevel = .error
