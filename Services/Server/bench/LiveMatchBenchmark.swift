@@ -121,11 +121,12 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             (instances == 2 ? "two instances sharing PostgreSQL" : (postgres == nil ? "one instance, SQLite" : "one instance, PostgreSQL"))
             + (gateways.isEmpty ? "" : gateways.count == 1 ? ", through the gateway" : ", through \(gateways.count) gateways")
         let deviceURLs = gateways.isEmpty ? games : gateways.map(\.url)
+        let gatewaysResident = { gateways.map { $0.process.residentBytes() }.reduce(0, +) }
         var devices: [Device] = []
         var event = 0
         for count in Set([max(1, clients / 10), clients]).sorted() {
             let (residentBefore, added) = (modules.residentBytes(), count - devices.count)
-            let gatewaysBefore = gateways.map { $0.process.residentBytes() }.reduce(0, +)
+            let gatewaysBefore = gatewaysResident()
             for index in devices.count..<count {
                 devices.append(try await Device.connect(baseURL: deviceURLs[index % deviceURLs.count], path: "/v1/matches/\(id)/live"))
             }
@@ -148,7 +149,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     ? ""
                     : String(
                         format: "; the gateways' %.1f KB a device (its socket and its link to games)",
-                        Double(gateways.map { $0.process.residentBytes() }.reduce(0, +) - gatewaysBefore) / Double(max(1, added)) / 1024))
+                        Double(gatewaysResident() - gatewaysBefore) / Double(max(1, added)) / 1024))
             let firstFrames = devices.map(\.frameCount)
             let startVersion = devices.compactMap { $0.arrivals().last?.message.version }.max() ?? 0
             // Wall time of the continuous clock's readings, to compare arrivals with updatedAt.
