@@ -36,6 +36,15 @@ final class BenchSocket<Message: Decodable & Sendable>: Sendable {
         self.frames = frames
     }
 
+    /// Every read into a buffer that holds a whole frame of the largest kind sent (a live match of
+    /// 4–5 KB), the same size from the first frame to the last. With NIO's adaptive buffers (2 KB at
+    /// first, grown after a read that filled one) the devices grew theirs during the second change
+    /// after 10,000 connected, page faults and copies in the devices' loop that took it twice the CPU
+    /// of the other changes, and that change's p99 was 208–409 ms against 121–181 for the rest
+    /// (`live-match --clients 10000`, five runs, perf over the devices' loop): a cost of the load
+    /// generator, not of the server it measures.
+    static var receiveBuffers: FixedSizeRecvByteBufferAllocator { FixedSizeRecvByteBufferAllocator(capacity: 16 * 1024) }
+
     /// Opens `path` at `baseURL` (`http://host:port`), with a bearer token when given.
     static func connect(baseURL: String, path: String, token: String? = nil) async throws -> BenchSocket {
         guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
@@ -49,6 +58,7 @@ final class BenchSocket<Message: Decodable & Sendable>: Sendable {
         let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
         let channel = try await ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.recvAllocator, value: Self.receiveBuffers)
             .channelInitializer { channel in
                 let upgrader = NIOWebSocketClientUpgrader(
                     requestKey: Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(), maxFrameSize: 1 << 20

@@ -172,13 +172,16 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             // is read from its store.
             let ingested = try await Self.ingestionTimes(of: id, store: store, logger: logger)
             var latencies: [Double] = [], versions = Set<Int>(), frameBytes: [Int] = []
+            var byChange: [Int: [Double]] = [:]
             for (device, first) in zip(devices, firstFrames) {
                 for arrival in device.arrivals(from: first) where arrival.message.version > startVersion {
                     guard let at = ingested[arrival.message.version] else { continue }
                     versions.insert(arrival.message.version)
                     frameBytes.append(arrival.bytes)
                     let arrived = base.wall.addingTimeInterval((arrival.at - base.clock).seconds)
-                    latencies.append(arrived.timeIntervalSince(at) * 1000)
+                    let latency = arrived.timeIntervalSince(at) * 1000
+                    latencies.append(latency)
+                    byChange[arrival.message.version, default: []].append(latency)
                 }
             }
             latencies.sort()
@@ -190,6 +193,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                     format: "  deliveries %d of %d  min %.2f ms  p50 %.2f ms  p99 %.2f ms  max %.2f ms  (frames of %d to %d bytes)",
                     latencies.count, versions.count * count, latencies.first ?? .nan, percentile(latencies, 0.5),
                     percentile(latencies, 0.99), latencies.last ?? .nan, frameBytes.min() ?? 0, frameBytes.max() ?? 0))
+            print(Self.changesLine(byChange))
             // What limits the figure on a small machine. The modules' process: games' fan-out, and its
             // polling of the feed, most of it at a few devices (the other modules idle); with two games
             // instances, the first's, for its half of the devices. This one: the devices, and the
@@ -199,6 +203,15 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         }
         for device in devices { await device.close() }
         return id
+    }
+
+    /// Each change's own p99, over its devices: their median and spread, and the slowest change, so a
+    /// run's p99 that one slow change makes shows as such: at 15 changes each holds a fifteenth of the
+    /// deliveries, more than the hundredth above the p99.
+    static func changesLine(_ latencies: [Int: [Double]]) -> String {
+        let p99s = latencies.mapValues { percentile($0.sorted(), 0.99) }
+        guard let slowest = p99s.max(by: { $0.value < $1.value }) else { return "  no change was delivered" }
+        return "  each change's p99 \(Spread(Array(p99s.values), unit: " ms", digits: 1)), the slowest version \(slowest.key)'s"
     }
 
     /// When games stored each version of the match (`match_changes.changed_at`, its `updatedAt`).
