@@ -200,9 +200,6 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        // The connection is handled on its own loop (`EventLoopTaskExecutor`).
-        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
-            await base.handle(value: value, logger: logger)
-        }
+        await base.handle(value: value, logger: logger)
     }
 }
