@@ -60,20 +60,19 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         responder: router.huddleResponder(),
         server: HTTPServerBuilder { responder in
             LiveServerConnections(
-                HandledOnItsLoop(
-                    HeadGuardedChannel(
-                        base: UpgradesNotMade(
-                            RelayingUpgradeChannel(
-                                responder: responder,
-                                // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
-                                additionalChannelHandlers: { [ModuleRelay(relay)] },
-                                decide: { head, channel, logger in
-                                    await upgrade(
-                                        head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
-                                        sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
-                                }),
-                            webSockets: true),
-                        limits: settings.head, bodyLimit: settings.bodyLimit)))
+                HeadGuardedChannel(
+                    base: UpgradesNotMade(
+                        RelayingUpgradeChannel(
+                            responder: responder,
+                            // Most requests are relayed below the router (`ModuleRelay`); the rest go on to it.
+                            additionalChannelHandlers: { [ModuleRelay(relay)] },
+                            decide: { head, channel, logger in
+                                await upgrade(
+                                    head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
+                                    sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
+                            }),
+                        webSockets: true),
+                    limits: settings.head, bodyLimit: settings.bodyLimit))
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

@@ -41,7 +41,7 @@ final class BenchSocket<Message: Decodable & Sendable>: Sendable {
     /// first, grown after a read that filled one) the devices grew theirs during the second change
     /// after 10,000 connected, page faults and copies in the devices' loop that took it twice the CPU
     /// of the other changes, and that change's p99 was 208–409 ms against 121–181 for the rest
-    /// (`live-match --clients 10000`, five runs, perf over the devices' loop): a cost of the load
+    /// (`live-match --clients 10000`, six runs, perf over the devices' loop): a cost of the load
     /// generator, not of the server it measures.
     static var receiveBuffers: FixedSizeRecvByteBufferAllocator { FixedSizeRecvByteBufferAllocator(capacity: 16 * 1024) }
 

@@ -97,13 +97,10 @@ final class UpgradeRequests: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 extension HTTPServerBuilder {
-    /// Hummingbird's HTTP/1.1 server with upgrades answered as plain HTTP (`UpgradesNotMade`), each
-    /// connection handled on its own loop (`HandledOnItsLoop`): the server of every service without
-    /// live sockets.
+    /// Hummingbird's HTTP/1.1 server with upgrades answered as plain HTTP (`UpgradesNotMade`): the
+    /// server of every service without live sockets.
     public static func http1WithoutUpgrades() -> HTTPServerBuilder {
-        .init { responder in
-            HandledOnItsLoop(UpgradesNotMade(HTTP1Channel(responder: responder, configuration: .init()), webSockets: false))
-        }
+        .init { responder in UpgradesNotMade(HTTP1Channel(responder: responder, configuration: .init()), webSockets: false) }
     }
 }
 
