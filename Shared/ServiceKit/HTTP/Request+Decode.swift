@@ -19,7 +19,7 @@ extension Request {
         // rule there is enforced here, and a field is named in the project's words.
         let value: JSONValue
         do {
-            value = try HuddleJSON.decoder.decode(JSONValue.self, from: data)
+            value = try JSONValue(parsing: data)
         } catch {
             throw CommonError.malformedBody("The body is not valid JSON.")
         }
