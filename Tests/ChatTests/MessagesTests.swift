@@ -71,6 +71,12 @@ struct MessagesTests {
                 #expect(try await chat.send(bad, to: room, as: ada).problem?.errors?.map(\.field) == ["text"])
             }
             #expect(try await chat.send("ok", to: room, as: ada, id: "has space").status == 422)
+            // A field given twice is checked as it is decoded, its first: a valid second cannot carry
+            // the first past the check (the check's JSON tree and the decoder read a body alike).
+            let twice = Data(#"{"text": "ok", "clientMessageId": "has space", "clientMessageId": "fine"}"#.utf8)
+            let repeated = try await chat.chat.call(
+                ChatAPI.send, room, rawBody: twice, token: ada.accessToken, headers: ["Content-Type": "application/json"])
+            #expect(repeated.status == 422 && repeated.problem?.errors?.map(\.field) == ["clientMessageId"], "\(repeated.text)")
             #expect(try await chat.send(String(repeating: "b", count: 2000), to: room, as: ada).status == 201)
             #expect(try await chat.send("line one\nline two", to: room, as: ada).status == 201)
             for index in 3...25 { _ = try await expect(201, chat.send("message \(index)", to: room, as: ada)) }

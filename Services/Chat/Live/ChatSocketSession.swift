@@ -63,7 +63,7 @@ final class ChatSocketSession: Sendable {
         case .tooLarge: return refuse("A message is at most \(ChatSockets.maxMessageSize) bytes.", outbox: outbox)
         case .strayContinuation: return refuse("A continuation frame came with no message to continue.", outbox: outbox)
         }
-        guard let value = try? JSONValue(parsing: Data(text.readableBytesView)),
+        guard let value = try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.readableBytesView)),
             let frame = try? HuddleJSON.decoder.decode(ChatClientFrame.self, from: Data(text.readableBytesView))
         else {
             return refuse("Send a JSON frame: subscribe, unsubscribe or send.", outbox: outbox)

@@ -44,7 +44,7 @@ public struct PersonalDataSection: Sendable {
             case .time: object[key] = .string(HuddleJSON.formatRFC3339(try row.decode(column: name, as: Date.self)))
             case .json:
                 let text = try row.decode(column: name, as: String.self)
-                object[key] = (try? JSONValue(parsing: Data(text.utf8))) ?? .string(text)
+                object[key] = (try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))) ?? .string(text)
             }
         }
         return object

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Any JSON value, as it arrived: what a body is checked against its schema as, before it is
 /// decoded into its Swift type.
@@ -36,37 +36,6 @@ public enum JSONValue: Codable, Equatable, Sendable {
             self = .bool(try container.decode(Bool.self))
         }
     }
-
-    /// The value a JSON text holds, read by Foundation's `JSONSerialization`: what request bodies and
-    /// socket frames are checked as. Decoding `JSONValue` itself tries each kind in turn, and every
-    /// kind that fails throws; for a ticket's body that took 24 µs against 7.6 µs for this (release
-    /// build, 100,000 reads each). Betting's CPU a ticket at 4 clients went from 628–658 to 592–619 µs
-    /// (`huddle-bench tickets`, three alternated pairs).
-    public init(parsing data: Data) throws {
-        self.init(foundation: try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed))
-    }
-
-    /// A value as `JSONSerialization` gives it: strings, numbers (a Bool is a number there, of its own
-    /// class), arrays, dictionaries and null.
-    private init(foundation object: Any) {
-        switch object {
-        case let text as String: self = .string(text)
-        case let fields as [String: Any]: self = .object(fields.mapValues(JSONValue.init(foundation:)))
-        case let items as [Any]: self = .array(items.map(JSONValue.init(foundation:)))
-        case let number as NSNumber:
-            if type(of: number) == Self.booleanClass {
-                self = .bool(number.boolValue)
-            } else if let integer = Int64(exactly: number) {
-                self = .integer(integer)
-            } else {
-                self = .number(number.doubleValue)
-            }
-        default: self = .null
-        }
-    }
-
-    /// The class Foundation gives true and false, on Linux as on Apple's systems.
-    private static let booleanClass = type(of: NSNumber(value: true))
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
