@@ -8,7 +8,7 @@ public import ServiceLifecycle
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.
 ///
 /// Configuration keys: the skeleton's (`auth.http.*`, `auth.db.url`, `auth.revocation.poll.ms`,
-/// `auth.events.*`, `internal.token`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
+/// `auth.events.*`, `internal.keys`, `auth.internal.key`) and `AuthSettings`' (`auth.bcrypt.cost`, `auth.jwt.privatekey`,
 /// `auth.admin.emails`, `auth.oauth.facebook.*`, `auth.oauth.apple.*`, `auth.exports.*`); it calls every
 /// personal-data holder (`Wiring.personalDataHolders`, `<module>.url`) for exports and deletion progress.
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {

@@ -10,7 +10,7 @@ public import ServiceLifecycle
 /// idempotency key, settled from match results.
 ///
 /// Configuration keys: the skeleton's (`betting.http.*`, `betting.db.url`, `betting.revocation.poll.ms`,
-/// `internal.token`) and `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
+/// `internal.keys`, `betting.internal.key`) and `BettingSettings`' (`betting.wallet.*`, `betting.stake.*`, `betting.selections.max`,
 /// `betting.payout.max`, `betting.postponed.*`, `betting.fixtures.reuse.ms`, `betting.odds.*`).
 /// Betting consumes games' match events: list `betting` in `games.events.subscribers`. It publishes
 /// tickets placed and settled to `betting.events.subscribers` (notify, chat).

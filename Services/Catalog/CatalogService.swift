@@ -9,7 +9,7 @@ public import ServiceLifecycle
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.
 ///
 /// Configuration keys: the skeleton's (`catalog.http.*`, `catalog.db.url`, `catalog.revocation.poll.ms`,
-/// `catalog.events.*`, `internal.token`), `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`) and
+/// `catalog.events.*`, `internal.keys`, `catalog.internal.key`), `CatalogSettings`' (`catalog.weather.*`, `catalog.news.*`) and
 /// the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`). Catalog
 /// consumes purchases' and auth's events: list `catalog` in `purchases.events.subscribers` and
 /// `auth.events.subscribers`.

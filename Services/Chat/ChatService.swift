@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// store's notifications.
 ///
 /// Configuration keys: the skeleton's (`chat.http.*`, `chat.db.url`, `chat.revocation.poll.ms`,
-/// `internal.token`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
+/// `internal.keys`, `chat.internal.key`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
 /// `chat.socket.*`). Chat consumes auth's, catalog's and games' events: list `chat` in their
 /// `<module>.events.subscribers`.
 public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {

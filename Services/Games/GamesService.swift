@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// Professional football matches from API-Football v3, versioned, with a live socket (`Matches/`).
 ///
 /// Configuration keys: the skeleton's (`games.http.*`, `games.db.url`, `games.revocation.poll.ms`,
-/// `games.events.*`, `internal.token`), `GamesSettings`' (`games.matches.*`) and the purchases gates
+/// `games.events.*`, `internal.keys`, `games.internal.key`), `GamesSettings`' (`games.matches.*`) and the purchases gates
 /// (`purchases.gates`, `purchases.products`: `EntitlementGates`). Games consumes catalog's team events
 /// and purchases' entitlement events: list `games` in `catalog.events.subscribers` and
 /// `purchases.events.subscribers`.

@@ -13,9 +13,9 @@ public import ServiceLifecycle
 /// `auth.events.subscribers`).
 ///
 /// Configuration keys: the skeleton's (`moderation.http.*`, `moderation.db.url`, `moderation.revocation.poll.ms`,
-/// `moderation.events.*`, `internal.token`) and `ModerationSettings`' (`moderation.reports.per.hour`,
+/// `moderation.events.*`, `internal.keys`, `moderation.internal.key`) and `ModerationSettings`' (`moderation.reports.per.hour`,
 /// `moderation.hide.after`, `moderation.console.session.ms`, `moderation.console.cookie.secure`). The console
-/// (`/admin`) seals the auth sessions it keeps with a key derived from `internal.token`.
+/// (`/admin`) seals the auth sessions it keeps with a key derived from its own `moderation.internal.key`.
 public func buildModerationService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = ModerationSettings(reader: reader)
     var service = try await ServiceSkeleton(.moderation, reader: reader, dependencies: dependencies, migrations: ModerationMigrations.all)
@@ -38,7 +38,7 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
     let consoleSessions = ConsoleSessions(
         database: service.database, store: sessionStore, auth: InternalClient(.auth, dependencies: dependencies, timeout: .seconds(10)),
         verifier: service.verifier, moderators: moderators,
-        sealer: TokenSealer(derivedFrom: dependencies.internalToken, purpose: "moderation console sessions"),
+        sealer: TokenSealer(derivedFrom: dependencies.internalKeys.privateKeyText(of: .moderation) ?? "", purpose: "moderation console sessions"),
         lifetime: settings.consoleSessionLifetime, logger: dependencies.logger, now: now)
     service.add(
         ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators),

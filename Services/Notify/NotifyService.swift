@@ -15,7 +15,7 @@ public import ServiceLifecycle
 /// written in the same transaction.
 ///
 /// Configuration keys: the skeleton's (`notify.http.*`, `notify.db.url`, `notify.revocation.poll.ms`,
-/// `internal.token`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`). Notify
+/// `internal.keys`, `notify.internal.key`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`). Notify
 /// consumes auth's, catalog's and games' events: list `notify` in their `<module>.events.subscribers`.
 public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.notify, reader: reader, dependencies: dependencies, migrations: NotifyMigrations.all)

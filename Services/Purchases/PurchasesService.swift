@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// `auth.events.subscribers`).
 ///
 /// Configuration keys: the skeleton's (`purchases.http.*`, `purchases.db.url`, `purchases.revocation.poll.ms`,
-/// `purchases.events.*`, `internal.token`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
+/// `purchases.events.*`, `internal.keys`, `purchases.internal.key`) and `PurchasesSettings`' (`purchases.products`, `purchases.appstore.*`).
 public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try await PurchasesSettings(reader: reader)
     var service = try await ServiceSkeleton(.purchases, reader: reader, dependencies: dependencies, migrations: PurchasesMigrations.all)

@@ -11,7 +11,7 @@ public import ServiceLifecycle
 /// `search` in their `<module>.events.subscribers`). It never reads their databases.
 ///
 /// Configuration keys: the skeleton's (`search.http.*`, `search.db.url`, `search.revocation.poll.ms`,
-/// `internal.token`) and the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`).
+/// `internal.keys`, `search.internal.key`) and the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`).
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database

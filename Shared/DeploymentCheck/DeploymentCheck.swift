@@ -5,7 +5,7 @@ public import ServiceKit
 /// Holds docker-compose.yml and deploy/postgres/init.sql to `Wiring`: every module in a service of
 /// its own; each publisher's subscriber list; the address of every module a service calls; for each
 /// module with a store, its database URL, the password variable the postgres container gets, and
-/// its role and database in init.sql; the gateway's module list. Answers what disagrees, one
+/// its role and database in init.sql; each module's own internal key and nobody else's; the gateway's module list. Answers what disagrees, one
 /// sentence each.
 public enum DeploymentCheck {
     public static func findings(compose: ComposeFile, initSQL: String, modules: [ServiceModule]) -> [String] {
@@ -23,10 +23,31 @@ public enum DeploymentCheck {
             findings += subscribers(of: module, in: service, deployed: deployed)
             findings += addresses(called: callees(of: module, deployed: deployed), by: service, deployed: deployed)
             if Wiring.stores.contains(module) { findings += store(of: module, in: service, compose: compose, initSQL: initSQL) }
+            findings += internalKeys(of: module, in: service)
         }
         if let gateway = deployed[.gateway] {
             let expected = Wiring.publicOwners.filter { deployed[$0] != nil }
             findings += list("GATEWAY_MODULES", in: gateway, expected: expected, because: "the gateway routes to them")
+        }
+        return findings
+    }
+
+    /// Every module reads all public keys; one that calls others holds its own private key, from a
+    /// variable of its own, and no other module's.
+    private static func internalKeys(of module: ServiceModule, in service: ComposeFile.Service) -> [String] {
+        var findings: [String] = []
+        if service.environment["INTERNAL_KEYS"]?.contains("${INTERNAL_KEYS") != true {
+            findings.append("\(service.name): INTERNAL_KEYS must come from ${INTERNAL_KEYS}")
+        }
+        let own = variable(module, "INTERNAL_KEY")
+        if Wiring.makesInternalCalls(module), service.environment[own]?.hasPrefix("${\(own)") != true {
+            findings.append("\(service.name): \(own) must come from ${\(own)}: it signs \(module.rawValue)'s internal calls")
+        }
+        for other in ServiceModule.allCases where other != module {
+            let key = variable(other, "INTERNAL_KEY")
+            if service.environment[key] != nil || service.environment.values.contains(where: { $0.contains("${\(key)") }) {
+                findings.append("\(service.name): holds \(key), \(other.rawValue)'s key, and could speak as \(other.rawValue)")
+            }
         }
         return findings
     }

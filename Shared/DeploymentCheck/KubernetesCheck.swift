@@ -4,8 +4,8 @@ public import ServiceKit
 
 /// Holds a rendered Kubernetes overlay to `Wiring`, as `DeploymentCheck` holds docker-compose.yml:
 /// every module deployed once; each publisher's subscriber list; the address of every module a
-/// module calls or delivers events to, naming a Service that selects that module's pods; the internal
-/// credential and, for a module with a store, its database URL as secret files (checked for role and
+/// module calls or delivers events to, naming a Service that selects that module's pods; the modules'
+/// public keys, its own private key and no other module's Secret and, for a module with a store, its database URL as secret files (checked for role and
 /// database where the overlay carries the Secret); the gateway's module list; and NetworkPolicies that
 /// let exactly the declared callers and publishers in, and a module out to exactly what it calls,
 /// its subscribers and its database. Answers what disagrees, one sentence each.
@@ -28,9 +28,7 @@ public enum KubernetesCheck {
             for callee in callees(of: module).filter({ deployed[$0] != nil }) {
                 findings += address(of: callee, for: workload, deployed: deployed, manifests: manifests)
             }
-            if !workload.secretFiles.contains("huddle-internal") {
-                findings.append("\(workload.name): the huddle-internal Secret (internal-token) is not among its secret files")
-            }
+            findings += internalKeys(of: module, workload, manifests)
             if Wiring.stores.contains(module) { findings += store(of: module, workload, manifests) }
             findings += policies(of: module, workload, deployed: deployed, manifests: manifests)
         }
@@ -72,6 +70,33 @@ public enum KubernetesCheck {
         guard !valid.contains(actual) else { return [] }
         let expected = valid.first ?? "a Service that selects \(callee.rawValue)'s pods"
         return ["\(workload.name): \(name) is '\(actual)' but \(workload.name) reaches \(callee.rawValue) at \(expected)"]
+    }
+
+    /// Every module reads all public keys (`internal-keys` in the huddle-internal Secret); one that
+    /// calls others holds its own private key (`<module>-internal-key` in its own Secret), and no pod
+    /// projects another module's Secret. Where the overlay carries them, each private key is the one
+    /// the public list gives for its module.
+    private static func internalKeys(of module: ServiceModule, _ workload: KubernetesManifests.Workload, _ manifests: KubernetesManifests)
+        -> [String]
+    {
+        var findings: [String] = []
+        if !workload.secretFiles.contains("huddle-internal") {
+            findings.append("\(workload.name): the huddle-internal Secret (internal-keys) is not among its secret files")
+        }
+        for other in ServiceModule.allCases where other != module && workload.secretFiles.contains("huddle-\(other.rawValue)") {
+            findings.append("\(workload.name): projects huddle-\(other.rawValue), \(other.rawValue)'s Secret, and could speak as \(other.rawValue)")
+        }
+        guard Wiring.makesInternalCalls(module) else { return findings }
+        let secret = "huddle-\(module.rawValue)", file = "\(module.rawValue)-internal-key"
+        if !workload.secretFiles.contains(secret) {
+            findings.append("\(workload.name): the \(secret) Secret (\(file)) is not among its secret files")
+        }
+        guard let list = manifests.secrets["huddle-internal"]?["internal-keys"], let carried = manifests.secrets[secret] else { return findings }
+        guard let privateKey = carried[file] else { return findings + ["\(secret): no \(file), which signs \(module.rawValue)'s internal calls"] }
+        if !InternalKeys.pairs(privateKey: privateKey, with: list, for: module) {
+            findings.append("\(secret): \(file) is not the private key of the public key internal-keys gives for \(module.rawValue)")
+        }
+        return findings
     }
 
     private static func store(of module: ServiceModule, _ workload: KubernetesManifests.Workload, _ manifests: KubernetesManifests)

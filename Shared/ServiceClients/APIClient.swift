@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
-import ServiceKit
+public import ServiceKit
 
 /// JSON over real HTTP through the endpoint descriptions, as an app would call the API: the demo
 /// seeds with it, the benchmarks load with it and the tests drive with it (`TestClient`). The path is
@@ -14,14 +14,14 @@ import ServiceKit
 public struct APIClient: Sendable {
     /// Where requests go: one base URL, or several (a replicated deployment's gateways) taken in turn.
     public let baseURLs: [String]
-    /// Sent with calls to internal operations; nil sends none.
-    public let internalCredential: String?
+    /// Who signs calls to internal operations, as a module would; nil sends no credential.
+    public let internalCallers: InternalCallers?
     private let turn = NIOLockedValueBox(0)
 
     /// `baseURL`: one base URL, or a comma-separated list of them that requests take in turn.
-    public init(baseURL: String, internalCredential: String? = nil) {
+    public init(baseURL: String, internalCallers: InternalCallers? = nil) {
         baseURLs = baseURL.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
-        self.internalCredential = internalCredential
+        self.internalCallers = internalCallers
     }
 
     /// The first base URL (where a live socket connects).
@@ -29,6 +29,11 @@ public struct APIClient: Sendable {
 
     /// The same client without the internal credential, to see internal operations refused.
     public var withoutCredential: APIClient { APIClient(baseURL: baseURLs.joined(separator: ",")) }
+
+    /// The same client calling internal operations as `module`, whatever the wiring lets it call.
+    public func acting(as module: ServiceModule) -> APIClient {
+        APIClient(baseURL: baseURLs.joined(separator: ","), internalCallers: internalCallers?.acting(as: module))
+    }
 
     private var nextBaseURL: String {
         turn.withLockedValue { turn in
@@ -80,7 +85,9 @@ public struct APIClient: Sendable {
     ) async throws -> Response {
         let operation = endpoint.operation
         var headers = headers
-        if operation.access == .internalCaller, let internalCredential { headers[Routes.Header.internalToken] = internalCredential }
+        if operation.access == .internalCaller, let token = try await internalCallers?.token(calling: operation.owner, at: operation.path.text) {
+            headers[Routes.Header.internalToken] = token
+        }
         let path = operation.path.filled(ids.map(\.description)) + (query.map { "?" + $0 } ?? "")
         return try await raw(
             operation.method.clientMethod, path, json: body.map { $0 as any Encodable }, rawBody: rawBody, chunked: chunked,

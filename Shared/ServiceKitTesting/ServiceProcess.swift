@@ -29,13 +29,14 @@ public final class ServiceProcess: @unchecked Sendable {
     public var processIdentifier: Int32? { process?.processIdentifier }
 
     /// `settings` are dotted keys (`notify.db.url`), given to the process as the environment
-    /// variables of those keys; it listens on a free port of 127.0.0.1. `openFilesSoftLimit` starts it
-    /// with that soft limit on open files, as a container runtime may.
+    /// variables of those keys, over the tests' internal keys (`TestStack.internalKeySettings`); it
+    /// listens on a free port of 127.0.0.1. `openFilesSoftLimit` starts it with that soft limit on
+    /// open files, as a container runtime may.
     public init(_ name: String, settings: [String: String], openFilesSoftLimit: Int? = nil) throws {
         self.name = name
         self.openFilesSoftLimit = openFilesSoftLimit
         port = try Self.freePort()
-        var values = settings
+        var values = TestStack.internalKeySettings.merging(settings) { _, given in given }
         values["\(name).http.host"] = "127.0.0.1"
         values["\(name).http.port"] = String(port)
         values["path"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

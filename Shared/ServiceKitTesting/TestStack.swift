@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Configuration
+import Crypto
 public import Contracts
 import Foundation
 public import Logging
@@ -11,7 +12,26 @@ public import ServiceLifecycle
 
 /// Modules started for a test on port 0, each with its own fresh store, talking over real HTTP.
 public final class TestStack: Sendable {
-    public static let internalToken = "test-internal-token-0123456789abcdef"
+    /// The modules' keys for internal calls in every test: fixed, so modules in processes of their own
+    /// and the tests that call them as a module agree (`internalKeySettings`, `internalCallers`).
+    public static let internalKeys: InternalKeys = {
+        let privateKeys = Dictionary(
+            uniqueKeysWithValues: ServiceModule.allCases.map { module in
+                let seed = SHA256.hash(data: Data("huddle test internal key \(module.rawValue)".utf8))
+                return (module, try! Curve25519.Signing.PrivateKey(rawRepresentation: Data(seed)))  // 32 bytes: cannot fail
+            })
+        return InternalKeys(publicKeys: privateKeys.mapValues(\.publicKey), privateKeys: privateKeys)
+    }()
+
+    /// `internal.keys` and every module's `<module>.internal.key`, for a module started in a process of its own.
+    public static var internalKeySettings: [String: String] {
+        var settings = ["internal.keys": internalKeys.publicKeyList]
+        for module in ServiceModule.allCases { settings["\(module.rawValue).internal.key"] = internalKeys.privateKeyText(of: module) }
+        return settings
+    }
+
+    /// Signs a test's internal calls as a module the wiring lets make them.
+    public static let internalCallers = InternalCallers(keys: internalKeys)
 
     public let runner: ModuleRunner
     private let group: ServiceGroup
@@ -31,10 +51,11 @@ public final class TestStack: Sendable {
         // how fast a loaded machine answers (with sixteen stacks at once, connecting to auth took
         // past its 500 ms, and a revocation poll or a seeding call failed).
         var values: [String: String] = [
-            "auth.bcrypt.cost": "4", "internal.token": internalToken, "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
+            "auth.bcrypt.cost": "4", "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
             "gateway.upstream.timeout.ms": "30000",
             "gateway.health.timeout.ms": "10000", "internal.timeout.ms": "10000",
         ]
+        values.merge(internalKeySettings) { _, new in new }
         let modules = builders.map(\.module)
         let made = try await store.freshDatabases(for: modules, besides: config)
         values.merge(made) { _, new in new }
@@ -107,6 +128,14 @@ public final class TestStack: Sendable {
         }
     }
 
+    /// What `module`'s builder is handed, its credential included: for a test that calls other
+    /// modules' internal operations as that module would.
+    public func dependencies(of module: ServiceModule) -> ServiceDependencies {
+        var dependencies = runner.dependencies
+        dependencies.credential = Self.internalKeys.credential(of: module)
+        return dependencies
+    }
+
     /// A client for one module's public API.
-    public func client(_ module: ServiceModule) -> TestClient { TestClient(baseURL: url(module), internalCredential: Self.internalToken) }
+    public func client(_ module: ServiceModule) -> TestClient { TestClient(baseURL: url(module), internalCallers: Self.internalCallers) }
 }

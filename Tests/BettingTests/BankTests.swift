@@ -61,7 +61,7 @@ struct BankTests {
                     "betting",
                     settings: [
                         "betting.db.url": try await TestStore.postgres.freshDatabaseURL(), "auth.url": auth.url(.auth),
-                        "internal.token": TestStack.internalToken, "betting.odds.provider.url": feedURL,
+                        "betting.odds.provider.url": feedURL,
                         "betting.odds.provider.key": "huddle-dev-football-key", "betting.odds.poll.ms": "100",
                         "betting.wallet.grant": "10000", "betting.stake.min": "100", "betting.stake.max": "2000", "betting.db.pool": "8",
                         "log.level": "critical",
@@ -79,7 +79,7 @@ struct BankTests {
     }
 
     private func run(_ size: Size, betting process: ServiceProcess, feed: FootballControlClient, auth: TestClient) async throws {
-        let betting = TestClient(baseURL: process.url, internalCredential: TestStack.internalToken)
+        let betting = TestClient(baseURL: process.url, internalCallers: TestStack.internalCallers)
         let fixtures = try await (0..<size.fixtures).asyncMap { index in try await fixture(index, feed: feed, betting: betting) }
         let users = try await (0..<size.users).asyncMap { index in try await auth.register(name: "Punter \(index)") }
 

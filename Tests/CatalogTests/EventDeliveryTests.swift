@@ -53,14 +53,14 @@ struct EventDeliveryTests {
     @Test("A redelivered event is applied once")
     func inboxDropsRepeats() async throws {
         try await RecordingSubscriber.with { subscriber in
-            let event = EventEnvelope(type: "test.happened", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8))
-            let client = TestClient(baseURL: subscriber.url, internalCredential: TestStack.internalToken)
+            let event = EventEnvelope(type: "games.test.happened", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8))
+            let client = TestClient(baseURL: subscriber.url, internalCallers: TestStack.internalCallers.acting(as: .games))
             for _ in 0..<3 {
-                let response = try await client.call(EventsAPI.deliver(to: .catalog), body: EventBatch(events: [event]))
+                let response = try await client.call(EventsAPI.deliver(to: .search), body: EventBatch(events: [event]))
                 #expect(response.status == 204)
             }
             #expect(
-                try await client.withoutCredential.call(EventsAPI.deliver(to: .catalog), body: EventBatch(events: [event])).status == 401)
+                try await client.withoutCredential.call(EventsAPI.deliver(to: .search), body: EventBatch(events: [event])).status == 401)
             #expect(subscriber.events.map(\.id) == [event.id])
         }
     }
@@ -82,7 +82,7 @@ struct EventDeliveryTests {
             let admin = try await h.admin()
             let course = try await h.catalog.value(CatalogAPI.createCourse, body: CourseTests.course(), token: admin.accessToken)
 
-            let client = CatalogClient(dependencies: h.stack.runner.dependencies)
+            let client = CatalogClient(dependencies: h.stack.dependencies(of: .games))
             #expect(try await client.team(team.id)?.name == team.name)
             #expect(try await client.team(TeamID()) == nil)
             #expect(try await client.membership(of: manager.user.id, in: team.id)?.role == .manager)
@@ -101,7 +101,7 @@ struct EventDeliveryTests {
     @Test("A catalog that is down is a 503 for its callers")
     func catalogDown() async throws {
         try await CatalogHarness.with(directory: [:]) { h in
-            var dependencies = h.stack.runner.dependencies
+            var dependencies = h.stack.dependencies(of: .games)
             dependencies.directory = ServiceDirectory(urls: [.catalog: "http://127.0.0.1:1"])
             await #expect(throws: CommonError.self) { try await CatalogClient(dependencies: dependencies).team(TeamID()) }
         }

@@ -37,7 +37,7 @@ struct NotifyKillTests {
             let builders = [ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]
             try await TestStack.with(builders, store: .sqlite) { auth in
                 let settings = pushSettings.merging([
-                    "notify.db.url": url, "notify.db.pool": "8", "auth.url": auth.url(.auth), "internal.token": TestStack.internalToken,
+                    "notify.db.url": url, "notify.db.pool": "8", "auth.url": auth.url(.auth),
                     "notify.reminders.poll.ms": "50", "notify.push.poll.ms": "50", "notify.push.lease.ms": "2000", "log.level": "critical",
                 ]) { _, new in new }
                 let replicas = try [ServiceProcess("notify", settings: settings), ServiceProcess("notify", settings: settings)]

@@ -27,7 +27,7 @@ struct PurchasesKillTests {
             let purchases = try ServiceProcess(
                 "purchases",
                 settings: [
-                    "purchases.db.url": url, "auth.url": auth.url(.auth), "internal.token": TestStack.internalToken,
+                    "purchases.db.url": url, "auth.url": auth.url(.auth),
                     "log.level": "critical",
                     "purchases.appstore.bundle.id": "dev.huddle.app", "purchases.appstore.environment": "Sandbox",
                     "purchases.appstore.roots": try signer.rootPEM,

@@ -196,7 +196,7 @@ struct GeoSearchTests {
             }
             envelope["type"] = nil
             let json = ["Content-Type": "application/json"]
-            let credited = TestClient(baseURL: h.search.baseURL, internalCredential: TestStack.internalToken)
+            let credited = TestClient(baseURL: h.search.baseURL, internalCallers: TestStack.internalCallers)
             let notJSON = try await credited.call(EventsAPI.deliver(to: .search), rawBody: Data("{\"events\": [".utf8), headers: json)
             #expect(notJSON.status == 400 && notJSON.problem?.code == "MALFORMED_BODY")
             let lacking = try await credited.call(

@@ -97,12 +97,12 @@ struct AccountDataThroughGatewayTests {
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available.filter { $0 != .chat },
             reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalToken: TestStack.internalToken, logger: logger)
+            internalKeys: TestStack.internalKeys, logger: logger)
         settings["auth.url"] = stack.url(of: .auth)
         let chatSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(settings))
         func startChat() async throws -> EmbeddedStack {
             let chat = try await EmbeddedStack.start(
-                modules: [.chat], reader: chatSettings, internalToken: TestStack.internalToken, logger: logger)
+                modules: [.chat], reader: chatSettings, internalKeys: TestStack.internalKeys, logger: logger)
             stack.runner.directory.set(.chat, url: chat.url(of: .chat))
             return chat
         }

@@ -30,7 +30,7 @@ struct OpenFilesLimitTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Auth alone: the modules it calls are named (it refuses to start without their addresses), none runs.
         var settings = [
-            "auth.db.url": "sqlite:\(directory.path)/auth.sqlite", "internal.token": TestStack.internalToken, "log.level": "error",
+            "auth.db.url": "sqlite:\(directory.path)/auth.sqlite", "log.level": "error",
         ]
         for module in ServiceModule.allCases where module != .auth { settings["\(module.rawValue).url"] = "http://127.0.0.1:1" }
         let auth = try ServiceProcess("auth", settings: settings, openFilesSoftLimit: 256)

@@ -109,7 +109,7 @@ struct StackTests {
         let settings = settings(adminEmail: adminEmail, config: made.merging(config) { _, given in given })
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalToken: TestStack.internalToken, logger: logger)
+            internalKeys: TestStack.internalKeys, logger: logger)
         let running = stack.runner.dependencies.running
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
@@ -178,7 +178,7 @@ extension StackTests {
         let error = await #expect(throws: MissingConfiguration.self) {
             try await EmbeddedStack.start(
                 modules: [.games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalToken: TestStack.internalToken, logger: Logger(label: "stack-test"))
+                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"))
         }
         #expect(error?.key == "catalog.url")
         #expect(error?.description.contains("games calls catalog: set CATALOG_URL") == true)
@@ -198,7 +198,7 @@ extension StackTests {
         let error = await #expect(throws: ModuleFailed.self) {
             try await EmbeddedStack.start(
                 modules: [.gateway, .auth], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalToken: TestStack.internalToken, logger: Logger(label: "stack-test"))
+                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"))
         }
         #expect(error?.module == .gateway)
         #expect(error?.description.contains("127.0.0.1:\(port)") == true)

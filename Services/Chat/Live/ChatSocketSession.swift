@@ -63,9 +63,15 @@ final class ChatSocketSession: Sendable {
         case .tooLarge: return refuse("A message is at most \(ChatSockets.maxMessageSize) bytes.", outbox: outbox)
         case .strayContinuation: return refuse("A continuation frame came with no message to continue.", outbox: outbox)
         }
-        guard let value = try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.readableBytesView)),
-            let frame = try? HuddleJSON.decoder.decode(ChatClientFrame.self, from: Data(text.readableBytesView))
-        else {
+        let value: JSONValue
+        do {
+            value = try JSONTree.read(Data(text.readableBytesView))
+        } catch .tooDeep {
+            return refuse("A frame nests arrays and objects at most \(JSONTree.maximumDepth) levels deep.", outbox: outbox)
+        } catch {
+            return refuse("Send a JSON frame: subscribe, unsubscribe or send.", outbox: outbox)
+        }
+        guard let frame = try? HuddleJSON.decoder.decode(ChatClientFrame.self, from: Data(text.readableBytesView)) else {
             return refuse("Send a JSON frame: subscribe, unsubscribe or send.", outbox: outbox)
         }
         // Each frame a device sends is a span of its socket's connect.

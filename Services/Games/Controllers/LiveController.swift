@@ -56,7 +56,7 @@ struct LiveController: Controller {
     /// Applies a score sent on the socket; its change reaches every device, this one included.
     /// Returns the message that tells this device why nothing changed, if so.
     private func apply(_ message: WebSocketMessage, to round: RoundID, by user: UserID, version: Int) async -> LiveMessage? {
-        guard case .text(let text) = message, let value = try? HuddleJSON.decoder.decode(JSONValue.self, from: Data(text.utf8))
+        guard case .text(let text) = message, let value = try? JSONTree.read(Data(text.utf8))
         else {
             let problem = Problem(
                 title: "Invalid message", status: 400, detail: "Send a JSON score: {playerId, hole, strokes, expectedVersion?}.",

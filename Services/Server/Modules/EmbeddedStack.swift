@@ -16,7 +16,7 @@ public final class EmbeddedStack: Sendable {
     /// Returns once every module listens; gives up after `startupTimeout` (nil: waits for as long as
     /// their migrations take, and only a module that fails to start ends the wait).
     public static func start(
-        modules: [ServiceModule], reader: ConfigReader, internalToken: String? = nil, logger: Logger,
+        modules: [ServiceModule], reader: ConfigReader, internalKeys: InternalKeys? = nil, logger: Logger,
         extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = [], startupTimeout: Duration? = .seconds(30)
     ) async throws -> EmbeddedStack {
         // A module started without the address of one it calls would fail on its first request;
@@ -26,7 +26,7 @@ public final class EmbeddedStack: Sendable {
                 key: "\(callee.rawValue).url",
                 hint: "\(caller.rawValue) calls \(callee.rawValue): set \(callee.rawValue.uppercased())_URL to its address")
         }
-        let runner = try ModuleRunner(reader: reader, internalToken: internalToken, logger: logger)
+        let runner = try ModuleRunner(reader: reader, internalKeys: internalKeys, logger: logger)
         let services = try await runner.services(for: modules, builders: HuddleModules.builders, reader: reader)
         let group = runner.group(running: extraServices + services, signals: gracefulShutdownSignals, logger: logger)
         let task = Task { try await runner.run(group) }

@@ -18,7 +18,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             Any configuration key can be set with --set key=value or its environment variable
             (auth.db.url ↔ AUTH_DB_URL). Keys are listed in README.md.
             """,
-        subcommands: [DemoCommand.self, ComposeCommand.self])
+        subcommands: [DemoCommand.self, ComposeCommand.self, InternalKeysCommand.self])
 
     @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
     var modules = "all"
@@ -103,8 +103,9 @@ public struct HuddleCommand: AsyncParsableCommand {
         // (GET /test/traces/{traceId}); before any HTTP client is made, which takes the tracer when created.
         let tracing = try HuddleTracing.bootstrap(serviceName: "huddle", defaults: standIn ? Self.standInTracing : [:])
 
-        // One process shares one secret for internal calls; it only has to be stable while it runs.
-        let internalToken = reader.string(forKey: "internal.token", isSecret: true) ?? UUID().uuidString + UUID().uuidString
+        // Modules in one process sign their internal calls with keys made for this run, unless keys
+        // are configured; they only have to be stable while it runs.
+        let internalKeys = try InternalKeys.configured(by: reader) ?? .generate()
         let pushes = PushRecorder()
         let extras: [any Service] =
             standIn
@@ -118,7 +119,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         // to the stand-in's collector, then the stand-in (before it, the flush waited 10 s on a refusal).
         let services = extras + [tracing].compactMap { $0 }
         let stack = try await EmbeddedStack.start(
-            modules: modules, reader: reader, internalToken: internalToken, logger: logger, extraServices: services,
+            modules: modules, reader: reader, internalKeys: internalKeys, logger: logger, extraServices: services,
             gracefulShutdownSignals: [.sigterm, .sigint])
         for module in modules { logger.info("\(module.rawValue) at \(stack.url(of: module))") }
         // The demo is seeded while the stack runs, so a signal during seeding stops `huddle` at once

@@ -21,7 +21,6 @@ struct BalanceBenchmark: AsyncParsableCommand {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("balance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: data) }
-        let token = "benchmark-internal-token-0123456789"
         var processes: [ChildProcess] = []
         defer { processes.forEach { $0.stop() } }
         let instances = ["http://127.0.0.1:28111", "http://127.0.0.1:28112"]
@@ -31,7 +30,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
                     "catalog",
                     environment: [
                         "CATALOG_HTTP_PORT": String(28111 + index), "CATALOG_DB_URL": "sqlite:\(data.path)/catalog-\(index).sqlite",
-                        "INTERNAL_TOKEN": token, "AUTH_URL": "http://127.0.0.1:1",
+                        "AUTH_URL": "http://127.0.0.1:1",
                     ]))
             try await ChildProcess.waitForHealth(url)
         }
@@ -45,7 +44,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
                     "gateway",
                     environment: [
                         "GATEWAY_HTTP_PORT": String(port), "GATEWAY_OPS_HTTP_PORT": String(port + 1), "CATALOG_URL": upstream,
-                        "GATEWAY_MODULES": "catalog", "INTERNAL_TOKEN": token, "GATEWAY_RATELIMIT_RATE": "100000000",
+                        "GATEWAY_MODULES": "catalog", "GATEWAY_RATELIMIT_RATE": "100000000",
                         "GATEWAY_RATELIMIT_BURST": "100000000", "GATEWAY_EVENT_LOOPS": "1",
                         // The instances as listed: resolving `localhost` would make the two names one.
                         "GATEWAY_UPSTREAM_RESOLVE_MS": "0",

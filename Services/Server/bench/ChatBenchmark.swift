@@ -40,9 +40,8 @@ struct ChatBenchmark: AsyncParsableCommand {
         try await BenchStore.with(postgres: postgres, name: "chat") { store in
             let data = store.directory
             let (chatDB, authDB) = (try await store.url("chat"), try await store.url("auth"))
-            let token = UUID().uuidString + UUID().uuidString
             let common = [
-                "internal.token=\(token)", "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",
+                "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1",
                 "chat.db.url=\(chatDB)",
             ]
             var processes = [

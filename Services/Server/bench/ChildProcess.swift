@@ -1,6 +1,8 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import NIOHTTP1
+import ServiceKit
 import ServiceKitTesting
 
 /// A `huddle`, or one module's executable, started from the same build directory as this benchmark.
@@ -12,6 +14,7 @@ struct ChildProcess {
         try program(
             built(name), [],
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin", "LOG_LEVEL": "error"]
+                .merging(internalKeys.map { (EnvironmentVariablesProvider.variableName(of: $0.key), $0.value) }) { _, key in key }
                 .merging(environment) { _, given in given })
     }
 
@@ -20,9 +23,13 @@ struct ChildProcess {
         try program(
             built("huddle"),
             arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
-                + settings.flatMap { ["--set", $0] },
+                + (internalKeys.map { "\($0.key)=\($0.value)" } + settings).flatMap { ["--set", $0] },
             environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
     }
+
+    /// The same keys for internal calls in every process a benchmark starts, so modules split over
+    /// several processes trust each other.
+    private static let internalKeys = TestStack.internalKeySettings
 
     /// A program that runs beside the benchmark until stopped (a module, nginx), its output discarded;
     /// with this process's environment unless given one.

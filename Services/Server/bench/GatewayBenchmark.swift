@@ -27,7 +27,6 @@ struct GatewayBenchmark: AsyncParsableCommand {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: data) }
-        let internalToken = "benchmark-internal-token-0123456789"
         let (authPort, gatewayPort, nginxPort) = (28311, 28300, 28320)
         var processes: [ChildProcess] = []
         defer { processes.forEach { $0.stop() } }
@@ -35,7 +34,7 @@ struct GatewayBenchmark: AsyncParsableCommand {
             try .module(
                 "auth",
                 environment: [
-                    "AUTH_HTTP_PORT": String(authPort), "AUTH_DB_URL": "sqlite:\(data.path)/auth.sqlite", "INTERNAL_TOKEN": internalToken,
+                    "AUTH_HTTP_PORT": String(authPort), "AUTH_DB_URL": "sqlite:\(data.path)/auth.sqlite",
                     "AUTH_BCRYPT_COST": "4",
                 ].merging(AbsentModules.addresses(besides: [.auth]).environmentVariables) { given, _ in given }))
         try await ChildProcess.waitForHealth("http://127.0.0.1:\(authPort)")
@@ -44,7 +43,7 @@ struct GatewayBenchmark: AsyncParsableCommand {
                 "gateway",
                 environment: [
                     "GATEWAY_HTTP_PORT": String(gatewayPort), "GATEWAY_OPS_HTTP_PORT": String(gatewayPort + 1),
-                    "AUTH_URL": "http://127.0.0.1:\(authPort)", "GATEWAY_MODULES": "auth", "INTERNAL_TOKEN": internalToken,
+                    "AUTH_URL": "http://127.0.0.1:\(authPort)", "GATEWAY_MODULES": "auth",
                     "GATEWAY_RATELIMIT_RATE": "100000000", "GATEWAY_RATELIMIT_BURST": "100000000",
                     "GATEWAY_EVENT_LOOPS": String(eventLoops),
                 ]))

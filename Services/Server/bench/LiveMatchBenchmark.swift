@@ -53,7 +53,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
                 provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "100000"]))
             try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: logger, onListening: $0) }) { feedURL in
                 var settings = [
-                    "internal.token=\(TestStack.internalToken)", "games.matches.provider.url=\(feedURL)",
+                    "games.matches.provider.url=\(feedURL)",
                     "games.matches.provider.key=huddle-dev-football-key", "games.matches.poll.live.ms=100",
                     "games.matches.poll.day.ms=1000",
                     "gateway.ratelimit.rate=1000000", "gateway.ratelimit.burst=1000000",

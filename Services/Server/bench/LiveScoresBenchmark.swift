@@ -36,7 +36,7 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
         settings.merge(AbsentModules.addresses(besides: [.auth, .catalog, .games])) { given, _ in given }
         let first = try await EmbeddedStack.start(
             modules: [.auth, .catalog, .games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalToken: TestStack.internalToken, logger: logger)
+            internalKeys: TestStack.internalKeys, logger: logger)
         var gamesURLs = [first.url(of: .games)]
         var stacks = [first]
         if instances == 2 {
@@ -46,7 +46,7 @@ struct LiveScoresBenchmark: AsyncParsableCommand {
             ]
             let stack = try await EmbeddedStack.start(
                 modules: [.games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(second)),
-                internalToken: TestStack.internalToken, logger: logger)
+                internalKeys: TestStack.internalKeys, logger: logger)
             stacks.append(stack)
             gamesURLs.append(stack.url(of: .games))
         }

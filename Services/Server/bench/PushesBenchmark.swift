@@ -31,7 +31,7 @@ struct PushesBenchmark: AsyncParsableCommand {
             try await withPushStandIns { pushSettings, _, recorder in
                 let settings =
                     [
-                        "internal.token=\(TestStack.internalToken)", "auth.http.port=28081", "notify.http.port=28087",
+                        "auth.http.port=28081", "notify.http.port=28087",
                         "auth.db.url=\(authDB)",
                         "notify.db.url=\(notifyDB)",
                     ] + pushSettings.map { "\($0.key)=\($0.value)" }

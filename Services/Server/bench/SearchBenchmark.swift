@@ -34,10 +34,10 @@ struct SearchBenchmark: AsyncParsableCommand {
             ].merging(AbsentModules.addresses(besides: [.auth, .search])) { given, _ in given }
             let stack = try await EmbeddedStack.start(
                 modules: [.auth, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalToken: TestStack.internalToken, logger: logger)
+                internalKeys: TestStack.internalKeys, logger: logger)
             do {
                 try await measure(
-                    search: TestClient(baseURL: stack.url(of: .search), internalCredential: TestStack.internalToken),
+                    search: TestClient(baseURL: stack.url(of: .search), internalCallers: TestStack.internalCallers),
                     auth: TestClient(baseURL: stack.url(of: .auth)), searchURL: stack.url(of: .search), directory: store.directory)
             } catch {
                 try? await stack.stop()

@@ -55,7 +55,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 let server = try ChildProcess.huddle(
                     ["--modules", "auth,betting"],
                     settings: [
-                        "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "auth.http.port=28081",
+                        "auth.bcrypt.cost=4", "auth.http.port=28081",
                         "betting.http.port=28085",
                         "auth.db.url=\(try await store.url("auth"))", "betting.db.url=\(try await store.url("betting"))",
                         "betting.db.pool=\(max(20, levels.max() ?? 20))", "betting.odds.provider.url=\(feedURL)",

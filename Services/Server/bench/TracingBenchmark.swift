@@ -103,7 +103,7 @@ struct TracingBenchmark: AsyncParsableCommand {
         let server = try ChildProcess.huddle(
             ["--modules", "gateway,auth,betting"],
             settings: [
-                "internal.token=\(TestStack.internalToken)", "auth.bcrypt.cost=4", "gateway.http.port=28080", "gateway.ops.http.port=29180",
+                "auth.bcrypt.cost=4", "gateway.http.port=28080", "gateway.ops.http.port=29180",
                 "auth.http.port=28081", "betting.http.port=28085", "auth.url=http://127.0.0.1:28081", "betting.url=http://127.0.0.1:28085",
                 "auth.db.url=sqlite:\(data.path)/auth.sqlite",
                 "betting.db.url=sqlite:\(data.path)/betting.sqlite", "betting.odds.provider.url=\(feed)",

@@ -28,6 +28,8 @@ public struct Identity: Sendable, Equatable {
 public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestContext, RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: Identity?
+    /// The module that made an internal call, as its signed token proves (`InternalCallerMiddleware`).
+    public var internalCaller: ServiceModule?
     public let remoteAddress: SocketAddress?
     public var requestID: String = ""
     public let webSocket: WebSocketHandlerReference<Self>
@@ -43,6 +45,7 @@ public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestCont
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.identity = nil
+        self.internalCaller = nil
         self.remoteAddress = source.channel.remoteAddress
         self.webSocket = .init()
         self.channel = source.channel

@@ -14,7 +14,10 @@ extension Request {
         let buffer = try await collectBody(context: context)
         guard buffer.readableBytes > 0 else { throw CommonError.malformedBody("A JSON body is required.") }
         let data = Data(buffer: buffer)
-        guard checkingSchema else { return try Self.decode(T.self, from: data) }
+        guard checkingSchema else {
+            try JSONTree.requireShallow(data)
+            return try Self.decode(T.self, from: data)
+        }
         // The body is checked against the schema the document states before it is decoded, so every
         // rule there is enforced here, and a field is named in the project's words. The tree is read by
         // the decoder that then reads the type: both take a repeated field's first value. Foundation's
@@ -22,7 +25,9 @@ extension Request {
         // an invalid first one past the check.
         let value: JSONValue
         do {
-            value = try HuddleJSON.decoder.decode(JSONValue.self, from: data)
+            value = try JSONTree.read(data)
+        } catch .tooDeep {
+            throw CommonError.malformedBody(JSONTree.tooDeepDetail)
         } catch {
             throw CommonError.malformedBody("The body is not valid JSON.")
         }

@@ -5,7 +5,7 @@ public import Tracing
 
 extension Router where Context == HuddleRequestContext {
     /// The router every service starts from: request ids and problem+json for every answer,
-    /// request metrics, the internal credential on `/internal/...`, access-token verification,
+    /// request metrics, the calling module's credential on `/internal/...`, access-token verification,
     /// `/health` (`/health/live`, `/health/ready`) and `/metrics`.
     public static func huddle(
         module: ServiceModule, verifier: TokenVerifier, dependencies: ServiceDependencies,
@@ -17,7 +17,7 @@ extension Router where Context == HuddleRequestContext {
             ServerSpanMiddleware<HuddleRequestContext>(module: module)
             RequestIDMiddleware()
             RequestMetricsMiddleware()
-            InternalCredentialMiddleware<HuddleRequestContext>(token: dependencies.internalToken)
+            InternalCallerMiddleware(verifier: InternalCallVerifier(module: module, publicKeys: dependencies.internalKeys.publicKeys))
             AccessTokenMiddleware(verifier: verifier)
         }
         StandardRoutes<HuddleRequestContext>(

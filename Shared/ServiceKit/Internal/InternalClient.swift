@@ -8,7 +8,7 @@ public import NIOHTTP1
 import Tracing
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer
-/// over this: it resolves the module's address on each call, sends the internal credential and the
+/// over this: it resolves the module's address on each call, sends the calling module's signed token and the
 /// caller's request id, applies a timeout, and turns failures into problems the caller can pass
 /// on — a module that is down or slow becomes a 503, never a 500 or a hang.
 public struct InternalClient: Sendable {
@@ -84,7 +84,11 @@ public struct InternalClient: Sendable {
         }
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        request.headers.add(name: Routes.Header.internalToken, value: dependencies.internalToken)
+        guard let credential = dependencies.credential else {
+            dependencies.logger.error("no internal key to call \(module.rawValue) with")
+            throw CommonError.dependencyUnavailable(module.rawValue)
+        }
+        request.headers.add(name: Routes.Header.internalToken, value: try await credential.token(for: module))
         if let requestID { request.headers.add(name: Routes.Header.requestID, value: requestID) }
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         if let body {

@@ -34,12 +34,14 @@ public final class ModuleRunner: Sendable {
     /// How long stopping may wait for connections and requests to finish before they are cancelled.
     private let shutdownGrace: Duration
 
-    /// Keys: `internal.token` (required unless `internalToken` is given), `<module>.url`,
+    /// Keys: `internal.keys` and `<module>.internal.key` for each module run that calls others
+    /// (`InternalKeys`; required unless `internalKeys` is given), `<module>.url`,
     /// `internal.connect.ms` (default 500), `internal.timeout.ms` (default 2000), `providers.connect.ms`
     /// (default 3000), `shutdown.grace.ms` (default 25000).
-    public init(reader: ConfigReader, internalToken: String? = nil, logger: Logger) throws {
-        guard let token = internalToken ?? reader.text("internal.token", isSecret: true), !token.isEmpty else {
-            throw MissingConfiguration(key: "internal.token", hint: "set INTERNAL_TOKEN to a long random secret shared by all services")
+    public init(reader: ConfigReader, internalKeys given: InternalKeys? = nil, logger: Logger) throws {
+        guard let internalKeys = try given ?? InternalKeys.configured(by: reader) else {
+            throw MissingConfiguration(
+                key: "internal.keys", hint: "set INTERNAL_KEYS and each module's <MODULE>_INTERNAL_KEY; `huddle internal-keys` makes a set")
         }
         // Below Kubernetes' 30 s between SIGTERM and SIGKILL: a connection that does not end (a
         // client that keeps it open, a request stuck) is cancelled, and the stores still close.
@@ -61,7 +63,7 @@ public final class ModuleRunner: Sendable {
         let listening = listening
         var dependencies = ServiceDependencies(
             directory: directory, httpClient: httpClient, providerClient: providerClient, metrics: MetricsBootstrap.registry(),
-            internalToken: token, logger: logger,
+            internalKeys: internalKeys, logger: logger,
             onListening: { module, port in
                 directory.set(module, url: "http://127.0.0.1:\(port)")
                 await listening.markListening(module)
@@ -85,8 +87,14 @@ public final class ModuleRunner: Sendable {
             }
             var dependencies = dependencies
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
+            dependencies.credential = dependencies.internalKeys.credential(of: module)
             let (host, port) = reader.listenAddress(for: module.rawValue, defaultPort: module.defaultPort)
             do {
+                if dependencies.credential == nil, Wiring.makesInternalCalls(module) {
+                    throw MissingConfiguration(
+                        key: "\(module.rawValue).internal.key",
+                        hint: "\(module.rawValue) calls other modules and needs its own key (\(module.rawValue.uppercased())_INTERNAL_KEY)")
+                }
                 let application = try await builder.build(reader, dependencies)
                 services.append(ModuleService(module: module, address: "\(host):\(port)", application: application))
             } catch {

@@ -15,8 +15,11 @@ public struct ServiceDependencies: Sendable {
     public var providerClient: HTTPClient
     /// Registry that `/metrics` renders.
     public var metrics: PrometheusCollectorRegistry
-    /// Secret that `/internal/...` routes require in `X-Internal-Token`.
-    public var internalToken: String
+    /// Every module's public key, which `/internal/...` routes check their callers' tokens against.
+    public var internalKeys: InternalKeys
+    /// The module's own credential, which signs the internal calls it makes; set by the runner for
+    /// each module it builds (nil where the module's key is not held).
+    public var credential: ModuleCredential?
     /// How long an internal call may take when its caller sets no time of its own (`internal.timeout.ms`).
     public var internalTimeout: Duration = .seconds(2)
     public var logger: Logger
@@ -27,14 +30,15 @@ public struct ServiceDependencies: Sendable {
 
     public init(
         directory: ServiceDirectory, httpClient: HTTPClient, providerClient: HTTPClient, metrics: PrometheusCollectorRegistry,
-        internalToken: String, logger: Logger,
+        internalKeys: InternalKeys, credential: ModuleCredential? = nil, logger: Logger,
         onListening: @escaping @Sendable (ServiceModule, Int) async -> Void = { _, _ in }
     ) {
         self.directory = directory
         self.httpClient = httpClient
         self.providerClient = providerClient
         self.metrics = metrics
-        self.internalToken = internalToken
+        self.internalKeys = internalKeys
+        self.credential = credential
         self.logger = logger
         self.onListening = onListening
     }

@@ -79,7 +79,14 @@ public struct ServiceSkeleton {
     public mutating func consumeEvents<Step>(_ handlers: EventHandlers<Step>, with consumer: EventConsumer) {
         consumedKinds.merge(handlers.kinds) { first, _ in first }
         let module = module
-        router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
+        let kinds = consumedKinds
+        router.on(EventsAPI.deliver(to: module)) { batch, _, context in
+            // A module publishes only its own events: one that speaks for another is refused whole.
+            if let stranger = batch.events.first(where: { Self.publisher(of: $0, kinds: kinds) != context.internalCaller }) {
+                context.logger.warning(
+                    "refused events from \(context.internalCaller?.rawValue ?? "no module"): \(stranger.type) is not its to publish")
+                throw CommonError.forbidden("\(stranger.type) is not published by \(context.internalCaller?.rawValue ?? "the caller").")
+            }
             try await EventTracing.consuming(batch.events, by: module) { _ = try await consumer.apply(batch.events) }
             return NoContent()
         }
@@ -87,6 +94,12 @@ public struct ServiceSkeleton {
         router.on(EventsAPI.applied(by: module)) { _, context in
             try await Inbox().applied(try context.parameters.id(EventID.self), from: database)
         }
+    }
+
+    /// Who publishes `event`: the owner of its kind, or for a kind this module does not take, the
+    /// module its dotted name begins with (`games.game.created`).
+    static func publisher(of event: EventEnvelope, kinds: [String: ServiceModule]) -> ServiceModule? {
+        kinds[event.type] ?? event.type.split(separator: ".", maxSplits: 1).first.flatMap { ServiceModule(rawValue: String($0)) }
     }
 
     /// Answers `GET /internal/users/{id}/personal-data` with `export`'s sections, for players' exports.

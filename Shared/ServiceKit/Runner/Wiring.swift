@@ -32,6 +32,22 @@ public enum Wiring {
         .moderation: [.auth, .catalog, .games, .chat],
     ]
 
+    /// The modules that may call `module`'s internal operation at `route` (as the router names it):
+    /// its event routes only from the modules that publish to it, every other one only from the
+    /// modules that call it.
+    public static func callers(of module: ServiceModule, at route: String) -> Set<ServiceModule> {
+        let eventRoutes = [EventsAPI.deliver(to: module).operation.path.text, EventsAPI.applied(by: module).operation.path.text]
+        if eventRoutes.contains(route) {
+            return Set(eventConsumers.filter { $0.value.contains(module) }.keys)
+        }
+        return Set(calls.filter { $0.value.contains(module) }.keys)
+    }
+
+    /// Whether `module` calls another's internal operations, its events' deliveries included.
+    public static func makesInternalCalls(_ module: ServiceModule) -> Bool {
+        !(calls[module] ?? []).isEmpty || eventConsumers[module] != nil
+    }
+
     /// The modules that hold players' personal data: each erases a deleted account's (consuming
     /// `auth.user.deleted`) and answers its part of a player's export; auth asks them both.
     public static var personalDataHolders: [ServiceModule] { eventConsumers[.auth] ?? [] }
