@@ -38,7 +38,8 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
     let consoleSessions = ConsoleSessions(
         database: service.database, store: sessionStore, auth: InternalClient(.auth, dependencies: dependencies, timeout: .seconds(10)),
         verifier: service.verifier, moderators: moderators,
-        sealer: TokenSealer(derivedFrom: dependencies.internalKeys.privateKeyText(of: .moderation) ?? "", purpose: "moderation console sessions"),
+        sealer: TokenSealer(
+            derivedFrom: dependencies.internalKeys.privateKeyText(of: .moderation) ?? "", purpose: "moderation console sessions"),
         lifetime: settings.consoleSessionLifetime, logger: dependencies.logger, now: now)
     service.add(
         ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators),

@@ -84,15 +84,20 @@ public enum KubernetesCheck {
             findings.append("\(workload.name): the huddle-internal Secret (internal-keys) is not among its secret files")
         }
         for other in ServiceModule.allCases where other != module && workload.secretFiles.contains("huddle-\(other.rawValue)") {
-            findings.append("\(workload.name): projects huddle-\(other.rawValue), \(other.rawValue)'s Secret, and could speak as \(other.rawValue)")
+            findings.append(
+                "\(workload.name): projects huddle-\(other.rawValue), \(other.rawValue)'s Secret, and could speak as \(other.rawValue)")
         }
         guard Wiring.makesInternalCalls(module) else { return findings }
         let secret = "huddle-\(module.rawValue)", file = "\(module.rawValue)-internal-key"
         if !workload.secretFiles.contains(secret) {
             findings.append("\(workload.name): the \(secret) Secret (\(file)) is not among its secret files")
         }
-        guard let list = manifests.secrets["huddle-internal"]?["internal-keys"], let carried = manifests.secrets[secret] else { return findings }
-        guard let privateKey = carried[file] else { return findings + ["\(secret): no \(file), which signs \(module.rawValue)'s internal calls"] }
+        guard let list = manifests.secrets["huddle-internal"]?["internal-keys"], let carried = manifests.secrets[secret] else {
+            return findings
+        }
+        guard let privateKey = carried[file] else {
+            return findings + ["\(secret): no \(file), which signs \(module.rawValue)'s internal calls"]
+        }
         if !InternalKeys.pairs(privateKey: privateKey, with: list, for: module) {
             findings.append("\(secret): \(file) is not the private key of the public key internal-keys gives for \(module.rawValue)")
         }

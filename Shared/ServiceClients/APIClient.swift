@@ -85,7 +85,9 @@ public struct APIClient: Sendable {
     ) async throws -> Response {
         let operation = endpoint.operation
         var headers = headers
-        if operation.access == .internalCaller, let token = try await internalCallers?.token(calling: operation.owner, at: operation.path.text) {
+        if operation.access == .internalCaller,
+            let token = try await internalCallers?.token(calling: operation.owner, at: operation.path.text)
+        {
             headers[Routes.Header.internalToken] = token
         }
         let path = operation.path.filled(ids.map(\.description)) + (query.map { "?" + $0 } ?? "")

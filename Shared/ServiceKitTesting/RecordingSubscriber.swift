@@ -15,7 +15,9 @@ public struct RecordingSubscriber: Sendable {
         let applied = NIOLockedValueBox<[EventEnvelope]>([])
         let consumer = EventConsumer(database: database) { event, _ in applied.withLockedValue { $0.append(event) } }
         let router = Router(context: HuddleRequestContext.self)
-        router.add(middleware: InternalCallerMiddleware(verifier: InternalCallVerifier(module: .search, publicKeys: TestStack.internalKeys.publicKeys)))
+        router.add(
+            middleware: InternalCallerMiddleware(
+                verifier: InternalCallVerifier(module: .search, publicKeys: TestStack.internalKeys.publicKeys)))
         // Any module's description of the route: they are one path and one shape.
         router.on(EventsAPI.deliver(to: .search)) { batch, _, _ in
             try await consumer.apply(batch.events)

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Configuration
-import Crypto
 public import Contracts
+import Crypto
 import Foundation
 public import Logging
 import NIOCore

@@ -77,4 +77,28 @@ struct KubernetesTests {
         #expect(open != yaml)
         #expect(try Self.findings(open).contains { $0.hasSuffix("a NetworkPolicy lets anyone in; only its callers may call it") })
     }
+
+    @Test("a pod that holds another module's key, or a key that is not its module's pair, is caught")
+    func keysAreCaught() throws {
+        let yaml = try Self.rendered("development")
+        // Betting's pods project catalog's Secret, and with it catalog's private key.
+        let documents = yaml.components(separatedBy: "\n---\n")
+        let sharing = documents.map { document in
+            guard document.contains("kind: Deployment"), document.contains("\n  name: betting\n") else { return document }
+            return document.replacingOccurrences(
+                of: "          - secret:\n              name: huddle-betting\n",
+                with: "          - secret:\n              name: huddle-betting\n          - secret:\n              name: huddle-catalog\n")
+        }.joined(separator: "\n---\n")
+        #expect(sharing != yaml)
+        #expect(try Self.findings(sharing) == ["betting: projects huddle-catalog, catalog's Secret, and could speak as catalog"])
+
+        // Games' private key swapped for chat's: it would sign tokens the public list does not verify as games'.
+        let gamesKey = try #require(yaml.firstMatch(of: #/  games-internal-key: (\S+)/#)?.output.1)
+        let chatKey = try #require(yaml.firstMatch(of: #/  chat-internal-key: (\S+)/#)?.output.1)
+        let swapped = yaml.replacingOccurrences(of: "games-internal-key: \(gamesKey)", with: "games-internal-key: \(chatKey)")
+        #expect(
+            try Self.findings(swapped) == [
+                "huddle-games: games-internal-key is not the private key of the public key internal-keys gives for games"
+            ])
+    }
 }

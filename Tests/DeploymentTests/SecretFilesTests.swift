@@ -14,11 +14,11 @@ struct SecretFilesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try "postgres://huddle_auth:s3cret@db:5432/huddle_auth\n".write(
             to: directory.appendingPathComponent("auth-db-url"), atomically: true, encoding: .utf8)
-        try "from-file".write(to: directory.appendingPathComponent("internal-token"), atomically: true, encoding: .utf8)
+        try "from-file".write(to: directory.appendingPathComponent("internal-keys"), atomically: true, encoding: .utf8)
 
-        let reader = try await ConfigReader.huddle(overrides: ["internal.token": "from-command-line"], secretsDirectory: directory.path)
+        let reader = try await ConfigReader.huddle(overrides: ["internal.keys": "from-command-line"], secretsDirectory: directory.path)
         #expect(reader.string(forKey: "auth.db.url", isSecret: true) == "postgres://huddle_auth:s3cret@db:5432/huddle_auth")
-        #expect(reader.string(forKey: "internal.token", isSecret: true) == "from-command-line")
+        #expect(reader.string(forKey: "internal.keys", isSecret: true) == "from-command-line")
         #expect(reader.string(forKey: "catalog.db.url") == nil)
     }
 }

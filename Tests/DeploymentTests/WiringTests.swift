@@ -46,6 +46,28 @@ struct WiringTests {
         #expect(findings.contains { $0.contains("CREATE DATABASE huddle_games") })
     }
 
+    @Test("a module without its own internal key, or holding another's, is caught")
+    func internalKeys() throws {
+        let initSQL = try Self.text("deploy/postgres/init.sql")
+        let compose = try Self.text("docker-compose.yml")
+        let withoutKey = compose.replacingOccurrences(
+            of: "      CHAT_INTERNAL_KEY: ${CHAT_INTERNAL_KEY:?set CHAT_INTERNAL_KEY (huddle internal-keys)}\n", with: "")
+        #expect(withoutKey != compose)
+        #expect(
+            try Self.findings(compose: withoutKey, initSQL: initSQL) == [
+                "chat: CHAT_INTERNAL_KEY must come from ${CHAT_INTERNAL_KEY}: it signs chat's internal calls"
+            ])
+        let sharing = compose.replacingOccurrences(
+            of: "      CHAT_INTERNAL_KEY: ${CHAT_INTERNAL_KEY:?set CHAT_INTERNAL_KEY (huddle internal-keys)}\n",
+            with:
+                "      CHAT_INTERNAL_KEY: ${CHAT_INTERNAL_KEY:?set CHAT_INTERNAL_KEY (huddle internal-keys)}\n      AUTH_INTERNAL_KEY: ${AUTH_INTERNAL_KEY}\n"
+        )
+        #expect(
+            try Self.findings(compose: sharing, initSQL: initSQL) == [
+                "chat: holds AUTH_INTERNAL_KEY, auth's key, and could speak as auth"
+            ])
+    }
+
     @Test("a database password compose would fill in empty is caught")
     func optionalPassword() throws {
         let compose = try Self.text("docker-compose.yml")

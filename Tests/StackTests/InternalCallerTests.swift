@@ -33,7 +33,9 @@ struct InternalCallerTests {
 
     /// One internal operation of `module`, its path filled with new ids.
     static func internalPath(of module: ServiceModule) -> (APIOperation, String)? {
-        guard let operation = API.operations(of: module).first(where: { $0.access == .internalCaller && $0.method == .get }) else { return nil }
+        guard let operation = API.operations(of: module).first(where: { $0.access == .internalCaller && $0.method == .get }) else {
+            return nil
+        }
         return (operation, operation.path.filled(operation.pathParameters.map { _ in UUID().uuidString.lowercased() }))
     }
 
@@ -46,7 +48,9 @@ struct InternalCallerTests {
                 // What the router routes as the internal path: these must be refused for want of a credential.
                 let routed = ["/" + path, "/internal/" + rest, path + "/", "//" + path.dropFirst()]
                 // What it routes nowhere: these must not be answered with anything but a 401 or a 404.
-                let unrouted = ["/INTERNAL" + rest, "/%2Finternal" + rest, "/internal%2F" + rest.dropFirst(), "/./" + path.dropFirst(), "/x/.." + path]
+                let unrouted = [
+                    "/INTERNAL" + rest, "/%2Finternal" + rest, "/internal%2F" + rest.dropFirst(), "/./" + path.dropFirst(), "/x/.." + path,
+                ]
                 for spelling in routed + unrouted {
                     let connection = try await RawConnection.open(baseURL: stack.url(of: module))
                     try await connection.send("GET \(spelling) HTTP/1.1\r\nHost: \(module.rawValue)\r\nConnection: close\r\n\r\n")
@@ -93,13 +97,15 @@ struct InternalCallerTests {
             // Games may deliver events to search, but not auth's: a forged rename is refused whole.
             let search = TestClient(baseURL: stack.url(of: .search), internalCallers: callers)
             let rename = try AuthEvent.profileChanged.event(
-                .init(profile: PublicProfile(id: UserID(), name: "Forged", pictureUrl: nil, sports: [])), aggregateID: UUID().uuidString, occurredAt: Date())
+                .init(profile: PublicProfile(id: UserID(), name: "Forged", pictureUrl: nil, sports: [])), aggregateID: UUID().uuidString,
+                occurredAt: Date())
             let refused = try await search.acting(as: .games).call(EventsAPI.deliver(to: .search), body: EventBatch(events: [rename]))
             #expect(refused.status == 403)
             #expect(try await search.acting(as: .auth).call(EventsAPI.applied(by: .search), rename.id).status == 404)
             #expect(recorder.logged.contains { $0.message.contains("refused events from games") })
             // From auth, the same event is taken.
-            #expect(try await search.acting(as: .auth).call(EventsAPI.deliver(to: .search), body: EventBatch(events: [rename])).status == 204)
+            #expect(
+                try await search.acting(as: .auth).call(EventsAPI.deliver(to: .search), body: EventBatch(events: [rename])).status == 204)
             #expect(try await search.acting(as: .auth).call(EventsAPI.applied(by: .search), rename.id).status == 200)
         }
     }

@@ -17,7 +17,9 @@ cd "$(dirname "$0")/../.."
 source deploy/lib/local-topology.sh
 
 # The secrets compose asks for, made up for this run.
-export INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
+export POSTGRES_PASSWORD=$(secret)
+# A key pair a module for its internal calls: INTERNAL_KEYS and each module's <MODULE>_INTERNAL_KEY.
+while IFS= read -r setting; do export "$setting"; done < <("$BIN/huddle" internal-keys)
 for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES MODERATION; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
 export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000

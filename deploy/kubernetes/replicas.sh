@@ -22,7 +22,9 @@ cd "$(dirname "$0")/../.."
 source deploy/lib/local-topology.sh
 source deploy/lib/modules.sh
 
-INTERNAL_TOKEN=$(secret) POSTGRES_PASSWORD=$(secret)
+POSTGRES_PASSWORD=$(secret)
+# A key pair a module for its internal calls, as an operator makes them (deploy/kubernetes/README.md).
+"$BIN/huddle" internal-keys --secrets-dir "$WORK/internal-keys"
 declare -A PASSWORD
 for module in "${MODULES[@]}"; do PASSWORD[$module]=$(secret); done
 
@@ -93,8 +95,10 @@ start() {
   local name=$1 instance=$2 module=$1 secrets="$WORK/secrets-$1-$2"
   local address=${ADDRESS[$name-$instance]}
   mkdir -p "$secrets"
-  printf '%s' "$INTERNAL_TOKEN" >"$secrets/internal-token"
+  # Every pod reads the public keys (huddle-internal); a module's pods alone hold its private key (huddle-<module>).
+  cp "$WORK/internal-keys/internal-keys" "$secrets/internal-keys"
   if [ "$module" != gateway ]; then
+    cp "$WORK/internal-keys/$module-internal-key" "$secrets/$module-internal-key"
     printf '%s' "postgres://huddle_$module:${PASSWORD[$module]}@postgres:5432/huddle_$module?sslmode=disable" >"$secrets/$module-db-url"
   fi
   printf '%s' huddle-dev-football-key >"$secrets/games-matches-provider-key"

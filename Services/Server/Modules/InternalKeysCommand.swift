@@ -20,8 +20,10 @@ struct InternalKeysCommand: AsyncParsableCommand {
 
     func run() throws {
         let keys = InternalKeys.generate(for: ServiceModule.allCases.filter(Wiring.makesInternalCalls))
-        let settings = [("internal.keys", keys.publicKeyList)]
-            + ServiceModule.allCases.compactMap { module in keys.privateKeyText(of: module).map { ("\(module.rawValue).internal.key", $0) } }
+        let settings =
+            [("internal.keys", keys.publicKeyList)]
+            + ServiceModule.allCases.compactMap { module in keys.privateKeyText(of: module).map { ("\(module.rawValue).internal.key", $0) }
+            }
         guard let secretsDir else {
             for (key, value) in settings { print("\(key.uppercased().replacingOccurrences(of: ".", with: "_"))=\(value)") }
             return

@@ -18,7 +18,9 @@ public struct InternalCallerMiddleware: RouterMiddleware {
     public func handle(
         _ request: Request, context: HuddleRequestContext, next: (Request, HuddleRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let route = context.endpointPath, route.hasPrefix(Routes.internalPrefix + "/") else { return try await next(request, context) }
+        guard let route = context.endpointPath, route.hasPrefix(Routes.internalPrefix + "/") else {
+            return try await next(request, context)
+        }
         let module = verifier.module
         func refuse(_ reason: String) {
             context.logger.warning(

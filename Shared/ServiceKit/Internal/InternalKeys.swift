@@ -37,7 +37,8 @@ public struct InternalKeys: Sendable {
             let key = try privateKey(text, key: "\(module.rawValue).internal.key")
             guard keys.publicKeys[module]?.rawRepresentation == key.publicKey.rawRepresentation else {
                 throw MissingConfiguration(
-                    key: "\(module.rawValue).internal.key", hint: "its public key is not the one internal.keys gives for \(module.rawValue)")
+                    key: "\(module.rawValue).internal.key", hint: "its public key is not the one internal.keys gives for \(module.rawValue)"
+                )
             }
             keys.privateKeys[module] = key
         }
@@ -70,14 +71,18 @@ public struct InternalKeys: Sendable {
 
     /// Whether `privateKey` (as configured) is the private key of the public key `list` (as `internal.keys`) gives `module`.
     public static func pairs(privateKey: String, with list: String, for module: ServiceModule) -> Bool {
-        guard let publicKey = (try? parsePublicKeys(list))?[module], let key = try? Self.privateKey(privateKey, key: "") else { return false }
+        guard let publicKey = (try? parsePublicKeys(list))?[module], let key = try? Self.privateKey(privateKey, key: "") else {
+            return false
+        }
         return publicKey.rawRepresentation == key.publicKey.rawRepresentation
     }
 
     /// `internal.keys` for these keys.
     public var publicKeyList: String {
-        publicKeys.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue):\($0.value.rawRepresentation.base64EncodedString())" }
-            .joined(separator: ",")
+        publicKeys.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            "\($0.key.rawValue):\($0.value.rawRepresentation.base64EncodedString())"
+        }
+        .joined(separator: ",")
     }
 
     /// `module`'s private key as configured (`<module>.internal.key`).

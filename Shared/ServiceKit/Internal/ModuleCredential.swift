@@ -72,7 +72,8 @@ public struct InternalCallers: Sendable {
     public let caller: ServiceModule?
 
     public init(keys: InternalKeys, as caller: ServiceModule? = nil) {
-        credentials = Dictionary(uniqueKeysWithValues: keys.privateKeys.keys.compactMap { module in keys.credential(of: module).map { (module, $0) } })
+        credentials = Dictionary(
+            uniqueKeysWithValues: keys.privateKeys.keys.compactMap { module in keys.credential(of: module).map { (module, $0) } })
         self.caller = caller
     }
 
