@@ -19,7 +19,8 @@ import Tracing
 ///
 /// Configuration keys: `gateway.http.*`, each module's `<module>.url`, `GatewaySettings`' (`gateway.body.limit`,
 /// `gateway.ratelimit.*`, `gateway.upstream.*`, `gateway.health.timeout.ms`, `gateway.modules`, `gateway.socket.*`,
-/// `gateway.head.*`) and the operations listener's `gateway.ops.http.*`.
+/// `gateway.head.*`, `gateway.body.timeout.ms`, `gateway.connections.per.client`) and the operations listener's
+/// `gateway.ops.http.*`.
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try GatewaySettings(reader: reader)
     let logger = dependencies.logger
@@ -33,6 +34,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
     let sockets = settings.sockets
 
+    let connections = ClientConnections(limit: settings.connectionsPerClient)
     let meter = RequestMeter()
     let relay = ModuleRelay.Settings(
         routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, meter: meter, bodyLimit: settings.bodyLimit,
@@ -72,7 +74,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                                     sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
                             }),
                         webSockets: true),
-                    limits: settings.head, bodyLimit: settings.bodyLimit))
+                    limits: settings.head, bodyLimit: settings.bodyLimit, bodyTimeout: settings.bodyTimeout, limiter: proxy.limiter,
+                    connections: connections))
         },
         configuration: reader.serverConfiguration(for: .gateway),
         onServerRunning: dependencies.announce(.gateway), logger: logger)

@@ -26,6 +26,10 @@ struct GatewaySettings: Sendable {
     /// hold it for ever), and how often devices are pinged.
     var sockets: SocketRelay.Limits
     var head: RequestHeadLimits
+    /// How long a request's body may take once its head is in (408 and close after).
+    var bodyTimeout: TimeAmount
+    /// How many connections one client address may hold open at once.
+    var connectionsPerClient: Int
     /// How often each module's address is resolved again into its instances (0: never).
     var resolveInterval: Duration
     /// How long a client's connection may sit with nothing asked and nothing owed before it is closed
@@ -40,7 +44,10 @@ struct GatewaySettings: Sendable {
     /// `gateway.socket.drain.ms` (10000), `gateway.socket.ping.ms` (30000), `gateway.head.line.limit` (8192: a longer request line is answered
     /// 414), `gateway.head.limit` (32768: a longer head, 431), `gateway.head.timeout.ms` (10000: a head not
     /// whole by then from its first byte, or from the connection's opening for the first, 408),
-    /// `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
+    /// `gateway.body.timeout.ms` (30000: a body not whole by then from its head, 408, connection closed),
+    /// `gateway.connections.per.client` (512: connections one address may hold open; the next is 429 and
+    /// closed — high enough for the phones behind one carrier-grade NAT, low enough that one address
+    /// cannot take the process's descriptors), `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
     /// name, is resolved again into the instances the balancer spreads requests over; 0 never),
     /// `gateway.idle.timeout.ms` (620000: a client's connection with no request under way for that long
     /// is closed; longer than the 600 s a cloud load balancer keeps its own idle connections to the
@@ -63,6 +70,8 @@ struct GatewaySettings: Sendable {
             requestLine: reader.integer("gateway.head.line.limit", default: 8192),
             head: reader.integer("gateway.head.limit", default: 32768),
             timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
+        bodyTimeout = TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.body.timeout.ms", default: 30_000)))
+        connectionsPerClient = max(1, reader.integer("gateway.connections.per.client", default: 512))
         resolveInterval = reader.milliseconds("gateway.upstream.resolve.ms", default: 5000)
         let idle = reader.milliseconds("gateway.idle.timeout.ms", default: 620_000)
         idleTimeout = idle > .zero ? TimeAmount(idle) : nil

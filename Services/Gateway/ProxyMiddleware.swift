@@ -32,7 +32,10 @@ struct ProxyMiddleware: RouterMiddleware {
         let module = route.module
         // Metrics count proxied requests by the route table's pattern, as the router does its own.
         context.coreContext.endpointPath.value = route.route
-        if let wait = limiter.check(client: Self.clientAddress(context)) {
+        if !RequestBodyGuard.isChargedAtHead(
+            contentLength: request.headers[.contentLength], transferEncoding: request.headers[.transferEncoding]),
+            let wait = limiter.check(client: Self.clientAddress(context))
+        {
             throw CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         }
         if let length = request.headers.value(of: .contentLength).flatMap(Int.init), length > bodyLimit {

@@ -9,7 +9,10 @@ public struct RecordingSubscriber: Sendable {
     public let url: String
     let applied: NIOLockedValueBox<[EventEnvelope]>
 
-    public static func with<T>(_ body: (RecordingSubscriber) async throws -> T) async throws -> T {
+    /// `module`: the consumer it stands in for, whose credential checks its publishers' calls.
+    public static func with<T>(standingIn module: ServiceModule = .search, _ body: (RecordingSubscriber) async throws -> T) async throws
+        -> T
+    {
         let database = try await Database.open(url: "sqlite::memory:", logger: Logger(label: "subscriber"))
         try await database.migrate([.inbox(version: 1)], logger: Logger(label: "subscriber"))
         let applied = NIOLockedValueBox<[EventEnvelope]>([])
@@ -17,9 +20,8 @@ public struct RecordingSubscriber: Sendable {
         let router = Router(context: HuddleRequestContext.self)
         router.add(
             middleware: InternalCallerMiddleware(
-                verifier: InternalCallVerifier(module: .search, publicKeys: TestStack.internalKeys.publicKeys)))
-        // Any module's description of the route: they are one path and one shape.
-        router.on(EventsAPI.deliver(to: .search)) { batch, _, _ in
+                verifier: InternalCallVerifier(module: module, publicKeys: TestStack.internalKeys.publicKeys)))
+        router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
             try await consumer.apply(batch.events)
             return NoContent()
         }

@@ -59,7 +59,7 @@ struct TicketEventsTests {
     ) async throws {
         try await BettingHarness.with(store: store, config: ["betting.events.subscribers": "notify", "betting.events.poll.ms": "60000"]) {
             h in
-            try await RecordingSubscriber.with { notify in
+            try await RecordingSubscriber.with(standingIn: .notify) { notify in
                 h.stack.runner.directory.set(.notify, url: notify.url)
                 try await body(
                     h, notify, try await h.player("Ann"), try await h.fixture("Flora", "Levadia", odds: ("1.50", "3.10", "4.00")))

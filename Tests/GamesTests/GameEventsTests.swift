@@ -53,7 +53,7 @@ struct GameEventsTests {
 
     @Test("A new team game's event names the members it invited, so they can be told")
     func invitedMembersNamed() async throws {
-        try await RecordingSubscriber.with { subscriber in
+        try await RecordingSubscriber.with(standingIn: .notify) { subscriber in
             try await GamesHarness.with(config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url]) { h in
                 let manager = try await h.player(), player = try await h.player()
                 let team = try await h.team(managedBy: manager, players: [player])

@@ -10,7 +10,7 @@ struct RoundTests {
     @Test(
         "A round copies the course's holes and pars, starts with no hole played, and exists only for its players", arguments: TestStore.all)
     func start(store: TestStore) async throws {
-        try await RecordingSubscriber.with { subscriber in
+        try await RecordingSubscriber.with(standingIn: .notify) { subscriber in
             try await GamesHarness.with(store: store, config: ["games.events.subscribers": "notify"], directory: [.notify: subscriber.url])
             { h in
                 let course = try await h.course(pars: [3, 4, 3, 5])

@@ -210,3 +210,72 @@ struct RequestHeadScannerTests {
         #expect(scanned("GET /\(String(repeating: "a", count: 20)) HTTP/1.1\r\n").progress == .inHead)
     }
 }
+
+/// What a client may hold at the gateway once its heads are in: a body has a time to arrive, a body's
+/// request is charged to the rate limit as its head arrives, and an address holds so many connections.
+@Suite("Bodies and connections held at the gateway")
+struct HeldConnectionTests {
+    static func withGateway(config: [String: String], _ body: (String) async throws -> Void) async throws {
+        try await FakeUpstream.with { upstream in
+            try await GatewayTests.withGateway(catalog: upstream.url, config: config) { _, stack in try await body(stack.url(.gateway)) }
+        }
+    }
+
+    static let unfinishedBody =
+        "POST /v1/teams HTTP/1.1\r\nHost: huddle\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n0123456789"
+
+    @Test("a body that stops coming is answered 408 within its configured time, and the connection closed")
+    func trickledBody() async throws {
+        try await Self.withGateway(config: ["gateway.body.timeout.ms": "300"]) { gateway in
+            let connection = try await RawConnection.open(baseURL: gateway)
+            defer { Task { await connection.close() } }
+            try await connection.send(Self.unfinishedBody)
+            let (status, problem) = try await RequestHeadTests.answerAndClose(connection)
+            #expect(status == 408)
+            #expect(problem?.code == ProblemCode.requestTimeout.code)
+            #expect(problem?.detail?.contains("body") == true)
+        }
+    }
+
+    @Test("a request with a body is charged to the rate limit when its head arrives, and refused before its body")
+    func chargedAtHead() async throws {
+        try await Self.withGateway(config: ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2"]) { gateway in
+            var connections: [RawConnection] = []
+            defer { for connection in connections { Task { await connection.close() } } }
+            for _ in 0..<3 {
+                let connection = try await RawConnection.open(baseURL: gateway)
+                connections.append(connection)
+                try await connection.send(Self.unfinishedBody)
+            }
+            let (status, problem) = try await RequestHeadTests.answerAndClose(connections[2])
+            #expect(status == 429)
+            #expect(problem?.code == ProblemCode.rateLimited.code)
+            // The first two still wait for their bodies, charged.
+            #expect(connections[0].status == nil && connections[1].status == nil)
+        }
+    }
+
+    @Test("an address holds at most its configured number of connections; the next is 429 and closed, a freed place is taken again")
+    func connectionsPerAddress() async throws {
+        try await Self.withGateway(config: ["gateway.connections.per.client": "3"]) { gateway in
+            var held: [RawConnection] = []
+            for _ in 0..<3 { held.append(try await RawConnection.open(baseURL: gateway)) }
+            let refused = try await RawConnection.open(baseURL: gateway)
+            let (status, problem) = try await RequestHeadTests.answerAndClose(refused)
+            #expect(status == 429)
+            #expect(problem?.code == ProblemCode.rateLimited.code)
+            await held.removeFirst().close()
+            // Once the gateway has seen the close, the place is free again.
+            let admitted = try await poll(
+                {
+                    let connection = try await RawConnection.open(baseURL: gateway)
+                    try await connection.send("GET /health HTTP/1.1\r\nHost: huddle\r\n\r\n")
+                    let status = try await poll({ connection.status }, until: { $0 != nil })
+                    await connection.close()
+                    return status
+                }, until: { $0 == 200 })
+            #expect(admitted == 200)
+            for connection in held { await connection.close() }
+        }
+    }
+}

@@ -263,7 +263,11 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let trace = RelayTrace(relayed.head, route: relayed.route, path: relayed.path)
         let finish = Finish(relay: self, context: context, relayed: relayed, requestID: requestID, started: started, trace: trace)
 
-        if let wait = settings.limiter.check(client: clientAddress) {
+        if !RequestBodyGuard.isChargedAtHead(
+            contentLength: relayed.head.headers.first(name: "content-length"),
+            transferEncoding: relayed.head.headers.first(name: "transfer-encoding")),
+            let wait = settings.limiter.check(client: clientAddress)
+        {
             return finish.problem(CommonError.rateLimited(retryAfterSeconds: wait, policy: settings.limiter.policy))
         }
         trace.callStarts(relayed.head.method)

@@ -178,19 +178,28 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     let limits: RequestHeadLimits
     /// The gateway's body limit: a request expecting `100 Continue` with a longer body gets its 413 instead.
     let bodyLimit: Int
+    /// How long a body may take once its head is in, the rate limit its request is charged to on
+    /// arrival (`RequestBodyGuard`), and the connections each address may hold.
+    let bodyTimeout: TimeAmount
+    let limiter: RateLimiter
+    let connections: ClientConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.flatSubmit { setUpOnItsLoop(channel: channel, logger: logger) }
     }
 
-    /// The guard first; then the base's HTTP handlers, with `ContinueWhenExpected` right after the
-    /// decoder; then the failure handler, last for now: the base's later handlers (once the connection
-    /// is known to be HTTP or a WebSocket) go after it, where decoder errors no longer arrive.
+    /// The connection limit and the guard first; then the base's HTTP handlers, with
+    /// `ContinueWhenExpected` and `RequestBodyGuard` right after the decoder; then the failure handler,
+    /// last for now: the base's later handlers (once the connection is known to be HTTP or a WebSocket)
+    /// go after it, where decoder errors no longer arrive.
     private func setUpOnItsLoop(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let headGuard = RequestHeadGuard(limits: limits)
         do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
+            try channel.pipeline.syncOperations.addHandler(ConnectionLimitHandler(connections: connections), position: .first)
             let value = base.setup(channel: channel, logger: logger)
+            try channel.pipeline.syncOperations.addAfterRequestDecoder(
+                RequestBodyGuard(timeout: bodyTimeout, limiter: limiter, headGuard: headGuard))
             try channel.pipeline.syncOperations.addAfterRequestDecoder(ContinueWhenExpected(bodyLimit: bodyLimit))
             try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value

@@ -1,0 +1,96 @@
+import Contracts
+import NIOCore
+import NIOHTTP1
+
+/// Bounds a request's body in time, and charges the client's rate limit for it, from the moment its
+/// head arrives: as nginx's `client_body_timeout` does, a body not whole within `timeout` of its head
+/// is answered 408 and the connection closed. Without it a head announcing 200 bytes followed by ten
+/// held its connection for ever, and a thousand such connections from one address stayed open, each
+/// uncharged by the rate limit, which saw a request only once its body was complete.
+///
+/// A request without a body is charged where it is answered (`ModuleRelay`, `ProxyMiddleware`), so
+/// its 429 keeps its place among pipelined answers; one with a body is charged here
+/// (`isChargedAtHead`), and one over the limit is refused at once, before its body is read.
+///
+/// It sits right after the HTTP decoder, which gives it each request's head and end. A request
+/// asking for an upgrade takes it out of the pipeline: WebSocket frames may follow, not HTTP parts.
+final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let timeout: TimeAmount
+    private let limiter: RateLimiter
+    private let headGuard: RequestHeadGuard
+    private var deadline: Scheduled<Void>?
+
+    init(timeout: TimeAmount, limiter: RateLimiter, headGuard: RequestHeadGuard) {
+        self.timeout = timeout
+        self.limiter = limiter
+        self.headGuard = headGuard
+    }
+
+    /// Whether a request with this head is charged on arrival: one that carries a body.
+    static func isChargedAtHead(contentLength: String?, transferEncoding: String?) -> Bool {
+        transferEncoding != nil || (contentLength.flatMap { Int($0) } ?? 0) > 0
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head) where head.headers.contains(name: "upgrade"):
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        case .head(let head)
+        where Self.isChargedAtHead(
+            contentLength: head.headers.first(name: "content-length"), transferEncoding: head.headers.first(name: "transfer-encoding")):
+            let client = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            if let wait = limiter.check(client: client) {
+                return refuse(.rateLimited, "Too many requests from this address; try again in \(wait) s.", context: context)
+            }
+            armDeadline(context: context)
+            context.fireChannelRead(data)
+        case .end:
+            disarm()
+            context.fireChannelRead(data)
+        default:
+            context.fireChannelRead(data)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    private func armDeadline(context: ChannelHandlerContext) {
+        disarm()
+        let timeout = timeout
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            deadline = nil
+            refuse(
+                .requestTimeout, "The request body did not arrive within \(timeout.nanoseconds / 1_000_000) ms of its head.",
+                context: context)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    /// The head guard's answer and close, once the requests before this one are answered: what is left
+    /// of this request's body will not be read, so the connection cannot carry another.
+    private func refuse(_ kind: ProblemCode, _ detail: String, context: ChannelHandlerContext) {
+        disarm()
+        guard let guardContext = try? context.pipeline.syncOperations.context(handler: headGuard) else {
+            return context.close(promise: nil)
+        }
+        let refusal = { [headGuard] in headGuard.refuse(kind, detail, context: guardContext) }
+        if let relay = try? context.pipeline.syncOperations.handler(type: ModuleRelay.self) {
+            relay.refuseAfterEarlierAnswers(refusal)
+        } else {
+            refusal()
+        }
+    }
+}
