@@ -101,6 +101,26 @@ struct RegistrationTests {
         }
     }
 
+    @Test("guesses sent together are throttled as if one after another: of ten at once, three are tried", arguments: TestStore.all)
+    func throttlingUnderConcurrency(store: TestStore) async throws {
+        try await AuthHarness.with(store: store) { auth, _ in
+            _ = try await auth.register(email: "target@example.com", password: "right password")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await auth.call(
+                            AuthAPI.login, body: LoginRequest(email: "target@example.com", password: "guess guess"),
+                            headers: ["X-Forwarded-For": "203.0.113.9"]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 3, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 7, "\(statuses.sorted())")
+        }
+    }
+
     @Test("failed sign-ins slow the address that made them; the account's owner, elsewhere, still signs in")
     func throttling() async throws {
         try await AuthHarness.with { auth, _ in

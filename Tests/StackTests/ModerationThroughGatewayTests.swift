@@ -267,6 +267,29 @@ struct ModerationThroughGatewayTests {
         }
     }
 
+    @Test("reports released together keep to the hourly limit: of 40 at once, 30 are made, the rest 429", arguments: StackTests.stores)
+    func reportLimitUnderConcurrency(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let reporter = try await gateway.register(name: "Eager Reporter")
+            let reported = try await Array(0..<40).asyncMap { index in try await gateway.register(name: "Reported \(index)") }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for player in reported {
+                    group.addTask {
+                        try await gateway.call(
+                            ModerationAPI.report, body: ReportRequest(subject: .player(player.user.id), reason: .spam),
+                            token: reporter.accessToken
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 30, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 10, "\(statuses.sorted())")
+            let mine = try await gateway.value(ModerationAPI.myReports, query: "limit=100", token: reporter.accessToken)
+            #expect(mine.items.count == 30)
+        }
+    }
+
     @Test(
         "moderators are told of a new case; past the response time it is overdue", StackTests.embeddedOnly)
     func moderatorsAreToldAndOverdueCasesShow() async throws {

@@ -56,14 +56,19 @@ struct Accounts: Sendable {
         // No account has an address that could not be registered; such text never reaches the store.
         guard AuthValidation.emailProblem(email) == nil else { throw AuthError.invalidCredentials }
         let now = self.now()
-        let recentFailures = try await database.read { sql in
-            try await attempts.failures(email: email, client: client, since: now.addingTimeInterval(-throttle.window), on: sql)
+        // An attempt counts as a failure until its password proves right, and is counted under the
+        // email's lock: guesses sent together each see those before them, where all of them used to
+        // pass a check made before any was recorded.
+        try await database.transaction { sql in
+            try await Database.lock("auth.login.\(email)", on: sql)
+            let recentFailures = try await attempts.failures(
+                email: email, client: client, since: now.addingTimeInterval(-throttle.window), on: sql)
+            if let wait = throttle.retryAfter(failures: recentFailures, now: now) { throw AuthError.tooManyAttempts(retryAfterSeconds: wait) }
+            try await attempts.recordFailure(email: email, client: client, at: now, on: sql)
         }
-        if let wait = throttle.retryAfter(failures: recentFailures, now: now) { throw AuthError.tooManyAttempts(retryAfterSeconds: wait) }
         let user = try await database.read { sql in try await users.user(email: email, on: sql) }
         // Unknown emails are checked against a dummy hash: same answer, same time.
         guard try await hasher.verify(request.password, against: user?.passwordHash), let user else {
-            try await database.transaction { sql in try await attempts.recordFailure(email: email, client: client, at: now, on: sql) }
             throw AuthError.invalidCredentials
         }
         return try await startSession(for: user) { sql in

@@ -28,17 +28,17 @@ struct Reports: Sendable {
             return (first, false)
         }
         let at = now()
-        let made = try await database.read { sql in try await store.reportCount(by: reporter, since: at.addingTimeInterval(-3600), on: sql)
-        }
-        guard made < settings.reportsPerHour else {
-            throw CommonError.rateLimited(retryAfterSeconds: 600, policy: settings.reportPolicy)
-        }
+        // A first look spares a player over the limit the call for the subject; the count that holds
+        // is taken again below, under the reporter's lock, with the report it limits.
+        try await database.read { sql in try await requireUnderLimit(reporter, at: at, on: sql) }
         guard let snapshot = try await subjects.snapshot(of: subject, seenBy: reporter, requestID: requestID) else {
             throw CommonError.notFound("No \(subject.type.rawValue) with id \(subject.id) that you can see.")
         }
         let note = request.note.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let report = Report(id: .timeOrdered(at: at), subject: subject, reason: request.reason, note: note, status: .open, createdAt: at)
         let created = try await database.transaction { sql in
+            try await Database.lock("moderation.reports.\(reporter)", on: sql)
+            try await requireUnderLimit(reporter, at: at, on: sql)
             let candidate = StoredCase(
                 id: .timeOrdered(at: at), subject: subject, ownerId: snapshot.content.ownerId, status: .open, openedAt: at,
                 content: snapshot.content, context: snapshot.context, hidden: false)
@@ -73,6 +73,14 @@ struct Reports: Sendable {
             try await block(owner, by: reporter, requestID: requestID)
         }
         return (report, true)
+    }
+
+    /// A 429 once `reporter` has made `reportsPerHour` reports in the hour before `at`.
+    private func requireUnderLimit(_ reporter: UserID, at: Date, on sql: any SQLDatabase) async throws {
+        let made = try await store.reportCount(by: reporter, since: at.addingTimeInterval(-3600), on: sql)
+        guard made < settings.reportsPerHour else {
+            throw CommonError.rateLimited(retryAfterSeconds: 600, policy: settings.reportPolicy)
+        }
     }
 
     func mine(_ reporter: UserID, page: PageRequest) async throws -> Page<Report> {

@@ -363,6 +363,15 @@ extension Database {
         }
     }
 
+    /// Holds `key` until the transaction `sql` belongs to ends, on every instance of the service:
+    /// PostgreSQL's transaction-scoped advisory lock on the key's hash (SQLite runs one transaction at a
+    /// time anyway). For a per-account check-then-write — a count and the row it limits — that requests
+    /// released together must not both pass.
+    public static func lock(_ key: String, on sql: any SQLDatabase) async throws {
+        guard sql.dialect.name == "postgresql" else { return }
+        try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
+    }
+
     /// A service's background work on its store: once the schema is migrated, `tick` runs again and
     /// again, pausing as long as it answers (or until `bell` rings), until the service shuts down.
     public func repeatUntilShutdown(wakingOn bell: Bell? = nil, _ tick: @escaping @Sendable () async -> Duration) async {
