@@ -31,6 +31,11 @@ public final class RawConnection: Sendable {
         try await channel.writeAndFlush(channel.allocator.buffer(string: text)).get()
     }
 
+    /// Writes `bytes` as they are (a WebSocket frame, say).
+    public func send(bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)).get()
+    }
+
     /// Whether the server has closed the connection.
     public var isClosed: Bool { received.closed.withLockedValue { $0 } }
 

@@ -14,23 +14,6 @@ import Testing
 /// events a module does not publish.
 @Suite("Internal calls from a hostile neighbour")
 struct InternalCallerTests {
-    /// Every module with a store (all but the gateway) on port 0, their log lines kept.
-    static func withModules(body: (EmbeddedStack, LogRecorder) async throws -> Void) async throws {
-        let made = try await TestStore.sqlite.freshDatabases(for: HuddleModules.available, besides: [:])
-        let settings = StackTests.settings(config: made)
-        let recorder = LogRecorder()
-        let stack = try await EmbeddedStack.start(
-            modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalKeys: TestStack.internalKeys, logger: recorder.logger(label: "hostile", level: .warning))
-        do {
-            try await body(stack, recorder)
-            try await stopping(stack.runner.dependencies.running) { try await stack.stop() }
-        } catch {
-            await stopping(stack.runner.dependencies.running) { try? await stack.stop() }
-            throw error
-        }
-    }
-
     /// One internal operation of `module`, its path filled with new ids.
     static func internalPath(of module: ServiceModule) -> (APIOperation, String)? {
         guard let operation = API.operations(of: module).first(where: { $0.access == .internalCaller && $0.method == .get }) else {
@@ -41,7 +24,7 @@ struct InternalCallerTests {
 
     @Test("no module opens an internal operation to a path spelt another way, and each refusal is logged")
     func spellings() async throws {
-        try await Self.withModules { stack, recorder in
+        try await StackTests.withModules { stack, recorder in
             for module in HuddleModules.available where module != .gateway {
                 let (_, path) = try #require(Self.internalPath(of: module), "\(module) has no internal GET")
                 let rest = path.dropFirst("/internal".count)
@@ -73,7 +56,7 @@ struct InternalCallerTests {
 
     @Test("a module's credential opens only what the wiring lets that module call, and events only its own")
     func callersByName() async throws {
-        try await Self.withModules { stack, recorder in
+        try await StackTests.withModules { stack, recorder in
             let callers = TestStack.internalCallers
             let catalog = TestClient(baseURL: stack.url(of: .catalog), internalCallers: callers)
             // Games reads teams from catalog; betting does not.

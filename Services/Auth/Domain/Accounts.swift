@@ -63,7 +63,9 @@ struct Accounts: Sendable {
             try await Database.lock("auth.login.\(email)", on: sql)
             let recentFailures = try await attempts.failures(
                 email: email, client: client, since: now.addingTimeInterval(-throttle.window), on: sql)
-            if let wait = throttle.retryAfter(failures: recentFailures, now: now) { throw AuthError.tooManyAttempts(retryAfterSeconds: wait) }
+            if let wait = throttle.retryAfter(failures: recentFailures, now: now) {
+                throw AuthError.tooManyAttempts(retryAfterSeconds: wait)
+            }
             try await attempts.recordFailure(email: email, client: client, at: now, on: sql)
         }
         let user = try await database.read { sql in try await users.user(email: email, on: sql) }

@@ -71,6 +71,12 @@ final class SocketRelay {
     }
 
     func fromDevice(_ frame: WebSocketFrame) {
+        // No extension is negotiated, so a reserved bit means nothing the gateway could pass on
+        // (RFC 6455 §5.2): rebuilt for the module, a compressed frame would have lost its mark.
+        guard frame.reservedBits.isEmpty else {
+            closeDevice(code: .protocolError, reason: "reserved bits set with no extension negotiated")
+            return
+        }
         switch frame.opcode {
         case .text, .binary, .continuation:
             guard frame.maskKey != nil else {

@@ -1,0 +1,48 @@
+import Contracts
+import Foundation
+import HuddleModules
+import ServiceClients
+import ServiceKit
+import ServiceKitTesting
+import Testing
+
+/// RFC 6455 §5.2: a frame with a reserved bit set, when no extension gives it a meaning, fails the
+/// connection with 1002 — through the gateway, which rebuilt such a frame for the module without its
+/// bit, and on a module's own port.
+@Suite("Reserved bits on live sockets")
+struct ReservedBitsTests {
+    /// A masked text frame of `payload` with RSV1 set, as a client compressing without having
+    /// negotiated compression would send it.
+    static func frameWithRSV1(_ payload: String) -> [UInt8] {
+        let key: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        let bytes = Array(payload.utf8)
+        let masked = bytes.enumerated().map { $0.element ^ key[$0.offset % 4] }
+        return [0xC1, 0x80 | UInt8(bytes.count)] + key + masked
+    }
+
+    @Test(
+        "a frame with RSV1 set and no extension is closed with 1002, through the gateway (one relay for every socket) and on the module's own port"
+    )
+    func closedWithProtocolError() async throws {
+        try await StackTests.withModules { stack, _ in
+            let gateway = TestClient(baseURL: stack.url(of: .gateway))
+            let player = try await gateway.register(name: "Squeezer")
+            let sockets: [(String, String)] = [
+                (stack.url(of: .gateway), ChatAPI.live.path()), (stack.url(of: .chat), ChatAPI.live.path()),
+            ]
+            for (baseURL, path) in sockets {
+                let connection = try await RawConnection.open(baseURL: baseURL)
+                defer { Task { await connection.close() } }
+                try await connection.send(
+                    "GET \(path) HTTP/1.1\r\nHost: huddle\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                        + "Authorization: Bearer \(player.accessToken)\r\n\r\n")
+                #expect(try await poll({ connection.status }, until: { $0 != nil }) == 101, "\(baseURL)\(path)")
+                try await connection.send(bytes: Self.frameWithRSV1(#"{"type":"subscribe"}"#))
+                let close = try await poll(
+                    { SocketPingTests.frames(connection.bytesAfterHead).first { $0.opcode == 0x8 } }, until: { $0 != nil })
+                #expect(close?.payload.prefix(2) == [0x03, 0xEA], "1002 at \(baseURL)\(path): \(String(describing: close))")
+            }
+        }
+    }
+}
