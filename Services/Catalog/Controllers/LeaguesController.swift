@@ -18,7 +18,11 @@ struct LeaguesController: Controller {
         router.on(CatalogAPI.leagueTeams) { _, context in
             Page(items: try await leagues.teams(of: try context.parameters.id(LeagueID.self), viewer: context.userID), nextCursor: nil)
         }
-        router.on(CatalogAPI.addLeagueTeam) { body, _, context in
+        router.on(
+            CatalogAPI.addLeagueTeam,
+            authorizing: { try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID) }
+        ) {
+            body, _, context in
             try await leagues.add(body.teamId, to: try context.parameters.id(LeagueID.self), by: context.userID)
         }
     }

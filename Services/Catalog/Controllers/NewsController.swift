@@ -19,7 +19,9 @@ struct NewsController: Controller {
             try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: true, user: context.userID)
             return NoContent()
         }
-        router.on(CatalogAPI.publishNews) { body, _, context in try await news.publish(body, by: context.identity) }
+        router.on(CatalogAPI.publishNews, authorizing: { try News.requirePublisher($0.identity) }) { body, _, context in
+            try await news.publish(body, by: context.identity)
+        }
         router.on(CatalogAPI.removeBookmark) { _, context in
             try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: false, user: context.userID)
             return NoContent()

@@ -26,14 +26,19 @@ struct PlacesController: Controller {
         router.on(CatalogAPI.weather) { _, context in
             try await weather.current(for: try await places.course(try context.parameters.id(CourseID.self)))
         }
-        router.on(CatalogAPI.createCourse) { body, _, context in try await places.createCourse(body, by: context.identity) }
-        router.on(CatalogAPI.saveHole) { body, _, context in
+        let administrator: @Sendable (AuthenticatedContext) async throws -> Void = { try places.requireAdministrator($0.identity) }
+        router.on(CatalogAPI.createCourse, authorizing: administrator) { body, _, context in
+            try await places.createCourse(body, by: context.identity)
+        }
+        router.on(CatalogAPI.saveHole, authorizing: administrator) { body, _, context in
             try await places.saveHole(
                 try context.parameters.integer(at: "number"), body, in: try context.parameters.id(CourseID.self), by: context.identity)
         }
         router.on(CatalogAPI.venues) { request, _ in try await places.venues(try PageRequest(request)) }
         router.on(CatalogAPI.venue) { _, context in try await places.venue(try context.parameters.id(VenueID.self)) }
-        router.on(CatalogAPI.createVenue) { body, _, context in try await places.createVenue(body, by: context.identity) }
+        router.on(CatalogAPI.createVenue, authorizing: administrator) { body, _, context in
+            try await places.createVenue(body, by: context.identity)
+        }
     }
 }
 

@@ -11,7 +11,10 @@ struct TeamsController: Controller {
         router.on(CatalogAPI.createTeam) { body, _, context in try await teams.create(body, by: context.userID) }
         router.on(CatalogAPI.teams) { request, context in try await list(request, context) }
         router.on(CatalogAPI.team) { _, context in try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID) }
-        router.on(CatalogAPI.updateTeam) { body, _, context in
+        let manager: @Sendable (AuthenticatedContext) async throws -> Void = {
+            try await teams.requireManager(of: try $0.parameters.id(TeamID.self), user: $0.userID)
+        }
+        router.on(CatalogAPI.updateTeam, authorizing: manager) { body, _, context in
             try await teams.update(try context.parameters.id(TeamID.self), with: body, by: context.userID)
         }
         router.on(CatalogAPI.deleteTeam) { _, context in
@@ -24,7 +27,7 @@ struct TeamsController: Controller {
             return Page(items: members, nextCursor: nil)
         }
         router.on(CatalogAPI.joinTeam) { _, context in try await teams.join(try context.parameters.id(TeamID.self), user: context.userID) }
-        router.on(CatalogAPI.inviteToTeam) { body, _, context in
+        router.on(CatalogAPI.inviteToTeam, authorizing: manager) { body, _, context in
             try await teams.invite(body.userIds, to: try context.parameters.id(TeamID.self), by: context.userID)
         }
         router.on(CatalogAPI.approveTeamRequest) { _, context in

@@ -41,6 +41,12 @@ struct Leagues: Sendable {
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
+    /// 403 unless `user` manages the league (404 when they may not see it), read before a change's body is.
+    func requireManager(of id: LeagueID, user: UserID) async throws {
+        let league = try await database.read { sql in try await visibleLeague(id, to: user, on: sql) }
+        guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager adds teams.") }
+    }
+
     /// The league manager adds a team of the league's sport; adding it again changes nothing.
     func add(_ teamID: TeamID, to id: LeagueID, by user: UserID) async throws -> League {
         try await database.transaction { sql in

@@ -10,8 +10,13 @@ struct News: Sendable {
 
     /// Articles an administrator publishes through the public API: the same rules as a feed's.
     func publish(_ request: NewsIngestRequest, by identity: Identity?) async throws -> NewsIngestResult {
-        guard identity?.isAdministrator == true else { throw CommonError.forbidden("Only administrators publish news.") }
+        try Self.requirePublisher(identity)
         return try await ingest(request)
+    }
+
+    /// 403 unless `identity` is an administrator: only they publish.
+    static func requirePublisher(_ identity: Identity?) throws {
+        guard identity?.isAdministrator == true else { throw CommonError.forbidden("Only administrators publish news.") }
     }
 
     func ingest(_ request: NewsIngestRequest) async throws -> NewsIngestResult {

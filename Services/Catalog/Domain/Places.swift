@@ -80,7 +80,8 @@ struct Places: Sendable {
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
-    private func requireAdministrator(_ identity: Identity) throws {
+    /// 403 unless `identity` is an administrator: only they change courses and venues.
+    func requireAdministrator(_ identity: Identity) throws {
         guard identity.isAdministrator else { throw CommonError.forbidden("Only administrators can change courses and venues.") }
     }
 

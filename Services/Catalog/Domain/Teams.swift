@@ -192,6 +192,12 @@ struct Teams: Sendable {
         }
     }
 
+    /// 403 unless `user` manages the team (404 when they may not see it), read before a change's body is.
+    func requireManager(of id: TeamID, user: UserID) async throws {
+        let team = try await database.read { sql in try await visibleTeam(id, to: user, on: sql) }
+        guard team.membership == .manager else { throw CommonError.forbidden("Only the team's manager can do this.") }
+    }
+
     /// The team, locked for a change its manager makes.
     private func managedTeam(_ id: TeamID, by user: UserID, on sql: any SQLDatabase) async throws -> Team {
         let team = try await visibleTeam(id, to: user, locked: true, on: sql)

@@ -18,7 +18,11 @@ struct MessagesController: Controller {
                 let (message, created) = try await messages.send(body, to: try context.parameters.id(RoomID.self), by: context.userID)
                 return (message, created ? 201 : 200)
             })
-        router.on(ChatAPI.edit) { body, _, context in
+        let sender: @Sendable (AuthenticatedContext) async throws -> Void = {
+            try await messages.requireSender(
+                of: try $0.parameters.id(ChatMessageID.self, at: "messageId"), in: try $0.parameters.id(RoomID.self), user: $0.userID)
+        }
+        router.on(ChatAPI.edit, authorizing: sender) { body, _, context in
             try await messages.edit(
                 try context.parameters.id(ChatMessageID.self, at: "messageId"), in: try context.parameters.id(RoomID.self), text: body.text,
                 by: context.userID)

@@ -66,6 +66,23 @@ struct Messages: Sendable {
         return message
     }
 
+    /// 403 unless `user` sent the message (404 when they cannot see it), read before an edit's body is.
+    func requireSender(of id: ChatMessageID, in room: RoomID, user: UserID) async throws {
+        try await database.read { sql in
+            _ = try await rooms.accessible(room, by: user, on: sql)
+            _ = try Self.sent(try await store.message(id, on: sql), id: id, in: room, by: user)
+        }
+    }
+
+    /// `message` when it is `id`, in `room`, not deleted (404 otherwise) and sent by `user` (403 otherwise).
+    private static func sent(_ message: ChatMessage?, id: ChatMessageID, in room: RoomID, by user: UserID) throws -> ChatMessage {
+        guard let message, message.roomId == room, message.deleted != true else {
+            throw CommonError.notFound("No message with id \(id) in this room.")
+        }
+        guard message.senderId == user else { throw CommonError.forbidden("Only the sender may change a message.") }
+        return message
+    }
+
     func edit(_ id: ChatMessageID, in room: RoomID, text: String, by user: UserID) async throws -> ChatMessage {
         let text = try self.text(text)
         return try await change(id, in: room, by: user, kind: .edited) { sql, at in
@@ -114,10 +131,7 @@ struct Messages: Sendable {
             // read after any change to it committed. Read before, two deletes at once both went
             // through on PostgreSQL, and an edit racing a delete wrote its text into the deleted message.
             let version = try await roomStore.nextVersion(of: room, on: sql)
-            guard let message = try await store.message(id, on: sql), message.roomId == room, message.deleted != true else {
-                throw CommonError.notFound("No message with id \(id) in this room.")
-            }
-            guard message.senderId == user else { throw CommonError.forbidden("Only the sender may change a message.") }
+            let message = try Self.sent(try await store.message(id, on: sql), id: id, in: room, by: user)
             try await apply(sql, now())
             try await announce(RoomChange(version: version, kind: kind, messageID: id, userID: nil), in: room, on: sql)
             return try await store.message(id, on: sql) ?? message

@@ -18,7 +18,10 @@ struct GamesController: Controller {
         router.on(GamesAPI.game) { request, context in
             try await games.game(try context.parameters.id(GameID.self), viewer: context.userID, from: try request.query(Query.position))
         }
-        router.on(GamesAPI.updateGame) { body, _, context in
+        let organizer: @Sendable (AuthenticatedContext) async throws -> Void = {
+            try await games.requireOrganizer(of: try $0.parameters.id(GameID.self), user: $0.userID)
+        }
+        router.on(GamesAPI.updateGame, authorizing: organizer) { body, _, context in
             try await games.update(try context.parameters.id(GameID.self), with: body, by: context.userID)
         }
         router.on(GamesAPI.cancelGame) { _, context in
@@ -45,11 +48,11 @@ struct GamesController: Controller {
                 by: context.userID)
             return NoContent()
         }
-        router.on(GamesAPI.inviteToGame) { body, _, context in
+        router.on(GamesAPI.inviteToGame, authorizing: organizer) { body, _, context in
             try await games.invite(
                 body.userIds, to: try context.parameters.id(GameID.self), by: context.userID, requestID: context.requestID)
         }
-        router.on(GamesAPI.askForSubstitutes) { body, _, context in
+        router.on(GamesAPI.askForSubstitutes, authorizing: organizer) { body, _, context in
             try await games.requestSubstitutes(body.needed, for: try context.parameters.id(GameID.self), by: context.userID)
         }
     }

@@ -15,7 +15,9 @@ struct RoundsController: Controller {
                 context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
         }
         router.on(GamesAPI.round) { _, context in try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID) }
-        router.on(GamesAPI.score) { body, _, context in
+        router.on(GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) })
+        {
+            body, _, context in
             try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
         }
         router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.id(RoundID.self), by: context.userID)

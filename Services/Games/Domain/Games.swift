@@ -138,6 +138,12 @@ struct Games: Sendable {
         return try await HiddenSubjects().games([game], for: viewer, on: sql).first.orMissing(id)
     }
 
+    /// 403 unless `user` organises the game (404 when they may not see it), read before a change's body is.
+    func requireOrganizer(of id: GameID, user: UserID) async throws {
+        let game = try await database.read { sql in try await visibleGame(id, to: user, on: sql) }
+        guard game.organizerId == user else { throw CommonError.forbidden("Only the game's organiser can do this.") }
+    }
+
     /// The locked game when `user` organises it; 403 for others who can see it.
     func organizedGame(_ id: GameID, by user: UserID, on sql: any SQLDatabase) async throws -> Game {
         let game = try await visibleGame(id, to: user, locked: true, on: sql)

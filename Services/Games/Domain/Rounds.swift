@@ -111,6 +111,11 @@ struct Rounds: Sendable {
 
     // MARK: Helpers
 
+    /// 404 unless `user` plays the round, read before a score's body is.
+    func requirePlayer(of id: RoundID, user: UserID) async throws {
+        _ = try await database.read { sql in try await playedCard(id, by: user, on: sql) }
+    }
+
     func playedCard(_ id: RoundID, by user: UserID, locked: Bool = false, on sql: any SQLDatabase) async throws -> Scorecard {
         let card = locked ? try await rounds.lock(id, on: sql) : try await rounds.card(id, on: sql)
         guard let card, card.players.contains(where: { $0.userId == user }) else {

@@ -28,7 +28,7 @@ struct ModerationController: Controller {
                 try request.query(ModerationAPI.caseStatus), overdue: try request.query(ModerationAPI.overdue) ?? false,
                 page: try PageRequest(request), for: context.identity)
         }
-        router.on(ModerationAPI.act) { body, _, context in
+        router.on(ModerationAPI.act, authorizing: { try await moderators.require($0.identity) }) { body, _, context in
             try await cases.decide(try context.parameters.id(CaseID.self), body, by: context.identity)
         }
         router.on(ModerationAPI.moderators) { _, context in try await moderators.list(for: context.identity) }

@@ -46,6 +46,24 @@ extension RouterMethods where Context == HuddleRequestContext {
         }
     }
 
+    /// A signed-in write whose caller's right is checked before its body is read: `authorize` runs
+    /// first, so a caller without the right is answered its 403 (or 404, for what it may not see) and
+    /// never the body's 422 — the answer a stranger gets says nothing about the body's rules. The
+    /// use case checks again in its transaction; this is the early word.
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<SignedIn, Body, Output>,
+        authorizing authorize: @escaping @Sendable (AuthenticatedContext) async throws -> Void,
+        _ handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
+    ) -> Self {
+        precondition(!endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) requires a key: register it with on(keyed:)")
+        return register(endpoint.operation) { request, context in
+            let signedIn = try AuthenticatedContext(context: context)
+            try await authorize(signedIn)
+            return try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+        }
+    }
+
     @discardableResult
     public func on<Output>(
         _ endpoint: Endpoint<InternalCaller, NoBody, Output>,
