@@ -21,8 +21,8 @@ struct JSONValueTests {
                 ]))
     }
 
-    /// What `Request.decodeJSON` relies on: the tree the schema check sees and the type it decodes
-    /// take the same copy of a repeated field.
+    /// What `Request.decodeJSON` relies on, with `JSONTreeTests`: the tree the schema check sees and
+    /// the type it decodes take the same copy of a repeated field.
     @Test("a field given twice reads as its first, as a Decodable type reads it")
     func repeatedField() throws {
         struct Stake: Decodable { let stake: Int64 }

@@ -1,13 +1,15 @@
 public import Contracts
 public import Foundation
 
-/// Reads a client's JSON — a request body or a live socket's frame — into its tree, refusing first,
-/// in one pass over the bytes, a text that nests arrays and objects deeper than `maximumDepth`.
+/// Reads a client's JSON — a request body or a live socket's frame — into its tree in one pass over
+/// its bytes (`JSONTreeParser`), refusing a text that nests arrays and objects deeper than
+/// `maximumDepth` as soon as it does.
 ///
-/// Decoding `JSONValue` tries each kind in turn, and each failed try builds an error that names its
-/// whole coding path, so a tree costs time in proportion to its size times its depth: 511 nested
-/// arrays in a 1 KB body took 0.8 s of CPU, before any sign-in. With the depth bounded, a tree costs
-/// time linear in its size (`huddle-bench json`). No body the API describes nests deeper than six.
+/// Decoded by `JSONDecoder`, a tree cost time in proportion to its size times its depth: each value
+/// tried the kinds in turn, and each failed try built an error naming its whole coding path. 511
+/// nested arrays in a 1 KB body took 0.8 s of CPU, before any sign-in. Read here, a tree costs time
+/// linear in its size, whatever its shape (`huddle-bench json`). No body the API describes nests
+/// deeper than six.
 public enum JSONTree {
     /// The deepest nesting of arrays and objects a client may send.
     public static let maximumDepth = 32
@@ -17,17 +19,20 @@ public enum JSONTree {
         case invalid
     }
 
-    /// The tree of `data`, or `tooDeep` without decoding anything when it nests deeper than the limit.
+    /// The tree of `data`; `tooDeep` once it nests deeper than the limit, `invalid` when it is not JSON.
     public static func read(_ data: Data) throws(Failure) -> JSONValue {
-        guard depth(of: data, stoppingPast: maximumDepth) <= maximumDepth else { throw .tooDeep }
-        do {
-            return try HuddleJSON.decoder.decode(JSONValue.self, from: data)
-        } catch {
-            throw .invalid
+        let read = data.withUnsafeBytes { bytes in
+            Result { () throws(JSONTreeParser.Failure) -> JSONValue in try JSONTreeParser.parse(bytes, maximumDepth: maximumDepth) }
+        }
+        switch read {
+        case .success(let value): return value
+        case .failure(.tooDeep): throw .tooDeep
+        case .failure(.invalid): throw .invalid
         }
     }
 
-    /// Refuses `data` when it nests deeper than the limit, as a problem naming the limit.
+    /// Refuses `data` when it nests deeper than the limit, as a problem naming the limit: for a body
+    /// decoded into its type without its tree (an internal call's).
     public static func requireShallow(_ data: Data) throws {
         guard depth(of: data, stoppingPast: maximumDepth) <= maximumDepth else { throw CommonError.malformedBody(tooDeepDetail) }
     }

@@ -19,10 +19,10 @@ extension Request {
             return try Self.decode(T.self, from: data)
         }
         // The body is checked against the schema the document states before it is decoded, so every
-        // rule there is enforced here, and a field is named in the project's words. The tree is read by
-        // the decoder that then reads the type: both take a repeated field's first value. Foundation's
-        // JSONSerialization, three times faster here, takes its last, so a valid second copy would carry
-        // an invalid first one past the check.
+        // rule there is enforced here, and a field is named in the project's words. The tree
+        // (`JSONTree`) and the decoder that then reads the type both take a repeated field's first
+        // value. Foundation's JSONSerialization takes its last, so a valid second copy would carry an
+        // invalid first one past the check.
         let value: JSONValue
         do {
             value = try JSONTree.read(data)
