@@ -26,7 +26,7 @@ struct DeepJSONTests {
             let player = try await gateway.register(name: "Deep Diver")
             let socket = try await ReservedBitsTests.upgraded(gateway.baseURL, path: ChatAPI.live.path(), token: player.accessToken)
             defer { Task { await socket.close() } }
-            try await socket.send(bytes: ReservedBitsTests.maskedText(#"{"type":"send","roomId":"#  + Self.deep + "}"))
+            try await socket.send(bytes: ReservedBitsTests.maskedText(#"{"type":"send","roomId":"# + Self.deep + "}"))
             let refusal = try await poll(
                 { String(decoding: socket.bytesAfterHead, as: UTF8.self) }, until: { $0.contains("levels deep") })
             #expect(refusal.contains("at most \(JSONTree.maximumDepth) levels deep"))
