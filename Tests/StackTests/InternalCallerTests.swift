@@ -12,7 +12,7 @@ import Testing
 /// Every module's internal operations, reached on the module's own port as anything on the network
 /// could: a path spelt so the router still routes it, no credential, another module's credential,
 /// events a module does not publish.
-@Suite("Internal calls from a hostile neighbour")
+@Suite("Internal calls from a hostile neighbour", StackTests.embeddedOnly)
 struct InternalCallerTests {
     /// One internal operation of `module`, its path filled with new ids.
     static func internalPath(of module: ServiceModule) -> (APIOperation, String)? {

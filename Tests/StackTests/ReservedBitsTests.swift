@@ -9,7 +9,7 @@ import Testing
 /// RFC 6455 §5.2: a frame with a reserved bit set, when no extension gives it a meaning, fails the
 /// connection with 1002 — through the gateway, which rebuilt such a frame for the module without its
 /// bit, and on a module's own port.
-@Suite("Reserved bits on live sockets")
+@Suite("Reserved bits on live sockets", StackTests.embeddedOnly)
 struct ReservedBitsTests {
     /// A masked text frame of `payload` (under 64 KB), with RSV1 set when asked, as a client
     /// compressing without having negotiated compression would send it.
