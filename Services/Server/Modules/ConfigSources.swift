@@ -7,7 +7,7 @@ extension ConfigReader {
     /// Command line (as given key/values) > environment > secret files > defaults: the order every
     /// executable uses. Secret files are read from `secretsDirectory` (by default the environment's
     /// `HUDDLE_SECRETS_DIR`; none when unset), one file a key named as the key with dashes (`auth-db-url` for
-    /// `auth.db.url`, `internal-token`): Kubernetes Secrets mounted as files, so no secret needs to be
+    /// `auth.db.url`, `auth-internal-key`): Kubernetes Secrets mounted as files, so no secret needs to be
     /// in the environment, where every process of the container and its crash dumps could read it.
     public static func huddle(
         overrides: [String: String] = [:], defaults: [String: String] = [:],

@@ -8,7 +8,7 @@ public import ServiceKit
 import UnixSignals
 
 /// The thin executables (`gateway`, `auth`, …): run one module, configured by the environment
-/// (e.g. `AUTH_HTTP_HOST=0.0.0.0 AUTH_DB_URL=postgres://… INTERNAL_TOKEN=…`) and `--set key=value`.
+/// (e.g. `AUTH_HTTP_HOST=0.0.0.0 AUTH_DB_URL=postgres://… INTERNAL_KEYS=… AUTH_INTERNAL_KEY=…`) and `--set key=value`.
 public enum ModuleCommand {
     public static func main(_ module: ServiceModule) async {
         do {

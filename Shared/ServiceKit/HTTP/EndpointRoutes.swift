@@ -6,7 +6,7 @@ public import Hummingbird
 /// description, the body arrives decoded as the described type, the handler must return the
 /// described answer, and the success status is the described one. A signed-in operation's handler
 /// is handed an `AuthenticatedContext` (401 before the handler runs otherwise). Routes under
-/// `/internal` are guarded by `InternalCredentialMiddleware` on every service's router.
+/// `/internal` are guarded by `InternalCallerMiddleware` on every service's router.
 extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Output>(
