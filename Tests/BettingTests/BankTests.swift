@@ -252,7 +252,7 @@ struct BankTests {
         let event = try type.event(
             MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
         for _ in 0..<400 {
-            let response = try? await betting.call(EventsAPI.deliver(to: .betting), body: EventBatch(events: [event]))
+            let response = try? await betting.acting(as: .games).call(EventsAPI.deliver(to: .betting), body: EventBatch(events: [event]))
             if response?.status == 204 { return }
             try await Task.sleep(for: .milliseconds(25))
         }

@@ -37,7 +37,7 @@ struct SearchBenchmark: AsyncParsableCommand {
                 internalKeys: TestStack.internalKeys, logger: logger)
             do {
                 try await measure(
-                    search: TestClient(baseURL: stack.url(of: .search), internalCallers: TestStack.internalCallers),
+                    search: TestClient(baseURL: stack.url(of: .search), internalCallers: TestStack.internalCallers.acting(as: .games)),
                     auth: TestClient(baseURL: stack.url(of: .auth)), searchURL: stack.url(of: .search), directory: store.directory)
             } catch {
                 try? await stack.stop()
