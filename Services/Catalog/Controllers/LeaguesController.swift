@@ -15,8 +15,10 @@ struct LeaguesController: Controller {
         router.on(CatalogAPI.league) { _, context in
             try await leagues.league(try context.parameters.id(LeagueID.self), viewer: context.userID)
         }
-        router.on(CatalogAPI.leagueTeams) { _, context in
-            Page(items: try await leagues.teams(of: try context.parameters.id(LeagueID.self), viewer: context.userID), nextCursor: nil)
+        router.on(CatalogAPI.leagueTeams) { request, context in
+            let teams = try await leagues.teams(
+                of: try context.parameters.id(LeagueID.self), viewer: context.userID, from: try request.query(Query.position))
+            return Page(items: teams, nextCursor: nil)
         }
         router.on(
             CatalogAPI.addLeagueTeam,

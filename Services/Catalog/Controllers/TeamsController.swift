@@ -10,7 +10,9 @@ struct TeamsController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.createTeam) { body, _, context in try await teams.create(body, by: context.userID) }
         router.on(CatalogAPI.teams) { request, context in try await list(request, context) }
-        router.on(CatalogAPI.team) { _, context in try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID) }
+        router.on(CatalogAPI.team) { request, context in
+            try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID, from: try request.query(Query.position))
+        }
         let manager: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await teams.requireManager(of: try $0.parameters.id(TeamID.self), user: $0.userID)
         }
@@ -53,6 +55,7 @@ struct TeamsController: Controller {
     private func list(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Team> {
         try await teams.list(
             mine: try request.query(CatalogAPI.teamMember) == .me, text: try request.query(CatalogAPI.teamText),
-            sport: try request.query(Query.sport), viewer: context.userID, page: try PageRequest(request))
+            sport: try request.query(Query.sport), viewer: context.userID, from: try request.query(Query.position),
+            page: try PageRequest(request))
     }
 }

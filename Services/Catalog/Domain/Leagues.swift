@@ -66,14 +66,15 @@ struct Leagues: Sendable {
         }
     }
 
-    /// The league's teams that `viewer` may see.
-    func teams(of id: LeagueID, viewer: UserID) async throws -> [Team] {
+    /// The league's teams that `viewer` may see, as `Teams.shown` shows them.
+    func teams(of id: LeagueID, viewer: UserID, from position: Coordinates? = nil) async throws -> [Team] {
         try await database.read { sql in
             _ = try await visibleLeague(id, to: viewer, on: sql)
             let ids = try await leagues.teamIDs(in: id, on: sql)
-            return try await HiddenSubjects().teams(
+            let visible = try await HiddenSubjects().teams(
                 teams.teams.teams(ids: ids, viewer: viewer, on: sql).filter { TeamRules.canSee($0.privacy, standing: $0.membership) },
                 for: viewer, on: sql)
+            return try await teams.shown(visible, to: viewer, from: position, on: sql)
         }
     }
 

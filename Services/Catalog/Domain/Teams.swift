@@ -45,21 +45,23 @@ struct Teams: Sendable {
         return try await HiddenSubjects().teams([team], for: viewer, on: sql).first.orMissing(id)
     }
 
-    func team(_ id: TeamID, viewer: UserID) async throws -> Team {
-        try await database.read { sql in try await placed([visibleTeam(id, to: viewer, on: sql)], for: viewer, on: sql)[0] }
+    func team(_ id: TeamID, viewer: UserID, from position: Coordinates? = nil) async throws -> Team {
+        try await database.read { sql in try await shown([visibleTeam(id, to: viewer, on: sql)], to: viewer, from: position, on: sql)[0] }
     }
 
     /// My teams (any standing) when `mine`, otherwise public and protected teams whose name contains `text`.
-    func list(mine: Bool, text: String?, sport: Sport?, viewer: UserID, page: PageRequest) async throws -> Page<Team> {
+    func list(mine: Bool, text: String?, sport: Sport?, viewer: UserID, from position: Coordinates? = nil, page: PageRequest) async throws
+        -> Page<Team>
+    {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in
-            try await placed(
+            try await shown(
                 HiddenSubjects().teams(
                     mine
                         ? try await teams.teams(of: viewer, sport: sport, after: after, limit: page.limit + 1, on: sql)
                         : try await teams.search(text: text, sport: sport, viewer: viewer, after: after, limit: page.limit + 1, on: sql),
                     for: viewer, on: sql),
-                for: viewer, on: sql)
+                to: viewer, from: position, on: sql)
         }
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
@@ -111,7 +113,7 @@ struct Teams: Sendable {
             case .becomes(let role):
                 // Joining on the manager's invitation is theirs to offer; joining of one's own accord is gated.
                 if team.membership != .invited { try await gatekeeper.require(.join, of: user, on: sql) }
-                return try await placed([setStanding(role, of: user, in: id, viewer: user, on: sql)], for: user, on: sql)[0]
+                return try await shown([setStanding(role, of: user, in: id, viewer: user, on: sql)], to: user, on: sql)[0]
             }
         }
     }
@@ -179,17 +181,13 @@ struct Teams: Sendable {
 
     // MARK: Helpers
 
-    /// What `viewer` is shown of teams: the exact place of the teams they are not a member of only
-    /// where the `location` gate is off or they hold it (`memberCount`, sport and the rest stay).
-    private func placed(_ shown: [Team], for viewer: UserID, on sql: any SQLDatabase) async throws -> [Team] {
-        guard shown.contains(where: { $0.membership?.isMember != true }),
-            try await !gatekeeper.allows(.location, to: viewer, on: sql)
-        else { return shown }
-        return shown.map { team in
-            var team = team
-            if team.membership?.isMember != true { team.location = nil }
-            return team
-        }
+    /// What `viewer` is shown of teams (`TeamView`): every read that shows a team to a player goes
+    /// through here; `memberCount`, sport and the rest stay.
+    func shown(_ teams: [Team], to viewer: UserID, from position: Coordinates? = nil, on sql: any SQLDatabase) async throws -> [Team] {
+        // The gate is asked only when a team's place would be shown to a non-member.
+        let asks = teams.contains { $0.membership?.isMember != true && $0.privacy.revealsExactLocation(toParticipant: false) }
+        let unlocked = asks ? try await gatekeeper.allows(.location, to: viewer, on: sql) : true
+        return teams.map { TeamView.shown($0, from: position, placeUnlocked: unlocked) }
     }
 
     /// 403 unless `user` manages the team (404 when they may not see it), read before a change's body is.

@@ -53,9 +53,14 @@ public struct Team: Codable, Equatable, Sendable {
     public var name: String
     public var sport: Sport
     public var privacy: Privacy
-    /// The exact place; left out for a viewer who is not a member and lacks the `location`
-    /// entitlement where that gate is on (`purchases.gates`). Always present inside the backend.
+    /// The exact place: for a public team to anyone, for a protected or private one to its members
+    /// only (the place is revealed once the manager approves); left out too for a non-member who
+    /// lacks the `location` entitlement where that gate is on (`purchases.gates`). Always present
+    /// inside the backend.
     public var location: Location?
+    /// How far the team's place is from where the caller said they are (`?lat=&lng=`), in metres,
+    /// whether or not the place itself is shown.
+    public var distanceMeters: Int?
     public var ageGroup: AgeGroup
     public var gender: Gender
     public var skill: Skill

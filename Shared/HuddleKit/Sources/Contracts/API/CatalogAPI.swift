@@ -12,7 +12,8 @@ public enum CatalogAPI {
         query: [Query.sport] + Query.paging)
     public static let league = Endpoint<SignedIn, NoBody, League>(.get, "/v1/leagues/{id}", owner: .catalog, summary: "A league")
     public static let leagueTeams = Endpoint<SignedIn, NoBody, Page<Team>>(
-        .get, "/v1/leagues/{id}/teams", owner: .catalog, summary: "The league's teams")
+        .get, "/v1/leagues/{id}/teams", owner: .catalog,
+        summary: "The league's teams, each place shown as GET /v1/teams/{id} shows it", query: [Query.position])
     public static let addLeagueTeam = Endpoint<SignedIn, AddLeagueTeamRequest, League>(
         .post, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
         problems: [.forbidden, .sportMismatch], idempotent: true)
@@ -24,14 +25,16 @@ public enum CatalogAPI {
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
-        query: [teamMember, teamText, Query.sport] + Query.paging)
+        query: [teamMember, teamText, Query.sport, Query.position] + Query.paging)
     /// `?member=me`: my teams rather than a search.
     public static let teamMember = Query.choice("member", MemberFilter.self)
     public static let teamText = Query.text("q", TeamSearch.text, description: "name substring, any case")
     public static let team = Endpoint<SignedIn, NoBody, Team>(
         .get, "/v1/teams/{id}", owner: .catalog,
-        summary: "A team (404 when private and you have no standing); where the location gate is on, its place only for members "
-            + "and holders of the location entitlement")
+        summary: "A team (404 when private and you have no standing). A protected or private team's place only for its members, "
+            + "with distanceMeters from lat/lng for anyone; where the location gate is on, a public team's only for members and "
+            + "holders of the location entitlement",
+        query: [Query.position])
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
         .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden, .contentRefused])
     public static let deleteTeam = Endpoint<SignedIn, NoBody, NoContent>(
