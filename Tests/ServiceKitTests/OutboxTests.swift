@@ -140,6 +140,25 @@ struct OutboxTests {
         }
     }
 
+    @Test("A subscriber's position only moves forward, whichever sender records last", arguments: TestStore.all)
+    func positionsOnlyMoveForward(store: TestStore) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let outbox = Outbox()
+            try await database.transaction { sql in
+                for _ in 0..<3 {
+                    try await outbox.append(
+                        EventEnvelope(type: "test", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8)), on: sql)
+                }
+            }
+            let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
+            for (recorded, expected) in [(positions[0], positions[0]), (positions[2], positions[2]), (positions[1], positions[2])] {
+                try await database.transaction { sql in try await outbox.recordDelivered(to: "search", through: recorded, on: sql) }
+                #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", on: sql) } == expected)
+            }
+        }
+    }
+
     @Test("Only old events that every subscriber received are pruned", arguments: TestStore.all)
     func pruning(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in

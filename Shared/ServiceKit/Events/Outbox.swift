@@ -82,10 +82,20 @@ public struct Outbox: Sendable {
             tx: try row.decode(column: "delivered_tx", as: Int64.self), seq: try row.decode(column: "delivered_seq", as: Int64.self))
     }
 
+    /// Moves `subscriber`'s position to `position`, and only forward: two senders racing (an instance
+    /// that lost its lease mid-delivery, say) once set it from 200 back to 100, and what had been
+    /// delivered went out again.
     func recordDelivered(to subscriber: String, through position: OutboxPosition, on sql: any SQLDatabase) async throws {
+        let stored = SQLGroupExpression([
+            SQLColumn("delivered_tx", table: "outbox_positions"), SQLColumn("delivered_seq", table: "outbox_positions"),
+        ])
+        let offered = SQLGroupExpression([SQLColumn("delivered_tx", table: "excluded"), SQLColumn("delivered_seq", table: "excluded")])
         try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_tx", "delivered_seq")
             .values(SQLBind(subscriber), SQLBind(position.tx), SQLBind(position.seq))
-            .onConflict(with: ["subscriber"]) { $0.set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq") }
+            .onConflict(with: ["subscriber"]) {
+                $0.set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq")
+                    .where(SQLBinaryExpression(stored, .lessThan, offered))
+            }
             .run()
     }
 
