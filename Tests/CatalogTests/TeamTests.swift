@@ -1,6 +1,9 @@
 import Contracts
+import Crypto
 import Foundation
 import NIOHTTP1
+import SQLKit
+import ServiceKit
 import ServiceKitTesting
 import Testing
 
@@ -299,6 +302,44 @@ struct TeamTests {
 
 @Suite("Retried writes")
 struct IdempotencyTests {
+    @Test(
+        "a key whose first request died with its instance answers 409 for the pending time, then the retry is served",
+        arguments: TestStore.all)
+    func diedRequestIsReleased(store: TestStore) async throws {
+        // A file the test can open beside catalog, on SQLite; a fresh database on PostgreSQL.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idempotency-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let url = store == .sqlite ? "sqlite:\(file)" : try await store.freshDatabaseURL()
+        try await CatalogHarness.with(store: store, config: ["catalog.db.url": url, "catalog.idempotency.pending.ms": "500"]) { h in
+            let manager = try await h.player()
+            let body = try HuddleJSON.encoder.encode(CatalogHarness.team(name: "Retried FC"))
+            // What an instance killed in the middle of the request leaves: the key claimed, no answer kept.
+            var digest = SHA256()
+            digest.update(data: Data("POST /v1/teams\n".utf8))
+            digest.update(data: body)
+            let fingerprint = digest.finalize().map { String(format: "%02x", $0) }.joined()
+            let database = try await Database.open(url: url, logger: .quiet("idempotency-test"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await database.run() }
+                defer { group.cancelAll() }
+                try await database.transaction { sql in
+                    try await sql.insert(into: "idempotency_keys").columns("user_id", "key", "fingerprint", "created_at")
+                        .values(SQLBind(manager.user.id.description), SQLBind("died"), SQLBind(fingerprint), SQLBind(Date())).run()
+                }
+            }
+            let retry = {
+                try await h.catalog.call(
+                    CatalogAPI.createTeam, rawBody: body, token: manager.accessToken, headers: ["Idempotency-Key": "died"])
+            }
+            #expect(try await retry().status == 409)
+            let served = try await poll({ try await retry().status }, until: { $0 != 409 })
+            #expect(served == 201)
+            #expect(try await retry().header("Idempotent-Replayed") == "true")
+            let mine = try await h.catalog.value(CatalogAPI.teams, query: "member=me", token: manager.accessToken)
+            #expect(mine.items.map(\.name) == ["Retried FC"])
+        }
+    }
+
     @Test("A create retried with the same Idempotency-Key makes one team and answers the same", arguments: TestStore.all)
     func retriedCreate(store: TestStore) async throws {
         try await CatalogHarness.with(store: store) { h in

@@ -12,14 +12,20 @@ import SQLKit
 /// per user and key; a repeat with the same body gets the first answer again (with
 /// `Idempotent-Replayed: true`), a repeat with a different body is a 422, and a repeat that arrives
 /// while the first is still running is a 409. Failed attempts (5xx) are forgotten so a retry runs
-/// again. Keys are kept for 24 hours in the service's `idempotency_keys` table.
+/// again. Keys are kept for 24 hours in the service's `idempotency_keys` table; one whose first
+/// request never finished — its instance died under it — is released after `pendingLifetime`, longer
+/// than any request may run, where it used to answer 409 for the whole day.
 public struct IdempotencyMiddleware: RouterMiddleware {
     public typealias Context = HuddleRequestContext
 
     static let lifetime: TimeInterval = 24 * 3600
     let database: Database
+    let pendingLifetime: TimeInterval
 
-    public init(database: Database) { self.database = database }
+    public init(database: Database, pendingLifetime: Duration = .seconds(30)) {
+        self.database = database
+        self.pendingLifetime = Double(pendingLifetime.components.seconds) + Double(pendingLifetime.components.attoseconds) / 1e18
+    }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[values: HTTPField.Name.idempotencyKey].first,
@@ -73,9 +79,17 @@ public struct IdempotencyMiddleware: RouterMiddleware {
     }
 
     private func claim(user: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws -> Claim {
+        let now = Date()
         try await sql.delete(from: "idempotency_keys")
             .where("user_id", .equal, SQLBind(user.description)).where("key", .equal, SQLBind(key))
-            .where("created_at", .lessThan, SQLBind(Date().addingTimeInterval(-Self.lifetime))).run()
+            .where { expired in
+                expired.where("created_at", .lessThan, SQLBind(now.addingTimeInterval(-Self.lifetime)))
+                    .orWhere {
+                        $0.where("status", .is, SQLLiteral.null).where(
+                            "created_at", .lessThan, SQLBind(now.addingTimeInterval(-pendingLifetime)))
+                    }
+            }
+            .run()
         let inserted = try await sql.insert(into: "idempotency_keys").columns("user_id", "key", "fingerprint", "created_at")
             .values(SQLBind(user.description), SQLBind(key), SQLBind(fingerprint), SQLBind(Date()))
             .ignoringConflicts(with: ["user_id", "key"]).returning("key").all()

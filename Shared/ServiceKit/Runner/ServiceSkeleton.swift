@@ -9,8 +9,9 @@ public import ServiceLifecycle
 /// What every service is built on, set up once: its store (`<module>.db.url`, at most `<module>.db.pool`
 /// PostgreSQL connections, default 20, of which `<module>.db.pool.open`, default 4, stay open) and migrations, token
 /// verification with the revocation poll (`<module>.revocation.poll.ms`), the router with request
-/// ids, metrics, problem+json, `/health`, `/metrics`, the internal credential and idempotent writes
-/// where its operations accept `Idempotency-Key`. A service's builder then adds only its domain:
+/// ids, metrics, problem+json, `/health`, `/metrics`, the callers' credentials on internal routes and
+/// idempotent writes where its operations accept `Idempotency-Key` (a key whose request never
+/// finished is released after `<module>.idempotency.pending.ms`, default 30000). A service's builder then adds only its domain:
 /// controllers, the events it publishes and consumes, its own background services.
 ///
 /// `application()` refuses to start a service that registered a route no description names, or
@@ -49,7 +50,9 @@ public struct ServiceSkeleton {
             readiness: readiness)
         // Operations that require a key keep it themselves, in the transaction of their effect.
         if API.operations(of: module).contains(where: { $0.acceptsIdempotencyKey && !$0.requiresIdempotencyKey }) {
-            router.add(middleware: IdempotencyMiddleware(database: database))
+            router.add(
+                middleware: IdempotencyMiddleware(
+                    database: database, pendingLifetime: reader.milliseconds("\(module.rawValue).idempotency.pending.ms", default: 30_000)))
         }
         services = [
             database,
