@@ -38,6 +38,8 @@ enum BettingError: ProblemError {
         guard case .oddsChanged(let changes) = self else { return try ProblemResponse.make(problem) }
         return Response(
             status: .conflict, headers: [.contentType: Problem.mediaType],
-            body: .init(byteBuffer: ByteBuffer(bytes: try HuddleJSON.encoder.encode(OddsChanged(problem: problem, changes: changes)))))
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    bytes: try HuddleJSON.encoder.encode(OddsChanged(problem: ProblemResponse.traced(problem), changes: changes)))))
     }
 }

@@ -35,6 +35,8 @@ enum GamesError: ProblemError {
         guard case .versionConflict(let card) = self else { return try ProblemResponse.make(problem) }
         return Response(
             status: .conflict, headers: [.contentType: Problem.mediaType],
-            body: .init(byteBuffer: ByteBuffer(bytes: try HuddleJSON.encoder.encode(ScoreConflict(problem: problem, scorecard: card)))))
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    bytes: try HuddleJSON.encoder.encode(ScoreConflict(problem: ProblemResponse.traced(problem), scorecard: card)))))
     }
 }

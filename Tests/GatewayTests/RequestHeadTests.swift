@@ -239,14 +239,13 @@ struct HeldConnectionTests {
 
     @Test("a request with a body is charged to the rate limit when its head arrives, and refused before its body")
     func chargedAtHead() async throws {
-        try await Self.withGateway(config: ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2"]) { gateway in
+        let config = ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2", "gateway.body.timeout.ms": "120000"]
+        try await Self.withGateway(config: config) { gateway in
+            // Connected first, so the heads go out one right after another, well within the second a token takes to return.
             var connections: [RawConnection] = []
+            for _ in 0..<3 { connections.append(try await RawConnection.open(baseURL: gateway)) }
             defer { for connection in connections { Task { await connection.close() } } }
-            for _ in 0..<3 {
-                let connection = try await RawConnection.open(baseURL: gateway)
-                connections.append(connection)
-                try await connection.send(Self.unfinishedBody)
-            }
+            for connection in connections { try await connection.send(Self.unfinishedBody) }
             let (status, problem) = try await RequestHeadTests.answerAndClose(connections[2])
             #expect(status == 429)
             #expect(problem?.code == ProblemCode.rateLimited.code)

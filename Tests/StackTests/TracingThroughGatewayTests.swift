@@ -127,6 +127,16 @@ struct TracingThroughGatewayTests {
                     #expect(chain.contains { $0.spanId == bettingSpan.spanId } && chain.contains { $0.spanId == gatewaySpan.spanId })
                 }
                 #expect(spans.allSatisfy { $0.traceId == traceID })
+
+                // A ticket refused for odds that moved names its trace too, beside the odds as they are.
+                let (staleParent, staleTrace) = TestTracing.newTrace()
+                let seenLong = try #require(Odds("9.99"))
+                let stale = try await gateway.call(
+                    BettingAPI.placeTicket,
+                    body: PlaceTicket(stake: 100, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: seenLong)]),
+                    token: punter.accessToken, headers: [Routes.Header.idempotencyKey: UUID().uuidString, "traceparent": staleParent])
+                let changed = try stale.decode(OddsChanged.self)
+                #expect(stale.status == 409 && changed.code == "ODDS_CHANGED" && changed.traceId == staleTrace)
             })
     }
 

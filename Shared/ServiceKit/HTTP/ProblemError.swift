@@ -28,6 +28,14 @@ public enum ProblemResponse {
         return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: body))
     }
 
+    /// `problem` naming the trace it happened in, for a problem sent inside a body of another shape
+    /// (a conflict with the current state beside it).
+    public static func traced(_ problem: Problem) -> Problem {
+        var problem = problem
+        if problem.traceId == nil { problem.traceId = TraceContext.traceID }
+        return problem
+    }
+
     /// The headers and body of `problem`'s response, naming `traceID` unless it names a trace already.
     public static func parts(_ problem: Problem, headers extra: HTTPFields = [:], traceID: String?) throws -> (HTTPFields, ByteBuffer) {
         var problem = problem

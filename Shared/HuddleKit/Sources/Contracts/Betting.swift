@@ -329,6 +329,8 @@ public struct OddsChanged: Codable, Equatable, Sendable {
     public var status: Int
     public var detail: String?
     public var code: String
+    /// The trace the refusal happened in, as every problem names it.
+    public var traceId: String?
     public var changes: [Change]
 
     public init(problem: Problem, changes: [Change]) {
@@ -337,6 +339,7 @@ public struct OddsChanged: Codable, Equatable, Sendable {
         self.status = problem.status
         self.detail = problem.detail
         self.code = problem.code
+        self.traceId = problem.traceId
         self.changes = changes
     }
 }

@@ -188,6 +188,8 @@ public struct ScoreConflict: Codable, Equatable, Sendable {
     public var status: Int
     public var detail: String?
     public var code: String
+    /// The trace the refusal happened in, as every problem names it.
+    public var traceId: String?
     public var scorecard: Scorecard
 
     public init(problem: Problem, scorecard: Scorecard) {
@@ -196,6 +198,7 @@ public struct ScoreConflict: Codable, Equatable, Sendable {
         self.status = problem.status
         self.detail = problem.detail
         self.code = problem.code
+        self.traceId = problem.traceId
         self.scorecard = scorecard
     }
 }
