@@ -107,13 +107,19 @@ public struct HuddleCommand: AsyncParsableCommand {
         // are configured; they only have to be stable while it runs.
         let internalKeys = try InternalKeys.configured(by: reader) ?? .generate()
         let pushes = PushRecorder()
+        let host = reader.string(forKey: "standin.http.host", default: "127.0.0.1")
         let extras: [any Service] =
             standIn
             ? [
-                buildProviderStandIns(
-                    reader: reader, logger: logger, pushes: pushes, appStore: appStore,
-                    appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID]))),
-                try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes),
+                NamedListener(
+                    "the providers' stand-in", at: "\(host):\(reader.int(forKey: "standin.http.port", default: 8090))",
+                    portKey: "standin.http.port",
+                    buildProviderStandIns(
+                        reader: reader, logger: logger, pushes: pushes, appStore: appStore,
+                        appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID])))),
+                NamedListener(
+                    "the APNs stand-in", at: "\(host):\(reader.int(forKey: "standin.apns.http.port", default: 8091))",
+                    portKey: "standin.apns.http.port", try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)),
             ] : []
         // A group stops its services in reverse: the modules first, then tracing, whose last batch goes
         // to the stand-in's collector, then the stand-in (before it, the flush waited 10 s on a refusal).
