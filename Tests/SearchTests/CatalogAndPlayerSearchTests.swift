@@ -101,6 +101,11 @@ struct CatalogAndPlayerSearchTests {
                 })
             let venues = try await h.search.value(SearchAPI.venues, query: "\(here)", token: token).items
             #expect(venues.map(\.item.name) == ["Ground 4", "Ground 3", "Ground 5", "Ground 2", "Ground 6"])
+            // The radius every search takes: only the grounds within it.
+            let within = try await h.search.value(
+                SearchAPI.venues, query: "\(here)&radiusKm=\(venues[1].distanceMeters / 1000 + 1)", token: token)
+            #expect(within.items.allSatisfy { $0.distanceMeters <= (venues[1].distanceMeters / 1000 + 1) * 1000 })
+            #expect(within.items.count < 5 && within.items.map(\.item.name).prefix(2) == ["Ground 4", "Ground 3"])
 
             // A deleted team leaves the index.
             _ = try await expect(204, h.catalog.call(CatalogAPI.deleteTeam, near.id, token: manager.accessToken))

@@ -23,8 +23,8 @@ struct SearchController: Controller {
             try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))
         }
         router.on(SearchAPI.venues) { request, _ in
-            let center = try request.query(Query.place)
-            return Page(items: try await search.venues(near: center, limit: try request.query(SearchAPI.venuesLimit)), nextCursor: nil)
+            let area = try SearchQuery.area(request)
+            return Page(items: try await search.venues(in: area, limit: try request.query(SearchAPI.venuesLimit)), nextCursor: nil)
         }
         router.on(SearchAPI.players) { request, _ in
             try await search.players(matching: try request.query(SearchAPI.playerText), page: try PageRequest(request))

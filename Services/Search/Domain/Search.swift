@@ -69,8 +69,8 @@ struct Search: Sendable {
     }
 
     /// The nearest venues, however far (within the largest radius).
-    func venues(near center: Coordinates, limit: Int) async throws -> [Nearby<Venue>] {
-        let area = SearchArea(center: center, radiusKm: SearchArea.maxRadiusKm)
+    /// The `limit` nearest venues within `area`'s radius, which every search takes alike.
+    func venues(in area: SearchArea, limit: Int) async throws -> [Nearby<Venue>] {
         let hits = try await nearby(.venue, in: area, filter: PlaceFilter()).sorted(by: Hit.nearestFirst)
         return try hits.prefix(limit).map { try $0.decoded(as: Venue.self) }
     }

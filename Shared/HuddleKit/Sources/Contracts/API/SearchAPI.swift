@@ -26,8 +26,8 @@ public enum SearchAPI {
         .get, "/v1/search/courses", owner: .search, summary: "Disc golf courses within the radius, nearest first",
         query: area + Query.paging)
     public static let venues = Endpoint<SignedIn, NoBody, Page<Nearby<Venue>>>(
-        .get, "/v1/search/venues", owner: .search, summary: "The nearest grounds",
-        query: [Query.place, venuesLimit])
+        .get, "/v1/search/venues", owner: .search, summary: "The nearest grounds within the radius, nearest first",
+        query: area + [venuesLimit])
     public static let players = Endpoint<SignedIn, NoBody, Page<PlayerResult>>(
         .get, "/v1/search/players", owner: .search, summary: "Players by name: prefixes first, small typos forgiven",
         query: [playerText] + Query.paging)
