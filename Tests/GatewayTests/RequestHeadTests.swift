@@ -246,23 +246,26 @@ struct HeldConnectionTests {
             for _ in 0..<3 { connections.append(try await RawConnection.open(baseURL: gateway)) }
             defer { for connection in connections { Task { await connection.close() } } }
             for connection in connections { try await connection.send(Self.unfinishedBody) }
-            let (status, problem) = try await RequestHeadTests.answerAndClose(connections[2])
-            #expect(status == 429)
-            #expect(problem?.code == ProblemCode.rateLimited.code)
-            // The first two still wait for their bodies, charged.
-            #expect(connections[0].status == nil && connections[1].status == nil)
+            // The heads are read on the gateway's event loops in parallel: whichever came third there is refused.
+            let refused = try #require(try await poll({ connections.first { $0.isClosed } }, until: { $0 != nil }))
+            #expect(refused.status == 429)
+            #expect((try? HuddleJSON.decoder.decode(Problem.self, from: refused.body))?.code == ProblemCode.rateLimited.code)
+            // The other two still wait for their bodies, charged.
+            #expect(connections.filter { $0 !== refused }.allSatisfy { $0.status == nil && !$0.isClosed })
         }
     }
 
     @Test("an address holds at most its configured number of connections; the next is 429 and closed, a freed place is taken again")
     func connectionsPerAddress() async throws {
         try await Self.withGateway(config: ["gateway.connections.per.client": "3"]) { gateway in
-            var held: [RawConnection] = []
-            for _ in 0..<3 { held.append(try await RawConnection.open(baseURL: gateway)) }
-            let refused = try await RawConnection.open(baseURL: gateway)
-            let (status, problem) = try await RequestHeadTests.answerAndClose(refused)
-            #expect(status == 429)
-            #expect(problem?.code == ProblemCode.rateLimited.code)
+            var opened: [RawConnection] = []
+            for _ in 0..<4 { opened.append(try await RawConnection.open(baseURL: gateway)) }
+            // The connections are set up on the gateway's event loops in parallel: whichever came last there is the one refused.
+            let refused = try #require(try await poll({ opened.first { $0.isClosed } }, until: { $0 != nil }))
+            #expect(refused.status == 429)
+            #expect((try? HuddleJSON.decoder.decode(Problem.self, from: refused.body))?.code == ProblemCode.rateLimited.code)
+            var held = opened.filter { $0 !== refused }
+            #expect(held.count == 3 && held.allSatisfy { !$0.isClosed && $0.status == nil })
             await held.removeFirst().close()
             // Once the gateway has seen the close, the place is free again.
             let admitted = try await poll(

@@ -35,8 +35,10 @@ struct QueryRulesTests {
 
     @Test("the rules of one operation are not another's")
     func rulesAreTheOperations() throws {
-        #expect(try Self.problems("lat=51.5&lng=-0.1&radiusKm=5", of: SearchAPI.venues.operation).map(\.field) == ["radiusKm"])
+        #expect(try Self.problems("lat=51.5&lng=-0.1&limit=5", of: SearchAPI.courses.operation).isEmpty)
+        #expect(try Self.problems("lat=51.5&lng=-0.1&limit=500", of: SearchAPI.venues.operation).map(\.field) == ["limit"])
         #expect(try Self.problems("lat=51.5&lng=-0.1&radiusKm=5", of: SearchAPI.courses.operation).isEmpty)
+        #expect(try Self.problems("lat=51.5&lng=-0.1&radiusKm=5", of: SearchAPI.venues.operation).isEmpty)
         #expect(try Self.problems("lat=51.5&lng=-0.1&radiusKm=501", of: SearchAPI.courses.operation).map(\.field) == ["radiusKm"])
     }
 }
