@@ -18,7 +18,10 @@ public final class TestStack: Sendable {
         let privateKeys = Dictionary(
             uniqueKeysWithValues: ServiceModule.allCases.map { module in
                 let seed = SHA256.hash(data: Data("huddle test internal key \(module.rawValue)".utf8))
-                return (module, try! Curve25519.Signing.PrivateKey(rawRepresentation: Data(seed)))  // 32 bytes: cannot fail
+                guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(seed)) else {
+                    preconditionFailure("a SHA-256 digest is 32 bytes, the length of an Ed25519 private key")
+                }
+                return (module, key)
             })
         return InternalKeys(publicKeys: privateKeys.mapValues(\.publicKey), privateKeys: privateKeys)
     }()
