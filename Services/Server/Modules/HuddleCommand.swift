@@ -32,7 +32,10 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Run the providers' stand-in (Facebook, weather, a football matchday) on port 8090 and point auth, catalog, games and betting at it."
+            """
+            Run the providers' stand-ins and point the modules at them: on port 8090 Facebook, Sign in with Apple, the App \
+            Store, weather, a football matchday (fixtures, live events, odds), FCM and a trace collector; on port 8091 APNs.
+            """
     )
     var standIn = true
 
