@@ -19,7 +19,7 @@ import Tracing
 ///
 /// Configuration keys: `gateway.http.*`, each module's `<module>.url`, `GatewaySettings`' (`gateway.body.limit`,
 /// `gateway.ratelimit.*`, `gateway.upstream.*`, `gateway.health.timeout.ms`, `gateway.modules`, `gateway.socket.*`,
-/// `gateway.head.*`, `gateway.body.timeout.ms`, `gateway.connections.per.client`) and the operations listener's
+/// `gateway.head.*`, `gateway.body.timeout.ms`, `gateway.connections.per.client`, `gateway.proxies.trusted`) and the operations listener's
 /// `gateway.ops.http.*`.
 public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try GatewaySettings(reader: reader)
@@ -29,7 +29,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
         routes: routes, balancer: Balancer(directory: directory), client: client,
-        limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), bodyLimit: settings.bodyLimit,
+        limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), proxies: settings.proxies,
+        bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
     let sockets = settings.sockets
@@ -37,7 +38,8 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let connections = ClientConnections(limit: settings.connectionsPerClient)
     let meter = RequestMeter()
     let relay = ModuleRelay.Settings(
-        routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, meter: meter, bodyLimit: settings.bodyLimit,
+        routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, proxies: settings.proxies, meter: meter,
+        bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout, idleTimeout: settings.idleTimeout, logger: logger)
     let router = Router(context: HuddleRequestContext.self)
     router.addMiddleware {
@@ -71,10 +73,12 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                             decide: { head, channel, logger in
                                 await upgrade(
                                     head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
+                                    proxies: settings.proxies,
                                     sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
                             }),
                         webSockets: true),
                     limits: settings.head, bodyLimit: settings.bodyLimit, bodyTimeout: settings.bodyTimeout, limiter: proxy.limiter,
+                    proxies: settings.proxies,
                     connections: connections))
         },
         configuration: reader.serverConfiguration(for: .gateway),
@@ -124,7 +128,7 @@ private func operationsListener(
 /// is answered as the module answers the same path over plain HTTP (its status and problem), before
 /// anything is upgraded.
 private func upgrade(
-    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, limiter: RateLimiter,
+    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, limiter: RateLimiter, proxies: TrustedProxies,
     sockets: SocketRelay.Limits, client: UpstreamClient, timeout: Duration, logger: Logger
 ) async -> (HTTPFields, NIOLoopBound<SocketRelay>)? {
     let path = head.path ?? "/"
@@ -133,7 +137,7 @@ private func upgrade(
         await UpgradeRefusal.refuse(CommonError.noSuchRoute.problem, on: channel)
         return nil
     }
-    let address = channel.remoteAddress?.ipAddress ?? "unknown"
+    let (address, forwardedFor) = proxies.client(peer: channel.remoteAddress?.ipAddress ?? "unknown", fields: head.headerFields)
     if let wait = limiter.check(client: address) {
         let limited = CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
@@ -148,7 +152,7 @@ private func upgrade(
     }
     let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
     headers[.requestID] = requestID
-    headers[.forwardedFor] = HopByHop.forwardedFor(head.headerFields.value(of: .forwardedFor), adding: address)
+    headers[.forwardedFor] = forwardedFor
     // The upgrade is a span of the device's trace (or starts one), and the module's connect continues it.
     var parent = ServiceContext.topLevel
     TraceContext.extract(from: head.headerFields, into: &parent)

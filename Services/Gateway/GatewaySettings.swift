@@ -30,6 +30,8 @@ struct GatewaySettings: Sendable {
     var bodyTimeout: TimeAmount
     /// How many connections one client address may hold open at once.
     var connectionsPerClient: Int
+    /// The proxies whose word on the client's address is taken.
+    var proxies: TrustedProxies
     /// How often each module's address is resolved again into its instances (0: never).
     var resolveInterval: Duration
     /// How long a client's connection may sit with nothing asked and nothing owed before it is closed
@@ -47,7 +49,9 @@ struct GatewaySettings: Sendable {
     /// `gateway.body.timeout.ms` (30000: a body not whole by then from its head, 408, connection closed),
     /// `gateway.connections.per.client` (512: connections one address may hold open; the next is 429 and
     /// closed — high enough for the phones behind one carrier-grade NAT, low enough that one address
-    /// cannot take the process's descriptors), `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
+    /// cannot take the process's descriptors; a trusted proxy is not limited), `gateway.proxies.trusted`
+    /// (CIDRs, comma-separated, none by default: peers whose `X-Forwarded-For` or `Forwarded` names the
+    /// client, for the limits and for the address passed on to the modules), `gateway.upstream.resolve.ms` (5000: how often a module's address, e.g. a headless Service's
     /// name, is resolved again into the instances the balancer spreads requests over; 0 never),
     /// `gateway.idle.timeout.ms` (620000: a client's connection with no request under way for that long
     /// is closed; longer than the 600 s a cloud load balancer keeps its own idle connections to the
@@ -72,6 +76,11 @@ struct GatewaySettings: Sendable {
             timeout: TimeAmount(reader.milliseconds("gateway.head.timeout.ms", default: 10_000)))
         bodyTimeout = TimeAmount(max(.milliseconds(1), reader.milliseconds("gateway.body.timeout.ms", default: 30_000)))
         connectionsPerClient = max(1, reader.integer("gateway.connections.per.client", default: 512))
+        let trusted = reader.text("gateway.proxies.trusted", default: "")
+        guard let proxies = TrustedProxies(trusted) else {
+            throw MissingConfiguration(key: "gateway.proxies.trusted", hint: "'\(trusted)' is not a comma-separated list of CIDRs")
+        }
+        self.proxies = proxies
         resolveInterval = reader.milliseconds("gateway.upstream.resolve.ms", default: 5000)
         let idle = reader.milliseconds("gateway.idle.timeout.ms", default: 620_000)
         idleTimeout = idle > .zero ? TimeAmount(idle) : nil

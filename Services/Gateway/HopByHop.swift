@@ -21,13 +21,13 @@ enum HopByHop {
     static func returnable(_ headers: HTTPHeaders) -> HTTPHeaders { keeping(headers, without: notReturned) }
 
     /// A request's headers as its module gets them, whichever way it went (relayed or through the
-    /// router): end-to-end ones, its request id, `trace`'s context, and the client's address appended
-    /// to `X-Forwarded-For`, as each proxy on the way does.
-    static func upstreamHeaders(_ headers: HTTPHeaders, requestID: String, trace: ServiceContext?, clientAddress: String) -> HTTPHeaders {
+    /// router): end-to-end ones, its request id, `trace`'s context, and `X-Forwarded-For` ending with
+    /// the client's address (`TrustedProxies.client`).
+    static func upstreamHeaders(_ headers: HTTPHeaders, requestID: String, trace: ServiceContext?, forwardedFor: String) -> HTTPHeaders {
         var upstream = keeping(headers, without: notForwarded)
         upstream.replaceOrAdd(name: "X-Request-Id", value: requestID)
         TraceContext.inject(into: &upstream, context: trace)
-        upstream.replaceOrAdd(name: "X-Forwarded-For", value: forwardedFor(headers.value(of: "X-Forwarded-For"), adding: clientAddress))
+        upstream.replaceOrAdd(name: "X-Forwarded-For", value: forwardedFor)
         return upstream
     }
 

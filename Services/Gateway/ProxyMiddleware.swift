@@ -20,6 +20,7 @@ struct ProxyMiddleware: RouterMiddleware {
     let client: UpstreamClient
     var call: ModuleCall { ModuleCall(balancer: balancer) }
     let limiter: RateLimiter
+    let proxies: TrustedProxies
     let bodyLimit: Int
     let timeout: Duration
 
@@ -34,7 +35,7 @@ struct ProxyMiddleware: RouterMiddleware {
         context.coreContext.endpointPath.value = route.route
         if !RequestBodyGuard.isChargedAtHead(
             contentLength: request.headers[.contentLength], transferEncoding: request.headers[.transferEncoding]),
-            let wait = limiter.check(client: Self.clientAddress(context))
+            let wait = limiter.check(client: client(of: request, context).address)
         {
             throw CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
         }
@@ -77,7 +78,8 @@ struct ProxyMiddleware: RouterMiddleware {
     /// The request as the module gets it: end-to-end headers, the request id, the client's address.
     private func upstreamHead(of request: Request, context: HuddleRequestContext) -> HTTPRequestHead {
         let headers = HopByHop.upstreamHeaders(
-            HTTPHeaders(request.headers), requestID: context.requestID, trace: .current, clientAddress: Self.clientAddress(context))
+            HTTPHeaders(request.headers), requestID: context.requestID, trace: .current,
+            forwardedFor: client(of: request, context).forwardedFor)
         let path = request.uri.string.hasPrefix("/") ? request.uri.string : "/" + request.uri.string
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(request.method), uri: path, headers: headers)
     }
@@ -106,8 +108,9 @@ struct ProxyMiddleware: RouterMiddleware {
         }
     }
 
-    static func clientAddress(_ context: HuddleRequestContext) -> String {
-        context.remoteAddress?.ipAddress ?? "unknown"
+    /// Who sent the request, and the `X-Forwarded-For` that says so (`TrustedProxies`).
+    private func client(of request: Request, _ context: HuddleRequestContext) -> (address: String, forwardedFor: String) {
+        proxies.client(peer: context.remoteAddress?.ipAddress ?? "unknown", fields: request.headers)
     }
 }
 

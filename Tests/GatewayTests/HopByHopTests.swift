@@ -15,7 +15,8 @@ struct HopByHopTests {
             ("Content-Length", "12"), ("Accept", "application/json"), ("X-Forwarded-For", "10.0.0.9"),
             ("x-forwarded-for", "10.0.0.10"), ("X-Request-Id", "from-client"),
         ])
-        let upstream = HopByHop.upstreamHeaders(client, requestID: "req-42", trace: nil, clientAddress: "127.0.0.1")
+        let forwardedFor = TrustedProxies.none.client(peer: "127.0.0.1", headers: client).forwardedFor
+        let upstream = HopByHop.upstreamHeaders(client, requestID: "req-42", trace: nil, forwardedFor: forwardedFor)
         #expect(
             Array(upstream.map { "\($0.name): \($0.value)" }) == [
                 "Authorization: Bearer abc", "Accept: application/json", "X-Request-Id: req-42",

@@ -38,9 +38,13 @@ final class ConnectionLimitHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     private let connections: ClientConnections
+    private let proxies: TrustedProxies
     private var admitted: String?
 
-    init(connections: ClientConnections) { self.connections = connections }
+    init(connections: ClientConnections, proxies: TrustedProxies) {
+        self.connections = connections
+        self.proxies = proxies
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { admit(context: context) }
@@ -67,7 +71,8 @@ final class ConnectionLimitHandler: ChannelInboundHandler {
     private func admit(context: ChannelHandlerContext) {
         guard admitted == nil else { return }
         let client = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        guard connections.admit(client) else {
+        // A trusted proxy carries many clients' connections: it is not held to one client's number.
+        guard proxies.contains(client) || connections.admit(client) else {
             let problem = Problem(
                 .rateLimited, title: RawProblemResponse.reason(429),
                 detail: "This address holds \(connections.limit) connections to the gateway already.")

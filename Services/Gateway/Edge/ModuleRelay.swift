@@ -42,6 +42,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let call: ModuleCall
         let client: UpstreamClient
         let limiter: RateLimiter
+        let proxies: TrustedProxies
         let meter: RequestMeter
         let bodyLimit: Int
         let timeout: Duration
@@ -76,7 +77,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     /// The server is shutting down: every request goes to the router, which closes the connection.
     private var quiescing = false
     /// The address the connection comes from, found once.
-    private var knownClientAddress: String?
+    private var knownPeerAddress: String?
     private var closed = false
     /// The refusal of a request the decoder could not read, waiting for the answers before it.
     private var refusalAfterAnswers: (() -> Void)?
@@ -259,7 +260,8 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
             logger[metadataKey: "request_id"] = .string(requestID)
             return logger
         }
-        let clientAddress = clientAddress(context)
+        // Per request: a trusted proxy's connection carries many clients' requests.
+        let (clientAddress, forwardedFor) = settings.proxies.client(peer: peerAddress(context), headers: relayed.head.headers)
         let trace = RelayTrace(relayed.head, route: relayed.route, path: relayed.path)
         let finish = Finish(relay: self, context: context, relayed: relayed, requestID: requestID, started: started, trace: trace)
 
@@ -273,7 +275,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         trace.callStarts(relayed.head.method)
         var head = HTTPRequestHead(version: .http1_1, method: relayed.head.method, uri: relayed.head.uri)
         head.headers = HopByHop.upstreamHeaders(
-            relayed.head.headers, requestID: requestID, trace: trace.upstreamContext, clientAddress: clientAddress)
+            relayed.head.headers, requestID: requestID, trace: trace.upstreamContext, forwardedFor: forwardedFor)
         if relayed.hasBody { head.headers.add(name: "Content-Length", value: String(relayed.body?.readableBytes ?? 0)) }
         let (client, body, loop) = (settings.client, relayed.body, context.eventLoop)
         let deadline = NIODeadline.now() + TimeAmount(settings.timeout)
@@ -287,10 +289,10 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func clientAddress(_ context: ChannelHandlerContext) -> String {
-        if let knownClientAddress { return knownClientAddress }
+    private func peerAddress(_ context: ChannelHandlerContext) -> String {
+        if let knownPeerAddress { return knownPeerAddress }
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        knownClientAddress = address
+        knownPeerAddress = address
         return address
     }
 

@@ -20,12 +20,14 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private let limiter: RateLimiter
+    private let proxies: TrustedProxies
     private let headGuard: RequestHeadGuard
     private var deadline: Scheduled<Void>?
 
-    init(timeout: TimeAmount, limiter: RateLimiter, headGuard: RequestHeadGuard) {
+    init(timeout: TimeAmount, limiter: RateLimiter, proxies: TrustedProxies, headGuard: RequestHeadGuard) {
         self.timeout = timeout
         self.limiter = limiter
+        self.proxies = proxies
         self.headGuard = headGuard
     }
 
@@ -42,7 +44,7 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head)
         where Self.isChargedAtHead(
             contentLength: head.headers.first(name: "content-length"), transferEncoding: head.headers.first(name: "transfer-encoding")):
-            let client = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            let client = proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", headers: head.headers).address
             if let wait = limiter.check(client: client) {
                 return refuse(.rateLimited, "Too many requests from this address; try again in \(wait) s.", context: context)
             }

@@ -182,6 +182,7 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// arrival (`RequestBodyGuard`), and the connections each address may hold.
     let bodyTimeout: TimeAmount
     let limiter: RateLimiter
+    let proxies: TrustedProxies
     let connections: ClientConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -196,10 +197,11 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
         let headGuard = RequestHeadGuard(limits: limits)
         do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
-            try channel.pipeline.syncOperations.addHandler(ConnectionLimitHandler(connections: connections), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionLimitHandler(connections: connections, proxies: proxies), position: .first)
             let value = base.setup(channel: channel, logger: logger)
             try channel.pipeline.syncOperations.addAfterRequestDecoder(
-                RequestBodyGuard(timeout: bodyTimeout, limiter: limiter, headGuard: headGuard))
+                RequestBodyGuard(timeout: bodyTimeout, limiter: limiter, proxies: proxies, headGuard: headGuard))
             try channel.pipeline.syncOperations.addAfterRequestDecoder(ContinueWhenExpected(bodyLimit: bodyLimit))
             try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value
