@@ -85,14 +85,6 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// of this request's body will not be read, so the connection cannot carry another.
     private func refuse(_ kind: ProblemCode, _ detail: String, context: ChannelHandlerContext) {
         disarm()
-        guard let guardContext = try? context.pipeline.syncOperations.context(handler: headGuard) else {
-            return context.close(promise: nil)
-        }
-        let refusal = { [headGuard] in headGuard.refuse(kind, detail, context: guardContext) }
-        if let relay = try? context.pipeline.syncOperations.handler(type: ModuleRelay.self) {
-            relay.refuseAfterEarlierAnswers(refusal)
-        } else {
-            refusal()
-        }
+        headGuard.refuseInTurn(kind, detail, from: context)
     }
 }

@@ -99,6 +99,19 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
             }
     }
 
+    /// `refuse`, asked from a handler further along `context`'s pipeline: once the requests read before
+    /// this one have their answers (`ModuleRelay.refuseAfterEarlierAnswers`), or at once before the
+    /// connection is known to be HTTP, when no relay is there and nothing came before.
+    func refuseInTurn(_ kind: ProblemCode, _ detail: String, from context: ChannelHandlerContext) {
+        guard let guardContext = try? context.pipeline.syncOperations.context(handler: self) else { return context.close(promise: nil) }
+        let refusal = { self.refuse(kind, detail, context: guardContext) }
+        if let relay = try? context.pipeline.syncOperations.handler(type: ModuleRelay.self) {
+            relay.refuseAfterEarlierAnswers(refusal)
+        } else {
+            refusal()
+        }
+    }
+
     private func armDeadline(context: ChannelHandlerContext) {
         guard deadline == nil, !answered else { return }
         let timeout = timeout
@@ -135,22 +148,11 @@ final class HeadParseFailureHandler: ChannelInboundHandler, RemovableChannelHand
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parse = error as? HTTPParserError else { return context.fireErrorCaught(error) }
-        guard let guardContext = try? context.pipeline.syncOperations.context(handler: headGuard) else {
-            return context.close(promise: nil)
-        }
-        let refuse = { [headGuard] in
-            if parse == .headerOverflow {
-                headGuard.refuse(.headerFieldsTooLarge, "The request head is too large.", context: guardContext)
-            } else {
-                headGuard.refuse(.malformedRequest, "The request is not HTTP/1.1 the gateway can read.", context: guardContext)
-            }
-        }
-        // Requests read before this one are answered first. Before the first request is known to be
-        // HTTP (not an upgrade) there is no relay yet, and nothing came before.
-        if let relay = try? context.pipeline.syncOperations.handler(type: ModuleRelay.self) {
-            relay.refuseAfterEarlierAnswers(refuse)
+        // Requests read before this one are answered first.
+        if parse == .headerOverflow {
+            headGuard.refuseInTurn(.headerFieldsTooLarge, "The request head is too large.", from: context)
         } else {
-            refuse()
+            headGuard.refuseInTurn(.malformedRequest, "The request is not HTTP/1.1 the gateway can read.", from: context)
         }
     }
 }
