@@ -23,7 +23,9 @@ struct OutboxTests {
     }
 
     static let testEvent = EventType<[String: Int]>("test.event", owner: .search)
-    static let migrations: [Migration] = [.outbox(version: 1), .outboxTraceContext(version: 2), .outboxInTransactionOrder(version: 3)]
+    static let migrations: [Migration] = [
+        .outbox(version: 1), .outboxTraceContext(version: 2), .outboxInTransactionOrder(version: 3), .outboxDelivery(version: 4),
+    ]
 
     /// Waits until the outbox shows `count` events, and answers their positions. On PostgreSQL an
     /// event shows once no transaction older than its own is open, anywhere in the cluster: other

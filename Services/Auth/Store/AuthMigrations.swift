@@ -101,5 +101,6 @@ enum AuthMigrations {
                 "CREATE UNIQUE INDEX data_exports_one_pending ON data_exports (user_id) WHERE status = 'pending'",
             ]
         },
+        .outboxDelivery(version: 14),
     ]
 }

@@ -73,5 +73,6 @@ enum BettingMigrations {
         .outbox(version: 6),
         .outboxTraceContext(version: 7),
         .outboxInTransactionOrder(version: 8),
+        .outboxDelivery(version: 9),
     ]
 }

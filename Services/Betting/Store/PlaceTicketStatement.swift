@@ -52,7 +52,7 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
                     WITH ORDINALITY AS leg (id, pick, odds, result, home, away, position)),
             evented AS (
                 INSERT INTO outbox (\(Outbox.columns.joined(separator: ", ")))
-                SELECT $23, $24, $25, $26, $27, $28, $29 FROM placed)
+                SELECT $23, $24, $25, $26, $27, $28, $29, $30 FROM placed)
             SELECT id FROM placed
             """
     }()
@@ -68,7 +68,7 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
 
     func makeBindings() throws -> PostgresBindings {
         let legs = ticket.selections
-        var bindings = PostgresBindings(capacity: 29)
+        var bindings = PostgresBindings(capacity: 30)
         bindings.append(legs.map(\.fixtureId.description))  // $1
         bindings.append(legs.map(\.pick.rawValue))  // $2
         bindings.append(legs.map(\.odds.thousandths))  // $3
@@ -98,6 +98,7 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
         bindings.append(String(decoding: event.payload, as: UTF8.self))  // $27
         bindings.append(event.traceparent)  // $28
         bindings.append(event.tracestate)  // $29
+        bindings.append(Outbox.partitionKey(of: event.aggregateID))  // $30
         return bindings
     }
 

@@ -81,5 +81,6 @@ enum CatalogMigrations {
         .hiddenSubjects(version: 7),
         .outboxTraceContext(version: 8),
         .outboxInTransactionOrder(version: 9),
+        .outboxDelivery(version: 10),
     ]
 }

@@ -106,5 +106,6 @@ enum GamesMigrations {
         .hiddenSubjects(version: 10),
         .outboxTraceContext(version: 11),
         .outboxInTransactionOrder(version: 12),
+        .outboxDelivery(version: 13),
     ]
 }

@@ -49,5 +49,6 @@ enum ModerationMigrations {
         },
         .outboxTraceContext(version: 5),
         .outboxInTransactionOrder(version: 6),
+        .outboxDelivery(version: 7),
     ]
 }

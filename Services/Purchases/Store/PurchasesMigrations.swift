@@ -49,5 +49,6 @@ enum PurchasesMigrations {
         .inbox(version: 6),
         .outboxTraceContext(version: 7),
         .outboxInTransactionOrder(version: 8),
+        .outboxDelivery(version: 9),
     ]
 }

@@ -46,6 +46,17 @@ public struct FeedLease: Sendable {
     }
 }
 
+extension FeedLease {
+    /// Gives the lease up, if this instance holds it, so another takes it at its next ask instead of
+    /// after it lapses (a shutdown).
+    public func release() async throws {
+        try await database.transaction { sql in
+            try await sql.update("feed_leases").set("expires_at", to: SQLBind(Date(timeIntervalSince1970: 0)))
+                .where("name", .equal, SQLBind(name)).where("holder", .equal, SQLBind(holder)).run()
+        }
+    }
+}
+
 extension Migration {
     /// `feed_leases`: which instance polls which provider, until when.
     public static func feedLeases(version: Int) -> Migration {

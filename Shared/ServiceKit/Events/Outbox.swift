@@ -25,85 +25,147 @@ public struct Outbox: Sendable {
         try await sql.insert(into: "outbox").columns(Self.columns)
             .values(
                 SQLBind(event.id.description), SQLBind(event.type), SQLBind(event.aggregateID), SQLBind(event.occurredAt),
-                SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate)
+                SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate),
+                SQLBind(Self.partitionKey(of: event.aggregateID))
             ).run()
         TransactionEffects.current?.markAppendedEvents()
     }
 
     /// The events after `position` that may go out now, oldest first, with their positions: those of
     /// every transaction that had ended when this statement began, in the order of the transactions'
-    /// ids, then of `seq`. And when the oldest event after `position` happened, whether or not it
-    /// may go yet (`outbox_lag_seconds`).
+    /// ids, then of `seq`; only `partition`'s. And when the oldest event after `position` happened,
+    /// whether or not it may go yet (`outbox_lag_seconds`).
     ///
     /// Sequence numbers are taken at insert but become visible at commit, so reading by `seq` alone
     /// could pass an event whose transaction is still open and never come back for it. A transaction
-    /// still open has an id no lower than the snapshot's `xmin`, and one not yet begun a higher one:
-    /// events below `xmin` are final, and whatever commits later sorts after them. Two transactions
-    /// one after the other keep their order (the second's id is taken after the first committed).
-    /// Since the held-back sort after the final ones, one read answers both: the rows up to the first
-    /// held back. A transaction left open anywhere in the cluster holds delivery back until it ends.
-    /// SQLite runs one writer at a time: there `tx` is 0 and the order is `seq`'s. Writers need no
-    /// lock between them, where one held to commit made every event-writing transaction wait for the
-    /// one before (a fifth of betting's time at 4 clients).
-    func next(after position: OutboxPosition, limit: Int, on sql: any SQLDatabase) async throws -> OutboxBatch {
+    /// still open has an id of its own, and one not yet begun a higher id than any given so far:
+    /// events below the oldest still open in this database are final, and whatever commits later
+    /// sorts after them. Two transactions one after the other keep their order (the second's id is
+    /// taken after the first committed). Since the held-back sort after the final ones, one read
+    /// answers both: the rows up to the first held back. SQLite runs one writer at a time: there `tx`
+    /// is 0 and the order is `seq`'s. Writers need no lock between them, where one held to commit
+    /// made every event-writing transaction wait for the one before (a fifth of betting's time at 4
+    /// clients).
+    func next(
+        after position: OutboxPosition, in partition: OutboxPartition = .whole, limit: Int, on sql: any SQLDatabase
+    ) async throws -> OutboxBatch {
         let onPostgres = sql.dialect.name == "postgresql"
         var query = sql.select()
             .columns("tx", "seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
-        if onPostgres { query = query.column(SQLRaw("tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS final")) }
-        let rows = try await query.from("outbox").where(Self.order, .greaterThan, position.pair)
-            .orderBy("tx").orderBy("seq").limit(limit).all()
+        if onPostgres { query = query.column(SQLRaw(Self.isFinal + " AS final")) }
+        query = query.from("outbox").where(Self.order, .greaterThan, position.pair)
+        if partition.count > 1 {
+            query = query.where(
+                SQLBinaryExpression(
+                    SQLBinaryExpression(SQLColumn("part_key"), .modulo, SQLBind(partition.count)), .equal, SQLBind(partition.index)))
+        }
+        let rows = try await query.orderBy("tx").orderBy("seq").limit(limit).all()
         var batch = OutboxBatch(events: [], oldestWaiting: try rows.first?.decode(column: "occurred_at", as: Date.self))
         for row in rows {
             if onPostgres, try !row.decode(column: "final", as: Bool.self) {
                 batch.heldBack = true
                 break
             }
-            let event = EventEnvelope(
-                id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
-                aggregateID: try row.decode(column: "aggregate_id", as: String.self),
-                occurredAt: try row.decode(column: "occurred_at", as: Date.self),
-                payload: Data(try row.decode(column: "payload", as: String.self).utf8),
-                traceparent: try row.decode(column: "traceparent", as: String?.self),
-                tracestate: try row.decode(column: "tracestate", as: String?.self))
-            let position = OutboxPosition(
-                tx: try row.decode(column: "tx", as: Int64.self), seq: try row.decode(column: "seq", as: Int64.self))
-            batch.events.append((position, event))
+            batch.events.append((try OutboxPosition(row), try Self.event(in: row)))
         }
         return batch
     }
 
-    /// How far `subscriber` has received; `.start` when it has received nothing yet.
-    func deliveredPosition(of subscriber: String, on sql: any SQLDatabase) async throws -> OutboxPosition {
-        guard
-            let row = try await sql.select().columns("delivered_tx", "delivered_seq").from("outbox_positions")
-                .where("subscriber", .equal, SQLBind(subscriber)).first()
-        else { return .start }
-        return OutboxPosition(
-            tx: try row.decode(column: "delivered_tx", as: Int64.self), seq: try row.decode(column: "delivered_seq", as: Int64.self))
+    /// Whether a row's transaction has ended, on PostgreSQL: its id is below every transaction still
+    /// open in this database. The snapshot lists the transactions open in the whole cluster; those
+    /// `pg_stat_activity` places in another database are left out, since they never write this
+    /// outbox (where the cluster's oldest was the bound, a transaction left open in another module's
+    /// database held back every module's events). One the view no longer shows (it ended after the
+    /// snapshot) still counts as open: its events are not in this snapshot. The first test, against
+    /// the snapshot's own oldest, spares the view on the common path.
+    static let isFinal = """
+        (tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint OR tx < (
+            SELECT coalesce(min(open.xid::text::bigint), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
+            FROM pg_snapshot_xip(pg_current_snapshot()) AS open (xid)
+            WHERE (open.xid::text::bigint & 4294967295) NOT IN (
+                SELECT backend_xid::text::bigint FROM pg_stat_activity
+                WHERE backend_xid IS NOT NULL AND datid IS NOT NULL
+                AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
+        """
+
+    /// The event a row of `outbox` (or of `outbox_dead_letters`) holds.
+    static func event(in row: any SQLRow) throws -> EventEnvelope {
+        EventEnvelope(
+            id: try row.typedID("event_id"), type: try row.decode(column: "type", as: String.self),
+            aggregateID: try row.decode(column: "aggregate_id", as: String.self),
+            occurredAt: try row.decode(column: "occurred_at", as: Date.self),
+            payload: Data(try row.decode(column: "payload", as: String.self).utf8),
+            traceparent: try row.decode(column: "traceparent", as: String?.self),
+            tracestate: try row.decode(column: "tracestate", as: String?.self))
     }
 
-    /// Moves `subscriber`'s position to `position`, and only forward: two senders racing (an instance
-    /// that lost its lease mid-delivery, say) once set it from 200 back to 100, and what had been
-    /// delivered went out again.
-    func recordDelivered(to subscriber: String, through position: OutboxPosition, on sql: any SQLDatabase) async throws {
+    /// How far `subscriber` has received in `partition`; `.start` when it has received nothing yet.
+    ///
+    /// The cursors are kept for one count of partitions, all written at once. When they were written
+    /// for another (the count was changed, or the positions come from before partitions) or not yet
+    /// (each is written at `.start` then), every partition starts
+    /// again from the lowest of them, written for the new count in one transaction: an event none
+    /// of the old partitions had delivered lies after that lowest, so nothing is skipped; what
+    /// goes twice the subscriber's inbox drops.
+    func deliveredPosition(
+        of subscriber: String, in partition: OutboxPartition = .whole, on sql: any SQLDatabase
+    ) async throws -> OutboxPosition {
+        let cursors = try await sql.select().columns("part", "parts", "delivered_tx", "delivered_seq").from("outbox_cursors")
+            .where("subscriber", .equal, SQLBind(subscriber)).all()
+            .map {
+                (
+                    part: try $0.decode(column: "part", as: Int.self), parts: try $0.decode(column: "parts", as: Int.self),
+                    at: try OutboxPosition(cursor: $0)
+                )
+            }
+        let current = Set(cursors.filter { $0.parts == partition.count }.map(\.part))
+        if cursors.count == partition.count, current == Set(0..<partition.count),
+            let mine = cursors.first(where: { $0.part == partition.index })
+        {
+            return mine.at
+        }
+        let lowest = cursors.map(\.at).min() ?? .start
+        try await Database.lock("outbox cursors \(subscriber)", on: sql)
+        try await sql.delete(from: "outbox_cursors").where("subscriber", .equal, SQLBind(subscriber)).run()
+        try await sql.insert(into: "outbox_cursors").columns("subscriber", "part", "parts", "delivered_tx", "delivered_seq")
+            .rows(
+                (0..<partition.count).map {
+                    [SQLBind(subscriber), SQLBind($0), SQLBind(partition.count), SQLBind(lowest.tx), SQLBind(lowest.seq)]
+                }
+            )
+            .run()
+        return lowest
+    }
+
+    /// Moves `subscriber`'s position in `partition` to `position`, and only forward: two senders
+    /// racing (an instance that lost its lease mid-delivery, say) once set it from 200 back to 100,
+    /// and what had been delivered went out again. A cursor kept for another count of partitions is
+    /// replaced, and the next read starts every partition again from the lowest (`deliveredPosition`).
+    func recordDelivered(
+        to subscriber: String, in partition: OutboxPartition = .whole, through position: OutboxPosition, on sql: any SQLDatabase
+    ) async throws {
         let stored = SQLGroupExpression([
-            SQLColumn("delivered_tx", table: "outbox_positions"), SQLColumn("delivered_seq", table: "outbox_positions"),
+            SQLColumn("delivered_tx", table: "outbox_cursors"), SQLColumn("delivered_seq", table: "outbox_cursors"),
         ])
         let offered = SQLGroupExpression([SQLColumn("delivered_tx", table: "excluded"), SQLColumn("delivered_seq", table: "excluded")])
-        try await sql.insert(into: "outbox_positions").columns("subscriber", "delivered_tx", "delivered_seq")
-            .values(SQLBind(subscriber), SQLBind(position.tx), SQLBind(position.seq))
-            .onConflict(with: ["subscriber"]) {
-                $0.set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq")
-                    .where(SQLBinaryExpression(stored, .lessThan, offered))
+        let otherCount = SQLBinaryExpression(SQLColumn("parts", table: "outbox_cursors"), .notEqual, SQLColumn("parts", table: "excluded"))
+        try await sql.insert(into: "outbox_cursors").columns("subscriber", "part", "parts", "delivered_tx", "delivered_seq")
+            .values(SQLBind(subscriber), SQLBind(partition.index), SQLBind(partition.count), SQLBind(position.tx), SQLBind(position.seq))
+            .onConflict(with: ["subscriber", "part"]) {
+                $0.set(excludedValueOf: "parts").set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq")
+                    .where(SQLBinaryExpression(otherCount, .or, SQLBinaryExpression(stored, .lessThan, offered)))
             }
             .run()
     }
 
-    /// Deletes events older than `cutoff` that every one of `subscribers` has received.
+    /// Deletes events older than `cutoff` that every one of `subscribers` has received in every
+    /// partition. A subscriber with no cursor yet has received nothing.
     func prune(deliveredTo subscribers: [String], before cutoff: Date, on sql: any SQLDatabase) async throws {
         var everyone: OutboxPosition?
         for subscriber in subscribers {
-            let position = try await deliveredPosition(of: subscriber, on: sql)
+            let cursors = try await sql.select().columns("delivered_tx", "delivered_seq").from("outbox_cursors")
+                .where("subscriber", .equal, SQLBind(subscriber)).all().map { try OutboxPosition(cursor: $0) }
+            let position = cursors.min() ?? .start
             everyone = min(everyone ?? position, position)
         }
         guard let everyone else { return }
@@ -115,7 +177,19 @@ public struct Outbox: Sendable {
     static let order = SQLGroupExpression([SQLColumn("tx"), SQLColumn("seq")])
 
     /// The columns an event is written to, in the order `append` binds them.
-    public static let columns = ["event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate"]
+    public static let columns = ["event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate", "part_key"]
+
+    /// The key that places an event in a partition (`OutboxPartition`): the 32-bit FNV-1a hash of
+    /// its aggregate's id, so one aggregate's events share a partition and keep their order. Written
+    /// with the event, since the two stores share no hash function to compute it when reading.
+    public static func partitionKey(of aggregateID: String) -> Int64 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in aggregateID.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 16_777_619
+        }
+        return Int64(hash)
+    }
 
     /// `event` as `append` writes it: with the current span's trace context.
     public static func stamped(_ event: EventEnvelope) -> EventEnvelope {
@@ -144,4 +218,30 @@ struct OutboxPosition: Sendable, Comparable {
     static func < (lhs: Self, rhs: Self) -> Bool { (lhs.tx, lhs.seq) < (rhs.tx, rhs.seq) }
 
     var pair: SQLGroupExpression { SQLGroupExpression([SQLBind(tx), SQLBind(seq)]) }
+}
+
+extension OutboxPosition {
+    /// An outbox row's position.
+    init(_ row: any SQLRow) throws {
+        self.init(tx: try row.decode(column: "tx", as: Int64.self), seq: try row.decode(column: "seq", as: Int64.self))
+    }
+
+    /// A cursor's position.
+    init(cursor row: any SQLRow) throws {
+        self.init(tx: try row.decode(column: "delivered_tx", as: Int64.self), seq: try row.decode(column: "delivered_seq", as: Int64.self))
+    }
+}
+
+/// One of the `count` parts a publisher's stream is sent in, each by one sender at a time: the
+/// events whose `part_key` leaves `index` when divided by `count`. Each aggregate's events keep their
+/// order; events of different aggregates in different partitions may arrive in either order.
+public struct OutboxPartition: Sendable, Hashable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public static let whole = OutboxPartition(index: 0, count: 1)
+
+    public static func all(_ count: Int) -> [OutboxPartition] { (0..<count).map { OutboxPartition(index: $0, count: count) } }
+
+    public var description: String { "\(index + 1) of \(count)" }
 }

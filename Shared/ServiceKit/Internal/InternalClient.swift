@@ -57,6 +57,20 @@ public struct InternalClient: Sendable {
         return try decode(Output.self, status: status, body: responseBody)
     }
 
+    /// Calls a described operation with a body and answers the status and the problem the module
+    /// answered with, whatever the status: for a caller that tells a refusal from an absence (the
+    /// outbox parks an event its subscriber refuses, and retries one it could not reach). Throws
+    /// only when the module did not answer.
+    public func answer<Access, Body, Output>(to endpoint: Endpoint<Access, Body, Output>, body: Body) async throws -> (
+        status: Int, problem: Problem?
+    ) {
+        let data = try HuddleJSON.encoder.encode(body)
+        let (status, responseBody) = try await send(
+            endpoint.operation.method.clientMethod, Self.target(endpoint, [], []), body: data, requestID: nil,
+            operation: endpoint.operation.name)
+        return (status, try? HuddleJSON.decoder.decode(Problem.self, from: Data(buffer: responseBody)))
+    }
+
     private static func target<Access, Body, Output>(
         _ endpoint: Endpoint<Access, Body, Output>, _ path: [any CustomStringConvertible], _ query: [(String, String)]
     ) -> String {

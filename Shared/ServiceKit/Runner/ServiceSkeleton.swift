@@ -67,13 +67,19 @@ public struct ServiceSkeleton {
         for controller in controllers { controller.register(on: router) }
     }
 
-    /// Delivers this module's outbox to `<module>.events.subscribers` (see `OutboxDispatcher.Settings`).
+    /// Delivers this module's outbox to `<module>.events.subscribers` (see `OutboxDispatcher.Settings`),
+    /// and answers its operator's `GET /internal/events/dead-letters` and their replays.
     public mutating func publishEvents() throws {
         publishes = true
-        services.append(
-            OutboxDispatcher(
-                database: database, transport: EventsClient(dependencies: dependencies),
-                settings: try .init(reader: reader, module: module), logger: logger))
+        let dispatcher = OutboxDispatcher(
+            database: database, transport: EventsClient(dependencies: dependencies), settings: try .init(reader: reader, module: module),
+            logger: logger)
+        services.append(dispatcher)
+        router.on(EventsAPI.deadLetters(of: module)) { _, _ in try await dispatcher.parked() }
+        router.on(EventsAPI.replay(of: module)) { _, context in
+            try await dispatcher.replay(try context.parameters.id(EventID.self))
+            return NoContent()
+        }
     }
 
     /// Applies other modules' events sent to this module's `POST /internal/events`, once each.

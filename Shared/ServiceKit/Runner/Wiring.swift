@@ -33,9 +33,10 @@ public enum Wiring {
     ]
 
     /// The modules that may call `module`'s internal operation at `route` (as the router names it):
-    /// its event routes only from the modules that publish to it, every other one only from the
-    /// modules that call it.
+    /// its event routes only from the modules that publish to it, its dead letters only with its own
+    /// key (its operator's), every other one only from the modules that call it.
     public static func callers(of module: ServiceModule, at route: String) -> Set<ServiceModule> {
+        if EventsAPI.publisherOperations(of: module).contains(where: { $0.path.text == route }) { return [module] }
         let eventRoutes = [EventsAPI.deliver(to: module).operation.path.text, EventsAPI.applied(by: module).operation.path.text]
         if eventRoutes.contains(route) {
             return Set(eventConsumers.filter { $0.value.contains(module) }.keys)

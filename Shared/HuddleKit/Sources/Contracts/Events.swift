@@ -36,6 +36,31 @@ public struct EventBatch: Codable, Equatable, Sendable {
     public init(events: [EventEnvelope]) { self.events = events }
 }
 
+/// An event a subscriber refused `attempts` times, set aside by its publisher with the last error,
+/// while the events after it went on.
+public struct DeadLetter: Codable, Equatable, Sendable {
+    public var event: EventEnvelope
+    public var subscriber: ServiceModule
+    public var error: String
+    public var attempts: Int
+    public var parkedAt: Date
+
+    public init(event: EventEnvelope, subscriber: ServiceModule, error: String, attempts: Int, parkedAt: Date) {
+        self.event = event
+        self.subscriber = subscriber
+        self.error = error
+        self.attempts = attempts
+        self.parkedAt = parkedAt
+    }
+}
+
+/// `GET /internal/events/dead-letters`: the parked events, oldest first (at most 500).
+public struct DeadLetters: Codable, Equatable, Sendable {
+    public var items: [DeadLetter]
+
+    public init(items: [DeadLetter]) { self.items = items }
+}
+
 /// One kind of event, described once: its name on the wire, the type of its payload, and the module
 /// that publishes it. Publishers append it with a payload of that type; consumers register a
 /// handler for it (`EventHandlers`) and get the payload decoded.

@@ -89,10 +89,12 @@ public enum AuthAPI {
             .get, "/internal/snapshots/profiles", owner: .auth, summary: "Every profile, page by page, for a read model",
             query: Query.paging)
 
-        public static let all: [APIOperation] = [
-            revokedSessions.operation, profiles.operation, profileSnapshot.operation, ModerationAPI.Internal.subject(at: .auth).operation,
-            EventsAPI.deliver(to: .auth).operation, EventsAPI.applied(by: .auth).operation,
-        ]
+        public static let all: [APIOperation] =
+            [
+                revokedSessions.operation, profiles.operation, profileSnapshot.operation,
+                ModerationAPI.Internal.subject(at: .auth).operation,
+                EventsAPI.deliver(to: .auth).operation, EventsAPI.applied(by: .auth).operation,
+            ] + EventsAPI.publisherOperations(of: .auth)
     }
 }
 

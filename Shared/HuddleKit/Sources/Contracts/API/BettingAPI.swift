@@ -60,10 +60,11 @@ public enum BettingAPI {
             summary: "The ledger's invariants, checked against every transfer: accounts sum to zero, no wallet below zero, "
                 + "each account's totals equal its transfers")
 
-        public static let all: [APIOperation] = [
-            ledgerCheck.operation, EventsAPI.deliver(to: .betting).operation, EventsAPI.applied(by: .betting).operation,
-            PersonalDataAPI.export(of: .betting).operation,
-        ]
+        public static let all: [APIOperation] =
+            [
+                ledgerCheck.operation, EventsAPI.deliver(to: .betting).operation, EventsAPI.applied(by: .betting).operation,
+                PersonalDataAPI.export(of: .betting).operation,
+            ] + EventsAPI.publisherOperations(of: .betting)
     }
 }
 

@@ -135,11 +135,12 @@ public enum CatalogAPI {
         public static let ingestNews = Endpoint<InternalCaller, NewsIngestRequest, NewsIngestResult>(
             .post, "/internal/news", owner: .catalog, summary: "Store articles a news feed adapter read")
 
-        public static let all: [APIOperation] = [
-            team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
-            teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
-            EventsAPI.deliver(to: .catalog).operation, EventsAPI.applied(by: .catalog).operation,
-            PersonalDataAPI.export(of: .catalog).operation, ModerationAPI.Internal.subject(at: .catalog).operation,
-        ]
+        public static let all: [APIOperation] =
+            [
+                team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
+                teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
+                EventsAPI.deliver(to: .catalog).operation, EventsAPI.applied(by: .catalog).operation,
+                PersonalDataAPI.export(of: .catalog).operation, ModerationAPI.Internal.subject(at: .catalog).operation,
+            ] + EventsAPI.publisherOperations(of: .catalog)
     }
 }

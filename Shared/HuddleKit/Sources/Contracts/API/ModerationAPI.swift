@@ -52,9 +52,10 @@ public enum ModerationAPI {
         public static let viewer = Query.required(
             "viewer", .uuid, description: "the player who reports", parse: UserID.init, text: \.description)
 
-        public static let all: [APIOperation] = [
-            EventsAPI.deliver(to: .moderation).operation, EventsAPI.applied(by: .moderation).operation,
-            PersonalDataAPI.export(of: .moderation).operation,
-        ]
+        public static let all: [APIOperation] =
+            [
+                EventsAPI.deliver(to: .moderation).operation, EventsAPI.applied(by: .moderation).operation,
+                PersonalDataAPI.export(of: .moderation).operation,
+            ] + EventsAPI.publisherOperations(of: .moderation)
     }
 }
