@@ -207,7 +207,7 @@ struct MessagesTests {
     }
 
     @Test(
-        "a deleted account's messages become tombstones under a former player's name, seqs unchanged; it leaves its rooms and its direct room closes",
+        "a deleted account's messages become tombstones under a former player's name, seqs unchanged; it leaves its rooms, and its direct room stays for the other to read",
         arguments: TestStore.all)
     func deletedAccount(store: TestStore) async throws {
         try await ChatHarness.with(store: store) { chat in
@@ -235,10 +235,12 @@ struct MessagesTests {
             #expect(ours.map(\.text) == ["", "hello", ""] && ours.map(\.deleted) == [true, nil, true])
             #expect(ours.filter { $0.senderId == ada.user.id }.allSatisfy { $0.senderName == "Former player" })
             #expect(Set(ours.map(\.seq)).count == 3 && ours.map(\.seq) == ours.map(\.seq).sorted())
-            // Closed: the conversation with nobody is gone from Bo's rooms, and nothing more is sent in it.
-            #expect(try await chat.chat.call(ChatAPI.messages, direct.id, token: bo.accessToken).status == 404)
-            #expect(try await chat.send("still there?", to: direct.id, as: bo).status == 404)
-            #expect(try await !chat.rooms(bo).contains { $0.id == direct.id })
+            // Bo keeps the conversation, Ada's side as tombstones under the same name, and cannot write into it.
+            let kept = try expect(200, try await chat.chat.call(ChatAPI.messages, direct.id, token: bo.accessToken))
+                .decode(Page<ChatMessage>.self).items
+            #expect(kept.map(\.deleted) == [true] && kept.map(\.senderName) == ["Former player"] && kept.map(\.text) == [""])
+            #expect(try await chat.rooms(bo).first { $0.id == direct.id }?.name == "Former player")
+            #expect(try await chat.send("still there?", to: direct.id, as: bo).status == 403)
         }
     }
 }

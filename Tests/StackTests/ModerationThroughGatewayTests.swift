@@ -435,7 +435,7 @@ struct ModerationThroughGatewayTests {
     }
 
     @Test(
-        "a deleted player's reports stay for the audit trail under a pseudonym, and the open cases about them close",
+        "a deleted player's reports stay for the audit trail under a pseudonym; the open cases about them close with the removal on record, and no case keeps their name or words",
         arguments: StackTests.stores)
     func deletedPlayers(store: TestStore) async throws {
         try await StackTests.withStack(store: store) { gateway in
@@ -443,11 +443,30 @@ struct ModerationThroughGatewayTests {
             let admin = try await StackTests.administrator(gateway)
             let leaving = try await gateway.register(name: "Leaving \(suffix)"), troll = try await gateway.register(name: "Troll \(suffix)")
             let reporter = try await gateway.register(name: "Reporter \(suffix)")
+            let global = try #require(
+                try await gateway.value(ChatAPI.rooms, token: reporter.accessToken).items.first { $0.kind == .global })
+            let words = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "mean words \(suffix)", clientMessageId: UUID().uuidString),
+                token: leaving.accessToken)
+            _ = try await gateway.value(
+                ChatAPI.send, global.id, body: SendChatMessage(text: "a reply \(suffix)", clientMessageId: UUID().uuidString),
+                token: troll.accessToken)
             _ = try await gateway.value(
                 ModerationAPI.report, body: ReportRequest(subject: .player(troll.user.id), reason: .spam, note: "note by \(suffix)"),
                 token: leaving.accessToken)
             _ = try await gateway.value(
                 ModerationAPI.report, body: ReportRequest(subject: .player(leaving.user.id), reason: .spam), token: reporter.accessToken)
+            _ = try await gateway.value(
+                ModerationAPI.report, body: ReportRequest(subject: .init(type: .message, id: SubjectID(words.id.uuid)), reason: .hate),
+                token: reporter.accessToken)
+            // One case about him decided before he leaves: closed cases kept his name and words too.
+            let cases = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
+            let aboutHim = try #require(cases.first { $0.subject == .player(leaving.user.id) })
+            _ = try await gateway.value(
+                ModerationAPI.act, aboutHim.id, body: CaseActionRequest(action: .warn, reason: "Spam in the global room"),
+                token: admin.accessToken)
+            let messageCase = try #require(cases.first { $0.subject.id == SubjectID(words.id.uuid) })
+            #expect(String(decoding: try HuddleJSON.encoder.encode(messageCase), as: UTF8.self).contains("mean words \(suffix)"))
             _ = try expect(
                 204,
                 try await gateway.call(
@@ -455,17 +474,29 @@ struct ModerationThroughGatewayTests {
             let open = try await poll {
                 try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
             } until: {
-                !$0.contains { $0.subject == .player(leaving.user.id) }
+                !$0.contains { $0.subject.id == SubjectID(words.id.uuid) }
             }
             #expect(open.first { $0.subject == .player(troll.user.id) }?.notes == ["note by \(suffix)"])
             let closed = try await gateway.value(ModerationAPI.cases, query: "status=closed&limit=100", token: admin.accessToken).items
-            #expect(closed.contains { $0.subject == .player(leaving.user.id) })
+            let his = closed.filter { [aboutHim.id, messageCase.id].contains($0.id) }
+            #expect(his.count == 2)
+            // Nothing of his in any case, open or closed; the decisions and their reasons stay.
+            let shown = String(decoding: try HuddleJSON.encoder.encode(open + closed), as: UTF8.self)
+            #expect(!shown.contains("Leaving \(suffix)") && !shown.contains("mean words \(suffix)"))
+            // A case about him still names its subject by the id of an account that is no more, but no
+            // content is his.
+            #expect(!shown.contains("\"ownerId\":\"\(leaving.user.id)\""))
+            #expect(his.first { $0.id == aboutHim.id }?.actions.map(\.reason) == ["Spam in the global room"])
+            #expect(his.first { $0.id == messageCase.id }?.actions.map(\.action) == [.remove])
+            // The troll's reply beside his words is still shown in the context; his line is not.
+            let context = his.first { $0.id == messageCase.id }?.context ?? []
+            #expect(context.contains { $0.text == "a reply \(suffix)" })
             let outcome = try await poll {
-                try await gateway.value(ModerationAPI.myReports, token: reporter.accessToken).items.first
+                try await gateway.value(ModerationAPI.myReports, token: reporter.accessToken).items
             } until: {
-                $0?.status != .open
+                $0.allSatisfy { $0.status != .open }
             }
-            #expect(outcome?.status == .actioned)
+            #expect(outcome.map(\.status) == [.actioned, .actioned])
         }
     }
 }

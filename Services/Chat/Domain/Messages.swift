@@ -140,7 +140,9 @@ struct Messages: Sendable {
 
     private func refuseIfBlocked(_ room: StoredRoom, _ user: UserID, on sql: any SQLDatabase) async throws {
         guard room.kind == .direct else { return }
-        guard let other = try await roomStore.members(of: room.id, on: sql).first(where: { $0 != user }) else { return }
+        guard let other = try await roomStore.members(of: room.id, on: sql).first(where: { $0 != user }) else {
+            throw CommonError.forbidden("The other player deleted their account: this room is kept for you to read.")
+        }
         if try await people.blockedEitherWay(user, other, on: sql) { throw ChatError.blocked }
     }
 

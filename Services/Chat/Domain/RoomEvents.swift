@@ -106,8 +106,9 @@ struct RoomEvents: Sendable {
 
     /// Takes `user` out of the room and tells their sockets.
     /// A deleted account: each of its messages becomes a tombstone (announced, so open sockets show
-    /// it; seqs stay as they were), all of them under a former player's name; it leaves every room,
-    /// its direct rooms close, and its name, blocks and read markers are forgotten.
+    /// it; seqs stay as they were), all of them under a former player's name; it leaves every room
+    /// (a direct room stays, for the other player to read, under that name too), and its name, blocks
+    /// and read markers are forgotten.
     /// A moderator's decision: a removed message becomes a tombstone for everyone (history and live
     /// sockets); a suspension or ban with `removeMessages` does that to every message of the player.
     private func moderated(_ decided: ModerationEvent.CaseDecided, on sql: any SQLDatabase) async throws {
@@ -142,11 +143,10 @@ struct RoomEvents: Sendable {
     private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
         for (id, room) in try await messages.store.undeleted(from: user, on: sql) { try await tombstone(id, in: room, on: sql) }
         try await messages.store.rename(sender: user, to: Self.formerPlayer, on: sql)
-        for room in try await rooms.memberships(of: user, on: sql) {
-            try await remove(user, from: room, on: sql)
-            if room.kind == .direct { try await rooms.close(room.id, at: now(), on: sql) }
-        }
+        for room in try await rooms.memberships(of: user, on: sql) { try await remove(user, from: room, on: sql) }
         try await people.forget(user, on: sql)
+        // A direct room stays for the player who remains, to read, named as the messages are.
+        try await people.setName(Self.formerPlayer, of: user, on: sql)
     }
 
     /// The name a deleted account's messages are shown under.

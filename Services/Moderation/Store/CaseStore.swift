@@ -43,6 +43,12 @@ protocol CaseStore: Sendable {
     func decideReports(in caseID: CaseID, as status: ReportStatus, at: Date, on sql: any SQLDatabase) async throws
     /// Moves `reporter`'s reports to `pseudonym`.
     func reassignReports(of reporter: UserID, to pseudonym: UserID, on sql: any SQLDatabase) async throws
+    /// Every case whose owner is `user` or whose content or context names them.
+    func cases(mentioning user: UserID, on sql: any SQLDatabase) async throws -> [StoredCase]
+    /// Writes a case's content and context again, and forgets its owner.
+    func redact(_ id: CaseID, content: SubjectContent, context: [SubjectContent]?, on sql: any SQLDatabase) async throws
+    /// The audit trail no longer ties any action to `owner`; the actions and reasons stay.
+    func forgetOwner(_ owner: UserID, on sql: any SQLDatabase) async throws
 
     func record(_ action: CaseAction, ownerID: UserID?, on sql: any SQLDatabase) async throws
     func actions(in caseID: CaseID, on sql: any SQLDatabase) async throws -> [CaseAction]
@@ -164,6 +170,26 @@ struct SQLCaseStore: CaseStore {
     func reassignReports(of reporter: UserID, to pseudonym: UserID, on sql: any SQLDatabase) async throws {
         try await sql.update("reports").set("reporter_id", to: SQLBind(pseudonym.description))
             .where("reporter_id", .equal, SQLBind(reporter.description)).run()
+    }
+
+    func cases(mentioning user: UserID, on sql: any SQLDatabase) async throws -> [StoredCase] {
+        // Content is JSON: the id as text finds it in the owner's field and in the context's.
+        let pattern = SQLBind("%\(user.description)%")
+        return try await sql.select().columns(Self.caseColumns).from("cases")
+            .where("owner_id", .equal, SQLBind(user.description)).orWhere("content", .like, pattern).orWhere("context", .like, pattern)
+            .all().map(Self.decodeCase)
+    }
+
+    func redact(_ id: CaseID, content: SubjectContent, context: [SubjectContent]?, on sql: any SQLDatabase) async throws {
+        let encoder = HuddleJSON.encoder
+        try await sql.update("cases").set("content", to: SQLBind(String(decoding: try encoder.encode(content), as: UTF8.self)))
+            .set("context", to: SQLBind(try context.map { String(decoding: try encoder.encode($0), as: UTF8.self) }))
+            .set("owner_id", to: SQLLiteral.null).where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func forgetOwner(_ owner: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.update("case_actions").set("owner_id", to: SQLLiteral.null).where("owner_id", .equal, SQLBind(owner.description))
+            .run()
     }
 
     func record(_ action: CaseAction, ownerID: UserID?, on sql: any SQLDatabase) async throws {
