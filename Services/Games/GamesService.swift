@@ -54,7 +54,9 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     if let provider = settings.provider {
         service.addServices(
             MatchPoller(
-                settings: .init(liveInterval: settings.livePoll, dayInterval: settings.dayPoll, leagues: settings.leagues),
+                settings: .init(
+                    liveInterval: settings.livePoll, dayInterval: settings.dayPoll, leagues: settings.leagues,
+                    silentAfter: settings.silentAfter),
                 client: APIFootballClient(settings: provider, http: dependencies.providerClient), matches: matches,
                 lease: FeedLease(database: database, name: "football", duration: FeedLease.takeover), now: now,
                 logger: dependencies.logger))

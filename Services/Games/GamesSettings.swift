@@ -13,15 +13,19 @@ struct GamesSettings: Sendable {
     var provider: APIFootballClient.Settings?
     /// League ids followed; empty follows every league the provider reports.
     var leagues: Set<Int>
+    /// How long a match in play may go unreported before it is marked silent.
+    var silentAfter: Duration
 
     /// Keys: `games.matches.provider.url` (API-Football v3's base URL, `https://v3.football.api-sports.io`;
     /// no polling when absent), `games.matches.provider.key` (`x-apisports-key`),
     /// `games.matches.provider.timeout.ms` (5000), `games.matches.leagues` (comma-separated ids),
-    /// `games.matches.poll.live.ms` (15000), `games.matches.poll.day.ms` (600000).
+    /// `games.matches.poll.live.ms` (15000), `games.matches.poll.day.ms` (600000),
+    /// `games.matches.silent.after.ms` (600000: ten minutes, forty live polls).
     init(reader: ConfigReader) {
         livePoll = reader.milliseconds("games.matches.poll.live.ms", default: 15_000)
         dayPoll = reader.milliseconds("games.matches.poll.day.ms", default: 600_000)
         provider = APIFootballClient.Settings(reader: reader, prefix: "games.matches.provider")
         leagues = Set(reader.list("games.matches.leagues").compactMap { Int($0) })
+        silentAfter = reader.milliseconds("games.matches.silent.after.ms", default: 600_000)
     }
 }

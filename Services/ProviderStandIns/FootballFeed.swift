@@ -12,8 +12,11 @@ actor FootballFeed {
     private var nextID: Int
 
     init(started: Date = Date()) {
-        nextID = 1_000_000 + (Int(started.timeIntervalSince1970) % 20_000_000) * 100
+        nextID = Self.firstID(at: started)
     }
+
+    /// The first fixture id handed out by a feed started at `date`.
+    static func firstID(at date: Date) -> Int { 1_000_000 + (Int(date.timeIntervalSince1970) % 20_000_000) * 100 }
     /// Scripted fixtures: the steps still to play, and the real seconds per match minute.
     private var scripts: [Int: (steps: ArraySlice<Matchday.Step>, secondsPerMinute: Double)] = [:]
     private(set) var isDown = false
@@ -25,10 +28,13 @@ actor FootballFeed {
         return id
     }
 
-    /// Adds the matchday's fixtures; they play themselves as `advance` is called.
+    /// Adds the matchday's fixtures, with ids counted from its start (the same matchday continued
+    /// after a restart keeps its ids); they play themselves as `advance` is called.
     func add(_ matchday: Matchday) {
-        for fixture in matchday.fixtures {
-            let id = add(fixture.request)
+        for (index, fixture) in matchday.fixtures.enumerated() {
+            let id = Self.firstID(at: matchday.start) + index
+            fixtures[id] = FootballFixture(id: id, request: fixture.request)
+            nextID = max(nextID, id + 1)
             fixtures[id]!.lineupsFrom = fixture.request.kickoff.addingTimeInterval(-3600 / matchday.speed)
             scripts[id] = (fixture.steps[...], 60 / matchday.speed)
         }

@@ -25,9 +25,27 @@ struct FootballStandIn: Sendable {
         limiter = MinuteAllowance(limit: perMinute)
     }
 
-    /// Plays a simulated matchday from `seed`, starting now.
-    func simulate(seed: UInt64, speed: Double) async {
-        await feed.add(Matchday(seed: seed, start: Date(), speed: speed))
+    /// Plays a simulated matchday from `seed`, starting now, or continues the one `file` says began
+    /// earlier from the same seed and is not over yet: a restarted stand-in goes on with its day
+    /// (same fixtures, same ids, each where its script has reached) instead of starting a second
+    /// beside the first, whose match in play would never be reported again.
+    func simulate(seed: UInt64, speed: Double, continuing file: String? = nil, now: Date = Date()) async {
+        struct Begun: Codable {
+            var seed: UInt64
+            var start: Date
+        }
+        var start = now
+        if let file, let data = FileManager.default.contents(atPath: file),
+            let begun = try? JSONDecoder().decode(Begun.self, from: data), begun.seed == seed,
+            now < Matchday.lastWhistle(start: begun.start, speed: speed)
+        {
+            start = begun.start
+        }
+        if let file, let data = try? JSONEncoder().encode(Begun(seed: seed, start: start)) {
+            FileManager.default.createFile(atPath: file, contents: data)
+        }
+        await feed.add(Matchday(seed: seed, start: start, speed: speed))
+        await feed.advance(to: now)
     }
 
     func add(to router: Router<BasicRequestContext>) {

@@ -25,6 +25,14 @@ struct Matchday: Sendable {
     let fixtures: [Fixture]
     /// Match minutes per real minute.
     let speed: Double
+    /// When the matchday began: its kickoffs are counted from it.
+    let start: Date
+
+    /// When the last fixture of a matchday begun at `start` ends: its last kickoff, and a match
+    /// (108 match minutes with half-time and added time) later.
+    static func lastWhistle(start: Date, speed: Double) -> Date {
+        start.addingTimeInterval((3 + 15 * 7) * 60 + 108 / speed * 60)
+    }
 
     static let clubs = [
         "Northbridge Rovers", "Harbour City", "Kestrel Athletic", "Millbank Town", "Ashford United", "Redcliff Wanderers",
@@ -39,6 +47,7 @@ struct Matchday: Sendable {
     /// The day's fixtures for `seed`, kickoffs counted from `start`.
     init(seed: UInt64, start: Date, speed: Double) {
         self.speed = speed
+        self.start = start
         var random = SplitMix64(seed: seed)
         let clubs = Self.clubs.shuffled(using: &random)
         /// Real minutes per match minute.

@@ -22,7 +22,8 @@ import NIOCore
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
 /// `standin.football.key` (default `huddle-dev-football-key`), `standin.football.perminute` (300),
 /// `standin.football.matchday.seed` (a simulated matchday from this seed; none when absent) and
-/// `standin.football.matchday.speed` (match minutes per real minute, default 10).
+/// `standin.football.matchday.speed` (match minutes per real minute, default 10) and
+/// `standin.football.matchday.file` (where the matchday's start is kept, so a restart continues it).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(), appStore: AppStoreStandIn? = nil,
     appleID: AppleIDStandIn? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -42,6 +43,7 @@ public func buildProviderStandIns(
     OTLPStandIn().add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
     let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
+    let matchdayFile = reader.string(forKey: "standin.football.matchday.file")
     router.post("test/tokens") { request, context in
         let grant = try await request.decode(as: StubTokens.Grant.self, context: context)
         return ["accessToken": await tokens.issue(grant)]
@@ -71,7 +73,9 @@ public func buildProviderStandIns(
                 port: reader.int(forKey: "standin.http.port", default: 8090)),
             serverName: "huddle-stand-in"),
         onServerRunning: { channel in
-            if let matchdaySeed { await football.simulate(seed: UInt64(max(0, matchdaySeed)), speed: max(1, speed)) }
+            if let matchdaySeed {
+                await football.simulate(seed: UInt64(max(0, matchdaySeed)), speed: max(1, speed), continuing: matchdayFile)
+            }
             if let port = channel.localAddress?.port { await onListening(port) }
         },
         logger: logger)

@@ -117,6 +117,33 @@ struct SettlementTests {
     }
 
     @Test(
+        "A match the provider stopped reporting in play voids its legs on a postponed match's terms, unless it is reported again in time",
+        arguments: TestStore.all)
+    func silentMatch(store: TestStore) async throws {
+        // The allowance 2 s after the last report in place of 48 hours.
+        try await BettingHarness.with(store: store, config: ["betting.postponed.void.ms": "2000"]) { h in
+            let ann = try await h.player()
+            let silent = try await h.fixture("Flora", "Levadia")
+            let resumed = try await h.fixture("Kalju", "Narva")
+            let voided = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [silent.pick(.home)]), as: ann)).decode(
+                Ticket.self)
+            let kept = try await expect(201, h.place(PlaceTicket(stake: 1000, selections: [resumed.pick(.home)]), as: ann)).decode(
+                Ticket.self)
+            let now = Date()
+            for priced in [silent, resumed] {
+                var quiet = h.state(priced, .secondHalf)
+                quiet.silentSince = now
+                try await h.announce(quiet, provider: priced.provider)
+            }
+            // Reported again within the allowance: its deadline is taken off.
+            try await h.announce(h.state(resumed, .secondHalf, version: 3), provider: resumed.provider)
+            let refunded = try await h.settled(voided.id, as: ann)
+            #expect(refunded.status == .void && refunded.payout == 1000)
+            #expect(try await h.ticket(kept.id, as: ann).status == .open)
+        }
+    }
+
+    @Test(
         "A deleted account's open ticket is void and refunded once; its wallet and tickets stay in the ledger under a pseudonym, and the ledger holds",
         arguments: TestStore.all)
     func deletedAccount(store: TestStore) async throws {

@@ -29,6 +29,25 @@ struct MatchRulesTests {
         #expect("89ab".contains(text[text.index(text.startIndex, offsetBy: 19)]))
     }
 
+    @Test("a match in play goes silent once unreported for the allowed time, since its last report, once; not before kickoff nor after")
+    func silence() throws {
+        let now = Date()
+        let playing = try #require(MatchRules.applying(Self.report(status: .secondHalf), to: nil, at: now))
+        let reported = now.addingTimeInterval(-601)
+        let silent = try #require(MatchRules.silenced(playing, lastReported: reported, now: now, after: 600))
+        #expect(silent.silentSince == reported && silent.version == playing.version + 1 && silent.updatedAt == now)
+        #expect(MatchRules.notices(from: playing, to: silent) == [MatchEvent.updated])
+        #expect(MatchRules.silenced(silent, lastReported: reported, now: now, after: 600) == nil)
+        #expect(MatchRules.silenced(playing, lastReported: now.addingTimeInterval(-599), now: now, after: 600) == nil)
+        for status in [MatchStatus.notStarted, .fullTime, .postponed] {
+            let match = try #require(MatchRules.applying(Self.report(status: status), to: nil, at: now))
+            #expect(MatchRules.silenced(match, lastReported: reported, now: now, after: 600) == nil)
+        }
+        // The same report again speaks for the match: a version without the mark.
+        let spoken = try #require(MatchRules.applying(Self.report(status: .secondHalf), to: silent, at: now))
+        #expect(spoken.silentSince == nil && spoken.version == silent.version + 1)
+    }
+
     @Test("a report that changes nothing makes no version; any change, a correction included, is the next one")
     func versions() throws {
         let now = Date()

@@ -151,6 +151,37 @@ struct MatchesTests {
         }
     }
 
+    @Test(
+        "A match in play the provider stops reporting is marked silent since its last report, with an event, and a report clears the mark",
+        arguments: TestStore.all)
+    func silentMatch(store: TestStore) async throws {
+        try await RecordingSubscriber.with { subscriber in
+            // Silent after 1 s without a report in place of ten minutes.
+            let config = ["games.matches.silent.after.ms": "1000", "games.events.subscribers": "search"]
+            try await MatchesHarness.with(store: store, config: config, directory: [.search: subscriber.url]) { h in
+                let (fixture, id) = try await h.fixture("Paide", "Tallinna Kalev")
+                try await h.status(fixture, "2H", elapsed: 84)
+                let before = try #require(try await h.waitFor(id, \.status, .secondHalf))
+                #expect(before.silentSince == nil)
+                try await h.outage(true)
+                let silent = try #require(try await h.waitFor(id) { $0.silentSince != nil })
+                #expect(silent.status == .secondHalf && silent.minute == 84 && silent.version == before.version + 1)
+                let lastReport = try #require(silent.silentSince)
+                #expect(lastReport >= before.updatedAt && silent.updatedAt.timeIntervalSince(lastReport) >= 1)
+                #expect(
+                    try await eventually {
+                        try subscriber.events.contains {
+                            try $0.type == MatchEvent.updated.name
+                                && HuddleJSON.decoder.decode(MatchEvent.MatchChanged.self, from: $0.payload).match.silentSince != nil
+                        }
+                    })
+                try await h.outage(false)
+                let spoken = try #require(try await h.waitFor(id) { $0.silentSince == nil })
+                #expect(spoken.version == silent.version + 1 && spoken.status == .secondHalf)
+            }
+        }
+    }
+
     @Test("A phone that reconnects with afterVersion gets each version after it, then live ones", arguments: TestStore.all)
     func resume(store: TestStore) async throws {
         try await MatchesHarness.with(store: store) { h in

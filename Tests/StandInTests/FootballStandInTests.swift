@@ -101,6 +101,32 @@ struct FootballStandInTests {
         #expect(first.allSatisfy { $0 < Int(Int32.max) } && next < Int(Int32.max))
     }
 
+    @Test("a stand-in restarted during its matchday continues it (same fixtures, ids and state); one restarted after it begins a new one")
+    func matchdayContinues() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("matchday-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        func day(at now: Date) async -> [FootballFixture] {
+            let standIn = FootballStandIn(key: "k", perMinute: 100)
+            await standIn.simulate(seed: 1, speed: 10, continuing: file, now: now)
+            return await standIn.feed.fixtures(ids: (0..<10).map { FootballFeed.firstID(at: start) + $0 })
+        }
+        let first = await day(at: start)
+        #expect(first.count == 10)
+        // Ten minutes later the match in play from the start is further on, under the same id; no second day.
+        let later = start.addingTimeInterval(600)
+        let continued = await day(at: later)
+        #expect(continued.map(\.id) == first.map(\.id))
+        let reference = FootballFeed(started: start)
+        await reference.add(Matchday(seed: 1, start: start, speed: 10))
+        await reference.advance(to: later)
+        let expected = await reference.fixtures(ids: first.map(\.id))
+        #expect(continued.map(\.status) == expected.map(\.status) && continued.map(\.elapsed) == expected.map(\.elapsed))
+        // Restarted once the day is over: a new one, with new ids.
+        let over = Matchday.lastWhistle(start: start, speed: 10).addingTimeInterval(1)
+        #expect(await day(at: over).isEmpty)
+    }
+
     @Test("odds come as the 'Match Winner' market, and change when the test says so")
     func odds() async throws {
         try await Self.with { feed in

@@ -56,7 +56,12 @@ struct Fixtures: Sendable {
         var voidAt = previous?.voidAt
         if match.status == .postponed {
             voidAt = voidAt ?? Settlement.postponedDeadline(kickoff: match.kickoff, allowance: settings.postponedAllowance)
-        } else if let deadline = voidAt, match.kickoff <= deadline {
+        } else if let silentSince = match.silentSince {
+            // A match the provider stopped reporting in play is held to a postponed one's terms: void
+            // unless it is reported again within the allowance.
+            voidAt = voidAt ?? Settlement.postponedDeadline(kickoff: silentSince, allowance: settings.postponedAllowance)
+        } else if let deadline = voidAt, MatchStatus.inPlay.contains(match.status) || match.kickoff <= deadline {
+            // Re-dated within the allowance, or reported in play again.
             voidAt = nil
         }
         guard try await store.save(match, providerFixtureID: changed.providerFixtureId, voidAt: voidAt, on: sql) else { return }

@@ -107,5 +107,8 @@ enum GamesMigrations {
         .outboxTraceContext(version: 11),
         .outboxInTransactionOrder(version: 12),
         .outboxDelivery(version: 13),
+        // When the provider last reported each match, changed or not: a match in play it stops
+        // reporting is marked silent (`MatchRules.silenced`).
+        Migration(version: 14, name: "matches' last report") { kind in ["ALTER TABLE matches ADD COLUMN reported_at \(kind.timestamp)"] },
     ]
 }

@@ -76,6 +76,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["catalog.weather.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
+            defaults["standin.football.matchday.file"] = "\(dataDir)/standin-matchday.json"
             defaults["games.matches.provider.url"] = Self.standInURL
             defaults["games.matches.provider.key"] = "huddle-dev-football-key"
             defaults["games.matches.poll.live.ms"] = "1000"

@@ -32,11 +32,27 @@ enum MatchRules {
         return unchanged == current ? nil : next
     }
 
+    /// The next version of a match in play the provider last reported at `lastReported`, marked
+    /// silent since then once `after` has passed without a report; nil while it is not due (or is
+    /// marked already). The next report makes a version without the mark (`applying`).
+    static func silenced(_ match: Match, lastReported: Date, now: Date, after: TimeInterval) -> Match? {
+        guard MatchStatus.inPlay.contains(match.status), match.silentSince == nil, now.timeIntervalSince(lastReported) >= after else {
+            return nil
+        }
+        var next = match
+        next.silentSince = lastReported
+        next.version += 1
+        next.updatedAt = now
+        return next
+    }
+
     /// The events other services hear of for a new version: `updated` when the match is new or its
-    /// kickoff, status or score moved; `finished` when it has just reached a status with no play to come.
+    /// kickoff, status or score moved, or it went silent or spoke again; `finished` when it has just reached a status with no play to come.
     static func notices(from old: Match?, to new: Match) -> [EventType<MatchEvent.MatchChanged>] {
         var notices: [EventType<MatchEvent.MatchChanged>] = []
-        if old == nil || old?.kickoff != new.kickoff || old?.status != new.status || old?.score != new.score {
+        if old == nil || old?.kickoff != new.kickoff || old?.status != new.status || old?.score != new.score
+            || old?.silentSince != new.silentSince
+        {
             notices.append(MatchEvent.updated)
         }
         if new.status.isOver, old?.status != new.status { notices.append(MatchEvent.finished) }

@@ -42,7 +42,37 @@ struct Matches: Sendable {
             }
             if let saved { changed.append(Ingested(fixtureID: report.fixtureID, match: saved)) }
         }
+        let reported = reports.map { MatchRules.id(ofFixture: $0.fixtureID) }
+        try await database.transaction { sql in try await store.reported(reported, at: now, on: sql) }
         return changed
+    }
+
+    /// Marks the matches in play the provider has not reported for `after` as silent
+    /// (`MatchRules.silenced`), each a version with its events, as a report would be.
+    @discardableResult
+    func markSilent(at now: Date, after: TimeInterval) async throws -> [Match] {
+        let due = try await database.read { sql in try await store.unreported(since: now.addingTimeInterval(-after), on: sql) }
+        var marked: [Match] = []
+        for (candidate, reportedAt) in due {
+            let saved = try await database.transaction { sql -> Match? in
+                guard let current = try await store.lock(candidate.id, on: sql),
+                    let next = MatchRules.silenced(current, lastReported: reportedAt, now: now, after: after),
+                    let fixtureID = try await store.fixtureID(of: candidate.id, on: sql)
+                else { return nil }
+                try await store.save(next, fixtureID: fixtureID, isNew: false, on: sql)
+                for notice in MatchRules.notices(from: current, to: next) {
+                    try await outbox.append(
+                        notice, aggregateID: next.id.description,
+                        payload: MatchEvent.MatchChanged(match: next, providerFixtureId: fixtureID),
+                        on: sql)
+                }
+                try await database.notify(
+                    channel: ChangeChannel.matches, payload: ChangeChannel.payload(next.id, version: next.version), on: sql)
+                return next
+            }
+            if let saved { marked.append(saved) }
+        }
+        return marked
     }
 
     func match(_ id: MatchID) async throws -> Conditional<Match> {

@@ -14,11 +14,16 @@ protocol MatchStore: Sendable {
     func save(_ match: Match, fixtureID: Int, isNew: Bool, on sql: any SQLDatabase) async throws
     func match(_ id: MatchID, on sql: any SQLDatabase) async throws -> Match?
     func version(of id: MatchID, on sql: any SQLDatabase) async throws -> Int?
+    func fixtureID(of id: MatchID, on sql: any SQLDatabase) async throws -> Int?
     /// Matches of a listing, soonest kickoff first; `versions` is the cheap read for its tag.
     func matches(_ listing: MatchListing, on sql: any SQLDatabase) async throws -> [Match]
     func versions(_ listing: MatchListing, on sql: any SQLDatabase) async throws -> [(id: MatchID, version: Int)]
     /// Versions after `version`, oldest first.
     func changes(of id: MatchID, after version: Int, on sql: any SQLDatabase) async throws -> [MatchChange]
+    /// The provider reported these matches at `at` (changed or not).
+    func reported(_ ids: [MatchID], at: Date, on sql: any SQLDatabase) async throws
+    /// Matches in play, not marked silent, that the provider last reported before `cutoff`, with when.
+    func unreported(since cutoff: Date, on sql: any SQLDatabase) async throws -> [(match: Match, reportedAt: Date)]
     /// Fixture ids with their status and kickoff, for matches kicking off from `since` on or in play.
     func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: MatchStatus, kickoff: Date)]
 }
@@ -55,8 +60,28 @@ struct SQLMatchStore: MatchStore {
             .values(SQLBind(match.id.description), SQLBind(match.version), body, SQLBind(match.updatedAt)).run()
     }
 
+    func reported(_ ids: [MatchID], at: Date, on sql: any SQLDatabase) async throws {
+        guard !ids.isEmpty else { return }
+        try await sql.update("matches").set("reported_at", to: SQLBind(at)).where("id", .in, SQLBind.group(ids.map(\.description))).run()
+    }
+
+    func unreported(since cutoff: Date, on sql: any SQLDatabase) async throws -> [(match: Match, reportedAt: Date)] {
+        // A match stored before reports were timed counts from its last version.
+        let reportedAt = SQLFunction("coalesce", args: SQLColumn("reported_at"), SQLColumn("updated_at"))
+        return try await sql.select().column("body").column(reportedAt, as: "reported").from("matches")
+            .where("status", .in, SQLBind.group(MatchStatus.inPlay.map(\.rawValue).sorted()))
+            .where(reportedAt, .lessThan, SQLBind(cutoff)).all()
+            .map { (try Self.decode($0), try $0.decode(column: "reported", as: Date.self)) }
+            .filter { $0.0.silentSince == nil }
+    }
+
     func match(_ id: MatchID, on sql: any SQLDatabase) async throws -> Match? {
         try await sql.select().column("body").from("matches").where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
+    }
+
+    func fixtureID(of id: MatchID, on sql: any SQLDatabase) async throws -> Int? {
+        try await sql.select().column("fixture_id").from("matches").where("id", .equal, SQLBind(id.description)).first()
+            .map { try $0.decode(column: "fixture_id", as: Int.self) }
     }
 
     func version(of id: MatchID, on sql: any SQLDatabase) async throws -> Int? {

@@ -15,6 +15,8 @@ struct MatchPoller: Service {
         var dayInterval: Duration
         /// Leagues followed; empty follows every league the provider reports.
         var leagues: Set<Int>
+        /// How long a match in play may go unreported before it is marked silent (`MatchRules.silenced`).
+        var silentAfter: Duration
         /// How long before kickoff a fixture is asked for on every tick (lineups come about an hour before).
         var lead: TimeInterval = 3600
     }
@@ -40,8 +42,8 @@ struct MatchPoller: Service {
     }
 
     /// Every instance asks for the lease on every tick (the holder renewing it), so another takes
-    /// over within `FeedLease.takeover` of the holder dying; the holder calls the provider when a day
-    /// sweep or the live tick is due.
+    /// over within `FeedLease.takeover` of the holder dying; the holder marks the matches in play the
+    /// provider stopped reporting, and calls the provider when a day sweep or the live tick is due.
     func tick(_ schedule: inout PollSchedule) async {
         let time = now()
         do {
@@ -50,6 +52,8 @@ struct MatchPoller: Service {
                 schedule = PollSchedule(dayInterval: schedule.dayInterval, liveInterval: schedule.liveInterval)
                 return
             }
+            // Whether the provider is up or not: a match it does not report is silent either way.
+            try await matches.markSilent(at: time, after: settings.silentAfter.seconds)
             guard schedule.isDue(at: time) else { return }
             // Fixtures in play are taken from the detailed call below, so a goal never shows in the
             // score before its event does; those first seen already over come with their details once.

@@ -133,11 +133,17 @@ public struct Match: Codable, Equatable, Sendable {
     /// When this version was taken from the provider. While the provider is down the last known
     /// state is served with the time it was taken.
     public var updatedAt: Date
+    /// Set on a match in play that the provider has not reported since this time, for longer than
+    /// games allows (`games.matches.silent.after.ms`, ten minutes by default): what is shown is the
+    /// last report. Cleared by the next report. Unless one comes within betting's window for a
+    /// postponed match (48 hours by default), its open legs are void.
+    public var silentSince: Date?
 
     public init(
         id: MatchID, league: League, kickoff: Date, status: MatchStatus, minute: Int?, home: Team, away: Team, score: Score,
         halftime: Score?,
-        fulltime: Score? = nil, events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date
+        fulltime: Score? = nil, events: [Event], lineups: Lineups? = nil, statistics: [Statistic]? = nil, version: Int, updatedAt: Date,
+        silentSince: Date? = nil
     ) {
         self.id = id
         self.league = league
@@ -154,6 +160,7 @@ public struct Match: Codable, Equatable, Sendable {
         self.statistics = statistics
         self.version = version
         self.updatedAt = updatedAt
+        self.silentSince = silentSince
     }
 }
 
