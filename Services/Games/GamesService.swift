@@ -48,6 +48,8 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     service.consumeEvents(
         TeamSync.handlers, with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
     try service.publishEvents()
+    // Versions of matches a phone catches up with: a month covers any phone; the match itself keeps its last.
+    service.retain(RetentionRule("matchchanges", table: "match_changes", column: "changed_at", defaultDays: 30))
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.rounds, database: database, live: live, logger: dependencies.logger),
         ChangeNotifications(channel: ChangeChannel.matches, database: database, live: liveMatches, logger: dependencies.logger))

@@ -42,6 +42,8 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.exportPersonalData(NotifyPersonalData.export)
     service.consumeEvents(
         NotifyEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+    // Pushes sent, given up or expired, kept a week to look into; one still pending is never pruned.
+    service.retain(RetentionRule("pushjobs", table: "push_jobs", column: "run_at", defaultDays: 7, condition: "state <> 'pending'"))
 
     var senders: [PushPlatform: any PushSender] = [:]
     let apns = try APNsSettings(reader: reader)

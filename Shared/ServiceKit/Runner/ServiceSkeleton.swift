@@ -31,6 +31,8 @@ public struct ServiceSkeleton {
     /// The kinds of event this module's handlers take, by name, with their publishers.
     private var consumedKinds: [String: ServiceModule] = [:]
     private var publishes = false
+    /// What this module keeps only for a while (`Retention`).
+    private var retained: [RetentionRule] = []
 
     /// `keys`: where access tokens are verified from; every module but auth asks auth (`AuthKeys`).
     public init(
@@ -50,6 +52,7 @@ public struct ServiceSkeleton {
             readiness: readiness)
         // Operations that require a key keep it themselves, in the transaction of their effect.
         if API.operations(of: module).contains(where: { $0.acceptsIdempotencyKey && !$0.requiresIdempotencyKey }) {
+            retained.append(.idempotencyKeys)
             router.add(
                 middleware: IdempotencyMiddleware(
                     database: database, pendingLifetime: reader.milliseconds("\(module.rawValue).idempotency.pending.ms", default: 30_000)))
@@ -75,6 +78,7 @@ public struct ServiceSkeleton {
             database: database, transport: EventsClient(dependencies: dependencies), settings: try .init(reader: reader, module: module),
             logger: logger)
         services.append(dispatcher)
+        retained.append(.deadLetters)
         router.on(EventsAPI.deadLetters(of: module)) { _, _ in try await dispatcher.parked() }
         router.on(EventsAPI.replay(of: module)) { _, context in
             try await dispatcher.replay(try context.parameters.id(EventID.self))
@@ -87,6 +91,7 @@ public struct ServiceSkeleton {
     /// deliver them all, or would deliver from a publisher none of whose kinds is taken.
     public mutating func consumeEvents<Step>(_ handlers: EventHandlers<Step>, with consumer: EventConsumer) {
         consumedKinds.merge(handlers.kinds) { first, _ in first }
+        if !retained.contains(where: { $0.name == RetentionRule.inbox.name }) { retained.append(.inbox) }
         let module = module
         let kinds = consumedKinds
         router.on(EventsAPI.deliver(to: module)) { batch, _, context in
@@ -121,6 +126,10 @@ public struct ServiceSkeleton {
 
     public mutating func addServices(_ more: any Service...) { services += more }
 
+    /// Rows of this module's own tables kept only for a while, besides its inbox, idempotency keys
+    /// and dead letters, which the skeleton keeps for it.
+    public mutating func retain(_ rules: RetentionRule...) { retained += rules }
+
     /// Work before the server listens, after the migrations.
     public mutating func beforeServerStarts(_ work: @escaping @Sendable () async throws -> Void) { startup.append(work) }
 
@@ -152,6 +161,10 @@ public struct ServiceSkeleton {
         var app = Application(
             responder: router.huddleResponder(), server: server, configuration: reader.serverConfiguration(for: module),
             onServerRunning: dependencies.announce(module), logger: logger)
+        var services = services
+        if !retained.isEmpty {
+            services.append(Retention(database: database, rules: retained, reader: reader, module: module, logger: logger))
+        }
         app.addServices(services.map { dependencies.running.tracking($0, as: "\(module.rawValue): \(type(of: $0))", logger: logger) })
         let startup = startup
         app.beforeServerStarts { for work in startup { try await work() } }
