@@ -11,7 +11,8 @@
 # (as in the development overlay), polled every second.
 #
 # Then: the demo is seeded, the StackTests journeys run with requests alternating between the two
-# gateways, and ReplicaKillTests (HUDDLE_TEST_REPLICAS) kills one instance of every module with
+# gateways, each event is checked delivered once per subscriber (the outboxes against both instances'
+# counters, every cursor at its stream's end, nothing parked), and ReplicaKillTests (HUDDLE_TEST_REPLICAS) kills one instance of every module with
 # SIGKILL in the middle of journeys and live sockets, and reads the stand-in's log of provider calls to
 # see that each poller ran in one instance at a time.
 #
@@ -150,6 +151,68 @@ echo "== seed the demo through a gateway"
 echo "== journeys alternating between the two gateways (StackTests against the replicated topology)"
 HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
   swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"
+
+echo "== each event delivered once to each subscriber by the two instances together, every cursor at its stream's end, none parked"
+# Before the kills: an instance killed mid-batch may rightly send a batch again.
+publishers=(auth catalog games purchases moderation betting)
+metrics_urls=()
+for module in "${publishers[@]}"; do for instance in 1 2; do metrics_urls+=("$module=http://$module-$instance:8080/metrics"); done; done
+check_deliveries() {
+python3 - "$WORK/outboxes.txt" "${metrics_urls[@]}" <<'PY'
+import re, sys, time, urllib.request
+outboxes = {}
+for line in open(sys.argv[1]):
+    module, events, tx, seq, parked, cursors = line.rstrip("\n").split("|")
+    outboxes[module] = (int(events), (int(tx), int(seq)), int(parked), cursors)
+def delivered():
+    sums = {}
+    for entry in sys.argv[2:]:
+        module, url = entry.split("=", 1)
+        text = urllib.request.urlopen(url, timeout=5).read().decode()
+        for m in re.finditer(r'outbox_events_delivered_total\{([^}]*)\} ([0-9.e+]+)', text):
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+            key = (labels.get("publisher"), labels.get("subscriber"))
+            sums[key] = sums.get(key, 0) + int(float(m.group(2)))
+    return sums
+failures = []
+for module, (events, end, parked, cursors) in outboxes.items():
+    if parked:
+        failures.append(f"{module}: {parked} events parked")
+    for cursor in filter(None, cursors.split(",")):
+        subscriber, tx, seq = cursor.split(":")
+        if (int(tx), int(seq)) != end:
+            failures.append(f"{module} to {subscriber}: cursor at {(tx, seq)}, its stream ends at {end}")
+sums = delivered()
+for (publisher, subscriber), count in sorted(sums.items()):
+    events = outboxes.get(publisher, (None,))[0]
+    print(f"{publisher} to {subscriber}: {count} delivered by both instances, {events} in the outbox", file=sys.stderr)
+    if events is not None and count != events:
+        failures.append(f"{publisher} to {subscriber}: {count} deliveries of {events} events")
+if failures:
+    sys.exit("\n".join(failures))
+for (publisher, subscriber), count in sorted(sums.items()):
+    print(f"{publisher} to {subscriber}: each of {count} events delivered once")
+PY
+}
+# Games' matches move every second: read until the streams and the counters agree at one moment.
+read_outboxes() {
+  : >"$WORK/outboxes.txt"
+  for module in "${publishers[@]}"; do
+    as_postgres "$PGBIN/psql" -h "$WORK" -d "huddle_$module" -Atc \
+      "SELECT '$module', count(*),
+              coalesce((SELECT tx FROM outbox ORDER BY tx DESC, seq DESC LIMIT 1), 0),
+              coalesce((SELECT seq FROM outbox ORDER BY tx DESC, seq DESC LIMIT 1), 0),
+              (SELECT count(*) FROM outbox_dead_letters),
+              (SELECT string_agg(subscriber || ':' || delivered_tx || ':' || delivered_seq, ',') FROM outbox_cursors)
+       FROM outbox" >>"$WORK/outboxes.txt"
+  done
+}
+for attempt in $(seq 60); do
+  read_outboxes
+  if check_deliveries 2>"$WORK/deliveries.err"; then break; fi
+  if [ "$attempt" = 60 ]; then cat "$WORK/deliveries.err" >&2; exit 1; fi
+  sleep 1
+done
 
 echo "== one instance of every module killed with SIGKILL in the middle of journeys and live sockets"
 HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_REPLICAS="$WORK" HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
