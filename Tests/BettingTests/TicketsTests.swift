@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import NIOHTTP1
 import ServiceKitTesting
 import Testing
 
@@ -35,6 +36,16 @@ struct TicketsTests {
                 try await expect(
                     200, h.betting.call(BettingAPI.pick, derby.id, body: SlipPick(pick: .home), token: ann.accessToken)))
             #expect(current.selections.map(\.pick) == [.home] && current.potentialWinnings == 0)
+            // The odds' names are taken too, and answered as 1X2; anything else is named in the 422.
+            let named = try await expect(
+                200, h.betting.raw(.PUT, "/v1/betting/slip/selections/\(derby.id)", json: ["pick": "draw"], token: ann.accessToken))
+            #expect(try slip(named).selections.map(\.pick) == [.draw] && String(decoding: named.body, as: UTF8.self).contains("\"X\""))
+            let unknown = try await h.betting.raw(
+                .PUT, "/v1/betting/slip/selections/\(derby.id)", json: ["pick": "hom"], token: ann.accessToken)
+            #expect(unknown.status == 422 && String(decoding: unknown.body, as: UTF8.self).contains("pick"))
+            current = try slip(
+                try await expect(
+                    200, h.betting.call(BettingAPI.pick, derby.id, body: SlipPick(pick: .home), token: ann.accessToken)))
             _ = try await expect(
                 200, h.betting.call(BettingAPI.pick, cup.id, body: SlipPick(pick: .home), token: ann.accessToken))
             current = try slip(

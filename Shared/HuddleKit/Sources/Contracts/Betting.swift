@@ -64,11 +64,25 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-/// A 1X2 pick: the home team wins, a draw, the away team wins (after regular time).
+/// A 1X2 pick: the home team wins, a draw, the away team wins (after regular time). Sent as `1`,
+/// `X`, `2`, or by the names the odds use (`home`, `draw`, `away`); answered as `1`, `X`, `2`.
 public enum Pick: String, Codable, Sendable, CaseIterable, WireEnum {
     case home = "1"
     case draw = "X"
     case away = "2"
+
+    public static let aliases: [String: Pick] = ["home": .home, "draw": .draw, "away": .away]
+    public static let wireDescription: String? =
+        "1: the home team wins, X: a draw, 2: the away team wins (after regular time); home, draw and away, as the odds name them, are taken too"
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let pick = Pick(rawValue: text) ?? Self.aliases[text] else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not one of 1, X, 2, home, draw, away")
+        }
+        self = pick
+    }
 }
 
 /// The "Match Winner" prices of a fixture.

@@ -298,7 +298,18 @@ extension FieldConstraints {
 }
 
 /// A string enum on the wire; its schema lists the cases.
-public protocol WireEnum: CaseIterable, RawRepresentable, Codable, Sendable where RawValue == String {}
+public protocol WireEnum: CaseIterable, RawRepresentable, Codable, Sendable where RawValue == String {
+    /// Other names a client may send for a case (the schema lists them beside the cases); the
+    /// server always answers with the case's own.
+    static var aliases: [String: Self] { get }
+    /// What the schema says of the values, when they need saying.
+    static var wireDescription: String? { get }
+}
+
+extension WireEnum {
+    public static var aliases: [String: Self] { [:] }
+    public static var wireDescription: String? { nil }
+}
 
 /// A type with a schema of its own instead of one derived from its Codable shape (ids, times).
 public protocol SchemaDescribed {

@@ -35,7 +35,7 @@ public final class SchemaReader {
         if let wire = type as? any WireEnum.Type {
             let name = Self.componentName(of: type)
             var schema = JSONSchema.oneOf(Self.cases(of: wire))
-            schema.description = nil
+            schema.description = Self.description(of: wire)
             components[name] = schema
             return (.reference(name), try Self.cast(Self.firstCase(of: wire), to: type))
         }
@@ -98,7 +98,8 @@ public final class SchemaReader {
         return (schema, value)
     }
 
-    private static func cases<E: WireEnum>(of type: E.Type) -> [String] { E.allCases.map(\.rawValue) }
+    private static func cases<E: WireEnum>(of type: E.Type) -> [String] { E.allCases.map(\.rawValue) + E.aliases.keys.sorted() }
+    private static func description<E: WireEnum>(of type: E.Type) -> String? { E.wireDescription }
     private static func firstCase<E: WireEnum>(of type: E.Type) -> E { E.allCases.first! }
 
     /// `Contracts.Page<Contracts.Team>` → `TeamPage`; `Contracts.RevokedSessions.Entry` → `RevokedSessionsEntry`.
