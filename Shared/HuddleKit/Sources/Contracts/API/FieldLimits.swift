@@ -69,8 +69,17 @@ extension RegisterRequest: FieldConstraints {
     public static let passwordLength = 10...128
     public static var constraints: [String: JSONSchema] {
         let password = JSONSchema.text(passwordLength).pattern(JSONSchema.whole("[^\(Control.members)]*"))
-        return ["email": JSONSchema.string.format("email"), "password": password, "name": TextRule.personName.schema]
+        return ["email": emailSchema, "password": password, "name": TextRule.personName.schema]
     }
+
+    /// An address as auth takes it (blanks around it are trimmed): something, one `@`, a domain with a
+    /// dot neither first nor last; no blanks or control characters inside. In the schema, so a bad
+    /// address is named with the other fields' problems, not in a round after them.
+    public static let emailSchema: JSONSchema = {
+        let plain = "[^@\\s\(Control.members)]", edge = "[^@.\\s\(Control.members)]"
+        return JSONSchema.string.format("email").pattern(JSONSchema.whole("\\s*\(plain)+@\(edge)\(plain)*\\.\(plain)*\(edge)\\s*"))
+            .described("an email address")
+    }()
 }
 
 extension ScoreUpdate: FieldConstraints {
