@@ -8,7 +8,7 @@ import Testing
 @Suite("Creating and changing games")
 struct GameCreationTests {
     @Test(
-        "A team's manager plans a team game: the team's place and attributes are the defaults, every member is invited",
+        "A team's manager plans a team game: the team's place and attributes are the defaults, the manager is going and every other member invited, unless the manager does not play",
         arguments: TestStore.all)
     func teamGame(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in
@@ -20,12 +20,16 @@ struct GameCreationTests {
             #expect(game.kind == .team && game.teamId == team.id && game.teamName == "Tallinn Spikers")
             #expect(game.sport == .volleyball && game.privacy == .protected && game.skill == .intermediate)
             #expect(game.location == GamesHarness.tallinn)
-            #expect(game.organizerId == manager.user.id && game.capacity == 12 && game.goingCount == 0)
-            #expect(game.myStatus == .invited)
+            #expect(game.organizerId == manager.user.id && game.capacity == 12 && game.goingCount == 1)
+            #expect(game.myStatus == .going)
 
             let roster = try await h.roster(game, as: pete)
             #expect(Set(roster.map(\.userId)) == [manager.user.id, pete.user.id, paula.user.id])
-            #expect(roster.allSatisfy { $0.status == .invited })
+            #expect(roster.allSatisfy { $0.status == ($0.userId == manager.user.id ? .going : .invited) })
+            // A coach who does not play is invited with the others.
+            let coached = try await h.create(
+                CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, organizerGoing: false), by: manager)
+            #expect(coached.goingCount == 0 && coached.myStatus == .invited)
             #expect(roster.first { $0.userId == pete.user.id }?.name == "Pete Player")
 
             // Members see it; the player's own view carries their status.

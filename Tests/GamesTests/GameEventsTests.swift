@@ -62,7 +62,7 @@ struct GameEventsTests {
                 let event = try #require(subscriber.events.first)
                 let created = try HuddleJSON.decoder.decode(GameEvent.GameChanged.self, from: event.payload)
                 #expect(event.type == GameEvent.created.name && created.game.id == game.id)
-                #expect(Set(created.invited) == [manager.user.id, player.user.id])
+                #expect(created.invited == [player.user.id] && created.going == [manager.user.id])
             }
         }
     }

@@ -12,7 +12,8 @@ struct RosterTests {
         try await GamesHarness.with(store: store) { h in
             let manager = try await h.player(), pete = try await h.player(), paula = try await h.player(), stranger = try await h.player()
             let team = try await h.team(managedBy: manager, players: [pete, paula])
-            let game = try await h.create(CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek), by: manager)
+            let game = try await h.create(
+                CreateGameRequest(kind: .team, teamId: team.id, startsAt: GamesHarness.nextWeek, organizerGoing: false), by: manager)
 
             let going = try await expect(200, h.answer(game, .going, as: pete)).decode(RosterPlace.self)
             #expect(going.status == .going && going.goingCount == 1)

@@ -72,7 +72,7 @@ extension GameValidation {
 
 extension Games {
     /// Only the team's manager plans its games; the team's place and attributes are the defaults,
-    /// and every member is invited.
+    /// the manager is going (unless `organizerGoing` is false) and every other member is invited.
     func teamGame(_ request: CreateGameRequest, team teamID: TeamID, by user: UserID, requestID: String) async throws -> GamePlan {
         let team = try await knownTeam(teamID, field: "teamId", for: user, requestID: requestID)
         guard team.managerId == user else { throw CommonError.forbidden("Only the team's manager plans its games.") }
@@ -85,7 +85,10 @@ extension Games {
             sport: team.sport, privacy: request.privacy ?? team.privacy, ageGroup: request.ageGroup ?? team.ageGroup,
             gender: request.gender ?? team.gender, skill: request.skill ?? team.skill, capacity: request.capacity,
             location: request.location ?? team.location, description: request.description, createdAt: now())
-        return GamePlan(game: game, invited: try await members(of: [team.id], requestID: requestID), going: [])
+        let members = try await members(of: [team.id], requestID: requestID)
+        // The manager plays unless they say not, as a pick-up's organiser does.
+        guard request.organizerGoing ?? true else { return GamePlan(game: game, invited: members, going: []) }
+        return GamePlan(game: game, invited: members.filter { $0 != user }, going: [user])
     }
 
     /// Only the league's manager plans its games, between two of its teams; both teams are invited.

@@ -119,13 +119,19 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
     public var skill: Skill?
     public var capacity: Int?
     public var description: String?
+    /// Whether a team game's manager plays in it: going (counted in `goingCount`, as a pick-up's
+    /// organiser is) unless false, when they are invited like the other members. League games leave
+    /// their manager out of the roster.
+    public var organizerGoing: Bool?
 
     public init(
         kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
         startsAt: Date, timeZone: String? = nil, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil,
-        ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+        ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil,
+        organizerGoing: Bool? = nil
     ) {
         self.kind = kind
+        self.organizerGoing = organizerGoing
         self.timeZone = timeZone
         self.teamId = teamId
         self.leagueId = leagueId
