@@ -31,16 +31,26 @@ struct ComposeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `KEY=VALUE` lines, `${…}` filled in from this process's environment as `docker compose`
-    /// fills them; a required variable that is not set is an error naming it.
+    /// `KEY=VALUE` lines, `${…}` filled in as `docker compose` fills them: from this process's
+    /// environment, then from the `.env` file beside the compose file; a required variable that is
+    /// set in neither is an error naming it.
     struct Environment: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "env", abstract: "Print a service's environment, interpolated.")
         @OptionGroup var compose: FileOption
+        @Option(help: "The variables file (default: .env beside the compose file).") var envFile: String?
         @Argument(help: "The service.") var service: String
 
         func run() throws {
             guard let found = try compose.read().services[service] else { throw ValidationError("no service named \(service)") }
-            let variables = ProcessInfo.processInfo.environment
+            let beside = URL(fileURLWithPath: compose.file).deletingLastPathComponent().appendingPathComponent(".env").path
+            let path = envFile ?? beside
+            var variables: [String: String] = [:]
+            if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+                variables = try DotEnv.parse(text)
+            } else if envFile != nil {
+                throw ValidationError("cannot read \(path)")
+            }
+            variables.merge(ProcessInfo.processInfo.environment) { _, shell in shell }
             let lines = try found.environment.sorted(by: { $0.key < $1.key }).map { key, value in
                 "\(key)=\(try ComposeFile.interpolate(value, with: variables))"
             }
