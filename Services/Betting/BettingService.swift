@@ -26,12 +26,13 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     let settler = Settler(tickets: ticketStore, ledger: ledger, settings: settings, now: now)
     let erasure = AccountErasure(store: SQLErasureStore(tickets: ticketStore), tickets: ticketStore, ledger: ledger, now: now)
     let fixtures = Fixtures(database: database, store: fixtureStore, settler: settler, erasure: erasure, settings: settings, now: now)
-    let slips = Slips(database: database, store: SQLSlipStore(), fixtures: fixtures, settings: settings, now: now)
+    let slipStore = SQLSlipStore()
+    let slips = Slips(database: database, store: slipStore, fixtures: fixtures, settings: settings, now: now)
     let tickets = Tickets(
         database: database, fixtures: fixtureStore,
         recentFixtures: RecentFixtures(
             database: database, store: fixtureStore, maxAge: settings.fixturesReuse),
-        store: ticketStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
+        store: ticketStore, slips: slipStore, ledger: ledger, wallets: wallets, settings: settings, now: now)
 
     service.add(
         FixturesController(fixtures: fixtures, today: now), WalletController(wallets: wallets), SlipController(slips: slips),

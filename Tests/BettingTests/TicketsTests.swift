@@ -23,6 +23,27 @@ struct TicketsTests {
         }
     }
 
+    @Test("A placed ticket takes its picks off the slip, and the stake with the last of them", arguments: TestStore.all)
+    func placedTicketEmptiesTheSlip(store: TestStore) async throws {
+        try await BettingHarness.with(store: store) { h in
+            let ann = try await h.player()
+            let derby = try await h.fixture("Flora", "Levadia"), cup = try await h.fixture("Kalju", "Narva")
+            for fixture in [derby, cup] {
+                _ = try await expect(200, h.betting.call(BettingAPI.pick, fixture.id, body: SlipPick(pick: .home), token: ann.accessToken))
+            }
+            _ = try await expect(200, h.betting.call(BettingAPI.stake, body: SlipStake(stake: 500), token: ann.accessToken))
+            func slip() async throws -> Slip {
+                try await expect(200, h.betting.call(BettingAPI.slip, token: ann.accessToken)).decode(Slip.self)
+            }
+            _ = try await expect(201, h.place(PlaceTicket(stake: 500, selections: [derby.pick(.home)]), as: ann))
+            let left = try await slip()
+            #expect(left.selections.map(\.fixtureId) == [cup.id] && left.stake == 500)
+            _ = try await expect(201, h.place(PlaceTicket(stake: 500, selections: [cup.pick(.home)]), as: ann))
+            let emptied = try await slip()
+            #expect(emptied.selections.isEmpty && emptied.stake == nil)
+        }
+    }
+
     @Test("The slip prices picks exactly, replaces a pick per fixture, and refuses closed markets, a stake out of range and a fourth pick")
     func slip() async throws {
         try await BettingHarness.with { h in

@@ -11,6 +11,8 @@ struct Tickets: Sendable {
     let fixtures: any FixtureStore
     let recentFixtures: RecentFixtures
     let store: any TicketStore
+    /// The slip a placed ticket takes its picks from (`SlipStore.placed`).
+    let slips: any SlipStore
     let ledger: Ledger
     let wallets: Wallets
     let settings: BettingSettings
@@ -22,7 +24,7 @@ struct Tickets: Sendable {
     private let stakesTotal = Counter(label: "betting_stakes_total")
 
     /// Places `request` for `user` under idempotency `key`: the ticket, its legs, the stake's transfer
-    /// and the key commit in one transaction. The same key and body answers the ticket placed first
+    /// and the key commit in one transaction, which also takes the ticket's picks off the slip. The same key and body answers the ticket placed first
     /// (and moves nothing); the same key with another body is a 422. A first ticket opens the wallet.
     func place(_ request: PlaceTicket, by user: UserID, key idempotencyKey: IdempotencyKey) async throws -> Ticket {
         let key = idempotencyKey.description
@@ -111,6 +113,7 @@ struct Tickets: Sendable {
                 throw BettingError.insufficientFunds(balance: try await ledger.balance(of: .wallet(user), on: sql) ?? 0)
             }
             try await outbox.append(try placedEvent(ticket, owner: user, request), on: sql)
+            try await slips.placed(ticket.selections.map(\.fixtureId), for: user, on: sql)
             return (ticket, true)
         }
     }

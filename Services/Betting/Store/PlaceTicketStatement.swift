@@ -7,7 +7,8 @@ import ServiceKit
 /// fixtures at the prices the ticket was priced at (still open at `placedAt`), debits the wallet if
 /// all are held and it has the stake, and inserts the stake's transfer, the ticket and its legs —
 /// all or nothing, as any statement is. No row when something stood in the way. The ticket's event
-/// (`betting.ticket.placed`) is written in the same statement.
+/// (`betting.ticket.placed`) is written in the same statement, and its picks leave the slip
+/// (`SlipStore.placed`).
 ///
 /// The same writes as `FixtureStore.fixtures(held:)`, `Ledger.post` and `TicketStore.insert`, which
 /// place a ticket on SQLite and answer every refusal. A named prepared statement, so its SQL is fixed
@@ -52,7 +53,12 @@ struct PlaceTicketStatement: PostgresPreparedStatement {
                     WITH ORDINALITY AS leg (id, pick, odds, result, home, away, position)),
             evented AS (
                 INSERT INTO outbox (\(Outbox.columns.joined(separator: ", ")))
-                SELECT $23, $24, $25, $26, $27, $28, $29, $30 FROM placed)
+                SELECT $23, $24, $25, $26, $27, $28, $29, $30 FROM placed),
+            unpicked AS (
+                DELETE FROM slip_selections WHERE user_id = $14 AND fixture_id = ANY($1::text[]) AND EXISTS (SELECT 1 FROM placed)),
+            unstaked AS (
+                DELETE FROM slips WHERE user_id = $14 AND EXISTS (SELECT 1 FROM placed) AND NOT EXISTS (
+                    SELECT 1 FROM slip_selections AS left_over WHERE left_over.user_id = $14 AND left_over.fixture_id <> ALL($1::text[])))
             SELECT id FROM placed
             """
     }()

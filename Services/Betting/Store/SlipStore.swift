@@ -11,6 +11,9 @@ protocol SlipStore: Sendable {
     func removePick(on fixture: MatchID, for user: UserID, on sql: any SQLDatabase) async throws
     func setStake(_ stake: Int?, for user: UserID, at now: Date, on sql: any SQLDatabase) async throws
     func clear(for user: UserID, on sql: any SQLDatabase) async throws
+    /// A ticket on `fixtures` was placed: their picks leave the slip, and its stake with the last pick.
+    /// (`PlaceTicketStatement` does the same in its one statement.)
+    func placed(_ fixtures: [MatchID], for user: UserID, on sql: any SQLDatabase) async throws
 }
 
 struct SQLSlipStore: SlipStore {
@@ -39,6 +42,14 @@ struct SQLSlipStore: SlipStore {
         try await sql.insert(into: "slips").columns("user_id", "stake", "updated_at")
             .values(SQLBind(user.description), SQLBind(stake), SQLBind(now))
             .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "stake").set(excludedValueOf: "updated_at") }.run()
+    }
+
+    func placed(_ fixtures: [MatchID], for user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "slip_selections").where("user_id", .equal, SQLBind(user.description))
+            .where("fixture_id", .in, SQLBind.group(fixtures.map(\.description))).run()
+        let left = try await sql.select().column("fixture_id").from("slip_selections").where("user_id", .equal, SQLBind(user.description))
+            .limit(1).first()
+        if left == nil { try await sql.delete(from: "slips").where("user_id", .equal, SQLBind(user.description)).run() }
     }
 
     func clear(for user: UserID, on sql: any SQLDatabase) async throws {
