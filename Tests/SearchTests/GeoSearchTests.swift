@@ -5,6 +5,8 @@ import ServiceKit
 import ServiceKitTesting
 import Testing
 
+@testable import SearchService
+
 @Suite("Searching near a place")
 struct GeoSearchTests {
     /// A repeatable generator, so a failure can be replayed.
@@ -47,6 +49,58 @@ struct GeoSearchTests {
                 #expect(zip(found.items, expected).allSatisfy { abs(Double($0.distanceMeters) - $1.1) <= 0.5 })
             }
         }
+    }
+
+    @Test(
+        "Paging nearest first in a dense city: every page continues where the last stopped, games at one spot included, none twice or missed",
+        arguments: TestStore.all)
+    func pagesInACity(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            var random = Seeded(state: 7)
+            let center = Coordinates(lat: 59.437, lng: 24.7536)
+            // A dense centre (a dozen games on one pitch, many within a few hundred metres) and a
+            // thin spread out to 60 km.
+            var games = (0..<12).map { _ in SearchHarness.game(at: Coordinates(lat: 59.44, lng: 24.76)) }
+            for index in 0..<150 {
+                let spread = index < 100 ? 0.01 : 0.5
+                games.append(
+                    SearchHarness.game(
+                        at: Coordinates(
+                            lat: center.lat + .random(in: -spread...spread, using: &random),
+                            lng: center.lng + .random(in: -2 * spread...2 * spread, using: &random))))
+            }
+            try await h.deliver(games.map { try SearchHarness.gameEvent($0) })
+            let searcher = try await h.player()
+            let expected = games.map { ($0.id, Int(Geodesy.distance(from: center, to: $0.location!.coordinates).rounded())) }
+                .filter { $0.1 <= 50_000 }.sorted { $0.1 < $1.1 }
+            var seen: [(GameID, Int)] = []
+            var cursor: String?
+            repeat {
+                let query = "lat=\(center.lat)&lng=\(center.lng)&radiusKm=50&limit=7" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await h.search.value(SearchAPI.games, query: query, token: searcher.accessToken)
+                #expect(page.items.count <= 7)
+                seen += page.items.map { ($0.item.id, $0.distanceMeters) }
+                cursor = page.nextCursor
+            } while cursor != nil && seen.count <= games.count
+            #expect(seen.map(\.1) == expected.map(\.1))
+            #expect(Set(seen.map(\.0)) == Set(expected.map(\.0)) && Set(seen.map(\.0)).count == seen.count)
+            let refused = try await h.search.call(SearchAPI.games, query: "lat=59&lng=24&cursor=bm9wZQ", token: searcher.accessToken)
+            #expect(refused.status == 422)
+        }
+    }
+
+    @Test("the rings grow from the cursor, doubling their band, up to the area; a cursor goes on after the ties it showed")
+    func ringsAndCursors() throws {
+        #expect(NearestRings.next(after: nil, from: 0, limit: 50_000) == 500)
+        #expect(NearestRings.next(after: 500, from: 0, limit: 50_000) == 1_000)
+        #expect(NearestRings.next(after: nil, from: 10_000, limit: 50_000) == 10_500)
+        #expect(NearestRings.next(after: 10_500, from: 10_000, limit: 50_000) == 11_000)
+        #expect(NearestRings.next(after: 40_000, from: 0, limit: 50_000) == 50_000)
+        let cursor = NearestCursor(meters: 120, shownAtMeters: 2)
+        #expect(cursor.after([120, 120]) == NearestCursor(meters: 120, shownAtMeters: 4))
+        #expect(cursor.after([120, 130, 130]) == NearestCursor(meters: 130, shownAtMeters: 2))
+        #expect(try NearestCursor(PageRequest(cursor: "130:2")) == NearestCursor(meters: 130, shownAtMeters: 2))
+        #expect(throws: CommonError.self) { try NearestCursor(PageRequest(cursor: "12")) }
     }
 
     @Test("Filters narrow by sport, skill, age group, gender, time window and need of players", arguments: TestStore.all)

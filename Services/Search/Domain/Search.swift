@@ -31,12 +31,10 @@ struct Search: Sendable {
         var filter = filter
         filter.startingAfter = now()
         let unlocked = try await gatekeeper.allows(.location, to: viewer, in: database)
-        let hits = try await nearby(.game, in: area, filter: filter).sorted {
-            ($0.distanceMeters, $0.candidate.startsAt ?? .distantPast, $0.candidate.id) < (
-                $1.distanceMeters, $1.candidate.startsAt ?? .distantPast, $1.candidate.id
-            )
+        let (hits, next) = try await nearestPage(.game, in: area, filter: filter, page: page) { hit in
+            "\(Self.sortable(hit.candidate.startsAt))/\(hit.candidate.id)"
         }
-        return try paged(hits, page) { hit in
+        let items = try hits.map { hit in
             let placeShown = unlocked && hit.candidate.privacy.revealsExactLocation(toParticipant: false)
             if let written = NearbyJSON.withDistance(hit.candidate.doc, meters: hit.distanceMeters, without: placeShown ? nil : "location")
             {
@@ -47,32 +45,37 @@ struct Search: Sendable {
                     if !placeShown { game.location = nil }
                 })
         }
+        return Page(items: items, nextCursor: next)
     }
 
     func teams(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Nearby<TeamResult>> {
         let unlocked = try await gatekeeper.allows(.location, to: viewer, in: database)
-        // Teams come second by name, which only their documents hold: each is read before sorting.
-        let teams = try await nearby(.team, in: area, filter: filter).map { hit in
+        // Teams come second by name, which only their documents hold: those in the ring are read.
+        let (hits, next) = try await nearestPage(.team, in: area, filter: filter, page: page) { hit in
+            "\(try hit.decoded(as: TeamResult.self).item.name)/\(hit.candidate.id)"
+        }
+        let teams = try hits.map { hit in
             try hit.decoded(as: TeamResult.self) { team in
                 if !unlocked || !team.privacy.revealsExactLocation(toParticipant: false) { team.location = nil }
             }
         }
-        return try paged(
-            teams.sorted {
-                ($0.distanceMeters, $0.item.name, $0.item.id.description) < ($1.distanceMeters, $1.item.name, $1.item.id.description)
-            }, page)
+        return Page(items: teams, nextCursor: next)
     }
 
     func courses(in area: SearchArea, page: PageRequest) async throws -> Page<Nearby<Course>> {
-        let hits = try await nearby(.course, in: area, filter: PlaceFilter()).sorted(by: Hit.nearestFirst)
-        return try paged(hits, page) { try $0.decoded(as: Course.self) }
+        let (hits, next) = try await nearestPage(.course, in: area, filter: PlaceFilter(), page: page) { $0.candidate.id }
+        return Page(items: try hits.map { try $0.decoded(as: Course.self) }, nextCursor: next)
     }
 
-    /// The nearest venues, however far (within the largest radius).
     /// The `limit` nearest venues within `area`'s radius, which every search takes alike.
     func venues(in area: SearchArea, limit: Int) async throws -> [Nearby<Venue>] {
-        let hits = try await nearby(.venue, in: area, filter: PlaceFilter()).sorted(by: Hit.nearestFirst)
-        return try hits.prefix(limit).map { try $0.decoded(as: Venue.self) }
+        let (hits, _) = try await nearestPage(.venue, in: area, filter: PlaceFilter(), page: PageRequest(limit: limit)) { $0.candidate.id }
+        return try hits.map { try $0.decoded(as: Venue.self) }
+    }
+
+    /// A time that sorts as text in time order (games at the same distance, soonest first).
+    static func sortable(_ date: Date?) -> String {
+        String(format: "%020.3f", (date ?? .distantPast).timeIntervalSince1970 + 1e11)
     }
 
     /// Players by name, best match first: prefixes, then shared trigrams (typos forgiven).
@@ -90,7 +93,7 @@ struct Search: Sendable {
     /// The candidates within the circle, with their distance. Only those on the page asked for are
     /// decoded (`Hit.decoded`): a search with no filter 50 km into the benchmark's million games has
     /// about 750 in the circle and shows 20.
-    private func nearby(_ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter) async throws -> [Hit] {
+    func nearby(_ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter) async throws -> [Hit] {
         // The index looks at least a metre around (`IndexedPosition`); the circle is then exact.
         let boxRadius = max(area.radiusMeters, IndexedPosition.smallestBoxRadiusMeters)
         let boxes = GeoBox.covering(area.center, radiusMeters: boxRadius)
