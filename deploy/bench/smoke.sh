@@ -26,6 +26,7 @@ small() { # the arguments that make a subcommand's run small
     search) echo "--games 5000 --queries 20 --wrk-seconds 1" ;;
     pushes) echo "--reminders 500 --window 5 --team 5 --games 3" ;;
     json) echo "--count 20 --runs 1 --seconds 1" ;;
+    events) echo "--events 500 --samples 5 --held-seconds 2 ${POSTGRES[*]}" ;;
     *) return 1 ;;
   esac
 }
