@@ -8,9 +8,10 @@ import ProviderStandIns
 import ServiceKit
 import ServiceKitTesting
 
-/// `huddle-bench search`: loads games spread over Europe into search's index through
-/// `/internal/events` (as games would deliver them) and measures the indexing rate, then the
-/// latency of 5 km and 50 km searches with filters through HTTP.
+/// `huddle-bench search`: loads games spread over Europe (or, `--places clustered`, in its cities
+/// by population) into search's index through `/internal/events` (as games would deliver them) and
+/// measures the indexing rate, then the latency of 5 km and 50 km searches with filters through
+/// HTTP (clustered: in the densest city).
 struct SearchBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Search indexing rate and geo query latency.")
 
@@ -21,6 +22,8 @@ struct SearchBenchmark: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file otherwise.") var postgres: String?
     @Option(help: "wrk (apt install wrk): the same searches again from a process of their own, as a phone's are.") var wrk = "/usr/bin/wrk"
     @Option(help: "Seconds of searches through wrk per radius.") var wrkSeconds = 8
+    @Option(help: "Where the games are: uniform over Europe, or clustered in its cities by population (searched in the densest).")
+    var places = BenchPlaces.uniform
 
     func run() async throws {
         var logger = Logger(label: "bench")
@@ -51,7 +54,7 @@ struct SearchBenchmark: AsyncParsableCommand {
     /// searching grow with the index.
     private func measure(search: TestClient, auth: TestClient, searchURL: String, directory: URL) async throws {
         let token = try await auth.register(name: "Bench Searcher").accessToken
-        let store = postgres == nil ? "SQLite file" : "PostgreSQL"
+        let store = (postgres == nil ? "SQLite file" : "PostgreSQL") + ", \(places.rawValue)"
         var centers: [Coordinates] = [], indexed = 0, loading: Duration = .zero
         for size in Set([max(1, games / 10), games]).sorted() {
             let (more, took) = try await index(size - indexed, into: search)
@@ -62,8 +65,10 @@ struct SearchBenchmark: AsyncParsableCommand {
                     format: "search: %d games indexed on %@: %.0f events/s over all %d (%.0f events/s for the last %d)", size, store,
                     Double(size) / loading.seconds, size, Double(size - indexed) / took.seconds, size - indexed))
             indexed = size
-            try await searches(around: centers, search: search, token: token)
-            try await searchesThroughWrk(around: centers, url: searchURL, token: token, directory: directory)
+            var random = SystemRandomNumberGenerator()
+            let around = places.searchCenters(from: centers, using: &random)
+            try await searches(around: around, search: search, token: token)
+            try await searchesThroughWrk(around: around, url: searchURL, token: token, directory: directory)
         }
     }
 
@@ -74,7 +79,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         // process: made while the index is fed, the generator took a fifth of the two cores search
         // is measured on.
         let (batches, batchInput) = AsyncStream<(body: Data, centers: [Coordinates])>.makeStream()
-        for batch in try Self.batches(of: total, size: batch) { batchInput.yield(batch) }
+        for batch in try Self.batches(of: total, size: batch, places: places) { batchInput.yield(batch) }
         batchInput.finish()
         let started = ContinuousClock.now
         let centers = try await withThrowingTaskGroup(of: [Coordinates].self) { group in
@@ -97,7 +102,7 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     /// `total` new games as `games.game.created` deliveries of `size` events, encoded, each with up
     /// to 20 public games' positions.
-    private static func batches(of total: Int, size: Int) throws -> [(body: Data, centers: [Coordinates])] {
+    private static func batches(of total: Int, size: Int, places: BenchPlaces) throws -> [(body: Data, centers: [Coordinates])] {
         // Seeded once: the system's generator asks the kernel for every number.
         var random = SplitMix64(seed: .random(in: .min ... .max))
         var batches: [(body: Data, centers: [Coordinates])] = []
@@ -107,7 +112,7 @@ struct SearchBenchmark: AsyncParsableCommand {
             var events: [EventEnvelope] = [], centers: [Coordinates] = []
             events.reserveCapacity(count)
             for _ in 0..<count {
-                let game = randomGame(using: &random)
+                let game = randomGame(using: &random, places: places)
                 if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
                 events.append(
                     try GameEvent.created.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date()))
@@ -178,10 +183,11 @@ struct SearchBenchmark: AsyncParsableCommand {
         return "lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
     }
 
-    /// Somewhere between Lisbon and the Urals, Crete and the North Cape.
-    static func randomGame(using random: inout some RandomNumberGenerator) -> Game {
+    /// A game at a place of `places` (by default somewhere between Lisbon and the Urals, Crete and the North Cape).
+    static func randomGame(using random: inout some RandomNumberGenerator, places: BenchPlaces = .uniform) -> Game {
         let privacy: Privacy = [.public, .public, .public, .public, .public, .public, .public, .public, .protected, .private].randomElement(
             using: &random)!
+        let place = places.position(using: &random)
         return Game(
             id: .timeOrdered(), kind: .pickup, organizerId: UserID(),
             startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).wholeSeconds,
@@ -189,6 +195,6 @@ struct SearchBenchmark: AsyncParsableCommand {
             ageGroup: AgeGroup.allCases.randomElement(using: &random)!, gender: Gender.allCases.randomElement(using: &random)!,
             skill: Skill.allCases.randomElement(using: &random)!, capacity: 12, goingCount: 1,
             subsNeeded: Int.random(in: 0..<10, using: &random) == 0 ? 2 : 0,
-            location: Location(lat: .random(in: 36...70, using: &random), lng: .random(in: -10...40, using: &random)), createdAt: Date())
+            location: Location(lat: place.lat, lng: place.lng), createdAt: Date())
     }
 }
