@@ -89,12 +89,15 @@ struct GeoSearchTests {
         }
     }
 
-    @Test("the rings grow from the cursor, doubling their band, up to the area; a cursor goes on after the ties it showed")
+    @Test("the rings grow from the cursor by what the last one held, up to the area; a cursor goes on after the ties it showed")
     func ringsAndCursors() throws {
         #expect(NearestRings.next(after: nil, from: 0, limit: 50_000) == 500)
-        #expect(NearestRings.next(after: 500, from: 0, limit: 50_000) == 1_000)
+        // Nothing found: the band grows eightfold; few: by the square root of what is missing; many: it doubles.
+        #expect(NearestRings.next(after: 500, from: 0, limit: 50_000) == 4_000)
+        #expect(abs(NearestRings.next(after: 500, from: 0, found: 1, wanted: 21, limit: 50_000) - 500 * 21.0.squareRoot() * 1.25) < 1e-6)
+        #expect(NearestRings.next(after: 500, from: 0, found: 20, wanted: 21, limit: 50_000) == 1_000)
         #expect(NearestRings.next(after: nil, from: 10_000, limit: 50_000) == 10_500)
-        #expect(NearestRings.next(after: 10_500, from: 10_000, limit: 50_000) == 11_000)
+        #expect(NearestRings.next(after: 10_500, from: 10_000, found: 10, wanted: 21, limit: 50_000) == 11_000)
         #expect(NearestRings.next(after: 40_000, from: 0, limit: 50_000) == 50_000)
         let cursor = NearestCursor(meters: 120, shownAtMeters: 2)
         #expect(cursor.after([120, 120]) == NearestCursor(meters: 120, shownAtMeters: 4))

@@ -41,14 +41,20 @@ struct NearestCursor: Equatable, Sendable {
 }
 
 /// How far the rings grow: pure, so the rule is tested on its own. The first ring reaches
-/// `firstBand` past the cursor; each next doubles the band, until the area's radius.
+/// `firstBand` past the cursor. The next is sized from what the last held, for the results still
+/// wanted, as if they lay as thick further out (a quarter more, for luck); its band at least doubles
+/// and at most grows eightfold, until the area's radius.
 enum NearestRings {
     static let firstBand = 500.0
 
-    /// The radius of the ring after one of `radius` around a cursor at `meters`, at most `limit`.
-    static func next(after radius: Double?, from meters: Double, limit: Double) -> Double {
+    /// The radius of the ring after one of `radius` around a cursor at `meters`, which held `found`
+    /// of the `wanted` results, at most `limit`.
+    static func next(after radius: Double?, from meters: Double, found: Int = 0, wanted: Int = 1, limit: Double) -> Double {
         guard let radius else { return min(limit, meters + firstBand) }
-        return min(limit, meters + 2 * max(firstBand, radius - meters))
+        let band = max(firstBand, radius - meters)
+        // Results grow with the ring's area: the band's square root of what is still missing.
+        let growth = found > 0 ? (Double(wanted) / Double(found)).squareRoot() * 1.25 : 8
+        return min(limit, meters + band * min(8, max(2, growth)))
     }
 }
 
@@ -62,9 +68,10 @@ extension Search {
         _ kind: PlaceKind, in area: SearchArea, filter: PlaceFilter, page: PageRequest, tie: (Hit) throws -> String
     ) async throws -> (hits: [Hit], next: String?) {
         let cursor = try NearestCursor(page)
-        var radius: Double?
+        var radius: Double?, heldBeyondCursor = 0
         while true {
-            let ring = NearestRings.next(after: radius, from: Double(cursor.meters), limit: area.radiusMeters)
+            let ring = NearestRings.next(
+                after: radius, from: Double(cursor.meters), found: heldBeyondCursor, wanted: page.limit + 1, limit: area.radiusMeters)
             radius = ring
             let found = try await nearby(kind, in: SearchArea(center: area.center, radiusKm: ring / 1000), filter: filter)
                 .filter { $0.distanceMeters >= cursor.meters }
@@ -72,6 +79,7 @@ extension Search {
             keyed.sort { ($0.hit.distanceMeters, $0.tie) < ($1.hit.distanceMeters, $1.tie) }
             let fresh = Array(
                 keyed.dropFirst(keyed.prefix { $0.hit.distanceMeters == cursor.meters }.count.clamped(to: cursor.shownAtMeters)))
+            heldBeyondCursor = fresh.count
             guard fresh.count > page.limit || ring >= area.radiusMeters else { continue }
             let shown = fresh.prefix(page.limit).map(\.hit)
             let next = fresh.count > page.limit ? PageRequest.cursor(cursor.after(shown.map(\.distanceMeters)).text) : nil
