@@ -41,9 +41,9 @@ struct ModerationEvents: Sendable {
             try await store.decideReports(in: id, as: .actioned, at: at, on: sql)
         }
         for stored in try await store.cases(mentioning: user, on: sql) {
-            try await store.redact(
-                stored.id, content: Self.erasing(user, from: stored.content), context: stored.context?.map { Self.erasing(user, from: $0) },
-                on: sql)
+            let content = Self.erasing(user, from: stored.content), context = stored.context?.map { Self.erasing(user, from: $0) }
+            guard content != stored.content || context != stored.context else { continue }
+            try await store.redact(stored.id, content: content, context: context, on: sql)
         }
         try await store.forgetOwner(user, on: sql)
     }

@@ -45,9 +45,9 @@ protocol CaseStore: Sendable {
     func reassignReports(of reporter: UserID, to pseudonym: UserID, on sql: any SQLDatabase) async throws
     /// Every case whose owner is `user` or whose content or context names them.
     func cases(mentioning user: UserID, on sql: any SQLDatabase) async throws -> [StoredCase]
-    /// Writes a case's content and context again, and forgets its owner.
+    /// Writes a case's content and context again.
     func redact(_ id: CaseID, content: SubjectContent, context: [SubjectContent]?, on sql: any SQLDatabase) async throws
-    /// The audit trail no longer ties any action to `owner`; the actions and reasons stay.
+    /// No case nor action of the audit trail is tied to `owner` any more; the actions and reasons stay.
     func forgetOwner(_ owner: UserID, on sql: any SQLDatabase) async throws
 
     func record(_ action: CaseAction, ownerID: UserID?, on sql: any SQLDatabase) async throws
@@ -184,12 +184,15 @@ struct SQLCaseStore: CaseStore {
         let encoder = HuddleJSON.encoder
         try await sql.update("cases").set("content", to: SQLBind(String(decoding: try encoder.encode(content), as: UTF8.self)))
             .set("context", to: SQLBind(try context.map { String(decoding: try encoder.encode($0), as: UTF8.self) }))
-            .set("owner_id", to: SQLLiteral.null).where("id", .equal, SQLBind(id.description)).run()
+            .where("id", .equal, SQLBind(id.description)).run()
     }
 
     func forgetOwner(_ owner: UserID, on sql: any SQLDatabase) async throws {
-        try await sql.update("case_actions").set("owner_id", to: SQLLiteral.null).where("owner_id", .equal, SQLBind(owner.description))
-            .run()
+        // Only the deleted player's: a case that merely quotes him (his message beside the one
+        // reported) keeps its owner, whose history the next decision adds to.
+        for table in ["cases", "case_actions"] {
+            try await sql.update(table).set("owner_id", to: SQLLiteral.null).where("owner_id", .equal, SQLBind(owner.description)).run()
+        }
     }
 
     func record(_ action: CaseAction, ownerID: UserID?, on sql: any SQLDatabase) async throws {
