@@ -10,12 +10,11 @@ enum AuthValidation {
         raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
+    /// The register schema's rule (`RegisterRequest.emailSchema`), so the document, registration and
+    /// sign-in hold one rule; and at most 254 characters, an address's limit.
     static func emailProblem(_ email: String) -> Problem.FieldError? {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace),
-            !email.unicodeScalars.contains(where: Control.contains)
-        else { return .init(field: "email", message: "must be an email address") }
+        let problems = SchemaValidator(components: [:]).problems(in: .string(email), against: RegisterRequest.emailSchema)
+        guard email.count <= 254, problems.isEmpty else { return .init(field: "email", message: "must be an email address") }
         return nil
     }
 
