@@ -56,6 +56,29 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a transaction whose task is cancelled rolls back and leaves the store usable", arguments: TestStore.all)
+    func cancelledTransaction(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            let cancelled = Task {
+                try await database.transaction { sql in
+                    try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("half"), SQLBind(Date())).run()
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    try await sql.insert(into: "tags").columns("name").values(SQLBind("half")).run()
+                    try Task.checkCancellation()
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+            try await database.transaction { sql in
+                try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("whole"), SQLBind(Date())).run()
+            }
+            let bodies = try await database.read { sql in
+                try await sql.select().column("body").from("notes").all(decodingColumn: "body", as: String.self)
+            }
+            #expect(bodies == ["whole"])
+        }
+    }
+
     @Test("concurrent transactions do not interleave", arguments: TestStore.all)
     func concurrentTransactions(store: TestStore) async throws {
         try await Self.withDatabase(store) { database in

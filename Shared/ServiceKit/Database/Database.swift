@@ -146,13 +146,13 @@ public final class Database: Service, Sendable {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {
                 let sql = SQLiteStatements(connection)
-                try await sql.raw("BEGIN IMMEDIATE").run()
+                try await sql.control("BEGIN IMMEDIATE")
                 do {
                     let result = try await body(sql)
-                    try await sql.raw("COMMIT").run()
+                    try await sql.control("COMMIT")
                     return result
                 } catch {
-                    try? await sql.raw("ROLLBACK").run()
+                    try? await sql.control("ROLLBACK")
                     throw error
                 }
             }

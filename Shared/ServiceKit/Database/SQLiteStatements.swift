@@ -40,6 +40,15 @@ struct SQLiteStatements: SQLDatabase {
         try await connection.query(sql, binds) { row in onRow(row.sql()) }
     }
 
+    /// Runs BEGIN, COMMIT or ROLLBACK whether or not the task is cancelled. SQLiteNIO's async query
+    /// skips work queued by a cancelled task (`NIOThreadPool.runIfActive`), so a transaction whose task
+    /// was cancelled would keep its connection inside BEGIN for good, and every later BEGIN on it fails;
+    /// the futures-based query always runs. (PostgresNIO runs every query it was given.)
+    func control(_ statement: String) async throws {
+        logStatement(statement, [])
+        try await connection.query(statement, [], logger: logger) { _ in }.get()
+    }
+
     /// The statement's text and its binds as SQLite takes them, logged as SQLiteKit logs them.
     private func statement(_ query: any SQLExpression) throws -> (String, [SQLiteData]) {
         let (sql, binds) = StatementText.of(query, for: self)
