@@ -40,6 +40,7 @@ extension Target.Dependency {
     static let otel = product(name: "OTel", package: "swift-otel")
     static let contracts = product(name: "Contracts", package: "HuddleKit")
     static let huddleKit = product(name: "HuddleKit", package: "HuddleKit")
+    static let serverContracts = byName(name: "ServerContracts")
 }
 
 let package = Package(
@@ -100,10 +101,12 @@ let package = Package(
     ],
     targets: [
         // MARK: Shared
+        // What the servers share and no app sees: internal operations, events, the console, schema reading.
+        .target(name: "ServerContracts", dependencies: [.contracts], path: "Shared/ServerContracts", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKit",
             dependencies: [
-                .contracts, .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
+                .contracts, .serverContracts, .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
                 .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
                 .nioFoundationCompat, .nioHTTP1, .webSocket, .tracing, .instrumentation, .serviceContext, .otel,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
@@ -117,27 +120,27 @@ let package = Package(
         .target(
             name: "ServiceClients",
             dependencies: [
-                .contracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
+                .contracts, .serverContracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
         .target(
-            name: "DeploymentCheck", dependencies: [.contracts, "ServiceKit", .product(name: "Yams", package: "Yams")],
+            name: "DeploymentCheck", dependencies: [.contracts, .serverContracts, "ServiceKit", .product(name: "Yams", package: "Yams")],
             path: "Shared/DeploymentCheck", swiftSettings: swiftSettings),
 
         // MARK: Services
         .target(
             name: "Gateway",
             dependencies: [
-                .contracts, "ServiceKit", .hummingbird, .webSocket, .configuration,
+                .contracts, .serverContracts, "ServiceKit", .hummingbird, .webSocket, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
                 .instrumentation, .serviceContext,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -147,7 +150,7 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -155,7 +158,7 @@ let package = Package(
         .target(
             name: "CatalogService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
                 .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle, .nioConcurrencyHelpers,
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -163,7 +166,7 @@ let package = Package(
             name: "GamesService",
             dependencies: [
                 .tracing,
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -171,21 +174,21 @@ let package = Package(
             name: "ChatService",
             dependencies: [
                 .tracing,
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
             ],
             path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "NotifyService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
             path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "BettingService",
             dependencies: [
-                .contracts, "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
+                .contracts, .serverContracts, "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -193,20 +196,20 @@ let package = Package(
         .target(
             name: "SearchService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "PurchasesService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
                 .asyncHTTPClient, .serviceLifecycle, .jwtKit, .nioCore, .nioFoundationCompat, .nioHTTP1,
             ],
             path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ModerationService",
             dependencies: [
-                .contracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
+                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
                 .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
@@ -222,7 +225,7 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
+                "ServiceKit", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
@@ -264,7 +267,7 @@ let package = Package(
             dependencies: [
                 "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
-                .nioFoundationCompat, "ServiceKit", .contracts, .configuration, .logging, .sqlKit, .hummingbird,
+                .nioFoundationCompat, "ServiceKit", .serverContracts, .contracts, .configuration, .logging, .sqlKit, .hummingbird,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
@@ -276,21 +279,21 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
+                "ServiceKit", .serverContracts, "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .jwtKit, .configuration,
+                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceKit", .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1, .crypto, .cryptoExtras,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients", .contracts,
+                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients", .contracts,
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
@@ -298,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "GamesTests",
             dependencies: [
-                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceClients",
+                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
                 .nioWebSocket, .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -306,21 +309,21 @@ let package = Package(
         .testTarget(
             name: "SearchTests",
             dependencies: [
-                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", "ServiceClients",
+                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "BettingTests",
             dependencies: [
-                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
+                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts,
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/BettingTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .contracts,
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts,
                 .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,
             ],
@@ -328,14 +331,14 @@ let package = Package(
         .testTarget(
             name: "PurchasesTests",
             dependencies: [
-                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .contracts, .x509, .crypto,
+                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts, .x509, .crypto,
                 .configuration, .logging, .nioConcurrencyHelpers, .sqlKit,
             ],
             path: "Tests/PurchasesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "NotifyTests",
             dependencies: [
-                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit",
+                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts,
                 .contracts, .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
                 .nioConcurrencyHelpers,
             ],
@@ -343,23 +346,23 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceKitTesting", "ServiceKit", .contracts, .hummingbird, .webSocket, .webSocketClient,
+                "Gateway", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts, .hummingbird, .webSocket, .webSocketClient,
                 .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .httpTypes,
                 .nioWebSocket,
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StandInTests",
-            dependencies: ["ProviderStandIns", "ServiceKit", "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
+            dependencies: ["ProviderStandIns", "ServiceKit", .serverContracts, "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
-            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .contracts, .configuration],
+            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .serverContracts, .contracts, .configuration],
             path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, "ServiceKit", .configuration, .logging,
+                "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceKit", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
                 .hummingbird,

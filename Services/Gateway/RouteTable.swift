@@ -1,4 +1,5 @@
 public import Contracts
+public import ServerContracts
 public import ServiceKit
 
 /// Which module answers a public path, derived from the endpoint descriptions: every described

@@ -2,6 +2,7 @@ public import Configuration
 import Contracts
 import Foundation
 import Hummingbird
+import ServerContracts
 import ServiceClients
 public import ServiceKit
 public import ServiceLifecycle

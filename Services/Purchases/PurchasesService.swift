@@ -2,6 +2,7 @@ public import Configuration
 import Contracts
 import Foundation
 import Hummingbird
+import ServerContracts
 public import ServiceKit
 public import ServiceLifecycle
 

@@ -1,4 +1,5 @@
 import Contracts
+import ServerContracts
 import ServiceKit
 
 /// Problems only search raises; shared ones (validation, 401, 404, 503) come from `CommonError`.

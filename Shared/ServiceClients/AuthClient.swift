@@ -1,4 +1,5 @@
 public import Contracts
+public import ServerContracts
 public import ServiceKit
 
 /// Auth's internal API for players' profiles. (Token verification reads auth through `AuthKeys`.)

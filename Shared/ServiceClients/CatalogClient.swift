@@ -1,4 +1,5 @@
 public import Contracts
+public import ServerContracts
 public import ServiceKit
 
 /// Catalog's internal API: teams, memberships, leagues and courses as other services need them.

@@ -1,4 +1,5 @@
 public import Contracts
+public import ServerContracts
 public import ServiceKit
 
 /// Reads another service's full snapshot page by page: how a read model that lost its data

@@ -1,5 +1,6 @@
 public import Contracts
 import Foundation
+public import ServerContracts
 import ServiceKit
 
 extension TestClient {

@@ -2,6 +2,7 @@ public import Contracts
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+public import ServerContracts
 import ServiceKit
 
 /// A subscriber built like a real one: `/internal/events` feeding an `EventConsumer` with its own inbox.

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import NIOHTTP1
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

@@ -5,6 +5,7 @@ import Contracts
 import Foundation
 import Logging
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

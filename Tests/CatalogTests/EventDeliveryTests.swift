@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
+import ServerContracts
 import ServiceClients
 import ServiceKit
 import ServiceKitTesting

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKitTesting
 import Testing
 

@@ -2,6 +2,7 @@ import AuthService
 import ChatService
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

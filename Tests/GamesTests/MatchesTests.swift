@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import NIOHTTP1
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

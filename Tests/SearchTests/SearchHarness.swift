@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import GamesService
 import SearchService
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 

@@ -1,4 +1,5 @@
 import Contracts
+import ServerContracts
 import ServiceKit
 import Testing
 

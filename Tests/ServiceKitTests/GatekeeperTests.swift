@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import NIOConcurrencyHelpers
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

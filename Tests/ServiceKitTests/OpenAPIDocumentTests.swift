@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Gateway
+import ServerContracts
 import ServiceKit
 import Testing
 

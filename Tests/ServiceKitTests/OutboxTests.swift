@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
+import ServerContracts
 import ServiceKitTesting
 import Testing
 

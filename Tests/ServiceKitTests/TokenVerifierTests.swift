@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import JWTKit
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Testing

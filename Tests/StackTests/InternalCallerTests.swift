@@ -4,6 +4,7 @@ import Foundation
 import HuddleModules
 import Logging
 import NIOHTTP1
+import ServerContracts
 import ServiceClients
 import ServiceKit
 import ServiceKitTesting

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 import Synchronization

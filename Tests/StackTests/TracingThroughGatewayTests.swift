@@ -5,6 +5,7 @@ import HuddleKit
 import Logging
 import NIOHTTP1
 import ProviderStandIns
+import ServerContracts
 import ServiceContextModule
 import ServiceKit
 import ServiceKitTesting

@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/v1/users/...`: profiles, follows and friend matching. Every route needs a signed-in user.

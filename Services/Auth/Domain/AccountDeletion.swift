@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Deleting an account, from proof of a recent sign-in. At once, in one transaction: every session

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Players' copies of their data (GDPR Art. 20). A request is a pending row, answered at once; a

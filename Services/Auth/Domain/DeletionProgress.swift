@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKit
 
 /// How far a deleted account's erasure has got: each personal-data holder is asked whether it has

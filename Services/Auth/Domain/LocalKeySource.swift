@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import JWTKit
+import ServerContracts
 import ServiceKit
 
 /// Auth verifies its own tokens from its own key and store, not over HTTP.

@@ -1,5 +1,6 @@
 import Contracts
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Writes `auth.user.profileChanged` and `auth.user.followed` with the change they describe (same

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Players' profiles and follows: what a player sees of themselves and of others, changing one's

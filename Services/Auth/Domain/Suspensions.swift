@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Moderators' suspensions and bans as auth carries them out: from `moderation.case.decided`, every

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKit
 
 /// Rules for what people may type, kept apart from storage so they are easy to test and reuse.

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 
 /// Sessions and their refresh tokens (stored only as SHA-256 hashes).
 protocol SessionStore: Sendable {

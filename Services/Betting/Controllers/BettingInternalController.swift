@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/internal/betting/...`: the ledger's consistency check, for operators and tests.

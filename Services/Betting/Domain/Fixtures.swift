@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// The Bet tab's fixtures: games' matches (from its events) with the provider's odds.

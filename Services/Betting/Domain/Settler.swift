@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Settles what a fixture's outcome decides, inside the caller's transaction: its open legs, then

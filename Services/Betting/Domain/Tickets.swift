@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Metrics
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Placing tickets and reading them back.

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKit
 
 /// Users' wallets: opened on first use with the configured grant, read from the ledger.

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// An account of the ledger: a user's wallet, the house (stakes in, winnings out) and the grants

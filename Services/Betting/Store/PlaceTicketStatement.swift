@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import PostgresNIO
+import ServerContracts
 import ServiceKit
 
 /// A ticket that nothing stands in the way of, placed in one PostgreSQL statement: it holds the

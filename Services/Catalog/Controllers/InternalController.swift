@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/internal/...` of catalog: what other services read through `CatalogClient`, snapshots for

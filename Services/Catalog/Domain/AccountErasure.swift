@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// What a deleted account leaves in catalog. It loses every standing in every team. A team it

@@ -1,5 +1,6 @@
 import Contracts
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// What catalog takes from other services' events: purchases' entitlements, for the gates, and

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// League use cases. A private league is seen only by its manager and the people of its teams.

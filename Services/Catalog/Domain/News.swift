@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// News: ingested from providers (deduplicated by url), listed newest first, bookmarked by users.

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 
 /// Reading a NewsAPI-style answer. Pure, so the mapping is tested without a network.
 enum NewsAPIFeed {

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import ServerContracts
 import ServiceKit
 import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/v1/chat/blocks...`: players whose messages I do not want to see.

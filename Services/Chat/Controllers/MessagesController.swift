@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/v1/chat/rooms/{id}/messages...`: a room's history, and my messages in it.

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Rooms and who may use them, kept in step with the events of the services that own teams, games,

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/v1/games/...`. Every route needs a signed-in user; `Games` enforces privacy and roles.

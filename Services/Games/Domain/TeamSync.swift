@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Keeps games in step with catalog's teams through its events: someone who joins a team is

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import ServerContracts
 import ServiceClients
 import ServiceKit
 

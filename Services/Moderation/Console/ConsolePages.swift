@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Mustache
+import ServerContracts
 import ServiceKit
 
 /// What each console page shows, worked out from the cases (pure: times and names come in), and

@@ -2,6 +2,7 @@ import Contracts
 import Crypto
 import Foundation
 import Logging
+import ServerContracts
 import ServiceKit
 
 /// A signed-in moderator at the console: who they are (from their verified access token) and the

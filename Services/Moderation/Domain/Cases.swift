@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Moderators' work: the queue of cases, oldest first, and deciding one. A decision closes the case

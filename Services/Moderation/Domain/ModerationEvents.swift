@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// The events moderation applies: auth's account deletions. A deleted player's reports keep their

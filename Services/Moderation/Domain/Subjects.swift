@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceKit
 
 /// Asks the module that holds a subject how a player sees it (`ModerationAPI.Internal.subject`): the

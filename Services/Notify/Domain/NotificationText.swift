@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 
 /// What a notification says, for each thing that notifies. Pure: names and times in, text out.
 enum NotificationText {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Game reminders: each player going to (or maybe at) a game is reminded on game day in the

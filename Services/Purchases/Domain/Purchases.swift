@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// The purchases of players: their account tokens, the App Store transactions their apps submit,

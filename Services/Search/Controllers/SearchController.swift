@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
+import ServerContracts
 import ServiceKit
 
 /// `/v1/search/...`: anyone signed in searches.

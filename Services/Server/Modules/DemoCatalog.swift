@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Logging
 import NIOHTTP1
+import ServerContracts
 import ServiceClients
 import ServiceKit
 

@@ -6,6 +6,7 @@ import HuddleModules
 import Logging
 import ProviderStandIns
 import SQLKit
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ProviderStandIns
 import SQLKit
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 

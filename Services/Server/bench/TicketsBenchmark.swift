@@ -5,6 +5,7 @@ import Foundation
 import HuddleModules
 import Logging
 import ProviderStandIns
+import ServerContracts
 import ServiceKit
 import ServiceKitTesting
 

@@ -1,6 +1,7 @@
 public import Contracts
 public import Foundation
 public import SQLKit
+public import ServerContracts
 
 /// Enforces the gates in force (`EntitlementGates`) for the service that owns the gated actions,
 /// from its copy of the players' entitlements. With a gate off, it never reads the store.

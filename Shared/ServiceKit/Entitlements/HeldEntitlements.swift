@@ -1,6 +1,7 @@
 public import Contracts
 public import Foundation
 public import SQLKit
+public import ServerContracts
 
 /// A service's copy of what each player is entitled to, kept from purchases' events
 /// (`PurchasesEvent.entitlementsChanged`) in the service's own store, so a gate is checked in the

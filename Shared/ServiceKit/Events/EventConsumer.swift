@@ -1,6 +1,7 @@
 public import Contracts
 public import Hummingbird
 public import SQLKit
+public import ServerContracts
 
 /// Applies incoming events exactly once: a batch is recorded in the inbox and handled in one
 /// transaction, so a redelivered event changes nothing and a failed batch is retried whole

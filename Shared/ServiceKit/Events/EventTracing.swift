@@ -1,5 +1,6 @@
 public import Contracts
 import Instrumentation
+public import ServerContracts
 import ServiceContextModule
 import Tracing
 

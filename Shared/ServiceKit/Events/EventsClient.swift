@@ -1,5 +1,6 @@
 public import Contracts
 import Logging
+public import ServerContracts
 
 /// Delivers outbox events to another module's `/internal/events`.
 public struct EventsClient: EventTransport {

@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import SQLKit
+public import ServerContracts
 
 /// The consumer side: remembers which events were applied, so a redelivered event is ignored.
 public struct Inbox: Sendable {

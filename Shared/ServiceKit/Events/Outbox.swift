@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import SQLKit
+public import ServerContracts
 
 /// Writes domain events next to the change they describe. Call `append` inside the transaction
 /// that makes the change: the event commits with it or not at all, and the dispatcher delivers it.

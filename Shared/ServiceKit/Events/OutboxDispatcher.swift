@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 public import Logging
 import Metrics
+public import ServerContracts
 public import ServiceLifecycle
 
 /// Delivers a batch of events to one subscriber's `/internal/events`; throws when it was not

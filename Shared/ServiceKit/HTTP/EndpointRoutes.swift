@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import Hummingbird
+public import ServerContracts
 
 /// Registering a handler against an operation's description: the method and path come from the
 /// description, the body arrives decoded as the described type, the handler must return the

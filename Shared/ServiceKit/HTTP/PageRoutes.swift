@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import Hummingbird
+public import ServerContracts
 
 /// What a page route answers: an HTML page with its status, or a 303 to another page, each with the
 /// headers the page's owner adds (cookies, its Content-Security-Policy).

@@ -3,6 +3,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import Logging
+import ServerContracts
 
 /// Accepts a sane `X-Request-Id` or makes one, puts it on every log line of the request
 /// (`RequestMetadata`) and on every response — error responses included, which is why errors

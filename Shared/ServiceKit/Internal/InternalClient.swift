@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
+public import ServerContracts
 import Tracing
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer

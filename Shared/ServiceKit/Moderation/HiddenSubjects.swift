@@ -1,6 +1,7 @@
 public import Contracts
 public import Foundation
 public import SQLKit
+public import ServerContracts
 
 /// The teams, leagues and games moderation hid (`moderation.subject.hidden`), as the module that holds
 /// them keeps the list: such a subject is shown to its managers alone (marked `hidden`), and to

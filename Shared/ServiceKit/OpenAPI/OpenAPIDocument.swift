@@ -1,5 +1,6 @@
 public import Contracts
 public import Foundation
+public import ServerContracts
 
 /// The OpenAPI 3.1 document of the public API, written from the endpoint descriptions and the
 /// Contracts types: paths, parameters and problems from the descriptions, schemas read off the

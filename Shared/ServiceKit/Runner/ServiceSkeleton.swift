@@ -4,6 +4,7 @@ public import Hummingbird
 public import HummingbirdCore
 public import JWTKit
 public import Logging
+public import ServerContracts
 public import ServiceLifecycle
 
 /// What every service is built on, set up once: its store (`<module>.db.url`, at most `<module>.db.pool`

@@ -1,6 +1,7 @@
 public import Contracts
 import Foundation
 public import JWTKit
+public import ServerContracts
 
 /// Where every module but auth gets what verifies access tokens: auth's public keys and the
 /// sessions it revoked, over auth's internal API.

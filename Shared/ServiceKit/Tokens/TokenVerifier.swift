@@ -2,6 +2,7 @@ public import Contracts
 public import Foundation
 public import JWTKit
 import Logging
+public import ServerContracts
 
 /// Where a verifier gets auth's public keys and the sessions auth has revoked. Auth answers from
 /// its own store; every other service asks auth over internal HTTP (`AuthClient`).

@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import ServerContracts
 import ServiceKit
 
 /// How provider reports become versions of a match: pure, so the rules are tested without a store

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceKit
 
 /// Professional matches: provider reports become versions, each committed with its log entry and

@@ -194,7 +194,7 @@ public struct NewsArticle: Codable, Equatable, Sendable {
     }
 }
 
-/// Internal: articles from a provider adapter (`POST /internal/news`), deduplicated by `url`.
+/// Articles to publish, an administrator's (`POST /v1/news`) or a news feed's, deduplicated by `url`.
 public struct NewsIngestRequest: Codable, Equatable, Sendable {
     public struct Article: Codable, Equatable, Sendable {
         public var title: String

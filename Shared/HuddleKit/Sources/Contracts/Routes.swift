@@ -2,12 +2,10 @@
 /// description (`AuthAPI`, `CatalogAPI`, …).
 public enum Routes {
     public static let publicPrefix = "/v1"
-    public static let internalPrefix = "/internal"
 
     /// Headers with a meaning across the stack.
     public enum Header {
         public static let requestID = "X-Request-Id"
-        public static let internalToken = "X-Internal-Token"
         public static let idempotencyKey = IdempotencyKey.header
     }
 }

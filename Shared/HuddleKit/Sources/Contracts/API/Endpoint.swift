@@ -71,9 +71,6 @@ public struct APIOperation: Sendable {
     /// `GET /v1/teams/{id}`.
     public var name: String { "\(method.rawValue) \(path.text)" }
 
-    /// A browser's page or form (the console): HTML or a 303 rather than JSON.
-    public var isPage: Bool { output?.type is HTMLPage.Type || output?.type is SeeOther.Type }
-
     /// Every problem this operation can answer, those its shape implies included, by status.
     public var allProblems: [ProblemCode] {
         // The gateway answers a request line longer than its limit before any module sees it.
@@ -97,6 +94,8 @@ public enum HTTPVerb: String, Sendable, CaseIterable, Codable {
     case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 }
 
+/// `internalCaller`: another module of Huddle, whose descriptions (`InternalCaller`) only the servers'
+/// package holds.
 public enum AccessKind: String, Sendable {
     case anyone, signedIn, internalCaller
 }
@@ -110,8 +109,6 @@ public protocol EndpointAccess: Sendable {
 public enum Anyone: EndpointAccess { public static let kind = AccessKind.anyone }
 /// A valid access token needed (401 otherwise).
 public enum SignedIn: EndpointAccess { public static let kind = AccessKind.signedIn }
-/// Another module of Huddle, with the internal credential; never routed from outside.
-public enum InternalCaller: EndpointAccess { public static let kind = AccessKind.internalCaller }
 
 /// The body of an operation that takes none.
 public struct NoBody: Codable, Sendable, Equatable {

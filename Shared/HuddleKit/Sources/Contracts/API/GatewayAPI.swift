@@ -11,20 +11,11 @@ public enum GatewayAPI {
     public static let all: [APIOperation] = [health.operation, openAPI.operation]
 }
 
-/// Every public operation, and every internal one, of the modules that exist.
-public enum API {
-    public static let publicOperations: [APIOperation] =
+/// Every operation an app may call: what HuddleKit's package describes.
+public enum AppAPI {
+    public static let operations: [APIOperation] =
         GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all + NotifyAPI.all
-        + PurchasesAPI.all + ModerationAPI.all + ConsoleAPI.all
-    public static let internalOperations: [APIOperation] =
-        AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
-        + BettingAPI.Internal.all + ChatAPI.Internal.all + NotifyAPI.Internal.all + PurchasesAPI.Internal.all
-        + ModerationAPI.Internal.all
-
-    /// The operations a module answers.
-    public static func operations(of module: ServiceModule) -> [APIOperation] {
-        (publicOperations + internalOperations).filter { $0.owner == module }
-    }
+        + PurchasesAPI.all + ModerationAPI.all
 }
 
 /// `GET /health` of the gateway: up or down, and nothing a stranger could map the deployment by.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Any JSON value, as it arrived: what a body is checked against its schema as, before it is
-/// decoded into its Swift type.
+/// Any JSON value, as it arrived: a section of a player's data export, and (on the server) what a body
+/// is checked against its schema as, before it is decoded into its Swift type.
 public enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
@@ -47,27 +47,6 @@ public enum JSONValue: Codable, Equatable, Sendable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
-        }
-    }
-
-    /// The JSON type names this value has (an integer is also a number).
-    var typeNames: Set<String> {
-        switch self {
-        case .null: ["null"]
-        case .bool: ["boolean"]
-        case .integer: ["integer", "number"]
-        case .number(let value): value.rounded() == value && value.isFinite ? ["integer", "number"] : ["number"]
-        case .string: ["string"]
-        case .array: ["array"]
-        case .object: ["object"]
-        }
-    }
-
-    var numberValue: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .number(let value): value
-        default: nil
         }
     }
 }

@@ -31,13 +31,6 @@ public enum NotifyAPI {
         devices.operation, registerDevice.operation, removeDevice.operation, inbox.operation, read.operation, readAll.operation,
         preferences.operation, setPreferences.operation,
     ]
-
-    public enum Internal {
-        public static let all: [APIOperation] = [
-            EventsAPI.deliver(to: .notify).operation, EventsAPI.applied(by: .notify).operation,
-            PersonalDataAPI.export(of: .notify).operation,
-        ]
-    }
 }
 
 /// Limits on notify's fields, stated by the document and checked by the service.

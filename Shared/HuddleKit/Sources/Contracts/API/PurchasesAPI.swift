@@ -25,14 +25,6 @@ public enum PurchasesAPI {
         products.operation, accountToken.operation, submitAppleTransaction.operation, appleNotification.operation,
         entitlements.operation,
     ]
-
-    public enum Internal {
-        public static let all: [APIOperation] =
-            [
-                EventsAPI.deliver(to: .purchases).operation, EventsAPI.applied(by: .purchases).operation,
-                PersonalDataAPI.export(of: .purchases).operation,
-            ] + EventsAPI.publisherOperations(of: .purchases)
-    }
 }
 
 /// The answer to the App Store's notification: taken (again, for a repeat).

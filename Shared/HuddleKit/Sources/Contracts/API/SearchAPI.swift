@@ -33,15 +33,4 @@ public enum SearchAPI {
         query: [playerText] + Query.paging)
 
     public static let all: [APIOperation] = [games.operation, teams.operation, courses.operation, venues.operation, players.operation]
-
-    public enum Internal {
-        public static let reindex = Endpoint<InternalCaller, NoBody, ReindexResult>(
-            .post, "/internal/reindex", owner: .search, summary: "Rebuild the read model from the owners' snapshots",
-            problems: [.dependencyUnavailable])
-
-        public static let all: [APIOperation] = [
-            reindex.operation, EventsAPI.deliver(to: .search).operation, EventsAPI.applied(by: .search).operation,
-            PersonalDataAPI.export(of: .search).operation,
-        ]
-    }
 }

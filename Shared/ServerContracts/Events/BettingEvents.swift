@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 
 /// Events betting publishes (`EventEnvelope.type`) about tickets, for notify and chat. Each carries

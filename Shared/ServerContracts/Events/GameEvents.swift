@@ -1,3 +1,5 @@
+public import Contracts
+
 /// Events games publishes (`EventEnvelope.type`) and their payloads, for search, notify and chat.
 /// Like catalog's, each carries the whole current state of what changed.
 public enum GameEvent {

@@ -1,3 +1,5 @@
+public import Contracts
+
 /// `POST /internal/events`, which every module that consumes events answers, and
 /// `GET /internal/events/{id}`, whether it has applied one.
 public enum EventsAPI {

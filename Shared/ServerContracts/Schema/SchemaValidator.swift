@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 
 /// Checks a JSON value against the schema the OpenAPI document states for it, so every rule the

@@ -1,3 +1,4 @@
+public import Contracts
 import Foundation
 
 /// Derives the JSON schema of a `Decodable` type from the type itself: it decodes the type with a

@@ -1,3 +1,5 @@
+public import Contracts
+
 /// Events purchases publishes (`EventEnvelope.type`) and their payloads.
 public enum PurchasesEvent {
     /// A player's entitlements changed (a purchase credited, a renewal, an expiry, a refund): the

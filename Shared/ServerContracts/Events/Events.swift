@@ -1,3 +1,4 @@
+public import Contracts
 public import Foundation
 
 /// How a domain event travels between services (`POST /internal/events`).

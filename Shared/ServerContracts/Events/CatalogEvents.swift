@@ -1,3 +1,5 @@
+public import Contracts
+
 /// Events catalog publishes (`EventEnvelope.type`) and their payloads. Each carries the whole
 /// current state of what changed, so a consumer never has to call back to catch up.
 public enum CatalogEvent {

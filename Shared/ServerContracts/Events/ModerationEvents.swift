@@ -1,3 +1,4 @@
+public import Contracts
 public import Foundation
 
 /// What moderation publishes: a moderator's decision on a case, for notify to tell the reporters and

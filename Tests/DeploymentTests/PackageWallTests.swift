@@ -1,0 +1,60 @@
+import Contracts
+import DeploymentCheck
+import Foundation
+import ServerContracts
+import Testing
+
+/// What an app compiles holds nothing of the servers' insides; the check is held to catch a planted leak.
+@Suite("HuddleKit's package holds nothing of the server")
+struct PackageWallTests {
+    static let package = WiringTests.root.appendingPathComponent("Shared/HuddleKit")
+
+    static func sources() throws -> [String: String] {
+        let folder = package.appendingPathComponent("Sources")
+        let paths = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+        var files: [String: String] = [:]
+        for path in paths where path.hasSuffix(".swift") {
+            files[path] = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+        }
+        return files
+    }
+
+    static func manifest() throws -> String {
+        try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
+    }
+
+    @Test("no internal operation, event, console page or schema machinery in HuddleKit's package, which resolves nothing")
+    func appPackageIsClean() throws {
+        #expect(try PackageWalls.appPackageFindings(manifest: Self.manifest(), files: Self.sources()) == [])
+    }
+
+    @Test("the operations an app sees are the public ones: none internal, none a console page, every one routed by the gateway")
+    func appOperationsArePublic() {
+        #expect(AppAPI.operations.allSatisfy { $0.access != .internalCaller && !$0.path.text.hasPrefix(Routes.internalPrefix) })
+        #expect(!AppAPI.operations.contains { $0.isPage })
+        let described = Set(AppAPI.operations.map(\.name))
+        #expect(described.isSubset(of: Set(API.publicOperations.map(\.name))))
+        #expect(API.internalOperations.allSatisfy { !described.contains($0.name) })
+    }
+
+    @Test("a planted internal description, event, console page, schema reader or package is named")
+    func plantedLeaksAreNamed() throws {
+        var files = try Self.sources()
+        files["Contracts/API/ChatAPI.swift"]! += """
+
+            extension ChatAPI { static let peek = "/internal/chat/rooms" }
+            let kind = GameEvent.self
+            let page = HTMLPage.self
+            let reader = SchemaReader()
+            """
+        let manifest = try Self.manifest().replacingOccurrences(
+            of: "\n    targets: [", with: "\n    dependencies: [.package(path: \"../..\")],\n    targets: [")
+        let findings = PackageWalls.appPackageFindings(manifest: manifest, files: files)
+        #expect(
+            findings == [
+                "Package.swift: resolves a package; an app must resolve nothing of the server",
+                "Contracts/API/ChatAPI.swift: describes an internal operation", "Contracts/API/ChatAPI.swift: names an event",
+                "Contracts/API/ChatAPI.swift: describes a console page", "Contracts/API/ChatAPI.swift: reads or checks schemas",
+            ])
+    }
+}
