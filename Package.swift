@@ -103,44 +103,72 @@ let package = Package(
         // MARK: Shared
         // What the servers share and no app sees: internal operations, events, the console, schema reading.
         .target(name: "ServerContracts", dependencies: [.contracts], path: "Shared/ServerContracts", swiftSettings: swiftSettings),
+        // ServiceKit in layers, each linked only by what uses it (the gateway links no database driver):
+        // HTTP (what every Huddle process is: routing, descriptions, problems, tokens, internal calls,
+        // observability, live sockets, and the runner with its settings, wiring and staged shutdown),
+        // Store (databases, migrations, outbox and inbox, change notifications), Features (gates, the
+        // content filter, personal data, provider transports), and ServiceKit (the skeleton every
+        // module with a store is built on). Docs/ARCHITECTURE.md states the rule.
         .target(
-            name: "ServiceKit",
+            name: "ServiceHTTP",
             dependencies: [
-                .contracts, .serverContracts, .hummingbird, .sqlKit, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .unixSignals,
-                .configuration, .logging, .prometheus, .httpTypes, .nioCore, .nioPosix, .nioConcurrencyHelpers,
-                .nioFoundationCompat, .nioHTTP1, .webSocket, .tracing, .instrumentation, .serviceContext, .otel,
+                .contracts, .serverContracts, .hummingbird, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .configuration,
+                .logging, .prometheus, .httpTypes, .nioCore, .nioConcurrencyHelpers, .nioFoundationCompat, .nioHTTP1, .webSocket,
+                .tracing, .instrumentation, .serviceContext, .otel, .nioWebSocket, .unixSignals,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Shared/ServiceKit/HTTP", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceStore",
+            dependencies: [
+                .contracts, .serverContracts, "ServiceHTTP", .hummingbird, .sqlKit, .serviceLifecycle, .configuration,
+                .logging, .nioCore, .nioConcurrencyHelpers, .tracing, .instrumentation, .serviceContext,
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            path: "Shared/ServiceKit", swiftSettings: swiftSettings),
+            path: "Shared/ServiceKit/Store", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceFeatures",
+            dependencies: [
+                .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .sqlKit, .configuration, .asyncHTTPClient, .nioCore,
+                .nioFoundationCompat, .nioHTTP1, .tracing,
+            ],
+            path: "Shared/ServiceKit/Features", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit,
+                .configuration, .logging, .serviceLifecycle, .prometheus,
+            ],
+            path: "Shared/ServiceKit/Skeleton", swiftSettings: swiftSettings),
         .target(
             name: "ServiceClients",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
+                .contracts, .serverContracts, "ServiceHTTP", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
             path: "Shared/ServiceKitTesting", swiftSettings: swiftSettings),
 
         .target(
-            name: "DeploymentCheck", dependencies: [.contracts, .serverContracts, "ServiceKit", .product(name: "Yams", package: "Yams")],
+            name: "DeploymentCheck", dependencies: [.contracts, "ServiceHTTP", .product(name: "Yams", package: "Yams")],
             path: "Shared/DeploymentCheck", swiftSettings: swiftSettings),
 
         // MARK: Services
         .target(
             name: "Gateway",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", .hummingbird, .webSocket, .configuration,
+                .contracts, .serverContracts, "ServiceHTTP", .hummingbird, .webSocket, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
                 .instrumentation, .serviceContext,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -150,7 +178,7 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -158,7 +186,7 @@ let package = Package(
         .target(
             name: "CatalogService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
                 .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle, .nioConcurrencyHelpers,
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -166,7 +194,7 @@ let package = Package(
             name: "GamesService",
             dependencies: [
                 .tracing,
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -174,21 +202,21 @@ let package = Package(
             name: "ChatService",
             dependencies: [
                 .tracing,
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
             ],
             path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "NotifyService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
             path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "BettingService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -196,20 +224,20 @@ let package = Package(
         .target(
             name: "SearchService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "PurchasesService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
                 .asyncHTTPClient, .serviceLifecycle, .jwtKit, .nioCore, .nioFoundationCompat, .nioHTTP1,
             ],
             path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ModerationService",
             dependencies: [
-                .contracts, .serverContracts, "ServiceKit", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
                 .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
@@ -222,10 +250,19 @@ let package = Package(
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 
         // MARK: Executables
+        // What a module's process is made of (its command, configuration sources, logging, the stack it
+        // runs in), without any module: each thin executable adds only its own.
+        .target(
+            name: "ModuleLauncher",
+            dependencies: [
+                "ServiceHTTP", .contracts, .configuration, .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Server/Launcher", swiftSettings: swiftSettings),
         .target(
             name: "HuddleModules",
             dependencies: [
-                "ServiceKit", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
+                "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
@@ -236,38 +273,38 @@ let package = Package(
         .executableTarget(
             name: "Huddle", dependencies: ["HuddleModules", .contracts], path: "Services/Server/huddle", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "GatewayServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/gateway",
+            name: "GatewayServer", dependencies: ["ModuleLauncher", "Gateway", "ServiceHTTP", .contracts], path: "Services/Server/gateway",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "AuthServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/auth", swiftSettings: swiftSettings),
+            name: "AuthServer", dependencies: ["ModuleLauncher", "AuthService", "ServiceHTTP", .contracts], path: "Services/Server/auth", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "CatalogServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/catalog",
+            name: "CatalogServer", dependencies: ["ModuleLauncher", "CatalogService", "ServiceHTTP", .contracts], path: "Services/Server/catalog",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "GamesServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/games", swiftSettings: swiftSettings),
+            name: "GamesServer", dependencies: ["ModuleLauncher", "GamesService", "ServiceHTTP", .contracts], path: "Services/Server/games", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "SearchServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/search", swiftSettings: swiftSettings
+            name: "SearchServer", dependencies: ["ModuleLauncher", "SearchService", "ServiceHTTP", .contracts], path: "Services/Server/search", swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "BettingServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/betting",
+            name: "BettingServer", dependencies: ["ModuleLauncher", "BettingService", "ServiceHTTP", .contracts], path: "Services/Server/betting",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ChatServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/chat", swiftSettings: swiftSettings),
+            name: "ChatServer", dependencies: ["ModuleLauncher", "ChatService", "ServiceHTTP", .contracts], path: "Services/Server/chat", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "NotifyServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/notify",
+            name: "NotifyServer", dependencies: ["ModuleLauncher", "NotifyService", "ServiceHTTP", .contracts], path: "Services/Server/notify",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "PurchasesServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/purchases",
+            name: "PurchasesServer", dependencies: ["ModuleLauncher", "PurchasesService", "ServiceHTTP", .contracts], path: "Services/Server/purchases",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ModerationServer", dependencies: ["HuddleModules", .contracts], path: "Services/Server/moderation",
+            name: "ModerationServer", dependencies: ["ModuleLauncher", "ModerationService", "ServiceHTTP", .contracts], path: "Services/Server/moderation",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
-                "HuddleModules", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
+                "HuddleModules", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
-                .nioFoundationCompat, "ServiceKit", .serverContracts, .contracts, .configuration, .logging, .sqlKit, .hummingbird,
+                .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit, .hummingbird,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
@@ -279,21 +316,21 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", .serverContracts, "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
+                "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceKit", .jwtKit, .configuration,
+                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1, .crypto, .cryptoExtras,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients", .contracts,
+                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients", .contracts,
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
@@ -301,7 +338,7 @@ let package = Package(
         .testTarget(
             name: "GamesTests",
             dependencies: [
-                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients",
+                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
                 .nioWebSocket, .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -309,21 +346,21 @@ let package = Package(
         .testTarget(
             name: "SearchTests",
             dependencies: [
-                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .serverContracts, "ServiceClients",
+                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "BettingTests",
             dependencies: [
-                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts,
+                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts,
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/BettingTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts,
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .serverContracts, .contracts,
                 .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,
             ],
@@ -331,14 +368,14 @@ let package = Package(
         .testTarget(
             name: "PurchasesTests",
             dependencies: [
-                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts, .x509, .crypto,
+                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, .contracts, .x509, .crypto,
                 .configuration, .logging, .nioConcurrencyHelpers, .sqlKit,
             ],
             path: "Tests/PurchasesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "NotifyTests",
             dependencies: [
-                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", .serverContracts,
+                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
                 .contracts, .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
                 .nioConcurrencyHelpers,
             ],
@@ -346,23 +383,23 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceKitTesting", "ServiceKit", .serverContracts, .contracts, .hummingbird, .webSocket, .webSocketClient,
+                "Gateway", "ServiceKitTesting", "ServiceHTTP", .contracts, .hummingbird, .webSocket, .webSocketClient,
                 .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .httpTypes,
                 .nioWebSocket,
             ],
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StandInTests",
-            dependencies: ["ProviderStandIns", "ServiceKit", .serverContracts, "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
+            dependencies: ["ProviderStandIns", "ServiceHTTP", "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
-            dependencies: ["DeploymentCheck", "HuddleModules", "ServiceKit", .serverContracts, .contracts, .configuration],
+            dependencies: ["DeploymentCheck", "HuddleModules", "ModuleLauncher", .serverContracts, .contracts, .configuration],
             path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "HuddleModules", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceKit", .configuration, .logging,
+                "HuddleModules", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
                 .hummingbird,

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import HTTPTypes
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only auth raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum AuthError: ProblemError {

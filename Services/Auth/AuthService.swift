@@ -3,8 +3,16 @@ import Contracts
 import Foundation
 public import Hummingbird
 import ServerContracts
+public import ServiceFeatures
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`auth`) run it.
+    public static let auth = ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.
 ///

@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Auth's configuration, read once at start.
 struct AuthSettings: Sendable {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only betting raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum BettingError: ProblemError {

@@ -2,8 +2,15 @@ public import Configuration
 import Contracts
 import Foundation
 public import Hummingbird
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`betting`) run it.
+    public static let betting = ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the betting service: fixtures from games' match events with the provider's 1X2 odds, a
 /// wallet per user on a double-entry ledger, a server-side slip, tickets placed exactly once per

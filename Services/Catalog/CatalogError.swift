@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only catalog raises; shared ones (validation, 401, 403, 404, 503) come from `CommonError`.
 enum CatalogError: ProblemError {

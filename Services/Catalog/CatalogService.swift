@@ -4,8 +4,16 @@ import Foundation
 public import Hummingbird
 import ServerContracts
 import ServiceClients
+public import ServiceFeatures
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`catalog`) run it.
+    public static let catalog = ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.
 ///

@@ -1,7 +1,7 @@
 import Configuration
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Catalog's configuration, read once at start.
 struct CatalogSettings: Sendable {

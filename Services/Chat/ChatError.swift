@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only chat raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum ChatError: ProblemError {

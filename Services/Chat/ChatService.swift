@@ -4,8 +4,16 @@ import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
+public import ServiceFeatures
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`chat`) run it.
+    public static let chat = ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the chat service: the global room, team, game and match rooms kept in step with catalog's
 /// and games' events, direct rooms, messages numbered by a gap-free seq per room, read markers,

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only games raises; shared ones (validation, 401, 403, 404, 503) come from `CommonError`.
 enum GamesError: ProblemError {

@@ -4,8 +4,16 @@ import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
+public import ServiceFeatures
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`games`) run it.
+    public static let games = ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes;
 /// disc golf rounds with a live scorecard (WebSocket), completed rounds and personal records.

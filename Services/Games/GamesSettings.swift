@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 
 /// Games' configuration, read once at start: what football matches are followed, and how often.
 struct GamesSettings: Sendable {

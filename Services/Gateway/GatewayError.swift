@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceHTTP
 
 /// What the gateway itself answers when it cannot pass a request on.
 enum GatewayError: ProblemError {

@@ -11,9 +11,14 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import Prometheus
 import ServiceContextModule
-public import ServiceKit
+public import ServiceHTTP
 public import ServiceLifecycle
 import Tracing
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`gateway`) run it.
+    public static let gateway = ModuleBuilder(.gateway) { try await buildGateway(reader: $0, dependencies: $1) }
+}
 
 /// Builds the gateway: the only thing mobile clients talk to.
 ///

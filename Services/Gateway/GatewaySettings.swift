@@ -2,7 +2,7 @@ import Configuration
 import Contracts
 import Foundation
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// The gateway's configuration, read once at start (besides `gateway.http.*`, `gateway.ops.http.*` and
 /// each module's `<module>.url`).

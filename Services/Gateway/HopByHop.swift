@@ -1,7 +1,7 @@
 import Foundation
 import NIOHTTP1
 import ServiceContextModule
-import ServiceKit
+import ServiceHTTP
 
 /// Header translation between the client-facing and upstream connections (RFC 9110 §7.6.1), on NIO's
 /// HTTP/1 headers: the relay passes a request and its answer on as NIO decoded them (`ModuleRelay`),

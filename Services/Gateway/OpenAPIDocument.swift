@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// The document served at `/openapi.json`, written once at start-up from the endpoint descriptions.
 enum ServedDocument {

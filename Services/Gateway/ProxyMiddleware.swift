@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
-import ServiceKit
+import ServiceHTTP
 import Tracing
 
 /// Passes every routable request to its module: streams bodies both ways, drops hop-by-hop

@@ -1,6 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceHTTP
 
 /// Token bucket: `burst` requests at once, refilled at `ratePerSecond`.
 struct TokenBucket: Sendable {

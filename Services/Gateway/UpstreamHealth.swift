@@ -2,7 +2,7 @@ public import Contracts
 import Foundation
 import NIOCore
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 
 /// The gateway's health: its own state and each module's, asked concurrently with a short
 /// timeout so one slow module cannot make the health check itself hang. The public `/health` says

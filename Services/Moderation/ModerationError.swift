@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only moderation raises; shared ones (validation, 401, 403, 404) come from `CommonError`.
 enum ModerationError: ProblemError {

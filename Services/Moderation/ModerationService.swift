@@ -4,8 +4,15 @@ import Foundation
 import Hummingbird
 import ServerContracts
 import ServiceClients
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`moderation`) run it.
+    public static let moderation = ModuleBuilder(.moderation) { try await buildModerationService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the moderation service: players' reports, gathered into cases moderators decide, with an
 /// audit trail; the moderator role administrators grant. It asks the module that holds a subject

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only notify raises; shared ones (validation, 401, 404) come from `CommonError`. A push
 /// token is checked by what its platform issues, which only notify knows.

@@ -7,8 +7,15 @@ import Logging
 import NIOCore
 import NIOSSL
 import ServiceClients
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`notify`) run it.
+    public static let notify = ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the notify service: devices for push, an inbox per user, preferences per category, and
 /// notifications made from auth's, catalog's and games' events, each with a push job per device

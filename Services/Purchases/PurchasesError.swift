@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only purchases raises; shared ones (validation, 401, 404) come from `CommonError`.
 enum PurchasesError: ProblemError {

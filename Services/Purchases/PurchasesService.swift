@@ -3,8 +3,15 @@ import Contracts
 import Foundation
 import Hummingbird
 import ServerContracts
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`purchases`) run it.
+    public static let purchases = ModuleBuilder(.purchases) { try await buildPurchasesService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the purchases service: the products the operator sells, App Store transactions verified
 /// on the server and credited to the player who bought them, and the App Store's notifications

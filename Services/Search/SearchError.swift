@@ -1,6 +1,6 @@
 import Contracts
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// Problems only search raises; shared ones (validation, 401, 404, 503) come from `CommonError`.
 enum SearchError: ProblemError {

@@ -3,8 +3,16 @@ import Contracts
 import Foundation
 public import Hummingbird
 import ServiceClients
+public import ServiceFeatures
+public import ServiceHTTP
 public import ServiceKit
 public import ServiceLifecycle
+public import ServiceStore
+
+extension ModuleBuilder {
+    /// The module as `huddle` and its own executable (`search`) run it.
+    public static let search = ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) }
+}
 
 /// Builds the search service: games, teams, courses and venues near a place, and players by name,
 /// from a read model that the events of auth, catalog, games and purchases keep current (list

@@ -29,4 +29,54 @@ public enum PackageWalls {
         (#"\b(HTMLPage|SeeOther|FormBody|ConsoleAPI)\b|"/admin"#, "describes a console page"),
         (#"\b(SchemaReader|SchemaValidator)\b"#, "reads or checks schemas"),
     ]
+
+    /// The database drivers: only modules with a store link them.
+    public static let databaseDrivers: Set<String> = ["SQLKit", "SQLiteKit", "SQLiteNIO", "PostgresKit", "PostgresNIO"]
+
+    /// What the server package's manifest lets `executable` link that it must not: a database
+    /// driver, or a layer with a store (`ServiceStore`, `ServiceFeatures`, `ServiceKit`), for an
+    /// executable whose module keeps no store (the gateway).
+    public static func storeFindings(manifest: String, executable: String) -> [String] {
+        let graph = TargetGraph(manifest: manifest)
+        let linked = graph.closure(of: executable)
+        let forbidden = linked.intersection(databaseDrivers.union(["ServiceStore", "ServiceFeatures", "ServiceKit"]))
+        return forbidden.sorted().map { "\(executable) links \($0)" }
+    }
+}
+
+/// The targets of a package manifest written as Huddle's is, and what each depends on: target names
+/// in quotes, products as `.product(name:…)` or as the manifest's own shorthands
+/// (`static let sqlKit = product(name: "SQLKit", …)`). Read from the text, so a test needs no build.
+struct TargetGraph {
+    private(set) var dependencies: [String: Set<String>] = [:]
+
+    init(manifest: String) {
+        var shorthands: [String: String] = [:]
+        let shorthand = /static let (\w+) = (?:product\(name|byName\(name): "(\w+)"/
+        for match in manifest.matches(of: shorthand) { shorthands[String(match.1)] = String(match.2) }
+        let declaration = /\.(?:target|testTarget|executableTarget)\(\s*name: "(\w+)"/
+        let starts = manifest.matches(of: declaration)
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].range.lowerBound : manifest.endIndex
+            let body = manifest[start.range.upperBound..<end]
+            guard let list = body.firstMatch(of: /dependencies: \[([^\]]*)\]/) else {
+                dependencies[String(start.1)] = []
+                continue
+            }
+            var names = Set(list.1.matches(of: /"(\w+)"/).map { String($0.1) })
+            names.formUnion(list.1.matches(of: /[\s,\[]\.(\w+)\b(?!\()/).compactMap { shorthands[String($0.1)] })
+            dependencies[String(start.1)] = names
+        }
+    }
+
+    /// Every target and product `target` depends on, directly or through other targets of the package.
+    func closure(of target: String) -> Set<String> {
+        var seen: Set<String> = []
+        var queue = Array(dependencies[target] ?? [])
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            queue += dependencies[next] ?? []
+        }
+        return seen
+    }
 }

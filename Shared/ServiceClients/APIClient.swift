@@ -6,7 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
 public import ServerContracts
-public import ServiceKit
+public import ServiceHTTP
 
 /// JSON over real HTTP through the endpoint descriptions, as an app would call the API: the demo
 /// seeds with it, the benchmarks load with it and the tests drive with it (`TestClient`). The path is

@@ -1,6 +1,6 @@
 public import Contracts
 public import ServerContracts
-public import ServiceKit
+public import ServiceHTTP
 
 /// Auth's internal API for players' profiles. (Token verification reads auth through `AuthKeys`.)
 public struct AuthClient: Sendable {

@@ -1,6 +1,6 @@
 public import Contracts
 public import ServerContracts
-public import ServiceKit
+public import ServiceHTTP
 
 /// Catalog's internal API: teams, memberships, leagues and courses as other services need them.
 /// Reads answer nil for something catalog does not have; a catalog that is down is a 503.

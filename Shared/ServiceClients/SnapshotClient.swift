@@ -1,6 +1,6 @@
 public import Contracts
 public import ServerContracts
-public import ServiceKit
+public import ServiceHTTP
 
 /// Reads another service's full snapshot page by page: how a read model that lost its data
 /// rebuilds it. A service that is down is a 503.

@@ -1,7 +1,7 @@
 public import Contracts
 import Foundation
 public import ServerContracts
-import ServiceKit
+public import ServiceHTTP
 
 extension TestClient {
     /// Delivers `events` to this module's `/internal/events` as the services that own them would

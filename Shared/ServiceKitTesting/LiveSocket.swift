@@ -6,7 +6,6 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 public import NIOWebSocket
-import ServiceKit
 
 /// A device on a round's live socket.
 public typealias LiveSocket = LiveDevice<LiveMessage>

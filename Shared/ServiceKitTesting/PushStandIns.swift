@@ -3,7 +3,7 @@ public import Foundation
 import Logging
 import NIOHTTP1
 public import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 
 /// The providers' stand-in and its APNs on port 0, with a development provider key and service
 /// account, for the length of `body`: `settings` makes notify push to them (APNs trusting the

@@ -3,7 +3,8 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 public import ServerContracts
-import ServiceKit
+public import ServiceHTTP
+public import ServiceStore
 
 /// A subscriber built like a real one: `/internal/events` feeding an `EventConsumer` with its own inbox.
 public struct RecordingSubscriber: Sendable {

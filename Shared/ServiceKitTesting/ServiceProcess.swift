@@ -1,7 +1,7 @@
 import Configuration
 public import Foundation
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 
 #if canImport(Glibc)
     import Glibc

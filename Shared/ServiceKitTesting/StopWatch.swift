@@ -1,4 +1,4 @@
-public import ServiceKit
+public import ServiceHTTP
 
 /// Runs `stop`, a stack's stopping; if it has not returned within `patience`, says which services
 /// are still running, and goes on waiting. Stopping takes seconds: a stop that did not end hung a

@@ -7,7 +7,7 @@ public import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-public import ServiceKit
+public import ServiceHTTP
 public import ServiceLifecycle
 
 /// Modules started for a test on port 0, each with its own fresh store, talking over real HTTP.

@@ -2,7 +2,8 @@ public import Contracts
 import Foundation
 public import Logging
 import SQLKit
-public import ServiceKit
+public import ServiceHTTP
+public import ServiceStore
 
 /// The stores a test runs against: SQLite always, PostgreSQL too when `HUDDLE_TEST_POSTGRES_URL`
 /// is set. Use as `@Test(arguments: TestStore.all)`.

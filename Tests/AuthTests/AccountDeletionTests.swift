@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -7,7 +7,7 @@ import JWTKit
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// Auth on port 0 with a fresh store, optionally pointed at a running Facebook stand-in.

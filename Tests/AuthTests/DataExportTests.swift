@@ -2,8 +2,8 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import AuthService

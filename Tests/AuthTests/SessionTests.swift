@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import JWTKit
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 @Suite("Apple's refresh tokens, sealed at rest")

@@ -6,7 +6,7 @@ import Logging
 import NIOConcurrencyHelpers
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import BettingService

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

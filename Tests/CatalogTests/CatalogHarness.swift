@@ -2,7 +2,7 @@ import AuthService
 import CatalogService
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// Auth and catalog on port 0, each with a fresh store; `admin@example.com` holds the administrator role.

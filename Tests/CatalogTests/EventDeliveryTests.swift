@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import SQLKit
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

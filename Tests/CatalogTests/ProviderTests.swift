@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

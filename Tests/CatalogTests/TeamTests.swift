@@ -3,8 +3,8 @@ import Crypto
 import Foundation
 import NIOHTTP1
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @Suite("Teams")

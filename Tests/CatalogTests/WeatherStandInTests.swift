@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

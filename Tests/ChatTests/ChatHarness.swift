@@ -3,7 +3,7 @@ import ChatService
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

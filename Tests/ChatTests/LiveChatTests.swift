@@ -1,7 +1,7 @@
 import ChatService
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

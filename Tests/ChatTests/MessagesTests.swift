@@ -2,7 +2,7 @@ import ChatService
 import Contracts
 import Foundation
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -2,7 +2,6 @@ import Contracts
 import DeploymentCheck
 import Foundation
 import HuddleModules
-import ServiceKit
 import Testing
 
 /// kubectl, which renders the overlays with its Kustomize, where this machine has it.

@@ -58,3 +58,30 @@ struct PackageWallTests {
             ])
     }
 }
+
+/// The gateway keeps no store, and the manifest lets it link none.
+@Suite("The gateway links no database driver")
+struct GatewayLinksNoStoreTests {
+    static func manifest() throws -> String { try WiringTests.text("Package.swift") }
+
+    @Test("the gateway's executable links no database driver and no layer with a store; a module's does")
+    func gatewayLinksNoStore() throws {
+        let manifest = try Self.manifest()
+        #expect(PackageWalls.storeFindings(manifest: manifest, executable: "GatewayServer") == [])
+        // The reading is held to the graph: a module with a store links them through ServiceKit.
+        #expect(PackageWalls.storeFindings(manifest: manifest, executable: "AuthServer").contains("AuthServer links SQLiteKit"))
+    }
+
+    @Test("a driver or a store layer planted in the gateway's dependencies is named")
+    func plantedDriverIsNamed() throws {
+        let manifest = try Self.manifest()
+        let planted = manifest.replacingOccurrences(
+            of: #"name: "Gateway",\#n            dependencies: ["#,
+            with: #"name: "Gateway",\#n            dependencies: [.sqlKit, "ServiceStore", "#)
+        #expect(planted != manifest)
+        let findings = PackageWalls.storeFindings(manifest: planted, executable: "GatewayServer")
+        #expect(findings.contains("GatewayServer links SQLKit"))
+        #expect(findings.contains("GatewayServer links ServiceStore"))
+        #expect(findings.contains("GatewayServer links PostgresNIO"))
+    }
+}

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HuddleModules
+import ModuleLauncher
 import Testing
 
 /// Secrets reach a module as files (Kubernetes Secrets mounted in a directory), below the command

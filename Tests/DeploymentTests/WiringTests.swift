@@ -2,7 +2,6 @@ import Contracts
 import DeploymentCheck
 import Foundation
 import HuddleModules
-import ServiceKit
 import Testing
 
 /// docker-compose.yml and init.sql are checked against `Wiring`, not trusted.

@@ -4,7 +4,8 @@ import Contracts
 import Foundation
 import Logging
 import ProviderStandIns
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -3,7 +3,7 @@ import CatalogService
 import Contracts
 import Foundation
 import GamesService
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// Auth, catalog and games on port 0, each with a fresh store; catalog delivers its events to games.

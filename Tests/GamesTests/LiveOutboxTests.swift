@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import ServiceHTTP
 import Testing
 
 @testable import GamesService

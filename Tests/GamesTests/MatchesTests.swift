@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

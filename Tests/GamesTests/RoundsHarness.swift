@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import ServiceKit
 import ServiceKitTesting
 
 /// Courses and rounds on top of `GamesHarness`.

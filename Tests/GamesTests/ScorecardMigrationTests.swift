@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import NIOHTTP1
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import GamesService

@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

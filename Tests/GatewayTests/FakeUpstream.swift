@@ -4,7 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// A stand-in module for gateway tests: echoes what it received, answers slowly on request,

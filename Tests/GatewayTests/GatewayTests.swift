@@ -6,7 +6,7 @@ import HummingbirdWSClient
 import Logging
 import NIOHTTP1
 import NIOWebSocket
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -8,8 +8,9 @@ import Logging
 import NotifyService
 import ProviderStandIns
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 /// Auth, catalog, games and notify on port 0, each publisher delivering to notify as deployed, so

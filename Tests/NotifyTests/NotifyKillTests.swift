@@ -4,8 +4,9 @@ import Foundation
 import NIOHTTP1
 import ProviderStandIns
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import NotifyService

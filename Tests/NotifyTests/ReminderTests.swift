@@ -4,8 +4,8 @@ import Logging
 import NIOHTTP1
 import ProviderStandIns
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import NotifyService

@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceFeatures
 import Testing
 
 @testable import PurchasesService

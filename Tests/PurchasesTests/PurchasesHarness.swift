@@ -6,7 +6,7 @@ import Logging
 import NIOHTTP1
 import ProviderStandIns
 import PurchasesService
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

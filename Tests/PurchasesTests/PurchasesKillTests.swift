@@ -4,8 +4,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import ProviderStandIns
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 /// The purchases executable is killed with SIGKILL while players' apps submit transactions, and

@@ -1,6 +1,6 @@
 import Foundation
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import Testing
 import X509
 

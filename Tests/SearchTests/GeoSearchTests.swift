@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import NIOHTTP1
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

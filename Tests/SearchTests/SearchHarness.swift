@@ -5,7 +5,7 @@ import Foundation
 import GamesService
 import SearchService
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// Auth, catalog, games and search on port 0; auth, catalog and games deliver their events to search.

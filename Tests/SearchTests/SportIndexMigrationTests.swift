@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import SearchService

@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceFeatures
 import Testing
 
 /// The word filter: what it catches, what it leaves, and what each way of applying it answers.

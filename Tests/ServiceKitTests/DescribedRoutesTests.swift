@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import ServerContracts
+import ServiceHTTP
 import ServiceKit
 import Testing
 

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @Suite("Doorbell")

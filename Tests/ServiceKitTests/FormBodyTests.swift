@@ -1,6 +1,6 @@
 import Contracts
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 @Suite("Browser forms, read as their schema describes them")

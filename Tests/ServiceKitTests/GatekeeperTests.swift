@@ -2,8 +2,9 @@ import Contracts
 import Foundation
 import NIOConcurrencyHelpers
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @Suite("Purchases gates: the copy of what players hold")

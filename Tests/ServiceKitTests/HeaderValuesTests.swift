@@ -1,6 +1,6 @@
 import HTTPTypes
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 /// Reading a header's value the same way from swift-http-types' fields and from NIO's HTTP/1 headers.

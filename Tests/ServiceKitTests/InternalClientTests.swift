@@ -2,7 +2,10 @@ import Contracts
 import ServiceKitTesting
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 @Suite("Internal calls")
 struct InternalClientTests {

@@ -2,7 +2,10 @@ import Contracts
 import Foundation
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// `JSONTree.read`, where every body and socket frame is read: the same tree `JSONDecoder` makes of
 /// any JSON, the same refusals, the first of a repeated field, and nesting past the limit refused.

@@ -1,6 +1,6 @@
 import Foundation
-import ServiceKit
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 /// One poller per deployment: instances of a module share a lease row, and the time is given, so the

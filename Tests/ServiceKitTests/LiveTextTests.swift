@@ -4,7 +4,10 @@ import NIOEmbedded
 import NIOWebSocket
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// A shared text's frame, made once for every socket, is what the connection's encoder would write.
 @Suite("Live texts")

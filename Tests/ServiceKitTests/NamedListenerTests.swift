@@ -4,7 +4,10 @@ import Logging
 import ServiceKitTesting
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// A server that cannot take its port says which server, which address and which key moves it.
 @Suite("Listeners whose port is taken")

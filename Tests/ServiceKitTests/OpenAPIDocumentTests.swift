@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Gateway
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 /// The document is written from the descriptions and the types; these check that what it says is

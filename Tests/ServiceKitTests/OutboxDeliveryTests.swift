@@ -7,7 +7,10 @@ import ServerContracts
 import ServiceKitTesting
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// Delivery as several instances of a publisher do it: one sender a partition, cursors that only
 /// move forward, refused events parked while the stream goes on, visibility judged in this database.

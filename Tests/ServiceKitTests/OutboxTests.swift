@@ -7,7 +7,10 @@ import ServerContracts
 import ServiceKitTesting
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 @Suite("Outbox")
 struct OutboxTests {

@@ -1,8 +1,9 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 /// A module's part of a player's export: only the declared columns, typed alike on both stores.

@@ -5,7 +5,10 @@ import SQLKit
 import ServiceKitTesting
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 @Suite("PostgreSQL rows", .enabled(if: TestStore.postgresURL != nil))
 struct PostgresRowReaderTests {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import HTTPTypes
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 @testable import AuthService

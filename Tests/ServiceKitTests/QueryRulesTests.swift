@@ -1,6 +1,6 @@
 import Contracts
 import HummingbirdCore
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 /// The rules a request's query is held to before its handler runs, made once for each operation.

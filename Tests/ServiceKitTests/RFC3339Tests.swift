@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import ServiceKit
 import Testing
 
 /// Times arrive as RFC 3339 in bodies and query parameters; every form the grammar allows is read.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceHTTP
 import Testing
 
 /// The probes an orchestrator asks: live while the process answers, ready while the store answers

@@ -5,7 +5,10 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// A runner's services while they run, and a service that does not end once cancelled.
 @Suite("Running services")

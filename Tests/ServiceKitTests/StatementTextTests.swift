@@ -7,7 +7,10 @@ import SQLKit
 import SQLiteKit
 import Testing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// Statements written without escaping identifiers are the statements SQLKit writes.
 @Suite("Statement text")

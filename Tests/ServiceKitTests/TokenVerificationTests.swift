@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import Tracing
 
+@testable import ServiceFeatures
+@testable import ServiceHTTP
 @testable import ServiceKit
+@testable import ServiceStore
 
 /// What tracing does when it is not asked for, and what Huddle's own spans do outside a recorded trace.
 @Suite("Tracing setup")

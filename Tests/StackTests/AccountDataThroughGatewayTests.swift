@@ -3,8 +3,9 @@ import Contracts
 import Foundation
 import HuddleKit
 import Logging
+import ModuleLauncher
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -5,7 +5,7 @@ import Foundation
 import HuddleKit
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

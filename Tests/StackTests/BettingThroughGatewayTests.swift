@@ -4,7 +4,6 @@ import Foundation
 import HuddleKit
 import Logging
 import ProviderStandIns
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

@@ -5,7 +5,6 @@ import HuddleKit
 import Logging
 import NIOConcurrencyHelpers
 import ProviderStandIns
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

@@ -3,7 +3,7 @@ import Contracts
 import Foundation
 import Logging
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -3,10 +3,11 @@ import Contracts
 import Foundation
 import HuddleModules
 import Logging
+import ModuleLauncher
 import NIOHTTP1
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import HuddleModules
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

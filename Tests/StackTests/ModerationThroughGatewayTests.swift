@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import NIOWebSocket
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

@@ -5,7 +5,6 @@ import HuddleKit
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

@@ -5,7 +5,7 @@ import HuddleKit
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

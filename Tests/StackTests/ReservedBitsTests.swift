@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
 import HuddleModules
+import ModuleLauncher
 import ServiceClients
-import ServiceKit
 import ServiceKitTesting
 import Testing
 

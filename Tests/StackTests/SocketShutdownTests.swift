@@ -4,7 +4,7 @@ import HuddleKit
 import HuddleModules
 import Logging
 import NIOWebSocket
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

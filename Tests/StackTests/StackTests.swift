@@ -3,12 +3,13 @@ import Contracts
 import Foundation
 import HuddleKit
 import Logging
+import ModuleLauncher
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Synchronization
 import Testing

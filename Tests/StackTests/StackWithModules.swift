@@ -2,7 +2,8 @@ import Configuration
 import Contracts
 import HuddleModules
 import Logging
-import ServiceKit
+import ModuleLauncher
+import ServiceHTTP
 import ServiceKitTesting
 
 extension StackTests {

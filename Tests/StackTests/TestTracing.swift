@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import ServiceLifecycle
 

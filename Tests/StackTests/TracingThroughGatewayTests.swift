@@ -7,7 +7,7 @@ import NIOHTTP1
 import ProviderStandIns
 import ServerContracts
 import ServiceContextModule
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 import Tracing

@@ -3,7 +3,7 @@ import Foundation
 import JWTKit
 import NIOHTTP1
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

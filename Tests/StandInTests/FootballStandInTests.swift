@@ -2,7 +2,7 @@ import Configuration
 import Foundation
 import Logging
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 

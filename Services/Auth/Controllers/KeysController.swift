@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import JWTKit
-import ServiceKit
+import ServiceHTTP
 
 /// `GET /.well-known/jwks.json`: the public keys that verify access tokens.
 struct KeysController: Controller {

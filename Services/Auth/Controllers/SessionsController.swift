@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/auth/...`: register, sign in (password or provider), refresh, sign out.
 struct SessionsController: Controller {

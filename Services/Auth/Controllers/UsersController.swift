@@ -1,7 +1,7 @@
 import Contracts
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/users/...`: profiles, follows and friend matching. Every route needs a signed-in user.
 struct UsersController: Controller {

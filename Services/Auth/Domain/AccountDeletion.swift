@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Deleting an account, from proof of a recent sign-in. At once, in one transaction: every session
 /// ends, the member, their credentials, follows and data exports are gone (so sign-in is refused and the email is

@@ -2,7 +2,9 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Signing up, signing in and sessions: the use cases behind `/v1/auth/...`.
 struct Accounts: Sendable {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import Logging
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Sign in with Apple's server-to-server notifications, verified as Apple signs them:
 /// `consent-revoked` (the member stopped using Apple with this app) ends their sessions and unlinks

@@ -3,7 +3,9 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Players' copies of their data (GDPR Art. 20). A request is a pending row, answered at once; a
 /// worker (`ExportWorker`) claims it, gathers auth's part and every personal-data holder's over

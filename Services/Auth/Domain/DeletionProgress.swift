@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// How far a deleted account's erasure has got: each personal-data holder is asked whether it has
 /// applied the deletion's event (its inbox keeps every event it applied). Administrators only.

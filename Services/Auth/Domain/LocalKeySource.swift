@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import JWTKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Auth verifies its own tokens from its own key and store, not over HTTP.
 struct LocalKeySource: AccessKeySource {

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Password guessing slowed without lockouts (OWASP's authentication guidance): failed sign-ins
 /// make the next attempt wait, and the wait doubles with each failure. Failures count per account

@@ -1,7 +1,7 @@
 import Contracts
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceStore
 
 /// Writes `auth.user.profileChanged` and `auth.user.followed` with the change they describe (same
 /// transaction).

@@ -2,7 +2,9 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Players' profiles and follows: what a player sees of themselves and of others, changing one's
 /// own profile (published to search), following, and matching Facebook friends.

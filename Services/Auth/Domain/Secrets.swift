@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
-import ServiceKit
+import ServiceHTTP
 
 /// Refresh tokens: 256 random bits handed to the client once; only their SHA-256 is stored.
 enum RefreshToken {

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
 
 /// Moderators' suspensions and bans as auth carries them out: from `moderation.case.decided`, every
 /// session of the player ends (the other modules' revocation polls refuse their tokens within a poll)

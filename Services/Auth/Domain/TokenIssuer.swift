@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import JWTKit
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Signs access tokens with auth's Ed25519 key and publishes its public half as a JWKS.
 ///

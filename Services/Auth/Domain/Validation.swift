@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// Rules for what people may type, kept apart from storage so they are easy to test and reuse.
 enum AuthValidation {

@@ -7,7 +7,8 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 
 /// Checks a Sign in with Apple identity token as Apple documents it: an RS256 JWT signed by one of
 /// Apple's keys (`/auth/keys`, chosen by `kid`), issued by `https://appleid.apple.com` to one of this

@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// Apple's token endpoint, called as Apple's client: a sign-in's authorization code is exchanged
 /// for a refresh token (`/auth/token`), which deletion revokes (`/auth/revoke`). Each call carries a

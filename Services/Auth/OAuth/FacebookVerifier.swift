@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// The identity a provider vouches for.
 struct ProviderIdentity: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 /// Auth's schema. Ids are lowercase UUID text; emails are stored lower-cased.
 enum AuthMigrations {

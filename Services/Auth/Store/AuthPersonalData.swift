@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What auth holds of a player, for their export: the profile with how they sign in (never a
 /// credential), whom they follow and who follows them, and their sessions.

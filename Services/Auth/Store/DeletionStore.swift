@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// What deleting an account removes from auth, and the revocations at Apple still to make.
 protocol DeletionStore: Sendable {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Players' data exports: a row per request, pending until the worker that claimed it stores the
 /// document, then kept until it expires.

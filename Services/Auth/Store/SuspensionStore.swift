@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
 
 /// Moderators' suspensions (with an end) and bans (without), one per member: a later decision replaces
 /// an earlier one.

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Members, their profiles and how they sign in. Every method runs on the handle it is given,
 /// so callers can combine several in one transaction.

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
-import ServiceKit
+import ServiceHTTP
 import ServiceLifecycle
+import ServiceStore
 
 /// Revokes deleted members' Apple refresh tokens at Apple, as long as Apple has not taken them:
 /// queued in the deletion's transaction, so a kill or Apple being down loses none.

@@ -1,5 +1,5 @@
-import ServiceKit
 import ServiceLifecycle
+import ServiceStore
 
 /// Gathers pending data exports as soon as one is asked for (`DataExports.requested`), and every
 /// `interval` (`auth.exports.poll.ms`) for those a down service or a kill left pending.

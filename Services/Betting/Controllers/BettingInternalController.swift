@@ -1,7 +1,7 @@
 import Contracts
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/internal/betting/...`: the ledger's consistency check, for operators and tests.
 struct BettingInternalController: Controller {

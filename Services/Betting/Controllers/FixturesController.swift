@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/betting/fixtures...`: public.
 struct FixturesController: Controller {

@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/betting/slip...`: my draft ticket.
 struct SlipController: Controller {

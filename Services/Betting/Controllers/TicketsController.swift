@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/betting/tickets...`: placing a ticket (its Idempotency-Key is required) and my tickets.
 struct TicketsController: Controller {

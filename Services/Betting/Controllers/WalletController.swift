@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/betting/wallet...`: my balance and my ledger entries.
 struct WalletController: Controller {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 
 /// A deleted account in betting: each open ticket is void and its stake refunded to the wallet
 /// (with the transfer id its settlement would have used, so it is never paid twice); then the

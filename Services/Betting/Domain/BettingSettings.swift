@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 
 /// Betting's rules that are configuration, read once at start.
 struct BettingSettings: Sendable {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// The Bet tab's fixtures: games' matches (from its events) with the provider's odds.
 struct Fixtures: Sendable {

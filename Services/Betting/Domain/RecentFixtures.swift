@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceStore
 
 /// Fixtures as this instance last read them, for pricing a ticket without reading the store first.
 /// The statement that places the ticket checks each price and market again, so an entry gone stale

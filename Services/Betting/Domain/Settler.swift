@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Settles what a fixture's outcome decides, inside the caller's transaction: its open legs, then
 /// each open ticket with a leg on it that is now decided, paying it with one ledger transfer whose

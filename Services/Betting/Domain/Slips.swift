@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceStore
 
 /// Each user's draft ticket, priced with the current odds whenever it is read.
 struct Slips: Sendable {

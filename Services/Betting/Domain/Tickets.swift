@@ -4,7 +4,8 @@ import Foundation
 import Metrics
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Placing tickets and reading them back.
 struct Tickets: Sendable {

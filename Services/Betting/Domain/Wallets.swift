@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Users' wallets: opened on first use with the configured grant, read from the ledger.
 struct Wallets: Sendable {

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceFeatures
 
 /// API-Football v3's odds: `GET /odds?fixture=`, market "Match Winner" (values Home / Draw / Away)
 /// from the first bookmaker that prices it, through `APIFootballTransport`.

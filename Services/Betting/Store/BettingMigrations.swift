@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 /// Betting's schema. Money columns are integer minor units and odds integer thousandths: nothing
 /// here is a float.

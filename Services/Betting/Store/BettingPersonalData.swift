@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What betting holds of a player, for their export: the wallet with every transfer in or out of it,
 /// the tickets with their legs, and the slip. Amounts are in minor units and odds in thousandths, as

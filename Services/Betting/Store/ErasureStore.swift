@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// What betting holds of a deleted account: its open tickets to void, and the rows the ledger keeps
 /// under a pseudonym.

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// A fixture as betting keeps it: what the Bet tab shows, and what settling and polling need.
 struct StoredFixture: Sendable {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// An account of the ledger: a user's wallet, the house (stakes in, winnings out) and the grants
 /// account (where opening balances come from). Only wallets must stay at or above zero.

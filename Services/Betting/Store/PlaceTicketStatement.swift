@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import PostgresNIO
 import ServerContracts
-import ServiceKit
+import ServiceStore
 
 /// A ticket that nothing stands in the way of, placed in one PostgreSQL statement: it holds the
 /// fixtures at the prices the ticket was priced at (still open at `placedAt`), debits the wallet if

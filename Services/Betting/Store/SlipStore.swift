@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Each user's draft ticket: a pick per fixture and a stake.
 protocol SlipStore: Sendable {

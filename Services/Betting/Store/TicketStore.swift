@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// A placed ticket with who placed it and under which idempotency key, which commit with it.
 struct StoredTicket: Sendable {

@@ -1,8 +1,9 @@
 import Contracts
 import Foundation
 import Logging
-import ServiceKit
+import ServiceFeatures
 import ServiceLifecycle
+import ServiceStore
 
 /// Keeps the odds of fixtures whose market is open (kicking off within `horizon`) as the provider
 /// prices them, every `interval`; a change is a new odds version. Only the instance holding the

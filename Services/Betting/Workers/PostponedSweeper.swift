@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import ServiceKit
 import ServiceLifecycle
+import ServiceStore
 
 /// Voids the legs on postponed fixtures whose deadline passed without a new kickoff, every `interval`.
 /// Safe on any number of instances: each fixture is settled in one transaction that first takes its

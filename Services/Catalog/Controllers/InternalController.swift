@@ -1,7 +1,7 @@
 import Contracts
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/internal/...` of catalog: what other services read through `CatalogClient`, snapshots for
 /// read models, and news ingest.

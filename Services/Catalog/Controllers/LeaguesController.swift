@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/leagues/...`: signed-in users; the creator manages the league.
 struct LeaguesController: Controller {

@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/news/...`: anyone reads; bookmarks belong to the signed-in user; administrators publish.
 struct NewsController: Controller {

@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/sports`, `/v1/courses/...` and `/v1/venues/...`. Reading needs no account; changing needs
 /// the administrator role from the access token.

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/teams/...`. Every route needs a signed-in user; `Teams` enforces privacy and roles.
 struct TeamsController: Controller {

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceStore
 
 /// What a deleted account leaves in catalog. It loses every standing in every team. A team it
 /// managed passes to its longest-standing player, who becomes manager; a team with no player left

@@ -1,7 +1,7 @@
 import Contracts
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
 
 /// What catalog takes from other services' events: purchases' entitlements, for the gates, and
 /// auth's account deletions.

@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Field rules for catalog's requests, beside the shared `FieldRules`.
 enum CatalogValidation {

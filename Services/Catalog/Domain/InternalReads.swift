@@ -1,5 +1,6 @@
 import Contracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 // What other modules read of catalog. Internal callers see everything, whatever the privacy;
 // they apply the user-facing rules themselves.

@@ -2,7 +2,9 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// League use cases. A private league is seen only by its manager and the people of its teams.
 struct Leagues: Sendable {

@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceHTTP
 
 extension Geodesy {
     static func heading(from a: Coordinates, to b: Coordinates) -> Heading {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// News: ingested from providers (deduplicated by url), listed newest first, bookmarked by users.
 struct News: Sendable {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Disc golf courses and venues. Anyone reads them; only administrators change them.
 struct Places: Sendable {

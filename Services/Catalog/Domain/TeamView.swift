@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceHTTP
 
 /// What a viewer is shown of a team, the rule games and search apply to their places: the exact
 /// place only when the team's privacy reveals it to them (a public team's to anyone, a protected or

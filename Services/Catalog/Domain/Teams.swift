@@ -3,7 +3,9 @@ import Foundation
 import SQLKit
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// The team use cases: every privacy and role rule is checked here, on the server, whatever
 /// screen the call came from. Each change commits with its event.

@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// Current weather from an Open-Meteo style provider (`/v1/forecast?latitude=&longitude=&current_weather=true`),
 /// cached per course so a round of phones asking at once costs one provider call.

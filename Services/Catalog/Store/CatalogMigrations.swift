@@ -1,4 +1,5 @@
-import ServiceKit
+import ServiceFeatures
+import ServiceStore
 
 /// Catalog's schema. Ids are lowercase UUID text; `name_key` is the lower-cased name that lists
 /// sort and search on; coordinates are plain degrees.

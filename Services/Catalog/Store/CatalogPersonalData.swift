@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What catalog holds of a player, for their export: the teams they belong to or asked to join
 /// (with the role), the leagues they manage, and their bookmarked news.

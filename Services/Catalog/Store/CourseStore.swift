@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Disc golf courses with their holes. Par and hole count are never stored: they come from the holes.
 protocol CourseStore: Sendable {

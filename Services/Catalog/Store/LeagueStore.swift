@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Leagues and the teams that play in them.
 protocol LeagueStore: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 
 /// Lists sorted by name page on (lower-cased name, id): stable when names repeat, and cheap
 /// through the `(name_key, id)` indexes.

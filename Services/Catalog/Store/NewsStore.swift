@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// News articles, newest first, and each user's bookmarks.
 protocol NewsStore: Sendable {

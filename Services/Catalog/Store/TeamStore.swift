@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Teams and who stands where with them. Reads fill `memberCount` and the viewer's `membership`.
 protocol TeamStore: Sendable {

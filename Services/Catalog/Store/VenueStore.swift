@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Grounds and parks where games are played.
 protocol VenueStore: Sendable {

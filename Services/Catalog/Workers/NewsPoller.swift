@@ -6,8 +6,9 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
 import ServiceLifecycle
+import ServiceStore
 
 /// Polls a NewsAPI-style feed (`{"articles":[{source:{name},title,description,url,urlToImage,
 /// publishedAt}]}`, read by `NewsAPIFeed`) and ingests what it finds; articles already known (by url)

@@ -1,7 +1,7 @@
 import Contracts
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/chat/blocks...`: players whose messages I do not want to see.
 struct BlocksController: Controller {

@@ -3,7 +3,8 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// `GET /v1/chat/live`: one socket per device for all the rooms it subscribes to. Only a signed-in
 /// player is upgraded (`RouterMethods.live`).

@@ -1,7 +1,7 @@
 import Contracts
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/chat/rooms/{id}/messages...`: a room's history, and my messages in it.
 struct MessagesController: Controller {

@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/chat/rooms`, `/v1/chat/direct`, read markers: the rooms I may use.
 struct RoomsController: Controller {

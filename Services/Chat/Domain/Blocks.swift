@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Players whose messages I do not want to see. A change is told to `cache` with its commit, so
 /// live sockets filter by the new set.

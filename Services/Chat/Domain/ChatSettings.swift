@@ -1,7 +1,7 @@
 import Configuration
 import Foundation
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// Chat's rules that are configuration, read once at start.
 struct ChatSettings: Sendable {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// A token bucket: `capacity` tokens, one more every `interval`, one taken per message. Pure, so
 /// its arithmetic is tested directly.

@@ -1,7 +1,9 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Sending, editing and deleting messages, and reading a room's history. Every change takes the
 /// room's next version, is logged in `room_changes` and is announced with its commit on the

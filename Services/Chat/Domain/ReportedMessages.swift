@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 extension Messages {
     /// A message as `viewer` sees it, with up to `around` messages either side, for a report; 404 when

@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
 
 /// Rooms and who may use them, kept in step with the events of the services that own teams, games,
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,

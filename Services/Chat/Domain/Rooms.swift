@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Who may use which room, the rooms I see with what I have not read, direct rooms, read markers.
 struct Rooms: Sendable {

@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// A room's change as its sockets receive it: the frame, with what a socket needs to choose whether
 /// to pass it on (its sender, for blocks; its seq, so a message is sent once; who left the room).

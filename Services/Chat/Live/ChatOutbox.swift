@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// Everything one device's chat socket is sent, in order: its rooms' live changes, what it missed
 /// when it subscribed, the answers to its frames. Whoever has something for the device (the room's

@@ -3,7 +3,8 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 import Tracing
 
 /// One device's chat socket: the rooms it subscribes to, each room's missed messages then its live

@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 /// Chat's schema. A room's `last_seq` numbers its messages and `version` its changes (a message, an
 /// edit, a deletion, a member leaving): both are taken by updating the room's row in the transaction

@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What chat holds of a player, for their export: every message they wrote (with its room), the
 /// rooms they belong to, and whom they blocked.

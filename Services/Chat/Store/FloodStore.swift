@@ -1,7 +1,6 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
 
 /// Each user's token bucket per room, kept in the store so that flood control holds whichever
 /// instance a message reaches.

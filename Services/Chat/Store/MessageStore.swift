@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Which of a room's messages a page holds.
 enum HistoryWindow: Equatable, Sendable {

@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Players' display names and who blocked whom.
 protocol PeopleStore: Sendable {

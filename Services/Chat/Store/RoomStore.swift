@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// A room as stored: its counters and, for a match, when it plays.
 struct StoredRoom: Codable, Sendable, Equatable {

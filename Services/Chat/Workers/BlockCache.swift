@@ -2,8 +2,8 @@ import Contracts
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
-import ServiceKit
 import ServiceLifecycle
+import ServiceStore
 
 /// Whom each user blocked, for the live sockets: read once per user and kept until it changes. A
 /// block or unblock is announced with its commit on `ChangeChannel.chatBlocks` (NOTIFY, so every

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/games/...`. Every route needs a signed-in user; `Games` enforces privacy and roles.
 struct GamesController: Controller {

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// `GET /v1/rounds/{id}/live?afterVersion=`: every change of the card, pushed to every device of
 /// the round. A device that gives `afterVersion` first gets exactly the changes after it (no gaps,

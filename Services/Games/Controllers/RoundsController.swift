@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/rounds/...` (the live socket is `LiveController`) and `/v1/users/{id}/stats`.
 struct RoundsController: Controller {

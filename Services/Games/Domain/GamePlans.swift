@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
 
 /// A new game before it is stored, with who goes on its roster at once.
 struct GamePlan: Sendable {

@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Who may see a game and whether its roster is still open, decided from the game alone.
 enum GameRules {

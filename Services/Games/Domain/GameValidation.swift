@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Field rules for games' requests, beside the shared `FieldRules`.
 enum GameValidation {

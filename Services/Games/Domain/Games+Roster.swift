@@ -3,7 +3,9 @@ import Foundation
 import SQLKit
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Roster use cases. Each runs under the game's lock, so two players racing for the last slot
 /// are served one after the other and only one of them gets it.

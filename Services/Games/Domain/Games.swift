@@ -3,7 +3,9 @@ import Foundation
 import SQLKit
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// The game use cases: creating, reading, changing and cancelling games. Roster changes are in
 /// `Games+Roster.swift`. Every rule is checked here, on the server; each change commits with its event.

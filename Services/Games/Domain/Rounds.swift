@@ -3,7 +3,8 @@ import Foundation
 import SQLKit
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Disc golf rounds: one shared scorecard per group, changed one version at a time, each change
 /// committed with its log entry and announced to every connected device.

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
 
 /// Keeps games in step with catalog's teams through its events: someone who joins a team is
 /// invited to its upcoming games, someone who leaves loses the invitations they had not answered,

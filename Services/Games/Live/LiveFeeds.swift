@@ -1,5 +1,5 @@
 public import Contracts
-public import ServiceKit
+public import ServiceHTTP
 
 extension LiveMessage: VersionedMessage {}
 extension MatchChange: VersionedMessage {}

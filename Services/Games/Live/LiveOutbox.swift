@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// What one device's live socket is sent, written straight to its connection: the opening (what it
 /// missed, or the subject as it stands), then each change from the feed not yet sent, each version

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 import Tracing
 
 /// One device on a live socket (a round's card, a match): first what it missed or the subject as it

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// What games holds of a deleted account beyond its games' rosters: where it stands, what it
 /// organises, and its name on round scorecards.

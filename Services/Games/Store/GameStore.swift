@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Games as stored: reads fill `goingCount`, `waitlistCount` and the viewer's `myStatus`;
 /// `location` is always the exact one (the domain decides who sees it).

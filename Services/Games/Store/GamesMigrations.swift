@@ -1,4 +1,5 @@
-import ServiceKit
+import ServiceFeatures
+import ServiceStore
 
 /// Games' schema. Ids are lowercase UUID text; team names are copied from catalog (and kept current
 /// by its events) so lists need no call to catalog; `queue_number` orders the waiting list. A

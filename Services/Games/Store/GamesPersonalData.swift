@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What games holds of a player, for their export: their places in games' rosters, the games they
 /// organise, and the disc golf rounds they played with every score.

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// One person's place on a game's roster as stored.
 struct RosterPlacement: Sendable, Equatable {

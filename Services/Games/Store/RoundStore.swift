@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Rounds with their copied holes, players, scores and the log of changes by version.
 protocol RoundStore: Sendable {

@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
-import ServiceKit
+import ServiceHTTP
 import Tracing
 
 /// How most requests pass through the gateway: one whose module its path names and whose body is at

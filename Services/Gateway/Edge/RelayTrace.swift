@@ -2,7 +2,7 @@ import Contracts
 import Instrumentation
 import NIOHTTP1
 import ServiceContextModule
-import ServiceKit
+import ServiceHTTP
 import Tracing
 
 /// A relayed request's spans, as a request through the router gets them: its server span

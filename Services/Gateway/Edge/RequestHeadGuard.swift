@@ -5,7 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 
 /// How large and how slow a request head may be at the gateway (`gateway.head.*`).
 struct RequestHeadLimits: Sendable, Equatable {

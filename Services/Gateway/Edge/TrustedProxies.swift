@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 
 #if canImport(Glibc)
     import Glibc

@@ -5,7 +5,7 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 import NIOPosix
 import NIOWebSocket
-import ServiceKit
+import ServiceHTTP
 
 extension UpstreamClient {
     /// Opens `path` on the module at `base` as a live socket for `device`, on the device's event

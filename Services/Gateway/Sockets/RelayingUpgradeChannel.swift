@@ -7,7 +7,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
-import ServiceKit
+import ServiceHTTP
 
 /// The gateway's connections: HTTP/1.1, or a WebSocket that `SocketRelay` joins to a module's.
 ///

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOWebSocket
-import ServiceKit
+import ServiceHTTP
 
 /// A device's live socket joined to a module's, frame by frame, in the two connections' handlers.
 ///

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceHTTP
 
 /// Which instance of a module a request goes to. Of two instances picked at random among those not
 /// left out, the one with fewer requests outstanding ("power of two choices", Envoy's and Linkerd's

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Logging
-import ServiceKit
+import ServiceHTTP
 import ServiceLifecycle
 
 #if canImport(Glibc)

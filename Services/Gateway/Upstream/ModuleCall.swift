@@ -1,7 +1,7 @@
 import Contracts
 import Logging
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// How the gateway sends one request to a module, whichever way it came (relayed, `ModuleRelay`, or
 /// through the router, `ProxyMiddleware`): to an instance the balancer picks, and on to another when

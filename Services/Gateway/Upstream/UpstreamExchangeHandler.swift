@@ -1,6 +1,6 @@
 import NIOCore
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 
 /// The gateway's end of one keep-alive connection to a module: sends a request, hands back the
 /// answer, and tells the pool when the connection is free again or gone. It lives on its

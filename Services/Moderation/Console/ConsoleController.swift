@@ -5,7 +5,7 @@ import Hummingbird
 import Mustache
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
 
 /// `/admin...`: the moderation console. Pages without a console session lead to the sign-in page;
 /// every form is refused unless it carries its session's anti-forgery token (the sign-in form, the

@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import Mustache
 import ServerContracts
-import ServiceKit
 
 /// What each console page shows, worked out from the cases (pure: times and names come in), and
 /// rendered through `ConsoleTemplates`.

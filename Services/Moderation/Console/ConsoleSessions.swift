@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 import Logging
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// A signed-in moderator at the console: who they are (from their verified access token) and the
 /// anti-forgery token every form of theirs carries.

@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/reports...`: what players report, and what came of it.
 struct ReportsController: Controller {

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Moderators' work: the queue of cases, oldest first, and deciding one. A decision closes the case
 /// in the transaction that records it in the audit trail, sets its reports' outcome and publishes

@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
 
 /// The events moderation applies: auth's account deletions. A deleted player's reports keep their
 /// content for the audit trail under a pseudonym nothing links back. The open cases about them or

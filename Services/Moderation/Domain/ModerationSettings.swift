@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Moderation's configuration. Keys: `moderation.reports.per.hour` (how many reports a player may
 /// make in an hour, 30), `moderation.hide.after` (how many distinct reporters hide a subject until a

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// The moderator role: administrators hold it, and grant it to players and take it back.
 struct Moderators: Sendable {

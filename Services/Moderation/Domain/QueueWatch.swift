@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Metrics
-import ServiceKit
 import ServiceLifecycle
+import ServiceStore
 
 /// Measures the open queue every `interval` for Prometheus: `moderation_oldest_open_case_age_seconds`
 /// (0 when the queue is empty) and `moderation_overdue_cases` (open longer than the response time),

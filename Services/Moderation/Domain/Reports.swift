@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Players' reports. A report names something the reporter can see (its module says so, and gives
 /// it as it is now, which the case keeps); reports of one subject gather in its open case; a repeat

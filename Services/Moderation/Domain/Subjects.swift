@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// Asks the module that holds a subject how a player sees it (`ModerationAPI.Internal.subject`): the
 /// snapshot kept with a report, or nil when the player cannot see it.

@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// A case as stored: the reports and actions are read alongside when it is shown.
 struct StoredCase: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// A console session as stored: keyed by the SHA-256 of the browser's cookie (the cookie itself is
 /// kept nowhere), with the moderator's auth session sealed (`TokenSealer`).

@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 enum ModerationMigrations {
     static let all: [Migration] = [

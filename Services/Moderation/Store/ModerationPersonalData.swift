@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What moderation holds of a player, for their export: the reports they made and their outcomes.
 /// (What others reported about them, and moderators' notes, are kept for the audit trail.)

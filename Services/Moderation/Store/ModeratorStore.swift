@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Who holds the moderator role (administrators hold it without a row).
 protocol ModeratorStore: Sendable {

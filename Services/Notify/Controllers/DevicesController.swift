@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/notifications/devices...`: my push tokens.
 struct DevicesController: Controller {

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Registering and removing push tokens.
 struct Devices: Sendable {

@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Something to tell some users: what the inbox keeps and what their devices are pushed.
 struct Planned: Equatable, Sendable {

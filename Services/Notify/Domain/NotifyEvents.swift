@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
 
 /// Turns other services' events into notifications: a new team game to the members it invited, an
 /// invitation, a join request to the manager or organiser, an approved request, a promotion from

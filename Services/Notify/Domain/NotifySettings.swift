@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Notify's rules that are configuration, read once at start.
 struct NotifySettings: Sendable {

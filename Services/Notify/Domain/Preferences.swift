@@ -1,5 +1,5 @@
 import Contracts
-import ServiceKit
+import ServiceStore
 
 /// Which categories are pushed to a player: every category, those without a setting on.
 struct Preferences: Sendable {

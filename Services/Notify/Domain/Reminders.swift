@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
 
 /// Game reminders: each player going to (or maybe at) a game is reminded on game day in the
 /// morning and shortly before kickoff. A game that moves moves its reminders; a cancelled game, or

@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// Sends pushes to APNs over HTTP/2 with token authentication (Apple's "Sending notification
 /// requests to APNs"): `POST /3/device/<token>` on the device's environment's host, with

@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Where and as whom notify talks to APNs. Without a key there is no APNs sender: pushes to
 /// iPhones wait in the queue (until they expire) and the start-up log says why.

@@ -4,7 +4,7 @@ import JWTKit
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// An OAuth2 access token for FCM, got the way a Google service account gets one: a JWT signed
 /// with the account's RSA key (RS256; `iss` the account, `scope` firebase.messaging, `aud` the

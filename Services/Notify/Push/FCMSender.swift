@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// Sends pushes through FCM's HTTP v1 API (`POST /v1/projects/<project>/messages:send`) with an
 /// OAuth2 access token: the notification's title and body, the ids as data, Android priority high

@@ -1,6 +1,6 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Where and as whom notify talks to FCM. Without a service account there is no FCM sender: pushes
 /// to Android phones wait in the queue (until they expire) and the start-up log says why.

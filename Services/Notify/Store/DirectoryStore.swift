@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// What other services' events said about people, teams and games: the names a notification's text
 /// needs and who manages or organises what.

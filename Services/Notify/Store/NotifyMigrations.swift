@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 /// Notify's schema. A notification and the push jobs for its user's devices are written in one
 /// transaction, with the event that caused them; a job is a row until a worker has sent it, so a

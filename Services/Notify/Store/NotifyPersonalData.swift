@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What notify holds of a player, for their export: their devices, their inbox, the categories they
 /// turned off or on, and their game reminders.

@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// The categories users turned off or back on; a category without a row is pushed.
 protocol PreferenceStore: Sendable {

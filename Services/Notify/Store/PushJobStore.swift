@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 enum PushJobTag {}
 typealias PushJobID = TypedID<PushJobTag>

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// A reminder due for one player of one game: at most one per game, player and kind.
 struct Reminder: Equatable, Sendable {

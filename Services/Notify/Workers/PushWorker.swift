@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import Metrics
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceLifecycle
+import ServiceStore
 import Tracing
 
 /// Drains the push queue: claims due jobs (each goes to one worker of one replica), sends them

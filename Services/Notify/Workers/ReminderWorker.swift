@@ -1,8 +1,8 @@
 import Contracts
 import Foundation
 import Logging
-import ServiceKit
 import ServiceLifecycle
+import ServiceStore
 
 /// Fires due reminders: in one transaction it takes a batch of due reminders (locked, skipping
 /// those another worker holds) and writes each one's notification and push jobs, so a reminder

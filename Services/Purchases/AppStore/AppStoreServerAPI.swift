@@ -4,7 +4,7 @@ import JWTKit
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ServiceKit
+import ServiceFeatures
 
 /// The App Store Server API's transaction history (`GET /inApps/v2/history/{transactionId}`), asked
 /// with an ES256 bearer token made from the operator's In-App Purchase key: what purchases reads

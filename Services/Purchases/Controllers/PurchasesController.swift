@@ -1,6 +1,6 @@
 import Contracts
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/purchases/...`: the products, my account token, transactions my app submits, my entitlements,
 /// and the App Store's notifications.

@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceFeatures
 
 /// A transaction as recorded: what was bought, until when, and whether it still counts.
 struct OwnedTransaction: Equatable, Sendable {

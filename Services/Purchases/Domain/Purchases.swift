@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
+import ServiceStore
 
 /// The purchases of players: their account tokens, the App Store transactions their apps submit,
 /// and what the App Store's notifications change. Entitlements are never stored: they are what

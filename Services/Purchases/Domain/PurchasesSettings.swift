@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 import SwiftASN1
 import X509
 

@@ -1,4 +1,4 @@
-import ServiceKit
+import ServiceStore
 
 enum PurchasesMigrations {
     static let all: [Migration] = [

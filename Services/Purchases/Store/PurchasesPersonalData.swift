@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What purchases holds of a player, for their export: the transactions credited to them and the
 /// app account token their purchases carry.

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/search/...`: anyone signed in searches.
 struct SearchController: Controller {

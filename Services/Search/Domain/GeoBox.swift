@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// The latitude/longitude boxes that hold every point within `radiusMeters` of a centre: what a
 /// spatial index can answer before the exact haversine check. Near a pole the box spans every

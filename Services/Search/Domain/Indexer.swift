@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceFeatures
 
 /// What one event asks of the index. Decoding it needs no database, so it happens before the
 /// batch's transaction.

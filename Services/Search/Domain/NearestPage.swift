@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Where a nearest-first list goes on from: the distance of the last result shown, and how many of
 /// the results at exactly that distance were shown. A page is then the next results by distance

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import ServerContracts
 import ServiceClients
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Rebuilds the read model from the owners' full snapshots (auth's profiles, catalog's public and
 /// protected teams, courses and venues, games' upcoming games), for when the index is empty or

@@ -1,7 +1,9 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
+import ServiceStore
 
 /// Where and how far a search looks.
 struct SearchArea: Sendable {

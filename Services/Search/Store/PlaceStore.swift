@@ -1,7 +1,8 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceFeatures
+import ServiceStore
 
 enum PlaceKind: String, Sendable, CaseIterable {
     case game, team, course, venue

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Players by name: candidates from a trigram index (SQLite FTS5 `trigram`, PostgreSQL `pg_trgm`),
 /// ranked by `NameMatch`.

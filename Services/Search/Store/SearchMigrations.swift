@@ -1,5 +1,6 @@
 import Contracts
-import ServiceKit
+import ServiceFeatures
+import ServiceStore
 
 /// Search's read model: one row per searchable place (game, team, course, venue) holding the
 /// item's public JSON and the columns filters use, under a spatial index by sport and position —

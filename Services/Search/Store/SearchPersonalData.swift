@@ -1,6 +1,6 @@
 import Contracts
 import SQLKit
-import ServiceKit
+import ServiceFeatures
 
 /// What search holds of a player, for their export: the name other players find them by.
 enum SearchPersonalData {

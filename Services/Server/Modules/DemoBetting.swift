@@ -4,7 +4,6 @@ import Logging
 import NIOHTTP1
 import ProviderStandIns
 import ServiceClients
-import ServiceKit
 
 /// A settled ticket in Bruno's history, made the way a user's would be: the providers' stand-in
 /// schedules a match with odds, games picks it up and betting prices it, Bruno bets on the home side

@@ -4,7 +4,6 @@ import Logging
 import NIOHTTP1
 import ServerContracts
 import ServiceClients
-import ServiceKit
 
 /// Demo catalog content, created through catalog's public API on the first start: disc golf parks in Estonia, grounds around the City of Casey (Victoria,
 /// Australia), leagues and teams in Tallinn, Tartu and Casey, and some news.

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
 
 /// A conversation in the global room, sent through the chat API as the players' phones would. Each
 /// message has a fixed `clientMessageId`, so seeding again answers the messages sent first and adds

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModuleLauncher
 
 /// `huddle demo --url <gateway> [--app-store <stand-in>]`: the demo accounts, their phones (and unlocks), courses,
 /// venues, teams, leagues, news and games,

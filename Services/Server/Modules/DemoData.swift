@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
 
 /// Demo accounts created through auth's public API, so they go through the same rules as anyone's.
 enum DemoData {

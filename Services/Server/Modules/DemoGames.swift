@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
 
 /// Demo games, created through the games API: on a start that finds none coming up, Chloe's team
 /// game in Tallinn that needs substitutes, Bruno's open pick-up at Casey Race, and a protected

@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import Logging
 import ServiceClients
-import ServiceKit
 
 /// A case for the moderation console to open on: Dmitri's spam in the global room, reported by
 /// Chloe. Seeding again sends nothing new (the message's `clientMessageId`) and reports nothing new

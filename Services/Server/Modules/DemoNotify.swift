@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
 
 /// The demo players' phones, registered through notify's API before the rest of the demo is
 /// seeded, so what the demo does notifies them as it would anyone: Chloe asking to join Bruno's

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOHTTP1
 import ServiceClients
-import ServiceKit
 
 /// Unlocks the demo players bought, the way an app buys them: the account token from purchases,
 /// a transaction the stand-in App Store signs for it, submitted to purchases. With

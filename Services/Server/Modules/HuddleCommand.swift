@@ -3,8 +3,9 @@ import Configuration
 import Contracts
 import Foundation
 import Logging
+import ModuleLauncher
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceLifecycle
 import UnixSignals
 

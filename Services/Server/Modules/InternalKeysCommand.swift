@@ -1,7 +1,7 @@
 import ArgumentParser
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// `huddle internal-keys`: a fresh key pair for every module, as the settings that carry them — one
 /// public list every module reads (`INTERNAL_KEYS`) and each module's own private key, which only

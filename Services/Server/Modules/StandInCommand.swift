@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import ModuleLauncher
 import ProviderStandIns
 import ServiceLifecycle
 import UnixSignals

@@ -1,4 +1,6 @@
+import AuthService
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.auth()
+await ModuleCommand.main(.auth)

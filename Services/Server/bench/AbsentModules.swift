@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 
 /// Addresses for the modules a benchmark calls but does not run. A stack refuses to start without an
 /// address for every module its modules call (`Wiring.calls`); what those calls serve (a deleted

@@ -6,8 +6,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 
 /// `huddle-bench chat`: chat runs in processes of its own (`huddle --modules auth,chat`, and with
 /// `--instances 2` a second `chat` on the same PostgreSQL), so their memory is theirs alone:

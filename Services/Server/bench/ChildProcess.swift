@@ -2,7 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import NIOHTTP1
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// A `huddle`, or one module's executable, started from the same build directory as this benchmark.

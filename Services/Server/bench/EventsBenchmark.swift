@@ -4,11 +4,13 @@ import Contracts
 import Foundation
 import HuddleModules
 import Logging
+import ModuleLauncher
 import ProviderStandIns
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 
 /// `huddle-bench events`: games' outbox delivered to search as every publisher delivers (the
 /// outbox dispatcher, over `/internal/events`). The rate at which a backlog of `games.game.created`

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ServiceKit
+import ServiceHTTP
 
 /// `huddle-bench`: load and latency benchmarks that print their figures.
 @main

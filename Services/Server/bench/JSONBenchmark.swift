@@ -1,7 +1,7 @@
 import ArgumentParser
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// `huddle-bench json`: what a hostile body costs before anyone signs in. First in this process, the

@@ -10,8 +10,9 @@ import NIOCore
 import NIOHTTP1
 import ProviderStandIns
 import SQLKit
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 
 /// `huddle-bench live-match`: many devices on one match's live socket while the provider's feed
 /// changes once a second; measures ingestion-to-delivery latency at every device (from the

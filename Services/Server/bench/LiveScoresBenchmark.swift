@@ -4,7 +4,8 @@ import Contracts
 import Foundation
 import HuddleModules
 import Logging
-import ServiceKit
+import ModuleLauncher
+import ServiceHTTP
 import ServiceKitTesting
 
 /// `huddle-bench live-scores`: many devices on one round's live socket, one of them sending score

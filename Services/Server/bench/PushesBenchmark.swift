@@ -5,8 +5,9 @@ import Logging
 import ProviderStandIns
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 
 /// `huddle-bench pushes`: notify runs as `huddle --modules auth,notify` in a process of its own,
 /// pushing to the stand-in's APNs (HTTP/2 over TLS) in this process:

@@ -4,9 +4,10 @@ import Contracts
 import Foundation
 import HuddleModules
 import Logging
+import ModuleLauncher
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// `huddle-bench search`: loads games spread over Europe (or, `--places clustered`, in its cities

@@ -6,7 +6,7 @@ import HuddleModules
 import Logging
 import ProviderStandIns
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// `huddle-bench tickets`: ticket placement on betting at rising concurrency — tickets/s and p50/p99

@@ -4,7 +4,7 @@ import Contracts
 import Foundation
 import Logging
 import ProviderStandIns
-import ServiceKit
+import ServiceHTTP
 import ServiceKitTesting
 
 /// `huddle-bench tracing`: what tracing costs. Two loads through the gateway, each from wrk:

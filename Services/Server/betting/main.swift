@@ -1,4 +1,6 @@
+import BettingService
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.betting()
+await ModuleCommand.main(.betting)

@@ -1,4 +1,6 @@
+import CatalogService
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.catalog()
+await ModuleCommand.main(.catalog)

@@ -1,4 +1,6 @@
+import ChatService
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.chat()
+await ModuleCommand.main(.chat)

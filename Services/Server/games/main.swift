@@ -1,4 +1,6 @@
 import Contracts
-import HuddleModules
+import GamesService
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.games()
+await ModuleCommand.main(.games)

@@ -1,4 +1,6 @@
 import Contracts
-import HuddleModules
+import ModerationService
+import ModuleLauncher
+import ServiceHTTP
 
-await ModuleCommand.moderation()
+await ModuleCommand.main(.moderation)

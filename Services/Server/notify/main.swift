@@ -1,4 +1,6 @@
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import NotifyService
+import ServiceHTTP
 
-await ModuleCommand.notify()
+await ModuleCommand.main(.notify)

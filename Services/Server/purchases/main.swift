@@ -1,4 +1,6 @@
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import PurchasesService
+import ServiceHTTP
 
-await ModuleCommand.purchases()
+await ModuleCommand.main(.purchases)

@@ -1,4 +1,6 @@
 import Contracts
-import HuddleModules
+import ModuleLauncher
+import SearchService
+import ServiceHTTP
 
-await ModuleCommand.search()
+await ModuleCommand.main(.search)

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import ServiceKit
+import ServiceHTTP
 
 /// `GET /v1/matches/{id}/live?afterVersion=`: every version of the match as `{version, match}`,
 /// public. A device that gives `afterVersion` first gets each version after it (no gaps, no

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import Hummingbird
-import ServiceKit
+import ServiceHTTP
 
 /// `/v1/matches...`: conditional reads, public (the live socket is `MatchLiveController`).
 struct MatchesController: Controller {

@@ -2,7 +2,7 @@ import Contracts
 import Crypto
 import Foundation
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
 
 /// How provider reports become versions of a match: pure, so the rules are tested without a store
 /// or a provider.

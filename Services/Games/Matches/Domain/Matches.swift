@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
-import ServiceKit
+import ServiceHTTP
+import ServiceStore
 
 /// Professional matches: provider reports become versions, each committed with its log entry and
 /// its events and announced with its commit (`Database.notify`, which every instance's

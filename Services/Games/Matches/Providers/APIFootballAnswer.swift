@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceFeatures
 
 /// API-Football v3's `/fixtures` answer, the fields games reads, named as the provider names them.
 /// Written apart from the stand-in's `APIFootball` shapes on purpose: with shared types, a field both

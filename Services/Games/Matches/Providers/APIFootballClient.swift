@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Contracts
 import Foundation
-import ServiceKit
+import ServiceFeatures
 
 /// API-Football v3's fixtures: `GET /fixtures?date=`, `?live=all` and `?ids=` (events included; at
 /// most 20 a call, so longer lists are asked in turns), through `APIFootballTransport` (the key, the

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
-import ServiceKit
+import ServiceStore
 
 /// Professional matches as last reported, each version kept in `match_changes`. A match is stored as
 /// its wire JSON: it is read whole and never queried inside; the columns beside it are what lists

@@ -2,8 +2,10 @@ import Contracts
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import ServiceKit
+import ServiceFeatures
+import ServiceHTTP
 import ServiceLifecycle
+import ServiceStore
 
 /// Keeps games' matches as the provider reports them: lists today's and tomorrow's fixtures every
 /// day interval, and on every live tick asks for the fixtures in play or about to start (with
