@@ -41,6 +41,7 @@ extension Target.Dependency {
     static let contracts = product(name: "Contracts", package: "HuddleKit")
     static let huddleKit = product(name: "HuddleKit", package: "HuddleKit")
     static let serverContracts = byName(name: "ServerContracts")
+    static let effects = byName(name: "HuddleEffects")
 }
 
 let package = Package(
@@ -103,6 +104,8 @@ let package = Package(
         // MARK: Shared
         // What the servers share and no app sees: internal operations, events, the console, schema reading.
         .target(name: "ServerContracts", dependencies: [.contracts], path: "Shared/ServerContracts", swiftSettings: swiftSettings),
+        // The clock and the ids made from it, handed to every builder.
+        .target(name: "HuddleEffects", dependencies: [.contracts], path: "Shared/Effects", swiftSettings: swiftSettings),
         // ServiceKit in layers, each linked only by what uses it (the gateway links no database driver):
         // HTTP (what every Huddle process is: routing, descriptions, problems, tokens, internal calls,
         // observability, live sockets, and the runner with its settings, wiring and staged shutdown),
@@ -112,6 +115,7 @@ let package = Package(
         .target(
             name: "ServiceHTTP",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, .hummingbird, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .configuration,
                 .logging, .prometheus, .httpTypes, .nioCore, .nioConcurrencyHelpers, .nioFoundationCompat, .nioHTTP1, .webSocket,
                 .tracing, .instrumentation, .serviceContext, .otel, .nioWebSocket, .unixSignals,
@@ -122,6 +126,7 @@ let package = Package(
         .target(
             name: "ServiceStore",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", .hummingbird, .sqlKit, .serviceLifecycle, .configuration,
                 .logging, .nioCore, .nioConcurrencyHelpers, .tracing, .instrumentation, .serviceContext,
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -134,6 +139,7 @@ let package = Package(
         .target(
             name: "ServiceFeatures",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .sqlKit, .configuration, .asyncHTTPClient, .nioCore,
                 .nioFoundationCompat, .nioHTTP1, .tracing,
             ],
@@ -141,6 +147,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit,
                 .configuration, .logging, .serviceLifecycle, .prometheus,
             ],
@@ -148,12 +155,14 @@ let package = Package(
         .target(
             name: "ServiceClients",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
@@ -168,6 +177,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceHTTP", .hummingbird, .webSocket, .configuration,
                 .logging, .nioCore, .nioPosix, .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .prometheus, .httpTypes, .tracing,
                 .instrumentation, .serviceContext,
@@ -178,6 +188,7 @@ let package = Package(
         .target(
             name: "AuthService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -186,6 +197,7 @@ let package = Package(
         .target(
             name: "CatalogService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
                 .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle, .nioConcurrencyHelpers,
             ],
@@ -193,6 +205,7 @@ let package = Package(
         .target(
             name: "GamesService",
             dependencies: [
+                .effects,
                 .tracing,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
@@ -201,6 +214,7 @@ let package = Package(
         .target(
             name: "ChatService",
             dependencies: [
+                .effects,
                 .tracing,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
@@ -209,6 +223,7 @@ let package = Package(
         .target(
             name: "NotifyService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
@@ -216,6 +231,7 @@ let package = Package(
         .target(
             name: "BettingService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -224,12 +240,14 @@ let package = Package(
         .target(
             name: "SearchService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "PurchasesService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
                 .asyncHTTPClient, .serviceLifecycle, .jwtKit, .nioCore, .nioFoundationCompat, .nioHTTP1,
             ],
@@ -237,6 +255,7 @@ let package = Package(
         .target(
             name: "ModerationService",
             dependencies: [
+                .effects,
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
                 .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -244,6 +263,7 @@ let package = Package(
         .target(
             name: "ProviderStandIns",
             dependencies: [
+                .effects,
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
                 .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto, .cryptoExtras,
             ],
@@ -255,6 +275,7 @@ let package = Package(
         .target(
             name: "ModuleLauncher",
             dependencies: [
+                .effects,
                 "ServiceHTTP", .contracts, .configuration, .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -262,6 +283,7 @@ let package = Package(
         .target(
             name: "HuddleModules",
             dependencies: [
+                .effects,
                 "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
                 .contracts,
@@ -302,6 +324,7 @@ let package = Package(
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
+                .effects,
                 "HuddleModules", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
                 .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit, .hummingbird,
@@ -316,6 +339,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
+                .effects,
                 "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -323,6 +347,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
+                .effects,
                 "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1, .crypto, .cryptoExtras,
             ],
@@ -330,6 +355,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
+                .effects,
                 "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients", .contracts,
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
@@ -338,6 +364,7 @@ let package = Package(
         .testTarget(
             name: "GamesTests",
             dependencies: [
+                .effects,
                 "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
                 .nioWebSocket, .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -346,6 +373,7 @@ let package = Package(
         .testTarget(
             name: "SearchTests",
             dependencies: [
+                .effects,
                 "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
@@ -353,6 +381,7 @@ let package = Package(
         .testTarget(
             name: "BettingTests",
             dependencies: [
+                .effects,
                 "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts,
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
@@ -360,6 +389,7 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
+                .effects,
                 "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .serverContracts, .contracts,
                 .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,
@@ -368,6 +398,7 @@ let package = Package(
         .testTarget(
             name: "PurchasesTests",
             dependencies: [
+                .effects,
                 "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, .contracts, .x509, .crypto,
                 .configuration, .logging, .nioConcurrencyHelpers, .sqlKit,
             ],
@@ -394,11 +425,12 @@ let package = Package(
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
-            dependencies: ["DeploymentCheck", "HuddleModules", "ModuleLauncher", .serverContracts, .contracts, .configuration],
+            dependencies: [.effects, "DeploymentCheck", "HuddleModules", "ModuleLauncher", .serverContracts, .contracts, .configuration],
             path: "Tests/DeploymentTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StackTests",
             dependencies: [
+                .effects,
                 "HuddleModules", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,

@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import ServerContracts
 public import ServiceFeatures
@@ -22,9 +23,9 @@ extension ModuleBuilder {
 /// personal-data holder (`Wiring.personalDataHolders`, `<module>.url`) for exports and deletion progress.
 public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = try AuthSettings(reader: reader)
-    let now: @Sendable () -> Date = Date.init
-    let issuer = TokenIssuer(accessLifetime: settings.accessLifetime)
-    let sessions = SQLSessionStore()
+    let now = dependencies.effects.now
+    let issuer = TokenIssuer(accessLifetime: settings.accessLifetime, now: now)
+    let sessions = SQLSessionStore(now: now)
     var service = try await ServiceSkeleton(
         .auth, reader: reader, dependencies: dependencies, migrations: AuthMigrations.all,
         keys: { LocalKeySource(issuer: issuer, database: $0, sessions: sessions, now: now) })
@@ -40,11 +41,13 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
-        facebook: FacebookVerifier(settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger),
-        apple: AppleIdentityVerifier(settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger),
+        facebook: FacebookVerifier(
+            settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
+        apple: AppleIdentityVerifier(
+            settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions, filter: filter,
         administratorEmails: settings.administratorEmails, now: now)
-    let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(), filter: filter)
+    let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter)
     let deletions = SQLDeletionStore()
     let exportStore = SQLExportStore()
     let appleRevocations = AppleRevocations(

@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 public import ServiceHTTP
 public import ServiceKit
@@ -25,7 +26,7 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     var service = try await ServiceSkeleton(.betting, reader: reader, dependencies: dependencies, migrations: BettingMigrations.all)
     let database = service.database
     let settings = try BettingSettings(reader: reader)
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let ledger = Ledger()
     let fixtureStore = SQLFixtureStore()
     let ticketStore = SQLTicketStore()

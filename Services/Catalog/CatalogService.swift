@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import ServerContracts
 import ServiceClients
@@ -26,17 +27,18 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
     let settings = CatalogSettings(reader: reader)
     let database = service.database
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let teams = Teams(
-        database: database, teams: SQLTeamStore(), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper,
+        database: database, teams: SQLTeamStore(now: now), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper,
         filter: ContentFilter(reader: reader), now: now)
-    let leagueStore = SQLLeagueStore()
+    let leagueStore = SQLLeagueStore(now: now)
     let leagues = Leagues(database: database, leagues: leagueStore, teams: teams, now: now)
     let events = CatalogEvents(gatekeeper: gatekeeper, erasure: AccountErasure(teams: teams, leagues: leagueStore))
-    let places = Places(database: database, courses: SQLCourseStore(), venues: SQLVenueStore())
-    let news = News(database: database, store: SQLNewsStore())
-    let weather = WeatherProvider(settings: settings.weather, httpClient: dependencies.providerClient, logger: dependencies.logger)
+    let places = Places(database: database, courses: SQLCourseStore(now: now), venues: SQLVenueStore(now: now))
+    let news = News(database: database, store: SQLNewsStore(now: now))
+    let weather = WeatherProvider(
+        settings: settings.weather, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now)
 
     service.add(
         PlacesController(places: places, weather: weather), TeamsController(teams: teams), LeaguesController(leagues: leagues),

@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
@@ -28,7 +29,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     var service = try await ServiceSkeleton(.chat, reader: reader, dependencies: dependencies, migrations: ChatMigrations.all)
     let database = service.database
     let settings = ChatSettings(reader: reader)
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let auth = AuthClient(dependencies: dependencies)
     let nameFromAuth: @Sendable (UserID) async throws -> String? = { user in try await auth.profiles([user])[user]?.name }
     let roomStore = SQLRoomStore(), messageStore = SQLMessageStore(), people = SQLPeopleStore()

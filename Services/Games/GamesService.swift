@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
@@ -29,14 +30,14 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     var service = try await ServiceSkeleton(.games, reader: reader, dependencies: dependencies, migrations: GamesMigrations.all)
     let settings = GamesSettings(reader: reader)
     let database = service.database
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let auth = AuthClient(dependencies: dependencies)
     let catalog = CatalogClient(dependencies: dependencies)
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let games = Games(
-        database: database, games: SQLGameStore(), roster: SQLRosterStore(), catalog: catalog, auth: auth, gatekeeper: gatekeeper,
+        database: database, games: SQLGameStore(), roster: SQLRosterStore(now: now), catalog: catalog, auth: auth, gatekeeper: gatekeeper,
         filter: ContentFilter(reader: reader), now: now)
-    let roundStore = SQLRoundStore()
+    let roundStore = SQLRoundStore(now: now)
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }
     }

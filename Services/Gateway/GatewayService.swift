@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -33,8 +34,9 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let client = UpstreamClient(connectTimeout: settings.upstreamConnect, maximumAge: settings.upstreamAge)
     let routes = RouteTable.standard
     let proxy = ProxyMiddleware(
-        routes: routes, balancer: Balancer(directory: directory), client: client,
-        limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst), proxies: settings.proxies,
+        routes: routes, balancer: Balancer(directory: directory, now: dependencies.effects.now), client: client,
+        limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst, now: dependencies.effects.now),
+        proxies: settings.proxies,
         bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)

@@ -25,8 +25,11 @@ final class RateLimiter: Sendable {
     let ratePerSecond: Double
     let burst: Double
     private let buckets = NIOLockedValueBox<[String: TokenBucket]>([:])
+    /// The gateway's clock, which refills the buckets.
+    private let clock: @Sendable () -> Date
 
-    init(ratePerSecond: Double, burst: Double) {
+    init(ratePerSecond: Double, burst: Double, now: @escaping @Sendable () -> Date) {
+        clock = now
         self.ratePerSecond = ratePerSecond
         self.burst = burst
     }
@@ -38,7 +41,10 @@ final class RateLimiter: Sendable {
     }
 
     /// nil when allowed; otherwise whole seconds to wait (at least 1), for `Retry-After`.
-    func check(client: String, now: Double = Date().timeIntervalSince1970) -> Int? {
+    func check(client: String) -> Int? { check(client: client, now: clock().timeIntervalSince1970) }
+
+    /// As `check(client:)`, at `now` seconds since 1970.
+    func check(client: String, now: Double) -> Int? {
         buckets.withLockedValue { buckets in
             if buckets.count > 100_000 { buckets = buckets.filter { now - $0.value.updatedAt < burst / ratePerSecond } }
             var bucket = buckets[client] ?? TokenBucket(tokens: burst, updatedAt: now)

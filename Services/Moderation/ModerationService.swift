@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 import Hummingbird
 import ServerContracts
 import ServiceClients
@@ -27,7 +28,7 @@ extension ModuleBuilder {
 public func buildModerationService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     let settings = ModerationSettings(reader: reader)
     var service = try await ServiceSkeleton(.moderation, reader: reader, dependencies: dependencies, migrations: ModerationMigrations.all)
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let store = SQLCaseStore()
     let moderatorStore = SQLModeratorStore()
     let moderators = Moderators(

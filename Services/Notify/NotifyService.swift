@@ -2,6 +2,7 @@ import AsyncHTTPClient
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import Logging
 import NIOCore
@@ -28,7 +29,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     var service = try await ServiceSkeleton(.notify, reader: reader, dependencies: dependencies, migrations: NotifyMigrations.all)
     let database = service.database
     let settings = NotifySettings(reader: reader)
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let deviceStore = SQLDeviceStore(), preferenceStore = SQLPreferenceStore(), pushes = SQLPushJobStore(kind: database.kind)
     let pushesQueued = Doorbell(channel: PushWorker.queuedChannel, database: database, logger: dependencies.logger)
     service.addServices(pushesQueued)
@@ -72,7 +73,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         let timeout = TimeAmount.milliseconds(Int64(fcm.timeout.seconds * 1000))
         senders[.fcm] = FCMSender(
             client: client, token: try await FCMAccessToken(client: client, account: account, timeout: timeout, now: now), url: fcm.url,
-            project: account.projectId, timeout: timeout)
+            project: account.projectId, timeout: timeout, now: now)
     } else {
         dependencies.logger.notice("notify: no FCM service account (notify.fcm.credentials); pushes to Android phones wait in the queue")
     }

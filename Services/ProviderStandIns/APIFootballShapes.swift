@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 
 /// API-Football v3's answers, field for field as its documentation gives them (snake_case where the
 /// provider uses it), so games' real adapter reads the stand-in as it reads the provider.
@@ -216,7 +217,7 @@ extension FootballFixture {
 
     /// Both teams' lineups once they are announced (`lineupsFrom`), `[]` before, as the provider does.
     private var wireLineups: [APIFootball.Lineup] {
-        guard Date() >= lineupsFrom || !FootballStatus.notStarted.contains(status) else { return [] }
+        guard Effects.system.now() >= lineupsFrom || !FootballStatus.notStarted.contains(status) else { return [] }
         return [home, away].map { team in
             let squad = FootballSquads.squad(of: team)
             func entries(_ players: [FootballSquads.Player]) -> [APIFootball.Lineup.Entry] {
@@ -256,7 +257,7 @@ extension FootballFixture {
         let values = [("Home", odds.home), ("Draw", odds.draw), ("Away", odds.away)].map { APIFootball.Odds.Value(value: $0, odd: $1) }
         return .init(
             fixture: .init(id: id, timezone: "UTC", date: date, timestamp: Int(kickoff.timeIntervalSince1970)),
-            update: ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: "Z", with: "+00:00"),
+            update: ISO8601DateFormatter().string(from: Effects.system.now()).replacingOccurrences(of: "Z", with: "+00:00"),
             bookmakers: [.init(id: 8, name: "Bet365", bets: [.init(id: 1, name: "Match Winner", values: values)])])
     }
 }

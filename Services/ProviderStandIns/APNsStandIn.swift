@@ -2,6 +2,7 @@ public import Configuration
 import Crypto
 import Foundation
 import HTTPTypes
+import HuddleEffects
 public import Hummingbird
 import HummingbirdHTTP2
 import JWTKit
@@ -92,7 +93,7 @@ struct APNsChecks: Sendable {
             return Response(status: .ok, headers: [HTTPField.Name("apns-id")!: UUID().uuidString])
         }
         var answer = ["reason": refusal.reason]
-        if refusal.status == 410 { answer["timestamp"] = String(Int(Date().timeIntervalSince1970 * 1000)) }
+        if refusal.status == 410 { answer["timestamp"] = String(Int(Effects.system.now().timeIntervalSince1970 * 1000)) }
         return Response(
             status: HTTPResponse.Status(code: refusal.status), headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(answer))))
@@ -106,7 +107,7 @@ struct APNsChecks: Sendable {
             let claims = try await verify(String(authorization.dropFirst(7)))
             guard claims.iss.value == teamID else { return (403, "InvalidProviderToken") }
             // Apple refuses a token issued more than an hour ago.
-            guard Date().timeIntervalSince(claims.iat.value) < 3600 else { return (403, "ExpiredProviderToken") }
+            guard Effects.system.now().timeIntervalSince(claims.iat.value) < 3600 else { return (403, "ExpiredProviderToken") }
         } catch {
             return (403, "InvalidProviderToken")
         }
@@ -159,8 +160,9 @@ struct StandInCertificate {
         }
         let certificate = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
-            notValidBefore: Date().addingTimeInterval(-60),
-            notValidAfter: Date().addingTimeInterval(365 * 86_400), issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+            notValidBefore: Effects.system.now().addingTimeInterval(-60),
+            notValidAfter: Effects.system.now().addingTimeInterval(365 * 86_400), issuer: name, subject: name,
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 SubjectAlternativeNames(names)

@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+import HuddleEffects
 import SwiftASN1
 public import X509
 
@@ -13,7 +14,8 @@ public struct AppStoreSigner: Sendable {
         public var intermediateMarker = true
         public var leafMarker = true
         /// When the leaf is valid.
-        public var leafValidity: ClosedRange<Date> = Date().addingTimeInterval(-86_400)...Date().addingTimeInterval(365 * 86_400)
+        public var leafValidity: ClosedRange<Date> =
+            Effects.system.now().addingTimeInterval(-86_400)...Effects.system.now().addingTimeInterval(365 * 86_400)
 
         public init() {}
     }
@@ -31,7 +33,8 @@ public struct AppStoreSigner: Sendable {
         let rootName = try DistinguishedName { CommonName("Huddle stand-in App Store Root CA") }
         let intermediateName = try DistinguishedName { CommonName("Huddle stand-in Worldwide Developer Relations CA") }
         let leafName = try DistinguishedName { CommonName("Huddle stand-in App Store receipt signer") }
-        let longAgo = Date().addingTimeInterval(-10 * 365 * 86_400), farAhead = Date().addingTimeInterval(10 * 365 * 86_400)
+        let longAgo = Effects.system.now().addingTimeInterval(-10 * 365 * 86_400),
+            farAhead = Effects.system.now().addingTimeInterval(10 * 365 * 86_400)
         // Apple's markers are extensions whose value is an ASN.1 NULL.
         let null: ArraySlice<UInt8> = [0x05, 0x00]
         root = try Certificate(

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 public import Hummingbird
 import NIOConcurrencyHelpers
 import NIOFoundationCompat
@@ -24,7 +25,7 @@ public final class AppStoreStandIn: Sendable {
     let serverAPI: AppStoreServerAPIStandIn?
     private let transactions = NIOLockedValueBox<[String: AppStoreTransactionPayload]>([:])
     /// Transaction ids, numbers as Apple's are, counted from the start time so a restart makes new ones.
-    private let lastID = NIOLockedValueBox<Int64>(Int64(Date().timeIntervalSince1970 * 1000) * 100)
+    private let lastID = NIOLockedValueBox<Int64>(Int64(Effects.system.now().timeIntervalSince1970 * 1000) * 100)
 
     public init(bundleID: String = "dev.huddle.app", signer: AppStoreSigner? = nil) throws {
         self.signer = try signer ?? AppStoreSigner()
@@ -69,7 +70,8 @@ public final class AppStoreStandIn: Sendable {
             let payload = AppStoreTransactionPayload(
                 transactionId: self.nextID(), bundleId: new.bundleId ?? self.bundleID, productId: new.productId,
                 type: new.type ?? (new.expiresDate == nil ? "Non-Consumable" : "Auto-Renewable Subscription"),
-                appAccountToken: new.appAccountToken, environment: new.environment ?? "Sandbox", purchaseDate: new.purchaseDate ?? Date(),
+                appAccountToken: new.appAccountToken, environment: new.environment ?? "Sandbox",
+                purchaseDate: new.purchaseDate ?? Effects.system.now(),
                 expiresDate: new.expiresDate)
             self.transactions.withLockedValue { $0[payload.transactionId] = payload }
             return [
@@ -87,7 +89,8 @@ public final class AppStoreStandIn: Sendable {
             switch new.notificationType {
             case "SUBSCRIBED", "DID_RENEW":
                 let periodEnd = Date(
-                    timeIntervalSince1970: Double(transaction.expiresDate ?? AppStoreTransactionPayload.milliseconds(Date())) / 1000)
+                    timeIntervalSince1970: Double(transaction.expiresDate ?? AppStoreTransactionPayload.milliseconds(Effects.system.now()))
+                        / 1000)
                 transaction = AppStoreTransactionPayload(
                     transactionId: self.nextID(), originalTransactionId: transaction.originalTransactionId, bundleId: transaction.bundleId,
                     productId: transaction.productId, type: transaction.type,
@@ -95,14 +98,16 @@ public final class AppStoreStandIn: Sendable {
                     environment: transaction.environment, purchaseDate: periodEnd, expiresDate: periodEnd.addingTimeInterval(30 * 86_400))
                 self.transactions.withLockedValue { $0[transaction.transactionId] = transaction }
             case "REFUND", "REVOKE":
-                transaction.revocationDate = AppStoreTransactionPayload.milliseconds(Date())
+                transaction.revocationDate = AppStoreTransactionPayload.milliseconds(Effects.system.now())
                 transaction.revocationReason = 0
             case "DID_FAIL_TO_RENEW" where new.subtype == "GRACE_PERIOD":
-                renewal = ["gracePeriodExpiresDate": AppStoreTransactionPayload.milliseconds(Date().addingTimeInterval(16 * 86_400))]
+                renewal = [
+                    "gracePeriodExpiresDate": AppStoreTransactionPayload.milliseconds(Effects.system.now().addingTimeInterval(16 * 86_400))
+                ]
             default:
                 break
             }
-            transaction.signedDate = AppStoreTransactionPayload.milliseconds(Date())
+            transaction.signedDate = AppStoreTransactionPayload.milliseconds(Effects.system.now())
             return [
                 "signedPayload": try self.signer.sign(
                     Notification(
@@ -115,9 +120,9 @@ public final class AppStoreStandIn: Sendable {
                                     RenewalInfo(
                                         originalTransactionId: transaction.originalTransactionId,
                                         gracePeriodExpiresDate: grace["gracePeriodExpiresDate"],
-                                        signedDate: AppStoreTransactionPayload.milliseconds(Date())))
+                                        signedDate: AppStoreTransactionPayload.milliseconds(Effects.system.now())))
                             }),
-                        version: "2.0", signedDate: AppStoreTransactionPayload.milliseconds(Date())))
+                        version: "2.0", signedDate: AppStoreTransactionPayload.milliseconds(Effects.system.now())))
             ]
         }
     }
@@ -151,7 +156,7 @@ public final class AppStoreStandIn: Sendable {
             }
             .map { transaction in
                 var signedNow = transaction
-                signedNow.signedDate = AppStoreTransactionPayload.milliseconds(Date())
+                signedNow.signedDate = AppStoreTransactionPayload.milliseconds(Effects.system.now())
                 return signedNow
             }
             .sorted { $0.purchaseDate > $1.purchaseDate }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HuddleEffects
 
 /// A StoreKit 2 transaction as the App Store signs it (Apple's `JWSTransactionDecodedPayload`,
 /// the fields Huddle reads). Dates are milliseconds since 1970.
@@ -21,8 +22,8 @@ public struct AppStoreTransactionPayload: Codable, Sendable {
 
     public init(
         transactionId: String, originalTransactionId: String? = nil, bundleId: String, productId: String, type: String,
-        appAccountToken: UUID?, environment: String = "Sandbox", purchaseDate: Date = Date(), expiresDate: Date? = nil,
-        signedDate: Date = Date()
+        appAccountToken: UUID?, environment: String = "Sandbox", purchaseDate: Date = Effects.system.now(), expiresDate: Date? = nil,
+        signedDate: Date = Effects.system.now()
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId ?? transactionId

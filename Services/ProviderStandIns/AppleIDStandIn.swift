@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HuddleEffects
 public import Hummingbird
 import JWTKit
 import NIOConcurrencyHelpers
@@ -108,7 +109,7 @@ public final class AppleIDStandIn: Sendable {
         guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
         let collection = JWTKeyCollection()
         await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
-        let now = Date()
+        let now = Effects.system.now()
         return try await collection.sign(
             IdentityClaims(
                 iss: IssuerClaim(value: new.iss ?? "https://appleid.apple.com"), aud: AudienceClaim(value: new.aud),
@@ -133,7 +134,7 @@ public final class AppleIDStandIn: Sendable {
         guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
         let collection = JWTKeyCollection()
         await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
-        let now = Date()
+        let now = Effects.system.now()
         var event: [String: Any] = ["type": type, "sub": sub, "event_time": Int(now.timeIntervalSince1970 * 1000)]
         if type.hasPrefix("email-") {
             event["email"] = "\(sub)@privaterelay.appleid.com"
@@ -207,7 +208,7 @@ public final class AppleIDStandIn: Sendable {
             if let token = form["token"], let owner = self.refreshTokens.withLockedValue({ $0.removeValue(forKey: token) }),
                 owner.clientID == clientID
             {
-                self.revocations.withLockedValue { $0.append(Revocation(sub: owner.sub, clientId: clientID, at: Date())) }
+                self.revocations.withLockedValue { $0.append(Revocation(sub: owner.sub, clientId: clientID, at: Effects.system.now())) }
             }
             return Response(status: .ok)
         }

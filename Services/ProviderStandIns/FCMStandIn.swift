@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import HTTPTypes
+import HuddleEffects
 import Hummingbird
 import JWTKit
 import NIOCore
@@ -70,10 +71,10 @@ actor FCMStandIn {
         }
         guard let claims = try? await keys.verify(assertion, as: Assertion.self), claims.iss.value == clientEmail,
             claims.scope.split(separator: " ").contains("https://www.googleapis.com/auth/firebase.messaging"),
-            Date().timeIntervalSince(claims.iat.value) < 3600
+            Effects.system.now().timeIntervalSince(claims.iat.value) < 3600
         else { return Self.json(400, ["error": "invalid_grant"]) }
         let token = "ya29.standin-" + UUID().uuidString
-        issued[token] = Date().addingTimeInterval(3600)
+        issued[token] = Effects.system.now().addingTimeInterval(3600)
         return Self.json(200, ["access_token": token, "expires_in": 3599, "token_type": "Bearer"])
     }
 
@@ -104,7 +105,7 @@ actor FCMStandIn {
         status: Int, code: String
     )? {
         let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-        guard let expiry = issued[bearer], expiry > Date() else { return (401, "UNAUTHENTICATED") }
+        guard let expiry = issued[bearer], expiry > Effects.system.now() else { return (401, "UNAUTHENTICATED") }
         guard project == self.project else { return (403, "SENDER_ID_MISMATCH") }
         guard message != nil, !token.isEmpty else { return (400, "INVALID_ARGUMENT") }
         // FCM takes at most 4 KB of message (notification and data).

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 import Hummingbird
 
 /// The stand-in's football test controls: what tests and demos use to make matches happen.
@@ -26,7 +27,7 @@ struct FootballControls: Sendable {
         }
         fixtures.post(":id/status") { request, context in
             let change = try await request.decode(as: FootballControl.StatusChange.self, context: context)
-            let now = Date()
+            let now = Effects.system.now()
             return try await apply(context) { try $0.setStatus(change.status, elapsed: change.elapsed, at: now) }
         }
         fixtures.post(":id/events") { request, context in

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 
 /// The stand-in's football world: fixtures with their status, score, events and 1X2 odds, changed by
 /// test controls and by a simulated matchday's scripts as time passes. Pure rules live in
@@ -11,7 +12,7 @@ actor FootballFeed {
     /// 100 a second, kept below 2³¹ as stores keep provider ids in 32-bit integers.
     private var nextID: Int
 
-    init(started: Date = Date()) {
+    init(started: Date = Effects.system.now()) {
         nextID = Self.firstID(at: started)
     }
 

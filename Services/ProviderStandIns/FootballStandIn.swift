@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HuddleEffects
 import Hummingbird
 import NIOConcurrencyHelpers
 
@@ -29,7 +30,7 @@ struct FootballStandIn: Sendable {
     /// earlier from the same seed and is not over yet: a restarted stand-in goes on with its day
     /// (same fixtures, same ids, each where its script has reached) instead of starting a second
     /// beside the first, whose match in play would never be reported again.
-    func simulate(seed: UInt64, speed: Double, continuing file: String? = nil, now: Date = Date()) async {
+    func simulate(seed: UInt64, speed: Double, continuing file: String? = nil, now: Date = Effects.system.now()) async {
         struct Begun: Codable {
             var seed: UInt64
             var start: Date
@@ -85,7 +86,7 @@ struct FootballStandIn: Sendable {
     ) async throws -> Response {
         let query = Dictionary(
             request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { _, last in last })
-        await feed.advance(to: Date())
+        await feed.advance(to: Effects.system.now())
         requests.record(name, client: request.headers[.userAgent] ?? "")
         let (allowed, remaining) = limiter.take()
         var headers: HTTPFields = [.contentType: "application/json"]
@@ -130,7 +131,7 @@ final class MinuteAllowance: Sendable {
     init(limit: Int) { self.limit = limit }
 
     /// Whether this call is allowed, and how many are left in the minute.
-    func take(now: Date = Date()) -> (allowed: Bool, remaining: Int) {
+    func take(now: Date = Effects.system.now()) -> (allowed: Bool, remaining: Int) {
         let minute = Int(now.timeIntervalSince1970 / 60)
         return used.withLockedValue { state in
             if state.minute != minute { state = (minute, 0) }

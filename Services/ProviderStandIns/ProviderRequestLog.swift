@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 import NIOConcurrencyHelpers
 
 /// The provider calls the stand-in answered, with who made them (their `User-Agent`, which names
@@ -10,7 +11,7 @@ final class ProviderRequestLog: Sendable {
 
     init(capacity: Int = 50_000) { self.capacity = capacity }
 
-    func record(_ resource: String, client: String, at: Date = Date()) {
+    func record(_ resource: String, client: String, at: Date = Effects.system.now()) {
         entries.withLockedValue { entries in
             entries.append(.init(resource: resource, client: client, at: at))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }

@@ -1,5 +1,6 @@
 public import Configuration
 import Foundation
+import HuddleEffects
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -55,12 +56,12 @@ public func buildProviderStandIns(
         }
         return DebugTokenResponse(
             data: .init(
-                isValid: grant.expiresAt > Date(), appID: grant.appID, userID: grant.userId,
+                isValid: grant.expiresAt > Effects.system.now(), appID: grant.appID, userID: grant.userId,
                 expiresAt: Int(grant.expiresAt.timeIntervalSince1970)))
     }
     router.get("me") { request, _ -> Profile in
         let token = request.uri.queryParameters["access_token"].map(String.init) ?? ""
-        guard let grant = await tokens.grant(for: token), grant.expiresAt > Date() else {
+        guard let grant = await tokens.grant(for: token), grant.expiresAt > Effects.system.now() else {
             throw HTTPError(.badRequest, message: "Invalid OAuth access token.")
         }
         return Profile(id: grant.userId, name: grant.name, email: grant.email)
@@ -108,7 +109,7 @@ actor StubTokens {
         let token = "stub-" + UUID().uuidString.lowercased()
         issued[token] = Issued(
             userId: grant.userId, name: grant.name, email: grant.email, appID: grant.appId ?? defaultAppID,
-            expiresAt: Date().addingTimeInterval(TimeInterval(grant.expiresIn ?? 3600)))
+            expiresAt: Effects.system.now().addingTimeInterval(TimeInterval(grant.expiresIn ?? 3600)))
         return token
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import HuddleEffects
 import NIOConcurrencyHelpers
 
 /// What the push stand-ins accepted and refused, for tests and for a developer to look at, and the
@@ -27,7 +28,7 @@ public final class PushRecorder: Sendable {
 
     func record(_ attempt: Attempt, service: String) {
         var attempt = attempt
-        attempt.receivedAt = Date()
+        attempt.receivedAt = Effects.system.now()
         state.withLockedValue { [attempt] state in
             let key = "\(service)/\(attempt.token)"
             if state.attempts[key] == nil { state.tokens[service, default: 0] += 1 }

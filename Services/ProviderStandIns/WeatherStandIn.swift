@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 public import Hummingbird
 
 /// Open-Meteo's current-weather call, answered from the coordinates alone so the same place always
@@ -28,7 +29,7 @@ enum WeatherStandIn {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
         return Current(
-            time: String(formatter.string(from: Date()).prefix(16)), interval: 900,
+            time: String(formatter.string(from: Effects.system.now()).prefix(16)), interval: 900,
             temperature: ((25 - abs(latitude) * 0.4 + Double(seed % 70) / 10) * 10).rounded() / 10,
             windspeed: Double(seed % 300) / 10, winddirection: Double(seed % 360), isDay: 1, weathercode: codes[seed % codes.count])
     }

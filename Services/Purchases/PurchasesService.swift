@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 import Hummingbird
 import ServerContracts
 public import ServiceHTTP
@@ -30,7 +31,7 @@ public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDep
     let purchases = Purchases(
         database: service.database, store: SQLPurchaseStore(), verifier: SignedDataVerifier(roots: settings.roots), settings: settings,
         serverAPI: serverAPI,
-        logger: dependencies.logger, now: Date.init)
+        logger: dependencies.logger, now: dependencies.effects.now)
     service.add(PurchasesController(purchases: purchases))
     try service.publishEvents()
     service.exportPersonalData(PurchasesPersonalData.export)

@@ -1,6 +1,7 @@
 public import Configuration
 import Contracts
 import Foundation
+public import HuddleEffects
 public import Hummingbird
 import ServiceClients
 public import ServiceFeatures
@@ -23,7 +24,7 @@ extension ModuleBuilder {
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
-    let now: @Sendable () -> Date = Date.init
+    let now = dependencies.effects.now
     let places = SQLPlaceStore(kind: database.kind)
     let players = SQLPlayerStore(kind: database.kind)
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)

@@ -80,3 +80,20 @@ struct TargetGraph {
         return seen
     }
 }
+
+/// The servers read the time in one place, `Effects.system`; everything else takes `now` from the
+/// `Effects` its builder was handed, so a test can set the time or fail on a read it did not expect.
+public enum OneClock {
+    public static let home = "Shared/Effects/Effects.swift"
+
+    /// `files`: the server package's sources (not HuddleKit's, an app's, which has its own) by path
+    /// from the repository's root.
+    public static func findings(files: [String: String]) -> [String] {
+        files.sorted { $0.key < $1.key }.compactMap { path, text in
+            guard path != home else { return nil }
+            let code = ServiceShape.withoutComments(text)
+            guard code.range(of: #"\bDate\(\)|\bDate\.init\b(?!\()|\bDate\.now\b"#, options: .regularExpression) != nil else { return nil }
+            return "\(path): reads the system clock; take `now` from the builder's `Effects`"
+        }
+    }
+}

@@ -41,7 +41,7 @@ public enum ServiceShape {
     ]
 
     static let domainRules: [Rule] = [
-        (#"\bDate\(\)"#, "reads the system clock (`Date()`); take `now` as every domain type does"),
+        (#"\bDate\(\)"#, "reads the system clock; take `now` as every domain type does"),
         (#"\.kind == \.(postgres|sqlite)|case \.(postgres|sqlite)\b"#, "branches on the SQL dialect; that belongs in a store"),
     ]
 

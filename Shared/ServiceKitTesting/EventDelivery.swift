@@ -1,5 +1,6 @@
 public import Contracts
 import Foundation
+public import HuddleEffects
 public import ServerContracts
 public import ServiceHTTP
 
@@ -34,7 +35,7 @@ extension TestClient {
         try await deliver(
             try events.map {
                 EventEnvelope(
-                    type: $0.type.name, aggregateID: $0.aggregate, occurredAt: Date(),
+                    type: $0.type.name, aggregateID: $0.aggregate, occurredAt: Effects.system.now(),
                     payload: try HuddleJSON.encoder.encode(Payload(value: $0.payload)))
             }, to: module)
     }

@@ -1,4 +1,5 @@
 public import Contracts
+public import HuddleEffects
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
@@ -15,14 +16,14 @@ public struct RecordingSubscriber: Sendable {
     public static func with<T>(standingIn module: ServiceModule = .search, _ body: (RecordingSubscriber) async throws -> T) async throws
         -> T
     {
-        let database = try await Database.open(url: "sqlite::memory:", logger: Logger(label: "subscriber"))
+        let database = try await Database.open(url: "sqlite::memory:", now: Effects.system.now, logger: Logger(label: "subscriber"))
         try await database.migrate([.inbox(version: 1)], logger: Logger(label: "subscriber"))
         let applied = NIOLockedValueBox<[EventEnvelope]>([])
         let consumer = EventConsumer(database: database) { event, _ in applied.withLockedValue { $0.append(event) } }
         let router = Router(context: HuddleRequestContext.self)
         router.add(
             middleware: InternalCallerMiddleware(
-                verifier: InternalCallVerifier(module: module, publicKeys: TestStack.internalKeys.publicKeys)))
+                verifier: InternalCallVerifier(module: module, publicKeys: TestStack.internalKeys.publicKeys, now: Effects.system.now)))
         router.on(EventsAPI.deliver(to: module)) { batch, _, _ in
             try await consumer.apply(batch.events)
             return NoContent()

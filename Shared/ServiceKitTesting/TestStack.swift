@@ -3,6 +3,7 @@ import Configuration
 public import Contracts
 import Crypto
 import Foundation
+public import HuddleEffects
 public import Logging
 import NIOCore
 import NIOFoundationCompat
@@ -34,7 +35,7 @@ public final class TestStack: Sendable {
     }
 
     /// Signs a test's internal calls as a module the wiring lets make them.
-    public static let internalCallers = InternalCallers(keys: internalKeys)
+    public static let internalCallers = InternalCallers(keys: internalKeys, now: Effects.system.now)
 
     public let runner: ModuleRunner
     private let group: ServiceGroup
@@ -47,7 +48,8 @@ public final class TestStack: Sendable {
     /// modules log to `logger`, by default critical lines only (`HUDDLE_TEST_LOG_LEVEL` for more).
     public static func start(
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
-        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:], logger given: Logger? = nil
+        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:], effects: Effects = .system,
+        logger given: Logger? = nil
     ) async throws -> TestStack {
         // Generous timeouts for the gateway's calls and the modules' connections to each other:
         // tests run many stacks at once on a small machine, and what they check is behaviour, not
@@ -82,7 +84,7 @@ public final class TestStack: Sendable {
                     ProcessInfo.processInfo.environment["HUDDLE_TEST_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
                 return logger
             }()
-        let runner = try ModuleRunner(reader: reader, logger: logger)
+        let runner = try ModuleRunner(reader: reader, effects: effects, logger: logger)
         for (module, url) in extraURLs { runner.directory.set(module, url: url) }
         let services = try await runner.services(
             for: modules, builders: Dictionary(uniqueKeysWithValues: builders.map { ($0.module, $0) }), reader: reader)
@@ -117,10 +119,11 @@ public final class TestStack: Sendable {
     /// Starts a stack, runs `body`, and always stops it.
     public static func with<T>(
         _ builders: [ModuleBuilder], store: TestStore = .sqlite, config: [String: String] = [:],
-        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:],
+        extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:], effects: Effects = .system,
         body: (TestStack) async throws -> T
     ) async throws -> T {
-        let stack = try await start(builders, store: store, config: config, extraServices: extraServices, directory: extraURLs)
+        let stack = try await start(
+            builders, store: store, config: config, extraServices: extraServices, directory: extraURLs, effects: effects)
         do {
             let result = try await body(stack)
             await stopping(stack.runner.dependencies.running) { await stack.stop() }
@@ -135,7 +138,7 @@ public final class TestStack: Sendable {
     /// modules' internal operations as that module would.
     public func dependencies(of module: ServiceModule) -> ServiceDependencies {
         var dependencies = runner.dependencies
-        dependencies.credential = Self.internalKeys.credential(of: module)
+        dependencies.credential = Self.internalKeys.credential(of: module, now: dependencies.effects.now)
         return dependencies
     }
 

@@ -1,5 +1,6 @@
 public import Contracts
 import Foundation
+public import HuddleEffects
 public import Logging
 import SQLKit
 public import ServiceHTTP
@@ -29,7 +30,7 @@ public enum TestStore: String, Sendable, CaseIterable {
             }
             await Self.leftoversDropped.value
             let random = UUID.random().lowercasedString.replacingOccurrences(of: "-", with: "").prefix(16)
-            let name = "\(Self.namePrefix)\(Int(Date().timeIntervalSince1970))_\(random)"
+            let name = "\(Self.namePrefix)\(Int(Effects.system.now().timeIntervalSince1970))_\(random)"
             try await Self.administer(base) { sql in try await sql.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
             components.path = "/" + name
             return components.string!
@@ -61,7 +62,7 @@ public enum TestStore: String, Sendable, CaseIterable {
     /// A fresh database of this store, open and running for the length of `body`.
     public func withDatabase<T>(logger: Logger, _ body: (Database) async throws -> T) async throws -> T {
         let url = try await freshDatabaseURL()
-        let database = try await Database.open(url: url, logger: logger)
+        let database = try await Database.open(url: url, now: Effects.system.now, logger: logger)
         do {
             let result = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await database.run() }
@@ -83,7 +84,7 @@ public enum TestStore: String, Sendable, CaseIterable {
     /// (`DROP DATABASE` refuses while a connection is open), nor one a run still going made a minute ago.
     private static let leftoversDropped = Task {
         guard let base = postgresURL else { return }
-        let hourAgo = Int(Date().timeIntervalSince1970) - 3600
+        let hourAgo = Int(Effects.system.now().timeIntervalSince1970) - 3600
         try? await administer(base) { sql in
             let names = try await sql.raw("SELECT datname FROM pg_database WHERE datname LIKE 'huddle\\_t\\_%'").all()
                 .map { try $0.decode(column: "datname", as: String.self) }
@@ -98,7 +99,8 @@ public enum TestStore: String, Sendable, CaseIterable {
 
     /// Runs `body` on one connection to the server at `base`, which is closed after it.
     private static func administer(_ base: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
-        let admin = try await Database.open(url: base, logger: .quiet("test-admin"), maxConnections: 1, keptOpen: 0)
+        let admin = try await Database.open(
+            url: base, now: Effects.system.now, logger: .quiet("test-admin"), maxConnections: 1, keptOpen: 0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await admin.run() }
             defer { group.cancelAll() }

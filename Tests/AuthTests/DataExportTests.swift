@@ -50,7 +50,7 @@ struct DataExportTests {
                 }
             }
             #expect(left == [rows[0], rows[2], rows[3]].map(\.0.description).sorted())
-            let again = DataExport(id: .timeOrdered(), status: .pending, requestedAt: Date())
+            let again = DataExport(id: .timeOrdered(at: Date()), status: .pending, requestedAt: Date())
             #expect(
                 try await database.transaction { sql in try await SQLExportStore().insertUnlessPending(again, of: ben, on: sql) } == false)
         }

@@ -79,7 +79,7 @@ struct BettingHarness {
         let events = try matches.enumerated().map { index, match in
             let over = MatchStatus.finished.union(MatchStatus.called).contains(match.status)
             return EventEnvelope(
-                id: ids?[index] ?? .timeOrdered(), type: (over ? MatchEvent.finished : MatchEvent.updated).name,
+                id: ids?[index], type: (over ? MatchEvent.finished : MatchEvent.updated).name,
                 aggregateID: match.id.description,
                 occurredAt: Date(),
                 payload: try HuddleJSON.encoder.encode(MatchEvent.MatchChanged(match: match, providerFixtureId: provider)))

@@ -38,7 +38,7 @@ struct SettlementTests {
 
             // The same event delivered again, and the same result under a new event id: nothing moves.
             let final = h.state(cup, .afterExtraTime, regularTime: .init(home: 1, away: 1))
-            let eventID = EventID.timeOrdered()
+            let eventID = EventID.timeOrdered(at: Date())
             try await h.announce([final], provider: cup.provider, ids: [eventID])
             try await h.announce([final, final], provider: cup.provider, ids: [eventID, eventID])
             try await h.finish(derby, status: .fullTime, regularTime: .init(home: 2, away: 1))

@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import HuddleEffects
 import NIOHTTP1
 import SQLKit
 import ServiceKitTesting
@@ -318,7 +319,7 @@ struct IdempotencyTests {
             digest.update(data: Data("POST /v1/teams\n".utf8))
             digest.update(data: body)
             let fingerprint = digest.finalize().map { String(format: "%02x", $0) }.joined()
-            let database = try await Database.open(url: url, logger: .quiet("idempotency-test"))
+            let database = try await Database.open(url: url, now: Effects.system.now, logger: .quiet("idempotency-test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await database.run() }
                 defer { group.cancelAll() }

@@ -85,3 +85,40 @@ struct GatewayLinksNoStoreTests {
         #expect(findings.contains("GatewayServer links PostgresNIO"))
     }
 }
+
+/// `Date()` is read in one place.
+@Suite("The servers read the clock in one place")
+struct OneClockTests {
+    static func serverSources() throws -> [String: String] {
+        var files: [String: String] = [:]
+        for folder in ["Services", "Shared"] {
+            let root = WiringTests.root.appendingPathComponent(folder)
+            let paths = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
+            for path in paths where path.hasSuffix(".swift") && !path.hasPrefix("HuddleKit/") {
+                files["\(folder)/\(path)"] = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            }
+        }
+        return files
+    }
+
+    @Test("no source of the servers but Effects reads the system clock")
+    func oneClock() throws {
+        let files = try Self.serverSources()
+        #expect(files[OneClock.home]?.contains("Date()") == true)
+        #expect(OneClock.findings(files: files) == [])
+    }
+
+    @Test("a store, a provider or a builder that reads the clock is named; a conversion is not")
+    func plantedReadsAreNamed() throws {
+        var files = try Self.serverSources()
+        files["Services/Auth/Store/FollowStore.swift"]! += "\nlet stamped = Date()\n"
+        files["Services/Catalog/Providers/WeatherProvider.swift"]! += "\nlet clock: () -> Date = Date.init\n"
+        files["Services/Games/GamesService.swift"]! += "\nlet later = Date.now\nlet parsed = Date.init(timeIntervalSince1970: 0)\n"
+        #expect(
+            OneClock.findings(files: files) == [
+                "Services/Auth/Store/FollowStore.swift: reads the system clock; take `now` from the builder's `Effects`",
+                "Services/Catalog/Providers/WeatherProvider.swift: reads the system clock; take `now` from the builder's `Effects`",
+                "Services/Games/GamesService.swift: reads the system clock; take `now` from the builder's `Effects`",
+            ])
+    }
+}

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOHTTP1
 import SQLKit
@@ -54,7 +55,8 @@ struct ScorecardMigrationTests {
                 }
             }
             try await database.migrate(GamesMigrations.all, logger: Self.logger)
-            let card = try #require(try await database.read { sql in try await SQLRoundStore().card(round, on: sql) })
+            let card = try #require(
+                try await database.read { sql in try await SQLRoundStore(now: Effects.system.now).card(round, on: sql) })
             let line = try #require(card.players.first)
             #expect(line.scores.map(\.strokes) == [2, 3, nil])
             #expect(line.total == 5 && line.toPar == -1 && line.holesPlayed == 2)

@@ -4,6 +4,7 @@ import Configuration
 import Contracts
 import Foundation
 import GamesService
+import HuddleEffects
 import Logging
 import NotifyService
 import ProviderStandIns
@@ -48,7 +49,7 @@ struct NotifyHarness {
             settings.merge(pushSettings) { _, new in new }
             settings.merge(config) { _, new in new }
             try await TestStack.with(builders, store: store, config: settings) { stack in
-                let database = try await Database.open(url: url, logger: .quiet("notify-test"))
+                let database = try await Database.open(url: url, now: Effects.system.now, logger: .quiet("notify-test"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await database.run() }
                     defer { group.cancelAll() }

@@ -1,6 +1,7 @@
 import AuthService
 import Contracts
 import Foundation
+import HuddleEffects
 import NIOHTTP1
 import ProviderStandIns
 import SQLKit
@@ -43,7 +44,7 @@ struct NotifyKillTests {
                 ]) { _, new in new }
                 let replicas = try [ServiceProcess("notify", settings: settings), ServiceProcess("notify", settings: settings)]
                 try await replicas[0].start()  // migrates the store
-                let database = try await Database.open(url: url, logger: .quiet("notify-kill-test"))
+                let database = try await Database.open(url: url, now: Effects.system.now, logger: .quiet("notify-kill-test"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await database.run() }
                     defer { group.cancelAll() }

@@ -1,6 +1,7 @@
 import AuthService
 import Contracts
 import Foundation
+import HuddleEffects
 import NIOConcurrencyHelpers
 import ProviderStandIns
 import SQLKit
@@ -84,7 +85,7 @@ struct PurchasesKillTests {
                 let entitlements = try await client.value(PurchasesAPI.entitlements, token: player.accessToken).items
                 #expect(entitlements.map(\.entitlement) == [.location, .join, .leagues])
             }
-            let database = try await Database.open(url: url, logger: .quiet("purchases-kill-test"))
+            let database = try await Database.open(url: url, now: Effects.system.now, logger: .quiet("purchases-kill-test"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await database.run() }
                 defer { group.cancelAll() }

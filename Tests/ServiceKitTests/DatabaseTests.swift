@@ -1,4 +1,5 @@
 import Foundation
+import HuddleEffects
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
@@ -109,7 +110,8 @@ struct DatabaseTests {
 
     @Test("an unreachable PostgreSQL fails fast with a clear message")
     func unreachable() async throws {
-        let database = try await Database.open(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", logger: Self.logger)
+        let database = try await Database.open(
+            url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", now: Effects.system.now, logger: Self.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await database.run() }
             defer { group.cancelAll() }

@@ -38,7 +38,8 @@ struct OutboxDeliveryTests {
     static func commit(_ count: Int, from first: Int = 0, aggregates: Int = 10, in database: Database) async throws {
         for index in first..<(first + count) {
             try await database.transaction { sql in
-                try await Outbox().append(OutboxTests.testEvent, aggregateID: "a\(index % aggregates)", payload: ["n": index], on: sql)
+                try await Outbox(now: database.now).append(
+                    OutboxTests.testEvent, aggregateID: "a\(index % aggregates)", payload: ["n": index], on: sql)
             }
         }
     }
@@ -174,7 +175,7 @@ struct OutboxDeliveryTests {
         try await DatabaseTests.withDatabase(store) { database in
             try await database.migrate(OutboxTests.migrations, logger: DatabaseTests.logger)
             try await Self.commit(30, in: database)
-            try await OutboxTests.waitUntilShown(30, by: Outbox(), in: database)
+            try await OutboxTests.waitUntilShown(30, by: Outbox(now: database.now), in: database)
             let transport = RefusingTransport()
             let three = OutboxDispatcher(
                 database: database, transport: transport, settings: .init(subscribers: [.search], batchSize: 4, partitions: 3),

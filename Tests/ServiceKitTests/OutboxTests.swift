@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
@@ -53,7 +54,7 @@ struct OutboxTests {
     func resumes(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
             try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
+            let outbox = Outbox(now: database.now)
             for index in 0..<5 {
                 _ = try await database.transaction { sql in
                     try await outbox.append(Self.testEvent, aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
@@ -133,7 +134,7 @@ struct OutboxTests {
     /// Commits a transaction that writes one event, numbered `n`.
     static func commitEvent(_ n: Int, in database: Database) async throws {
         try await database.transaction { sql in
-            try await Outbox().append(Self.testEvent, aggregateID: "a", payload: ["n": n], on: sql)
+            try await Outbox(now: Effects.system.now).append(Self.testEvent, aggregateID: "a", payload: ["n": n], on: sql)
         }
     }
 
@@ -150,7 +151,7 @@ struct OutboxTests {
     func positionsOnlyMoveForward(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
             try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
+            let outbox = Outbox(now: database.now)
             try await database.transaction { sql in
                 for _ in 0..<3 {
                     try await outbox.append(
@@ -169,7 +170,7 @@ struct OutboxTests {
     func pruning(store: TestStore) async throws {
         try await DatabaseTests.withDatabase(store) { database in
             try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
+            let outbox = Outbox(now: database.now)
             let old = Date().addingTimeInterval(-3 * 24 * 3600)
             try await database.transaction { sql in
                 for index in 0..<4 {
@@ -207,7 +208,7 @@ struct OutboxTests {
                     .run()
             }
             try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
+            let outbox = Outbox(now: database.now)
             try await database.transaction { sql in
                 try await outbox.append(Self.testEvent, aggregateID: "a", payload: ["n": 2], on: sql)
             }
@@ -228,7 +229,7 @@ struct OutboxTests {
     func openTransactionHoldsBack() async throws {
         try await DatabaseTests.withDatabase(.postgres) { database in
             try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox()
+            let outbox = Outbox(now: database.now)
             let (appended, appendedNow) = AsyncStream.makeStream(of: Void.self)
             let (released, release) = AsyncStream.makeStream(of: Void.self)
             let first = Task {

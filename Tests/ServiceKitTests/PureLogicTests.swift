@@ -1,7 +1,9 @@
 import Contracts
 import Foundation
 import HTTPTypes
+import HuddleEffects
 import ServiceHTTP
+import ServiceKitTesting
 import Testing
 
 @testable import AuthService
@@ -41,7 +43,7 @@ struct PureLogicTests {
 
     @Test("the token bucket allows a burst, then one request per refill")
     func tokenBucket() {
-        let limiter = RateLimiter(ratePerSecond: 2, burst: 3)
+        let limiter = RateLimiter(ratePerSecond: 2, burst: 3, now: Effects.unexpected.now)
         #expect((0..<3).map { _ in limiter.check(client: "a", now: 100) } == [nil, nil, nil])
         #expect(limiter.check(client: "a", now: 100) == 1)
         #expect(limiter.check(client: "b", now: 100) == nil)

@@ -1,6 +1,7 @@
 import AuthService
 import Contracts
 import Foundation
+import HuddleEffects
 import Hummingbird
 import NIOHTTP1
 import ServiceClients
@@ -16,7 +17,7 @@ struct TokenVerificationTests {
 
     /// A minimal module with one protected route, wired like every real one.
     static let protectedModule = ModuleBuilder(.catalog) { reader, dependencies in
-        let verifier = TokenVerifier(source: AuthKeys(dependencies: dependencies))
+        let verifier = TokenVerifier(source: AuthKeys(dependencies: dependencies), now: Effects.system.now)
         let router = Router<HuddleRequestContext>.huddle(module: .catalog, verifier: verifier, dependencies: dependencies)
         router.group("v1/whoami", context: AuthenticatedContext.self).get { _, context in context.userID.description }
         var app = Application(

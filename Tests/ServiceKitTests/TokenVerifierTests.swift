@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import JWTKit
 import ServerContracts
 import ServiceHTTP
@@ -52,10 +53,11 @@ struct TokenVerifierTests {
         let source = KeySource()
         let first = try EdDSA.PrivateKey()
         await source.publish(first, kid: "k1")
-        let verifier = TokenVerifier(source: source, keyRefetchInterval: .zero)
+        let verifier = TokenVerifier(source: source, now: Effects.system.now, keyRefetchInterval: .zero)
         let user = UserID(), session = SessionID()
 
-        let token = try await Self.sign(AccessClaims(userID: user, sessionID: session, roles: [.administrator]), with: first, kid: "k1")
+        let token = try await Self.sign(
+            AccessClaims(userID: user, sessionID: session, roles: [.administrator], issuedAt: Date()), with: first, kid: "k1")
         let identity = try await verifier.verify(token)
         #expect(identity == Identity(userID: user, sessionID: session, roles: [.administrator]))
         #expect(try await verifier.verify(token) == identity)
@@ -69,12 +71,14 @@ struct TokenVerifierTests {
         // Rotated key: an unseen kid makes the verifier fetch the JWKS again.
         let second = try EdDSA.PrivateKey()
         await source.publish(second, kid: "k2")
-        let rotated = try await Self.sign(AccessClaims(userID: user, sessionID: SessionID(), roles: []), with: second, kid: "k2")
+        let rotated = try await Self.sign(
+            AccessClaims(userID: user, sessionID: SessionID(), roles: [], issuedAt: Date()), with: second, kid: "k2")
         #expect(try await verifier.verify(rotated).userID == user)
         #expect(await source.fetches == 2)
 
         // A token claiming k1 but signed by another key fails, cache or not.
-        let impostor = try await Self.sign(AccessClaims(userID: UserID(), sessionID: session, roles: []), with: second, kid: "k1")
+        let impostor = try await Self.sign(
+            AccessClaims(userID: UserID(), sessionID: session, roles: [], issuedAt: Date()), with: second, kid: "k1")
         await #expect(throws: TokenVerifier.Failure.invalid) { try await verifier.verify(impostor) }
 
         await source.revoke(session)
@@ -87,9 +91,9 @@ struct TokenVerifierTests {
         let source = KeySource()
         let key = try EdDSA.PrivateKey()
         await source.publish(key, kid: "k1")
-        let verifier = TokenVerifier(source: source)
+        let verifier = TokenVerifier(source: source, now: Effects.system.now)
         let tokens = try await (0..<20).asyncMap { _ in
-            try await Self.sign(AccessClaims(userID: UserID(), sessionID: SessionID(), roles: []), with: key, kid: "k1")
+            try await Self.sign(AccessClaims(userID: UserID(), sessionID: SessionID(), roles: [], issuedAt: Date()), with: key, kid: "k1")
         }
         let verified = await withTaskGroup(of: Bool.self) { group in
             for token in tokens { group.addTask { (try? await verifier.verify(token)) != nil } }
@@ -105,22 +109,25 @@ struct TokenVerifierTests {
         let key = try EdDSA.PrivateKey()
         await source.publish(key, kid: "k1")
         await source.failFirst(2)
-        let verifier = TokenVerifier(source: source)
-        let token = try await Self.sign(AccessClaims(userID: UserID(), sessionID: SessionID(), roles: []), with: key, kid: "k1")
+        let verifier = TokenVerifier(source: source, now: Effects.system.now)
+        let token = try await Self.sign(
+            AccessClaims(userID: UserID(), sessionID: SessionID(), roles: [], issuedAt: Date()), with: key, kid: "k1")
         #expect(try await verifier.verify(token).sessionID != SessionID())
         #expect(await source.fetches == 3)
 
         let down = KeySource()
         await down.publish(key, kid: "k1")
         await down.failFirst(3)
-        await #expect(throws: TokenVerifier.Failure.keysUnavailable) { try await TokenVerifier(source: down).verify(token) }
+        await #expect(throws: TokenVerifier.Failure.keysUnavailable) {
+            try await TokenVerifier(source: down, now: Effects.system.now).verify(token)
+        }
         #expect(await down.fetches == 3)
     }
 
     @Test("garbage is refused without asking for keys")
     func garbage() async throws {
         let source = KeySource()
-        let verifier = TokenVerifier(source: source)
+        let verifier = TokenVerifier(source: source, now: Effects.system.now)
         await #expect(throws: TokenVerifier.Failure.malformed) { try await verifier.verify("not.a.jwt") }
         #expect(await source.fetches == 0)
     }

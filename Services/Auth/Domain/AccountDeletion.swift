@@ -22,7 +22,7 @@ struct AccountDeletion: Sendable {
     let apple: AppleIdentityVerifier
     let appleRevocations: AppleRevocations
     let logger: Logger
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 

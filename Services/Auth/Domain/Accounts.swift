@@ -34,7 +34,7 @@ struct Accounts: Sendable {
     let administratorEmails: Set<String>
     /// The clock: tests set it.
     let now: @Sendable () -> Date
-    let profileEvents = ProfileEvents()
+    var profileEvents: ProfileEvents { ProfileEvents(outbox: Outbox(now: database.now)) }
 
     func register(_ request: RegisterRequest) async throws -> Contracts.Session {
         let email = AuthValidation.normalizedEmail(request.email)

@@ -33,7 +33,8 @@ struct DataExports: Sendable {
             // A turn repeats only when an insert met a pending export, which the next turn reads.
             while true {
                 if let pending = try await store.pending(of: user, on: sql) { return pending }
-                let export = DataExport(id: .timeOrdered(), status: .pending, requestedAt: now())
+                let requestedAt = now()
+                let export = DataExport(id: .timeOrdered(at: requestedAt), status: .pending, requestedAt: requestedAt)
                 if try await store.insertUnlessPending(export, of: user, on: sql) {
                     try await requested.ring(on: sql)
                     return export

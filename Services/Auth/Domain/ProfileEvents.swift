@@ -6,7 +6,7 @@ import ServiceStore
 /// Writes `auth.user.profileChanged` and `auth.user.followed` with the change they describe (same
 /// transaction).
 struct ProfileEvents: Sendable {
-    let outbox = Outbox()
+    let outbox: Outbox
 
     func published(_ user: User, on sql: any SQLDatabase) async throws {
         try await outbox.append(

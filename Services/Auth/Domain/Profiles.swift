@@ -14,7 +14,7 @@ struct Profiles: Sendable {
     let follows: any FollowStore
     /// Names with a filtered word are refused.
     let filter: ContentFilter
-    let events = ProfileEvents()
+    var events: ProfileEvents { ProfileEvents(outbox: Outbox(now: database.now)) }
 
     static let maxFriendIDs = FriendMatchRequest.maxFacebookIDs
     static let maxProfileIDs = ProfilesRequest.maxIDs

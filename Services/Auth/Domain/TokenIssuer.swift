@@ -14,12 +14,13 @@ actor TokenIssuer {
     private let keys = JWTKeyCollection()
     private var signingKeyID: JWKIdentifier?
     private var published = JWKS(keys: [])
-    /// The clock that dates a new signing key.
-    let now: @Sendable () -> Date = Date.init
+    /// The clock that dates a new signing key and each token.
+    let now: @Sendable () -> Date
     /// How long an access token lasts (at most `AccessClaims.lifetime`).
     let accessLifetime: TimeInterval
 
-    init(accessLifetime: TimeInterval = AccessClaims.lifetime) {
+    init(accessLifetime: TimeInterval = AccessClaims.lifetime, now: @escaping @Sendable () -> Date) {
+        self.now = now
         self.accessLifetime = min(accessLifetime, AccessClaims.lifetime)
     }
 
@@ -58,7 +59,7 @@ actor TokenIssuer {
 
     func accessToken(for user: User, session: SessionID, roles: Set<Role>) async throws -> String {
         try await keys.sign(
-            AccessClaims(userID: user.id, sessionID: session, roles: roles, lifetime: accessLifetime), kid: signingKeyID)
+            AccessClaims(userID: user.id, sessionID: session, roles: roles, issuedAt: now(), lifetime: accessLifetime), kid: signingKeyID)
     }
 
     var jwks: JWKS { published }

@@ -29,10 +29,13 @@ struct AppleIdentityVerifier: Sendable {
     let settings: Settings
     let keySet: AppleKeySet
     let logger: Logger
+    /// The module's clock, against which a token without a nonce must be recent.
+    let now: @Sendable () -> Date
 
-    init(settings: Settings, httpClient: HTTPClient, logger: Logger) {
+    init(settings: Settings, httpClient: HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.settings = settings
         self.logger = logger
+        self.now = now
         keySet = AppleKeySet(
             url: settings.baseURL + "/auth/keys", httpClient: httpClient, timeout: settings.timeout, refetchAfter: settings.refetchAfter,
             logger: logger)
@@ -88,7 +91,7 @@ struct AppleIdentityVerifier: Sendable {
             let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
             guard claims.nonce == expectedNonce else { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
         } else {
-            guard let issued = claims.iat?.value, Date().timeIntervalSince(issued) < 600 else {
+            guard let issued = claims.iat?.value, now().timeIntervalSince(issued) < 600 else {
                 throw AuthError.invalidProviderToken("The token was not issued in the last ten minutes.")
             }
         }

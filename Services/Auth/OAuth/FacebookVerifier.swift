@@ -32,6 +32,8 @@ struct FacebookVerifier: Sendable {
     let settings: Settings
     let httpClient: HTTPClient
     let logger: Logger
+    /// The module's clock, against which the token's expiry is judged.
+    let now: @Sendable () -> Date
 
     func verify(_ userToken: String) async throws -> ProviderIdentity {
         guard let baseURL = settings.baseURL else {
@@ -46,7 +48,7 @@ struct FacebookVerifier: Sendable {
             throw AuthError.invalidOAuthToken("The provider says the token is not valid.")
         }
         guard data.appID == settings.appID else { throw AuthError.invalidOAuthToken("The token was issued to another app.") }
-        if let expiresAt = data.expiresAt, expiresAt != 0, Date(timeIntervalSince1970: TimeInterval(expiresAt)) <= Date() {
+        if let expiresAt = data.expiresAt, expiresAt != 0, Date(timeIntervalSince1970: TimeInterval(expiresAt)) <= now() {
             throw AuthError.invalidOAuthToken("The token has expired.")
         }
         let profile: ProfileResponse = try await get(

@@ -13,11 +13,14 @@ protocol FollowStore: Sendable {
 }
 
 struct SQLFollowStore: FollowStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     /// One statement, so two follows at once cannot both find none and both insert: on PostgreSQL the
     /// second insert failed on the pair's key (500s from a burst of sixteen).
     func follow(_ follower: UserID, _ followee: UserID, on sql: any SQLDatabase) async throws -> Bool {
         try await !sql.insert(into: "follows").columns("follower_id", "followee_id", "created_at")
-            .values(SQLBind(follower.description), SQLBind(followee.description), SQLBind(Date()))
+            .values(SQLBind(follower.description), SQLBind(followee.description), SQLBind(now()))
             .ignoringConflicts().returning("seq").all().isEmpty
     }
 

@@ -25,11 +25,14 @@ enum RotationOutcome: Sendable, Equatable {
 }
 
 struct SQLSessionStore: SessionStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     func insert(session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, on sql: any SQLDatabase) async throws {
-        let now = Date()
+        let createdAt = now()
         try await sql.insert(into: "sessions").columns("id", "user_id", "created_at", "expires_at")
-            .values(SQLBind(session.description), SQLBind(user.description), SQLBind(now), SQLBind(expiresAt)).run()
-        try await insertToken(refreshHash, session: session, at: now, on: sql)
+            .values(SQLBind(session.description), SQLBind(user.description), SQLBind(createdAt), SQLBind(expiresAt)).run()
+        try await insertToken(refreshHash, session: session, at: createdAt, on: sql)
     }
 
     func rotate(refreshHash: String, newHash: String, now: Date, on sql: any SQLDatabase) async throws -> RotationOutcome {

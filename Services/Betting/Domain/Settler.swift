@@ -14,7 +14,7 @@ import ServiceStore
 struct Settler: Sendable {
     let tickets: any TicketStore
     let ledger: Ledger
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     let settings: BettingSettings
     let now: @Sendable () -> Date
 

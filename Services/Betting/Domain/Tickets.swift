@@ -19,7 +19,7 @@ struct Tickets: Sendable {
     let wallets: Wallets
     let settings: BettingSettings
     let now: @Sendable () -> Date
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     /// `betting_tickets_placed_total` and `betting_stakes_total` (minor units of the wallets'
     /// currency), made once: a lookup in the metrics factory on every ticket costs more.
     private let placedCount = Counter(label: "betting_tickets_placed_total")

@@ -11,7 +11,7 @@ struct Leagues: Sendable {
     let database: Database
     let leagues: any LeagueStore
     let teams: Teams
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 

@@ -10,7 +10,7 @@ struct Places: Sendable {
     let database: Database
     let courses: any CourseStore
     let venues: any VenueStore
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: database.now) }
 
     func createCourse(_ request: CreateCourseRequest, by identity: Identity) async throws -> Course {
         try requireAdministrator(identity)

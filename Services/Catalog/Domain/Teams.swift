@@ -17,7 +17,7 @@ struct Teams: Sendable {
     let gatekeeper: Gatekeeper
     /// Names with a filtered word are refused.
     let filter: ContentFilter
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 

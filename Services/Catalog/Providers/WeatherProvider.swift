@@ -20,10 +20,13 @@ actor WeatherProvider {
     private let settings: Settings
     private let httpClient: HTTPClient
     private let logger: Logger
+    /// The module's clock, which dates what the provider answered.
+    private let now: @Sendable () -> Date
     private var cache: [CourseID: (weather: Weather, expires: ContinuousClock.Instant)] = [:]
 
-    init(settings: Settings, httpClient: HTTPClient, logger: Logger) {
+    init(settings: Settings, httpClient: HTTPClient, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.settings = settings
+        self.now = now
         self.httpClient = httpClient
         self.logger = logger
     }
@@ -46,7 +49,7 @@ actor WeatherProvider {
             return Weather(
                 courseId: course.id, temperatureCelsius: current.temperature, windSpeedKmh: current.windspeed,
                 windDirectionDegrees: current.winddirection, weatherCode: current.weathercode, observedAt: current.time,
-                fetchedAt: Date())
+                fetchedAt: now())
         } catch {
             logger.warning("weather provider failed for course \(course.id): \(error)")
             throw CatalogError.weatherUnavailable

@@ -13,12 +13,15 @@ protocol CourseStore: Sendable {
 }
 
 struct SQLCourseStore: CourseStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     func insert(_ course: Course, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "courses").columns("id", "name", "name_key", "lat", "lng", "address", "website", "created_at")
             .values(
                 SQLBind(course.id.description), SQLBind(course.name), SQLBind(NameCursor.key(course.name)),
                 SQLBind(course.location.lat), SQLBind(course.location.lng), SQLBind(course.location.address),
-                SQLBind(course.website), SQLBind(Date())
+                SQLBind(course.website), SQLBind(now())
             ).run()
         for hole in course.holes { try await save(hole, in: course.id, on: sql) }
     }

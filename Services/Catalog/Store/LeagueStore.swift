@@ -22,6 +22,9 @@ protocol LeagueStore: Sendable {
 }
 
 struct SQLLeagueStore: LeagueStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     static let columns = [
         "id", "name", "sport", "skill", "age_group", "gender", "privacy", "lat", "lng", "address", "manager_id", "created_at",
     ]
@@ -77,7 +80,7 @@ struct SQLLeagueStore: LeagueStore {
 
     func add(_ team: TeamID, to league: LeagueID, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "league_teams").columns("league_id", "team_id", "added_at")
-            .values(SQLBind(league.description), SQLBind(team.description), SQLBind(Date()))
+            .values(SQLBind(league.description), SQLBind(team.description), SQLBind(now()))
             .ignoringConflicts(with: ["league_id", "team_id"]).run()
     }
 

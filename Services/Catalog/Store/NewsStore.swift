@@ -20,6 +20,9 @@ protocol NewsStore: Sendable {
 }
 
 struct SQLNewsStore: NewsStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     static let columns = ["id", "title", "summary", "url", "image_url", "source", "sport", "published_at"]
 
     func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool {
@@ -27,7 +30,7 @@ struct SQLNewsStore: NewsStore {
             .values(
                 SQLBind(article.id.description), SQLBind(article.title), SQLBind(article.summary), SQLBind(article.url),
                 SQLBind(article.imageUrl), SQLBind(article.source), SQLBind(article.sport.rawValue), SQLBind(article.publishedAt),
-                SQLBind(Date())
+                SQLBind(now())
             )
             .ignoringConflicts(with: ["url"]).returning("id").all()
         return !inserted.isEmpty
@@ -49,7 +52,7 @@ struct SQLNewsStore: NewsStore {
 
     func bookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "bookmarks").columns("user_id", "article_id", "created_at")
-            .values(SQLBind(user.description), SQLBind(article.description), SQLBind(Date()))
+            .values(SQLBind(user.description), SQLBind(article.description), SQLBind(now()))
             .ignoringConflicts(with: ["user_id", "article_id"]).run()
     }
 

@@ -32,6 +32,9 @@ protocol TeamStore: Sendable {
 }
 
 struct SQLTeamStore: TeamStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     static let columns = [
         "id", "name", "sport", "privacy", "lat", "lng", "address", "age_group", "gender", "skill", "manager_id", "created_at",
     ]
@@ -89,7 +92,7 @@ struct SQLTeamStore: TeamStore {
 
     func setMembership(_ role: Membership, of user: UserID, in team: TeamID, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "memberships").columns("team_id", "user_id", "role", "created_at")
-            .values(SQLBind(team.description), SQLBind(user.description), SQLBind(role.rawValue), SQLBind(Date()))
+            .values(SQLBind(team.description), SQLBind(user.description), SQLBind(role.rawValue), SQLBind(now()))
             .onConflict(with: ["team_id", "user_id"]) { $0.set(excludedValueOf: "role") }
             .run()
     }

@@ -11,12 +11,15 @@ protocol VenueStore: Sendable {
 }
 
 struct SQLVenueStore: VenueStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     func insert(_ venue: Venue, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "venues").columns("id", "name", "name_key", "lat", "lng", "address", "sports", "website", "created_at")
             .values(
                 SQLBind(venue.id.description), SQLBind(venue.name), SQLBind(NameCursor.key(venue.name)),
                 SQLBind(venue.location.lat), SQLBind(venue.location.lng), SQLBind(venue.location.address),
-                SQLBind(venue.sports.storedList), SQLBind(venue.website), SQLBind(Date())
+                SQLBind(venue.sports.storedList), SQLBind(venue.website), SQLBind(now())
             ).run()
     }
 

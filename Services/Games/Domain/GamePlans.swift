@@ -80,7 +80,7 @@ extension Games {
             throw CommonError.invalid("sport", "a team game is played in the team's sport, \(team.sport.rawValue)")
         }
         let game = Game(
-            id: .timeOrdered(), kind: .team, teamId: team.id, teamName: team.name, organizerId: user, startsAt: request.startsAt,
+            id: .timeOrdered(at: now()), kind: .team, teamId: team.id, teamName: team.name, organizerId: user, startsAt: request.startsAt,
             timeZone: request.timeZone,
             sport: team.sport, privacy: request.privacy ?? team.privacy, ageGroup: request.ageGroup ?? team.ageGroup,
             gender: request.gender ?? team.gender, skill: request.skill ?? team.skill, capacity: request.capacity,
@@ -108,7 +108,8 @@ extension Games {
                 })
         }
         let game = Game(
-            id: .timeOrdered(), kind: .league, leagueId: league.id, homeTeamId: home.id, homeTeamName: home.name, awayTeamId: away.id,
+            id: .timeOrdered(at: now()), kind: .league, leagueId: league.id, homeTeamId: home.id, homeTeamName: home.name,
+            awayTeamId: away.id,
             awayTeamName: away.name, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone, sport: league.sport,
             privacy: request.privacy ?? league.privacy, ageGroup: request.ageGroup ?? league.ageGroup,
             gender: request.gender ?? league.gender, skill: request.skill ?? league.skill, capacity: request.capacity,

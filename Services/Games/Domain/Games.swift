@@ -19,7 +19,7 @@ struct Games: Sendable {
     let gatekeeper: Gatekeeper
     /// Descriptions with a filtered word are refused.
     let filter: ContentFilter
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 

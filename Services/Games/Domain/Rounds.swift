@@ -17,7 +17,7 @@ struct Rounds: Sendable {
     let auth: AuthClient
     /// The clock: tests set it.
     let now: @Sendable () -> Date
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
 
     /// Holes and pars are copied from catalog now, so later edits of the course leave this round
     /// alone. The starter plays; no hole has a score until a player records one.

@@ -26,6 +26,9 @@ protocol RosterStore: Sendable {
 }
 
 struct SQLRosterStore: RosterStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     static let displayOrder: [RosterStatus] = [.going, .maybe, .waitlisted, .invited, .pending, .notGoing]
 
     func placement(of user: UserID, in game: GameID, on sql: any SQLDatabase) async throws -> RosterPlacement? {
@@ -59,7 +62,7 @@ struct SQLRosterStore: RosterStore {
         try await sql.insert(into: "roster").columns("game_id", "user_id", "status", "substitute", "queue_number", "updated_at")
             .values(
                 SQLBind(game.description), SQLBind(user.description), SQLBind(status.rawValue), SQLBind(substitute),
-                SQLBind(queueNumber), SQLBind(Date())
+                SQLBind(queueNumber), SQLBind(now())
             )
             .onConflict(with: ["game_id", "user_id"]) {
                 $0.set(excludedValueOf: "status").set(excludedValueOf: "queue_number").set(excludedValueOf: "updated_at")

@@ -23,6 +23,9 @@ protocol RoundStore: Sendable {
 }
 
 struct SQLRoundStore: RoundStore {
+    /// The module's clock, which stamps the rows this store writes.
+    let now: @Sendable () -> Date
+
     func insert(_ card: Scorecard, on sql: any SQLDatabase) async throws {
         let id = SQLBind(card.id.description)
         try await sql.insert(into: "rounds")
@@ -119,7 +122,7 @@ struct SQLRoundStore: RoundStore {
     {
         try await sql.insert(into: "round_changes")
             .columns("round_id", "version", "kind", "player_id", "hole", "strokes", "changed_at")
-            .values([SQLBind(round.description), SQLBind(version), SQLBind(kind.rawValue)] + values + [SQLBind(Date())]).run()
+            .values([SQLBind(round.description), SQLBind(version), SQLBind(kind.rawValue)] + values + [SQLBind(now())]).run()
     }
 
     /// Whole cards for the rounds `query` selects, in its order: four queries however many rounds.

@@ -65,17 +65,20 @@ struct BalancingRules: Sendable {
 final class Balancer: Sendable {
     let directory: ServiceDirectory
     let rules: BalancingRules
+    /// The gateway's clock, which times an instance left out.
+    let clock: @Sendable () -> Date
     private let states = NIOLockedValueBox<[ServiceModule: [String: BalancingRules.Instance]]>([:])
 
-    init(directory: ServiceDirectory, rules: BalancingRules = BalancingRules()) {
+    init(directory: ServiceDirectory, rules: BalancingRules = BalancingRules(), now: @escaping @Sendable () -> Date) {
         self.directory = directory
+        clock = now
         self.rules = rules
     }
 
     /// Takes an instance of `module` for one exchange (counted outstanding until `finished`).
     func take(_ module: ServiceModule, excluding tried: Set<String> = []) -> String? {
         let bases = directory.instances(of: module)
-        let now = Date().timeIntervalSince1970
+        let now = clock().timeIntervalSince1970
         return states.withLockedValue { all in
             var states = all[module] ?? [:]
             BalancingRules.sync(&states, with: bases)
@@ -88,7 +91,7 @@ final class Balancer: Sendable {
     }
 
     func finished(_ module: ServiceModule, _ base: String, reached: Bool) {
-        let now = Date().timeIntervalSince1970
+        let now = clock().timeIntervalSince1970
         states.withLockedValue { all in
             guard var instance = all[module]?[base] else { return }
             rules.finished(&instance, reached: reached, at: now)

@@ -17,7 +17,7 @@ struct Cases: Sendable {
     /// How soon a case should be decided; open cases older than this are overdue.
     let responseTime: TimeInterval
     let logger: Logger
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     let now: @Sendable () -> Date
     /// How many earlier actions against the owner a case shows.
     static let historyShown = 20

@@ -20,7 +20,7 @@ struct Reports: Sendable {
     let settings: ModerationSettings
     let moderators: any ModeratorStore
     let logger: Logger
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
     let now: @Sendable () -> Date
 
     /// The report and whether this call made it.

@@ -15,10 +15,12 @@ struct FCMSender: PushSender {
     let url: String
     let project: String
     let timeout: TimeAmount
+    /// The module's clock, from which a push's time to live is counted.
+    let now: @Sendable () -> Date
 
     func send(_ push: OutgoingPush) async -> PushOutcome {
         do {
-            let body = try Self.message(push, now: Date())
+            let body = try Self.message(push, now: now())
             var outcome = try await post(body, forceNewToken: false)
             // A token FCM no longer takes is renewed once at once; any other answer stands.
             if case .retry(let reason, _) = outcome, reason == "UNAUTHENTICATED" { outcome = try await post(body, forceNewToken: true) }

@@ -20,7 +20,7 @@ struct Purchases: Sendable {
     let serverAPI: AppStoreServerAPI?
     let logger: Logger
     let now: @Sendable () -> Date
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: now) }
 
     var products: [Product] { settings.catalog.products }
 

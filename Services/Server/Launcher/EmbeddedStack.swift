@@ -1,5 +1,6 @@
 public import Configuration
 public import Contracts
+public import HuddleEffects
 public import Logging
 public import ServiceHTTP
 public import ServiceLifecycle
@@ -17,7 +18,7 @@ public final class EmbeddedStack: Sendable {
     /// their migrations take, and only a module that fails to start ends the wait).
     public static func start(
         modules: [ServiceModule], builders: [ServiceModule: ModuleBuilder], reader: ConfigReader, internalKeys: InternalKeys? = nil,
-        logger: Logger,
+        effects: Effects = .system, logger: Logger,
         extraServices: [any Service] = [], gracefulShutdownSignals: [UnixSignal] = [], startupTimeout: Duration? = .seconds(30)
     ) async throws -> EmbeddedStack {
         // A module started without the address of one it calls would fail on its first request;
@@ -27,7 +28,7 @@ public final class EmbeddedStack: Sendable {
                 key: "\(callee.rawValue).url",
                 hint: "\(caller.rawValue) calls \(callee.rawValue): set \(callee.rawValue.uppercased())_URL to its address")
         }
-        let runner = try ModuleRunner(reader: reader, internalKeys: internalKeys, logger: logger)
+        let runner = try ModuleRunner(reader: reader, internalKeys: internalKeys, effects: effects, logger: logger)
         let services = try await runner.services(for: modules, builders: builders, reader: reader)
         let group = runner.group(running: extraServices + services, signals: gracefulShutdownSignals, logger: logger)
         let task = Task { try await runner.run(group) }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOHTTP1
 import ProviderStandIns
@@ -22,7 +23,7 @@ enum DemoBetting {
             let token = try await APIClient(baseURL: authURL).value(AuthAPI.login, body: login).accessToken
             let history = try await betting.value(BettingAPI.tickets, query: "limit=100", token: token)
             if history.items.contains(where: { $0.status != .open }) { return true }
-            let kickoff = Date().addingTimeInterval(20 * 60)
+            let kickoff = Effects.system.now().addingTimeInterval(20 * 60)
             let scheduled = try await feed.schedule(
                 .init(home: home, away: away, kickoff: kickoff, odds: .init(home: "1.85", draw: "3.60", away: "4.20")))
             let fixture = try await priced(betting: betting, kickoff: kickoff)

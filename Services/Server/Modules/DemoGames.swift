@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOHTTP1
 import ServiceClients
@@ -37,7 +38,7 @@ enum DemoGames {
         guard upcoming.items.isEmpty else { return }
         let teams = try await catalog.value(CatalogAPI.teams, query: "member=me", token: chloe)
         // Whole hours, a few days out, so the demo always has something coming up.
-        let today = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        let today = Date(timeIntervalSince1970: (Effects.system.now().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         func day(_ days: Double, hour: Double) -> Date { today.addingTimeInterval(days * 86_400 + hour * 3600) }
 
         if let spikers = teams.items.first(where: { $0.name == "Kalev Spikers" }) {

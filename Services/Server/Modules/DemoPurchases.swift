@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOHTTP1
 import ServiceClients
@@ -42,7 +43,7 @@ enum DemoPurchases {
                 let accountToken = try await purchases.value(PurchasesAPI.accountToken, token: token).appAccountToken
                 var fields = ["productId": product, "appAccountToken": accountToken.uuidString]
                 if product == "huddle.membership.monthly" {
-                    fields["expiresDate"] = ISO8601DateFormatter().string(from: Date().addingTimeInterval(30 * 86_400))
+                    fields["expiresDate"] = ISO8601DateFormatter().string(from: Effects.system.now().addingTimeInterval(30 * 86_400))
                 }
                 struct Signed: Decodable { let signedTransaction: String }
                 let signed = try await appStore.raw(.POST, "/test/appstore/transactions", json: fields)

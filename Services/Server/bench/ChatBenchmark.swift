@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -189,7 +190,7 @@ struct ChatBenchmark: AsyncParsableCommand {
     private func historyPages(room: RoomID, reader: Session, chat: TestClient, store url: String) async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let database = try await Database.open(url: url, logger: logger)
+        let database = try await Database.open(url: url, now: Effects.system.now, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await database.run() }
             defer { group.cancelAll() }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import HuddleModules
 import Logging
 import ModuleLauncher
@@ -63,11 +64,12 @@ struct EventsBenchmark: AsyncParsableCommand {
         var random = SplitMix64(seed: 7)
         let backlog = try (0..<events).map { _ in
             let game = SearchBenchmark.randomGame(using: &random)
-            return try GameEvent.created.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date())
+            return try GameEvent.created.event(
+                GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Effects.system.now())
         }
         let before = try await applied()
         try await games.transaction { sql in
-            for event in backlog { try await Outbox().append(event, on: sql) }
+            for event in backlog { try await Outbox(now: Effects.system.now).append(event, on: sql) }
         }
         let started = ContinuousClock.now
         while try await applied() < before + events { try await Task.sleep(for: .milliseconds(10)) }
@@ -124,7 +126,8 @@ struct EventsBenchmark: AsyncParsableCommand {
     /// A pick-up game next week in Tallinn.
     static func pickup() -> CreateGameRequest {
         CreateGameRequest(
-            kind: .pickup, startsAt: Date().addingTimeInterval(7 * 86_400).wholeSeconds, location: Location(lat: 59.437, lng: 24.7536),
+            kind: .pickup, startsAt: Effects.system.now().addingTimeInterval(7 * 86_400).wholeSeconds,
+            location: Location(lat: 59.437, lng: 24.7536),
             sport: .football, privacy: .public, ageGroup: .adult, gender: .coed, skill: .intermediate)
     }
 
@@ -137,7 +140,7 @@ struct EventsBenchmark: AsyncParsableCommand {
     /// The stores at `urls` open (beside the stack's own connections) for the length of `body`.
     private func withOpen(_ urls: [String], logger: Logger, _ body: ([Database]) async throws -> Void) async throws {
         var databases: [Database] = []
-        for url in urls { databases.append(try await Database.open(url: url, logger: logger)) }
+        for url in urls { databases.append(try await Database.open(url: url, now: Effects.system.now, logger: logger)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for database in databases { group.addTask { try await database.run() } }
             defer { group.cancelAll() }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import HuddleModules
 import Logging
 import NIOConcurrencyHelpers
@@ -109,7 +110,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         gateways: [(url: String, process: ChildProcess)], logger: Logger
     ) async throws -> MatchID {
         let fixture = try await feed.schedule(
-            .init(home: "Bench Rovers", away: "Bench United", kickoff: Date().addingTimeInterval(60)))
+            .init(home: "Bench Rovers", away: "Bench United", kickoff: Effects.system.now().addingTimeInterval(60)))
         try await feed.setStatus(fixture, "1H")
         let reader = TestClient(baseURL: games[0])
         var current: Match?
@@ -154,7 +155,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
             let firstFrames = devices.map(\.frameCount)
             let startVersion = devices.compactMap { $0.arrivals().last?.message.version }.max() ?? 0
             // Wall time of the continuous clock's readings, to compare arrivals with updatedAt.
-            let base = (clock: ContinuousClock.now, wall: Date())
+            let base = (clock: ContinuousClock.now, wall: Effects.system.now())
             let cpu = FanOutCPU(server: modules, relays: gateways.map(\.process))
             for _ in 0..<seconds {
                 try await feed.record(
@@ -217,7 +218,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
 
     /// When games stored each version of the match (`match_changes.changed_at`, its `updatedAt`).
     private static func ingestionTimes(of match: MatchID, store url: String, logger: Logger) async throws -> [Int: Date] {
-        let database = try await Database.open(url: url, logger: logger)
+        let database = try await Database.open(url: url, now: Effects.system.now, logger: logger)
         return try await withThrowingTaskGroup(of: [Int: Date].self) { group in
             group.addTask {
                 try await database.run()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import ProviderStandIns
 import SQLKit
@@ -40,7 +41,7 @@ struct PushesBenchmark: AsyncParsableCommand {
                 let server = try ChildProcess.huddle(["--modules", "auth,notify"], settings: settings, data: data)
                 defer { server.stop() }
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
-                let database = try await Database.open(url: notifyDB, logger: .quiet("bench"))
+                let database = try await Database.open(url: notifyDB, now: Effects.system.now, logger: .quiet("bench"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await database.run() }
                     defer { group.cancelAll() }
@@ -59,7 +60,7 @@ struct PushesBenchmark: AsyncParsableCommand {
     }
 
     private func reminderPushes(_ database: Database, recorder: PushRecorder) async throws {
-        let game = GameID(), start = Date().addingTimeInterval(10)
+        let game = GameID(), start = Effects.system.now().addingTimeInterval(10)
         let written = ContinuousClock.now
         var due: [String: Date] = [:]
         let chunk = 1000
@@ -83,7 +84,7 @@ struct PushesBenchmark: AsyncParsableCommand {
                 for (user, token, at) in rows {
                     devices = devices.values(
                         SQLBind(token), SQLBind(user.description), SQLBind("apns"), SQLBind("sandbox"), SQLBind("app.huddle.ios"),
-                        SQLBind(Date()))
+                        SQLBind(Effects.system.now()))
                     queued = queued.values(
                         SQLBind(game.description), SQLBind(user.description), SQLBind("soon"), SQLBind(at), SQLBind("pending"))
                 }
@@ -96,7 +97,7 @@ struct PushesBenchmark: AsyncParsableCommand {
                 format: "pushes: %d reminders written in %.1f s, due over %d s from %@", reminders, (ContinuousClock.now - written).seconds,
                 window, "\(start)"))
         let deadline = start.addingTimeInterval(Double(window) + 180)
-        while Date() < deadline, recorder.tokenCount(service: "apns") < reminders {
+        while Effects.system.now() < deadline, recorder.tokenCount(service: "apns") < reminders {
             try await Task.sleep(for: .milliseconds(500))
         }
         let received = recorder.attempts(service: "apns")
@@ -131,7 +132,7 @@ struct PushesBenchmark: AsyncParsableCommand {
             for (user, token) in members {
                 devices = devices.values(
                     SQLBind(token), SQLBind(user.description), SQLBind("apns"), SQLBind("sandbox"), SQLBind("app.huddle.ios"),
-                    SQLBind(Date()))
+                    SQLBind(Effects.system.now()))
             }
             try await devices.run()
         }
@@ -140,17 +141,19 @@ struct PushesBenchmark: AsyncParsableCommand {
             let before = recorder.attempts(service: "apns")
             let game = Game(
                 id: GameID(), kind: .team, teamId: TeamID(), teamName: "Bench Rovers", organizerId: UserID(),
-                startsAt: Date().addingTimeInterval(7 * 86_400), sport: .cricket, privacy: .public, ageGroup: .adult, gender: .coed,
+                startsAt: Effects.system.now().addingTimeInterval(7 * 86_400), sport: .cricket, privacy: .public, ageGroup: .adult,
+                gender: .coed,
                 skill: .any,
-                createdAt: Date())
+                createdAt: Effects.system.now())
             let event = try GameEvent.created.event(
-                GameEvent.GameChanged(game: game, invited: members.map(\.0)), aggregateID: game.id.description, occurredAt: Date())
-            let sent = Date()
+                GameEvent.GameChanged(game: game, invited: members.map(\.0)), aggregateID: game.id.description,
+                occurredAt: Effects.system.now())
+            let sent = Effects.system.now()
             try await notify.deliver([event], to: .notify)
             let wanted = members.map { (before[$0.1]?.count ?? 0) + 1 }
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Effects.system.now().addingTimeInterval(30)
             var now = recorder.attempts(service: "apns")
-            while Date() < deadline, zip(members, wanted).contains(where: { (now[$0.0.1]?.count ?? 0) < $0.1 }) {
+            while Effects.system.now() < deadline, zip(members, wanted).contains(where: { (now[$0.0.1]?.count ?? 0) < $0.1 }) {
                 try await Task.sleep(for: .milliseconds(5))
                 now = recorder.attempts(service: "apns")
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import HuddleModules
 import Logging
 import ModuleLauncher
@@ -117,7 +118,8 @@ struct SearchBenchmark: AsyncParsableCommand {
                 let game = randomGame(using: &random, places: places)
                 if game.privacy == .public, centers.count < 20 { centers.append(game.location!.coordinates) }
                 events.append(
-                    try GameEvent.created.event(GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Date()))
+                    try GameEvent.created.event(
+                        GameEvent.GameChanged(game: game), aggregateID: game.id.description, occurredAt: Effects.system.now()))
             }
             batches.append((try HuddleJSON.encoder.encode(EventBatch(events: events)), centers))
             made += count
@@ -191,12 +193,12 @@ struct SearchBenchmark: AsyncParsableCommand {
             using: &random)!
         let place = places.position(using: &random)
         return Game(
-            id: .timeOrdered(), kind: .pickup, organizerId: UserID(),
-            startsAt: Date().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).wholeSeconds,
+            id: .timeOrdered(at: Effects.system.now()), kind: .pickup, organizerId: UserID(),
+            startsAt: Effects.system.now().addingTimeInterval(.random(in: 3600...(60 * 24 * 3600), using: &random)).wholeSeconds,
             sport: Sport.allCases.randomElement(using: &random)!, privacy: privacy,
             ageGroup: AgeGroup.allCases.randomElement(using: &random)!, gender: Gender.allCases.randomElement(using: &random)!,
             skill: Skill.allCases.randomElement(using: &random)!, capacity: 12, goingCount: 1,
             subsNeeded: Int.random(in: 0..<10, using: &random) == 0 ? 2 : 0,
-            location: Location(lat: place.lat, lng: place.lng), createdAt: Date())
+            location: Location(lat: place.lat, lng: place.lng), createdAt: Effects.system.now())
     }
 }

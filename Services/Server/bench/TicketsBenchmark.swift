@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import HuddleModules
 import Logging
 import ProviderStandIns
@@ -143,7 +144,7 @@ struct TicketsBenchmark: AsyncParsableCommand {
     static func fixtures(betting: TestClient, feed: FootballControlClient) async throws -> [TicketPick] {
         var picks: [TicketPick] = []
         for index in 0..<4 {
-            let kickoff = Date().addingTimeInterval(86_400)
+            let kickoff = Effects.system.now().addingTimeInterval(86_400)
             let provider = try await feed.schedule(
                 .init(
                     home: "Bench \(index)", away: "Rivals \(index)", kickoff: kickoff, odds: .init(home: "1.90", draw: "3.40", away: "4.10")
@@ -152,9 +153,10 @@ struct TicketsBenchmark: AsyncParsableCommand {
                 id: MatchID(), league: .init(id: 1, name: "Bench League", country: nil), kickoff: kickoff, status: .notStarted, minute: nil,
                 home: .init(id: 2 * index, name: "Bench \(index)", logo: nil),
                 away: .init(id: 2 * index + 1, name: "Rivals \(index)", logo: nil),
-                score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
+                score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Effects.system.now())
             let event = try MatchEvent.updated.event(
-                MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description, occurredAt: Date())
+                MatchEvent.MatchChanged(match: match, providerFixtureId: provider), aggregateID: match.id.description,
+                occurredAt: Effects.system.now())
             try await betting.deliver([event], to: .betting)
             let priced = try await poll(every: .milliseconds(50)) {
                 try? await betting.call(BettingAPI.fixture, match.id).decode(Fixture.self)

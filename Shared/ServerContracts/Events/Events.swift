@@ -16,11 +16,12 @@ public struct EventEnvelope: Codable, Equatable, Sendable {
     public var traceparent: String?
     public var tracestate: String?
 
+    /// `id` defaults to one ordered by `occurredAt`.
     public init(
-        id: EventID = .timeOrdered(), type: String, aggregateID: String, occurredAt: Date, payload: Data, traceparent: String? = nil,
+        id: EventID? = nil, type: String, aggregateID: String, occurredAt: Date, payload: Data, traceparent: String? = nil,
         tracestate: String? = nil
     ) {
-        self.id = id
+        self.id = id ?? .timeOrdered(at: occurredAt)
         self.type = type
         self.aggregateID = aggregateID
         self.occurredAt = occurredAt

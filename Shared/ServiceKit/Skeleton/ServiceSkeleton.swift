@@ -1,5 +1,6 @@
 public import Configuration
 public import Contracts
+public import HuddleEffects
 public import Hummingbird
 public import HummingbirdCore
 public import JWTKit
@@ -48,9 +49,10 @@ public struct ServiceSkeleton {
         self.dependencies = dependencies
         let logger = dependencies.logger
         database = try await Database.open(
-            url: reader.databaseURL(for: module), logger: logger, maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
+            url: reader.databaseURL(for: module), now: dependencies.effects.now, logger: logger,
+            maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
             keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4))
-        verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies))
+        verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies), now: dependencies.effects.now)
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck],
             readiness: readiness)
@@ -110,7 +112,7 @@ public struct ServiceSkeleton {
         }
         let database = database
         router.on(EventsAPI.applied(by: module)) { _, context in
-            try await Inbox().applied(try context.parameters.id(EventID.self), from: database)
+            try await Inbox(now: database.now).applied(try context.parameters.id(EventID.self), from: database)
         }
     }
 

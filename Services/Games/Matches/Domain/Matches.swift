@@ -14,7 +14,7 @@ struct Matches: Sendable {
     let store: any MatchStore
     /// How long an answer stays current: the live poll interval.
     let maxAgeSeconds: Int
-    let outbox = Outbox()
+    var outbox: Outbox { Outbox(now: database.now) }
 
     /// A match that changed, as it now stands.
     struct Ingested: Sendable {

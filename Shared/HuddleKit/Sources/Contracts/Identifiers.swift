@@ -28,7 +28,7 @@ public struct TypedID<Tag>: Hashable, Sendable, Codable, LosslessStringConvertib
     /// Ids that grow with time are appended to the indexes that hold them (an inbox, a read model
     /// of a million games) instead of landing on a random page of a large index, which would
     /// then be written out again on every commit.
-    public static func timeOrdered(at date: Date = Date()) -> TypedID {
+    public static func timeOrdered(at date: Date) -> TypedID {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
         // The random bits of a version 4 UUID, with the time over its first bytes.
         var uuid = UUID.random().uuid

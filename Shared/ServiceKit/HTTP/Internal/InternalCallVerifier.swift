@@ -22,7 +22,7 @@ public actor InternalCallVerifier {
     }
 
     public init(
-        module: ServiceModule, publicKeys: [ServiceModule: Curve25519.Signing.PublicKey], now: @escaping @Sendable () -> Date = Date.init
+        module: ServiceModule, publicKeys: [ServiceModule: Curve25519.Signing.PublicKey], now: @escaping @Sendable () -> Date
     ) {
         self.module = module
         self.publicKeys = publicKeys

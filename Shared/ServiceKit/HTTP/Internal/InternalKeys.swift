@@ -1,7 +1,7 @@
 public import Configuration
 public import Contracts
 public import Crypto
-import Foundation
+public import Foundation
 
 /// Every module's identity for internal calls: an Ed25519 key pair each. A module holds its own
 /// private key (`<module>.internal.key`) and every module's public key (`internal.keys`), so it can
@@ -89,7 +89,7 @@ public struct InternalKeys: Sendable {
     public func privateKeyText(of module: ServiceModule) -> String? { privateKeys[module]?.rawRepresentation.base64EncodedString() }
 
     /// The credential `module` signs its internal calls with; nil when its private key is not held here.
-    public func credential(of module: ServiceModule) -> ModuleCredential? {
-        privateKeys[module].map { ModuleCredential(module: module, key: $0) }
+    public func credential(of module: ServiceModule, now: @escaping @Sendable () -> Date) -> ModuleCredential? {
+        privateKeys[module].map { ModuleCredential(module: module, key: $0, now: now) }
     }
 }

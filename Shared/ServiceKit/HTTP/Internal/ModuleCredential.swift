@@ -36,7 +36,7 @@ public final class ModuleCredential: Sendable {
     private let now: @Sendable () -> Date
     private let issued = NIOLockedValueBox<[ServiceModule: (token: String, renewAfter: Date)]>([:])
 
-    public init(module: ServiceModule, key: Curve25519.Signing.PrivateKey, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(module: ServiceModule, key: Curve25519.Signing.PrivateKey, now: @escaping @Sendable () -> Date) {
         self.module = module
         self.now = now
         self.key = key
@@ -71,9 +71,9 @@ public struct InternalCallers: Sendable {
     private let credentials: [ServiceModule: ModuleCredential]
     public let caller: ServiceModule?
 
-    public init(keys: InternalKeys, as caller: ServiceModule? = nil) {
+    public init(keys: InternalKeys, as caller: ServiceModule? = nil, now: @escaping @Sendable () -> Date) {
         credentials = Dictionary(
-            uniqueKeysWithValues: keys.privateKeys.keys.compactMap { module in keys.credential(of: module).map { (module, $0) } })
+            uniqueKeysWithValues: keys.privateKeys.keys.compactMap { module in keys.credential(of: module, now: now).map { (module, $0) } })
         self.caller = caller
     }
 

@@ -1,4 +1,5 @@
 public import Contracts
+public import HuddleEffects
 public import Hummingbird
 import Prometheus
 public import Tracing
@@ -17,7 +18,9 @@ extension Router where Context == HuddleRequestContext {
             ServerSpanMiddleware<HuddleRequestContext>(module: module)
             RequestIDMiddleware()
             RequestMetricsMiddleware()
-            InternalCallerMiddleware(verifier: InternalCallVerifier(module: module, publicKeys: dependencies.internalKeys.publicKeys))
+            InternalCallerMiddleware(
+                verifier: InternalCallVerifier(
+                    module: module, publicKeys: dependencies.internalKeys.publicKeys, now: dependencies.effects.now))
             AccessTokenMiddleware(verifier: verifier)
         }
         StandardRoutes<HuddleRequestContext>(

@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Configuration
 public import Contracts
 import Foundation
+public import HuddleEffects
 public import Logging
 import NIOCore
 import Prometheus
@@ -38,7 +39,7 @@ public final class ModuleRunner: Sendable {
     /// (`InternalKeys`; required unless `internalKeys` is given), `<module>.url`,
     /// `internal.connect.ms` (default 500), `internal.timeout.ms` (default 2000), `providers.connect.ms`
     /// (default 3000), `shutdown.grace.ms` (default 25000).
-    public init(reader: ConfigReader, internalKeys given: InternalKeys? = nil, logger: Logger) throws {
+    public init(reader: ConfigReader, internalKeys given: InternalKeys? = nil, effects: Effects, logger: Logger) throws {
         guard let internalKeys = try given ?? InternalKeys.configured(by: reader) else {
             throw MissingConfiguration(
                 key: "internal.keys", hint: "set INTERNAL_KEYS and each module's <MODULE>_INTERNAL_KEY; `huddle internal-keys` makes a set")
@@ -63,7 +64,7 @@ public final class ModuleRunner: Sendable {
         let listening = listening
         var dependencies = ServiceDependencies(
             directory: directory, httpClient: httpClient, providerClient: providerClient, metrics: MetricsBootstrap.registry(),
-            internalKeys: internalKeys, logger: logger,
+            internalKeys: internalKeys, effects: effects, logger: logger,
             onListening: { module, port in
                 directory.set(module, url: "http://127.0.0.1:\(port)")
                 await listening.markListening(module)
@@ -87,7 +88,7 @@ public final class ModuleRunner: Sendable {
             }
             var dependencies = dependencies
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
-            dependencies.credential = dependencies.internalKeys.credential(of: module)
+            dependencies.credential = dependencies.internalKeys.credential(of: module, now: dependencies.effects.now)
             let (host, port) = reader.listenAddress(for: module.rawValue, defaultPort: module.defaultPort)
             do {
                 if dependencies.credential == nil, Wiring.makesInternalCalls(module) {

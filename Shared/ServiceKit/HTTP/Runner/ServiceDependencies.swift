@@ -1,11 +1,14 @@
 public import AsyncHTTPClient
 public import Configuration
 public import Contracts
+public import HuddleEffects
 public import Logging
 public import Prometheus
 
 /// What every service builder is handed by whoever runs it: the runner in production, tests alike.
 public struct ServiceDependencies: Sendable {
+    /// The clock and the ids made from it: the only time the module reads.
+    public var effects: Effects
     /// Where the other modules are.
     public var directory: ServiceDirectory
     /// Shared client for internal calls; its lifetime is owned by the runner.
@@ -30,7 +33,7 @@ public struct ServiceDependencies: Sendable {
 
     public init(
         directory: ServiceDirectory, httpClient: HTTPClient, providerClient: HTTPClient, metrics: PrometheusCollectorRegistry,
-        internalKeys: InternalKeys, credential: ModuleCredential? = nil, logger: Logger,
+        internalKeys: InternalKeys, credential: ModuleCredential? = nil, effects: Effects, logger: Logger,
         onListening: @escaping @Sendable (ServiceModule, Int) async -> Void = { _, _ in }
     ) {
         self.directory = directory
@@ -39,6 +42,7 @@ public struct ServiceDependencies: Sendable {
         self.metrics = metrics
         self.internalKeys = internalKeys
         self.credential = credential
+        self.effects = effects
         self.logger = logger
         self.onListening = onListening
     }

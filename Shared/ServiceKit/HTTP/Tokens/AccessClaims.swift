@@ -16,7 +16,7 @@ public struct AccessClaims: JWTPayload, Equatable {
     public var roles: [String]
 
     public init(
-        userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date = Date(), lifetime: TimeInterval = Self.lifetime
+        userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date, lifetime: TimeInterval = Self.lifetime
     ) {
         // NumericDate in whole seconds: some client libraries reject fractions.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -28,8 +28,9 @@ public struct AccessClaims: JWTPayload, Equatable {
         self.roles = roles.map(\.rawValue).sorted()
     }
 
+    /// The signature and the issuer; whether the token has expired is judged against the module's
+    /// clock by `TokenVerifier` (JWTKit's `verifyNotExpired` would read the system's).
     public func verify(using algorithm: some JWTAlgorithm) async throws {
-        try exp.verifyNotExpired()
         guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "unknown issuer") }
     }
 

@@ -34,8 +34,12 @@ public actor TokenVerifier {
     /// cannot turn into a flood of requests to auth.
     private let keyRefetchInterval: Duration
 
-    public init(source: any AccessKeySource, keyRefetchInterval: Duration = .seconds(1)) {
+    /// The module's clock, against which a token's expiry is judged.
+    private let now: @Sendable () -> Date
+
+    public init(source: any AccessKeySource, now: @escaping @Sendable () -> Date, keyRefetchInterval: Duration = .seconds(1)) {
         self.source = source
+        self.now = now
         self.keyRefetchInterval = keyRefetchInterval
     }
 
@@ -45,7 +49,7 @@ public actor TokenVerifier {
 
     public func verify(_ token: String) async throws(Failure) -> Identity {
         if let hit = verified[token] {
-            guard hit.expiresAt > Date() else {
+            guard hit.expiresAt > now() else {
                 verified[token] = nil
                 throw .invalid
             }
@@ -63,7 +67,7 @@ public actor TokenVerifier {
         } catch {
             throw .invalid
         }
-        guard let identity = claims.identity else { throw .invalid }
+        guard claims.exp.value > now(), let identity = claims.identity else { throw .invalid }
         guard revoked[identity.sessionID] == nil else { throw .revoked }
         if verified.count >= verifiedCapacity { verified.removeAll(keepingCapacity: true) }
         verified[token] = (identity, claims.exp.value)
@@ -71,7 +75,7 @@ public actor TokenVerifier {
     }
 
     /// Records a revocation at once (auth does this on logout, before any poll).
-    public func revoke(_ session: SessionID, revokedAt: Date = Date()) {
+    public func revoke(_ session: SessionID, revokedAt: Date) {
         revoked[session] = revokedAt
     }
 
@@ -84,7 +88,7 @@ public actor TokenVerifier {
             revoked[entry.sessionID] = entry.revokedAt
         }
         revocationCursor = max(revocationCursor, batch.cursor)
-        let horizon = Date().addingTimeInterval(-AccessClaims.lifetime - 60)
+        let horizon = now().addingTimeInterval(-AccessClaims.lifetime - 60)
         revoked = revoked.filter { $0.value > horizon }
         return ended
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -49,10 +49,14 @@ public final class Database: Service, Sendable {
     /// Rung once a transaction that appended to the outbox has committed: this instance's dispatcher
     /// sends its events at once instead of at its next poll.
     public let outboxCommitted = Bell()
+    /// The module's clock (`Effects.now`): what the store's own bookkeeping (migrations, the outbox,
+    /// the inbox, idempotency keys, retention) stamps.
+    public let now: @Sendable () -> Date
     var isMigrated: Bool { migrated.withLockedValue { $0 } }
 
-    private init(kind: Kind, displayURL: String, backend: Backend, logger: Logger) {
+    private init(kind: Kind, displayURL: String, backend: Backend, now: @escaping @Sendable () -> Date, logger: Logger) {
         self.kind = kind
+        self.now = now
         self.displayURL = displayURL
         self.backend = backend
         self.logger = logger
@@ -68,14 +72,17 @@ public final class Database: Service, Sendable {
     /// socket against 28.9 KB with none, `huddle-bench chat`). So no keep-alive queries (the pool
     /// learns of a connection the server closed from its socket, as it does under load) and connections
     /// kept open for the usual load, which takes the lowest connections first.
-    public static func open(url: String, logger: Logger, maxConnections: Int = 20, keptOpen: Int = 4) async throws -> Database {
+    public static func open(
+        url: String, now: @escaping @Sendable () -> Date, logger: Logger, maxConnections: Int = 20, keptOpen: Int = 4
+    ) async throws -> Database {
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             var configuration = try postgresConfiguration(url: url)
             configuration.options.maximumConnections = max(1, maxConnections)
             configuration.options.minimumConnections = min(max(0, keptOpen), configuration.options.maximumConnections)
             configuration.options.keepAliveBehavior = nil
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            return Database(kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings()), logger: logger)
+            return Database(
+                kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings()), now: now, logger: logger)
         }
         let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url
         let storage: SQLiteConnection.Storage
@@ -103,7 +110,7 @@ public final class Database: Service, Sendable {
         for pragma in pragmas {
             try await sql.raw(SQLQueryString(pragma)).run()
         }
-        return Database(kind: .sqlite, displayURL: url, backend: .sqlite(connection, AsyncLock()), logger: logger)
+        return Database(kind: .sqlite, displayURL: url, backend: .sqlite(connection, AsyncLock()), now: now, logger: logger)
     }
 
     /// Runs statements outside an explicit transaction (each statement is atomic on its own).

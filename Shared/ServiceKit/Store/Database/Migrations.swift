@@ -48,7 +48,7 @@ extension Database {
                 }
                 try await sql.insert(into: "schema_migrations")
                     .columns("version", "name", "applied_at")
-                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date()))
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(now()))
                     .run()
                 return true
             }

@@ -64,7 +64,7 @@ public struct Retention: Service {
     public func run() async throws {
         guard !rules.isEmpty else { return try await gracefulShutdown() }
         await database.repeatUntilShutdown {
-            _ = await prune(at: Date())
+            _ = await prune(at: database.now())
             return interval
         }
     }

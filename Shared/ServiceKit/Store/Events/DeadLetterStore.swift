@@ -6,7 +6,7 @@ public import ServerContracts
 /// Events a subscriber refused too often, kept whole with the last error (`outbox_dead_letters`), so
 /// the stream goes on past them and an operator can see them and send them again.
 struct DeadLetterStore: Sendable {
-    let outbox = Outbox()
+    let outbox: Outbox
 
     /// Parks `event` for `subscriber` and moves the partition's cursor past it, in one transaction.
     func park(
@@ -23,7 +23,7 @@ struct DeadLetterStore: Sendable {
                 SQLBind(event.id.description), SQLBind(subscriber), SQLBind(event.type), SQLBind(event.aggregateID),
                 SQLBind(event.occurredAt),
                 SQLBind(String(decoding: event.payload, as: UTF8.self)), SQLBind(event.traceparent), SQLBind(event.tracestate),
-                SQLBind(error), SQLBind(attempts), SQLBind(Date())
+                SQLBind(error), SQLBind(attempts), SQLBind(outbox.now())
             )
             .ignoringConflicts(with: ["event_id", "subscriber"]).run()
         try await outbox.recordDelivered(to: subscriber, in: partition, through: position, on: sql)

@@ -26,7 +26,7 @@ public struct EventConsumer: Sendable {
         database: Database, decode: @escaping @Sendable (EventEnvelope) throws -> Change,
         apply: @escaping @Sendable ([Change], any SQLDatabase) async throws -> Void
     ) {
-        let inbox = Inbox()
+        let inbox = Inbox(now: database.now)
         process = { events in
             guard !events.isEmpty else { return 0 }
             let changes = try await Self.decodeInParallel(events, decode)

@@ -1,21 +1,25 @@
 public import Contracts
-import Foundation
+public import Foundation
 public import SQLKit
 public import ServerContracts
 public import ServiceHTTP
 
 /// The consumer side: remembers which events were applied, so a redelivered event is ignored.
 public struct Inbox: Sendable {
-    public init() {}
+    /// The module's clock, which stamps when each event was applied.
+    let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date) { self.now = now }
 
     /// Records the events as applied and returns the positions of those that were not yet, in
     /// their order. A few statements however many events; call inside the transaction that
     /// applies them.
     public func markApplied(_ events: [EventEnvelope], on sql: any SQLDatabase) async throws -> [Int] {
         var fresh: Set<String> = []
-        let now = Date()
+        let appliedAt = now()
         for chunk in events.statementSlices() {
-            let rows = chunk.map { event -> [any SQLExpression] in [SQLBind(event.id.description), SQLBind(event.type), SQLBind(now)] }
+            let rows = chunk.map { event -> [any SQLExpression] in [SQLBind(event.id.description), SQLBind(event.type), SQLBind(appliedAt)]
+            }
             let inserted = try await sql.insert(into: "inbox").columns("event_id", "type", "applied_at").rows(rows)
                 .ignoringConflicts(with: ["event_id"]).returning("event_id").all()
             for row in inserted { fresh.insert(try row.decode(column: "event_id", as: String.self)) }
@@ -32,7 +36,7 @@ public struct Inbox: Sendable {
     /// Call inside the transaction that applies the event, so both commit together.
     public func markApplied(_ event: EventEnvelope, on sql: any SQLDatabase) async throws -> Bool {
         let inserted = try await sql.insert(into: "inbox").columns("event_id", "type", "applied_at")
-            .values(SQLBind(event.id.description), SQLBind(event.type), SQLBind(Date()))
+            .values(SQLBind(event.id.description), SQLBind(event.type), SQLBind(now()))
             .ignoringConflicts(with: ["event_id"])
             .returning("event_id")
             .all()

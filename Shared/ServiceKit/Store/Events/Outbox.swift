@@ -1,19 +1,22 @@
 public import Contracts
-import Foundation
+public import Foundation
 public import SQLKit
 public import ServerContracts
 
 /// Writes domain events next to the change they describe. Call `append` inside the transaction
 /// that makes the change: the event commits with it or not at all, and the dispatcher delivers it.
 public struct Outbox: Sendable {
-    public init() {}
+    /// The module's clock, which stamps each event's `occurredAt` (and so its id).
+    let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date) { self.now = now }
 
     /// Appends an event whose payload is `payload` encoded as JSON.
     @discardableResult
     public func append<Payload>(
         _ type: EventType<Payload>, aggregateID: String, payload: Payload, on sql: any SQLDatabase
     ) async throws -> EventEnvelope {
-        let event = try type.event(payload, aggregateID: aggregateID, occurredAt: Date())
+        let event = try type.event(payload, aggregateID: aggregateID, occurredAt: now())
         try await append(event, on: sql)
         return event
     }

@@ -77,13 +77,15 @@ public struct OutboxDispatcher: Service {
     let transport: any EventTransport
     let settings: Settings
     let logger: Logger
-    let outbox = Outbox()
-    let deadLetters = DeadLetterStore()
+    let outbox: Outbox
+    let deadLetters: DeadLetterStore
     private let metrics: [ServiceModule: OutboxMetrics]
     private let leases: [Stream: FeedLease]
 
     public init(database: Database, transport: any EventTransport, settings: Settings, logger: Logger) {
         self.database = database
+        outbox = Outbox(now: database.now)
+        deadLetters = DeadLetterStore(outbox: outbox)
         self.transport = transport
         self.settings = settings
         self.logger = logger
@@ -130,7 +132,7 @@ public struct OutboxDispatcher: Service {
             let seen = committed.rings
             do {
                 if ContinuousClock.now >= renewDue {
-                    guard try await leases[stream]?.acquire(at: Date()) ?? true else {
+                    guard try await leases[stream]?.acquire(at: database.now()) ?? true else {
                         try await Task.sleep(for: FeedLease.heartbeat)
                         continue
                     }
@@ -187,7 +189,7 @@ public struct OutboxDispatcher: Service {
             do {
                 let subscribers = settings.subscribers.map(\.rawValue)
                 try await database.transaction { sql in
-                    try await outbox.prune(deliveredTo: subscribers, before: Date().addingTimeInterval(-24 * 3600), on: sql)
+                    try await outbox.prune(deliveredTo: subscribers, before: database.now().addingTimeInterval(-24 * 3600), on: sql)
                 }
             } catch {
                 if Task.isCancelled { return }
@@ -214,7 +216,7 @@ public struct OutboxDispatcher: Service {
         }
         let batch = next.events
         let metrics = metrics[stream.subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: stream.subscriber)
-        metrics.lag.record(next.oldestWaiting.map { max(0, Date().timeIntervalSince($0)) } ?? 0)
+        metrics.lag.record(next.oldestWaiting.map { max(0, database.now().timeIntervalSince($0)) } ?? 0)
         guard let last = batch.last?.0 else { return (0, nil, next.heldBack) }
         do {
             try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: stream.subscriber) { events in

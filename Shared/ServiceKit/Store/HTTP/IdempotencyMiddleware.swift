@@ -80,7 +80,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
     }
 
     private func claim(user: UserID, key: String, fingerprint: String, on sql: any SQLDatabase) async throws -> Claim {
-        let now = Date()
+        let now = database.now()
         try await sql.delete(from: "idempotency_keys")
             .where("user_id", .equal, SQLBind(user.description)).where("key", .equal, SQLBind(key))
             .where { expired in
@@ -92,7 +92,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
             }
             .run()
         let inserted = try await sql.insert(into: "idempotency_keys").columns("user_id", "key", "fingerprint", "created_at")
-            .values(SQLBind(user.description), SQLBind(key), SQLBind(fingerprint), SQLBind(Date()))
+            .values(SQLBind(user.description), SQLBind(key), SQLBind(fingerprint), SQLBind(database.now()))
             .ignoringConflicts(with: ["user_id", "key"]).returning("key").all()
         if !inserted.isEmpty { return .new }
         guard
