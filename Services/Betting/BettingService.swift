@@ -1,12 +1,12 @@
 public import Configuration
 import Contracts
 import Foundation
-public import HuddleEffects
-public import Hummingbird
+import HuddleEffects
+import Hummingbird
 public import ServiceHTTP
-public import ServiceKit
+import ServiceKit
 public import ServiceLifecycle
-public import ServiceStore
+import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`betting`) run it.

@@ -1,15 +1,15 @@
 public import Configuration
 import Contracts
 import Foundation
-public import HuddleEffects
-public import Hummingbird
+import HuddleEffects
+import Hummingbird
 import HummingbirdWebSocket
 import ServiceClients
-public import ServiceFeatures
+import ServiceFeatures
 public import ServiceHTTP
-public import ServiceKit
+import ServiceKit
 public import ServiceLifecycle
-public import ServiceStore
+import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`games`) run it.

@@ -1,6 +1,6 @@
 public import Contracts
-public import ServerContracts
-public import ServiceHTTP
+import ServerContracts
+import ServiceHTTP
 
 /// Which module answers a public path, derived from the endpoint descriptions: every described
 /// path of every module routes to its owner. Patterns are matched segment by segment; a path

@@ -1,4 +1,4 @@
-public import Contracts
+import Contracts
 import Foundation
 import NIOCore
 import NIOHTTP1

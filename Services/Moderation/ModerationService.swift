@@ -1,14 +1,14 @@
 public import Configuration
 import Contracts
 import Foundation
-public import HuddleEffects
+import HuddleEffects
 import Hummingbird
 import ServerContracts
 import ServiceClients
 public import ServiceHTTP
-public import ServiceKit
+import ServiceKit
 public import ServiceLifecycle
-public import ServiceStore
+import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`moderation`) run it.

@@ -2,16 +2,16 @@ import AsyncHTTPClient
 public import Configuration
 import Contracts
 import Foundation
-public import HuddleEffects
-public import Hummingbird
+import HuddleEffects
+import Hummingbird
 import Logging
 import NIOCore
 import NIOSSL
 import ServiceClients
 public import ServiceHTTP
-public import ServiceKit
+import ServiceKit
 public import ServiceLifecycle
-public import ServiceStore
+import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`notify`) run it.

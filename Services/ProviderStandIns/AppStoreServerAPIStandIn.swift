@@ -1,5 +1,5 @@
 public import Foundation
-public import Hummingbird
+import Hummingbird
 public import JWTKit
 import NIOFoundationCompat
 

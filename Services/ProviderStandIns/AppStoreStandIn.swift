@@ -1,6 +1,6 @@
 import Foundation
 import HuddleEffects
-public import Hummingbird
+import Hummingbird
 import NIOConcurrencyHelpers
 import NIOFoundationCompat
 

@@ -2,7 +2,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import HuddleEffects
-public import Hummingbird
+import Hummingbird
 import JWTKit
 import NIOConcurrencyHelpers
 import NIOFoundationCompat

@@ -1,6 +1,6 @@
 import Foundation
 import HuddleEffects
-public import Hummingbird
+import Hummingbird
 
 /// Open-Meteo's current-weather call, answered from the coordinates alone so the same place always
 /// gets the same weather: `GET /v1/forecast?latitude=&longitude=&current_weather=true` →

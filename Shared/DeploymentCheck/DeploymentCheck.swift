@@ -1,6 +1,6 @@
 public import Contracts
 import Foundation
-public import ServiceHTTP
+import ServiceHTTP
 
 /// Holds docker-compose.yml and deploy/postgres/init.sql to `Wiring`: every module in a service of
 /// its own; each publisher's subscriber list; the address of every module a service calls; for each

@@ -1,6 +1,6 @@
 public import Contracts
 import Foundation
-public import ServiceHTTP
+import ServiceHTTP
 
 /// Holds a rendered Kubernetes overlay to `Wiring`, as `DeploymentCheck` holds docker-compose.yml:
 /// every module deployed once; each publisher's subscriber list; the address of every module a

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
-public import ServerContracts
+import ServerContracts
 public import ServiceHTTP
 
 /// JSON over real HTTP through the endpoint descriptions, as an app would call the API: the demo

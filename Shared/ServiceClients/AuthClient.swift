@@ -1,5 +1,5 @@
 public import Contracts
-public import ServerContracts
+import ServerContracts
 public import ServiceHTTP
 
 /// Auth's internal API for players' profiles. (Token verification reads auth through `AuthKeys`.)

@@ -1,5 +1,5 @@
 public import Contracts
-public import ServerContracts
+import ServerContracts
 public import ServiceHTTP
 
 /// Catalog's internal API: teams, memberships, leagues and courses as other services need them.

@@ -1,8 +1,8 @@
 public import Contracts
 import Foundation
-public import HuddleEffects
+import HuddleEffects
 public import ServerContracts
-public import ServiceHTTP
+import ServiceHTTP
 
 extension TestClient {
     /// Delivers `events` to this module's `/internal/events` as the services that own them would

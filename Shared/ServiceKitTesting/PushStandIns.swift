@@ -1,5 +1,5 @@
-public import Configuration
-public import Foundation
+import Configuration
+import Foundation
 import Logging
 import NIOHTTP1
 public import ProviderStandIns

@@ -1,11 +1,11 @@
 public import Contracts
-public import HuddleEffects
+import HuddleEffects
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 public import ServerContracts
-public import ServiceHTTP
-public import ServiceStore
+import ServiceHTTP
+import ServiceStore
 
 /// A subscriber built like a real one: `/internal/events` feeding an `EventConsumer` with its own inbox.
 public struct RecordingSubscriber: Sendable {

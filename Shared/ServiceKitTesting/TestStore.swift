@@ -1,9 +1,9 @@
 public import Contracts
 import Foundation
-public import HuddleEffects
+import HuddleEffects
 public import Logging
 import SQLKit
-public import ServiceHTTP
+import ServiceHTTP
 public import ServiceStore
 
 /// The stores a test runs against: SQLite always, PostgreSQL too when `HUDDLE_TEST_POSTGRES_URL`

@@ -1,4 +1,4 @@
-public import Contracts
+import Contracts
 
 /// Internal: what `POST /internal/reindex` read from the owners' snapshots.
 public struct ReindexResult: Codable, Sendable, Equatable {

@@ -1,9 +1,9 @@
 public import Configuration
 public import Contracts
-public import HuddleEffects
+import HuddleEffects
 public import Hummingbird
 public import HummingbirdCore
-public import JWTKit
+import JWTKit
 public import Logging
 public import ServerContracts
 public import ServiceFeatures

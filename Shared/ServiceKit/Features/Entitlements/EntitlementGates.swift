@@ -1,6 +1,6 @@
 public import Configuration
 public import Contracts
-public import ServiceHTTP
+import ServiceHTTP
 
 /// The purchases gates in force and the products that unlock each. `purchases.gates` lists the
 /// entitlements enforced (`location`, `join`, `leagues`); empty by default, so a deployment that

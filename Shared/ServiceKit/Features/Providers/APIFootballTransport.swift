@@ -1,6 +1,6 @@
 public import AsyncHTTPClient
 public import Configuration
-public import Foundation
+import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1

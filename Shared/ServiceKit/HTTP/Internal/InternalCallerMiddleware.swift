@@ -1,7 +1,7 @@
-public import Contracts
+import Contracts
 public import Hummingbird
 import Logging
-public import ServerContracts
+import ServerContracts
 
 /// Guards every internal operation: the caller must be a module, proven by its signed token
 /// (`InternalCallVerifier`), and one the wiring lets call this operation (`Wiring.callers`). Other

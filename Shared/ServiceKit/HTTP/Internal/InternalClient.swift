@@ -1,11 +1,11 @@
-public import AsyncHTTPClient
+import AsyncHTTPClient
 public import Contracts
 import Foundation
 import Logging
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
-public import ServerContracts
+import ServerContracts
 import Tracing
 
 /// Calls another module's internal HTTP API. Every typed client (`AuthClient`, …) is a thin layer

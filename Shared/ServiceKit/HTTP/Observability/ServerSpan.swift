@@ -1,5 +1,5 @@
 public import Contracts
-public import HTTPTypes
+import HTTPTypes
 import Instrumentation
 public import ServiceContextModule
 public import Tracing

@@ -5,7 +5,7 @@ public import Logging
 import NIOConcurrencyHelpers
 public import NIOHTTP1
 import OTel
-public import ServiceContextModule
+import ServiceContextModule
 public import ServiceLifecycle
 public import Tracing
 

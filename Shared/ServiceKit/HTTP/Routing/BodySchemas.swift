@@ -2,7 +2,7 @@ public import Contracts
 import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
-public import ServerContracts
+import ServerContracts
 
 /// The schema of each request body type, derived once from the type as the OpenAPI document derives
 /// it (`SchemaReader`), and the check of a body against it.

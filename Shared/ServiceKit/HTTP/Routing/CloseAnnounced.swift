@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
 
 /// Says `Connection: close` in the answer to a request that asked for it. Hummingbird closes such a

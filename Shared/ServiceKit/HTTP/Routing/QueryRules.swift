@@ -1,6 +1,6 @@
 public import Contracts
 public import HummingbirdCore
-public import ServerContracts
+import ServerContracts
 
 /// The query of a request checked against its operation's description before the handler runs:
 /// a parameter the description does not name is a 422 naming it (rather than ignored, which let a

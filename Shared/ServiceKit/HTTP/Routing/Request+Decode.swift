@@ -2,7 +2,7 @@ public import Contracts
 import Foundation
 public import Hummingbird
 import NIOFoundationCompat
-public import ServerContracts
+import ServerContracts
 
 extension Request {
     /// Decodes a JSON body, turning decoding failures into problems that name the field:

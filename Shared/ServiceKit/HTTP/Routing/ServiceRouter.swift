@@ -1,5 +1,5 @@
 public import Contracts
-public import HuddleEffects
+import HuddleEffects
 public import Hummingbird
 import Prometheus
 public import Tracing

@@ -1,5 +1,5 @@
 public import Contracts
-public import Hummingbird
+import Hummingbird
 import Logging
 public import NIOCore
 

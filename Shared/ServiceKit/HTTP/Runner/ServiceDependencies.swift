@@ -1,5 +1,5 @@
 public import AsyncHTTPClient
-public import Configuration
+import Configuration
 public import Contracts
 public import HuddleEffects
 public import Logging

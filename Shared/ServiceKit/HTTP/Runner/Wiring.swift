@@ -1,5 +1,5 @@
 public import Contracts
-public import ServerContracts
+import ServerContracts
 
 /// Who talks to whom, declared once. `huddle` wires its modules from it, a module started on its own
 /// refuses to start without the addresses it needs, and the deployment files (docker-compose.yml,

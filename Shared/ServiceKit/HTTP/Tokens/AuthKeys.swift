@@ -1,4 +1,4 @@
-public import Contracts
+import Contracts
 import Foundation
 public import JWTKit
 public import ServerContracts

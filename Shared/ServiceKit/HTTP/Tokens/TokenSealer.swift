@@ -1,5 +1,5 @@
-public import Crypto
-public import Foundation
+import Crypto
+import Foundation
 
 /// Seals tokens another party issued before they are stored (AES-GCM), so a copy of the database
 /// alone cannot act with them: Apple's refresh tokens in auth, the console's auth session in

@@ -2,7 +2,7 @@ import Contracts
 public import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
-public import ServiceHTTP
+import ServiceHTTP
 
 /// Which instance of a service polls a provider: the holder renews its lease on every tick, and
 /// another instance takes over once a lease has lapsed, so a deployment asks the provider once

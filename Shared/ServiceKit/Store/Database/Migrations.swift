@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 import NIOConcurrencyHelpers
-public import SQLKit
+import SQLKit
 
 /// One step of a service's schema. Versions increase; an applied version is never changed,
 /// only followed by a new one.

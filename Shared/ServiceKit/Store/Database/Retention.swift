@@ -1,9 +1,9 @@
 public import Configuration
 public import Contracts
-public import Foundation
+import Foundation
 public import Logging
 import SQLKit
-public import ServiceHTTP
+import ServiceHTTP
 public import ServiceLifecycle
 
 /// Rows a module keeps only for a while: those of `table` whose `column` is older than the age

@@ -1,7 +1,7 @@
-public import Contracts
+import Contracts
 import Foundation
-public import SQLKit
-public import ServerContracts
+import SQLKit
+import ServerContracts
 
 /// Events a subscriber refused too often, kept whole with the last error (`outbox_dead_letters`), so
 /// the stream goes on past them and an operator can see them and send them again.

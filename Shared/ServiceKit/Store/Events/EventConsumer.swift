@@ -1,5 +1,5 @@
-public import Contracts
-public import Hummingbird
+import Contracts
+import Hummingbird
 public import SQLKit
 public import ServerContracts
 

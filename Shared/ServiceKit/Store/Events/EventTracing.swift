@@ -2,7 +2,7 @@ public import Contracts
 import Instrumentation
 public import ServerContracts
 import ServiceContextModule
-public import ServiceHTTP
+import ServiceHTTP
 import Tracing
 
 /// An event continues the trace of the request that caused it: the outbox stores the trace context

@@ -2,7 +2,7 @@ public import Contracts
 public import Foundation
 public import SQLKit
 public import ServerContracts
-public import ServiceHTTP
+import ServiceHTTP
 
 /// The consumer side: remembers which events were applied, so a redelivered event is ignored.
 public struct Inbox: Sendable {

@@ -4,7 +4,7 @@ public import Foundation
 public import Logging
 import Metrics
 public import ServerContracts
-public import ServiceHTTP
+import ServiceHTTP
 public import ServiceLifecycle
 
 /// Delivers a batch of events to one subscriber's `/internal/events`; throws when it was not
