@@ -396,6 +396,12 @@ let package = Package(
             ],
             path: "Tests/ChatTests", swiftSettings: swiftSettings),
         .testTarget(
+            name: "ModerationTests",
+            dependencies: [
+                "ModerationService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .contracts, .configuration,
+            ],
+            path: "Tests/ModerationTests", swiftSettings: swiftSettings),
+        .testTarget(
             name: "PurchasesTests",
             dependencies: [
                 .effects,

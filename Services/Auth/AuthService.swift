@@ -73,8 +73,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
     service.consumeEvents(
-        Suspensions.handlers,
-        with: EventConsumer(database: service.database) { event, sql in try await Suspensions.handlers.step(for: event)?(suspensions, sql) }
+        AuthEvents.handlers,
+        with: EventConsumer(database: service.database) { event, sql in try await AuthEvents.handlers.step(for: event)?(suspensions, sql) }
     )
     service.addServices(
         AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,

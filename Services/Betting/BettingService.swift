@@ -49,7 +49,7 @@ public func buildBettingService(reader: ConfigReader, dependencies: ServiceDepen
     try service.publishEvents()
     service.retain(RetentionRule("oddschanges", table: "odds_changes", column: "changed_at", defaultDays: 30))
     service.consumeEvents(
-        Fixtures.handlers, with: EventConsumer(database: database) { event, sql in try await fixtures.apply(event, on: sql) })
+        BettingEvents.handlers, with: EventConsumer(database: database) { event, sql in try await fixtures.apply(event, on: sql) })
     service.beforeServerStarts { try await wallets.openSystemAccounts() }
     service.addServices(
         PostponedSweeper(

@@ -42,7 +42,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         nameFromAuth: nameFromAuth,
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }
-    let events = RoomEvents(rooms: roomStore, people: people, messages: messages, now: now)
+    let events = ChatEvents(rooms: roomStore, people: people, messages: messages, now: now)
     let blocks = BlockCache(database: database, people: people, logger: dependencies.logger)
 
     service.add(
@@ -52,7 +52,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         BlocksInternalController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
     service.exportPersonalData(ChatPersonalData.export)
     service.consumeEvents(
-        RoomEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
+        ChatEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)

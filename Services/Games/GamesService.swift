@@ -52,10 +52,10 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     service.add(
         GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
         GamesInternalController(games: games), GamesModerationController(games: games))
-    let teamSync = TeamSync(games: games, erasure: SQLErasureStore(), now: now)
+    let otherModules = GamesEvents(games: games, erasure: SQLErasureStore())
     service.exportPersonalData(GamesPersonalData.export)
     service.consumeEvents(
-        TeamSync.handlers, with: EventConsumer(database: database) { event, sql in try await teamSync.apply(event, on: sql) })
+        GamesEvents.handlers, with: EventConsumer(database: database) { event, sql in try await otherModules.apply(event, on: sql) })
     try service.publishEvents()
     // Versions of matches a phone catches up with: a month covers any phone; the match itself keeps its last.
     service.retain(RetentionRule("matchchanges", table: "match_changes", column: "changed_at", defaultDays: 30))

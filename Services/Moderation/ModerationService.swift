@@ -53,7 +53,8 @@ public func buildModerationService(reader: ConfigReader, dependencies: ServiceDe
     service.add(
         ReportsController(reports: reports), ModerationController(cases: cases, moderators: moderators),
         ConsoleController(
-            sessions: consoleSessions, cases: cases, auth: AuthClient(dependencies: dependencies), responseTime: settings.responseTime,
+            sessions: consoleSessions, cases: cases, people: PeopleNames(auth: AuthClient(dependencies: dependencies)),
+            responseTime: settings.responseTime,
             secureCookies: settings.secureConsoleCookies, templates: try ConsoleTemplates.library(), now: now))
     try service.publishEvents()
     service.exportPersonalData(ModerationPersonalData.export)

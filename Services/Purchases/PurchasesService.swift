@@ -36,7 +36,8 @@ public func buildPurchasesService(reader: ConfigReader, dependencies: ServiceDep
     try service.publishEvents()
     service.exportPersonalData(PurchasesPersonalData.export)
     service.consumeEvents(
-        Purchases.handlers,
-        with: EventConsumer(database: service.database) { event, sql in try await Purchases.handlers.step(for: event)?(purchases, sql) })
+        PurchasesEvents.handlers,
+        with: EventConsumer(database: service.database) { event, sql in try await PurchasesEvents.handlers.step(for: event)?(purchases, sql)
+        })
     return try service.application()
 }

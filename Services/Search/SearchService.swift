@@ -36,6 +36,6 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
         SearchInternalController(reindex: reindex))
     service.exportPersonalData(SearchPersonalData.export)
     service.consumeEvents(
-        Indexer.handlers, with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
+        SearchEvents.handlers, with: EventConsumer(database: database, decode: Indexer.change) { try await indexer.apply($0, on: $1) })
     return try service.application()
 }

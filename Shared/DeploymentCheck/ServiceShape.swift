@@ -22,13 +22,49 @@ public enum ServiceShape {
                 }
             }
             let folders = Set(path.split(separator: "/").dropLast().map(String.init))
-            if folders.contains("Controllers") { breaks(controllerRules, saying: "a controller ") }
+            if folders.contains("Controllers") { breaks(controllerRules, saying: "a controller ") } else { breaks([controllerPlaceRule]) }
             if folders.contains("Domain") || folders.contains("Controllers") { breaks(domainRules) }
             if !path.hasSuffix("Settings.swift") { breaks([configurationRule]) }
             if !folders.contains("Workers") { breaks([workerRule]) }
             breaks([loopRule])
+            if folders.contains("Domain") {
+                for reach in reachesIntoStores(code, besides: useCaseStores(in: files, besides: path)) {
+                    found.append("\(name)/\(path): reaches into another use case's store (`\(reach)`); call the use case")
+                }
+            }
+            if let type = handlersType(in: code), !type.hasSuffix("Events") || !path.hasSuffix("/\(type).swift") {
+                found.append(
+                    "\(name)/\(path): registers event handlers in `\(type)`; name them by what they react to, `<Module>Events` in a file of that name"
+                )
+            }
         }
         return found
+    }
+
+    /// The names of the stores the use cases of `files` other than `path` hold (`let games: any GameStore`),
+    /// less those `path` holds itself.
+    static func useCaseStores(in files: [String: String], besides path: String) -> Set<String> {
+        func stores(_ text: String) -> Set<String> { Set(text.matches(of: /\blet (\w+): any \w+Store\b/).map { String($0.1) }) }
+        var theirs: Set<String> = []
+        for (other, text) in files where other != path && other.split(separator: "/").contains("Domain") { theirs.formUnion(stores(text)) }
+        return theirs.subtracting(stores(files[path] ?? ""))
+    }
+
+    /// `useCase.store.method(` where `useCase` is a use case this code holds (`let games: Games`) and
+    /// `store` one of the stores that use case keeps to itself.
+    static func reachesIntoStores(_ code: String, besides stores: Set<String>) -> [String] {
+        guard !stores.isEmpty else { return [] }
+        let held = Set(code.matches(of: /\blet (\w+): (\w+)\b/).filter { !$0.2.hasSuffix("Store") }.map { String($0.1) })
+        return code.matches(of: /\b([a-z]\w*)\.([a-z]\w*)\.[a-z]\w*\(/).filter {
+            held.contains(String($0.1)) && stores.contains(String($0.2))
+        }
+        .map { "\($0.1).\($0.2)" }
+    }
+
+    /// The type whose `static let handlers = EventHandlers<…>` the code declares, if any.
+    static func handlersType(in code: String) -> String? {
+        guard let handlers = code.range(of: "static let handlers = EventHandlers<") else { return nil }
+        return code[..<handlers.lowerBound].matches(of: /(?m)^(?:enum|struct|final class|actor) (\w+)/).last.map { String($0.1) }
     }
 
     typealias Rule = (pattern: String, says: String)
@@ -38,7 +74,13 @@ public enum ServiceShape {
         (#"\bany [A-Z][A-Za-z]*Store\b|\bSQL[A-Z][A-Za-z]*Store\("#, "holds a store; call a domain type instead"),
         (#"\bdatabase\.(read|transaction)\b"#, "opens a transaction; the domain type owns it"),
         (#"(?m)^import SQLKit$"#, "imports SQLKit"),
+        (#"\b(AuthClient|CatalogClient|SnapshotClient|InternalClient|EventsClient)\b"#, "calls another module; a domain type does"),
     ]
+
+    /// What answers requests lives in `Controllers/`, where the rules above hold it.
+    static let controllerPlaceRule: Rule = (
+        #"(?m)^\s*(final class|struct) \w+: ([\w ,]*, )?Controller\b"#, "is a controller outside `Controllers/`"
+    )
 
     static let domainRules: [Rule] = [
         (#"\bDate\(\)"#, "reads the system clock; take `now` as every domain type does"),

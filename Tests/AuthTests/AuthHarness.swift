@@ -10,7 +10,7 @@ import ServiceKitTesting
 
 /// Auth on port 0 with a fresh store, optionally pointed at a running Facebook stand-in.
 enum AuthHarness {
-    static let builder = ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }
+    static let builder = ModuleBuilder.auth
 
     static func with<T>(
         store: TestStore = .sqlite, config: [String: String] = [:], body: (TestClient, TestStack) async throws -> T

@@ -56,7 +56,7 @@ struct BankTests {
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "1000000"]))
         try await withServerOnPort0({ buildProviderStandIns(reader: standIn, logger: Logger(label: "stand-in"), onListening: $0) }) {
             feedURL in
-            let builders = [ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]
+            let builders = [ModuleBuilder.auth]
             try await TestStack.with(builders, store: .sqlite) { auth in
                 let betting = try ServiceProcess(
                     "betting",

@@ -14,8 +14,8 @@ import Testing
 /// reach betting as games would send them: `games.match.*` events on `/internal/events`.
 struct BettingHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.betting,
     ]
 
     let stack: TestStack

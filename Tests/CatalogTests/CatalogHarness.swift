@@ -9,8 +9,8 @@ import ServiceKitTesting
 struct CatalogHarness {
     static let adminEmail = "admin@example.com"
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.catalog,
     ]
 
     let stack: TestStack

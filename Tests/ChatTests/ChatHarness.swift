@@ -11,8 +11,8 @@ import Testing
 /// catalog and games would send them: their events on `/internal/events`.
 struct ChatHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.chat,
     ]
 
     let stack: TestStack

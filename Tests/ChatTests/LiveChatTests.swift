@@ -189,7 +189,7 @@ struct LiveChatTests {
         let database = try await TestStore.postgres.freshDatabaseURL()
         try await ChatHarness.with(store: .postgres, config: ["chat.db.url": database]) { chat in
             try await TestStack.with(
-                [ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }], store: .postgres,
+                [ModuleBuilder.chat], store: .postgres,
                 config: ["chat.db.url": database], directory: [.auth: chat.stack.url(.auth)]
             ) { other in
                 let ada = try await chat.player("Ada"), bo = try await chat.player("Bo"), cy = try await chat.player("Cy")

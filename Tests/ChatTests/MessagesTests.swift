@@ -188,7 +188,7 @@ struct MessagesTests {
         let config = ["chat.db.url": database, "chat.flood.burst": "4", "chat.flood.interval.ms": "60000"]
         try await ChatHarness.with(store: .postgres, config: config) { chat in
             try await TestStack.with(
-                [ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }], store: .postgres, config: config,
+                [ModuleBuilder.chat], store: .postgres, config: config,
                 directory: [.auth: chat.stack.url(.auth)]
             ) { other in
                 let ada = try await chat.player("Ada")

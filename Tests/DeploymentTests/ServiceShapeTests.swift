@@ -1,3 +1,4 @@
+import Contracts
 import DeploymentCheck
 import Foundation
 import Testing
@@ -5,7 +6,11 @@ import Testing
 /// Every service keeps the shape `ServiceShape` checks; the checker itself is held to catch a break.
 @Suite("Every service has one shape")
 struct ServiceShapeTests {
-    static let services = ["Auth", "Betting", "Catalog", "Chat", "Games", "Notify", "Search"]
+    /// Every module with a folder under `Services/`: all of them but the gateway, which keeps no store
+    /// and is held to the shape of an edge instead.
+    static let services = ServiceModule.allCases.filter { $0 != .gateway }.map {
+        $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst()
+    }
 
     static func files(of service: String) throws -> [String: String] {
         let folder = WiringTests.root.appendingPathComponent("Services/\(service)")
@@ -45,5 +50,25 @@ struct ServiceShapeTests {
         #expect(findings.contains { $0.hasPrefix("Chat/Domain/Messages.swift: reads the system clock") })
         #expect(findings.contains { $0.hasPrefix("Chat/Domain/Messages.swift: branches on the SQL dialect") })
         #expect(findings.contains { $0.hasPrefix("Chat: no `enum ChatError: ProblemError`") })
+    }
+
+    @Test(
+        "a handler or use case that reaches into another use case's store, handlers not named for what they take, a controller outside Controllers/ or one that calls another module: each is named"
+    )
+    func handlerAndControllerBreaksAreNamed() throws {
+        var files = try Self.files(of: "Games")
+        files["Domain/GamesEvents.swift"]! +=
+            "\nextension GamesEvents {\n    func peek(on sql: any SQLDatabase) async throws { _ = try await games.games.lock(GameID(), viewer: nil, on: sql) }\n}\n"
+        files["Domain/Games.swift"]! += "\nextension Games {\n    static let handlers = EventHandlers<Int> { _ in }\n}\n"
+        files["Domain/Peek.swift"] = "struct PeekController: Controller {\n    func register() {}\n}\n"
+        files["Controllers/GamesController.swift"]! += "\nlet people = AuthClient.self\n"
+        let findings = ServiceShape.findings(service: "Games", files: files)
+        #expect(findings.count == 4, "\(findings)")
+        #expect(
+            findings.contains("Games/Domain/GamesEvents.swift: reaches into another use case's store (`games.games`); call the use case"))
+        #expect(findings.contains { $0.hasPrefix("Games/Domain/Games.swift: registers event handlers in `Games`") })
+        #expect(findings.contains("Games/Domain/Peek.swift: is a controller outside `Controllers/`"))
+        #expect(findings.contains("Games/Controllers/GamesController.swift: a controller calls another module; a domain type does"))
+        #expect(ServiceShape.findings(service: "Games", files: try Self.files(of: "Games")) == [])
     }
 }

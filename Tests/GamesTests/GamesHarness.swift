@@ -9,9 +9,9 @@ import ServiceKitTesting
 /// Auth, catalog and games on port 0, each with a fresh store; catalog delivers its events to games.
 struct GamesHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.catalog,
+        ModuleBuilder.games,
     ]
 
     let stack: TestStack

@@ -12,7 +12,7 @@ import Testing
 
 @Suite("Gateway")
 struct GatewayTests {
-    static let builder = ModuleBuilder(.gateway) { try await buildGateway(reader: $0, dependencies: $1) }
+    static let builder = ModuleBuilder.gateway
 
     /// A gateway whose catalog upstream is `upstream` (any URL, reachable or not).
     static func withGateway<T>(

@@ -18,10 +18,10 @@ import Testing
 /// every notification here is made from a real event of a real API call.
 struct NotifyHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.catalog,
+        ModuleBuilder.games,
+        ModuleBuilder.notify,
     ]
 
     let stack: TestStack

@@ -36,7 +36,7 @@ struct NotifyKillTests {
     func survivesKills() async throws {
         let url = try await TestStore.postgres.freshDatabaseURL()
         try await withPushStandIns { pushSettings, _, recorder in
-            let builders = [ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]
+            let builders = [ModuleBuilder.auth]
             try await TestStack.with(builders, store: .sqlite) { auth in
                 let settings = pushSettings.merging([
                     "notify.db.url": url, "notify.db.pool": "8", "auth.url": auth.url(.auth),

@@ -14,8 +14,8 @@ import Testing
 /// `dev.huddle.app` in the sandbox; the stand-in's controls make what the App Store would send.
 struct PurchasesHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.purchases) { try await buildPurchasesService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.purchases,
     ]
 
     let stack: TestStack

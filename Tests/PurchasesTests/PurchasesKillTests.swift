@@ -25,7 +25,7 @@ struct PurchasesKillTests {
     func creditedOnce() async throws {
         let url = try await TestStore.postgres.freshDatabaseURL()
         let signer = try AppStoreSigner()
-        try await TestStack.with([ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }]) { auth in
+        try await TestStack.with([ModuleBuilder.auth]) { auth in
             let purchases = try ServiceProcess(
                 "purchases",
                 settings: [

@@ -11,10 +11,10 @@ import ServiceKitTesting
 /// Auth, catalog, games and search on port 0; auth, catalog and games deliver their events to search.
 struct SearchHarness {
     static let builders = [
-        ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) },
-        ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) },
+        ModuleBuilder.auth,
+        ModuleBuilder.catalog,
+        ModuleBuilder.games,
+        ModuleBuilder.search,
     ]
     static let adminEmail = "admin@example.com"
 

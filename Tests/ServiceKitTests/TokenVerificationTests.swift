@@ -13,7 +13,7 @@ import Testing
 /// internal HTTP, and the revoked-session feed polled in the background.
 @Suite("Token verification in other services")
 struct TokenVerificationTests {
-    static let auth = ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }
+    static let auth = ModuleBuilder.auth
 
     /// A minimal module with one protected route, wired like every real one.
     static let protectedModule = ModuleBuilder(.catalog) { reader, dependencies in

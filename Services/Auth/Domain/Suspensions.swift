@@ -15,10 +15,6 @@ struct Suspensions: Sendable {
 
     typealias Step = @Sendable (Suspensions, any SQLDatabase) async throws -> Void
 
-    static let handlers = EventHandlers<Step> { on in
-        on.on(ModerationEvent.caseDecided) { decided, _ in { suspensions, sql in try await suspensions.apply(decided, on: sql) } }
-    }
-
     func apply(_ decided: ModerationEvent.CaseDecided, on sql: any SQLDatabase) async throws {
         guard let owner = decided.ownerId, decided.action == .suspend || decided.action == .ban else { return }
         let until = decided.action == .ban ? nil : decided.until

@@ -38,19 +38,12 @@ struct Fixtures: Sendable {
     /// the fixture's facts, then the legs it decides. A postponed match gets its deadline; one that
     /// kicks off again before it keeps its legs.
     func apply(_ event: EventEnvelope, on sql: any SQLDatabase) async throws {
-        try await Self.handlers.step(for: event)?(self, sql)
+        try await BettingEvents.handlers.step(for: event)?(self, sql)
     }
 
     typealias Step = @Sendable (Fixtures, any SQLDatabase) async throws -> Void
 
-    static let handlers = EventHandlers<Step> { on in
-        on.on(MatchEvent.updated, MatchEvent.finished) { changed, _ in
-            { fixtures, sql in try await fixtures.matchChanged(changed, on: sql) }
-        }
-        on.on(AuthEvent.accountDeleted) { deleted, _ in { fixtures, sql in try await fixtures.erasure.erase(deleted.userId, on: sql) } }
-    }
-
-    private func matchChanged(_ changed: MatchEvent.MatchChanged, on sql: any SQLDatabase) async throws {
+    func matchChanged(_ changed: MatchEvent.MatchChanged, on sql: any SQLDatabase) async throws {
         let match = changed.match
         let previous = try await store.fixture(match.id, on: sql)
         // A fixture reported ended stays ended, whatever a later report says (`Market.accepts`).
@@ -68,5 +61,10 @@ struct Fixtures: Sendable {
         }
         guard try await store.save(match, providerFixtureID: changed.providerFixtureId, voidAt: voidAt, on: sql) else { return }
         try await settler.settle(match.id, status: match.status, regularTime: match.fulltime, on: sql)
+    }
+
+    /// A deleted account: its wallet, slip and tickets are erased (`AccountErasure`).
+    func forget(_ user: UserID, on sql: any SQLDatabase) async throws {
+        try await erasure.erase(user, on: sql)
     }
 }

@@ -34,7 +34,7 @@ extension Leagues {
     func allTeams(of id: LeagueID) async throws -> Page<Team> {
         let found = try await database.read { sql in
             guard try await leagues.league(id, on: sql) != nil else { throw CommonError.missing(id) }
-            return try await teams.teams.teams(ids: try await leagues.teamIDs(in: id, on: sql), viewer: nil, on: sql)
+            return try await teams.stored(try await leagues.teamIDs(in: id, on: sql), viewer: nil, on: sql)
         }
         return Page(items: found, nextCursor: nil)
     }

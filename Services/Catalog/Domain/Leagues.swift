@@ -75,7 +75,7 @@ struct Leagues: Sendable {
             _ = try await visibleLeague(id, to: viewer, on: sql)
             let ids = try await leagues.teamIDs(in: id, on: sql)
             let visible = try await HiddenSubjects().teams(
-                teams.teams.teams(ids: ids, viewer: viewer, on: sql).filter { TeamRules.canSee($0.privacy, standing: $0.membership) },
+                teams.stored(ids, viewer: viewer, on: sql).filter { TeamRules.canSee($0.privacy, standing: $0.membership) },
                 for: viewer, on: sql)
             return try await teams.shown(visible, to: viewer, from: position, on: sql)
         }

@@ -124,9 +124,6 @@ struct Purchases: Sendable {
     typealias Step = @Sendable (Purchases, any SQLDatabase) async throws -> Void
 
     /// Auth's account deletions.
-    static let handlers = EventHandlers<Step> { on in
-        on.on(AuthEvent.accountDeleted) { deleted, _ in { purchases, sql in try await purchases.erase(deleted.userId, on: sql) } }
-    }
 
     /// Applies the effect; answers the player whose entitlements it may have changed.
     private func apply(

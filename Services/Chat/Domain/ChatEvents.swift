@@ -3,12 +3,12 @@ import Foundation
 import SQLKit
 import ServerContracts
 
-/// Rooms and who may use them, kept in step with the events of the services that own teams, games,
+/// The events chat takes from other modules. Rooms and who may use them are kept in step with the events of the services that own teams, games,
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,
 /// invited, waitlisted), a match gets a room when games first reports it, and names follow profiles.
 /// Someone who loses a room is announced as a `left` change, so their open sockets stop at once.
 /// A moderator's removal makes a message a tombstone the same way; one enough players reported is withheld until a moderator decides. A deleted account's messages become tombstones and it leaves every room.
-struct RoomEvents: Sendable {
+struct ChatEvents: Sendable {
     let rooms: any RoomStore
     let people: any PeopleStore
     let messages: Messages
@@ -21,7 +21,7 @@ struct RoomEvents: Sendable {
         try await Self.handlers.step(for: event)?(self, sql)
     }
 
-    typealias Step = @Sendable (RoomEvents, any SQLDatabase) async throws -> Void
+    typealias Step = @Sendable (ChatEvents, any SQLDatabase) async throws -> Void
 
     static let handlers = EventHandlers<Step> { on in
         on.on(AuthEvent.profileChanged) { changed, _ in
@@ -46,9 +46,7 @@ struct RoomEvents: Sendable {
     private func share(_ placed: BettingEvent.TicketChanged, on sql: any SQLDatabase) async throws {
         guard placed.shared, let global = try await rooms.room(kind: .global, subject: Rooms.globalSubject, on: sql) else { return }
         let owner = placed.ownerId, clientMessageId = "ticket-\(placed.ticket.id)"
-        guard try await messages.store.message(in: global.id, from: owner, clientMessageId: clientMessageId, on: sql) == nil else {
-            return
-        }
+        guard try await !messages.posted(in: global.id, by: owner, clientMessageId: clientMessageId, on: sql) else { return }
         let name = try await people.names(of: [owner], on: sql)[owner] ?? Messages.unnamedPlayer
         let text = String(Self.sharedTicket(placed.ticket).prefix(ChatMessageLimits.text.length.upperBound))
         _ = try await messages.post(text, clientMessageId: clientMessageId, to: global.id, by: owner, named: name, on: sql)
@@ -114,12 +112,12 @@ struct RoomEvents: Sendable {
     private func moderated(_ decided: ModerationEvent.CaseDecided, on sql: any SQLDatabase) async throws {
         if decided.action == .remove, decided.subject.type == .message {
             let id = ChatMessageID(decided.subject.id.uuid)
-            if let message = try await messages.store.message(id, on: sql), message.deleted != true {
+            if let message = try await messages.standing(id, on: sql) {
                 try await tombstone(id, in: message.roomId, on: sql)
             }
         }
         if decided.removeMessages == true, decided.action == .suspend || decided.action == .ban, let owner = decided.ownerId {
-            for (id, room) in try await messages.store.undeleted(from: owner, on: sql) { try await tombstone(id, in: room, on: sql) }
+            for (id, room) in try await messages.standing(from: owner, on: sql) { try await tombstone(id, in: room, on: sql) }
         }
     }
 
@@ -128,21 +126,18 @@ struct RoomEvents: Sendable {
     private func withhold(_ change: ModerationEvent.SubjectHidden, on sql: any SQLDatabase) async throws {
         guard change.subject.type == .message else { return }
         let id = ChatMessageID(change.subject.id.uuid)
-        guard let message = try await messages.store.message(id, on: sql), message.deleted != true else { return }
-        try await messages.store.withhold(id, since: change.hidden ? now() : nil, on: sql)
+        guard let message = try await messages.standing(id, on: sql) else { return }
         let version = try await rooms.nextVersion(of: message.roomId, on: sql)
-        try await messages.announce(RoomChange(version: version, kind: .edited, messageID: id, userID: nil), in: message.roomId, on: sql)
+        try await messages.withhold(id, change.hidden, in: message.roomId, version: version, on: sql)
     }
 
     private func tombstone(_ id: ChatMessageID, in room: RoomID, on sql: any SQLDatabase) async throws {
-        let version = try await rooms.nextVersion(of: room, on: sql)
-        try await messages.store.delete(id, at: now(), on: sql)
-        try await messages.announce(RoomChange(version: version, kind: .deleted, messageID: id, userID: nil), in: room, on: sql)
+        try await messages.tombstone(id, in: room, version: try await rooms.nextVersion(of: room, on: sql), on: sql)
     }
 
     private func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
-        for (id, room) in try await messages.store.undeleted(from: user, on: sql) { try await tombstone(id, in: room, on: sql) }
-        try await messages.store.rename(sender: user, to: Self.formerPlayer, on: sql)
+        for (id, room) in try await messages.standing(from: user, on: sql) { try await tombstone(id, in: room, on: sql) }
+        try await messages.renameSender(user, to: Self.formerPlayer, on: sql)
         for room in try await rooms.memberships(of: user, on: sql) { try await remove(user, from: room, on: sql) }
         try await people.forget(user, on: sql)
         // A direct room stays for the player who remains, to read, named as the messages are.

@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import Mustache
 import ServerContracts
-import ServiceClients
 import ServiceHTTP
 
 /// `/admin...`: the moderation console. Pages without a console session lead to the sign-in page;
@@ -15,7 +14,7 @@ import ServiceHTTP
 struct ConsoleController: Controller {
     let sessions: ConsoleSessions
     let cases: Cases
-    let auth: AuthClient
+    let people: PeopleNames
     let responseTime: TimeInterval
     /// Cookies marked `Secure`: always (`moderation.console.cookie.secure`), or when the request came
     /// over HTTPS to the edge (`X-Forwarded-Proto: https`).
@@ -71,7 +70,7 @@ struct ConsoleController: Controller {
                 let id = try context.parameters.id(CaseID.self)
                 guard let session = try await session(of: request) else { return .seeOther("/admin") }
                 let item = try await cases.one(id, for: session.identity)
-                return .page(pages.caseDetail(item, names: await names(in: item), session: header(session)))
+                return .page(pages.caseDetail(item, names: await people.named(in: item), session: header(session)))
             }
         }
         router.form(ConsoleAPI.act) { form, request, context in
@@ -92,7 +91,8 @@ struct ConsoleController: Controller {
                 } catch let problem as any ProblemError where [409, 422].contains(problem.problem.status) {
                     let item = try await cases.one(id, for: session.identity)
                     return .page(
-                        pages.caseDetail(item, names: await names(in: item), session: header(session), error: Self.words(problem.problem)),
+                        pages.caseDetail(
+                            item, names: await people.named(in: item), session: header(session), error: Self.words(problem.problem)),
                         status: problem.problem.status)
                 }
             }
@@ -102,7 +102,7 @@ struct ConsoleController: Controller {
                 guard let session = try await session(of: request) else { return .seeOther("/admin") }
                 let page = try PageRequest(request)
                 let trail = try await cases.trail(before: try page.integerCursor(), limit: page.limit, for: session.identity)
-                let names = await names(of: trail.map(\.action.moderatorId))
+                let names = await people.names(of: trail.map(\.action.moderatorId))
                 let next =
                     trail.count == page.limit
                     ? trail.last.map { last in
@@ -172,16 +172,6 @@ struct ConsoleController: Controller {
 
     private func isSecure(_ request: Request) -> Bool {
         secureCookies || request.headers.value(of: .xForwardedProto)?.lowercased() == "https"
-    }
-
-    /// Moderators' and owners' names from auth; ids stand in while auth cannot answer.
-    private func names(of ids: [UserID]) async -> [UserID: String] {
-        let profiles = (try? await auth.profiles(Array(Set(ids)))) ?? [:]
-        return profiles.mapValues(\.name)
-    }
-
-    private func names(in item: ModerationCase) async -> [UserID: String] {
-        await names(of: (item.actions + item.ownerHistory).map(\.moderatorId) + [item.content.ownerId].compactMap { $0 })
     }
 
     static func words(_ problem: Problem) -> String {
