@@ -2,23 +2,6 @@ import Foundation
 import NIOConcurrencyHelpers
 import ServiceHTTP
 
-/// Token bucket: `burst` requests at once, refilled at `ratePerSecond`.
-struct TokenBucket: Sendable {
-    var tokens: Double
-    var updatedAt: Double
-
-    /// Takes one token; otherwise tells how many seconds until one is there.
-    mutating func take(now: Double, ratePerSecond: Double, burst: Double) -> Double? {
-        tokens = min(burst, tokens + (now - updatedAt) * ratePerSecond)
-        updatedAt = now
-        if tokens >= 1 {
-            tokens -= 1
-            return nil
-        }
-        return (1 - tokens) / ratePerSecond
-    }
-}
-
 /// One bucket per client address. Checked on every request, so it is a lock around a dictionary,
 /// not an actor hop; buckets that are full again are dropped to bound memory.
 final class RateLimiter: Sendable {
@@ -46,9 +29,10 @@ final class RateLimiter: Sendable {
     /// As `check(client:)`, at `now` seconds since 1970.
     func check(client: String, now: Double) -> Int? {
         buckets.withLockedValue { buckets in
-            if buckets.count > 100_000 { buckets = buckets.filter { now - $0.value.updatedAt < burst / ratePerSecond } }
-            var bucket = buckets[client] ?? TokenBucket(tokens: burst, updatedAt: now)
-            let wait = bucket.take(now: now, ratePerSecond: ratePerSecond, burst: burst)
+            let at = Date(timeIntervalSince1970: now)
+            if buckets.count > 100_000 { buckets = buckets.filter { !$0.value.isFull(at: at) } }
+            var bucket = buckets[client] ?? TokenBucket(capacity: burst, interval: 1 / ratePerSecond, at: at)
+            let wait = bucket.take(at: at)
             buckets[client] = bucket
             return wait.map { max(1, Int($0.rounded(.up))) }
         }

@@ -86,7 +86,8 @@ struct OutboxDeliveryTests {
             try await database.migrate(OutboxTests.migrations, logger: DatabaseTests.logger)
             let first = RefusingTransport()
             let second = RefusingTransport()
-            let settings = OutboxDispatcher.Settings(subscribers: [.search], pollInterval: .milliseconds(100))
+            // A lease far longer than the wait below: only its release at shutdown lets the other take over in time.
+            let settings = OutboxDispatcher.Settings(subscribers: [.search], pollInterval: .milliseconds(100), leaseDuration: 120)
             let holder = Self.instance(database, first, settings)
             try await Self.commit(3, in: database)
             #expect(
@@ -109,7 +110,7 @@ struct OutboxDeliveryTests {
             try await Self.commit(2, from: 5, in: database)
             // Released at shutdown: taken at the waiting instance's next ask, not after the lease lapses.
             #expect(
-                try await poll(within: .seconds(8)) {
+                try await poll(within: .seconds(40)) {
                     second.numbers
                 } until: {
                     $0.count == 2

@@ -3,40 +3,6 @@ import Foundation
 import ServiceHTTP
 import ServiceStore
 
-/// A token bucket: `capacity` tokens, one more every `interval`, one taken per message. Pure, so
-/// its arithmetic is tested directly.
-struct TokenBucket: Equatable, Sendable {
-    let capacity: Int
-    let interval: TimeInterval
-    private(set) var tokens: Double
-    private(set) var updated: Date
-
-    init(capacity: Int, interval: TimeInterval, at now: Date) {
-        self.init(capacity: capacity, interval: interval, tokens: Double(capacity), updated: now)
-    }
-
-    init(capacity: Int, interval: TimeInterval, tokens: Double, updated: Date) {
-        self.capacity = capacity
-        self.interval = interval
-        self.tokens = tokens
-        self.updated = updated
-    }
-
-    /// Takes a token; when none is left, nothing changes and the answer is how long until one is.
-    mutating func take(at now: Date) -> TimeInterval? {
-        refill(at: now)
-        guard tokens >= 1 else { return (1 - tokens) * interval }
-        tokens -= 1
-        return nil
-    }
-
-    private mutating func refill(at now: Date) {
-        let elapsed = max(0, now.timeIntervalSince(updated))
-        tokens = min(Double(capacity), tokens + elapsed / interval)
-        updated = now
-    }
-}
-
 /// Flood control per user and room: over the limit, a send is refused with the seconds to wait.
 /// The buckets are in the store, so the limit holds whichever instance each message reaches. A
 /// bucket is taken in a short transaction of its own before the send's: inside the send's
@@ -55,7 +21,7 @@ struct FloodControl: Sendable {
     /// Nil when `user` may send to `room` now (a token is taken); otherwise the whole seconds to wait (at least 1).
     func take(_ user: UserID, _ room: RoomID) async throws -> Int? {
         let at = now()
-        let fresh = TokenBucket(capacity: capacity, interval: interval, at: at)
+        let fresh = TokenBucket(capacity: Double(capacity), interval: interval, at: at)
         let wait = try await database.transaction { sql in
             var bucket = try await store.lockBucket(of: user, in: room, fresh: fresh, on: sql)
             let wait = bucket.take(at: at)

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServiceHTTP
 
 /// Each user's token bucket per room, kept in the store so that flood control holds whichever
 /// instance a message reaches.

@@ -1,9 +1,8 @@
 import Foundation
+import ServiceHTTP
 import Testing
 
-@testable import ChatService
-
-@Suite("Flood control's token bucket")
+@Suite("The token bucket every limit uses")
 struct TokenBucketTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
