@@ -33,10 +33,12 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let directory = dependencies.directory
     let client = UpstreamClient(connectTimeout: settings.upstreamConnect, maximumAge: settings.upstreamAge)
     let routes = RouteTable.standard
-    let proxy = ProxyMiddleware(
-        routes: routes, balancer: Balancer(directory: directory, now: dependencies.effects.now), client: client,
+    // One policy for every path a request takes: the same buckets, the same trusted proxies.
+    let edge = EdgePolicy(
         limiter: RateLimiter(ratePerSecond: settings.ratePerSecond, burst: settings.burst, now: dependencies.effects.now),
-        proxies: settings.proxies,
+        proxies: settings.proxies)
+    let proxy = ProxyMiddleware(
+        routes: routes, balancer: Balancer(directory: directory, now: dependencies.effects.now), client: client, edge: edge,
         bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
@@ -45,7 +47,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
     let connections = ClientConnections(limit: settings.connectionsPerClient)
     let meter = RequestMeter()
     let relay = ModuleRelay.Settings(
-        routes: routes, call: proxy.call, client: client, limiter: proxy.limiter, proxies: settings.proxies, meter: meter,
+        routes: routes, call: proxy.call, client: client, edge: edge, meter: meter,
         bodyLimit: settings.bodyLimit,
         timeout: settings.upstreamTimeout, idleTimeout: settings.idleTimeout, logger: logger)
     let router = Router(context: HuddleRequestContext.self)
@@ -79,13 +81,11 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
                             additionalChannelHandlers: { [ModuleRelay(relay)] },
                             decide: { head, channel, logger in
                                 await upgrade(
-                                    head, channel: channel, routes: routes, balancer: proxy.balancer, limiter: proxy.limiter,
-                                    proxies: settings.proxies,
+                                    head, channel: channel, routes: routes, balancer: proxy.balancer, edge: edge,
                                     sockets: sockets, client: client, timeout: proxy.timeout, logger: logger)
                             }),
                         webSockets: true),
-                    limits: settings.head, bodyLimit: settings.bodyLimit, bodyTimeout: settings.bodyTimeout, limiter: proxy.limiter,
-                    proxies: settings.proxies,
+                    limits: settings.head, bodyLimit: settings.bodyLimit, bodyTimeout: settings.bodyTimeout, edge: edge,
                     connections: connections))
         },
         configuration: reader.serverConfiguration(for: .gateway),
@@ -135,7 +135,7 @@ private func operationsListener(
 /// is answered as the module answers the same path over plain HTTP (its status and problem), before
 /// anything is upgraded.
 private func upgrade(
-    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, limiter: RateLimiter, proxies: TrustedProxies,
+    _ head: HTTPRequest, channel: any Channel, routes: RouteTable, balancer: Balancer, edge: EdgePolicy,
     sockets: SocketRelay.Limits, client: UpstreamClient, timeout: Duration, logger: Logger
 ) async -> (HTTPFields, NIOLoopBound<SocketRelay>)? {
     let path = head.path ?? "/"
@@ -144,9 +144,8 @@ private func upgrade(
         await UpgradeRefusal.refuse(CommonError.noSuchRoute.problem, on: channel)
         return nil
     }
-    let (address, forwardedFor) = proxies.client(peer: channel.remoteAddress?.ipAddress ?? "unknown", fields: head.headerFields)
-    if let wait = limiter.check(client: address) {
-        let limited = CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
+    let (address, forwardedFor) = edge.client(peer: channel.remoteAddress?.ipAddress, fields: head.headerFields)
+    if let limited = edge.refusal(of: address, at: .upgrade) {
         await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
         return nil
     }
@@ -157,7 +156,7 @@ private func upgrade(
     } else if let token = offered.token {
         headers[.authorization] = "Bearer \(token)"
     }
-    let requestID = RequestIDMiddleware.requestID(for: head.headerFields)
+    let requestID = EdgePolicy.requestID(fields: head.headerFields)
     headers[.requestID] = requestID
     headers[.forwardedFor] = forwardedFor
     // The upgrade is a span of the device's trace (or starts one), and the module's connect continues it.

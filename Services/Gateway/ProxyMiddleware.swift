@@ -19,8 +19,7 @@ struct ProxyMiddleware: RouterMiddleware {
     let balancer: Balancer
     let client: UpstreamClient
     var call: ModuleCall { ModuleCall(balancer: balancer) }
-    let limiter: RateLimiter
-    let proxies: TrustedProxies
+    let edge: EdgePolicy
     let bodyLimit: Int
     let timeout: Duration
 
@@ -33,11 +32,11 @@ struct ProxyMiddleware: RouterMiddleware {
         let module = route.module
         // Metrics count proxied requests by the route table's pattern, as the router does its own.
         context.coreContext.endpointPath.value = route.route
-        if !RequestBodyGuard.isChargedAtHead(
-            contentLength: request.headers[.contentLength], transferEncoding: request.headers[.transferEncoding]),
-            let wait = limiter.check(client: client(of: request, context).address)
+        if let refusal = edge.refusal(
+            of: client(of: request, context).address, at: .answer, contentLength: request.headers[.contentLength],
+            transferEncoding: request.headers[.transferEncoding])
         {
-            throw CommonError.rateLimited(retryAfterSeconds: wait, policy: limiter.policy)
+            throw refusal
         }
         if let length = request.headers.value(of: .contentLength).flatMap(Int.init), length > bodyLimit {
             throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
@@ -110,7 +109,7 @@ struct ProxyMiddleware: RouterMiddleware {
 
     /// Who sent the request, and the `X-Forwarded-For` that says so (`TrustedProxies`).
     private func client(of request: Request, _ context: HuddleRequestContext) -> (address: String, forwardedFor: String) {
-        proxies.client(peer: context.remoteAddress?.ipAddress ?? "unknown", fields: request.headers)
+        edge.client(peer: context.remoteAddress?.ipAddress, fields: request.headers)
     }
 }
 

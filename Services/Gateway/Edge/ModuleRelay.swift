@@ -41,8 +41,7 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let routes: RouteTable
         let call: ModuleCall
         let client: UpstreamClient
-        let limiter: RateLimiter
-        let proxies: TrustedProxies
+        let edge: EdgePolicy
         let meter: RequestMeter
         let bodyLimit: Int
         let timeout: Duration
@@ -254,23 +253,22 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
     private func relay(_ relayed: Relayed, context: ChannelHandlerContext) {
         let settings = settings
         let started = settings.meter.started(relayed.method)
-        let requestID = RequestIDMiddleware.requestID(offered: relayed.head.headers.value(of: "X-Request-Id"))
+        let requestID = EdgePolicy.requestID(headers: relayed.head.headers)
         let logger: @Sendable () -> Logger = { [logger = settings.logger] in
             var logger = logger
             logger[metadataKey: "request_id"] = .string(requestID)
             return logger
         }
         // Per request: a trusted proxy's connection carries many clients' requests.
-        let (clientAddress, forwardedFor) = settings.proxies.client(peer: peerAddress(context), headers: relayed.head.headers)
+        let (clientAddress, forwardedFor) = settings.edge.client(peer: peerAddress(context), headers: relayed.head.headers)
         let trace = RelayTrace(relayed.head, route: relayed.route, path: relayed.path)
         let finish = Finish(relay: self, context: context, relayed: relayed, requestID: requestID, started: started, trace: trace)
 
-        if !RequestBodyGuard.isChargedAtHead(
-            contentLength: relayed.head.headers.first(name: "content-length"),
-            transferEncoding: relayed.head.headers.first(name: "transfer-encoding")),
-            let wait = settings.limiter.check(client: clientAddress)
+        if let refusal = settings.edge.refusal(
+            of: clientAddress, at: .answer, contentLength: relayed.head.headers.first(name: "content-length"),
+            transferEncoding: relayed.head.headers.first(name: "transfer-encoding"))
         {
-            return finish.problem(CommonError.rateLimited(retryAfterSeconds: wait, policy: settings.limiter.policy))
+            return finish.problem(refusal)
         }
         trace.callStarts(relayed.head.method)
         var head = HTTPRequestHead(version: .http1_1, method: relayed.head.method, uri: relayed.head.uri)

@@ -1,6 +1,7 @@
 import Contracts
 import NIOCore
 import NIOHTTP1
+import ServiceHTTP
 
 /// Bounds a request's body in time, and charges the client's rate limit for it, from the moment its
 /// head arrives: as nginx's `client_body_timeout` does, a body not whole within `timeout` of its head
@@ -9,8 +10,8 @@ import NIOHTTP1
 /// uncharged by the rate limit, which saw a request only once its body was complete.
 ///
 /// A request without a body is charged where it is answered (`ModuleRelay`, `ProxyMiddleware`), so
-/// its 429 keeps its place among pipelined answers; one with a body is charged here
-/// (`isChargedAtHead`), and one over the limit is refused at once, before its body is read.
+/// its 429 keeps its place among pipelined answers; one with a body is charged here (`EdgePolicy`),
+/// and one over the limit is refused at once, before its body is read.
 ///
 /// It sits right after the HTTP decoder, which gives it each request's head and end. A request
 /// asking for an upgrade takes it out of the pipeline: WebSocket frames may follow, not HTTP parts.
@@ -19,21 +20,14 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = HTTPServerRequestPart
 
     private let timeout: TimeAmount
-    private let limiter: RateLimiter
-    private let proxies: TrustedProxies
+    private let edge: EdgePolicy
     private let headGuard: RequestHeadGuard
     private var deadline: Scheduled<Void>?
 
-    init(timeout: TimeAmount, limiter: RateLimiter, proxies: TrustedProxies, headGuard: RequestHeadGuard) {
+    init(timeout: TimeAmount, edge: EdgePolicy, headGuard: RequestHeadGuard) {
         self.timeout = timeout
-        self.limiter = limiter
-        self.proxies = proxies
+        self.edge = edge
         self.headGuard = headGuard
-    }
-
-    /// Whether a request with this head is charged on arrival: one that carries a body.
-    static func isChargedAtHead(contentLength: String?, transferEncoding: String?) -> Bool {
-        transferEncoding != nil || (contentLength.flatMap { Int($0) } ?? 0) > 0
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -41,14 +35,13 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head) where head.headers.contains(name: "upgrade"):
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        case .head(let head)
-        where Self.isChargedAtHead(
-            contentLength: head.headers.first(name: "content-length"), transferEncoding: head.headers.first(name: "transfer-encoding")):
-            let client = proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", headers: head.headers).address
-            if let wait = limiter.check(client: client) {
-                return refuse(.rateLimited, "Too many requests from this address; try again in \(wait) s.", context: context)
+        case .head(let head):
+            let client = edge.client(peer: context.channel.remoteAddress?.ipAddress, headers: head.headers).address
+            let length = head.headers.first(name: "content-length"), encoding = head.headers.first(name: "transfer-encoding")
+            if let refusal = edge.refusal(of: client, at: .head, contentLength: length, transferEncoding: encoding) {
+                return refuse(.rateLimited, refusal.problem.detail ?? refusal.problem.title, context: context)
             }
-            armDeadline(context: context)
+            if EdgePolicy.hasBody(contentLength: length, transferEncoding: encoding) { armDeadline(context: context) }
             context.fireChannelRead(data)
         case .end:
             disarm()

@@ -183,8 +183,7 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// How long a body may take once its head is in, the rate limit its request is charged to on
     /// arrival (`RequestBodyGuard`), and the connections each address may hold.
     let bodyTimeout: TimeAmount
-    let limiter: RateLimiter
-    let proxies: TrustedProxies
+    let edge: EdgePolicy
     let connections: ClientConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -200,10 +199,10 @@ struct HeadGuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
         do {
             try channel.pipeline.syncOperations.addHandler(headGuard, position: .first)
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionLimitHandler(connections: connections, proxies: proxies), position: .first)
+                ConnectionLimitHandler(connections: connections, proxies: edge.proxies), position: .first)
             let value = base.setup(channel: channel, logger: logger)
             try channel.pipeline.syncOperations.addAfterRequestDecoder(
-                RequestBodyGuard(timeout: bodyTimeout, limiter: limiter, proxies: proxies, headGuard: headGuard))
+                RequestBodyGuard(timeout: bodyTimeout, edge: edge, headGuard: headGuard))
             try channel.pipeline.syncOperations.addAfterRequestDecoder(ContinueWhenExpected(bodyLimit: bodyLimit))
             try channel.pipeline.syncOperations.addHandler(HeadParseFailureHandler(headGuard: headGuard))
             return value
