@@ -22,15 +22,17 @@ public final class HuddleClient: Sendable {
     let retry: RetryPolicy
     let sessions: SessionKeeper
 
+    /// `now` is the only clock HuddleKit reads (when an access token expires); a test sets its own.
     public init(
         baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), liveTransport: any LiveTransport = URLSessionLiveTransport(),
-        tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard
+        tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
         self.transport = transport
         self.liveTransport = liveTransport
         self.retry = retry
-        self.sessions = SessionKeeper(store: tokens)
+        self.sessions = SessionKeeper(store: tokens, now: now)
     }
 
     /// A W3C `traceparent` to send with every call made inside `HuddleClient.$traceparent.withValue(…)`,

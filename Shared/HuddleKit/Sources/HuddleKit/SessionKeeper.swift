@@ -25,9 +25,13 @@ actor SessionKeeper {
     private var refreshing: Task<StoredSession, any Error>?
     private var observers: [UUID: AsyncStream<SessionEvent>.Continuation] = [:]
 
-    init(store: any TokenStore, margin: TimeInterval = 30) {
+    /// The app's clock, against which the access token's expiry is judged.
+    private let now: @Sendable () -> Date
+
+    init(store: any TokenStore, margin: TimeInterval = 30, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.margin = margin
+        self.now = now
     }
 
     var user: SessionUser? {
@@ -35,7 +39,7 @@ actor SessionKeeper {
     }
 
     func start(_ session: Session) async {
-        let stored = StoredSession(session: session, accessTokenExpiresAt: Date().addingTimeInterval(TimeInterval(session.expiresIn)))
+        let stored = StoredSession(session: session, accessTokenExpiresAt: now().addingTimeInterval(TimeInterval(session.expiresIn)))
         current = stored
         loaded = true
         await store.save(stored)
@@ -52,7 +56,7 @@ actor SessionKeeper {
     /// The access token for the next call; nil when nobody is signed in.
     func accessToken(refresh: @escaping Refresh) async throws -> String? {
         guard let stored = await session() else { return nil }
-        if stored.accessTokenExpiresAt.timeIntervalSinceNow > margin { return stored.session.accessToken }
+        if stored.accessTokenExpiresAt.timeIntervalSince(now()) > margin { return stored.session.accessToken }
         return try await refreshed(replacing: stored.session.accessToken, refresh: refresh).session.accessToken
     }
 
@@ -92,7 +96,7 @@ actor SessionKeeper {
         let task = Task<StoredSession, any Error> {
             do {
                 let session = try await refresh(refreshToken)
-                return StoredSession(session: session, accessTokenExpiresAt: Date().addingTimeInterval(TimeInterval(session.expiresIn)))
+                return StoredSession(session: session, accessTokenExpiresAt: now().addingTimeInterval(TimeInterval(session.expiresIn)))
             } catch let error as HuddleError where error.kind == .problem && error.status == 401 {
                 throw HuddleError(kind: .sessionEnded, status: 401, problem: error.problem, requestID: error.requestID)
             }
