@@ -5,7 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 
 /// The receiving end of an OpenTelemetry collector, as the stand-in plays it, so that `huddle` shows
-/// its traces with no collector and tests can assert on them (API.md):
+/// its traces with no collector and tests can assert on them:
 ///
 /// - `POST /v1/traces`: OTLP/HTTP in its JSON encoding (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`).
 ///   Span and trace ids are read as OTLP/JSON writes them (hex), or as protobuf's JSON mapping

@@ -108,13 +108,16 @@ struct OutboxDeliveryTests {
             holder.cancel()
             _ = await holder.result
             try await Self.commit(2, from: 5, in: database)
-            // Released at shutdown: taken at the waiting instance's next ask, not after the lease lapses.
-            #expect(
-                try await poll(within: .seconds(40)) {
-                    second.numbers
-                } until: {
-                    $0.count == 2
-                } == [5, 6])
+            // Released at shutdown: taken at the waiting instance's next ask, not after the lease lapses. A
+            // batch the holder sent but was stopped before recording (3 and 4) comes again: delivery is
+            // at least once, and the subscriber's inbox drops the repeat.
+            let taken = try await poll(within: .seconds(40)) {
+                second.numbers
+            } until: {
+                $0.contains(6)
+            }
+            #expect(taken.suffix(2) == [5, 6])
+            #expect(taken.allSatisfy { $0 >= 3 })
             #expect(first.numbers == [0, 1, 2, 3, 4])
         }
     }

@@ -43,7 +43,7 @@ struct RunningServicesTests {
     @Test("without a deadline, starting waits for as long as a module takes to listen (its migrations); with one it gives up")
     func waitingToListen() async throws {
         let withDeadline = ListeningModules()
-        await #expect(throws: MissingConfiguration.self) { try await withDeadline.wait(for: [.search], timeout: .milliseconds(50)) }
+        await #expect(throws: StartupFailure.self) { try await withDeadline.wait(for: [.search], timeout: .milliseconds(50)) }
 
         let listening = ListeningModules()
         let waited = Atomic(false)
@@ -64,7 +64,7 @@ struct RunningServicesTests {
         let failed = ListeningModules()
         let abandoned = Task { try await failed.wait(for: [.search], timeout: nil) }
         await failed.markEnded()
-        await #expect(throws: MissingConfiguration.self) { try await abandoned.value }
+        await #expect(throws: StartupFailure.self) { try await abandoned.value }
     }
 
     @Test("a service's error is what its tracked run throws")

@@ -51,7 +51,9 @@ struct Wallets: Sendable {
     }
 
     /// Namespace of transfer ids derived from what they pay (a grant, a ticket's payout).
-    static let transferNamespace = UUID(uuidString: "6f1c2b9e-54d3-4a8f-b0e7-2c9d8a1f3e65")!
+    /// 6f1c2b9e-54d3-4a8f-b0e7-2c9d8a1f3e65
+    static let transferNamespace = UUID(
+        uuid: (0x6f, 0x1c, 0x2b, 0x9e, 0x54, 0xd3, 0x4a, 0x8f, 0xb0, 0xe7, 0x2c, 0x9d, 0x8a, 0x1f, 0x3e, 0x65))
 
     /// The ledger's consistency check: every transfer balanced, every balance the sum of its entries.
     func checkLedger() async throws -> LedgerCheck {

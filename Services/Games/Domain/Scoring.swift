@@ -33,9 +33,11 @@ enum Scoring {
                 count(strokes, par: pars[score.hole] ?? strokes, into: &counts)
             }
         }
-        let courses = byCourse.map { courseId, played -> CourseStats in
+        let courses = byCourse.compactMap { courseId, played -> CourseStats? in
             // The best total; on a tie, the earlier round set the record.
-            let best = played.min { ($0.line.total, $0.card.startedAt) < ($1.line.total, $1.card.startedAt) }!
+            guard let best = played.min(by: { ($0.line.total, $0.card.startedAt) < ($1.line.total, $1.card.startedAt) }) else {
+                return nil
+            }
             let average = Double(played.reduce(0) { $0 + $1.line.total }) / Double(played.count)
             return CourseStats(
                 courseId: courseId, courseName: best.card.courseName, roundsPlayed: played.count,

@@ -37,7 +37,7 @@ final class UpstreamClient: Service, Sendable {
         mutating func take(_ base: String, preferring loop: any EventLoop) -> UpstreamConnection? {
             guard let connections = idle[base], !connections.isEmpty else { return nil }
             let index = connections.lastIndex { $0.channel.eventLoop === loop } ?? connections.index(before: connections.endIndex)
-            return idle[base]!.remove(at: index)
+            return idle[base]?.remove(at: index)
         }
     }
 

@@ -22,8 +22,9 @@ struct ModerationEvents: Sendable {
     }
 
     /// Who the removal of a deleted account's reported content is recorded as made by: no
-    /// moderator, the deletion itself.
-    static let accountDeletion = UserID(UUID(uuidString: "00000000-0000-5000-8000-00000000de1e")!)
+    /// moderator, the deletion itself (00000000-0000-5000-8000-00000000de1e).
+    static let accountDeletion = UserID(
+        UUID(uuid: (0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x50, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0xde, 0x1e)))
 
     /// What a case shows where a deleted player's words were.
     static let erasedText = "(erased with the account that wrote it)"

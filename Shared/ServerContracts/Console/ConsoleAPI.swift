@@ -1,6 +1,6 @@
 public import Contracts
 
-/// The moderation console (API.md, `GET /admin`): server-rendered pages for moderators at a desk.
+/// The moderation console (`GET /admin`): server-rendered pages for moderators at a desk.
 /// The browser holds a console session cookie of its own (HttpOnly, SameSite=Strict, path `/admin`);
 /// the access and refresh tokens stay on the server, so no token reaches a URL, a page or a script.
 /// Every form carries the session's anti-forgery token. What a moderator can put right (a wrong

@@ -144,22 +144,21 @@ public struct ServiceSkeleton {
     public func application(server: HTTPServerBuilder = .http1WithoutUpgrades()) throws -> some Service {
         let (undescribed, unhandled) = router.undescribedRoutes(of: module)
         guard undescribed.isEmpty, unhandled.isEmpty else {
-            throw MissingConfiguration(
-                key: module.rawValue, hint: "routes without a description: \(undescribed); descriptions without a handler: \(unhandled)")
+            throw WiringMistake(module, "routes without a description: \(undescribed); descriptions without a handler: \(unhandled)")
         }
         let publishers = Set(consumedKinds.values)
         let wired = Set(Wiring.eventConsumers.filter { $0.value.contains(module) }.keys)
         guard publishers == wired else {
-            throw MissingConfiguration(
-                key: "\(module.rawValue) events",
-                hint: "its handlers take events of \(publishers.map(\.rawValue).sorted()), Wiring.eventConsumers delivers from "
+            throw WiringMistake(
+                module,
+                "its handlers take events of \(publishers.map(\.rawValue).sorted()), Wiring.eventConsumers delivers from "
                     + "\(wired.map(\.rawValue).sorted())")
         }
         // A publisher in the wiring whose outbox nobody sends would keep its events for ever.
         guard publishes == (Wiring.eventConsumers[module] != nil) else {
-            throw MissingConfiguration(
-                key: "\(module.rawValue) events",
-                hint: publishes
+            throw WiringMistake(
+                module,
+                publishes
                     ? "it publishes events, but Wiring.eventConsumers names no subscriber"
                     : "Wiring.eventConsumers delivers its events, but it does not publish them (publishEvents)")
         }

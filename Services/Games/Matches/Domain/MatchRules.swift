@@ -8,7 +8,9 @@ import ServiceHTTP
 /// or a provider.
 enum MatchRules {
     /// The namespace of match ids derived from API-Football fixture ids (RFC 9562 name-based ids).
-    static let fixtureNamespace = UUID(uuidString: "0b4e9d1c-7a63-4f2e-9c85-3d1a6f0e2b47")!
+    /// 0b4e9d1c-7a63-4f2e-9c85-3d1a6f0e2b47
+    static let fixtureNamespace = UUID(
+        uuid: (0x0b, 0x4e, 0x9d, 0x1c, 0x7a, 0x63, 0x4f, 0x2e, 0x9c, 0x85, 0x3d, 0x1a, 0x6f, 0x0e, 0x2b, 0x47))
 
     /// A UUID version 5 of the fixture id: the same on every replica and after every rebuild, so a
     /// match's id never depends on which instance saw it first.

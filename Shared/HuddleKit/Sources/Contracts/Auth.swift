@@ -1,6 +1,6 @@
 public import Foundation
 
-// Wire types of the auth and people endpoints (API.md, "Auth and people").
+// Wire types of the auth and people endpoints.
 
 public struct RegisterRequest: Codable, Equatable, Sendable {
     public var email: String

@@ -1,4 +1,4 @@
-/// The shared vocabularies of API.md. Raw values are the wire strings.
+/// The vocabularies several operations share. Raw values are the wire strings.
 
 public enum Sport: String, Codable, Sendable, CaseIterable, WireEnum {
     case soccer, volleyball, softball, basketball, football, discGolf, cricket, tennis, hockey, other

@@ -100,7 +100,9 @@ public struct Game: Codable, Equatable, Sendable {
     }
 }
 
-/// `POST /v1/games`. Which fields are needed depends on `kind` (see API.md); team and league games
+/// `POST /v1/games`. Which fields are needed depends on `kind`: a team game's `teamId`, a league game's
+/// `leagueId` and its two teams, a pickup game's place, sport, privacy, age group, gender and skill; team
+/// and league games
 /// take what they omit from the team.
 public struct CreateGameRequest: Codable, Equatable, Sendable {
     public var kind: GameKind

@@ -1,6 +1,6 @@
 public import Foundation
 
-// Wire types of reports and moderation (API.md, "Reports and moderation").
+// Wire types of reports and moderation.
 
 public enum ReportTag: NamedThing { public static let noun = "report" }
 public enum CaseTag: NamedThing { public static let noun = "case" }

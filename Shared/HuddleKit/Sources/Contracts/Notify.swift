@@ -78,7 +78,7 @@ public struct NotificationData: Codable, Equatable, Sendable {
     }
 }
 
-/// One entry of my inbox (API.md's Notification).
+/// One entry of my inbox.
 public struct InboxNotification: Codable, Equatable, Sendable {
     public var id: NotificationID
     public var category: NotificationCategory

@@ -1,7 +1,6 @@
 public import Foundation
 
-// Wire types of a player's data export and of an account deletion's progress (API.md, "Auth and
-// people").
+// Wire types of a player's data export and of an account deletion's progress.
 
 public enum DataExportTag: NamedThing { public static let noun = "data export" }
 public typealias DataExportID = TypedID<DataExportTag>

@@ -7,7 +7,7 @@ import ServiceContextModule
 import Tracing
 
 extension RouterMethods where Context == HuddleRequestContext {
-    /// A live socket, registered once from its description (`Endpoint(webSocket: true)`) on the
+    /// A live socket, registered once from its description (`traits: .webSocket`) on the
     /// service's router, behind the same middleware as every route (request id, metrics, the token).
     /// Every request is admitted first — signed in when the description says so, its query checked,
     /// then `admit` (what the caller may see) — so a WebSocket request that is refused gets the

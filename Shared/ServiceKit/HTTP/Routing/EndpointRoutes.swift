@@ -138,7 +138,7 @@ extension RouterMethods where Context == HuddleRequestContext {
         return self
     }
 
-    /// A conditional read (`Endpoint(conditional: true)`): the handler names the current version
+    /// A conditional read (`traits: .conditional`): the handler names the current version
     /// cheaply, and the body is read only when the caller's `If-None-Match` does not name it.
     @discardableResult
     public func on<Output>(

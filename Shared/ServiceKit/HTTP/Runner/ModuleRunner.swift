@@ -84,7 +84,7 @@ public final class ModuleRunner: Sendable {
         var services: [any Service] = [HTTPClientService(client: httpClient), HTTPClientService(client: providerClient)]
         for module in Self.startOrder(modules) {
             guard let builder = builders[module] else {
-                throw MissingConfiguration(key: module.rawValue, hint: "this executable cannot run module \(module.rawValue)")
+                throw WiringMistake(module, "this executable cannot run it")
             }
             var dependencies = dependencies
             dependencies.logger[metadataKey: "module"] = .string(module.rawValue)
@@ -161,6 +161,26 @@ public struct MissingConfiguration: Error, CustomStringConvertible {
     public var description: String { "configuration '\(key)': \(hint)" }
 }
 
+/// What the code gets wrong in putting modules together — a route without a description, handlers and
+/// `Wiring` that disagree, a module this executable does not have — found at start-up. No setting fixes it.
+public struct WiringMistake: Error, CustomStringConvertible {
+    public let module: ServiceModule
+    public let mistake: String
+    public init(_ module: ServiceModule, _ mistake: String) {
+        self.module = module
+        self.mistake = mistake
+    }
+    public var description: String { "\(module.rawValue) is wired wrong: \(mistake)" }
+}
+
+/// Modules that did not come to listen: one stopped first (its own error says why), or the start-up's
+/// time ran out.
+public struct StartupFailure: Error, CustomStringConvertible {
+    public let modules: Set<ServiceModule>
+    public let reason: String
+    public var description: String { "\(modules.map(\.rawValue).sorted().joined(separator: ", ")) not listening: \(reason)" }
+}
+
 /// Shuts an HTTP client down after the servers that use it have stopped.
 public struct HTTPClientService: Service {
     let client: HTTPClient
@@ -183,11 +203,10 @@ actor ListeningModules {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while !modules.isSubset(of: listening) {
             guard !ended else {
-                throw MissingConfiguration(key: "startup", hint: "stopped before listening: \(modules.subtracting(listening))")
+                throw StartupFailure(modules: modules.subtracting(listening), reason: "the stack stopped first")
             }
             if let timeout, let deadline, ContinuousClock.now >= deadline {
-                throw MissingConfiguration(
-                    key: "startup", hint: "modules not listening after \(timeout): \(modules.subtracting(listening))")
+                throw StartupFailure(modules: modules.subtracting(listening), reason: "still not after \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -1,4 +1,4 @@
-/// Auth's operations: accounts, sessions, profiles and follows (API.md, "Auth and people").
+/// Auth's operations: accounts, sessions, profiles and follows.
 public enum AuthAPI {
     public static let register = Endpoint<Anyone, RegisterRequest, Session>(
         .post, "/v1/auth/register", owner: .auth, summary: "Create an account", status: 201,

@@ -41,7 +41,7 @@ public enum BettingAPI {
         problems: [
             .oddsChanged, .fixtureStarted, .insufficientFunds, .duplicateSelection, .stakeOutOfRange, .tooManySelections,
         ],
-        idempotencyKeyRequired: true, otherAnswers: [409: OddsChanged.self])
+        traits: .idempotencyKeyRequired, otherAnswers: [409: OddsChanged.self])
     public static let tickets = Endpoint<SignedIn, NoBody, Page<Ticket>>(
         .get, "/v1/betting/tickets", owner: .betting, summary: "My tickets, newest first",
         query: [ticketStatus] + Query.paging)

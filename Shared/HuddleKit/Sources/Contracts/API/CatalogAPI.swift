@@ -6,7 +6,7 @@ public enum CatalogAPI {
     public static let createLeague = Endpoint<SignedIn, CreateLeagueRequest, League>(
         .post, "/v1/leagues", owner: .catalog,
         summary: "Create a league; you become its manager. Where the leagues gate is on, only with the leagues entitlement",
-        status: 201, problems: [.entitlementRequired, .contentRefused], idempotent: true)
+        status: 201, problems: [.entitlementRequired, .contentRefused], traits: .idempotent)
     public static let leagues = Endpoint<SignedIn, NoBody, Page<League>>(
         .get, "/v1/leagues", owner: .catalog, summary: "Leagues by sport and name; private ones only for those involved",
         query: [Query.sport] + Query.paging)
@@ -16,12 +16,12 @@ public enum CatalogAPI {
         summary: "The league's teams, each place shown as GET /v1/teams/{id} shows it", query: [Query.position])
     public static let addLeagueTeam = Endpoint<SignedIn, AddLeagueTeamRequest, League>(
         .post, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
-        problems: [.forbidden, .sportMismatch], idempotent: true)
+        problems: [.forbidden, .sportMismatch], traits: .idempotent)
 
     // MARK: Teams
     public static let createTeam = Endpoint<SignedIn, CreateTeamRequest, Team>(
         .post, "/v1/teams", owner: .catalog, summary: "Create a team; you become its manager", status: 201, problems: [.contentRefused],
-        idempotent: true)
+        traits: .idempotent)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
@@ -46,16 +46,16 @@ public enum CatalogAPI {
         .post, "/v1/teams/{id}/join", owner: .catalog,
         summary: "Join: public → player, protected → pending, private → only when invited (403 otherwise). Where the join gate is "
             + "on, only with the join entitlement, unless invited",
-        problems: [.forbidden, .entitlementRequired], idempotent: true)
+        problems: [.forbidden, .entitlementRequired], traits: .idempotent)
     public static let inviteToTeam = Endpoint<SignedIn, InviteRequest, InviteResult>(
         .post, "/v1/teams/{id}/invites", owner: .catalog, summary: "Invite players (manager only)",
-        problems: [.forbidden, .dependencyUnavailable], idempotent: true)
+        problems: [.forbidden, .dependencyUnavailable], traits: .idempotent)
     public static let approveTeamRequest = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/teams/{id}/requests/{userId}/approve", owner: .catalog, summary: "Approve a request to join (manager only)",
-        problems: [.forbidden], idempotent: true)
+        problems: [.forbidden], traits: .idempotent)
     public static let declineTeamRequest = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/teams/{id}/requests/{userId}/decline", owner: .catalog, summary: "Decline a request to join (manager only)",
-        problems: [.forbidden], idempotent: true)
+        problems: [.forbidden], traits: .idempotent)
     public static let removeMember = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/teams/{id}/members/{userId}", owner: .catalog,
         summary: "Remove a member (manager), or leave, withdraw a request or decline an invitation yourself",
@@ -64,7 +64,7 @@ public enum CatalogAPI {
     // MARK: Courses and venues
     public static let createCourse = Endpoint<SignedIn, CreateCourseRequest, Course>(
         .post, "/v1/courses", owner: .catalog, summary: "Create a disc golf course (administrators)", status: 201,
-        problems: [.forbidden], idempotent: true)
+        problems: [.forbidden], traits: .idempotent)
     public static let courses = Endpoint<Anyone, NoBody, Page<Course>>(
         .get, "/v1/courses", owner: .catalog, summary: "Courses by name", query: Query.paging)
     public static let course = Endpoint<Anyone, NoBody, Course>(
@@ -82,7 +82,7 @@ public enum CatalogAPI {
         problems: [.weatherUnavailable])
     public static let createVenue = Endpoint<SignedIn, CreateVenueRequest, Venue>(
         .post, "/v1/venues", owner: .catalog, summary: "Create a venue (administrators)", status: 201, problems: [.forbidden],
-        idempotent: true)
+        traits: .idempotent)
     public static let venues = Endpoint<Anyone, NoBody, Page<Venue>>(
         .get, "/v1/venues", owner: .catalog, summary: "Venues by name", query: Query.paging)
     public static let venue = Endpoint<Anyone, NoBody, Venue>(.get, "/v1/venues/{id}", owner: .catalog, summary: "A venue")
@@ -90,11 +90,11 @@ public enum CatalogAPI {
     // MARK: News
     public static let news = Endpoint<Anyone, NoBody, Page<NewsArticle>>(
         .get, "/v1/news", owner: .catalog, summary: "News, newest first (with bookmarked when signed in)",
-        query: [Query.sport] + Query.paging, optionalSignIn: true)
+        query: [Query.sport] + Query.paging, traits: .optionalSignIn)
     public static let bookmarks = Endpoint<SignedIn, NoBody, Page<NewsArticle>>(
         .get, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: Query.paging)
     public static let article = Endpoint<Anyone, NoBody, NewsArticle>(
-        .get, "/v1/news/{id}", owner: .catalog, summary: "An article", optionalSignIn: true)
+        .get, "/v1/news/{id}", owner: .catalog, summary: "An article", traits: .optionalSignIn)
     public static let bookmark = Endpoint<SignedIn, NoBody, NoContent>(
         .put, "/v1/news/{id}/bookmark", owner: .catalog, summary: "Save an article (idempotent)")
     public static let removeBookmark = Endpoint<SignedIn, NoBody, NoContent>(

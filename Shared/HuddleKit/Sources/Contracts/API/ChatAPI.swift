@@ -47,7 +47,7 @@ public enum ChatAPI {
         .get, "/v1/chat/live", owner: .chat,
         summary: "WebSocket, one per device for all my rooms: subscribe (with afterSeq, the messages after it come first, oldest "
             + "first), unsubscribe, send; then what happens in the rooms followed",
-        status: 101, problems: [.webSocketRequired], webSocket: true, deviceSends: ChatClientFrame.self)
+        status: 101, problems: [.webSocketRequired], traits: .webSocket, deviceSends: ChatClientFrame.self)
 
     public static let all: [APIOperation] = [
         rooms.operation, room.operation, messages.operation, send.operation, edit.operation, delete.operation, read.operation,

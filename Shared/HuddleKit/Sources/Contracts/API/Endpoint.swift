@@ -13,8 +13,7 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
     public init(
         _ method: HTTPVerb, _ path: String, owner: ServiceModule, summary: String, status: Int = 200,
         query: [any QueryDescribing] = [], pathParameters: [String: JSONSchema] = [:], problems: [ProblemCode] = [],
-        optionalSignIn: Bool = false, idempotent: Bool = false, idempotencyKeyRequired: Bool = false, webSocket: Bool = false,
-        deviceSends: (any Decodable.Type)? = nil, conditional: Bool = false, otherAnswers: [Int: any Decodable.Type] = [:]
+        traits: OperationTraits = [], deviceSends: (any Decodable.Type)? = nil, otherAnswers: [Int: any Decodable.Type] = [:]
     ) {
         let template = PathTemplate(path)
         operation = APIOperation(
@@ -24,14 +23,32 @@ public struct Endpoint<Access: EndpointAccess, Body: Codable & Sendable, Output:
             pathParameters: template.parameterNames.map { PathParameter(name: $0, schema: pathParameters[$0] ?? .uuid) },
             body: Body.self == NoBody.self ? nil : WireType(Body.self),
             output: Output.self == NoContent.self ? nil : WireType(Output.self),
-            problems: problems, optionalSignIn: optionalSignIn, acceptsIdempotencyKey: idempotent || idempotencyKeyRequired,
-            requiresIdempotencyKey: idempotencyKeyRequired, isWebSocket: webSocket, deviceFrames: deviceSends.map(WireType.init),
-            isConditional: conditional,
+            problems: problems, optionalSignIn: traits.contains(.optionalSignIn),
+            acceptsIdempotencyKey: !traits.isDisjoint(with: [.idempotent, .idempotencyKeyRequired]),
+            requiresIdempotencyKey: traits.contains(.idempotencyKeyRequired), isWebSocket: traits.contains(.webSocket),
+            deviceFrames: deviceSends.map(WireType.init), isConditional: traits.contains(.conditional),
             otherAnswers: otherAnswers.mapValues(WireType.init))
     }
 
     /// The path with its `{parameters}` filled in order, each escaped for a path segment.
     public func path(_ values: any CustomStringConvertible...) -> String { operation.path.filled(values.map(\.description)) }
+}
+
+/// What a description adds to an operation's shape, by name rather than as a row of Booleans.
+public struct OperationTraits: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// For `Anyone`: a valid token, when sent, shows more (e.g. `bookmarked`).
+    public static let optionalSignIn = Self(rawValue: 1 << 0)
+    /// A write a client may retry with an `Idempotency-Key` (the `IdempotencyMiddleware` replays it).
+    public static let idempotent = Self(rawValue: 1 << 1)
+    /// A write that takes no request without an `Idempotency-Key` (428) and keeps it with its effect.
+    public static let idempotencyKeyRequired = Self(rawValue: 1 << 2)
+    /// A live socket (101); `deviceSends:` names the frames a device sends on it.
+    public static let webSocket = Self(rawValue: 1 << 3)
+    /// Answers carry `ETag` and `Cache-Control`; `If-None-Match` with the current tag is a 304.
+    public static let conditional = Self(rawValue: 1 << 4)
 }
 
 /// What every description says, without its Swift types: the view the gateway, the document and

@@ -4,7 +4,7 @@ public enum GamesAPI {
         .post, "/v1/games", owner: .games,
         summary: "Plan a game: team (team manager; the team's place and attributes are defaults; members are invited), "
             + "league (league manager, two of its teams), pickup (anyone; needs location and attributes)",
-        status: 201, problems: [.forbidden, .dependencyUnavailable, .contentRefused], idempotent: true)
+        status: 201, problems: [.forbidden, .dependencyUnavailable, .contentRefused], traits: .idempotent)
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/games", owner: .games,
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
@@ -34,16 +34,16 @@ public enum GamesAPI {
         summary: "Join: public → going (or waitlisted when full), protected → pending, private → invited players only; "
             + "while substitutes are wanted, anyone who can see the game comes in as one. Where the join gate is on, only with "
             + "the join entitlement, unless invited",
-        problems: [.forbidden, .gameCancelled, .gameStarted, .entitlementRequired], idempotent: true)
+        problems: [.forbidden, .gameCancelled, .gameStarted, .entitlementRequired], traits: .idempotent)
     public static let approveGameRequest = Endpoint<SignedIn, NoBody, RosterPlace>(
         .post, "/v1/games/{id}/requests/{userId}/approve", owner: .games, summary: "Approve a request to join (organiser only)",
-        problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
+        problems: [.forbidden, .gameCancelled, .gameStarted], traits: .idempotent)
     public static let declineGameRequest = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/games/{id}/requests/{userId}/decline", owner: .games, summary: "Decline a request to join (organiser only)",
-        problems: [.forbidden, .gameCancelled, .gameStarted], idempotent: true)
+        problems: [.forbidden, .gameCancelled, .gameStarted], traits: .idempotent)
     public static let inviteToGame = Endpoint<SignedIn, InviteRequest, InviteResult>(
         .post, "/v1/games/{id}/invites", owner: .games, summary: "Invite players (organiser only); a pending asker is seated",
-        problems: [.forbidden, .gameCancelled, .gameStarted, .dependencyUnavailable], idempotent: true)
+        problems: [.forbidden, .gameCancelled, .gameStarted, .dependencyUnavailable], traits: .idempotent)
     public static let askForSubstitutes = Endpoint<SignedIn, SubstitutesRequest, Game>(
         .put, "/v1/games/{id}/subs", owner: .games, summary: "Ask for substitutes (organiser only); needed 0 clears the call",
         problems: [.forbidden, .gameCancelled, .gameStarted])
@@ -53,7 +53,7 @@ public enum GamesAPI {
         .post, "/v1/rounds", owner: .games,
         summary: "Start a disc golf round on a course: holes and pars are copied, every score starts at par; "
             + "you play, with the listed players and guests",
-        status: 201, problems: [.dependencyUnavailable], idempotent: true)
+        status: 201, problems: [.dependencyUnavailable], traits: .idempotent)
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
         .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
         query: [Query.mineScope, roundStatus] + Query.paging)
@@ -67,12 +67,12 @@ public enum GamesAPI {
         problems: [.roundFinished, .versionConflict], otherAnswers: [409: ScoreConflict.self])
     public static let finishRound = Endpoint<SignedIn, NoBody, Scorecard>(
         .post, "/v1/rounds/{id}/finish", owner: .games, summary: "Finish the round (any player); it becomes read-only",
-        idempotent: true)
+        traits: .idempotent)
     public static let liveRound = Endpoint<SignedIn, NoBody, LiveMessage>(
         .get, "/v1/rounds/{id}/live", owner: .games,
         summary: "WebSocket: every change of the card. With afterVersion, first exactly the changes after it, otherwise the "
             + "whole card; then live changes. A device may score on it",
-        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true, deviceSends: ScoreUpdate.self)
+        status: 101, query: [afterVersion], problems: [.webSocketRequired], traits: .webSocket, deviceSends: ScoreUpdate.self)
     /// `?afterVersion=`: the last version a device has, for what it missed.
     public static let afterVersion = Query.integer("afterVersion", 0...Int(Int32.max))
     public static let stats = Endpoint<SignedIn, NoBody, PlayerStats>(
@@ -83,17 +83,17 @@ public enum GamesAPI {
         .get, "/v1/matches", owner: .games,
         summary: "Professional football matches kicking off on a day (UTC; today by default), soonest first, all in one page. "
             + "live=true: only those in play (any day); league narrows to one league",
-        query: [matchesDay, matchesLive, matchesLeague], conditional: true)
+        query: [matchesDay, matchesLive, matchesLeague], traits: .conditional)
     public static let matchesDay = Query.day("date", description: "YYYY-MM-DD, UTC; today when absent")
     public static let matchesLive = Query.flag("live")
     public static let matchesLeague = Query.integer("league", 1...Int(Int32.max))
     public static let match = Endpoint<Anyone, NoBody, Match>(
-        .get, "/v1/matches/{id}", owner: .games, summary: "One match with its events, lineups and statistics", conditional: true)
+        .get, "/v1/matches/{id}", owner: .games, summary: "One match with its events, lineups and statistics", traits: .conditional)
     public static let liveMatch = Endpoint<Anyone, NoBody, MatchChange>(
         .get, "/v1/matches/{id}/live", owner: .games,
         summary: "WebSocket: every change of the match. With afterVersion, first each version after it, otherwise the match "
             + "as it is; then live changes",
-        status: 101, query: [afterVersion], problems: [.webSocketRequired], webSocket: true)
+        status: 101, query: [afterVersion], problems: [.webSocketRequired], traits: .webSocket)
 
     public static let all: [APIOperation] = [
         createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, roster.operation,

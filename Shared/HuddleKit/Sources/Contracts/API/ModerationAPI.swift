@@ -1,5 +1,5 @@
 /// Moderation's operations: players report what is abusive; moderators work the cases; administrators
-/// grant the moderator role (API.md, "Reports and moderation").
+/// grant the moderator role.
 public enum ModerationAPI {
     public static let report = Endpoint<SignedIn, ReportRequest, Report>(
         .post, "/v1/reports", owner: .moderation,

@@ -11,7 +11,7 @@ public enum PurchasesAPI {
         summary: "Submit a StoreKit 2 signed transaction (Transaction.jwsRepresentation): verified to Apple's root, for this app, "
             + "environment and player, then credited once; the same transaction again credits nothing more. Restoring is "
             + "submitting each of Transaction.currentEntitlements",
-        problems: [.invalidTransaction, .transactionClaimed], idempotent: true)
+        problems: [.invalidTransaction, .transactionClaimed], traits: .idempotent)
     public static let appleNotification = Endpoint<Anyone, AppStoreNotificationBody, AppStoreNotificationReceipt>(
         .post, "/v1/purchases/apple/notifications", owner: .purchases,
         summary: "App Store Server Notifications V2 (the URL to give App Store Connect): verified like a transaction, applied once "
