@@ -104,8 +104,8 @@ let package = Package(
         // MARK: Shared
         // What the servers share and no app sees: internal operations, events, the console, schema reading.
         .target(name: "ServerContracts", dependencies: [.contracts], path: "Shared/ServerContracts", swiftSettings: swiftSettings),
-        // The clock and the ids made from it, handed to every builder.
-        .target(name: "HuddleEffects", dependencies: [.contracts], path: "Shared/Effects", swiftSettings: swiftSettings),
+        // The clock, handed to every builder.
+        .target(name: "HuddleEffects", path: "Shared/Effects", swiftSettings: swiftSettings),
         // ServiceKit in layers, each linked only by what uses it (the gateway links no database driver):
         // HTTP (what every Huddle process is: routing, descriptions, problems, tokens, internal calls,
         // observability, live sockets, and the runner with its settings, wiring and staged shutdown),
@@ -156,14 +156,16 @@ let package = Package(
             name: "ServiceClients",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceHTTP", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat, .nioConcurrencyHelpers,
+                .contracts, .serverContracts, "ServiceHTTP", .asyncHTTPClient, .jwtKit, .logging, .nioCore, .nioHTTP1, .nioFoundationCompat,
+                .nioConcurrencyHelpers,
             ],
             path: "Shared/ServiceClients", swiftSettings: swiftSettings),
         .target(
             name: "ServiceKitTesting",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceClients", .asyncHTTPClient, .configuration, .hummingbird, .logging, .nioCore, .nioHTTP1,
+                .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceClients", .asyncHTTPClient, .configuration,
+                .hummingbird, .logging, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioPosix, .sqlKit, .serviceLifecycle, .webSocketClient, .httpTypes,
                 .nioWebSocket, "ProviderStandIns",
             ],
@@ -189,7 +191,8 @@ let package = Package(
             name: "AuthService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -198,7 +201,8 @@ let package = Package(
             name: "CatalogService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .sqlKit, .asyncHTTPClient, .configuration, .logging,
                 .nioCore, .nioHTTP1, .nioFoundationCompat, .serviceLifecycle, .nioConcurrencyHelpers,
             ],
             path: "Services/Catalog", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -207,7 +211,8 @@ let package = Package(
             dependencies: [
                 .effects,
                 .tracing,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioHTTP1, .nioConcurrencyHelpers, .serviceLifecycle, .asyncHTTPClient, .crypto, .nioFoundationCompat, .nioWebSocket,
             ],
             path: "Services/Games", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -216,7 +221,8 @@ let package = Package(
             dependencies: [
                 .effects,
                 .tracing,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .webSocket, .sqlKit, .configuration, .logging, .nioCore,
                 .nioConcurrencyHelpers, .nioFoundationCompat, .nioWebSocket, .serviceLifecycle, .httpTypes,
             ],
             path: "Services/Chat", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -224,7 +230,8 @@ let package = Package(
             name: "NotifyService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
             path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -232,7 +239,8 @@ let package = Package(
             name: "BettingService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit, .configuration, .logging, .nioCore, .nioFoundationCompat,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .hummingbird, .sqlKit,
+                .configuration, .logging, .nioCore, .nioFoundationCompat,
                 .serviceLifecycle, .asyncHTTPClient, .crypto, .httpTypes, .nioHTTP1, .product(name: "BigInt", package: "BigInt"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -241,14 +249,16 @@ let package = Package(
             name: "SearchService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle,
             ],
             path: "Services/Search", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "PurchasesService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .sqlKit, .configuration, .logging, .crypto, .x509, .swiftASN1,
                 .asyncHTTPClient, .serviceLifecycle, .jwtKit, .nioCore, .nioFoundationCompat, .nioHTTP1,
             ],
             path: "Services/Purchases", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -256,7 +266,8 @@ let package = Package(
             name: "ModerationService",
             dependencies: [
                 .effects,
-                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients", .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
+                .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
+                .hummingbird, .sqlKit, .configuration, .logging, .serviceLifecycle, .crypto,
                 .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
@@ -284,7 +295,8 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 .effects,
-                "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService", "SearchService", "BettingService",
+                "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService",
+                "SearchService", "BettingService",
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
@@ -298,36 +310,47 @@ let package = Package(
             name: "GatewayServer", dependencies: ["ModuleLauncher", "Gateway", "ServiceHTTP", .contracts], path: "Services/Server/gateway",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "AuthServer", dependencies: ["ModuleLauncher", "AuthService", "ServiceHTTP", .contracts], path: "Services/Server/auth", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "CatalogServer", dependencies: ["ModuleLauncher", "CatalogService", "ServiceHTTP", .contracts], path: "Services/Server/catalog",
+            name: "AuthServer", dependencies: ["ModuleLauncher", "AuthService", "ServiceHTTP", .contracts], path: "Services/Server/auth",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "GamesServer", dependencies: ["ModuleLauncher", "GamesService", "ServiceHTTP", .contracts], path: "Services/Server/games", swiftSettings: swiftSettings),
+            name: "CatalogServer", dependencies: ["ModuleLauncher", "CatalogService", "ServiceHTTP", .contracts],
+            path: "Services/Server/catalog",
+            swiftSettings: swiftSettings),
         .executableTarget(
-            name: "SearchServer", dependencies: ["ModuleLauncher", "SearchService", "ServiceHTTP", .contracts], path: "Services/Server/search", swiftSettings: swiftSettings
+            name: "GamesServer", dependencies: ["ModuleLauncher", "GamesService", "ServiceHTTP", .contracts], path: "Services/Server/games",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "SearchServer", dependencies: ["ModuleLauncher", "SearchService", "ServiceHTTP", .contracts],
+            path: "Services/Server/search", swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "BettingServer", dependencies: ["ModuleLauncher", "BettingService", "ServiceHTTP", .contracts], path: "Services/Server/betting",
+            name: "BettingServer", dependencies: ["ModuleLauncher", "BettingService", "ServiceHTTP", .contracts],
+            path: "Services/Server/betting",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ChatServer", dependencies: ["ModuleLauncher", "ChatService", "ServiceHTTP", .contracts], path: "Services/Server/chat", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "NotifyServer", dependencies: ["ModuleLauncher", "NotifyService", "ServiceHTTP", .contracts], path: "Services/Server/notify",
+            name: "ChatServer", dependencies: ["ModuleLauncher", "ChatService", "ServiceHTTP", .contracts], path: "Services/Server/chat",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "PurchasesServer", dependencies: ["ModuleLauncher", "PurchasesService", "ServiceHTTP", .contracts], path: "Services/Server/purchases",
+            name: "NotifyServer", dependencies: ["ModuleLauncher", "NotifyService", "ServiceHTTP", .contracts],
+            path: "Services/Server/notify",
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ModerationServer", dependencies: ["ModuleLauncher", "ModerationService", "ServiceHTTP", .contracts], path: "Services/Server/moderation",
+            name: "PurchasesServer", dependencies: ["ModuleLauncher", "PurchasesService", "ServiceHTTP", .contracts],
+            path: "Services/Server/purchases",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ModerationServer", dependencies: ["ModuleLauncher", "ModerationService", "ServiceHTTP", .contracts],
+            path: "Services/Server/moderation",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
                 .effects,
-                "HuddleModules", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
+                "HuddleModules", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1,
+                .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
-                .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit, .hummingbird,
+                .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit,
+                .hummingbird,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Server/bench", swiftSettings: swiftSettings),
@@ -340,7 +363,8 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 .effects,
-                "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceKitTesting", "ServiceClients", "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
+                "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceKitTesting", "ServiceClients",
+                "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
                 .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
@@ -348,7 +372,8 @@ let package = Package(
             name: "AuthTests",
             dependencies: [
                 .effects,
-                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .jwtKit, .configuration,
+                "AuthService", "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore",
+                .jwtKit, .configuration,
                 .logging, .serviceLifecycle, .nioHTTP1, .crypto, .cryptoExtras,
             ],
             path: "Tests/AuthTests", swiftSettings: swiftSettings),
@@ -356,7 +381,8 @@ let package = Package(
             name: "CatalogTests",
             dependencies: [
                 .effects,
-                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients", .contracts,
+                "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts,
+                "ServiceClients", .contracts,
                 .hummingbird,
                 .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit,
             ],
@@ -365,7 +391,8 @@ let package = Package(
             name: "GamesTests",
             dependencies: [
                 .effects,
-                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceClients",
+                "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceKit", "ServiceHTTP",
+                "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .serviceLifecycle, .sqlKit, .asyncHTTPClient,
                 .nioWebSocket, .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -374,7 +401,8 @@ let package = Package(
             name: "SearchTests",
             dependencies: [
                 .effects,
-                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts, "ServiceClients",
+                "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
+                .serverContracts, "ServiceClients",
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),
@@ -382,7 +410,8 @@ let package = Package(
             name: "BettingTests",
             dependencies: [
                 .effects,
-                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", .serverContracts,
+                "BettingService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP",
+                "ServiceStore", .serverContracts,
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit, .asyncHTTPClient,
             ],
             path: "Tests/BettingTests", swiftSettings: swiftSettings),
@@ -390,7 +419,8 @@ let package = Package(
             name: "ChatTests",
             dependencies: [
                 .effects,
-                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .serverContracts, .contracts,
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .serverContracts,
+                .contracts,
                 .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,
             ],
@@ -405,14 +435,16 @@ let package = Package(
             name: "PurchasesTests",
             dependencies: [
                 .effects,
-                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, .contracts, .x509, .crypto,
+                "PurchasesService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
+                "ServiceFeatures", .serverContracts, .contracts, .x509, .crypto,
                 .configuration, .logging, .nioConcurrencyHelpers, .sqlKit,
             ],
             path: "Tests/PurchasesTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "NotifyTests",
             dependencies: [
-                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
+                "NotifyService", "GamesService", "CatalogService", "AuthService", "ProviderStandIns", "ServiceKitTesting", "ServiceHTTP",
+                "ServiceStore",
                 .contracts, .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .sqlKit, .asyncHTTPClient,
                 .nioConcurrencyHelpers,
             ],
@@ -427,7 +459,9 @@ let package = Package(
             path: "Tests/GatewayTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "StandInTests",
-            dependencies: ["ProviderStandIns", "ServiceHTTP", "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1],
+            dependencies: [
+                "ProviderStandIns", "ServiceHTTP", "ServiceKitTesting", "ServiceClients", .configuration, .logging, .jwtKit, .nioHTTP1,
+            ],
             path: "Tests/StandInTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "DeploymentTests",
@@ -437,7 +471,8 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 .effects,
-                "HuddleModules", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts, "ServiceHTTP", .configuration, .logging,
+                "HuddleModules", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts,
+                "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
                 .hummingbird,

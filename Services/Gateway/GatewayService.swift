@@ -145,7 +145,7 @@ private func upgrade(
         return nil
     }
     let (address, forwardedFor) = edge.client(peer: channel.remoteAddress?.ipAddress, fields: head.headerFields)
-    if let limited = edge.refusal(of: address, at: .upgrade) {
+    if let limited = edge.refusal(of: address) {
         await UpgradeRefusal.refuse(limited.problem, headers: limited.headers, on: channel)
         return nil
     }

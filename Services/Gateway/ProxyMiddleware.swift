@@ -32,9 +32,8 @@ struct ProxyMiddleware: RouterMiddleware {
         let module = route.module
         // Metrics count proxied requests by the route table's pattern, as the router does its own.
         context.coreContext.endpointPath.value = route.route
-        if let refusal = edge.refusal(
-            of: client(of: request, context).address, at: .answer, contentLength: request.headers[.contentLength],
-            transferEncoding: request.headers[.transferEncoding])
+        if !EdgePolicy.chargedAtHead(contentLength: request.headers[.contentLength], transferEncoding: request.headers[.transferEncoding]),
+            let refusal = edge.refusal(of: client(of: request, context).address)
         {
             throw refusal
         }

@@ -24,12 +24,11 @@ final class RateLimiter: Sendable {
     }
 
     /// nil when allowed; otherwise whole seconds to wait (at least 1), for `Retry-After`.
-    func check(client: String) -> Int? { check(client: client, now: clock().timeIntervalSince1970) }
+    func check(client: String) -> Int? { check(client: client, at: clock()) }
 
-    /// As `check(client:)`, at `now` seconds since 1970.
-    func check(client: String, now: Double) -> Int? {
+    /// As `check(client:)`, at `at`.
+    func check(client: String, at: Date) -> Int? {
         buckets.withLockedValue { buckets in
-            let at = Date(timeIntervalSince1970: now)
             if buckets.count > 100_000 { buckets = buckets.filter { !$0.value.isFull(at: at) } }
             var bucket = buckets[client] ?? TokenBucket(capacity: burst, interval: 1 / ratePerSecond, at: at)
             let wait = bucket.take(at: at)

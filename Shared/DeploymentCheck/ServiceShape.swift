@@ -1,9 +1,10 @@
 import Foundation
 
 /// The shape every service is written in, as far as its source shows it: an error type of its own,
-/// configuration read in settings types only, controllers that call domain types only, domain code
-/// that takes its time from an injected clock and leaves SQL dialects to the stores, background work
-/// in `Workers/` on ServiceKit's loops. `findings` names each file that breaks it, so the next service
+/// configuration read in settings types only, controllers in `Controllers/` that call domain types only,
+/// domain code that leaves SQL dialects to the stores and calls other use cases rather than their stores,
+/// event handlers named for what they take, background work in `Workers/` on ServiceKit's loops (the
+/// clock is held to `OneClock`, across the servers). `findings` names each file that breaks it, so the next service
 /// is written on the same shape or the test says where it is not. A part of a service with a folder
 /// of its own (games' `Matches/`) is held to the same rules by its inner folders' names.
 public enum ServiceShape {
@@ -83,8 +84,7 @@ public enum ServiceShape {
     )
 
     static let domainRules: [Rule] = [
-        (#"\bDate\(\)"#, "reads the system clock; take `now` as every domain type does"),
-        (#"\.kind == \.(postgres|sqlite)|case \.(postgres|sqlite)\b"#, "branches on the SQL dialect; that belongs in a store"),
+        (#"\.kind == \.(postgres|sqlite)|case \.(postgres|sqlite)\b"#, "branches on the SQL dialect; that belongs in a store")
     ]
 
     /// A module's keys are read in one place, its `<Name>Settings` (or a provider's `…Settings`), which

@@ -9,9 +9,6 @@ extension Effects {
         Issue.record("the clock was read where no read was expected")
         return Date(timeIntervalSince1970: 0)
     })
-
-    /// A clock the test moves by hand.
-    public static func settable(_ clock: SettableClock) -> Effects { Effects(now: { clock.now }) }
 }
 
 /// The time a test sets: starts where it is told and moves only when told.

@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import NIOConcurrencyHelpers
 import NIOHTTP1
 import ProviderStandIns
 import ServiceHTTP
@@ -140,14 +139,14 @@ import Testing
     }
 
     @Test func theProviderTokenIsReusedThenRenewed() async throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = SettableClock(Date(timeIntervalSince1970: 1_800_000_000))
         let key = DevelopmentAPNsKey()
         let token = try await APNsToken(
             privateKeyPEM: key.privateKeyPEM, keyID: key.keyID, teamID: key.teamID, renewAfter: 40 * 60, now: { clock.now })
         let first = try await token.bearer()
-        clock.advance(39 * 60)
+        clock.advance(by: 39 * 60)
         #expect(try await token.bearer() == first)
-        clock.advance(2 * 60)
+        clock.advance(by: 2 * 60)
         let renewed = try await token.bearer()
         #expect(renewed != first)
         let header = try #require(Data(base64URLEncoded: String(first.split(separator: ".")[0])))
@@ -160,12 +159,4 @@ import Testing
         let issuedAt = (values["iat"] as? NSNumber)?.int64Value, renewedAt: Int64 = 1_800_000_000 + 41 * 60
         #expect(issuedAt == renewedAt)
     }
-}
-
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    private let current: NIOLockedValueBox<Date>
-    init(_ start: Date) { current = NIOLockedValueBox(start) }
-    var now: Date { current.withLockedValue { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
 }

@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import NIOConcurrencyHelpers
 import ServerContracts
 import ServiceFeatures
 import ServiceKitTesting
@@ -14,12 +13,12 @@ struct GatekeeperTests {
 
     /// A gatekeeper on a fresh store whose clock the test moves.
     func withGatekeeper(
-        _ store: TestStore, enforced: Set<Entitlement>, body: (Gatekeeper, Database, NIOLockedValueBox<Date>) async throws -> Void
+        _ store: TestStore, enforced: Set<Entitlement>, body: (Gatekeeper, Database, SettableClock) async throws -> Void
     ) async throws {
         try await DatabaseTests.withDatabase(store) { database in
             try await database.migrate([.heldEntitlements(version: 1)], logger: DatabaseTests.logger)
-            let clock = NIOLockedValueBox(start)
-            let gatekeeper = Gatekeeper(gates: EntitlementGates(enforced: enforced), now: { clock.withLockedValue { $0 } })
+            let clock = SettableClock(start)
+            let gatekeeper = Gatekeeper(gates: EntitlementGates(enforced: enforced), now: { clock.now })
             try await body(gatekeeper, database, clock)
         }
     }
@@ -60,7 +59,7 @@ struct GatekeeperTests {
             try await database.transaction { sql in try await gatekeeper.apply(subscribed, on: sql) }
             #expect(try await allowed(.location))
             #expect(try await allowed(.join))
-            clock.withLockedValue { $0 = month }
+            clock.set(month)
             #expect(try await !allowed(.location))
             #expect(try await allowed(.join))
 

@@ -44,11 +44,11 @@ struct PureLogicTests {
     @Test("the token bucket allows a burst, then one request per refill")
     func tokenBucket() {
         let limiter = RateLimiter(ratePerSecond: 2, burst: 3, now: Effects.unexpected.now)
-        #expect((0..<3).map { _ in limiter.check(client: "a", now: 100) } == [nil, nil, nil])
-        #expect(limiter.check(client: "a", now: 100) == 1)
-        #expect(limiter.check(client: "b", now: 100) == nil)
-        #expect(limiter.check(client: "a", now: 100.5) == nil)
-        #expect(limiter.check(client: "a", now: 100.5) == 1)
+        #expect((0..<3).map { _ in limiter.check(client: "a", at: Date(timeIntervalSince1970: 100)) } == [nil, nil, nil])
+        #expect(limiter.check(client: "a", at: Date(timeIntervalSince1970: 100)) == 1)
+        #expect(limiter.check(client: "b", at: Date(timeIntervalSince1970: 100)) == nil)
+        #expect(limiter.check(client: "a", at: Date(timeIntervalSince1970: 100.5)) == nil)
+        #expect(limiter.check(client: "a", at: Date(timeIntervalSince1970: 100.5)) == 1)
     }
 
     @Test("sign-in waits double with each failure from one address, after three, up to 15 minutes")

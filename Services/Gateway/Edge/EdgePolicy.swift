@@ -13,16 +13,6 @@ struct EdgePolicy: Sendable {
     let limiter: RateLimiter
     let proxies: TrustedProxies
 
-    /// Where in a request's way the limit is asked.
-    enum Checkpoint {
-        /// Its head has arrived (the body guard).
-        case head
-        /// It is about to be answered (the relay, the router's proxy).
-        case answer
-        /// It asks for a socket.
-        case upgrade
-    }
-
     /// The client a request comes from, and the `X-Forwarded-For` its module is sent.
     func client(peer: String?, headers: HTTPHeaders) -> (address: String, forwardedFor: String) {
         proxies.client(peer: peer ?? "unknown", headers: headers)
@@ -32,22 +22,15 @@ struct EdgePolicy: Sendable {
         proxies.client(peer: peer ?? "unknown", fields: fields)
     }
 
-    /// The 429 for `client`, or nil when it may go on (or is not charged at `checkpoint`).
-    func refusal(of client: String, at checkpoint: Checkpoint, contentLength: String? = nil, transferEncoding: String? = nil)
-        -> CommonError?
-    {
-        let hasBody = Self.hasBody(contentLength: contentLength, transferEncoding: transferEncoding)
-        switch checkpoint {
-        case .head: guard hasBody else { return nil }
-        case .answer: guard !hasBody else { return nil }
-        case .upgrade: break
-        }
-        return limiter.check(client: client).map { CommonError.rateLimited(retryAfterSeconds: $0, policy: limiter.policy) }
+    /// Whether a request with this head is charged when its head arrives (it carries a body) rather than
+    /// where it is answered.
+    static func chargedAtHead(contentLength: String?, transferEncoding: String?) -> Bool {
+        transferEncoding != nil || (contentLength.flatMap { Int($0) } ?? 0) > 0
     }
 
-    /// Whether a request with this head carries a body (and so is charged when its head arrives).
-    static func hasBody(contentLength: String?, transferEncoding: String?) -> Bool {
-        transferEncoding != nil || (contentLength.flatMap { Int($0) } ?? 0) > 0
+    /// Charges `client`'s bucket: the 429 to answer, or nil when it may go on.
+    func refusal(of client: String) -> CommonError? {
+        limiter.check(client: client).map { CommonError.rateLimited(retryAfterSeconds: $0, policy: limiter.policy) }
     }
 
     /// The request's id: the client's `X-Request-Id` when it is fit to log, else a new one.

@@ -264,9 +264,10 @@ final class ModuleRelay: ChannelDuplexHandler, RemovableChannelHandler {
         let trace = RelayTrace(relayed.head, route: relayed.route, path: relayed.path)
         let finish = Finish(relay: self, context: context, relayed: relayed, requestID: requestID, started: started, trace: trace)
 
-        if let refusal = settings.edge.refusal(
-            of: clientAddress, at: .answer, contentLength: relayed.head.headers.first(name: "content-length"),
-            transferEncoding: relayed.head.headers.first(name: "transfer-encoding"))
+        if !EdgePolicy.chargedAtHead(
+            contentLength: relayed.head.headers.first(name: "content-length"),
+            transferEncoding: relayed.head.headers.first(name: "transfer-encoding")),
+            let refusal = settings.edge.refusal(of: clientAddress)
         {
             return finish.problem(refusal)
         }

@@ -35,13 +35,14 @@ final class RequestBodyGuard: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head) where head.headers.contains(name: "upgrade"):
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        case .head(let head):
+        case .head(let head)
+        where EdgePolicy.chargedAtHead(
+            contentLength: head.headers.first(name: "content-length"), transferEncoding: head.headers.first(name: "transfer-encoding")):
             let client = edge.client(peer: context.channel.remoteAddress?.ipAddress, headers: head.headers).address
-            let length = head.headers.first(name: "content-length"), encoding = head.headers.first(name: "transfer-encoding")
-            if let refusal = edge.refusal(of: client, at: .head, contentLength: length, transferEncoding: encoding) {
+            if let refusal = edge.refusal(of: client) {
                 return refuse(.rateLimited, refusal.problem.detail ?? refusal.problem.title, context: context)
             }
-            if EdgePolicy.hasBody(contentLength: length, transferEncoding: encoding) { armDeadline(context: context) }
+            armDeadline(context: context)
             context.fireChannelRead(data)
         case .end:
             disarm()

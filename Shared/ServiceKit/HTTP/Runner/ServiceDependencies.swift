@@ -7,7 +7,7 @@ public import Prometheus
 
 /// What every service builder is handed by whoever runs it: the runner in production, tests alike.
 public struct ServiceDependencies: Sendable {
-    /// The clock and the ids made from it: the only time the module reads.
+    /// The clock: the only time the module reads.
     public var effects: Effects
     /// Where the other modules are.
     public var directory: ServiceDirectory
