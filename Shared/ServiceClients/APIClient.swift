@@ -58,26 +58,36 @@ public struct APIClient: Sendable {
     }
 
     /// Sends a request to the operation `endpoint` describes: its `{parameters}` filled with `ids` in
-    /// order, `query` appended as written (raw, so a test can send what a well-behaved client would
-    /// not), and the internal credential when the operation is internal. `body` is the description's
-    /// body type; `rawBody` sends bytes as they are.
+    /// order, `query` written through the description's fields as every client writes it (or
+    /// `rawQuery` appended as written, so a test can send what a well-behaved client would not), and
+    /// the internal credential when the operation is internal. `body` is the description's body type;
+    /// `rawBody` sends bytes as they are.
     public func call<Access, Body, Output>(
-        _ endpoint: Endpoint<Access, Body, Output>, _ ids: any CustomStringConvertible..., query: String? = nil, body: Body? = nil,
-        rawBody: Data? = nil, chunked: Bool = false, token: String? = nil, headers: [String: String] = [:],
-        timeout: Duration = .seconds(30)
+        _ endpoint: Endpoint<Access, Body, Output>, _ ids: any CustomStringConvertible..., query: QueryItems = QueryItems(),
+        rawQuery: String? = nil, body: Body? = nil, rawBody: Data? = nil, chunked: Bool = false, token: String? = nil,
+        headers: [String: String] = [:], timeout: Duration = .seconds(30)
     ) async throws -> Response {
-        try await send(endpoint, ids, query, body, rawBody: rawBody, chunked: chunked, token: token, headers: headers, timeout: timeout)
+        try await send(
+            endpoint, ids, try Self.query(query, rawQuery, for: endpoint.operation), body, rawBody: rawBody, chunked: chunked, token: token,
+            headers: headers, timeout: timeout)
     }
 
     /// Like `call`, but anything other than 2xx throws `UnexpectedResponse`; answers the decoded output.
     public func value<Access, Body, Output>(
-        _ endpoint: Endpoint<Access, Body, Output>, _ ids: any CustomStringConvertible..., query: String? = nil, body: Body? = nil,
-        token: String? = nil, headers: [String: String] = [:]
+        _ endpoint: Endpoint<Access, Body, Output>, _ ids: any CustomStringConvertible..., query: QueryItems = QueryItems(),
+        rawQuery: String? = nil, body: Body? = nil, token: String? = nil, headers: [String: String] = [:]
     ) async throws -> Output {
-        let response = try await send(endpoint, ids, query, body, token: token, headers: headers)
+        let response = try await send(
+            endpoint, ids, try Self.query(query, rawQuery, for: endpoint.operation), body, token: token, headers: headers)
         guard (200..<300).contains(response.status) else { throw UnexpectedResponse(response: response) }
         if let none = NoContent() as? Output { return none }
         return try response.decode(Output.self)
+    }
+
+    /// The query to send: the typed one, checked against the operation, then any raw text after it.
+    private static func query(_ typed: QueryItems, _ raw: String?, for operation: APIOperation) throws -> String? {
+        let parts = [try typed.items(for: operation).isEmpty ? nil : typed.encoded, raw].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "&")
     }
 
     private func send<Access, Body, Output>(

@@ -18,8 +18,7 @@ public struct SnapshotClient: Sendable {
         let client = InternalClient(module, dependencies: dependencies, timeout: .seconds(30))
         var cursor: String? = nil, count = 0
         repeat {
-            let query = [("limit", String(pageSize))] + (cursor.map { [("cursor", $0)] } ?? [])
-            guard let page = try await client.call(snapshot, query: query) else {
+            guard let page = try await client.call(snapshot, query: Query.limit(pageSize) + Query.cursor(cursor)) else {
                 throw CommonError.dependencyUnavailable(module.rawValue)
             }
             try await body(page.items)

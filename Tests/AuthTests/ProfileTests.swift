@@ -72,10 +72,11 @@ struct ProfileTests {
             // Following twice is harmless.
             #expect(try await auth.call(AuthAPI.follow, others[0].user.id, token: me.accessToken).status == 204)
 
-            let firstPage = try await auth.call(AuthAPI.following, query: "limit=2", token: me.accessToken).decode(Page<PublicProfile>.self)
+            let firstPage = try await auth.call(AuthAPI.following, query: Query.limit(2), token: me.accessToken).decode(
+                Page<PublicProfile>.self)
             #expect(firstPage.items.map(\.name) == ["Three", "Two"])
             let cursor = try #require(firstPage.nextCursor)
-            let secondPage = try await auth.call(AuthAPI.following, query: "limit=2&cursor=\(cursor)", token: me.accessToken)
+            let secondPage = try await auth.call(AuthAPI.following, query: Query.limit(2) + Query.cursor(cursor), token: me.accessToken)
                 .decode(Page<PublicProfile>.self)
             #expect(secondPage.items.map(\.name) == ["One"])
             #expect(secondPage.nextCursor == nil)
@@ -111,9 +112,9 @@ struct ProfileTests {
             #expect(selfFollow.status == 422)
             #expect(selfFollow.problem?.code == "CANNOT_FOLLOW_SELF")
             #expect(try await auth.call(AuthAPI.follow, UUID(), token: me.accessToken).status == 404)
-            #expect(try await auth.call(AuthAPI.following, query: "limit=0", token: me.accessToken).status == 422)
-            #expect(try await auth.call(AuthAPI.following, query: "limit=101", token: me.accessToken).status == 422)
-            #expect(try await auth.call(AuthAPI.following, query: "cursor=%%%", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.following, rawQuery: "limit=0", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.following, rawQuery: "limit=101", token: me.accessToken).status == 422)
+            #expect(try await auth.call(AuthAPI.following, rawQuery: "cursor=%%%", token: me.accessToken).status == 422)
         }
     }
 }

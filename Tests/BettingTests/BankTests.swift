@@ -173,7 +173,7 @@ struct BankTests {
         func all<Item: Codable & Sendable>(_ endpoint: Endpoint<SignedIn, NoBody, Page<Item>>) async throws -> [Item] {
             var items: [Item] = [], cursor: String?
             repeat {
-                let page = try await betting.value(endpoint, query: "limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+                let page = try await betting.value(endpoint, query: Query.limit(100) + Query.cursor(cursor), token: token)
                 items += page.items
                 cursor = page.nextCursor
             } while cursor != nil

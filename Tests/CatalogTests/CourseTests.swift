@@ -99,7 +99,9 @@ struct CourseTests {
             let admin = try await h.admin()
             let course = try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(), token: admin.accessToken).decode(
                 Course.self)
-            let response = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98000&lng=26.25400&hole=1")
+            let response = try await h.catalog.call(
+                CatalogAPI.navigation, course.id,
+                query: Query.place(Coordinates(lat: 58.98000, lng: 26.25400)) + CatalogAPI.navigationHole(1))
             let navigation = try response.decode(Navigation.self)
             // Expected values computed separately (haversine, R = 6371008.8 m, in Python) for these points.
             #expect(navigation.hole == 1)
@@ -110,15 +112,21 @@ struct CourseTests {
             let next = try #require(navigation.nextTee)
             #expect(next.hole == 2 && abs(next.distanceMeters - 221) <= 1 && abs(next.bearingDegrees - 36.5) < 0.2)
 
-            let last = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98000&lng=26.25400&hole=3").decode(
+            let last = try await h.catalog.call(
+                CatalogAPI.navigation, course.id,
+                query: Query.place(Coordinates(lat: 58.98000, lng: 26.25400)) + CatalogAPI.navigationHole(3)
+            ).decode(
                 Navigation.self)
             #expect(last.nextTee == nil)
-            let badHole = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=58.98&lng=26.25&hole=4")
+            let badHole = try await h.catalog.call(
+                CatalogAPI.navigation, course.id, query: Query.place(Coordinates(lat: 58.98, lng: 26.25)) + CatalogAPI.navigationHole(4))
             #expect(badHole.status == 422 && badHole.problem?.errors?.first?.field == "hole")
-            let badLat = try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lat=-91&lng=26.25")
+            let badLat = try await h.catalog.call(CatalogAPI.navigation, course.id, rawQuery: "lat=-91&lng=26.25")
             #expect(badLat.status == 422 && badLat.problem?.errors?.first?.field == "lat")
-            #expect(try await h.catalog.call(CatalogAPI.navigation, course.id, query: "lng=26.25").problem?.errors?.first?.field == "lat")
-            #expect(try await h.catalog.call(CatalogAPI.navigation, CourseID(), query: "lat=1&lng=1").status == 404)
+            #expect(
+                try await h.catalog.call(CatalogAPI.navigation, course.id, rawQuery: "lng=26.25").problem?.errors?.first?.field == "lat")
+            #expect(
+                try await h.catalog.call(CatalogAPI.navigation, CourseID(), query: Query.place(Coordinates(lat: 1, lng: 1))).status == 404)
         }
     }
 

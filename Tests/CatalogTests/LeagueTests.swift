@@ -62,7 +62,7 @@ struct LeagueTests {
             var cursor: String?
             repeat {
                 let page = try await h.catalog.call(
-                    CatalogAPI.leagues, query: "sport=volleyball&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""),
+                    CatalogAPI.leagues, query: Query.sport(.volleyball) + Query.limit(2) + Query.cursor(cursor),
                     token: viewer.accessToken
                 ).decode(Page<League>.self)
                 names += page.items.map(\.name)
@@ -71,7 +71,7 @@ struct LeagueTests {
             #expect(names == ["A League", "B League", "C League"])
             #expect(try await h.catalog.call(CatalogAPI.league, secret.id, token: viewer.accessToken).status == 404)
 
-            let own = try await h.catalog.call(CatalogAPI.leagues, query: "sport=volleyball", token: commissioner.accessToken).decode(
+            let own = try await h.catalog.call(CatalogAPI.leagues, query: Query.sport(.volleyball), token: commissioner.accessToken).decode(
                 Page<League>.self)
             #expect(own.items.map(\.name).last == "Z Secret")
 

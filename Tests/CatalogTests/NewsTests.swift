@@ -49,7 +49,7 @@ struct NewsTests {
             var titles: [String] = []
             var cursor: String?
             repeat {
-                let page = try await h.catalog.call(CatalogAPI.news, query: "sport=soccer&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                let page = try await h.catalog.call(CatalogAPI.news, query: Query.sport(.soccer) + Query.limit(2) + Query.cursor(cursor))
                     .decode(Page<NewsArticle>.self)
                 titles += page.items.map(\.title)
                 cursor = page.nextCursor
@@ -57,9 +57,9 @@ struct NewsTests {
             #expect(titles.count == 6)
             #expect(Set(titles) == ["Story 1", "Story 2", "Story 3", "Story 4", "Story 5", "Story 7"])
             #expect(titles.prefix(2) == ["Story 1", "Story 2"] && titles.suffix(2) == ["Story 4", "Story 5"])
-            let all = try await h.catalog.call(CatalogAPI.news, query: "limit=1").decode(Page<NewsArticle>.self)
+            let all = try await h.catalog.call(CatalogAPI.news, query: Query.limit(1)).decode(Page<NewsArticle>.self)
             #expect(all.items.first?.title == "Story 6")
-            #expect(try await h.catalog.call(CatalogAPI.news, query: "sport=curling").status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.news, rawQuery: "sport=curling").status == 422)
         }
     }
 

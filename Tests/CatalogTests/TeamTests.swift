@@ -71,7 +71,8 @@ struct TeamTests {
             #expect(unknownSport.problem?.errors?.first?.field == "sport")
             #expect(try await h.catalog.call(CatalogAPI.createTeam, rawBody: Data("{".utf8), token: manager.accessToken).status == 400)
 
-            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: manager.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: manager.accessToken).decode(
+                Page<Team>.self)
             #expect(mine.items.isEmpty)
             #expect(try await h.catalog.call(CatalogAPI.teams).status == 401)
             #expect(try await h.catalog.call(CatalogAPI.team, "not-a-uuid", token: manager.accessToken).status == 404)
@@ -168,7 +169,8 @@ struct TeamTests {
             let after = try await h.catalog.call(CatalogAPI.members, team.id, token: manager.accessToken).decode(Page<TeamMember>.self)
             #expect(after.items.map(\.userId) == [manager.user.id, asker.user.id])
             #expect(after.items.map(\.role) == [.manager, .player])
-            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: declined.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: declined.accessToken).decode(
+                Page<Team>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -184,7 +186,8 @@ struct TeamTests {
             #expect(try await h.catalog.call(CatalogAPI.team, team.id, token: outsider.accessToken).status == 404)
             #expect(try await h.catalog.call(CatalogAPI.members, team.id, token: outsider.accessToken).status == 404)
             #expect(try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: outsider.accessToken).status == 404)
-            let search = try await h.catalog.call(CatalogAPI.teams, query: "q=secret", token: outsider.accessToken).decode(Page<Team>.self)
+            let search = try await h.catalog.call(CatalogAPI.teams, query: CatalogAPI.teamText("secret"), token: outsider.accessToken)
+                .decode(Page<Team>.self)
             #expect(search.items.isEmpty)
 
             // Outsiders cannot invite themselves in.
@@ -198,7 +201,8 @@ struct TeamTests {
             #expect(try invite.decode(InviteResult.self) == InviteResult(invited: [friend.user.id], unchanged: [manager.user.id]))
             let seen = try await h.catalog.call(CatalogAPI.team, team.id, token: friend.accessToken).decode(Team.self)
             #expect(seen.membership == .invited)
-            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: friend.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: friend.accessToken).decode(
+                Page<Team>.self)
             #expect(mine.items.map(\.membership) == [.invited])
 
             let joined = try await h.catalog.call(CatalogAPI.joinTeam, team.id, token: friend.accessToken).decode(Team.self)
@@ -271,31 +275,35 @@ struct TeamTests {
             _ = try await h.createTeam(manager.accessToken, name: "Tartu Kickers", sport: .soccer)
             let searcher = try await h.player()
 
-            let first = try await h.catalog.call(CatalogAPI.teams, query: "q=TARTU&sport=volleyball&limit=1", token: searcher.accessToken)
-                .decode(
-                    Page<Team>.self)
+            let first = try await h.catalog.call(
+                CatalogAPI.teams, query: CatalogAPI.teamText("TARTU") + Query.sport(.volleyball) + Query.limit(1),
+                token: searcher.accessToken
+            )
+            .decode(
+                Page<Team>.self)
             #expect(first.items.map(\.name) == ["Tartu Volley A"])
             let cursor = try #require(first.nextCursor)
             let second = try await h.catalog.call(
-                CatalogAPI.teams, query: "q=TARTU&sport=volleyball&limit=1&cursor=\(cursor)", token: searcher.accessToken
+                CatalogAPI.teams, query: CatalogAPI.teamText("TARTU") + Query.sport(.volleyball) + Query.limit(1) + Query.cursor(cursor),
+                token: searcher.accessToken
             )
             .decode(Page<Team>.self)
             #expect(second.items.map(\.name) == ["Tartu Volley B"])
             #expect(second.nextCursor == nil)
 
-            let literal = try await h.catalog.call(CatalogAPI.teams, query: "q=%25%20volley_", token: searcher.accessToken).decode(
+            let literal = try await h.catalog.call(CatalogAPI.teams, rawQuery: "q=%25%20volley_", token: searcher.accessToken).decode(
                 Page<Team>.self)
             #expect(literal.items.map(\.name) == ["100% Volley_"])
-            let unicode = try await h.catalog.call(CatalogAPI.teams, query: "q=p%C3%A4rnu", token: searcher.accessToken).decode(
+            let unicode = try await h.catalog.call(CatalogAPI.teams, rawQuery: "q=p%C3%A4rnu", token: searcher.accessToken).decode(
                 Page<Team>.self)
             #expect(unicode.items.map(\.name) == ["Pärnu Volley"])
-            #expect(try await h.catalog.call(CatalogAPI.teams, query: "sport=quidditch", token: searcher.accessToken).status == 422)
-            #expect(try await h.catalog.call(CatalogAPI.teams, query: "cursor=%%%", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, rawQuery: "sport=quidditch", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, rawQuery: "cursor=%%%", token: searcher.accessToken).status == 422)
             // The shape of a cursor (base64url), but not one this list gave out.
-            #expect(try await h.catalog.call(CatalogAPI.teams, query: "cursor=QUFB", token: searcher.accessToken).status == 422)
-            #expect(try await h.catalog.call(CatalogAPI.teams, query: "sport=", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, rawQuery: "cursor=QUFB", token: searcher.accessToken).status == 422)
+            #expect(try await h.catalog.call(CatalogAPI.teams, rawQuery: "sport=", token: searcher.accessToken).status == 422)
             #expect(
-                try await h.catalog.call(CatalogAPI.teams, query: "q=%20%0C", token: searcher.accessToken).decode(Page<Team>.self).items
+                try await h.catalog.call(CatalogAPI.teams, rawQuery: "q=%20%0C", token: searcher.accessToken).decode(Page<Team>.self).items
                     .count > 1)
         }
     }
@@ -336,7 +344,7 @@ struct IdempotencyTests {
             let served = try await poll({ try await retry().status }, until: { $0 != 409 })
             #expect(served == 201)
             #expect(try await retry().header("Idempotent-Replayed") == "true")
-            let mine = try await h.catalog.value(CatalogAPI.teams, query: "member=me", token: manager.accessToken)
+            let mine = try await h.catalog.value(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: manager.accessToken)
             #expect(mine.items.map(\.name) == ["Retried FC"])
         }
     }
@@ -353,7 +361,8 @@ struct IdempotencyTests {
             #expect(first.status == 201 && second.status == 201)
             #expect(try first.decode(Team.self).id == second.decode(Team.self).id)
             #expect(second.header("Idempotent-Replayed") == "true")
-            let mine = try await h.catalog.call(CatalogAPI.teams, query: "member=me", token: manager.accessToken).decode(Page<Team>.self)
+            let mine = try await h.catalog.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: manager.accessToken).decode(
+                Page<Team>.self)
             #expect(mine.items.count == 1)
 
             // The same key with another body is a mistake, not a retry.

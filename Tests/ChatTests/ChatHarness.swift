@@ -33,7 +33,8 @@ struct ChatHarness {
     }
 
     func rooms(_ player: Session) async throws -> [ChatRoom] {
-        try await expect(200, chat.call(ChatAPI.rooms, query: "limit=100", token: player.accessToken)).decode(Page<ChatRoom>.self).items
+        try await expect(200, chat.call(ChatAPI.rooms, query: Query.limit(100), token: player.accessToken)).decode(Page<ChatRoom>.self)
+            .items
     }
 
     /// `timeout`: for sends made many at once, which wait their turn for the client's connections
@@ -46,7 +47,7 @@ struct ChatHarness {
             ChatAPI.send, room, body: SendChatMessage(text: text, clientMessageId: id), token: player.accessToken, timeout: timeout)
     }
 
-    func history(_ room: RoomID, as player: Session, query: String? = nil) async throws -> [ChatMessage] {
+    func history(_ room: RoomID, as player: Session, query: QueryItems = QueryItems()) async throws -> [ChatMessage] {
         try await expect(200, chat.call(ChatAPI.messages, room, query: query, token: player.accessToken))
             .decode(Page<ChatMessage>.self).items
     }

@@ -69,7 +69,8 @@ struct GameCreationTests {
                 token: stranger.accessToken)
             #expect(probe.status == 422)
 
-            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: player.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: player.accessToken).decode(
+                Page<Game>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -85,7 +86,8 @@ struct GameCreationTests {
                 token: manager.accessToken)
             #expect(response.status == 503)
             #expect(response.problem?.code == "DEPENDENCY_UNAVAILABLE")
-            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: manager.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: manager.accessToken).decode(
+                Page<Game>.self)
             #expect(mine.items.isEmpty)
             // Pick-up games need nothing from catalog and still work.
             _ = try await h.pickup(by: manager)
@@ -172,7 +174,8 @@ struct GameCreationTests {
             #expect(badTime.status == 422 && badTime.problem?.errors?.first?.field == "startsAt")
             #expect(try await h.games.call(GamesAPI.createGame, body: GamesHarness.pickupRequest()).status == 401)
 
-            let mine = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: organizer.accessToken).decode(Page<Game>.self)
+            let mine = try await h.games.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: organizer.accessToken).decode(
+                Page<Game>.self)
             #expect(mine.items.isEmpty)
 
             let game = try await h.pickup(by: organizer, capacity: 10)
@@ -180,7 +183,7 @@ struct GameCreationTests {
             #expect(try await h.games.call(GamesAPI.game, "not-a-uuid", token: organizer.accessToken).status == 404)
             #expect(try await h.games.call(GamesAPI.game, GameID(), token: organizer.accessToken).status == 404)
             #expect(
-                try await h.games.call(GamesAPI.myGames, query: "scope=everyone", token: organizer.accessToken).problem?.errors?.first?
+                try await h.games.call(GamesAPI.myGames, rawQuery: "scope=everyone", token: organizer.accessToken).problem?.errors?.first?
                     .field == "scope")
         }
     }

@@ -74,8 +74,10 @@ struct GamesHarness {
         try await games.call(GamesAPI.setStatus, id, body: SetRosterStatusRequest(status: status), token: session.accessToken)
     }
 
-    func read(_ game: Game, as session: Session, query: String? = nil) async throws -> TestClient.Response {
-        try await games.call(GamesAPI.game, game.id, query: query, token: session.accessToken)
+    func read(_ game: Game, as session: Session, query: QueryItems = QueryItems(), rawQuery: String? = nil) async throws
+        -> TestClient.Response
+    {
+        try await games.call(GamesAPI.game, game.id, query: query, rawQuery: rawQuery, token: session.accessToken)
     }
 
     func roster(_ game: Game, as session: Session) async throws -> [RosterEntry] {

@@ -68,10 +68,10 @@ struct MatchesTests {
         try await MatchesHarness.with(store: store) { h in
             let (fixture, id) = try await h.fixture("Nõmme Kalju", "Paide")
             try await h.waitFor(id) { $0.lineups != nil }
-            let day = CalendarDay(containing: Date().addingTimeInterval(600)).description
+            let day = CalendarDay(containing: Date().addingTimeInterval(600))
             let reads: [@Sendable ([String: String]) async throws -> TestClient.Response] = [
                 { [client = h.client] in try await client.call(GamesAPI.match, id, headers: $0) },
-                { [client = h.client] in try await client.call(GamesAPI.matches, query: "date=\(day)", headers: $0) },
+                { [client = h.client] in try await client.call(GamesAPI.matches, query: GamesAPI.matchesDay(day), headers: $0) },
             ]
             for read in reads {
                 let fresh = try await expect(200, read([:]))
@@ -109,14 +109,14 @@ struct MatchesTests {
                 try await h.waitFor(postponed.match, \.status, .postponed)
                 try await h.waitFor(cancelled.match, \.status, .cancelled)
 
-                let day = CalendarDay(containing: kickoff).description
-                func ids(_ query: String) async throws -> [MatchID] {
-                    try await expect(200, h.client.call(GamesAPI.matches, query: "\(query)")).decode(Page<Match>.self).items.map(\.id)
+                let day = CalendarDay(containing: kickoff)
+                func ids(_ query: QueryItems) async throws -> [MatchID] {
+                    try await expect(200, h.client.call(GamesAPI.matches, query: query)).decode(Page<Match>.self).items.map(\.id)
                 }
-                #expect(Set(try await ids("date=\(day)")) == [playing.match, postponed.match, cancelled.match])
-                #expect(try await ids("live=true") == [playing.match])
-                #expect(Set(try await ids("date=\(day)&league=329")) == [playing.match, postponed.match])
-                #expect(try await ids("date=2001-01-01").isEmpty)
+                #expect(Set(try await ids(GamesAPI.matchesDay(day))) == [playing.match, postponed.match, cancelled.match])
+                #expect(try await ids(GamesAPI.matchesLive(true)) == [playing.match])
+                #expect(Set(try await ids(GamesAPI.matchesDay(day) + GamesAPI.matchesLeague(329))) == [playing.match, postponed.match])
+                #expect(try await ids(GamesAPI.matchesDay(CalendarDay("2001-01-01"))).isEmpty)
 
                 #expect(try await eventuallyHeard(subscriber) { $0.filter { $0 == MatchEvent.finished.name }.count == 2 })
                 let ended = try subscriber.events.filter { $0.type == MatchEvent.finished.name }
@@ -145,7 +145,8 @@ struct MatchesTests {
             }
             try await h.outage(false)
             let after = try #require(try await h.waitFor(id, \.score, Match.Score(home: 1, away: 0)))
-            #expect(after.version == before.version + 1 && after.updatedAt > before.updatedAt)
+            // Answers carry whole seconds, and the outage can begin and end within one.
+            #expect(after.version == before.version + 1 && after.updatedAt >= before.updatedAt)
             #expect(try await phone.waitFor { $0.version == after.version })
             #expect(phone.messages.map(\.version) == Array(before.version...after.version))
             await phone.close()
@@ -211,7 +212,7 @@ struct MatchesTests {
     func refusals(store: TestStore) async throws {
         try await MatchesHarness.with(store: store) { h in
             for (query, field) in [("date=2026-02-30", "date"), ("date=today", "date"), ("live=yes", "live"), ("league=0", "league")] {
-                let response = try await h.client.call(GamesAPI.matches, query: "\(query)")
+                let response = try await h.client.call(GamesAPI.matches, rawQuery: "\(query)")
                 #expect(response.status == 422)
                 #expect(try response.decode(Problem.self).errors?.first?.field == field)
             }
@@ -223,7 +224,7 @@ struct MatchesTests {
             #expect(overHTTP.status == 426)
             #expect(try overHTTP.decode(Problem.self).code == ProblemCode.webSocketRequired.code)
             for bad in ["-1", "null", "2147483648"] {
-                let refused = try await h.client.call(GamesAPI.liveMatch, id, query: "afterVersion=\(bad)")
+                let refused = try await h.client.call(GamesAPI.liveMatch, id, rawQuery: "afterVersion=\(bad)")
                 let problem = try refused.decode(Problem.self)
                 #expect(refused.status == 422 && problem.errors?.first?.field == "afterVersion")
             }

@@ -40,12 +40,14 @@ struct MyGamesTests {
 
             let expected = (created + [(pickup.id, pickup.startsAt)]).sorted { $0.1 < $1.1 }.map(\.0)
             let first = try await expect(
-                200, h.games.call(GamesAPI.myGames, query: "scope=mine&when=upcoming&limit=3", token: me.accessToken)
+                200,
+                h.games.call(
+                    GamesAPI.myGames, query: Query.mineScope(.mine) + GamesAPI.gamesWhen(.upcoming) + Query.limit(3), token: me.accessToken)
             ).decode(
                 Page<Game>.self)
             #expect(first.items.count == 3 && first.nextCursor != nil)
             let second = try await h.games.call(
-                GamesAPI.myGames, query: "scope=mine&limit=3&cursor=\(first.nextCursor!)", token: me.accessToken
+                GamesAPI.myGames, query: Query.mineScope(.mine) + Query.limit(3) + Query.cursor(first.nextCursor!), token: me.accessToken
             ).decode(
                 Page<Game>.self)
             #expect((first.items + second.items).map(\.id) == expected)
@@ -56,14 +58,16 @@ struct MyGamesTests {
             #expect(all.first { $0.id == pickup.id }?.myStatus == .going)
 
             // Pending: the team games I have not answered yet.
-            let pending = try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=pending", token: me.accessToken).decode(
+            let pending = try await h.games.call(
+                GamesAPI.myGames, query: Query.mineScope(.mine) + GamesAPI.gamesWhen(.pending), token: me.accessToken
+            ).decode(
                 Page<Game>.self)
             #expect(pending.items.map(\.id) == [created[2].0, created[0].0])
             #expect(
-                try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(
+                try await h.games.call(GamesAPI.myGames, rawQuery: "scope=mine&when=someday", token: me.accessToken).problem?.errors?.map(
                     \.field) == ["when"])
-            #expect(try await h.games.call(GamesAPI.myGames, query: "scope=mine&cursor=%%%", token: me.accessToken).status == 422)
-            #expect(try await h.games.call(GamesAPI.myGames, query: "scope=mine&cursor=QUFB", token: me.accessToken).status == 422)
+            #expect(try await h.games.call(GamesAPI.myGames, rawQuery: "scope=mine&cursor=%%%", token: me.accessToken).status == 422)
+            #expect(try await h.games.call(GamesAPI.myGames, rawQuery: "scope=mine&cursor=QUFB", token: me.accessToken).status == 422)
         }
     }
 
@@ -78,10 +82,13 @@ struct MyGamesTests {
             let later = try await h.pickup(by: me, startsAt: soon.addingTimeInterval(0.5))
             let future = try await h.pickup(by: me)
             try await Task.sleep(for: .seconds(max(0, soon.timeIntervalSinceNow + 1)))
-            let past = try await h.games.call(GamesAPI.myGames, query: "scope=mine&when=past", token: me.accessToken).decode(
+            let past = try await h.games.call(
+                GamesAPI.myGames, query: Query.mineScope(.mine) + GamesAPI.gamesWhen(.past), token: me.accessToken
+            ).decode(
                 Page<Game>.self)
             #expect(past.items.map(\.id) == [later.id, earlier.id])
-            let upcoming = try await h.games.call(GamesAPI.myGames, query: "scope=mine", token: me.accessToken).decode(Page<Game>.self)
+            let upcoming = try await h.games.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: me.accessToken).decode(
+                Page<Game>.self)
             #expect(upcoming.items.map(\.id) == [future.id])
             // A started game's roster is closed.
             let other = try await h.player()
@@ -95,7 +102,7 @@ struct MyGamesTests {
             let organizer = try await h.player(), player = try await h.player(), outsider = try await h.player()
             let protected = try await h.pickup(by: organizer, privacy: .protected)
             let open = try await h.pickup(by: organizer, privacy: .public)
-            let here = "lat=59.437&lng=24.7536"  // Tallinn old town, about 2.2 km from Kadriorg
+            let here = Query.position(Coordinates(lat: 59.437, lng: 24.7536))  // Tallinn old town, about 2.2 km from Kadriorg
 
             let hidden = try await h.read(protected, as: outsider, query: here).decode(Game.self)
             #expect(hidden.location == nil)
@@ -112,10 +119,10 @@ struct MyGamesTests {
             #expect(try await h.read(protected, as: organizer).decode(Game.self).location == GamesHarness.kadriorg)
             #expect(try await h.read(open, as: outsider).decode(Game.self).location == GamesHarness.kadriorg)
 
-            let badPosition = try await h.read(open, as: outsider, query: "lat=99&lng=10")
+            let badPosition = try await h.read(open, as: outsider, rawQuery: "lat=99&lng=10")
             #expect(badPosition.status == 422 && badPosition.problem?.errors?.map(\.field) == ["lat"])
-            #expect(try await h.read(open, as: outsider, query: "lat=10").problem?.errors?.map(\.field) == ["lng"])
-            #expect(try await h.read(open, as: outsider, query: "lat=north&lng=1").status == 422)
+            #expect(try await h.read(open, as: outsider, rawQuery: "lat=10").problem?.errors?.map(\.field) == ["lng"])
+            #expect(try await h.read(open, as: outsider, rawQuery: "lat=north&lng=1").status == 422)
         }
     }
 }

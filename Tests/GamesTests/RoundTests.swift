@@ -81,7 +81,8 @@ struct RoundTests {
             #expect(
                 try await h.games.call(GamesAPI.startRound, body: StartRoundRequest(courseId: course.id), token: ann.accessToken).status
                     == 503)
-            let mine = try await h.games.call(GamesAPI.myRounds, query: "scope=mine", token: ann.accessToken).decode(Page<Scorecard>.self)
+            let mine = try await h.games.call(GamesAPI.myRounds, query: Query.mineScope(.mine), token: ann.accessToken).decode(
+                Page<Scorecard>.self)
             #expect(mine.items.isEmpty)
         }
     }
@@ -143,28 +144,36 @@ struct RoundTests {
             let late = try await h.score(card, player: 0, hole: 1, strokes: 2, as: ann)
             #expect(late.status == 409 && late.problem?.code == "ROUND_FINISHED")
 
-            let completed = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=completed", token: ann.accessToken).decode(
+            let completed = try await h.games.call(
+                GamesAPI.myRounds, query: Query.mineScope(.mine) + GamesAPI.roundStatus(.completed), token: ann.accessToken
+            ).decode(
                 Page<Scorecard>.self)
             #expect(completed.items.map(\.id) == [card.id])
-            let ongoing = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=ongoing", token: ann.accessToken).decode(
+            let ongoing = try await h.games.call(
+                GamesAPI.myRounds, query: Query.mineScope(.mine) + GamesAPI.roundStatus(.ongoing), token: ann.accessToken
+            ).decode(
                 Page<Scorecard>.self)
             #expect(ongoing.items.map(\.id) == [other.id])
-            let all = try await h.games.call(GamesAPI.myRounds, query: "scope=mine&limit=1", token: ann.accessToken).decode(
-                Page<Scorecard>.self)
+            let all = try await h.games.call(GamesAPI.myRounds, query: Query.mineScope(.mine) + Query.limit(1), token: ann.accessToken)
+                .decode(
+                    Page<Scorecard>.self)
             #expect(all.items.map(\.id) == [other.id] && all.nextCursor != nil)
             let rest = try await h.games.call(
-                GamesAPI.myRounds, query: "scope=mine&limit=1&cursor=\(all.nextCursor!)", token: ann.accessToken
+                GamesAPI.myRounds, query: Query.mineScope(.mine) + Query.limit(1) + Query.cursor(all.nextCursor!), token: ann.accessToken
             ).decode(
                 Page<Scorecard>.self)
             #expect(rest.items.map(\.id) == [card.id])
             #expect(
-                try await h.games.call(GamesAPI.myRounds, query: "scope=mine&status=paused", token: ann.accessToken).problem?.errors?.map(
-                    \.field) == [
+                try await h.games.call(GamesAPI.myRounds, rawQuery: "scope=mine&status=paused", token: ann.accessToken).problem?.errors?
+                    .map(
+                        \.field) == [
                         "status"
                     ])
             #expect(
-                try await h.games.call(GamesAPI.myRounds, query: "scope=mine", token: stranger.accessToken).decode(Page<Scorecard>.self)
-                    .items.isEmpty)
+                try await h.games.call(GamesAPI.myRounds, query: Query.mineScope(.mine), token: stranger.accessToken).decode(
+                    Page<Scorecard>.self
+                )
+                .items.isEmpty)
         }
     }
 

@@ -77,10 +77,10 @@ import Testing
             #expect(all.unreadCount == 5)
             #expect(all.items.map(\.body) == followers.reversed().map { "\($0.user.name) follows you." })
 
-            let first = try await harness.inbox(ana, query: "limit=2")
+            let first = try await harness.inbox(ana, query: Query.limit(2))
             let cursor = try #require(first.nextCursor)
-            let second = try await harness.inbox(ana, query: "limit=2&cursor=\(cursor)")
-            let third = try await harness.inbox(ana, query: "limit=2&cursor=\(try #require(second.nextCursor))")
+            let second = try await harness.inbox(ana, query: Query.limit(2) + Query.cursor(cursor))
+            let third = try await harness.inbox(ana, query: Query.limit(2) + Query.cursor(try #require(second.nextCursor)))
             #expect((first.items + second.items + third.items).map(\.id) == all.items.map(\.id))
             #expect(third.nextCursor == nil)
 

@@ -88,7 +88,7 @@ struct NotifyHarness {
 
     func player(_ name: String) async throws -> Session { try await stack.client(.auth).register(name: name) }
 
-    func inbox(_ player: Session, query: String? = nil) async throws -> InboxPage {
+    func inbox(_ player: Session, query: QueryItems = QueryItems()) async throws -> InboxPage {
         try await notify.value(NotifyAPI.inbox, query: query, token: player.accessToken)
     }
 
@@ -99,7 +99,7 @@ struct NotifyHarness {
         _ player: Session, reaching count: Int, within timeout: Duration = patience, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> InboxPage {
         let page = try await poll(within: timeout) {
-            try await inbox(player, query: "limit=100")
+            try await inbox(player, query: Query.limit(100))
         } until: {
             $0.items.count >= count
         }

@@ -24,11 +24,11 @@ func signInAndJoin(email: String, password: String, here: Place) async throws {
     let huddle = HuddleClient(baseURL: URL(string: "https://api.huddle.dev")!, tokens: KeychainTokens())
     try await huddle.signIn(email: email, password: password)
 
-    let near = ["lat": "\(here.latitude)", "lng": "\(here.longitude)", "radiusKm": "10", "sport": "volleyball"]
+    let near = Query.place(Coordinates(lat: here.latitude, lng: here.longitude)) + Query.radiusKm(10) + Query.sport(.volleyball)
     let games = try await huddle.send(SearchAPI.games, query: near).items  // nearest first
     let place = try await huddle.send(GamesAPI.joinGame, games[0].item.id)  // going, or on the waiting list
 
-    for try await team in huddle.pages(CatalogAPI.teams, query: ["member": "me"]) { print(team.name) }  // follows nextCursor
+    for try await team in huddle.pages(CatalogAPI.teams, query: CatalogAPI.teamMember(.me)) { print(team.name) }  // follows nextCursor
     _ = place
 }
 

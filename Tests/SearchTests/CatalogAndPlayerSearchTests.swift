@@ -15,7 +15,7 @@ struct CatalogAndPlayerSearchTests {
             let annika = try await h.player("Annika Kask")
             let token = bruno.accessToken
             func names(_ query: String) async throws -> [String] {
-                try await h.search.value(SearchAPI.players, query: "q=\(query)", token: token).items.map(\.name)
+                try await h.search.value(SearchAPI.players, query: SearchAPI.playerText("\(query)"), token: token).items.map(\.name)
             }
             // Auth delivers its events in order: once the last one registered is found, all are.
             #expect(try await eventually { try await names("anika") == ["Annika Kask"] })
@@ -36,11 +36,11 @@ struct CatalogAndPlayerSearchTests {
                 h.stack.client(.auth).call(
                     AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: annika.accessToken))
             #expect(try await eventually { try await names("annika").isEmpty })
-            #expect(try await h.search.call(SearchAPI.players, query: "q=", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(try await h.search.call(SearchAPI.players, rawQuery: "q=", token: token).problem?.errors?.map(\.field) == ["q"])
             // Blank by Foundation's measure, not only ASCII spaces; a NUL never reaches the index.
             #expect(
-                try await h.search.call(SearchAPI.players, query: "q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
-            #expect(try await h.search.call(SearchAPI.players, query: "q=br%00u", token: token).problem?.errors?.map(\.field) == ["q"])
+                try await h.search.call(SearchAPI.players, rawQuery: "q=%0C%E3%80%80", token: token).problem?.errors?.map(\.field) == ["q"])
+            #expect(try await h.search.call(SearchAPI.players, rawQuery: "q=br%00u", token: token).problem?.errors?.map(\.field) == ["q"])
         }
     }
 
@@ -77,34 +77,34 @@ struct CatalogAndPlayerSearchTests {
                 _ = try await expect(201, h.catalog.call(CatalogAPI.createVenue, body: venue, token: admin.accessToken))
             }
             let token = manager.accessToken
-            let here = "lat=59.437&lng=24.75"
+            let here = Query.place(Coordinates(lat: 59.437, lng: 24.75))
             #expect(
                 try await eventually {
-                    try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items.first?
+                    try await h.search.value(SearchAPI.teams, query: here + Query.radiusKm(10), token: token).items.first?
                         .item.memberCount == 2
                 })
-            let teams = try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items
+            let teams = try await h.search.value(SearchAPI.teams, query: here + Query.radiusKm(10), token: token).items
             #expect(teams.map(\.item.name) == ["Near Spikers", "Closed Circle"])
             #expect(teams[0].item.location != nil && teams[1].item.location == nil)
             #expect(
-                try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10&sport=soccer", token: token).items
+                try await h.search.value(SearchAPI.teams, query: here + Query.radiusKm(10) + Query.sport(.soccer), token: token).items
                     .isEmpty)
 
             #expect(
                 try await eventually {
-                    try await h.search.value(SearchAPI.courses, query: "\(here)&radiusKm=300", token: token).items.count == 2
+                    try await h.search.value(SearchAPI.courses, query: here + Query.radiusKm(300), token: token).items.count == 2
                 })
-            let courses = try await h.search.value(SearchAPI.courses, query: "\(here)&radiusKm=300", token: token).items
+            let courses = try await h.search.value(SearchAPI.courses, query: here + Query.radiusKm(300), token: token).items
             #expect(courses.map(\.item.name) == ["Pirita", "Far Park"] && courses[0].distanceMeters < courses[1].distanceMeters)
             #expect(
                 try await eventually {
-                    try await h.search.value(SearchAPI.venues, query: "\(here)&limit=7", token: token).items.count == 7
+                    try await h.search.value(SearchAPI.venues, query: here + SearchAPI.venuesLimit(7), token: token).items.count == 7
                 })
-            let venues = try await h.search.value(SearchAPI.venues, query: "\(here)", token: token).items
+            let venues = try await h.search.value(SearchAPI.venues, query: here, token: token).items
             #expect(venues.map(\.item.name) == ["Ground 4", "Ground 3", "Ground 5", "Ground 2", "Ground 6"])
             // The radius every search takes: only the grounds within it.
             let within = try await h.search.value(
-                SearchAPI.venues, query: "\(here)&radiusKm=\(venues[1].distanceMeters / 1000 + 1)", token: token)
+                SearchAPI.venues, query: here + Query.radiusKm(Double(venues[1].distanceMeters / 1000 + 1)), token: token)
             #expect(within.items.allSatisfy { $0.distanceMeters <= (venues[1].distanceMeters / 1000 + 1) * 1000 })
             #expect(within.items.count < 5 && within.items.map(\.item.name).prefix(2) == ["Ground 4", "Ground 3"])
 
@@ -112,7 +112,7 @@ struct CatalogAndPlayerSearchTests {
             _ = try await expect(204, h.catalog.call(CatalogAPI.deleteTeam, near.id, token: manager.accessToken))
             #expect(
                 try await eventually {
-                    try await h.search.value(SearchAPI.teams, query: "\(here)&radiusKm=10", token: token).items.map(
+                    try await h.search.value(SearchAPI.teams, query: here + Query.radiusKm(10), token: token).items.map(
                         \.item.id) == [protected.id]
                 })
         }
@@ -144,7 +144,7 @@ struct CatchUpTests {
                 200, h.games.call(GamesAPI.askForSubstitutes, created[0], body: SubstitutesRequest(needed: 3), token: organizer.accessToken)
             )
             try await Task.sleep(for: .milliseconds(300))
-            let query = "lat=52.52&lng=13.405&radiusKm=5"
+            let query = Query.place(Coordinates(lat: 52.52, lng: 13.405)) + Query.radiusKm(5)
             #expect(try await search.value(SearchAPI.games, query: query, token: organizer.accessToken).items.isEmpty)
 
             h.stack.runner.directory.set(.search, url: searchURL)
@@ -202,36 +202,37 @@ struct ReindexTests {
                         .id)
             }
             let token = organizer.accessToken
-            let near = "lat=59.437&lng=24.75&radiusKm=20"
-            #expect(try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.isEmpty)
+            let near = Query.place(Coordinates(lat: 59.437, lng: 24.75)) + Query.radiusKm(20)
+            #expect(try await h.search.value(SearchAPI.games, query: near, token: token).items.isEmpty)
 
             let rebuilt = try await h.search.call(SearchAPI.Internal.reindex)
             #expect(rebuilt.status == 200)
             #expect(try await h.search.withoutCredential.call(SearchAPI.Internal.reindex).status == 401)
             #expect(
-                try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.map(\.item.id) == [
+                try await h.search.value(SearchAPI.games, query: near, token: token).items.map(\.item.id) == [
                     games[0], games[2],
                 ])
             #expect(
-                try await h.search.value(SearchAPI.teams, query: "\(near)", token: token).items.map(\.item.id) == [
+                try await h.search.value(SearchAPI.teams, query: near, token: token).items.map(\.item.id) == [
                     team.id
                 ])
             #expect(
-                try await h.search.value(SearchAPI.courses, query: "\(near)", token: token).items.map(\.item.name) == [
+                try await h.search.value(SearchAPI.courses, query: near, token: token).items.map(\.item.name) == [
                     "Pirita"
                 ])
             #expect(
-                try await h.search.value(SearchAPI.venues, query: "lat=59.437&lng=24.75", token: token).items.map(\.item.name)
+                try await h.search.value(SearchAPI.venues, query: Query.place(Coordinates(lat: 59.437, lng: 24.75)), token: token).items
+                    .map(\.item.name)
                     == [
                         "Kadriorg"
                     ])
             #expect(
-                try await h.search.value(SearchAPI.players, query: "q=rita", token: token).items.map(\.name) == [
+                try await h.search.value(SearchAPI.players, query: SearchAPI.playerText("rita"), token: token).items.map(\.name) == [
                     "Rita Rebuild"
                 ])
             // Rebuilding again changes nothing.
             _ = try await h.search.call(SearchAPI.Internal.reindex)
-            #expect(try await h.search.value(SearchAPI.games, query: "\(near)", token: token).items.count == 2)
+            #expect(try await h.search.value(SearchAPI.games, query: near, token: token).items.count == 2)
         }
     }
 

@@ -44,7 +44,8 @@ struct GeoSearchTests {
                     .filter { $0.1 <= radiusKm * 1000 }
                     .sorted { $0.1 < $1.1 }
                 let found = try await h.search.value(
-                    SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=\(radiusKm)&limit=100",
+                    SearchAPI.games,
+                    query: Query.place(Coordinates(lat: here.lat, lng: here.lng)) + Query.radiusKm(radiusKm) + Query.limit(100),
                     token: searcher.accessToken)
                 #expect(found.items.map(\.item.id) == Array(expected.prefix(100).map(\.0)))
                 #expect(zip(found.items, expected).allSatisfy { abs(Double($0.distanceMeters) - $1.1) <= 0.5 })
@@ -77,7 +78,7 @@ struct GeoSearchTests {
             var seen: [(GameID, Int)] = []
             var cursor: String?
             repeat {
-                let query = "lat=\(center.lat)&lng=\(center.lng)&radiusKm=50&limit=7" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let query = Query.place(center) + Query.radiusKm(50) + Query.limit(7) + Query.cursor(cursor)
                 let page = try await h.search.value(SearchAPI.games, query: query, token: searcher.accessToken)
                 #expect(page.items.count <= 7)
                 seen += page.items.map { ($0.item.id, $0.distanceMeters) }
@@ -85,7 +86,7 @@ struct GeoSearchTests {
             } while cursor != nil && seen.count <= games.count
             #expect(seen.map(\.1) == expected.map(\.1))
             #expect(Set(seen.map(\.0)) == Set(expected.map(\.0)) && Set(seen.map(\.0)).count == seen.count)
-            let refused = try await h.search.call(SearchAPI.games, query: "lat=59&lng=24&cursor=bm9wZQ", token: searcher.accessToken)
+            let refused = try await h.search.call(SearchAPI.games, rawQuery: "lat=59&lng=24&cursor=bm9wZQ", token: searcher.accessToken)
             #expect(refused.status == 422)
         }
     }
@@ -124,27 +125,26 @@ struct GeoSearchTests {
             let all = [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs, past]
             try await h.deliver(all.map { try SearchHarness.gameEvent($0) })
             let token = try await h.player().accessToken
-            func ids(_ query: String) async throws -> [GameID] {
-                try await h.search.value(
-                    SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=5\(query)", token: token
-                )
-                .items.map(\.item.id)
+            func ids(_ filters: QueryItems = QueryItems()) async throws -> [GameID] {
+                try await h.search.value(SearchAPI.games, query: Query.place(here) + Query.radiusKm(5) + filters, token: token)
+                    .items.map(\.item.id)
             }
-            #expect(try await ids("") == [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs].map(\.id))
-            #expect(try await ids("&sport=soccer") == [soccer.id])
-            #expect(try await ids("&sport=volleyball&skill=beginner") == [beginners.id, anyone.id])
-            #expect(try await ids("&sport=volleyball&ageGroup=youth") == [anyone.id, youth.id])
+            #expect(try await ids() == [volley, soccer, beginners, anyone, women, youth, nextMonth, needsSubs].map(\.id))
+            #expect(try await ids(Query.sport(.soccer)) == [soccer.id])
+            #expect(try await ids(Query.sport(.volleyball) + SearchAPI.skill(.beginner)) == [beginners.id, anyone.id])
+            #expect(try await ids(Query.sport(.volleyball) + SearchAPI.ageGroup(.youth)) == [anyone.id, youth.id])
             #expect(
-                try await ids("&sport=volleyball&gender=male&ageGroup=adult&skill=intermediate") == [
-                    volley.id, anyone.id, nextMonth.id, needsSubs.id,
-                ])
-            let weekAhead = HuddleJSON.formatRFC3339(Date().addingTimeInterval(7 * 24 * 3600))
+                try await ids(
+                    Query.sport(.volleyball) + SearchAPI.gender(.male) + SearchAPI.ageGroup(.adult) + SearchAPI.skill(.intermediate)) == [
+                        volley.id, anyone.id, nextMonth.id, needsSubs.id,
+                    ])
+            let weekAhead = Date().addingTimeInterval(7 * 24 * 3600)
             #expect(
-                try await ids("&sport=volleyball&gender=female&to=\(weekAhead)") == [
+                try await ids(Query.sport(.volleyball) + SearchAPI.gender(.female) + SearchAPI.to(weekAhead)) == [
                     volley.id, beginners.id, anyone.id, women.id, youth.id, needsSubs.id,
                 ])
-            #expect(try await ids("&needsPlayers=true") == [needsSubs.id])
-            #expect(try await ids("&needsPlayers=false").count == 7)
+            #expect(try await ids(SearchAPI.needsPlayers(true)) == [needsSubs.id])
+            #expect(try await ids(SearchAPI.needsPlayers(false)).count == 7)
         }
     }
 
@@ -157,7 +157,7 @@ struct GeoSearchTests {
             let hidden = SearchHarness.game(at: Coordinates(lat: 58.383, lng: 26.72), privacy: .private)
             try await h.deliver([open, protected, hidden].map { try SearchHarness.gameEvent($0) })
             let found = try await h.search.value(
-                SearchAPI.games, query: "lat=\(here.lat)&lng=\(here.lng)&radiusKm=10",
+                SearchAPI.games, query: Query.place(Coordinates(lat: here.lat, lng: here.lng)) + Query.radiusKm(10),
                 token: try await h.player().accessToken)
             #expect(found.items.map(\.item.id) == [open.id, protected.id])
             #expect(found.items[0].item.location != nil && found.items[1].item.location == nil)
@@ -176,10 +176,13 @@ struct GeoSearchTests {
             try await h.deliver(events)
             try await h.deliver(events)
             let token = try await h.player().accessToken
-            let first = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5&limit=2", token: token)
+            let first = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: 40, lng: -3.7)) + Query.radiusKm(5) + Query.limit(2), token: token)
             let cursor = try #require(first.nextCursor)
             let second = try await h.search.value(
-                SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5&limit=2&cursor=\(cursor)", token: token)
+                SearchAPI.games,
+                query: Query.place(Coordinates(lat: 40, lng: -3.7)) + Query.radiusKm(5) + Query.limit(2) + Query.cursor(cursor),
+                token: token)
             #expect((first.items + second.items).map(\.item.id) == [games[1].id, games[2].id, games[0].id, farther.id])
             #expect(second.nextCursor == nil)
 
@@ -192,7 +195,8 @@ struct GeoSearchTests {
                 try SearchHarness.gameEvent(cancelled, type: GameEvent.cancelled),
                 try SearchHarness.gameEvent(moved, type: GameEvent.updated),
             ])
-            let after = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5", token: token)
+            let after = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: 40, lng: -3.7)) + Query.radiusKm(5), token: token)
             #expect(after.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
 
             // A large batch (decoded in slices) that repeats an old event applies only its new
@@ -201,10 +205,12 @@ struct GeoSearchTests {
             movedAgain.location = Location(lat: 40.03, lng: -3.7)
             let elsewhere = try (0..<300).map { _ in try SearchHarness.gameEvent(SearchHarness.game(at: Coordinates(lat: 10, lng: 10))) }
             try await h.deliver([events[2]] + elsewhere + [try SearchHarness.gameEvent(movedAgain, type: GameEvent.updated)])
-            let last = try await h.search.value(SearchAPI.games, query: "lat=40&lng=-3.7&radiusKm=5", token: token)
+            let last = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: 40, lng: -3.7)) + Query.radiusKm(5), token: token)
             #expect(last.items.map(\.item.id) == [games[0].id, farther.id, moved.id])
             #expect(last.items.last?.item.location?.lat == 40.03)
-            let far = try await h.search.value(SearchAPI.games, query: "lat=10&lng=10&radiusKm=1&limit=100", token: token)
+            let far = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: 10, lng: 10)) + Query.radiusKm(1) + Query.limit(100), token: token)
             #expect(far.items.count == 100 && far.nextCursor != nil)
         }
     }
@@ -226,7 +232,7 @@ struct GeoSearchTests {
             let tinier = try await create(Location(lat: 0.0005, lng: -5e-324))
             let after = try await create(Location(lat: 0.001, lng: 24.75))
             func found(_ query: String) async throws -> [Nearby<Game>] {
-                try await h.search.value(SearchAPI.games, query: query, token: organizer.accessToken).items
+                try await h.search.value(SearchAPI.games, rawQuery: query, token: organizer.accessToken).items
             }
             let near = try await poll {
                 try await found("lat=5e-324&lng=24.75&radiusKm=5")
@@ -263,10 +269,12 @@ struct GeoSearchTests {
             #expect(lacking.status == 422 && lacking.problem?.errors?.map(\.field) == ["events[1].type"])
 
             let token = try await h.player().accessToken
-            let found = try await h.search.value(SearchAPI.games, query: "lat=\(spot.lat)&lng=\(spot.lng)&radiusKm=5", token: token)
+            let found = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: spot.lat, lng: spot.lng)) + Query.radiusKm(5), token: token)
             #expect(found.items.isEmpty)
             try await h.deliver([event])
-            let indexed = try await h.search.value(SearchAPI.games, query: "lat=\(spot.lat)&lng=\(spot.lng)&radiusKm=5", token: token)
+            let indexed = try await h.search.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: spot.lat, lng: spot.lng)) + Query.radiusKm(5), token: token)
             #expect(indexed.items.count == 1)
         }
     }
@@ -276,7 +284,7 @@ struct GeoSearchTests {
         try await SearchHarness.with { h in
             let token = try await h.player().accessToken
             func fields(_ query: String?) async throws -> [String] {
-                try await h.search.call(SearchAPI.games, query: query, token: token).problem?.errors?.map(\.field) ?? []
+                try await h.search.call(SearchAPI.games, rawQuery: query, token: token).problem?.errors?.map(\.field) ?? []
             }
             #expect(try await fields(nil) == ["lat", "lng"])
             #expect(try await fields("lat=91&lng=181") == ["lat", "lng"])
@@ -287,9 +295,9 @@ struct GeoSearchTests {
             #expect(try await fields("lat=1&lng=1&gender=robot") == ["gender"])
             #expect(try await fields("lat=1&lng=1&needsPlayers=maybe") == ["needsPlayers"])
             #expect(try await fields("lat=1&lng=1&from=tomorrow") == ["from"])
-            #expect(try await h.search.call(SearchAPI.games, query: "lat=1&lng=1").status == 401)
+            #expect(try await h.search.call(SearchAPI.games, query: Query.place(Coordinates(lat: 1, lng: 1))).status == 401)
             #expect(
-                try await h.search.call(SearchAPI.venues, query: "lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == [
+                try await h.search.call(SearchAPI.venues, rawQuery: "lat=1&lng=1&limit=0", token: token).problem?.errors?.map(\.field) == [
                     "limit"
                 ])
         }

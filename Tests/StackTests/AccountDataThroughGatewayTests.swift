@@ -34,7 +34,7 @@ struct AccountDataThroughGatewayTests {
                 let app = StackTests.app(gateway)
                 try await app.register(email: HuddleKitTests.email(), password: "correct horse battery", name: "Exporting Punter")
                 let fixture = try await poll {
-                    try await app.send(BettingAPI.fixtures, query: ["date": CalendarDay(containing: kickoff).description]).items
+                    try await app.send(BettingAPI.fixtures, query: BettingAPI.fixturesDay(CalendarDay(containing: kickoff))).items
                         .first { $0.odds != nil && $0.open }
                 } until: {
                     $0 != nil
@@ -137,7 +137,7 @@ struct AccountDataThroughGatewayTests {
             }
             #expect(done.services.allSatisfy { $0.state == .erased && $0.erasedAt != nil })
             let history = try await gateway.value(
-                ChatAPI.messages, global.id, query: "after=\(said.seq - 1)&limit=1", token: bo.accessToken)
+                ChatAPI.messages, global.id, query: ChatAPI.messagesAfter(said.seq - 1) + Query.limit(1), token: bo.accessToken)
             #expect(history.items.map(\.id) == [said.id] && history.items.allSatisfy { $0.deleted == true && $0.text.isEmpty })
         } catch {
             try? await chat.stop()

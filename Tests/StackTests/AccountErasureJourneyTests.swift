@@ -52,7 +52,7 @@ struct AccountErasureJourneyTests {
             _ = try expect(204, try await gateway.call(AuthAPI.follow, bo.user.id, token: zelda.accessToken))
             _ = try expect(204, try await gateway.call(AuthAPI.follow, zelda.user.id, token: bo.accessToken))
             _ = try await poll {
-                try await gateway.value(SearchAPI.players, query: "q=zelda", token: bo.accessToken).items
+                try await gateway.value(SearchAPI.players, query: SearchAPI.playerText("zelda"), token: bo.accessToken).items
             } until: {
                 $0.contains { $0.id == zelda.user.id }
             }
@@ -97,7 +97,8 @@ struct AccountErasureJourneyTests {
             #expect(try await gateway.value(CatalogAPI.league, league.id, token: bo.accessToken).managerId == bo.user.id)
             #expect(
                 try await eventually {
-                    try await !gateway.value(SearchAPI.players, query: "q=zelda", token: bo.accessToken).items.contains {
+                    try await !gateway.value(SearchAPI.players, query: SearchAPI.playerText("zelda"), token: bo.accessToken).items.contains
+                    {
                         $0.id == zelda.user.id
                     }
                 })
@@ -108,8 +109,10 @@ struct AccountErasureJourneyTests {
             }
             #expect(kept.players.allSatisfy { $0.userId != zelda.user.id })
             let said = try await poll {
-                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(bye.seq - 1)&limit=1", token: bo.accessToken)
-                    .items.filter { $0.id == bye.id }
+                try await gateway.value(
+                    ChatAPI.messages, global.id, query: ChatAPI.messagesAfter(bye.seq - 1) + Query.limit(1), token: bo.accessToken
+                )
+                .items.filter { $0.id == bye.id }
             } until: {
                 $0.allSatisfy { $0.deleted == true }
             }

@@ -34,7 +34,7 @@ struct BettingThroughGatewayTests {
                 try await app.register(
                     email: "punter-\(UUID().uuidString.prefix(8))@example.com", password: "correct horse battery", name: "Punter")
                 let priced = try await poll {
-                    try await app.send(BettingAPI.fixtures, query: ["date": CalendarDay(containing: kickoff).description]).items
+                    try await app.send(BettingAPI.fixtures, query: BettingAPI.fixturesDay(CalendarDay(containing: kickoff))).items
                         .filter { $0.odds != nil && $0.open }
                 } until: {
                     $0.count == 2

@@ -46,7 +46,7 @@ struct ChatThroughGatewayTests {
             // The rooms follow from the events: the team's and the game's, for the manager and Pete.
             // Catalog's and games' events reach chat separately, so either room may come first.
             let rooms = try await poll {
-                try await petePhone.send(ChatAPI.rooms, query: ["limit": "100"]).items
+                try await petePhone.send(ChatAPI.rooms, query: Query.limit(100)).items
             } until: { rooms in
                 let subjects = Set(rooms.map(\.subjectId))
                 return subjects.contains(game.id.description) && subjects.contains(team.id.description)
@@ -169,7 +169,7 @@ struct ChatThroughGatewayTests {
                 try await fan.register(
                     email: "fan-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "fan password 1", name: "Fiona Fan")
                 let room = try await poll {
-                    try await fan.send(ChatAPI.rooms, query: ["limit": "100"]).items.first { $0.kind == .match }
+                    try await fan.send(ChatAPI.rooms, query: Query.limit(100)).items.first { $0.kind == .match }
                 } until: {
                     $0 != nil
                 }

@@ -33,7 +33,9 @@ struct DemoThroughGatewayTests {
             #expect(bruno == [.location, .leagues] && chloe == [.location, .join, .leagues] && dmitri == [])
             let dmitriSession = try await gateway.value(
                 AuthAPI.login, body: LoginRequest(email: DemoData.dmitri.email, password: DemoData.dmitri.password))
-            let dmitrisTeams = try await gateway.value(CatalogAPI.teams, query: "member=me", token: dmitriSession.accessToken).items
+            let dmitrisTeams = try await gateway.value(
+                CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: dmitriSession.accessToken
+            ).items
             #expect(!dmitrisTeams.contains { $0.name == "Kalev Spikers" }, "his request to join was refused")
         }
     }
@@ -48,25 +50,29 @@ struct DemoThroughGatewayTests {
             #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
 
-            let courses = try await gateway.call(CatalogAPI.courses, query: "limit=100").decode(Page<Course>.self)
+            let courses = try await gateway.call(CatalogAPI.courses, query: Query.limit(100)).decode(Page<Course>.self)
             #expect(Set(courses.items.map(\.name)).isSuperset(of: DemoCatalog.parks.map(\.name)))
-            let venues = try await gateway.call(CatalogAPI.venues, query: "limit=100").decode(Page<Venue>.self)
+            let venues = try await gateway.call(CatalogAPI.venues, query: Query.limit(100)).decode(Page<Venue>.self)
             #expect(Set(venues.items.map(\.name)).isSuperset(of: DemoCatalog.venues.map(\.name)))
-            let news = try await gateway.call(CatalogAPI.news, query: "limit=100").decode(Page<NewsArticle>.self)
+            let news = try await gateway.call(CatalogAPI.news, query: Query.limit(100)).decode(Page<NewsArticle>.self)
             #expect(Set(news.items.map(\.url)).isSuperset(of: DemoCatalog.news.map(\.url)))
 
             let bruno = try await gateway.call(
                 AuthAPI.login, body: LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
             ).decode(Session.self)
-            let teams = try await gateway.call(CatalogAPI.teams, query: "member=me", token: bruno.accessToken).decode(Page<Team>.self)
+            let teams = try await gateway.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: bruno.accessToken).decode(
+                Page<Team>.self)
             #expect(!teams.items.isEmpty)
-            let games = try await gateway.call(GamesAPI.myGames, query: "scope=mine", token: bruno.accessToken).decode(Page<Game>.self)
+            let games = try await gateway.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: bruno.accessToken).decode(
+                Page<Game>.self)
             #expect(!games.items.isEmpty)
             // Every demo game says where its local time is, so its reminders read in it.
             #expect(games.items.allSatisfy { $0.timeZone != nil })
             // Profiles reach search through auth's events.
             let found = try await poll {
-                try await gateway.call(SearchAPI.players, query: "q=chloe", token: bruno.accessToken).decode(Page<PlayerResult>.self).items
+                try await gateway.call(SearchAPI.players, query: SearchAPI.playerText("chloe"), token: bruno.accessToken).decode(
+                    Page<PlayerResult>.self
+                ).items
                     .map(
                         \.name)
             } until: {
@@ -78,7 +84,7 @@ struct DemoThroughGatewayTests {
                 try await gateway.call(ChatAPI.rooms, token: bruno.accessToken).decode(Page<ChatRoom>.self).items.first {
                     $0.kind == .global
                 })
-            let said = try await gateway.call(ChatAPI.messages, global.id, query: "limit=100", token: bruno.accessToken)
+            let said = try await gateway.call(ChatAPI.messages, global.id, query: Query.limit(100), token: bruno.accessToken)
                 .decode(Page<ChatMessage>.self).items.filter { $0.clientMessageId.hasPrefix("demo-chat-") }
             #expect(said.map(\.text).reversed() == DemoChat.conversation.map(\.text) + [DemoModeration.spam])
             // Chloe reported the spam, once.
@@ -94,7 +100,7 @@ struct DemoThroughGatewayTests {
             let phones = try await gateway.call(NotifyAPI.devices, token: bruno.accessToken).decode(Page<Device>.self)
             #expect(phones.items.map(\.token) == [DemoNotify.brunoIPhone])
             let inbox = try await poll {
-                try await gateway.call(NotifyAPI.inbox, query: "limit=100", token: bruno.accessToken).decode(InboxPage.self).items
+                try await gateway.call(NotifyAPI.inbox, query: Query.limit(100), token: bruno.accessToken).decode(InboxPage.self).items
             } until: {
                 $0.contains { $0.category == .joinRequest }
             }
@@ -140,12 +146,14 @@ struct DemoThroughGatewayTests {
         let parks = Set(DemoCatalog.parks.map(\.name)), venues = Set(DemoCatalog.venues.map(\.name))
         let articles = Set(DemoCatalog.news.map(\.url))
         return [
-            try await gateway.call(CatalogAPI.courses, query: "limit=100").decode(Page<Course>.self).items.filter {
+            try await gateway.call(CatalogAPI.courses, query: Query.limit(100)).decode(Page<Course>.self).items.filter {
                 parks.contains($0.name)
             }.count,
-            try await gateway.call(CatalogAPI.venues, query: "limit=100").decode(Page<Venue>.self).items.filter { venues.contains($0.name) }
-                .count,
-            try await gateway.call(CatalogAPI.news, query: "limit=100").decode(Page<NewsArticle>.self).items.filter {
+            try await gateway.call(CatalogAPI.venues, query: Query.limit(100)).decode(Page<Venue>.self).items.filter {
+                venues.contains($0.name)
+            }
+            .count,
+            try await gateway.call(CatalogAPI.news, query: Query.limit(100)).decode(Page<NewsArticle>.self).items.filter {
                 articles.contains($0.url)
             }.count,
         ]

@@ -58,6 +58,21 @@ struct HuddleKitRetryTests {
         let keys = register.requests.dropFirst().map { $0.headers["Idempotency-Key"] }
         #expect(keys.count == 3 && keys.allSatisfy { $0 != nil } && Set(keys).count == 1)
     }
+
+    @Test(
+        "a list's query is written through its description's fields, the next page's cursor added; a field it does not list sends nothing")
+    func typedQueries() async throws {
+        let next = Data(#"{"items":[],"nextCursor":"bmV4dA"}"#.utf8), last = Data(#"{"items":[],"nextCursor":null}"#.utf8)
+        let transport = ScriptedTransport([.status(200, headers: [:], body: next), .status(200, headers: [:], body: last)])
+        for try await _ in Self.client(transport).pages(CatalogAPI.news, query: Query.sport(.volleyball) + Query.limit(5)) {}
+        #expect(transport.requests.map(\.url.query) == ["sport=volleyball&limit=5", "sport=volleyball&limit=5&cursor=bmV4dA"])
+
+        let mistaken = ScriptedTransport([])
+        await #expect(throws: UnlistedQueryField(operation: "GET /v1/news", field: "q")) {
+            try await Self.client(mistaken).send(CatalogAPI.news, query: CatalogAPI.teamText("spikers"))
+        }
+        #expect(mistaken.requests.isEmpty)
+    }
 }
 
 /// Answers requests from a script: a transport failure, or a status with headers and a body.

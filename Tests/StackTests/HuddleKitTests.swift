@@ -91,7 +91,7 @@ struct HuddleKitTests {
             let team = try await app.send(CatalogAPI.createTeam, body: request)
             #expect(dropping.dropped == 1)
             var mine: [Team] = []
-            for try await team in app.pages(CatalogAPI.teams, query: ["member": "me"]) { mine.append(team) }
+            for try await team in app.pages(CatalogAPI.teams, query: CatalogAPI.teamMember(.me)) { mine.append(team) }
             #expect(mine.map(\.id) == [team.id])
         }
     }

@@ -24,7 +24,7 @@ struct LiveFootballTests {
                 let app = HuddleClient(
                     baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
                 let listed = try await poll {
-                    try await app.send(GamesAPI.matches, query: ["date": CalendarDay(containing: kickoff).description]).items.first
+                    try await app.send(GamesAPI.matches, query: GamesAPI.matchesDay(CalendarDay(containing: kickoff))).items.first
                 } until: {
                     $0?.lineups != nil
                 }

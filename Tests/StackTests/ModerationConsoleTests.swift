@@ -63,7 +63,7 @@ struct ModerationConsoleTests {
             let queue = try await browser.get("/admin")
             #expect(queue.status == 200 && queue.html.contains("Open cases") && !queue.html.contains("eyJ"))
             let caseID = try #require(
-                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                     $0.subject == .message(said.id)
                 }?.id)
             #expect(queue.html.contains("/admin/cases/\(caseID)") && queue.html.contains("buy boots \(suffix)"))

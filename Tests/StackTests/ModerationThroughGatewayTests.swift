@@ -57,7 +57,7 @@ struct ModerationThroughGatewayTests {
             #expect(try await gateway.call(ModerationAPI.cases, token: mia.accessToken).status == 403)
             #expect(try await gateway.call(ModerationAPI.grantModerator, mia.user.id, token: ann.accessToken).status == 403)
             _ = try await gateway.value(ModerationAPI.grantModerator, mia.user.id, token: admin.accessToken)
-            let queue = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: mia.accessToken).items
+            let queue = try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: mia.accessToken).items
             let mine = queue.filter { $0.content.ownerId == troll.user.id }
             #expect(mine.map(\.subject.type) == [.message, .user, .team, .league, .game])
             let messageCase = try #require(mine.first)
@@ -73,12 +73,14 @@ struct ModerationThroughGatewayTests {
             async let byAdmin = gateway.call(ModerationAPI.act, messageCase.id, body: warn, token: admin.accessToken)
             let statuses = try await [byMia.status, byAdmin.status].sorted()
             #expect(statuses == [200, 409])
-            let decided = try await gateway.value(ModerationAPI.cases, query: "status=closed&limit=100", token: mia.accessToken).items
+            let decided = try await gateway.value(
+                ModerationAPI.cases, query: ModerationAPI.caseStatus(.closed) + Query.limit(100), token: mia.accessToken
+            ).items
                 .first { $0.id == messageCase.id }
             #expect(decided?.actions.map(\.action) == [.warn] && decided?.status == .closed)
             // The team's case shows the warning in the owner's history.
             let teamCase = try #require(
-                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: mia.accessToken).items.first {
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: mia.accessToken).items.first {
                     $0.subject.id.uuid == team.id.uuid
                 })
             #expect(teamCase.ownerHistory.map(\.action) == [.warn])
@@ -133,8 +135,10 @@ struct ModerationThroughGatewayTests {
             try phone.send(ChatClientFrame.subscribe(global.id))
             #expect(try await phone.waitFor { $0.type == .subscribed })
             func shown() async throws -> ChatMessage? {
-                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(loud.seq - 1)&limit=5", token: two.accessToken)
-                    .items.first { $0.id == loud.id }
+                try await gateway.value(
+                    ChatAPI.messages, global.id, query: ChatAPI.messagesAfter(loud.seq - 1) + Query.limit(5), token: two.accessToken
+                )
+                .items.first { $0.id == loud.id }
             }
 
             var hidden: [Bool] = []
@@ -143,7 +147,7 @@ struct ModerationThroughGatewayTests {
                     _ = try await gateway.value(
                         ModerationAPI.report, body: ReportRequest(subject: subject, reason: .spam), token: player.accessToken)
                 }
-                let found = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                let found = try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                     $0.subject == .player(troll.user.id)
                 }
                 hidden.append(found?.hidden ?? false)
@@ -157,7 +161,7 @@ struct ModerationThroughGatewayTests {
 
             // A moderator finds nothing wrong: the message is back as it was.
             let messageCase = try #require(
-                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                     $0.subject == .message(loud.id)
                 })
             #expect(messageCase.hidden)
@@ -197,7 +201,7 @@ struct ModerationThroughGatewayTests {
                     ModerationAPI.report, body: ReportRequest(subject: .init(type: type, id: SubjectID(id)), reason: .hate),
                     token: ann.accessToken)
                 return try #require(
-                    try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                    try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                         $0.subject.id.uuid == id
                     })
             }
@@ -207,7 +211,9 @@ struct ModerationThroughGatewayTests {
             )
             #expect(try await phone.waitFor { $0.type == .deleted && $0.id == nasty.id })
             func history() async throws -> [ChatMessage] {
-                try await gateway.value(ChatAPI.messages, global.id, query: "after=\(nasty.seq - 1)&limit=10", token: ann.accessToken).items
+                try await gateway.value(
+                    ChatAPI.messages, global.id, query: ChatAPI.messagesAfter(nasty.seq - 1) + Query.limit(10), token: ann.accessToken
+                ).items
             }
             let removed = try #require(try await history().first { $0.id == nasty.id })
             #expect(removed.deleted == true && removed.text.isEmpty)
@@ -249,7 +255,7 @@ struct ModerationThroughGatewayTests {
                 ModerationAPI.report, body: ReportRequest(subject: .init(type: .user, id: SubjectID(troll.user.id.uuid)), reason: .hate),
                 token: cy.accessToken)
             let again = try #require(
-                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                     $0.subject.id.uuid == troll.user.id.uuid
                 })
             #expect(again.ownerHistory.map(\.action) == [.suspend, .remove])
@@ -284,7 +290,7 @@ struct ModerationThroughGatewayTests {
             }
             #expect(statuses.filter { $0 == 201 }.count == 30, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 429 }.count == 10, "\(statuses.sorted())")
-            let mine = try await gateway.value(ModerationAPI.myReports, query: "limit=100", token: reporter.accessToken)
+            let mine = try await gateway.value(ModerationAPI.myReports, query: Query.limit(100), token: reporter.accessToken)
             #expect(mine.items.count == 30)
         }
     }
@@ -306,7 +312,7 @@ struct ModerationThroughGatewayTests {
             }
             #expect(told.first?.title == "New report" && told.first?.body.contains("spam") == true)
             let overdue = try await poll {
-                try await gateway.value(ModerationAPI.cases, query: "overdue=true", token: mia.accessToken).items
+                try await gateway.value(ModerationAPI.cases, query: ModerationAPI.overdue(true), token: mia.accessToken).items
             } until: {
                 !$0.isEmpty
             }
@@ -372,7 +378,7 @@ struct ModerationThroughGatewayTests {
             var request = StackTests.pickupGame(description: "vile game \(suffix)")
             request.location = here
             let game = try await gateway.value(GamesAPI.createGame, body: request, token: troll.accessToken)
-            let near = "lat=\(here.lat)&lng=\(here.lng)&radiusKm=1&limit=100"
+            let near = Query.place(Coordinates(lat: here.lat, lng: here.lng)) + Query.radiusKm(1) + Query.limit(100)
             _ = try await poll {
                 try await gateway.value(SearchAPI.teams, query: near, token: ann.accessToken).items
             } until: {
@@ -381,7 +387,7 @@ struct ModerationThroughGatewayTests {
 
             func caseAbout(_ subject: ReportSubject) async throws -> ModerationCase {
                 try #require(
-                    try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items.first {
+                    try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
                         $0.subject == subject
                     })
             }
@@ -399,7 +405,9 @@ struct ModerationThroughGatewayTests {
                 } == 404)
             let managersView = try await gateway.value(CatalogAPI.team, team.id, token: troll.accessToken)
             #expect(managersView.hidden == true)
-            #expect(try await gateway.value(CatalogAPI.teams, query: "q=vile \(suffix)", token: ann.accessToken).items.isEmpty)
+            #expect(
+                try await gateway.value(CatalogAPI.teams, query: CatalogAPI.teamText("vile \(suffix)"), token: ann.accessToken).items
+                    .isEmpty)
             let searched = try await poll {
                 try await gateway.value(SearchAPI.teams, query: near, token: ann.accessToken).items
             } until: {
@@ -463,7 +471,7 @@ struct ModerationThroughGatewayTests {
                 ModerationAPI.report, body: ReportRequest(subject: .init(type: .message, id: SubjectID(reply.id.uuid)), reason: .spam),
                 token: reporter.accessToken)
             // One case about him decided before he leaves: closed cases kept his name and words too.
-            let cases = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
+            let cases = try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items
             let aboutHim = try #require(cases.first { $0.subject == .player(leaving.user.id) })
             _ = try await gateway.value(
                 ModerationAPI.act, aboutHim.id, body: CaseActionRequest(action: .warn, reason: "Spam in the global room"),
@@ -475,12 +483,14 @@ struct ModerationThroughGatewayTests {
                 try await gateway.call(
                     AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: leaving.accessToken))
             let open = try await poll {
-                try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items
             } until: {
                 !$0.contains { $0.subject.id == SubjectID(words.id.uuid) }
             }
             #expect(open.first { $0.subject == .player(troll.user.id) }?.notes == ["note by \(suffix)"])
-            let closed = try await gateway.value(ModerationAPI.cases, query: "status=closed&limit=100", token: admin.accessToken).items
+            let closed = try await gateway.value(
+                ModerationAPI.cases, query: ModerationAPI.caseStatus(.closed) + Query.limit(100), token: admin.accessToken
+            ).items
             let his = closed.filter { [aboutHim.id, messageCase.id].contains($0.id) }
             #expect(his.count == 2)
             // Nothing of his in any case, open or closed; the decisions and their reasons stay.
@@ -501,7 +511,7 @@ struct ModerationThroughGatewayTests {
             #expect(replyCase.context?.contains { $0.text.contains("mean words") } == false)
             _ = try await gateway.value(
                 ModerationAPI.act, replyCase.id, body: CaseActionRequest(action: .warn, reason: "Spam"), token: admin.accessToken)
-            let trollCase = try await gateway.value(ModerationAPI.cases, query: "limit=100", token: admin.accessToken).items
+            let trollCase = try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items
                 .first { $0.subject == .player(troll.user.id) }
             #expect(trollCase?.ownerHistory.map(\.reason) == ["Spam"])
             let outcome = try await poll {

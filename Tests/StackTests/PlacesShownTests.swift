@@ -11,7 +11,7 @@ import Testing
 struct PlacesShownTests {
     static let field = Location(lat: 59.4312, lng: 24.7421)
     /// About 1.1 km south of the field.
-    static let near = "lat=59.4212&lng=24.7421"
+    static let near = Query.position(Coordinates(lat: 59.4212, lng: 24.7421))
 
     @Test(
         "a protected or private team's place is its members'; strangers get distanceMeters, in every read of it",
@@ -43,7 +43,8 @@ struct PlacesShownTests {
                 let token = viewer.accessToken
                 let read = try await gateway.value(CatalogAPI.team, guarded.id, query: Self.near, token: token)
                 let found = try #require(
-                    try await gateway.value(CatalogAPI.teams, query: "q=Guarded%20\(suffix)&\(Self.near)", token: token).items.first)
+                    try await gateway.value(CatalogAPI.teams, query: CatalogAPI.teamText("Guarded \(suffix)") + Self.near, token: token)
+                        .items.first)
                 let inLeague = try #require(
                     try await gateway.value(CatalogAPI.leagueTeams, league.id, query: Self.near, token: token).items.first {
                         $0.id == guarded.id

@@ -88,7 +88,7 @@ struct PurchaseGatesTests {
             let (game, team) = try await Self.publicGameAndTeam("Ballarat Boots", sport: .soccer, at: place, by: olga)
             #expect(game.location == place && team.location == place, "the organiser and the manager see their own place")
 
-            let near = ["lat": "\(here.lat)", "lng": "\(here.lng)", "radiusKm": "5"]
+            let near = Query.place(Coordinates(lat: here.lat, lng: here.lng)) + Query.radiusKm(5)
             /// What Bo is shown: the places in search results and in the game's and team's details, and the game's distance.
             struct Shown {
                 var places: [Location?]
@@ -97,7 +97,7 @@ struct PurchaseGatesTests {
             func shownToBo() async throws -> Shown {
                 let games = try await bo.send(SearchAPI.games, query: near).items.filter { $0.item.id == game.id }
                 let teams = try await bo.send(SearchAPI.teams, query: near).items.filter { $0.item.id == team.id }
-                let detail = try await bo.send(GamesAPI.game, game.id, query: ["lat": "\(here.lat)", "lng": "\(here.lng)"])
+                let detail = try await bo.send(GamesAPI.game, game.id, query: Query.position(Coordinates(lat: here.lat, lng: here.lng)))
                 let teamDetail = try await bo.send(CatalogAPI.team, team.id)
                 return Shown(
                     places: [games.first?.item.location, teams.first?.item.location, detail.location, teamDetail.location],

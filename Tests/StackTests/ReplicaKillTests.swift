@@ -39,7 +39,7 @@ struct ReplicaKillTests {
     func killOneOfEach() async throws {
         let gateway = try TestClient(baseURL: #require(StackTests.deployedGateway))
         let ada = try await gateway.register(name: "Ada Survivor"), bo = try await gateway.register(name: "Bo Survivor")
-        let rooms = try await gateway.value(ChatAPI.rooms, query: "limit=100", token: ada.accessToken)
+        let rooms = try await gateway.value(ChatAPI.rooms, query: Query.limit(100), token: ada.accessToken)
         let room = try #require(rooms.items.first { $0.kind == .global }).id
 
         // Two phones follow the global room, each through one of the gateways.
@@ -106,7 +106,7 @@ struct ReplicaKillTests {
         let acknowledged = sent.withLockedValue { $0 }, planned = games.withLockedValue { $0 }
         #expect(acknowledged.count == 40 && planned.count == 10)
         // Every acknowledged message is in the history, once, in the order of its seq.
-        let history = try await gateway.value(ChatAPI.messages, room, query: "limit=100", token: ada.accessToken).items
+        let history = try await gateway.value(ChatAPI.messages, room, query: Query.limit(100), token: ada.accessToken).items
         for message in acknowledged { #expect(history.filter { $0.clientMessageId == message.clientMessageId }.count == 1) }
         // Each phone resumed on a surviving instance and received every message, without a gap.
         let last = try #require(acknowledged.map(\.seq).max())
@@ -118,7 +118,9 @@ struct ReplicaKillTests {
         // Every game is there, and its event reached search through whichever games instance survived.
         for game in planned { #expect(try await gateway.call(GamesAPI.game, game.id, token: ada.accessToken).status == 200) }
         let found = try await eventually(within: .seconds(30)) {
-            let near = try await gateway.value(SearchAPI.games, query: "lat=59.43&lng=24.75&radiusKm=1&limit=100", token: bo.accessToken)
+            let near = try await gateway.value(
+                SearchAPI.games, query: Query.place(Coordinates(lat: 59.43, lng: 24.75)) + Query.radiusKm(1) + Query.limit(100),
+                token: bo.accessToken)
             return Set(planned.map(\.id)).isSubset(of: Set(near.items.map(\.item.id)))
         }
         #expect(found, "search does not list every game planned around the kill")
@@ -133,13 +135,13 @@ struct ReplicaKillTests {
         _ reports: [Report], of messages: [ChatMessage], in room: RoomID, by reporter: Session, through gateway: TestClient
     ) async throws {
         #expect(reports.count == 8)
-        let mine = try await gateway.value(ModerationAPI.myReports, query: "limit=100", token: reporter.accessToken).items
+        let mine = try await gateway.value(ModerationAPI.myReports, query: Query.limit(100), token: reporter.accessToken).items
         for report in reports { #expect(mine.filter { $0.subject == report.subject }.count == 1, "\(report.subject)") }
         let moderator = try await StackTests.administrator(gateway)
         var open: [ModerationCase] = [], cursor: String?
         repeat {
             let page = try await gateway.value(
-                ModerationAPI.cases, query: "limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""), token: moderator.accessToken)
+                ModerationAPI.cases, query: Query.limit(100) + Query.cursor(cursor), token: moderator.accessToken)
             open += page.items
             cursor = page.nextCursor
         } while cursor != nil
@@ -153,7 +155,7 @@ struct ReplicaKillTests {
         let message = try #require(messages.first { $0.id.uuid == first.subject.id.uuid })
         let removed = try await eventually(within: .seconds(30)) {
             let history = try await gateway.value(
-                ChatAPI.messages, room, query: "after=\(message.seq - 1)&limit=10", token: reporter.accessToken)
+                ChatAPI.messages, room, query: ChatAPI.messagesAfter(message.seq - 1) + Query.limit(10), token: reporter.accessToken)
             return history.items.first { $0.id == message.id }?.deleted == true
         }
         #expect(removed, "the removed message is not a tombstone")

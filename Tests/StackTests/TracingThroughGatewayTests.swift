@@ -92,7 +92,7 @@ struct TracingThroughGatewayTests {
                 let fixture = try #require(
                     try await poll {
                         try await gateway.value(
-                            BettingAPI.fixtures, query: "date=\(CalendarDay(containing: kickoff))", token: punter.accessToken
+                            BettingAPI.fixtures, query: BettingAPI.fixturesDay(CalendarDay(containing: kickoff)), token: punter.accessToken
                         ).items.first { $0.home.name == "Traced" && $0.odds != nil && $0.open }
                     } until: {
                         $0 != nil

@@ -12,6 +12,6 @@ struct Subjects: Sendable {
         let owner = subject.type.owner
         return try await InternalClient(owner, dependencies: dependencies).call(
             ModerationAPI.Internal.subject(at: owner), path: [subject.type.rawValue, subject.id],
-            query: [("viewer", viewer.description)], requestID: requestID)
+            query: ModerationAPI.Internal.viewer(viewer), requestID: requestID)
     }
 }

@@ -21,7 +21,7 @@ enum DemoBetting {
         do {
             let login = LoginRequest(email: DemoData.bruno.email, password: DemoData.bruno.password)
             let token = try await APIClient(baseURL: authURL).value(AuthAPI.login, body: login).accessToken
-            let history = try await betting.value(BettingAPI.tickets, query: "limit=100", token: token)
+            let history = try await betting.value(BettingAPI.tickets, query: Query.limit(100), token: token)
             if history.items.contains(where: { $0.status != .open }) { return true }
             let kickoff = Effects.system.now().addingTimeInterval(20 * 60)
             let scheduled = try await feed.schedule(
@@ -48,8 +48,7 @@ enum DemoBetting {
     /// The fixture once games has reported it and betting has its odds.
     private static func priced(betting: APIClient, kickoff: Date) async throws -> Fixture {
         try await until("betting prices \(home)–\(away)") {
-            let day = CalendarDay(containing: kickoff).description
-            let fixtures = try await betting.value(BettingAPI.fixtures, query: "date=\(day)")
+            let fixtures = try await betting.value(BettingAPI.fixtures, query: BettingAPI.fixturesDay(CalendarDay(containing: kickoff)))
             return fixtures.items.first { $0.home.name == home && $0.away.name == away && $0.odds != nil && $0.open }
         }
     }

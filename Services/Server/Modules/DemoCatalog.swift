@@ -81,7 +81,7 @@ enum DemoCatalog {
     }
 
     private static func seedPlaces(_ catalog: APIClient, admin: String) async throws {
-        let existing = try await catalog.value(CatalogAPI.courses, query: "limit=1")
+        let existing = try await catalog.value(CatalogAPI.courses, query: Query.limit(1))
         guard existing.items.isEmpty else { return }
         for park in parks {
             let request = CreateCourseRequest(name: park.name, location: park.location, website: park.website, holes: layout(park))
@@ -91,7 +91,7 @@ enum DemoCatalog {
     }
 
     private static func seedTeams(_ catalog: APIClient, chloe: String, bruno: String, dmitri: String) async throws {
-        let existing = try await catalog.value(CatalogAPI.teams, query: "member=me&limit=1", token: chloe)
+        let existing = try await catalog.value(CatalogAPI.teams, query: CatalogAPI.teamMember(.me) + Query.limit(1), token: chloe)
         guard existing.items.isEmpty else { return }
         func team(_ token: String, _ name: String, _ sport: Sport, _ privacy: Privacy, _ location: Location, skill: Skill = .intermediate)
             async throws -> Team

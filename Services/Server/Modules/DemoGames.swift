@@ -34,9 +34,9 @@ enum DemoGames {
     }
 
     private static func seedGames(catalog: APIClient, games: APIClient, chloe: String, bruno: String, dmitri: String) async throws {
-        let upcoming = try await games.value(GamesAPI.myGames, query: "scope=mine&limit=1", token: bruno)
+        let upcoming = try await games.value(GamesAPI.myGames, query: Query.mineScope(.mine) + Query.limit(1), token: bruno)
         guard upcoming.items.isEmpty else { return }
-        let teams = try await catalog.value(CatalogAPI.teams, query: "member=me", token: chloe)
+        let teams = try await catalog.value(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: chloe)
         // Whole hours, a few days out, so the demo always has something coming up.
         let today = Date(timeIntervalSince1970: (Effects.system.now().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
         func day(_ days: Double, hour: Double) -> Date { today.addingTimeInterval(days * 86_400 + hour * 3600) }
@@ -66,9 +66,9 @@ enum DemoGames {
 
     /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it.
     private static func seedRound(catalog: APIClient, games: APIClient, dmitri: Session, bruno: Session) async throws {
-        let rounds = try await games.value(GamesAPI.myRounds, query: "scope=mine&limit=1", token: dmitri.accessToken)
+        let rounds = try await games.value(GamesAPI.myRounds, query: Query.mineScope(.mine) + Query.limit(1), token: dmitri.accessToken)
         guard rounds.items.isEmpty else { return }
-        let courses = try await catalog.value(CatalogAPI.courses, query: "limit=100")
+        let courses = try await catalog.value(CatalogAPI.courses, query: Query.limit(100))
         guard let rakke = courses.items.first(where: { $0.name == "Rakke DiscGolfPark" }) else { return }
         let start = StartRoundRequest(courseId: rakke.id, players: [.init(userId: bruno.user.id), .init(guestName: "Maris")])
         let card = try await games.value(GamesAPI.startRound, body: start, token: dmitri.accessToken)

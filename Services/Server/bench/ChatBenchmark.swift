@@ -226,7 +226,8 @@ struct ChatBenchmark: AsyncParsableCommand {
         for _ in 0..<pages {
             let before = Int.random(in: 2...history)
             let started = ContinuousClock.now
-            _ = try await expect(200, chat.call(ChatAPI.messages, room, query: "before=\(before)&limit=50", token: reader.accessToken))
+            _ = try await expect(
+                200, chat.call(ChatAPI.messages, room, query: ChatAPI.messagesBefore(before) + Query.limit(50), token: reader.accessToken))
             latencies.append((ContinuousClock.now - started).seconds * 1000)
         }
         latencies.sort()

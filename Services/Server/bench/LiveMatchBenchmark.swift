@@ -115,7 +115,7 @@ struct LiveMatchBenchmark: AsyncParsableCommand {
         let reader = TestClient(baseURL: games[0])
         var current: Match?
         while current?.status != .firstHalf {
-            current = try? await reader.call(GamesAPI.matches, query: "live=true").decode(Page<Match>.self).items.first
+            current = try? await reader.call(GamesAPI.matches, query: GamesAPI.matchesLive(true)).decode(Page<Match>.self).items.first
             try await Task.sleep(for: .milliseconds(50))
         }
         guard let id = current?.id else { throw ValidationError("games did not see the match") }

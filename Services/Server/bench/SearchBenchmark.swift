@@ -158,7 +158,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         let script = directory.appendingPathComponent("searches.lua")
         for radius in [5.0, 50.0] {
             let paths = (0..<2_000).map { _ in
-                "\"\(SearchAPI.games.path())?\(Self.query(around: centers, radius: radius, using: &random))\""
+                "\"\(SearchAPI.games.path())?\(Self.query(around: centers, radius: radius, using: &random).encoded)\""
             }
             let lua = """
                 local paths = {\(paths.joined(separator: ",\n"))}
@@ -181,10 +181,10 @@ struct SearchBenchmark: AsyncParsableCommand {
     }
 
     /// A search's query around one of `centers`, for a random sport, adults, a page of 20.
-    static func query(around centers: [Coordinates], radius: Double, using random: inout some RandomNumberGenerator) -> String {
+    static func query(around centers: [Coordinates], radius: Double, using random: inout some RandomNumberGenerator) -> QueryItems {
         let center = centers.randomElement(using: &random)!
         let sport = Sport.allCases.randomElement(using: &random)!
-        return "lat=\(center.lat)&lng=\(center.lng)&radiusKm=\(radius)&sport=\(sport.rawValue)&ageGroup=adult&limit=20"
+        return Query.place(center) + Query.radiusKm(radius) + Query.sport(sport) + SearchAPI.ageGroup(.adult) + Query.limit(20)
     }
 
     /// A game at a place of `places` (by default somewhere between Lisbon and the Urals, Crete and the North Cape).

@@ -8,13 +8,14 @@ public import Foundation
 /// let huddle = HuddleClient(baseURL: URL(string: "https://api.huddle.dev")!, tokens: KeychainTokens())
 /// try await huddle.signIn(email: email, password: password)
 /// let team = try await huddle.send(CatalogAPI.team, teamID)
-/// for try await game in huddle.pages(GamesAPI.myGames, query: ["scope": "mine"]) { … }
+/// for try await game in huddle.pages(GamesAPI.myGames, query: Query.mineScope(.mine) + GamesAPI.gamesWhen(.past)) { … }
 /// ```
 ///
 /// Calls carry the session's access token, refreshed before it expires and once after a 401. Calls
 /// that are safe to repeat (GET, PUT, DELETE, and writes that take an `Idempotency-Key`, whose key is
 /// made once per call and sent again with each retry) are retried after no answer, 502/503/504 and
-/// 429. Failures are `HuddleError`s.
+/// 429. Failures are `HuddleError`s; a query that writes a field its operation does not list is a
+/// mistake in the calling code, thrown as `UnlistedQueryField` before anything is sent.
 public final class HuddleClient: Sendable {
     public let baseURL: URL
     let transport: any HTTPTransport
@@ -42,9 +43,10 @@ public final class HuddleClient: Sendable {
 
     // MARK: Calls
 
-    /// Calls an operation with a JSON body; `path` fills its `{parameters}` in order.
+    /// Calls an operation with a JSON body; `path` fills its `{parameters}` in order, and `query` is
+    /// written through the operation's own fields.
     public func send<Access, Body, Output>(
-        _ endpoint: Endpoint<Access, Body, Output>, _ path: any CustomStringConvertible..., query: [String: String] = [:], body: Body
+        _ endpoint: Endpoint<Access, Body, Output>, _ path: any CustomStringConvertible..., query: QueryItems = QueryItems(), body: Body
     ) async throws -> Output {
         let data: Data
         do {
@@ -57,14 +59,14 @@ public final class HuddleClient: Sendable {
 
     /// Calls an operation without a body.
     public func send<Access, Output>(
-        _ endpoint: Endpoint<Access, NoBody, Output>, _ path: any CustomStringConvertible..., query: [String: String] = [:]
+        _ endpoint: Endpoint<Access, NoBody, Output>, _ path: any CustomStringConvertible..., query: QueryItems = QueryItems()
     ) async throws -> Output {
         try decode(Output.self, from: try await perform(endpoint.operation, path.map(\.description), query, body: nil))
     }
 
     /// Every item of a list, page after page as the sequence is read (`nextCursor` followed).
     public func pages<Access, Item: Sendable>(
-        _ endpoint: Endpoint<Access, NoBody, Page<Item>>, _ path: any CustomStringConvertible..., query: [String: String] = [:]
+        _ endpoint: Endpoint<Access, NoBody, Page<Item>>, _ path: any CustomStringConvertible..., query: QueryItems = QueryItems()
     ) -> AsyncThrowingStream<Item, any Error> {
         let operation = endpoint.operation, values = path.map(\.description)
         return AsyncThrowingStream { continuation in
@@ -72,9 +74,8 @@ public final class HuddleClient: Sendable {
                 do {
                     var cursor: String? = nil
                     repeat {
-                        var pageQuery = query
-                        pageQuery["cursor"] = cursor
-                        let page = try decode(Page<Item>.self, from: try await perform(operation, values, pageQuery, body: nil))
+                        let page = try decode(
+                            Page<Item>.self, from: try await perform(operation, values, query + Query.cursor(cursor), body: nil))
                         for item in page.items { continuation.yield(item) }
                         cursor = page.nextCursor
                     } while cursor != nil && !Task.isCancelled
@@ -89,7 +90,7 @@ public final class HuddleClient: Sendable {
 
     // MARK: The exchange
 
-    func perform(_ operation: APIOperation, _ path: [String], _ query: [String: String], body: Data?) async throws -> HTTPResponse {
+    func perform(_ operation: APIOperation, _ path: [String], _ query: QueryItems, body: Data?) async throws -> HTTPResponse {
         let url = try url(operation, path, query)
         let wantsToken = operation.access == .signedIn || operation.optionalSignIn
         var token = wantsToken ? try await sessions.accessToken(refresh: refresher) : nil
@@ -131,19 +132,21 @@ public final class HuddleClient: Sendable {
     var refresher: SessionKeeper.Refresh {
         { [self] refreshToken in
             let response = try await perform(
-                AuthAPI.refresh.operation, [], [:], body: try HuddleJSON.encoder.encode(RefreshRequest(refreshToken: refreshToken)))
+                AuthAPI.refresh.operation, [], QueryItems(), body: try HuddleJSON.encoder.encode(RefreshRequest(refreshToken: refreshToken))
+            )
             return try decode(Session.self, from: response)
         }
     }
 
-    func url(_ operation: APIOperation, _ path: [String], _ query: [String: String]) throws -> URL {
+    func url(_ operation: APIOperation, _ path: [String], _ query: QueryItems) throws -> URL {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw HuddleError(kind: .unexpectedAnswer)
         }
         let base =
             components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = base + operation.path.filled(path)
-        components.queryItems = query.isEmpty ? nil : query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let items = try query.items(for: operation)
+        components.percentEncodedQuery = items.isEmpty ? nil : query.encoded
         guard let url = components.url else { throw HuddleError(kind: .unexpectedAnswer) }
         return url
     }

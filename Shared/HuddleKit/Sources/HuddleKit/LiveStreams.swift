@@ -106,11 +106,11 @@ extension HuddleClient {
 
     private func connect<Message>(_ route: LiveFeedRoute<Message>, after version: Int?) async throws -> any LiveConnection {
         try await connect(
-            route.operation, [route.id], query: version.map { ["afterVersion": String($0)] } ?? [:], signedIn: route.signedIn)
+            route.operation, [route.id], query: GamesAPI.afterVersion(version), signedIn: route.signedIn)
     }
 
     /// Opens the live socket of `operation` (its path filled with `values`), signed in if asked.
-    func connect(_ operation: APIOperation, _ values: [String], query: [String: String] = [:], signedIn: Bool) async throws
+    func connect(_ operation: APIOperation, _ values: [String], query: QueryItems = QueryItems(), signedIn: Bool) async throws
         -> any LiveConnection
     {
         var headers: [String: String] = [:]

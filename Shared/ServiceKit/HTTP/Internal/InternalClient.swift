@@ -25,13 +25,13 @@ public struct InternalClient: Sendable {
     }
 
     /// Calls a described operation without a body; a 404 from the module becomes `nil`.
-    /// `path` fills the description's `{parameters}` in order.
+    /// `path` fills the description's `{parameters}` in order; `query` is written through its fields.
     public func call<Access, Output>(
-        _ endpoint: Endpoint<Access, NoBody, Output>, path: [any CustomStringConvertible] = [], query: [(String, String)] = [],
+        _ endpoint: Endpoint<Access, NoBody, Output>, path: [any CustomStringConvertible] = [], query: QueryItems = QueryItems(),
         requestID: String? = nil, bearer: String? = nil
     ) async throws -> Output? {
         let (status, body) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, query), body: nil, requestID: requestID, bearer: bearer,
+            endpoint.operation.method.clientMethod, try Self.target(endpoint, path, query), body: nil, requestID: requestID, bearer: bearer,
             operation: endpoint.operation.name)
         if status == 404 { return nil }
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
@@ -47,7 +47,8 @@ public struct InternalClient: Sendable {
     ) async throws -> Output {
         let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, path, []), body: data, requestID: requestID, bearer: bearer,
+            endpoint.operation.method.clientMethod, try Self.target(endpoint, path, QueryItems()), body: data, requestID: requestID,
+            bearer: bearer,
             operation: endpoint.operation.name)
         if let none = NoContent() as? Output, (200..<300).contains(status) { return none }
         if !(200..<300).contains(status), let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(buffer: responseBody)),
@@ -67,17 +68,16 @@ public struct InternalClient: Sendable {
     ) {
         let data = try HuddleJSON.encoder.encode(body)
         let (status, responseBody) = try await send(
-            endpoint.operation.method.clientMethod, Self.target(endpoint, [], []), body: data, requestID: nil,
+            endpoint.operation.method.clientMethod, try Self.target(endpoint, [], QueryItems()), body: data, requestID: nil,
             operation: endpoint.operation.name)
         return (status, try? HuddleJSON.decoder.decode(Problem.self, from: Data(buffer: responseBody)))
     }
 
     private static func target<Access, Body, Output>(
-        _ endpoint: Endpoint<Access, Body, Output>, _ path: [any CustomStringConvertible], _ query: [(String, String)]
-    ) -> String {
-        var components = URLComponents()
-        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        return endpoint.operation.path.filled(path.map(\.description)) + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        _ endpoint: Endpoint<Access, Body, Output>, _ path: [any CustomStringConvertible], _ query: QueryItems
+    ) throws -> String {
+        let items = try query.items(for: endpoint.operation)
+        return endpoint.operation.path.filled(path.map(\.description)) + (items.isEmpty ? "" : "?" + query.encoded)
     }
 
     /// Sends the request in a span named by the operation (`GET /internal/...`); AsyncHTTPClient's own

@@ -18,7 +18,7 @@ public struct AuthKeys: AccessKeySource {
     }
 
     public func revokedSessions(after cursor: Int64) async throws -> RevokedSessions {
-        guard let page = try await client.call(AuthAPI.Internal.revokedSessions, query: [("after", String(cursor))]) else {
+        guard let page = try await client.call(AuthAPI.Internal.revokedSessions, query: AuthAPI.Internal.revokedAfter(cursor)) else {
             throw CommonError.dependencyUnavailable("auth")
         }
         return page
