@@ -1,7 +1,8 @@
 import Foundation
 
 /// The shape every service is written in, as far as its source shows it: an error type of its own,
-/// configuration read in settings types only, controllers in `Controllers/` that call domain types only,
+/// configuration read in settings types only, controllers in `Controllers/` that call domain types only
+/// from named handlers,
 /// domain code that leaves SQL dialects to the stores and calls other use cases rather than their stores,
 /// event handlers named for what they take, background work in `Workers/` on ServiceKit's loops (the
 /// clock is held to `OneClock`, across the servers). `findings` names each file that breaks it, so the next service
@@ -76,6 +77,12 @@ public enum ServiceShape {
         (#"\bdatabase\.(read|transaction)\b"#, "opens a transaction; the domain type owns it"),
         (#"(?m)^import SQLKit$"#, "imports SQLKit"),
         (#"\b(AuthClient|CatalogClient|SnapshotClient|InternalClient|EventsClient)\b"#, "calls another module; a domain type does"),
+        // A handler is a method named for its operation, documented with its route, so a reader
+        // jumps from `router.on(GamesAPI.myGames, use: myGames)` to it rather than grepping closures.
+        (
+            #"\brouter\.(on|page|form)\([^{}\n]*\)\s*\{|\b(use|answering|encoded|conditional): \{"#,
+            "registers an anonymous handler; name it (`use: myGames`)"
+        ),
     ]
 
     /// What answers requests lives in `Controllers/`, where the rules above hold it.

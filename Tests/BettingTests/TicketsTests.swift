@@ -6,6 +6,8 @@ import Testing
 
 @Suite("Wallet, slip and tickets")
 struct TicketsTests {
+    static let json = ["Content-Type": "application/json"]
+
     @Test("A new wallet opens once with the grant, and its ledger entries say so", arguments: TestStore.all)
     func walletOpensWithGrant(store: TestStore) async throws {
         try await BettingHarness.with(store: store) { h in
@@ -59,10 +61,12 @@ struct TicketsTests {
             #expect(current.selections.map(\.pick) == [.home] && current.potentialWinnings == 0)
             // The odds' names are taken too, and answered as 1X2; anything else is named in the 422.
             let named = try await expect(
-                200, h.betting.raw(.PUT, "/v1/betting/slip/selections/\(derby.id)", json: ["pick": "draw"], token: ann.accessToken))
+                200,
+                h.betting.call(
+                    BettingAPI.pick, derby.id, rawBody: Data(#"{"pick":"draw"}"#.utf8), token: ann.accessToken, headers: Self.json))
             #expect(try slip(named).selections.map(\.pick) == [.draw] && String(decoding: named.body, as: UTF8.self).contains("\"X\""))
-            let unknown = try await h.betting.raw(
-                .PUT, "/v1/betting/slip/selections/\(derby.id)", json: ["pick": "hom"], token: ann.accessToken)
+            let unknown = try await h.betting.call(
+                BettingAPI.pick, derby.id, rawBody: Data(#"{"pick":"hom"}"#.utf8), token: ann.accessToken, headers: Self.json)
             #expect(unknown.status == 422 && String(decoding: unknown.body, as: UTF8.self).contains("pick"))
             current = try slip(
                 try await expect(

@@ -52,7 +52,7 @@ struct ServiceShapeTests {
     }
 
     @Test(
-        "a handler or use case that reaches into another use case's store, handlers not named for what they take, a controller outside Controllers/ or one that calls another module: each is named"
+        "a handler or use case that reaches into another use case's store, handlers not named for what they take, a controller outside Controllers/, one that calls another module or registers an anonymous route handler: each is named"
     )
     func handlerAndControllerBreaksAreNamed() throws {
         var files = try Self.files(of: "Games")
@@ -61,8 +61,15 @@ struct ServiceShapeTests {
         files["Domain/Games.swift"]! += "\nextension Games {\n    static let handlers = EventHandlers<Int> { _ in }\n}\n"
         files["Domain/Peek.swift"] = "struct PeekController: Controller {\n    func register() {}\n}\n"
         files["Controllers/GamesController.swift"]! += "\nlet people = AuthClient.self\n"
+        files["Controllers/RoundsController.swift"]! +=
+            "\nfunc more(on router: Router<HuddleRequestContext>) {\n    router.on(GamesAPI.round) { _, _ in nil }\n}\n"
+        files["Controllers/LiveController.swift"]! += "\nlet x = router.on(GamesAPI.matches, conditional: { _, _ in nil })\n"
         let findings = ServiceShape.findings(service: "Games", files: files)
-        #expect(findings.count == 4, "\(findings)")
+        #expect(findings.count == 6, "\(findings)")
+        for path in ["RoundsController", "LiveController"] {
+            #expect(
+                findings.contains("Games/Controllers/\(path).swift: a controller registers an anonymous handler; name it (`use: myGames`)"))
+        }
         #expect(
             findings.contains("Games/Domain/GamesEvents.swift: reaches into another use case's store (`games.games`); call the use case"))
         #expect(findings.contains { $0.hasPrefix("Games/Domain/Games.swift: registers event handlers in `Games`") })

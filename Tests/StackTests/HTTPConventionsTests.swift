@@ -43,15 +43,15 @@ struct HTTPConventionsTests {
     func ownWords() async throws {
         try await StackTests.withStack(store: .sqlite) { gateway in
             let token = try await gateway.register(name: "Careless Client").accessToken
-            func problems(_ path: String, _ json: String) async throws -> [Problem.FieldError] {
-                let response = try await gateway.raw(
-                    .POST, path, rawBody: Data(json.utf8), token: token, headers: ["Content-Type": "application/json"])
+            func problems<Body, Output>(_ endpoint: Endpoint<SignedIn, Body, Output>, _ json: String) async throws -> [Problem.FieldError] {
+                let response = try await gateway.call(
+                    endpoint, rawBody: Data(json.utf8), token: token, headers: ["Content-Type": "application/json"])
                 #expect(response.status == 422, "\(json)")
                 return response.problem?.errors ?? []
             }
             let team =
                 #""name":"Quidditch Club","privacy":"public","location":{"lat":59.4,"lng":24.7},"ageGroup":"adult","gender":"coed","skill":"any""#
-            let sport = try await problems("/v1/teams", "{\(team),\"sport\":\"quidditch\"}")
+            let sport = try await problems(CatalogAPI.createTeam, "{\(team),\"sport\":\"quidditch\"}")
             #expect(sport.map(\.field) == ["sport"])
             #expect(sport.last?.message.hasPrefix("must be one of: soccer, volleyball") == true)
             #expect(sport.first?.message.contains("Sport") == false)
@@ -65,7 +65,7 @@ struct HTTPConventionsTests {
             #expect(stake.problem?.errors?.first { $0.field == "stake" }?.message == "must be an integer")
             #expect(stake.problem?.errors?.first { $0.field == "selections" }?.message == "must have at least 1 item")
 
-            let nested = try await problems("/v1/users/me/friends/match", #"{"facebookIds":{"a":1}}"#)
+            let nested = try await problems(AuthAPI.matchFriends, #"{"facebookIds":{"a":1}}"#)
             #expect(nested.map(\.field) == ["facebookIds"])
             #expect(nested.first?.message == "must be an array")
         }

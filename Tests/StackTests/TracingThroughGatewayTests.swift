@@ -48,24 +48,27 @@ struct TracingThroughGatewayTests {
                     }
             }
             let gatewaySpan = try #require(spans.first { $0.module == "gateway" })
-            #expect(gatewaySpan.name == "/v1/reports" && gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
+            #expect(
+                gatewaySpan.name == ModerationAPI.report.operation.path.text
+                    && gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
             let chatSpan = try #require(spans.first { $0.module == "chat" })
             #expect(chatSpan.name == "/internal/moderation/subjects/{type}/{id}")
             let chain = spans.ancestors(of: chatSpan)
             // chat's span descends from moderation's internal call, which descends from moderation's span and then the gateway's.
             #expect(chain.contains { $0.name == "GET /internal/moderation/subjects/{type}/{id}" })
-            #expect(chain.contains { $0.module == "moderation" && $0.name == "/v1/reports" })
+            #expect(chain.contains { $0.module == "moderation" && $0.name == ModerationAPI.report.operation.path.text })
             #expect(chain.contains { $0.spanId == gatewaySpan.spanId })
             #expect(spans.allSatisfy { $0.traceId == traceID })
             // The report and its case were written in one transaction, a child of moderation's span.
             let written = try #require(spans.first { $0.name == "SQL transaction" && $0.module == "moderation" })
-            #expect(spans.ancestors(of: written).contains { $0.module == "moderation" && $0.name == "/v1/reports" })
+            #expect(
+                spans.ancestors(of: written).contains { $0.module == "moderation" && $0.name == ModerationAPI.report.operation.path.text })
 
             // The case it opened is an event: moderation's outbox sends it, and notify applies it, in the same trace.
             let applied = try #require(spans.first { $0.name == "apply moderation.case.opened" && $0.module == "notify" })
             let eventChain = spans.ancestors(of: applied)
             #expect(eventChain.first?.name == "send moderation.case.opened" && eventChain.first?.module == "moderation")
-            #expect(eventChain.contains { $0.module == "moderation" && $0.name == "/v1/reports" })
+            #expect(eventChain.contains { $0.module == "moderation" && $0.name == ModerationAPI.report.operation.path.text })
             #expect(eventChain.contains { $0.spanId == gatewaySpan.spanId })
 
             // A problem names its trace beside the request id.
@@ -114,9 +117,11 @@ struct TracingThroughGatewayTests {
                             }
                     }
                 }
-                let gatewaySpan = try #require(spans.first { $0.module == "gateway" && $0.name == "/v1/betting/tickets" })
+                let gatewaySpan = try #require(
+                    spans.first { $0.module == "gateway" && $0.name == BettingAPI.placeTicket.operation.path.text })
                 #expect(gatewaySpan.parentSpanId == traceparent.split(separator: "-")[2].description)
-                let bettingSpan = try #require(spans.first { $0.module == "betting" && $0.name == "/v1/betting/tickets" })
+                let bettingSpan = try #require(
+                    spans.first { $0.module == "betting" && $0.name == BettingAPI.placeTicket.operation.path.text })
                 #expect(spans.ancestors(of: bettingSpan).contains { $0.spanId == gatewaySpan.spanId })
                 // The ticket, its stake's transfer and its event: one statement on PostgreSQL, one transaction on SQLite.
                 let ledger = try #require(spans.first { $0.module == "betting" && $0.name.hasPrefix("SQL ") })

@@ -9,9 +9,12 @@ struct KeysController: Controller {
     let keys: LocalKeySource
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(AuthAPI.keys, headers: [.cacheControl: "public, max-age=300"]) { _, _ in
-            try JSONWebKeySet(await keys.publicKeys())
-        }
+        router.on(AuthAPI.keys, headers: [.cacheControl: "public, max-age=300"], use: publicKeySet)
+    }
+
+    /// `GET /.well-known/jwks.json`
+    @Sendable func publicKeySet(_ request: Request, _ context: HuddleRequestContext) async throws -> JSONWebKeySet {
+        try JSONWebKeySet(await keys.publicKeys())
     }
 }
 

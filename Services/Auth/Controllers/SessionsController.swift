@@ -8,22 +8,53 @@ struct SessionsController: Controller {
     let appleNotifications: AppleNotifications
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(AuthAPI.register) { body, _, _ in try await accounts.register(body) }
-        router.on(AuthAPI.login) { body, request, context in try await accounts.login(body, client: request.clientAddress(context)) }
-        router.on(AuthAPI.oauthLogin) { body, _, context in
-            let provider = try context.parameters.require("provider")
-            guard provider == "facebook" else { throw AuthError.unsupportedProvider(provider) }
-            return try await accounts.login(facebookToken: body.accessToken)
-        }
-        router.on(AuthAPI.appleSignIn) { body, _, _ in try await accounts.login(apple: body) }
-        router.on(AuthAPI.appleNotifications) { body, _, _ in
-            try await appleNotifications.receive(body.payload)
-            return AppleNotificationReceipt()
-        }
-        router.on(AuthAPI.refresh) { body, _, _ in try await accounts.refresh(body.refreshToken) }
-        router.on(AuthAPI.logout) { _, context in
-            try await accounts.revoke(context.identity.sessionID)
-            return NoContent()
-        }
+        router.on(AuthAPI.register, use: registerAccount)
+        router.on(AuthAPI.login, use: login)
+        router.on(AuthAPI.oauthLogin, use: oauthLogin)
+        router.on(AuthAPI.appleSignIn, use: appleSignIn)
+        router.on(AuthAPI.appleNotifications, use: receiveAppleNotification)
+        router.on(AuthAPI.refresh, use: refresh)
+        router.on(AuthAPI.logout, use: logout)
+    }
+
+    /// `POST /v1/auth/register`
+    @Sendable func registerAccount(_ body: RegisterRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        try await accounts.register(body)
+    }
+
+    /// `POST /v1/auth/login`
+    @Sendable func login(_ body: LoginRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        try await accounts.login(body, client: request.clientAddress(context))
+    }
+
+    /// `POST /v1/auth/oauth/{provider}`
+    @Sendable func oauthLogin(_ body: OAuthLoginRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        let provider = try context.parameters.require("provider")
+        guard provider == "facebook" else { throw AuthError.unsupportedProvider(provider) }
+        return try await accounts.login(facebookToken: body.accessToken)
+    }
+
+    /// `POST /v1/auth/oauth/apple`
+    @Sendable func appleSignIn(_ body: AppleSignInRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        try await accounts.login(apple: body)
+    }
+
+    /// `POST /v1/auth/apple/notifications`
+    @Sendable func receiveAppleNotification(_ body: AppleNotificationBody, _ request: Request, _ context: HuddleRequestContext) async throws
+        -> AppleNotificationReceipt
+    {
+        try await appleNotifications.receive(body.payload)
+        return AppleNotificationReceipt()
+    }
+
+    /// `POST /v1/auth/refresh`
+    @Sendable func refresh(_ body: RefreshRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        try await accounts.refresh(body.refreshToken)
+    }
+
+    /// `POST /v1/auth/logout`
+    @Sendable func logout(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await accounts.revoke(context.identity.sessionID)
+        return NoContent()
     }
 }

@@ -10,30 +10,79 @@ struct UsersController: Controller {
     let exports: DataExports
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(AuthAPI.me) { _, context in try await profiles.me(context.userID) }
-        router.on(AuthAPI.updateMe) { body, _, context in try await profiles.update(context.userID, with: body) }
-        router.on(AuthAPI.deleteMe) { body, _, context in
-            try await deletion.delete(context.userID, proof: body)
-            return NoContent()
-        }
-        router.on(AuthAPI.requestExport) { _, context in try await exports.request(for: context.userID) }
-        router.on(AuthAPI.export) { _, context in
-            try await exports.export(try context.parameters.id(DataExportID.self), of: context.userID)
-        }
-        router.on(AuthAPI.following) { request, context in try await profiles.following(of: context.userID, page: try PageRequest(request))
-        }
-        router.on(AuthAPI.followers) { request, context in try await profiles.followers(of: context.userID, page: try PageRequest(request))
-        }
-        router.on(AuthAPI.matchFriends) { body, _, context in try await profiles.matchFriends(body.facebookIds, for: context.userID) }
-        router.on(AuthAPI.profile) { _, context in try await profiles.profile(try context.parameters.id(UserID.self)) }
-        router.on(AuthAPI.follow) { _, context in
-            try await profiles.follow(try context.parameters.id(UserID.self), by: context.userID)
-            return NoContent()
-        }
-        router.on(AuthAPI.unfollow) { _, context in
-            try await profiles.unfollow(try context.parameters.id(UserID.self), by: context.userID)
-            return NoContent()
-        }
+        router.on(AuthAPI.me, use: me)
+        router.on(AuthAPI.updateMe, use: updateMe)
+        router.on(AuthAPI.deleteMe, use: deleteMe)
+        router.on(AuthAPI.requestExport, use: requestExport)
+        router.on(AuthAPI.export, use: export)
+        router.on(AuthAPI.following, use: following)
+        router.on(AuthAPI.followers, use: followers)
+        router.on(AuthAPI.matchFriends, use: matchFriends)
+        router.on(AuthAPI.profile, use: getProfile)
+        router.on(AuthAPI.follow, use: follow)
+        router.on(AuthAPI.unfollow, use: unfollow)
+    }
+
+    /// `GET /v1/users/me`
+    @Sendable func me(_ request: Request, _ context: AuthenticatedContext) async throws -> MyProfile {
+        try await profiles.me(context.userID)
+    }
+
+    /// `PATCH /v1/users/me`
+    @Sendable func updateMe(_ body: UpdateProfileRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> MyProfile {
+        try await profiles.update(context.userID, with: body)
+    }
+
+    /// `DELETE /v1/users/me`
+    @Sendable func deleteMe(_ body: DeleteAccountRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await deletion.delete(context.userID, proof: body)
+        return NoContent()
+    }
+
+    /// `POST /v1/users/me/exports`
+    @Sendable func requestExport(_ request: Request, _ context: AuthenticatedContext) async throws -> DataExport {
+        try await exports.request(for: context.userID)
+    }
+
+    /// `GET /v1/users/me/exports/{id}`
+    @Sendable func export(_ request: Request, _ context: AuthenticatedContext) async throws -> DataExport {
+        try await exports.export(try context.parameters.id(DataExportID.self), of: context.userID)
+    }
+
+    /// `GET /v1/users/me/following`
+    @Sendable func following(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<PublicProfile> {
+        try await profiles.following(of: context.userID, page: try PageRequest(request))
+
+    }
+
+    /// `GET /v1/users/me/followers`
+    @Sendable func followers(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<PublicProfile> {
+        try await profiles.followers(of: context.userID, page: try PageRequest(request))
+
+    }
+
+    /// `POST /v1/users/me/friends/match`
+    @Sendable func matchFriends(_ body: FriendMatchRequest, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> FriendMatchResponse
+    {
+        try await profiles.matchFriends(body.facebookIds, for: context.userID)
+    }
+
+    /// `GET /v1/users/{id}`
+    @Sendable func getProfile(_ request: Request, _ context: AuthenticatedContext) async throws -> PublicProfile {
+        try await profiles.profile(try context.parameters.id(UserID.self))
+    }
+
+    /// `PUT /v1/users/{id}/follow`
+    @Sendable func follow(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await profiles.follow(try context.parameters.id(UserID.self), by: context.userID)
+        return NoContent()
+    }
+
+    /// `DELETE /v1/users/{id}/follow`
+    @Sendable func unfollow(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await profiles.unfollow(try context.parameters.id(UserID.self), by: context.userID)
+        return NoContent()
     }
 }
 
@@ -42,9 +91,12 @@ struct AdminController: Controller {
     let deletions: DeletionTracking
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(AuthAPI.deletionProgress) { _, context in
-            try await deletions.progress(of: try context.parameters.id(UserID.self), askedBy: context.identity)
-        }
+        router.on(AuthAPI.deletionProgress, use: deletionProgress)
+    }
+
+    /// `GET /v1/admin/deletions/{id}`
+    @Sendable func deletionProgress(_ request: Request, _ context: AuthenticatedContext) async throws -> DeletionProgress {
+        try await deletions.progress(of: try context.parameters.id(UserID.self), askedBy: context.identity)
     }
 }
 
@@ -54,19 +106,37 @@ struct AuthInternalController: Controller {
     let keys: LocalKeySource
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(AuthAPI.Internal.revokedSessions) { request, _ in
-            try await keys.revokedSessions(after: try request.query(AuthAPI.Internal.revokedAfter))
-        }
-        router.on(AuthAPI.Internal.profiles) { body, _, _ in try await profiles.publicProfiles(body.ids) }
-        router.on(AuthAPI.Internal.profileSnapshot) { request, _ in try await profiles.snapshot(try PageRequest(request)) }
+        router.on(AuthAPI.Internal.revokedSessions, use: revokedSessions)
+        router.on(AuthAPI.Internal.profiles, use: lookUpProfiles)
+        router.on(AuthAPI.Internal.profileSnapshot, use: profileSnapshot)
         // A player as a reporter sees them: their name and picture, which anyone signed in sees.
-        router.on(ModerationAPI.Internal.subject(at: .auth)) { _, context in
-            _ = try context.parameters.subjectType(heldBy: .auth)
-            let profile = try await profiles.profile(try context.parameters.id(UserID.self))
-            let text = [profile.name, profile.pictureUrl].compactMap { $0 }.joined(separator: "\n")
-            return SubjectSnapshot(
-                content: SubjectContent(
-                    type: .user, id: SubjectID(profile.id.uuid), ownerId: profile.id, ownerName: profile.name, text: text, at: nil))
-        }
+        router.on(ModerationAPI.Internal.subject(at: .auth), use: subject)
+    }
+
+    /// `GET /internal/sessions/revoked`
+    @Sendable func revokedSessions(_ request: Request, _ context: HuddleRequestContext) async throws -> RevokedSessions {
+        try await keys.revokedSessions(after: try request.query(AuthAPI.Internal.revokedAfter))
+    }
+
+    /// `POST /internal/users/profiles`
+    @Sendable func lookUpProfiles(_ body: ProfilesRequest, _ request: Request, _ context: HuddleRequestContext) async throws
+        -> ProfilesResponse
+    {
+        try await profiles.publicProfiles(body.ids)
+    }
+
+    /// `GET /internal/snapshots/profiles`
+    @Sendable func profileSnapshot(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<PublicProfile> {
+        try await profiles.snapshot(try PageRequest(request))
+    }
+
+    /// `GET /internal/moderation/subjects/{type}/{id}`
+    @Sendable func subject(_ request: Request, _ context: HuddleRequestContext) async throws -> SubjectSnapshot {
+        _ = try context.parameters.subjectType(heldBy: .auth)
+        let profile = try await profiles.profile(try context.parameters.id(UserID.self))
+        let text = [profile.name, profile.pictureUrl].compactMap { $0 }.joined(separator: "\n")
+        return SubjectSnapshot(
+            content: SubjectContent(
+                type: .user, id: SubjectID(profile.id.uuid), ownerId: profile.id, ownerName: profile.name, text: text, at: nil))
     }
 }

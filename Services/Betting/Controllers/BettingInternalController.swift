@@ -8,6 +8,11 @@ struct BettingInternalController: Controller {
     let wallets: Wallets
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(BettingAPI.Internal.ledgerCheck) { _, _ in try await wallets.checkLedger() }
+        router.on(BettingAPI.Internal.ledgerCheck, use: ledgerCheck)
+    }
+
+    /// `GET /internal/betting/ledger/check`
+    @Sendable func ledgerCheck(_ request: Request, _ context: HuddleRequestContext) async throws -> LedgerCheck {
+        try await wallets.checkLedger()
     }
 }

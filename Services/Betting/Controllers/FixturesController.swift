@@ -9,11 +9,19 @@ struct FixturesController: Controller {
     let today: @Sendable () -> Date
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(BettingAPI.fixtures) { request, _ in
-            let day = try request.query(BettingAPI.fixturesDay) ?? CalendarDay(containing: today())
-            return try await fixtures.list(kickoff: day.start..<day.next.start)
-        }
-        router.on(BettingAPI.fixture) { _, context in try await fixtures.fixture(try context.parameters.id(MatchID.self, naming: "fixture"))
-        }
+        router.on(BettingAPI.fixtures, use: listFixtures)
+        router.on(BettingAPI.fixture, use: fixture)
+    }
+
+    /// `GET /v1/betting/fixtures`
+    @Sendable func listFixtures(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Fixture> {
+        let day = try request.query(BettingAPI.fixturesDay) ?? CalendarDay(containing: today())
+        return try await fixtures.list(kickoff: day.start..<day.next.start)
+    }
+
+    /// `GET /v1/betting/fixtures/{id}`
+    @Sendable func fixture(_ request: Request, _ context: HuddleRequestContext) async throws -> Fixture {
+        try await fixtures.fixture(try context.parameters.id(MatchID.self, naming: "fixture"))
+
     }
 }

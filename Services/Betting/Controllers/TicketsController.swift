@@ -7,12 +7,23 @@ struct TicketsController: Controller {
     let tickets: Tickets
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(keyed: BettingAPI.placeTicket) { body, key, context in try await tickets.place(body, by: context.userID, key: key) }
-        router.on(BettingAPI.tickets) { request, context in
-            try await tickets.mine(context.userID, status: try request.query(BettingAPI.ticketStatus), page: try PageRequest(request))
-        }
-        router.on(BettingAPI.ticket) { _, context in
-            try await tickets.ticket(try context.parameters.id(TicketID.self), viewer: context.userID)
-        }
+        router.on(keyed: BettingAPI.placeTicket, use: placeTicket)
+        router.on(BettingAPI.tickets, use: listTickets)
+        router.on(BettingAPI.ticket, use: ticket)
+    }
+
+    /// `POST /v1/betting/tickets`
+    @Sendable func placeTicket(_ body: PlaceTicket, _ key: IdempotencyKey, _ context: AuthenticatedContext) async throws -> Ticket {
+        try await tickets.place(body, by: context.userID, key: key)
+    }
+
+    /// `GET /v1/betting/tickets`
+    @Sendable func listTickets(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Ticket> {
+        try await tickets.mine(context.userID, status: try request.query(BettingAPI.ticketStatus), page: try PageRequest(request))
+    }
+
+    /// `GET /v1/betting/tickets/{id}`
+    @Sendable func ticket(_ request: Request, _ context: AuthenticatedContext) async throws -> Ticket {
+        try await tickets.ticket(try context.parameters.id(TicketID.self), viewer: context.userID)
     }
 }

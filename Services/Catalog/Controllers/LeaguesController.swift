@@ -7,25 +7,41 @@ struct LeaguesController: Controller {
     let leagues: Leagues
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(CatalogAPI.createLeague) { body, _, context in try await leagues.create(body, by: context.userID) }
-        router.on(CatalogAPI.leagues) { request, context in
-            try await leagues.list(
-                sport: try request.query(Query.sport), viewer: context.userID, page: try PageRequest(request))
-        }
-        router.on(CatalogAPI.league) { _, context in
-            try await leagues.league(try context.parameters.id(LeagueID.self), viewer: context.userID)
-        }
-        router.on(CatalogAPI.leagueTeams) { request, context in
-            let teams = try await leagues.teams(
-                of: try context.parameters.id(LeagueID.self), viewer: context.userID, from: try request.query(Query.position))
-            return Page(items: teams, nextCursor: nil)
-        }
+        router.on(CatalogAPI.createLeague, use: createLeague)
+        router.on(CatalogAPI.leagues, use: listLeagues)
+        router.on(CatalogAPI.league, use: league)
+        router.on(CatalogAPI.leagueTeams, use: leagueTeams)
         router.on(
             CatalogAPI.addLeagueTeam,
-            authorizing: { try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID) }
-        ) {
-            body, _, context in
-            try await leagues.add(body.teamId, to: try context.parameters.id(LeagueID.self), by: context.userID)
-        }
+            authorizing: { try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID) },
+            use: addLeagueTeam)
+    }
+
+    /// `POST /v1/leagues/{id}/teams`
+    @Sendable func addLeagueTeam(_ body: AddLeagueTeamRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> League {
+        try await leagues.add(body.teamId, to: try context.parameters.id(LeagueID.self), by: context.userID)
+    }
+
+    /// `POST /v1/leagues`
+    @Sendable func createLeague(_ body: CreateLeagueRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> League {
+        try await leagues.create(body, by: context.userID)
+    }
+
+    /// `GET /v1/leagues`
+    @Sendable func listLeagues(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<League> {
+        try await leagues.list(
+            sport: try request.query(Query.sport), viewer: context.userID, page: try PageRequest(request))
+    }
+
+    /// `GET /v1/leagues/{id}`
+    @Sendable func league(_ request: Request, _ context: AuthenticatedContext) async throws -> League {
+        try await leagues.league(try context.parameters.id(LeagueID.self), viewer: context.userID)
+    }
+
+    /// `GET /v1/leagues/{id}/teams`
+    @Sendable func leagueTeams(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Team> {
+        let teams = try await leagues.teams(
+            of: try context.parameters.id(LeagueID.self), viewer: context.userID, from: try request.query(Query.position))
+        return Page(items: teams, nextCursor: nil)
     }
 }

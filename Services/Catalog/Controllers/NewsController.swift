@@ -7,24 +7,46 @@ struct NewsController: Controller {
     let news: News
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(CatalogAPI.news) { request, context in
-            try await news.list(
-                sport: try request.query(Query.sport), page: try PageRequest(request), viewer: context.identity?.userID)
-        }
-        router.on(CatalogAPI.bookmarks) { request, context in try await news.bookmarks(of: context.userID, page: try PageRequest(request)) }
-        router.on(CatalogAPI.article) { _, context in
-            try await news.article(try context.parameters.id(ArticleID.self), viewer: context.identity?.userID)
-        }
-        router.on(CatalogAPI.bookmark) { _, context in
-            try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: true, user: context.userID)
-            return NoContent()
-        }
-        router.on(CatalogAPI.publishNews, authorizing: { try News.requirePublisher($0.identity) }) { body, _, context in
-            try await news.publish(body, by: context.identity)
-        }
-        router.on(CatalogAPI.removeBookmark) { _, context in
-            try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: false, user: context.userID)
-            return NoContent()
-        }
+        router.on(CatalogAPI.news, use: listNews)
+        router.on(CatalogAPI.bookmarks, use: bookmarks)
+        router.on(CatalogAPI.article, use: article)
+        router.on(CatalogAPI.bookmark, use: bookmark)
+        router.on(CatalogAPI.publishNews, authorizing: { try News.requirePublisher($0.identity) }, use: publishNews)
+        router.on(CatalogAPI.removeBookmark, use: removeBookmark)
+    }
+
+    /// `GET /v1/news`
+    @Sendable func listNews(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<NewsArticle> {
+        try await news.list(
+            sport: try request.query(Query.sport), page: try PageRequest(request), viewer: context.identity?.userID)
+    }
+
+    /// `GET /v1/news/bookmarks`
+    @Sendable func bookmarks(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<NewsArticle> {
+        try await news.bookmarks(of: context.userID, page: try PageRequest(request))
+    }
+
+    /// `GET /v1/news/{id}`
+    @Sendable func article(_ request: Request, _ context: HuddleRequestContext) async throws -> NewsArticle {
+        try await news.article(try context.parameters.id(ArticleID.self), viewer: context.identity?.userID)
+    }
+
+    /// `PUT /v1/news/{id}/bookmark`
+    @Sendable func bookmark(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: true, user: context.userID)
+        return NoContent()
+    }
+
+    /// `POST /v1/news`
+    @Sendable func publishNews(_ body: NewsIngestRequest, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> NewsIngestResult
+    {
+        try await news.publish(body, by: context.identity)
+    }
+
+    /// `DELETE /v1/news/{id}/bookmark`
+    @Sendable func removeBookmark(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await news.setBookmark(try context.parameters.id(ArticleID.self), saved: false, user: context.userID)
+        return NoContent()
     }
 }

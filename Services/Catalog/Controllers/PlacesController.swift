@@ -9,36 +9,74 @@ struct PlacesController: Controller {
     let weather: WeatherProvider
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(CatalogAPI.sports) { _, _ in
-            Page(items: Sport.allCases.map { SportInfo(id: $0, name: $0.displayName) }, nextCursor: nil)
-        }
-        router.on(CatalogAPI.courses) { request, _ in try await places.courses(try PageRequest(request)) }
-        router.on(CatalogAPI.course) { _, context in try await places.course(try context.parameters.id(CourseID.self)) }
-        router.on(CatalogAPI.navigation) { request, context in
-            let position = try request.query(Query.place)
-            let course = try await places.course(try context.parameters.id(CourseID.self))
-            let hole = try request.query(CatalogAPI.navigationHole)
-            guard let navigation = course.navigation(from: position, hole: hole) else {
-                throw CommonError.invalid("hole", "must be a hole of this course (1–\(course.holeCount))")
-            }
-            return navigation
-        }
-        router.on(CatalogAPI.weather) { _, context in
-            try await weather.current(for: try await places.course(try context.parameters.id(CourseID.self)))
-        }
+        router.on(CatalogAPI.sports, use: sports)
+        router.on(CatalogAPI.courses, use: courses)
+        router.on(CatalogAPI.course, use: course)
+        router.on(CatalogAPI.navigation, use: navigation)
+        router.on(CatalogAPI.weather, use: getWeather)
         let administrator: @Sendable (AuthenticatedContext) async throws -> Void = { try places.requireAdministrator($0.identity) }
-        router.on(CatalogAPI.createCourse, authorizing: administrator) { body, _, context in
-            try await places.createCourse(body, by: context.identity)
+        router.on(CatalogAPI.createCourse, authorizing: administrator, use: createCourse)
+        router.on(CatalogAPI.saveHole, authorizing: administrator, use: saveHole)
+        router.on(CatalogAPI.venues, use: venues)
+        router.on(CatalogAPI.venue, use: venue)
+        router.on(CatalogAPI.createVenue, authorizing: administrator, use: createVenue)
+    }
+
+    /// `GET /v1/sports`
+    @Sendable func sports(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<SportInfo> {
+        Page(items: Sport.allCases.map { SportInfo(id: $0, name: $0.displayName) }, nextCursor: nil)
+    }
+
+    /// `GET /v1/courses`
+    @Sendable func courses(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Course> {
+        try await places.courses(try PageRequest(request))
+    }
+
+    /// `GET /v1/courses/{id}`
+    @Sendable func course(_ request: Request, _ context: HuddleRequestContext) async throws -> Course {
+        try await places.course(try context.parameters.id(CourseID.self))
+    }
+
+    /// `GET /v1/courses/{id}/navigation`
+    @Sendable func navigation(_ request: Request, _ context: HuddleRequestContext) async throws -> Navigation {
+        let position = try request.query(Query.place)
+        let course = try await places.course(try context.parameters.id(CourseID.self))
+        let hole = try request.query(CatalogAPI.navigationHole)
+        guard let navigation = course.navigation(from: position, hole: hole) else {
+            throw CommonError.invalid("hole", "must be a hole of this course (1–\(course.holeCount))")
         }
-        router.on(CatalogAPI.saveHole, authorizing: administrator) { body, _, context in
-            try await places.saveHole(
-                try context.parameters.integer(at: "number"), body, in: try context.parameters.id(CourseID.self), by: context.identity)
-        }
-        router.on(CatalogAPI.venues) { request, _ in try await places.venues(try PageRequest(request)) }
-        router.on(CatalogAPI.venue) { _, context in try await places.venue(try context.parameters.id(VenueID.self)) }
-        router.on(CatalogAPI.createVenue, authorizing: administrator) { body, _, context in
-            try await places.createVenue(body, by: context.identity)
-        }
+        return navigation
+    }
+
+    /// `GET /v1/courses/{id}/weather`
+    @Sendable func getWeather(_ request: Request, _ context: HuddleRequestContext) async throws -> Weather {
+        try await weather.current(for: try await places.course(try context.parameters.id(CourseID.self)))
+    }
+
+    /// `POST /v1/courses`
+    @Sendable func createCourse(_ body: CreateCourseRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Course {
+        try await places.createCourse(body, by: context.identity)
+    }
+
+    /// `PUT /v1/courses/{id}/holes/{number}`
+    @Sendable func saveHole(_ body: UpdateHoleRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Course {
+        try await places.saveHole(
+            try context.parameters.integer(at: "number"), body, in: try context.parameters.id(CourseID.self), by: context.identity)
+    }
+
+    /// `GET /v1/venues`
+    @Sendable func venues(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Venue> {
+        try await places.venues(try PageRequest(request))
+    }
+
+    /// `GET /v1/venues/{id}`
+    @Sendable func venue(_ request: Request, _ context: HuddleRequestContext) async throws -> Venue {
+        try await places.venue(try context.parameters.id(VenueID.self))
+    }
+
+    /// `POST /v1/venues`
+    @Sendable func createVenue(_ body: CreateVenueRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Venue {
+        try await places.createVenue(body, by: context.identity)
     }
 }
 

@@ -8,47 +8,86 @@ struct TeamsController: Controller {
     let teams: Teams
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(CatalogAPI.createTeam) { body, _, context in try await teams.create(body, by: context.userID) }
-        router.on(CatalogAPI.teams) { request, context in try await list(request, context) }
-        router.on(CatalogAPI.team) { request, context in
-            try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID, from: try request.query(Query.position))
-        }
+        router.on(CatalogAPI.createTeam, use: createTeam)
+        router.on(CatalogAPI.teams, use: listTeams)
+        router.on(CatalogAPI.team, use: team)
         let manager: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await teams.requireManager(of: try $0.parameters.id(TeamID.self), user: $0.userID)
         }
-        router.on(CatalogAPI.updateTeam, authorizing: manager) { body, _, context in
-            try await teams.update(try context.parameters.id(TeamID.self), with: body, by: context.userID)
-        }
-        router.on(CatalogAPI.deleteTeam) { _, context in
-            try await teams.delete(try context.parameters.id(TeamID.self), by: context.userID)
-            return NoContent()
-        }
-        router.on(CatalogAPI.members) { _, context in
-            let members = try await teams.roster(
-                try context.parameters.id(TeamID.self), viewer: context.userID, requestID: context.requestID)
-            return Page(items: members, nextCursor: nil)
-        }
-        router.on(CatalogAPI.joinTeam) { _, context in try await teams.join(try context.parameters.id(TeamID.self), user: context.userID) }
-        router.on(CatalogAPI.inviteToTeam, authorizing: manager) { body, _, context in
-            try await teams.invite(body.userIds, to: try context.parameters.id(TeamID.self), by: context.userID)
-        }
-        router.on(CatalogAPI.approveTeamRequest) { _, context in
-            try await teams.decide(
-                try context.parameters.id(TeamID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: true,
-                by: context.userID)
-            return NoContent()
-        }
-        router.on(CatalogAPI.declineTeamRequest) { _, context in
-            try await teams.decide(
-                try context.parameters.id(TeamID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: false,
-                by: context.userID)
-            return NoContent()
-        }
-        router.on(CatalogAPI.removeMember) { _, context in
-            try await teams.remove(
-                try context.parameters.id(UserID.self, at: "userId"), from: try context.parameters.id(TeamID.self), by: context.userID)
-            return NoContent()
-        }
+        router.on(CatalogAPI.updateTeam, authorizing: manager, use: updateTeam)
+        router.on(CatalogAPI.deleteTeam, use: deleteTeam)
+        router.on(CatalogAPI.members, use: members)
+        router.on(CatalogAPI.joinTeam, use: joinTeam)
+        router.on(CatalogAPI.inviteToTeam, authorizing: manager, use: inviteToTeam)
+        router.on(CatalogAPI.approveTeamRequest, use: approveTeamRequest)
+        router.on(CatalogAPI.declineTeamRequest, use: declineTeamRequest)
+        router.on(CatalogAPI.removeMember, use: removeMember)
+    }
+
+    /// `POST /v1/teams`
+    @Sendable func createTeam(_ body: CreateTeamRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Team {
+        try await teams.create(body, by: context.userID)
+    }
+
+    /// `GET /v1/teams`
+    @Sendable func listTeams(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Team> {
+        try await list(request, context)
+    }
+
+    /// `GET /v1/teams/{id}`
+    @Sendable func team(_ request: Request, _ context: AuthenticatedContext) async throws -> Team {
+        try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID, from: try request.query(Query.position))
+    }
+
+    /// `PATCH /v1/teams/{id}`
+    @Sendable func updateTeam(_ body: UpdateTeamRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Team {
+        try await teams.update(try context.parameters.id(TeamID.self), with: body, by: context.userID)
+    }
+
+    /// `DELETE /v1/teams/{id}`
+    @Sendable func deleteTeam(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await teams.delete(try context.parameters.id(TeamID.self), by: context.userID)
+        return NoContent()
+    }
+
+    /// `GET /v1/teams/{id}/members`
+    @Sendable func members(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<TeamMember> {
+        let members = try await teams.roster(
+            try context.parameters.id(TeamID.self), viewer: context.userID, requestID: context.requestID)
+        return Page(items: members, nextCursor: nil)
+    }
+
+    /// `POST /v1/teams/{id}/join`
+    @Sendable func joinTeam(_ request: Request, _ context: AuthenticatedContext) async throws -> Team {
+        try await teams.join(try context.parameters.id(TeamID.self), user: context.userID)
+    }
+
+    /// `POST /v1/teams/{id}/invites`
+    @Sendable func inviteToTeam(_ body: InviteRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> InviteResult {
+        try await teams.invite(body.userIds, to: try context.parameters.id(TeamID.self), by: context.userID)
+    }
+
+    /// `POST /v1/teams/{id}/requests/{userId}/approve`
+    @Sendable func approveTeamRequest(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await teams.decide(
+            try context.parameters.id(TeamID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: true,
+            by: context.userID)
+        return NoContent()
+    }
+
+    /// `POST /v1/teams/{id}/requests/{userId}/decline`
+    @Sendable func declineTeamRequest(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await teams.decide(
+            try context.parameters.id(TeamID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: false,
+            by: context.userID)
+        return NoContent()
+    }
+
+    /// `DELETE /v1/teams/{id}/members/{userId}`
+    @Sendable func removeMember(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await teams.remove(
+            try context.parameters.id(UserID.self, at: "userId"), from: try context.parameters.id(TeamID.self), by: context.userID)
+        return NoContent()
     }
 
     /// `?member=me` lists my teams; otherwise `?q=` and `?sport=` search public and protected teams.

@@ -8,13 +8,29 @@ struct RoomsController: Controller {
     let nameFromAuth: @Sendable (UserID) async throws -> String?
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(ChatAPI.rooms) { request, context in try await rooms.list(for: context.userID, page: try PageRequest(request)) }
-        router.on(ChatAPI.room) { _, context in try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID) }
-        router.on(ChatAPI.read) { body, _, context in
-            try await rooms.markRead(body.seq, in: try context.parameters.id(RoomID.self), by: context.userID)
-        }
-        router.on(ChatAPI.direct) { body, _, context in
-            try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)
-        }
+        router.on(ChatAPI.rooms, use: listRooms)
+        router.on(ChatAPI.room, use: room)
+        router.on(ChatAPI.read, use: read)
+        router.on(ChatAPI.direct, use: direct)
+    }
+
+    /// `GET /v1/chat/rooms`
+    @Sendable func listRooms(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<ChatRoom> {
+        try await rooms.list(for: context.userID, page: try PageRequest(request))
+    }
+
+    /// `GET /v1/chat/rooms/{id}`
+    @Sendable func room(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID)
+    }
+
+    /// `POST /v1/chat/rooms/{id}/read`
+    @Sendable func read(_ body: ChatReadMarker, _ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.markRead(body.seq, in: try context.parameters.id(RoomID.self), by: context.userID)
+    }
+
+    /// `POST /v1/chat/direct`
+    @Sendable func direct(_ body: DirectRoomRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)
     }
 }

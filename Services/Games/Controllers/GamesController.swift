@@ -9,53 +9,95 @@ struct GamesController: Controller {
     let games: Games
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.createGame) { body, _, context in try await games.create(body, by: context.userID, requestID: context.requestID)
-        }
-        router.on(GamesAPI.myGames) { request, context in
-            try await games.mine(
-                context.userID, window: try request.query(GamesAPI.gamesWhen), from: try request.query(Query.position),
-                page: try PageRequest(request))
-        }
-        router.on(GamesAPI.game) { request, context in
-            try await games.game(try context.parameters.id(GameID.self), viewer: context.userID, from: try request.query(Query.position))
-        }
+        router.on(GamesAPI.createGame, use: createGame)
+        router.on(GamesAPI.myGames, use: myGames)
+        router.on(GamesAPI.game, use: getGame)
         let organizer: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await games.requireOrganizer(of: try $0.parameters.id(GameID.self), user: $0.userID)
         }
-        router.on(GamesAPI.updateGame, authorizing: organizer) { body, _, context in
-            try await games.update(try context.parameters.id(GameID.self), with: body, by: context.userID)
-        }
-        router.on(GamesAPI.cancelGame) { _, context in
-            try await games.cancel(try context.parameters.id(GameID.self), by: context.userID)
-            return NoContent()
-        }
-        router.on(GamesAPI.roster) { _, context in
-            Page(
-                items: try await games.roster(try context.parameters.id(GameID.self), viewer: context.userID, requestID: context.requestID),
-                nextCursor: nil)
-        }
-        router.on(GamesAPI.setStatus) { body, _, context in
-            try await games.answer(try context.parameters.id(GameID.self), user: context.userID, status: body.status)
-        }
-        router.on(GamesAPI.joinGame) { _, context in try await games.join(try context.parameters.id(GameID.self), user: context.userID) }
-        router.on(GamesAPI.approveGameRequest) { _, context in
-            try await games.decide(
-                try context.parameters.id(GameID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: true,
-                by: context.userID)
-        }
-        router.on(GamesAPI.declineGameRequest) { _, context in
-            _ = try await games.decide(
-                try context.parameters.id(GameID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: false,
-                by: context.userID)
-            return NoContent()
-        }
-        router.on(GamesAPI.inviteToGame, authorizing: organizer) { body, _, context in
-            try await games.invite(
-                body.userIds, to: try context.parameters.id(GameID.self), by: context.userID, requestID: context.requestID)
-        }
-        router.on(GamesAPI.askForSubstitutes, authorizing: organizer) { body, _, context in
-            try await games.requestSubstitutes(body.needed, for: try context.parameters.id(GameID.self), by: context.userID)
-        }
+        router.on(GamesAPI.updateGame, authorizing: organizer, use: updateGame)
+        router.on(GamesAPI.cancelGame, use: cancelGame)
+        router.on(GamesAPI.roster, use: roster)
+        router.on(GamesAPI.setStatus, use: setStatus)
+        router.on(GamesAPI.joinGame, use: joinGame)
+        router.on(GamesAPI.approveGameRequest, use: approveGameRequest)
+        router.on(GamesAPI.declineGameRequest, use: declineGameRequest)
+        router.on(GamesAPI.inviteToGame, authorizing: organizer, use: inviteToGame)
+        router.on(GamesAPI.askForSubstitutes, authorizing: organizer, use: askForSubstitutes)
+    }
+
+    /// `POST /v1/games`
+    @Sendable func createGame(_ body: CreateGameRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Game {
+        try await games.create(body, by: context.userID, requestID: context.requestID)
+
+    }
+
+    /// `GET /v1/games`
+    @Sendable func myGames(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Game> {
+        try await games.mine(
+            context.userID, window: try request.query(GamesAPI.gamesWhen), from: try request.query(Query.position),
+            page: try PageRequest(request))
+    }
+
+    /// `GET /v1/games/{id}`
+    @Sendable func getGame(_ request: Request, _ context: AuthenticatedContext) async throws -> Game {
+        try await games.game(try context.parameters.id(GameID.self), viewer: context.userID, from: try request.query(Query.position))
+    }
+
+    /// `PATCH /v1/games/{id}`
+    @Sendable func updateGame(_ body: UpdateGameRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Game {
+        try await games.update(try context.parameters.id(GameID.self), with: body, by: context.userID)
+    }
+
+    /// `DELETE /v1/games/{id}`
+    @Sendable func cancelGame(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await games.cancel(try context.parameters.id(GameID.self), by: context.userID)
+        return NoContent()
+    }
+
+    /// `GET /v1/games/{id}/roster`
+    @Sendable func roster(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<RosterEntry> {
+        Page(
+            items: try await games.roster(try context.parameters.id(GameID.self), viewer: context.userID, requestID: context.requestID),
+            nextCursor: nil)
+    }
+
+    /// `PUT /v1/games/{id}/status`
+    @Sendable func setStatus(_ body: SetRosterStatusRequest, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> RosterPlace
+    {
+        try await games.answer(try context.parameters.id(GameID.self), user: context.userID, status: body.status)
+    }
+
+    /// `POST /v1/games/{id}/join`
+    @Sendable func joinGame(_ request: Request, _ context: AuthenticatedContext) async throws -> RosterPlace {
+        try await games.join(try context.parameters.id(GameID.self), user: context.userID)
+    }
+
+    /// `POST /v1/games/{id}/requests/{userId}/approve`
+    @Sendable func approveGameRequest(_ request: Request, _ context: AuthenticatedContext) async throws -> RosterPlace {
+        try await games.decide(
+            try context.parameters.id(GameID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: true,
+            by: context.userID)
+    }
+
+    /// `POST /v1/games/{id}/requests/{userId}/decline`
+    @Sendable func declineGameRequest(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        _ = try await games.decide(
+            try context.parameters.id(GameID.self), request: try context.parameters.id(UserID.self, at: "userId"), approve: false,
+            by: context.userID)
+        return NoContent()
+    }
+
+    /// `POST /v1/games/{id}/invites`
+    @Sendable func inviteToGame(_ body: InviteRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> InviteResult {
+        try await games.invite(
+            body.userIds, to: try context.parameters.id(GameID.self), by: context.userID, requestID: context.requestID)
+    }
+
+    /// `PUT /v1/games/{id}/subs`
+    @Sendable func askForSubstitutes(_ body: SubstitutesRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Game {
+        try await games.requestSubstitutes(body.needed, for: try context.parameters.id(GameID.self), by: context.userID)
     }
 }
 
@@ -64,7 +106,12 @@ struct GamesInternalController: Controller {
     let games: Games
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.Internal.gameSnapshot) { request, _ in try await games.snapshot(page: try PageRequest(request)) }
+        router.on(GamesAPI.Internal.gameSnapshot, use: gameSnapshot)
+    }
+
+    /// `GET /internal/snapshots/games`
+    @Sendable func gameSnapshot(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Game> {
+        try await games.snapshot(page: try PageRequest(request))
     }
 }
 
@@ -74,14 +121,17 @@ struct GamesModerationController: Controller {
     let games: Games
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(ModerationAPI.Internal.subject(at: .games)) { request, context in
-            _ = try context.parameters.subjectType(heldBy: .games)
-            let game = try await games.game(
-                try context.parameters.id(GameID.self), viewer: try request.query(ModerationAPI.Internal.viewer), from: nil)
-            let text = [game.displayName, game.description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
-            return SubjectSnapshot(
-                content: SubjectContent(
-                    type: .game, id: SubjectID(game.id.uuid), ownerId: game.organizerId, ownerName: nil, text: text, at: game.createdAt))
-        }
+        router.on(ModerationAPI.Internal.subject(at: .games), use: subject)
+    }
+
+    /// `GET /internal/moderation/subjects/{type}/{id}`
+    @Sendable func subject(_ request: Request, _ context: HuddleRequestContext) async throws -> SubjectSnapshot {
+        _ = try context.parameters.subjectType(heldBy: .games)
+        let game = try await games.game(
+            try context.parameters.id(GameID.self), viewer: try request.query(ModerationAPI.Internal.viewer), from: nil)
+        let text = [game.displayName, game.description].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        return SubjectSnapshot(
+            content: SubjectContent(
+                type: .game, id: SubjectID(game.id.uuid), ownerId: game.organizerId, ownerName: nil, text: text, at: game.createdAt))
     }
 }

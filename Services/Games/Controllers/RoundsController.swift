@@ -8,20 +8,46 @@ struct RoundsController: Controller {
     let rounds: Rounds
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.startRound) { body, _, context in try await rounds.start(body, by: context.userID, requestID: context.requestID)
-        }
-        router.on(GamesAPI.myRounds) { request, context in
-            try await rounds.mine(
-                context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
-        }
-        router.on(GamesAPI.round) { _, context in try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID) }
-        router.on(GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) })
-        {
-            body, _, context in
-            try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
-        }
-        router.on(GamesAPI.finishRound) { _, context in try await rounds.finish(try context.parameters.id(RoundID.self), by: context.userID)
-        }
-        router.on(GamesAPI.stats) { _, context in try await rounds.stats(of: try context.parameters.id(UserID.self)) }
+        router.on(GamesAPI.startRound, use: startRound)
+        router.on(GamesAPI.myRounds, use: myRounds)
+        router.on(GamesAPI.round, use: round)
+        router.on(
+            GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) },
+            use: score)
+        router.on(GamesAPI.finishRound, use: finishRound)
+        router.on(GamesAPI.stats, use: stats)
+    }
+
+    /// `POST /v1/rounds`
+    @Sendable func startRound(_ body: StartRoundRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.start(body, by: context.userID, requestID: context.requestID)
+
+    }
+
+    /// `GET /v1/rounds`
+    @Sendable func myRounds(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Scorecard> {
+        try await rounds.mine(
+            context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
+    }
+
+    /// `GET /v1/rounds/{id}`
+    @Sendable func round(_ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID)
+    }
+
+    /// `PUT /v1/rounds/{id}/scores`
+    @Sendable func score(_ body: ScoreUpdate, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
+    }
+
+    /// `POST /v1/rounds/{id}/finish`
+    @Sendable func finishRound(_ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.finish(try context.parameters.id(RoundID.self), by: context.userID)
+
+    }
+
+    /// `GET /v1/users/{id}/stats`
+    @Sendable func stats(_ request: Request, _ context: AuthenticatedContext) async throws -> PlayerStats {
+        try await rounds.stats(of: try context.parameters.id(UserID.self))
     }
 }

@@ -25,91 +25,109 @@ struct ConsoleController: Controller {
     static let pageSize = 50
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.page(ConsoleAPI.queue) { request, context in
-            try await answer(request) { pages in
-                guard let session = try await session(of: request) else { return signInPage(request, pages) }
-                let status = try request.query(ModerationAPI.caseStatus)
-                let overdue = try request.query(ModerationAPI.overdue) ?? false
-                let page = try await cases.queue(status, overdue: overdue, page: try PageRequest(request), for: session.identity)
-                return .page(pages.queue(page, status: status, overdue: overdue, session: header(session)))
+        router.page(ConsoleAPI.queue, use: queue)
+        router.form(ConsoleAPI.signIn, use: signIn)
+        router.form(ConsoleAPI.signOut, use: signOut)
+        router.page(ConsoleAPI.showCase, use: showCase)
+        router.form(ConsoleAPI.act, use: act)
+        router.page(ConsoleAPI.audit, use: audit)
+    }
+
+    /// `GET /admin`
+    @Sendable func queue(_ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { pages in
+            guard let session = try await session(of: request) else { return signInPage(request, pages) }
+            let status = try request.query(ModerationAPI.caseStatus)
+            let overdue = try request.query(ModerationAPI.overdue) ?? false
+            let page = try await cases.queue(status, overdue: overdue, page: try PageRequest(request), for: session.identity)
+            return .page(pages.queue(page, status: status, overdue: overdue, session: header(session)))
+        }
+    }
+
+    /// `POST /admin/sign-in`
+    @Sendable func signIn(_ form: ConsoleSignInForm, _ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { pages in
+            try checkOrigin(request)
+            guard let expected = request.cookies[ConsoleAPI.signInCookie]?.value, ConsoleSessions.same(form.csrf, expected) else {
+                throw CommonError.forbidden("This sign-in form has expired: sign in again.")
+            }
+            do {
+                let (cookie, _) = try await sessions.signIn(email: form.email, password: form.password, requestID: context.requestID)
+                var headers = HTTPFields()
+                headers.append(
+                    HTTPField(name: .setCookie, value: self.cookie(ConsoleAPI.sessionCookie, cookie, request: request).description))
+                headers.append(HTTPField(name: .setCookie, value: expired(ConsoleAPI.signInCookie, request: request)))
+                return .seeOther("/admin", headers: headers)
+            } catch let problem as any ProblemError where Self.shownAsPage.contains(problem.problem.status) {
+                return signInPage(request, pages, email: form.email, error: problem.problem, status: problem.problem.status)
             }
         }
-        router.form(ConsoleAPI.signIn) { form, request, context in
-            try await answer(request) { pages in
-                try checkOrigin(request)
-                guard let expected = request.cookies[ConsoleAPI.signInCookie]?.value, ConsoleSessions.same(form.csrf, expected) else {
-                    throw CommonError.forbidden("This sign-in form has expired: sign in again.")
+    }
+
+    /// `POST /admin/sign-out`
+    @Sendable func signOut(_ form: ConsoleForm, _ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { _ in
+            try checkOrigin(request)
+            if let session = try await session(of: request) {
+                guard ConsoleSessions.same(form.csrf, session.csrf) else {
+                    throw CommonError.forbidden("This form has expired: reload the page.")
                 }
-                do {
-                    let (cookie, _) = try await sessions.signIn(email: form.email, password: form.password, requestID: context.requestID)
-                    var headers = HTTPFields()
-                    headers.append(
-                        HTTPField(name: .setCookie, value: self.cookie(ConsoleAPI.sessionCookie, cookie, request: request).description))
-                    headers.append(HTTPField(name: .setCookie, value: expired(ConsoleAPI.signInCookie, request: request)))
-                    return .seeOther("/admin", headers: headers)
-                } catch let problem as any ProblemError where Self.shownAsPage.contains(problem.problem.status) {
-                    return signInPage(request, pages, email: form.email, error: problem.problem, status: problem.problem.status)
-                }
+                try await sessions.signOut(session, requestID: context.requestID)
             }
+            return .seeOther("/admin", headers: [.setCookie: expired(ConsoleAPI.sessionCookie, request: request)])
         }
-        router.form(ConsoleAPI.signOut) { form, request, context in
-            try await answer(request) { _ in
-                try checkOrigin(request)
-                if let session = try await session(of: request) {
-                    guard ConsoleSessions.same(form.csrf, session.csrf) else {
-                        throw CommonError.forbidden("This form has expired: reload the page.")
-                    }
-                    try await sessions.signOut(session, requestID: context.requestID)
-                }
-                return .seeOther("/admin", headers: [.setCookie: expired(ConsoleAPI.sessionCookie, request: request)])
+    }
+
+    /// `GET /admin/cases/{id}`
+    @Sendable func showCase(_ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { pages in
+            // The id is checked before the session, so a malformed one is a 404 for anyone.
+            let id = try context.parameters.id(CaseID.self)
+            guard let session = try await session(of: request) else { return .seeOther("/admin") }
+            let item = try await cases.one(id, for: session.identity)
+            return .page(pages.caseDetail(item, names: await people.named(in: item), session: header(session)))
+        }
+    }
+
+    /// `POST /admin/cases/{id}/actions`
+    @Sendable func act(_ form: ConsoleActionForm, _ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { pages in
+            let id = try context.parameters.id(CaseID.self)
+            try checkOrigin(request)
+            guard let session = try await session(of: request), ConsoleSessions.same(form.csrf, session.csrf) else {
+                throw CommonError.forbidden("This form has expired: reload the page, or sign in again.")
             }
-        }
-        router.page(ConsoleAPI.showCase) { request, context in
-            try await answer(request) { pages in
-                // The id is checked before the session, so a malformed one is a 404 for anyone.
-                let id = try context.parameters.id(CaseID.self)
-                guard let session = try await session(of: request) else { return .seeOther("/admin") }
+            let decision = CaseActionRequest(
+                action: form.action, reason: form.reason,
+                until: form.action == .suspend
+                    ? now().addingTimeInterval(TimeInterval((form.suspendDays ?? .oneDay).days * 86_400)) : nil,
+                removeMessages: form.action == .suspend || form.action == .ban ? form.removeMessages : nil)
+            do {
+                _ = try await cases.decide(id, decision, by: session.identity)
+                return .seeOther("/admin/cases/\(id)")
+            } catch let problem as any ProblemError where [409, 422].contains(problem.problem.status) {
                 let item = try await cases.one(id, for: session.identity)
-                return .page(pages.caseDetail(item, names: await people.named(in: item), session: header(session)))
+                return .page(
+                    pages.caseDetail(
+                        item, names: await people.named(in: item), session: header(session), error: Self.words(problem.problem)),
+                    status: problem.problem.status)
             }
         }
-        router.form(ConsoleAPI.act) { form, request, context in
-            try await answer(request) { pages in
-                let id = try context.parameters.id(CaseID.self)
-                try checkOrigin(request)
-                guard let session = try await session(of: request), ConsoleSessions.same(form.csrf, session.csrf) else {
-                    throw CommonError.forbidden("This form has expired: reload the page, or sign in again.")
-                }
-                let decision = CaseActionRequest(
-                    action: form.action, reason: form.reason,
-                    until: form.action == .suspend
-                        ? now().addingTimeInterval(TimeInterval((form.suspendDays ?? .oneDay).days * 86_400)) : nil,
-                    removeMessages: form.action == .suspend || form.action == .ban ? form.removeMessages : nil)
-                do {
-                    _ = try await cases.decide(id, decision, by: session.identity)
-                    return .seeOther("/admin/cases/\(id)")
-                } catch let problem as any ProblemError where [409, 422].contains(problem.problem.status) {
-                    let item = try await cases.one(id, for: session.identity)
-                    return .page(
-                        pages.caseDetail(
-                            item, names: await people.named(in: item), session: header(session), error: Self.words(problem.problem)),
-                        status: problem.problem.status)
-                }
-            }
-        }
-        router.page(ConsoleAPI.audit) { request, context in
-            try await answer(request) { pages in
-                guard let session = try await session(of: request) else { return .seeOther("/admin") }
-                let page = try PageRequest(request)
-                let trail = try await cases.trail(before: try page.integerCursor(), limit: page.limit, for: session.identity)
-                let names = await people.names(of: trail.map(\.action.moderatorId))
-                let next =
-                    trail.count == page.limit
-                    ? trail.last.map { last in
-                        ConsolePages.href("/admin/audit", [.init(name: "cursor", value: PageRequest.cursor("\(last.seq)"))])
-                    } : nil
-                return .page(pages.audit(trail.map { pages.action(row: $0.action, names: names) }, next: next, session: header(session)))
-            }
+    }
+
+    /// `GET /admin/audit`
+    @Sendable func audit(_ request: Request, _ context: HuddleRequestContext) async throws -> PageAnswer {
+        try await answer(request) { pages in
+            guard let session = try await session(of: request) else { return .seeOther("/admin") }
+            let page = try PageRequest(request)
+            let trail = try await cases.trail(before: try page.integerCursor(), limit: page.limit, for: session.identity)
+            let names = await people.names(of: trail.map(\.action.moderatorId))
+            let next =
+                trail.count == page.limit
+                ? trail.last.map { last in
+                    ConsolePages.href("/admin/audit", [.init(name: "cursor", value: PageRequest.cursor("\(last.seq)"))])
+                } : nil
+            return .page(pages.audit(trail.map { pages.action(row: $0.action, names: names) }, next: next, session: header(session)))
         }
     }
 

@@ -9,27 +9,40 @@ struct SearchController: Controller {
     let search: Search
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(
-            SearchAPI.games,
-            encoded: { request, context in
-                let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
-                let page = try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
-                return EncodedJSON(try NearbyJSON.page(of: page.items, nextCursor: page.nextCursor))
-            })
-        router.on(SearchAPI.teams) { request, context in
-            let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
-            return try await search.teams(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
-        }
-        router.on(SearchAPI.courses) { request, _ in
-            try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))
-        }
-        router.on(SearchAPI.venues) { request, _ in
-            let area = try SearchQuery.area(request)
-            return Page(items: try await search.venues(in: area, limit: try request.query(SearchAPI.venuesLimit)), nextCursor: nil)
-        }
-        router.on(SearchAPI.players) { request, _ in
-            try await search.players(matching: try request.query(SearchAPI.playerText), page: try PageRequest(request))
-        }
+        router.on(SearchAPI.games, encoded: games)
+        router.on(SearchAPI.teams, use: teams)
+        router.on(SearchAPI.courses, use: courses)
+        router.on(SearchAPI.venues, use: venues)
+        router.on(SearchAPI.players, use: players)
+    }
+
+    /// `GET /v1/search/games`, its page written by `NearbyJSON` rather than `Codable`.
+    @Sendable func games(_ request: Request, _ context: AuthenticatedContext) async throws -> EncodedJSON<Page<Nearby<Game>>> {
+        let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
+        let page = try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
+        return EncodedJSON(try NearbyJSON.page(of: page.items, nextCursor: page.nextCursor))
+    }
+
+    /// `GET /v1/search/teams`
+    @Sendable func teams(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<TeamResult>> {
+        let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
+        return try await search.teams(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
+    }
+
+    /// `GET /v1/search/courses`
+    @Sendable func courses(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<Course>> {
+        try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))
+    }
+
+    /// `GET /v1/search/venues`
+    @Sendable func venues(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<Venue>> {
+        let area = try SearchQuery.area(request)
+        return Page(items: try await search.venues(in: area, limit: try request.query(SearchAPI.venuesLimit)), nextCursor: nil)
+    }
+
+    /// `GET /v1/search/players`
+    @Sendable func players(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<PlayerResult> {
+        try await search.players(matching: try request.query(SearchAPI.playerText), page: try PageRequest(request))
     }
 }
 
@@ -38,7 +51,12 @@ struct SearchInternalController: Controller {
     let reindex: Reindex
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(SearchAPI.Internal.reindex) { _, _ in try await reindex.run() }
+        router.on(SearchAPI.Internal.reindex, use: rebuildIndex)
+    }
+
+    /// `POST /internal/reindex`
+    @Sendable func rebuildIndex(_ request: Request, _ context: HuddleRequestContext) async throws -> ReindexResult {
+        try await reindex.run()
     }
 }
 

@@ -9,8 +9,18 @@ struct MatchesController: Controller {
     let today: @Sendable () -> Date
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(GamesAPI.matches) { request, _ in try await matches.list(try listing(request)) }
-        router.on(GamesAPI.match) { _, context in try await matches.match(try context.parameters.id(MatchID.self)) }
+        router.on(GamesAPI.matches, conditional: listMatches)
+        router.on(GamesAPI.match, conditional: match)
+    }
+
+    /// `GET /v1/matches`
+    @Sendable func listMatches(_ request: Request, _ context: HuddleRequestContext) async throws -> Conditional<Page<Match>> {
+        try await matches.list(try listing(request))
+    }
+
+    /// `GET /v1/matches/{id}`
+    @Sendable func match(_ request: Request, _ context: HuddleRequestContext) async throws -> Conditional<Match> {
+        try await matches.match(try context.parameters.id(MatchID.self))
     }
 
     /// `?date=` (today, UTC, by default; any day with `live=true`), `?live=`, `?league=`.

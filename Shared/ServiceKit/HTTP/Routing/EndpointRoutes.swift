@@ -12,7 +12,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Output>(
         _ endpoint: Endpoint<Anyone, NoBody, Output>, headers: HTTPFields = [:],
-        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
+        use handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation, headers: headers) { request, context in try await handler(request, context) }
     }
@@ -20,7 +20,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Body, Output>(
         _ endpoint: Endpoint<Anyone, Body, Output>, headers: HTTPFields = [:],
-        _ handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
+        use handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation, headers: headers) { request, context in
             try await handler(try await request.decodeJSON(Body.self, context: context), request, context)
@@ -30,7 +30,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Output>(
         _ endpoint: Endpoint<SignedIn, NoBody, Output>,
-        _ handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Output
+        use handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation) { request, context in try await handler(request, try AuthenticatedContext(context: context)) }
     }
@@ -38,7 +38,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Body, Output>(
         _ endpoint: Endpoint<SignedIn, Body, Output>,
-        _ handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
+        use handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
     ) -> Self {
         precondition(!endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) requires a key: register it with on(keyed:)")
         return register(endpoint.operation) { request, context in
@@ -55,7 +55,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     public func on<Body, Output>(
         _ endpoint: Endpoint<SignedIn, Body, Output>,
         authorizing authorize: @escaping @Sendable (AuthenticatedContext) async throws -> Void,
-        _ handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
+        use handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Output
     ) -> Self {
         precondition(!endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) requires a key: register it with on(keyed:)")
         return register(endpoint.operation) { request, context in
@@ -68,7 +68,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Output>(
         _ endpoint: Endpoint<InternalCaller, NoBody, Output>,
-        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
+        use handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation) { request, context in try await handler(request, context) }
     }
@@ -76,7 +76,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Body, Output>(
         _ endpoint: Endpoint<InternalCaller, Body, Output>,
-        _ handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
+        use handler: @escaping @Sendable (Body, Request, HuddleRequestContext) async throws -> Output
     ) -> Self {
         register(endpoint.operation) { request, context in
             try await handler(try await request.decodeJSON(Body.self, context: context, checkingSchema: false), request, context)
@@ -104,7 +104,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func on<Body, Output>(
         keyed endpoint: Endpoint<SignedIn, Body, Output>,
-        _ handler: @escaping @Sendable (Body, IdempotencyKey, AuthenticatedContext) async throws -> Output
+        use handler: @escaping @Sendable (Body, IdempotencyKey, AuthenticatedContext) async throws -> Output
     ) -> Self {
         precondition(endpoint.operation.requiresIdempotencyKey, "\(endpoint.operation.name) does not require an Idempotency-Key")
         return register(endpoint.operation) { request, context in

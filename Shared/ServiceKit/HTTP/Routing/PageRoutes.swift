@@ -36,7 +36,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func page(
         _ endpoint: Endpoint<Anyone, NoBody, HTMLPage>,
-        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> PageAnswer
+        use handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> PageAnswer
     ) -> Self {
         register(endpoint.operation) { request, context in try await handler(request, context) }
     }
@@ -44,7 +44,7 @@ extension RouterMethods where Context == HuddleRequestContext {
     @discardableResult
     public func form<Form: FormBody & Codable & Sendable>(
         _ endpoint: Endpoint<Anyone, Form, SeeOther>,
-        _ handler: @escaping @Sendable (Form, Request, HuddleRequestContext) async throws -> PageAnswer
+        use handler: @escaping @Sendable (Form, Request, HuddleRequestContext) async throws -> PageAnswer
     ) -> Self {
         register(endpoint.operation) { request, context in
             try await handler(try await request.decodeForm(Form.self, context: context), request, context)
