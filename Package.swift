@@ -29,6 +29,7 @@ extension Target.Dependency {
     static let nioConcurrencyHelpers = product(name: "NIOConcurrencyHelpers", package: "swift-nio")
     static let nioFoundationCompat = product(name: "NIOFoundationCompat", package: "swift-nio")
     static let nioSSL = product(name: "NIOSSL", package: "swift-nio-ssl")
+    static let nioExtras = product(name: "NIOExtras", package: "swift-nio-extras")
     static let x509 = product(name: "X509", package: "swift-certificates")
     static let swiftASN1 = product(name: "SwiftASN1", package: "swift-asn1")
     static let hummingbirdHTTP2 = product(name: "HummingbirdHTTP2", package: "hummingbird")
@@ -141,7 +142,8 @@ let package = Package(
             dependencies: [
                 .effects,
                 .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .sqlKit, .configuration, .asyncHTTPClient, .nioCore,
-                .nioFoundationCompat, .nioHTTP1, .tracing,
+                .nioFoundationCompat, .nioHTTP1, .tracing, .nioPosix, .nioSSL, .nioExtras, .logging,
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Shared/ServiceKit/Features", swiftSettings: swiftSettings),
         .target(
@@ -194,7 +196,7 @@ let package = Package(
                 .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", "ServiceClients",
                 .hummingbird, .jwtKit, .crypto, .sqlKit, .asyncHTTPClient,
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Auth", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
@@ -276,7 +278,8 @@ let package = Package(
             dependencies: [
                 .effects,
                 .hummingbird, .configuration, .logging, .nioCore, .nioConcurrencyHelpers, .httpTypes, .asyncHTTPClient, .nioHTTP1,
-                .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto, .cryptoExtras,
+                .nioFoundationCompat, .hummingbirdHTTP2, .nioSSL, .x509, .swiftASN1, .jwtKit, .crypto, .cryptoExtras, .nioPosix, .nioExtras,
+                .serviceLifecycle,
             ],
             path: "Services/ProviderStandIns", swiftSettings: swiftSettings),
 

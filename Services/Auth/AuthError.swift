@@ -18,6 +18,8 @@ enum AuthError: ProblemError {
     case oauthProviderUnavailable
     case unsupportedProvider(String)
     case cannotFollowSelf
+    /// A mailed token that is unknown, used, replaced or expired.
+    case invalidToken
     /// A moderator suspended the account until `until`, or banned it (nil).
     case accountSuspended(until: Date?)
 
@@ -53,6 +55,9 @@ enum AuthError: ProblemError {
         case .unsupportedProvider(let name):
             Problem(
                 .unknownProvider, title: "Unknown provider", detail: "No sign-in provider named '\(name)'.")
+        case .invalidToken:
+            Problem(
+                .invalidToken, title: "Invalid token", detail: "The token is unknown, already used, replaced by a later one or expired.")
         case .cannotFollowSelf:
             Problem(
                 .cannotFollowSelf,

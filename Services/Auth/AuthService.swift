@@ -47,6 +47,13 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
             settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions, filter: filter,
         administratorEmails: settings.administratorEmails, now: now)
+    let mailQueued = Doorbell(channel: "mail_queue", database: service.database, logger: dependencies.logger)
+    let passwords = Passwords(
+        database: service.database, users: users, sessions: sessions, tokens: SQLAccountTokenStore(), attempts: SQLLoginAttemptStore(),
+        accounts: accounts, mails: try AccountMails(), queue: MailQueue(sender: settings.mail.sender, queued: mailQueued, now: now),
+        resetLifetime: settings.resetLifetime, resetPage: settings.mail.linkBase + "/reset", now: now)
+    let mail = MailDelivery(
+        database: service.database, client: settings.mail.client, retry: settings.mail.retry, logger: dependencies.logger, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter)
     let deletions = SQLDeletionStore()
     let exportStore = SQLExportStore()
@@ -67,8 +74,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         logger: dependencies.logger, now: now)
 
     service.add(
-        KeysController(keys: keys), SessionsController(accounts: accounts, appleNotifications: appleNotifications),
-        UsersController(profiles: profiles, deletion: deletion, exports: exports),
+        KeysController(keys: keys), SessionsController(accounts: accounts, passwords: passwords, appleNotifications: appleNotifications),
+        UsersController(profiles: profiles, passwords: passwords, deletion: deletion, exports: exports),
         AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()
@@ -78,7 +85,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     )
     service.addServices(
         AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,
-        ExportWorker(exports: exports, interval: settings.exportsPoll))
+        ExportWorker(exports: exports, interval: settings.exportsPoll), mailQueued, MailWorker(delivery: mail, queued: mailQueued))
     let database = service.database
     service.beforeServerStarts { try await issuer.prepare(configuredKey: settings.signingKey, database: database) }
     return try service.application()

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import ServiceFeatures
 import ServiceHTTP
 
 /// Auth's configuration, read once at start.
@@ -23,6 +24,10 @@ struct AuthSettings: Sendable {
     var exportsPoll: Duration
     /// How long an access token lasts (`auth.access.lifetime.ms`, 15 minutes, which is also the most).
     var accessLifetime: TimeInterval
+    /// How long a mailed reset token works (`auth.password.reset.ttl.ms`, 30 minutes).
+    var resetLifetime: TimeInterval
+    /// How mail leaves (`mail.*`).
+    var mail: MailSettings
 
     /// Keys: `auth.bcrypt.cost` (default 12; tests use 4), `auth.jwt.privatekey`, `auth.admin.emails`
     /// (comma-separated), `auth.oauth.facebook.url` (Graph API's base URL, `https://graph.facebook.com`
@@ -34,7 +39,8 @@ struct AuthSettings: Sendable {
     /// With `auth.oauth.apple.key` (the team's Sign in with Apple `.p8` key), `.key.id`, `.team.id`,
     /// `.client.id` (the app's bundle id; the first audience by default) and `.refresh.key` (32 random
     /// bytes, base64, that seal Apple's refresh tokens), sign-in codes are exchanged at Apple.
-    /// `auth.exports.keep.ms` and `auth.exports.poll.ms`: data exports.
+    /// `auth.exports.keep.ms` and `auth.exports.poll.ms`: data exports. `auth.password.reset.ttl.ms`, and
+    /// `MailSettings`' `mail.*`.
     init(reader: ConfigReader) throws {
         bcryptCost = UInt8(clamping: reader.integer("auth.bcrypt.cost", default: 12))
         signingKey = reader.text("auth.jwt.privatekey", isSecret: true)
@@ -53,6 +59,8 @@ struct AuthSettings: Sendable {
         exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
         exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)
         accessLifetime = TimeInterval(max(1000, reader.integer("auth.access.lifetime.ms", default: 900_000))) / 1000
+        resetLifetime = TimeInterval(max(1000, reader.integer("auth.password.reset.ttl.ms", default: 1_800_000))) / 1000
+        mail = try MailSettings(reader: reader)
         guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }
         guard let keyID = reader.text("auth.oauth.apple.key.id"), let teamID = reader.text("auth.oauth.apple.team.id"),
             let clientID = reader.text("auth.oauth.apple.client.id") ?? reader.list("auth.oauth.apple.audiences").first

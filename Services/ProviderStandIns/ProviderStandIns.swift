@@ -18,6 +18,7 @@ import NIOCore
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 /// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
 /// - an OpenTelemetry collector's `POST /v1/traces` (OTLP/HTTP JSON) and `GET /test/traces/{traceId}` (`OTLPStandIn`)
+/// - what `mail`'s SMTP relay (`SMTPStandIn`) took: `GET /test/mail?to=`, and `POST /test/mail/outage`
 ///
 /// Keys: `standin.http.host`, `standin.http.port` (default 8090), `standin.appid`
 /// (default `huddle-dev-app`: the app id tokens are issued to unless a request names another),
@@ -27,7 +28,7 @@ import NIOCore
 /// `standin.football.matchday.file` (where the matchday's start is kept, so a restart continues it).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(), appStore: AppStoreStandIn? = nil,
-    appleID: AppleIDStandIn? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    appleID: AppleIDStandIn? = nil, mail: MailRecorder = MailRecorder(), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
     let router = Router()
@@ -42,6 +43,7 @@ public func buildProviderStandIns(
     appStore?.add(to: router)
     appleID?.add(to: router)
     OTLPStandIn().add(to: router)
+    mail.add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")
     let speed = reader.double(forKey: "standin.football.matchday.speed", default: 10)
     let matchdayFile = reader.string(forKey: "standin.football.matchday.file")

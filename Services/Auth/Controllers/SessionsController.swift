@@ -5,6 +5,7 @@ import ServiceHTTP
 /// `/v1/auth/...`: register, sign in (password or provider), refresh, sign out.
 struct SessionsController: Controller {
     let accounts: Accounts
+    let passwords: Passwords
     let appleNotifications: AppleNotifications
 
     func register(on router: Router<HuddleRequestContext>) {
@@ -15,6 +16,22 @@ struct SessionsController: Controller {
         router.on(AuthAPI.appleNotifications, use: receiveAppleNotification)
         router.on(AuthAPI.refresh, use: refresh)
         router.on(AuthAPI.logout, use: logout)
+        router.on(AuthAPI.forgotPassword, use: forgotPassword)
+        router.on(AuthAPI.resetPassword, use: resetPassword)
+    }
+
+    /// `POST /v1/auth/password/forgot`
+    @Sendable func forgotPassword(_ body: ForgotPasswordRequest, _ request: Request, _ context: HuddleRequestContext) async throws
+        -> Accepted
+    {
+        try await passwords.forgot(body, client: request.clientAddress(context))
+        return Accepted()
+    }
+
+    /// `POST /v1/auth/password/reset`
+    @Sendable func resetPassword(_ body: ResetPasswordRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session
+    {
+        try await passwords.reset(body)
     }
 
     /// `POST /v1/auth/register`

@@ -6,6 +6,7 @@ import ServiceHTTP
 /// `/v1/users/...`: profiles, follows and friend matching. Every route needs a signed-in user.
 struct UsersController: Controller {
     let profiles: Profiles
+    let passwords: Passwords
     let deletion: AccountDeletion
     let exports: DataExports
 
@@ -13,6 +14,7 @@ struct UsersController: Controller {
         router.on(AuthAPI.me, use: me)
         router.on(AuthAPI.updateMe, use: updateMe)
         router.on(AuthAPI.deleteMe, use: deleteMe)
+        router.on(AuthAPI.changePassword, use: changePassword)
         router.on(AuthAPI.requestExport, use: requestExport)
         router.on(AuthAPI.export, use: export)
         router.on(AuthAPI.following, use: following)
@@ -36,6 +38,14 @@ struct UsersController: Controller {
     /// `DELETE /v1/users/me`
     @Sendable func deleteMe(_ body: DeleteAccountRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
         try await deletion.delete(context.userID, proof: body)
+        return NoContent()
+    }
+
+    /// `PUT /v1/users/me/password`
+    @Sendable func changePassword(_ body: ChangePasswordRequest, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> NoContent
+    {
+        try await passwords.change(body, user: context.userID, session: context.identity.sessionID)
         return NoContent()
     }
 

@@ -177,6 +177,9 @@ struct Accounts: Sendable {
         administratorEmails.contains(user.email) ? user.roles.union([.administrator]) : user.roles
     }
 
+    /// A new session for `user`, who has just proven who they are another way (a reset token).
+    func signedIn(_ user: User) async throws -> Contracts.Session { try await startSession(for: user) { _ in } }
+
     /// Runs `prepare` and creates the session in one transaction, then signs the access token.
     private func startSession(
         for user: User, prepare: @escaping @Sendable (any SQLDatabase) async throws -> Void

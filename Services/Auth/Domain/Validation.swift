@@ -20,13 +20,13 @@ enum AuthValidation {
     }
 
     /// Counted in Unicode scalars, as the document's `minLength`/`maxLength` count.
-    static func passwordProblem(_ password: String) -> Problem.FieldError? {
+    static func passwordProblem(_ password: String, field: String = "password") -> Problem.FieldError? {
         if password.unicodeScalars.contains(where: Control.contains) {
-            return .init(field: "password", message: "must not contain control characters")
+            return .init(field: field, message: "must not contain control characters")
         }
         guard passwordLength.contains(password.unicodeScalars.count) else {
             let message = "must be \(passwordLength.lowerBound) to \(passwordLength.upperBound) characters"
-            return .init(field: "password", message: message)
+            return .init(field: field, message: message)
         }
         return nil
     }

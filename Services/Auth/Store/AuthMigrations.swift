@@ -1,3 +1,4 @@
+import ServiceFeatures
 import ServiceStore
 
 /// Auth's schema. Ids are lowercase UUID text; emails are stored lower-cased.
@@ -102,5 +103,21 @@ enum AuthMigrations {
             ]
         },
         .outboxDelivery(version: 14),
+        // Mail waiting to leave (which instance sends it is a lease in `feed_leases`, made with the outbox's delivery).
+        .mailQueue(version: 15),
+        // Single-use tokens mailed to players (only their SHA-256), and the requests that mailed them.
+        Migration(version: 16, name: "account tokens") { kind in
+            [
+                """
+                CREATE TABLE account_tokens (
+                    hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, purpose TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL,
+                    expires_at \(kind.timestamp) NOT NULL, used_at \(kind.timestamp))
+                """,
+                "CREATE INDEX account_tokens_by_user ON account_tokens (user_id, purpose)",
+                "CREATE TABLE mail_requests (email TEXT NOT NULL, client TEXT NOT NULL, requested_at \(kind.timestamp) NOT NULL)",
+                "CREATE INDEX mail_requests_by_email ON mail_requests (email, requested_at)",
+                "CREATE INDEX mail_requests_by_client ON mail_requests (client, requested_at)",
+            ]
+        },
     ]
 }

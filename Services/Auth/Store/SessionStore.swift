@@ -13,7 +13,14 @@ protocol SessionStore: Sendable {
     func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool
     func revocations(after cursor: Int64, since: Date, on sql: any SQLDatabase) async throws -> RevokedSessions
     /// Ends every open session of `user`; answers them.
-    func revokeAll(of user: UserID, at: Date, on sql: any SQLDatabase) async throws -> [SessionID]
+    /// Ends every open session of `user` but `kept`; answers those it ended.
+    func revokeAll(of user: UserID, except kept: SessionID?, at: Date, on sql: any SQLDatabase) async throws -> [SessionID]
+}
+
+extension SessionStore {
+    func revokeAll(of user: UserID, at: Date, on sql: any SQLDatabase) async throws -> [SessionID] {
+        try await revokeAll(of: user, except: nil, at: at, on: sql)
+    }
 }
 
 enum RotationOutcome: Sendable, Equatable {
@@ -73,9 +80,10 @@ struct SQLSessionStore: SessionStore {
         return true
     }
 
-    func revokeAll(of user: UserID, at: Date, on sql: any SQLDatabase) async throws -> [SessionID] {
+    func revokeAll(of user: UserID, except kept: SessionID?, at: Date, on sql: any SQLDatabase) async throws -> [SessionID] {
         let open = try await sql.select().column("id").from("sessions").where("user_id", .equal, SQLBind(user.description))
             .where("revoked_at", .is, SQLLiteral.null).all().compactMap { SessionID(try $0.decode(column: "id", as: String.self)) }
+            .filter { $0 != kept }
         for session in open { _ = try await revoke(session, at: at, on: sql) }
         return open
     }

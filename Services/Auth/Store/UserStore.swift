@@ -16,6 +16,8 @@ protocol UserStore: Sendable {
     func user(_ provider: SignInProvider, id: String, on sql: any SQLDatabase) async throws -> User?
     /// Saves name, picture, sports and the Facebook and Apple links.
     func update(_ user: User, on sql: any SQLDatabase) async throws
+    /// Sets the password's hash (a reset or a change); `update` leaves it alone.
+    func setPasswordHash(_ hash: String, of user: UserID, on sql: any SQLDatabase) async throws
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
     func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User]
     /// Everyone, by id, after `id`: for full snapshots.
@@ -68,6 +70,10 @@ struct SQLUserStore: UserStore {
             .set("apple_email_forwarding", to: SQLBind(user.appleEmailForwarding))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
+    }
+
+    func setPasswordHash(_ hash: String, of user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.update("users").set("password_hash", to: SQLBind(hash)).where("id", .equal, SQLBind(user.description)).run()
     }
 
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User] {

@@ -97,6 +97,11 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["purchases.appstore.environment"] = "Sandbox"
             defaults["purchases.appstore.roots"] = try appStore.signer.rootPEM
             defaults.merge(appStoreKey.settings(standInURL: Self.standInURL)) { _, new in new }
+            // Mail goes to the stand-in's relay over STARTTLS, trusting the certificate it writes at start.
+            defaults["mail.smtp.url"] = "smtp://huddle:huddle-dev-mail@127.0.0.1:2525"
+            defaults["standin.smtp.cert.file"] = "\(dataDir)/standin-smtp-certificate.pem"
+            defaults["mail.smtp.trust.file"] = "\(dataDir)/standin-smtp-certificate.pem"
+            defaults["mail.links.url"] = "http://127.0.0.1:8080"
         }
         defaults["auth.admin.emails"] = DemoData.administrator.email
         defaults.merge(Wiring.subscriberSettings(for: modules)) { _, new in new }
@@ -111,7 +116,7 @@ public struct HuddleCommand: AsyncParsableCommand {
         // Modules in one process sign their internal calls with keys made for this run, unless keys
         // are configured; they only have to be stable while it runs.
         let internalKeys = try InternalKeys.configured(by: reader) ?? .generate()
-        let pushes = PushRecorder()
+        let pushes = PushRecorder(), mail = MailRecorder()
         let host = reader.string(forKey: "standin.http.host", default: "127.0.0.1")
         let extras: [any Service] =
             standIn
@@ -121,10 +126,11 @@ public struct HuddleCommand: AsyncParsableCommand {
                     portKey: "standin.http.port",
                     buildProviderStandIns(
                         reader: reader, logger: logger, pushes: pushes, appStore: appStore,
-                        appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID])))),
+                        appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID])), mail: mail)),
                 NamedListener(
                     "the APNs stand-in", at: "\(host):\(reader.int(forKey: "standin.apns.http.port", default: 8091))",
                     portKey: "standin.apns.http.port", try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)),
+                try await SMTPStandIn(reader: reader, recorder: mail, logger: logger),
             ] : []
         // A group stops its services in reverse: the modules first, then tracing, whose last batch goes
         // to the stand-in's collector, then the stand-in (before it, the flush waited 10 s on a refusal).

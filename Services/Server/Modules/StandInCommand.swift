@@ -17,8 +17,11 @@ public enum StandInCommand {
         if let file = reader.string(forKey: "standin.appstore.root.file") {
             try appStore.signer.rootPEM.write(toFile: file, atomically: true, encoding: .utf8)
         }
-        let stub = buildProviderStandIns(reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn())
+        let mail = MailRecorder()
+        let stub = buildProviderStandIns(
+            reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn(), mail: mail)
         let apns = try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)
-        try await ServiceGroup(services: [stub, apns], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+        let smtp = try await SMTPStandIn(reader: reader, recorder: mail, logger: logger)
+        try await ServiceGroup(services: [stub, apns, smtp], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }

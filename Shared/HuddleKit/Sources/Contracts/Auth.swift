@@ -218,3 +218,39 @@ public struct FriendMatchResponse: Codable, Equatable, Sendable {
     public var items: [FriendMatch]
     public init(items: [FriendMatch]) { self.items = items }
 }
+
+/// `POST /v1/auth/password/forgot`: the address to mail a reset token to, if it has an account.
+public struct ForgotPasswordRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var email: String
+    public init(email: String) { self.email = email }
+    public static var constraints: [String: JSONSchema] { ["email": RegisterRequest.emailSchema] }
+}
+
+/// `POST /v1/auth/password/reset`: the mailed token and the new password.
+public struct ResetPasswordRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var token: String
+    public var password: String
+    public init(token: String, password: String) {
+        self.token = token
+        self.password = password
+    }
+    public static var constraints: [String: JSONSchema] { ["token": .text(1...200), "password": RegisterRequest.passwordSchema] }
+}
+
+/// `PUT /v1/users/me/password`.
+public struct ChangePasswordRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var currentPassword: String
+    public var newPassword: String
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+    public static var constraints: [String: JSONSchema] {
+        ["currentPassword": .text(1...RegisterRequest.passwordLength.upperBound), "newPassword": RegisterRequest.passwordSchema]
+    }
+}
+
+/// A 202: the request was taken, and what follows happens by mail.
+public struct Accepted: Codable, Equatable, Sendable {
+    public init() {}
+}

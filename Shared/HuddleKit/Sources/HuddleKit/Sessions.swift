@@ -32,6 +32,25 @@ extension HuddleClient {
         return await begin(try await send(AuthAPI.appleSignIn, body: request))
     }
 
+    /// "Forgot password?": mails a reset link (and its token) to `email` if it has an account. The
+    /// answer is the same either way, so tell the player to look in their mail, whatever happens.
+    public func forgotPassword(email: String) async throws {
+        _ = try await send(AuthAPI.forgotPassword, body: ForgotPasswordRequest(email: email))
+    }
+
+    /// Sets a new password with the reset mail's token (the `token` of the link the app opened, or
+    /// the code the player typed) and signs in. The account's other devices are signed out.
+    @discardableResult
+    public func resetPassword(token: String, newPassword: String) async throws -> SessionUser {
+        await begin(try await send(AuthAPI.resetPassword, body: ResetPasswordRequest(token: token, password: newPassword)))
+    }
+
+    /// Changes the signed-in player's password, proven by the current one; their other devices are
+    /// signed out, this one stays signed in.
+    public func changePassword(current: String, new: String) async throws {
+        _ = try await send(AuthAPI.changePassword, body: ChangePasswordRequest(currentPassword: current, newPassword: new))
+    }
+
     /// Deletes the signed-in account for good, proven by its password typed again; every session
     /// ends, here too. App Review asks apps that make accounts to offer this.
     public func deleteAccount(password: String) async throws {

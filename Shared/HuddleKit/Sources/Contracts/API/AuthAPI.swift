@@ -26,6 +26,20 @@ public enum AuthAPI {
         .post, "/v1/auth/refresh", owner: .auth,
         summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
         problems: [.invalidRefreshToken, .accountSuspended])
+    public static let forgotPassword = Endpoint<Anyone, ForgotPasswordRequest, Accepted>(
+        .post, "/v1/auth/password/forgot", owner: .auth,
+        summary: "Mail a one-time password reset token (a link and the token itself) to the address, if it has an account: the "
+            + "answer is the same whether or not it does; a later request replaces the token",
+        status: 202, problems: [.tooManyAttempts])
+    public static let resetPassword = Endpoint<Anyone, ResetPasswordRequest, Session>(
+        .post, "/v1/auth/password/reset", owner: .auth,
+        summary: "Set a new password with a mailed reset token and sign in; every other session ends and the owner is told by mail",
+        problems: [.invalidToken, .accountSuspended])
+    public static let changePassword = Endpoint<SignedIn, ChangePasswordRequest, NoContent>(
+        .put, "/v1/users/me/password", owner: .auth,
+        summary: "Change my password, proving the current one; my other sessions end and I am told by mail (an account without "
+            + "a password sets one with a reset)",
+        problems: [.reauthenticationRequired])
     public static let logout = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
 
@@ -68,7 +82,7 @@ public enum AuthAPI {
 
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
-        logout.operation, me.operation,
+        logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, me.operation,
         updateMe.operation, deleteMe.operation, requestExport.operation, export.operation, deletionProgress.operation,
         following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,

@@ -68,9 +68,11 @@ extension RegisterRequest: FieldConstraints {
     /// In characters (Unicode scalars); auth hashes passwords of any length in this range whole.
     public static let passwordLength = 10...128
     public static var constraints: [String: JSONSchema] {
-        let password = JSONSchema.text(passwordLength).pattern(JSONSchema.whole("[^\(Control.members)]*"))
-        return ["email": emailSchema, "password": password, "name": TextRule.personName.schema]
+        ["email": emailSchema, "password": passwordSchema, "name": TextRule.personName.schema]
     }
+
+    /// A password as every form that sets one takes it.
+    public static var passwordSchema: JSONSchema { JSONSchema.text(passwordLength).pattern(JSONSchema.whole("[^\(Control.members)]*")) }
 
     /// An address as auth takes it (blanks around it are trimmed): something, one `@`, a domain with a
     /// dot neither first nor last; no blanks or control characters inside. In the schema, so a bad

@@ -40,6 +40,8 @@ extension ProblemCode {
     public static let invalidProviderToken = ProblemCode(401, "INVALID_PROVIDER_TOKEN")
     /// Deleting an account without proof of a recent sign-in (the password, or a fresh provider token).
     public static let reauthenticationRequired = ProblemCode(401, "REAUTHENTICATION_REQUIRED")
+    /// A mailed token (a password reset) that is unknown, used, replaced by a later one or expired.
+    public static let invalidToken = ProblemCode(400, "INVALID_TOKEN")
     public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
     public static let emailTaken = ProblemCode(409, "EMAIL_TAKEN")
     public static let cannotFollowSelf = ProblemCode(422, "CANNOT_FOLLOW_SELF")

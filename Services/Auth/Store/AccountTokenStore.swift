@@ -1,0 +1,61 @@
+import Contracts
+import Foundation
+import SQLKit
+
+/// Single-use tokens mailed to a player (a password reset), kept only as their SHA-256, and the
+/// requests that mailed them, which limit how often an address or a client may ask.
+protocol AccountTokenStore: Sendable {
+    /// Keeps `hash` as `user`'s one live token for `purpose`: an earlier one stops working.
+    func replace(hash: String, user: UserID, purpose: AccountTokenPurpose, at: Date, expiresAt: Date, on sql: any SQLDatabase) async throws
+    /// Spends the token: its user while it is live and unused (and marks it used), nil otherwise.
+    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> UserID?
+    func recordRequest(email: String, client: String, at: Date, on sql: any SQLDatabase) async throws
+    /// How many requests `email` and `client` each made since `since`.
+    func requests(email: String, client: String, since: Date, on sql: any SQLDatabase) async throws -> (email: Int, client: Int)
+    /// Forgets a deleted account's tokens and the requests made for its address.
+    func erase(user: UserID, email: String, on sql: any SQLDatabase) async throws
+}
+
+enum AccountTokenPurpose: String, Sendable {
+    case passwordReset = "password-reset"
+}
+
+struct SQLAccountTokenStore: AccountTokenStore {
+    func replace(hash: String, user: UserID, purpose: AccountTokenPurpose, at: Date, expiresAt: Date, on sql: any SQLDatabase) async throws
+    {
+        try await sql.delete(from: "account_tokens").where("user_id", .equal, SQLBind(user.description))
+            .where("purpose", .equal, SQLBind(purpose.rawValue)).where("used_at", .is, SQLLiteral.null).run()
+        try await sql.insert(into: "account_tokens").columns("hash", "user_id", "purpose", "created_at", "expires_at")
+            .values(SQLBind(hash), SQLBind(user.description), SQLBind(purpose.rawValue), SQLBind(at), SQLBind(expiresAt)).run()
+    }
+
+    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> UserID? {
+        guard
+            let row = try await sql.select().columns("user_id").from("account_tokens").where("hash", .equal, SQLBind(hash))
+                .where("purpose", .equal, SQLBind(purpose.rawValue)).where("used_at", .is, SQLLiteral.null)
+                .where("expires_at", .greaterThan, SQLBind(at)).for(.update).first(),
+            let user = UserID(try row.decode(column: "user_id", as: String.self))
+        else { return nil }
+        try await sql.update("account_tokens").set("used_at", to: SQLBind(at)).where("hash", .equal, SQLBind(hash)).run()
+        return user
+    }
+
+    func recordRequest(email: String, client: String, at: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "mail_requests").columns("email", "client", "requested_at")
+            .values(SQLBind(email), SQLBind(client), SQLBind(at)).run()
+    }
+
+    func requests(email: String, client: String, since: Date, on sql: any SQLDatabase) async throws -> (email: Int, client: Int) {
+        func count(_ column: String, _ value: String) async throws -> Int {
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("mail_requests")
+                .where(SQLIdentifier(column), .equal, SQLBind(value)).where("requested_at", .greaterThan, SQLBind(since))
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return (try await count("email", email), try await count("client", client))
+    }
+
+    func erase(user: UserID, email: String, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "account_tokens").where("user_id", .equal, SQLBind(user.description)).run()
+        try await sql.delete(from: "mail_requests").where("email", .equal, SQLBind(email)).run()
+    }
+}

@@ -1,0 +1,111 @@
+import Contracts
+public import Foundation
+public import Logging
+import Metrics
+import SQLKit
+import ServiceHTTP
+public import ServiceStore
+
+/// Sends what `MailQueue` holds, oldest first, from whichever instance holds the `mail` lease (so
+/// two replicas never send the same mail at once). A mail is marked sent as soon as the relay has
+/// taken it; a relay that is down or answers 4xx is tried again after `retry`, doubling up to an
+/// hour, until `maxAttempts`; a 5xx refusal or the last attempt marks it failed, logged as an error
+/// and counted (`huddle_mail_failed_total`) so an operator sees it.
+///
+/// Once the relay has answered 250 to the data the mail is the relay's; only an instance killed in
+/// the moment between that answer and its own commit sends it again. A relay drops a message whose
+/// data did not end, so a kill mid-send never leaves half a mail.
+public struct MailDelivery: Sendable {
+    public let database: Database
+    /// nil: no relay configured (`mail.smtp.url`); mail waits in the queue.
+    let client: SMTPClient?
+    let lease: FeedLease
+    let retry: Duration
+    let logger: Logger
+    let now: @Sendable () -> Date
+    public static let maxAttempts = 8
+    static let batch = 20
+
+    public init(database: Database, client: SMTPClient?, retry: Duration, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.client = client
+        self.lease = FeedLease(database: database, name: "mail", duration: FeedLease.takeover)
+        self.retry = retry
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Sends every due mail this instance may send now; stops at the first relay that cannot be reached.
+    public func sendDue() async {
+        guard let client else { return }
+        do {
+            guard try await lease.acquire(at: now()) else { return }
+            for mail in try await due() {
+                guard await send(mail, through: client) else { return }
+            }
+        } catch {
+            logger.warning("mail queue unavailable: \(error)")
+        }
+    }
+
+    /// How soon to look again: the lease's heartbeat, so another instance takes over in time.
+    public var pause: Duration { FeedLease.heartbeat }
+
+    private struct Queued {
+        let id: String
+        let message: MailMessage
+        let attempts: Int
+    }
+
+    private func due() async throws -> [Queued] {
+        let now = self.now()
+        return try await database.read { sql in
+            try await sql.select().columns("id", "message", "attempts").from("mail_queue")
+                .where("sent_at", .is, SQLLiteral.null).where("failed_at", .is, SQLLiteral.null)
+                .where("next_attempt_at", .lessThanOrEqual, SQLBind(now)).orderBy("queued_at").limit(Self.batch).all()
+                .map { row in
+                    Queued(
+                        id: try row.decode(column: "id", as: String.self),
+                        message: try HuddleJSON.decoder.decode(
+                            MailMessage.self, from: Data(try row.decode(column: "message", as: String.self).utf8)),
+                        attempts: try row.decode(column: "attempts", as: Int.self))
+                }
+        }
+    }
+
+    /// Whether to go on with the next mail: false when the relay could not be reached or did not answer.
+    private func send(_ mail: Queued, through client: SMTPClient) async -> Bool {
+        let attempts = mail.attempts + 1
+        do {
+            try await client.send(mail.message)
+            try await record(mail.id, attempts: attempts) { $0.set("sent_at", to: SQLBind(now())) }
+            Counter(label: "huddle_mail_sent_total").increment()
+            return true
+        } catch {
+            let permanent = (error as? SMTPFailure)?.permanent ?? false
+            if permanent || attempts >= Self.maxAttempts {
+                logger.error(
+                    "mail not sent, given up",
+                    metadata: ["mail.id": "\(mail.id)", "mail.attempts": "\(attempts)", "error": "\(error)"])
+                Counter(label: "huddle_mail_failed_total").increment()
+                try? await record(mail.id, attempts: attempts, error: "\(error)") { $0.set("failed_at", to: SQLBind(now())) }
+                return true
+            }
+            let wait = min(3600, retry.seconds * pow(2, Double(attempts - 1)))
+            logger.warning("mail not sent, tried again in \(Int(wait)) s", metadata: ["mail.id": "\(mail.id)", "error": "\(error)"])
+            try? await record(mail.id, attempts: attempts, error: "\(error)") {
+                $0.set("next_attempt_at", to: SQLBind(now().addingTimeInterval(wait)))
+            }
+            return permanent
+        }
+    }
+
+    private func record(
+        _ id: String, attempts: Int, error: String? = nil, _ change: @escaping @Sendable (SQLUpdateBuilder) -> SQLUpdateBuilder
+    ) async throws {
+        try await database.transaction { sql in
+            try await change(sql.update("mail_queue")).set("attempts", to: SQLBind(attempts)).set("last_error", to: SQLBind(error))
+                .where("id", .equal, SQLBind(id)).run()
+        }
+    }
+}

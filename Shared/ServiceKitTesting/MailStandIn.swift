@@ -1,0 +1,49 @@
+import Configuration
+import Foundation
+import Logging
+import NIOHTTP1
+public import ProviderStandIns
+import ServiceHTTP
+
+/// The providers' stand-in with its SMTP relay on port 0, for the length of `body`: `settings` makes a
+/// module send its mail there (STARTTLS, trusting the stand-in's certificate, AUTH PLAIN, retries after
+/// 200 ms), and `standInURL` is where `GET /test/mail` lists what arrived.
+public func withMailStandIn<T>(body: (_ settings: [String: String], _ standInURL: String) async throws -> T) async throws -> T {
+    let certificate = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString).pem").path
+    defer { try? FileManager.default.removeItem(atPath: certificate) }
+    let reader = ConfigReader(
+        provider: EnvironmentVariablesProvider.settings([
+            "standin.smtp.port": "0", "standin.http.port": "0", "standin.smtp.cert.file": certificate,
+        ]))
+    let logger = Logger.quiet("mail-stand-in"), mail = MailRecorder()
+    return try await withServerOnPort0({ buildProviderStandIns(reader: reader, logger: logger, mail: mail, onListening: $0) }) {
+        standInURL in
+        try await withServerOnPort0({ try await SMTPStandIn(reader: reader, recorder: mail, logger: logger, onListening: $0) }) { smtp in
+            let port = smtp.split(separator: ":").last.map(String.init) ?? ""
+            let settings = [
+                "mail.smtp.url": "smtp://huddle:huddle-dev-mail@127.0.0.1:\(port)", "mail.smtp.trust.file": certificate,
+                "mail.retry.ms": "200",
+            ]
+            return try await body(settings, standInURL)
+        }
+    }
+}
+
+extension TestClient {
+    /// The mail the stand-in's relay took for `address`, newest first; waits (up to thirty seconds)
+    /// until there are `count`.
+    public func mails(to address: String, reaching count: Int = 0) async throws -> [ReceivedMail] {
+        struct Mails: Decodable { let items: [ReceivedMail] }
+        let escaped = address.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? address
+        return try await poll(every: .milliseconds(50)) {
+            try expect(200, try await raw(.GET, "/test/mail?to=\(escaped)")).decode(Mails.self).items
+        } until: {
+            $0.count >= count
+        }
+    }
+
+    /// Makes the stand-in's relay answer 421 to every new connection, or not.
+    public func mailOutage(_ down: Bool) async throws {
+        _ = try expect(204, try await raw(.POST, "/test/mail/outage", json: ["down": down]))
+    }
+}
