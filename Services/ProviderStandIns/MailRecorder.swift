@@ -5,6 +5,8 @@ public import Hummingbird
 public actor MailRecorder {
     private var received: [ReceivedMail] = []
     private(set) var isDown = false
+    /// The relay's certificate (PEM), for a sender to trust.
+    private(set) var certificatePEM: String?
 
     public init() {}
 
@@ -18,11 +20,17 @@ public actor MailRecorder {
 
     func setDown(_ down: Bool) { isDown = down }
 
+    func setCertificate(_ pem: String) { certificatePEM = pem }
+
     /// `GET /test/mail?to=` → `{items:[{from,to,subject,text,html?,messageId,receivedAt}]}`;
-    /// `POST /test/mail/outage {down}` → 204.
+    /// `POST /test/mail/outage {down}` → 204; `GET /test/mail/certificate` → the relay's certificate (PEM).
     public nonisolated func add(to router: Router<BasicRequestContext>) {
         router.get("test/mail") { request, _ -> MailList in
             MailList(items: await self.mails(to: request.uri.queryParameters["to"].map(String.init)))
+        }
+        router.get("test/mail/certificate") { _, _ -> String in
+            guard let pem = await self.certificatePEM else { throw HTTPError(.serviceUnavailable, message: "no relay has started") }
+            return pem
         }
         router.post("test/mail/outage") { request, context -> HTTPResponse.Status in
             struct Outage: Decodable { var down: Bool }

@@ -15,7 +15,8 @@ public import ServiceLifecycle
 /// 421 to every new connection, as a relay that is down for maintenance does.
 ///
 /// Keys: `standin.smtp.port` (2525), `standin.smtp.user` and `standin.smtp.password` (`huddle` and
-/// `huddle-dev-mail`), `standin.smtp.cert.file` (where its certificate's PEM is written, for senders to trust).
+/// `huddle-dev-mail`), `standin.smtp.cert.file` (where its certificate's PEM is written, for senders to trust;
+/// `GET /test/mail/certificate` serves it too).
 public struct SMTPStandIn: Service {
     let host: String
     let port: Int
@@ -41,6 +42,7 @@ public struct SMTPStandIn: Service {
         if let file = reader.string(forKey: "standin.smtp.cert.file") {
             try identity.certificatePEM.write(toFile: file, atomically: true, encoding: .utf8)
         }
+        await recorder.setCertificate(identity.certificatePEM)
     }
 
     public func run() async throws {

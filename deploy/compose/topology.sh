@@ -28,7 +28,7 @@ export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=
 export PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE=/run/huddle-dev/appstore-root.pem
 # Spans go to the stand-in's collector (GET /test/traces/{traceId}) rather than to a Jaeger that does not run here.
 export OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
-mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE"
+mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE" /run/huddle-dev/smtp-certificate.pem
 
 # Each service gets 127.0.0.N under its compose name.
 declare -A ADDRESS RUNS

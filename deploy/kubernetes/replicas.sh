@@ -89,6 +89,7 @@ echo "== the providers' stand-in"
 run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 \
   STANDIN_FOOTBALL_MATCHDAY_SEED=1 STANDIN_FCM_KEY="$(cat "$WORK/fcm-public.pem")" STANDIN_FCM_CLIENT_EMAIL="$FCM_ACCOUNT" \
   STANDIN_FCM_PROJECT=huddle-dev STANDIN_APPSTORE_BUNDLE_ID=app.huddle.ios STANDIN_APPSTORE_ROOT_FILE="$WORK/appstore-root.pem" \
+  STANDIN_SMTP_PORT=2525 STANDIN_SMTP_CERT_FILE="$WORK/smtp-certificate.pem" \
   "$BIN/stand-in"
 
 # Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
@@ -105,6 +106,8 @@ start() {
   printf '%s' huddle-dev-football-key >"$secrets/games-matches-provider-key"
   printf '%s' huddle-dev-football-key >"$secrets/betting-odds-provider-key"
   cp "$WORK/fcm-credentials.json" "$secrets/notify-fcm-credentials"
+  # The relay's URL carries its password: a secret (huddle-auth-providers' mail-smtp-url), here the stand-in's.
+  printf '%s' "smtp://huddle:huddle-dev-mail@stand-in:2525" >"$secrets/mail-smtp-url"
   mapfile -t environment <"$WORK/$name.env"
   for i in "${!environment[@]}"; do
     case "${environment[$i]}" in
@@ -116,7 +119,7 @@ start() {
     AUTH_OAUTH_FACEBOOK_URL=http://stand-in:8080 AUTH_OAUTH_APPLE_URL=http://stand-in:8080 CATALOG_WEATHER_URL=http://stand-in:8080
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
-    NOTIFY_FCM_URL=http://stand-in:8080
+    NOTIFY_FCM_URL=http://stand-in:8080 MAIL_SMTP_TRUST_FILE="$WORK/smtp-certificate.pem"
     # Spans to the stand-in's collector instead of the production overlay's (components/tracing).
     OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
     PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE="$WORK/appstore-root.pem"

@@ -1,0 +1,62 @@
+import Contracts
+import Foundation
+import HuddleKit
+import ProviderStandIns
+import ServiceKitTesting
+import Testing
+
+/// Accounts that last, as an app lives them through the gateway with HuddleKit: "Forgot password?",
+/// the mailed link opened in the app, a password changed on one phone while another is signed in.
+@Suite("Accounts through the gateway")
+struct AccountsThroughGatewayTests {
+    /// The deployed stack and its stand-in's relay (`HUDDLE_TEST_STANDIN_URL`), or an embedded stack
+    /// on `store` sending to a relay made here. `body` gets the gateway and the stand-in's mailbox.
+    static func withMailStack(store: TestStore, body: (TestClient, TestClient) async throws -> Void) async throws {
+        if StackTests.deployedGateway != nil {
+            let standIn = try #require(standInURL, "HUDDLE_TEST_STANDIN_URL names the deployed stand-in")
+            return try await StackTests.withStack(store: store) { gateway in try await body(gateway, TestClient(baseURL: standIn)) }
+        }
+        try await withMailStandIn { settings, standIn in
+            try await StackTests.withStack(store: store, config: settings) { gateway in try await body(gateway, TestClient(baseURL: standIn)) }
+        }
+    }
+
+    @Test(
+        "a player who forgot the password asks for a reset, opens the mailed link in the app and is signed in with the new password; the old phone is signed out and the link works once",
+        arguments: StackTests.stores)
+    func forgottenPassword(store: TestStore) async throws {
+        try await Self.withMailStack(store: store) { gateway, mailbox in
+            let email = "forgetful-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let oldPhone = HuddleKitTests.client(gateway)
+            try await oldPhone.register(email: email, password: "first password 1", name: "Forgetful Fred")
+
+            let newPhone = HuddleKitTests.client(gateway)
+            try await newPhone.forgotPassword(email: email)
+            try await newPhone.forgotPassword(email: "nobody-\(UUID().uuidString.prefix(8).lowercased())@example.com")
+            let mail = try #require(try await mailbox.mails(to: email, reaching: 1).first)
+            let link = try #require(mail.text.split(whereSeparator: \.isWhitespace).first { $0.contains("/reset?token=") })
+            let token = try #require(URLComponents(string: String(link))?.queryItems?.first { $0.name == "token" }?.value)
+
+            let user = try await newPhone.resetPassword(token: token, newPassword: "second password 2")
+            #expect(user.email == email)
+            #expect(try await newPhone.send(AuthAPI.me).email == email)
+            do {
+                _ = try await oldPhone.send(AuthAPI.me)
+                Issue.record("the old phone's session outlived the reset")
+            } catch let error as HuddleError {
+                #expect(error.kind == .sessionEnded || error.status == 401)
+            }
+            do {
+                try await HuddleKitTests.client(gateway).resetPassword(token: token, newPassword: "third password 3")
+                Issue.record("the reset token worked twice")
+            } catch let error as HuddleError {
+                #expect(error.status == 400 && error.code == "INVALID_TOKEN")
+            }
+            let signIn = HuddleKitTests.client(gateway)
+            try await signIn.signIn(email: email, password: "second password 2")
+            try await signIn.changePassword(current: "second password 2", new: "fourth password 4")
+            #expect(try await signIn.send(AuthAPI.me).email == email)
+            #expect(try await mailbox.mails(to: email, reaching: 3).prefix(2).allSatisfy { $0.subject == "Your Huddle password was changed" })
+        }
+    }
+}
