@@ -138,3 +138,14 @@ func placeTraced(_ picks: [TicketPick], span: AppSpan, on huddle: HuddleClient) 
     // catch let error as HuddleError: error.traceID is the trace to look up (Jaeger, or the stand-in's /test/traces/{id})
     return ticket
 }
+
+func resetFlow(email: String, huddle: HuddleClient) async throws {
+    try await huddle.forgotPassword(email: email)  // then: "If it has an account, a link is on its way"
+
+    // .onOpenURL { url in … }, for https://huddle.dev/reset?token=…
+    func finishReset(from link: URL, newPassword: String, on huddle: HuddleClient) async throws {
+        let items = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        guard let token = items.first(where: { $0.name == "token" })?.value else { return }
+        try await huddle.resetPassword(token: token, newPassword: newPassword)  // signed in; a used or expired link is INVALID_TOKEN
+    }
+}
