@@ -39,7 +39,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let filter = ContentFilter(reader: reader)
     let suspensions = Suspensions(store: SQLSuspensionStore(), sessions: sessions, logger: dependencies.logger, now: now)
     let accounts = Accounts(
-        database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(),
+        database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(), lifetime: settings.sessionLifetime,
         hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(
             settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
@@ -75,7 +75,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
 
     service.add(
         KeysController(keys: keys), SessionsController(accounts: accounts, passwords: passwords, appleNotifications: appleNotifications),
-        UsersController(profiles: profiles, passwords: passwords, deletion: deletion, exports: exports),
+        UsersController(profiles: profiles, accounts: accounts, passwords: passwords, deletion: deletion, exports: exports),
         AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()

@@ -24,6 +24,8 @@ struct AuthSettings: Sendable {
     var exportsPoll: Duration
     /// How long an access token lasts (`auth.access.lifetime.ms`, 15 minutes, which is also the most).
     var accessLifetime: TimeInterval
+    /// How long sessions last (`auth.session.idle.ms`, 30 days since the last refresh; `auth.session.max.ms`, a year).
+    var sessionLifetime: SessionLifetime
     /// How long a mailed reset token works (`auth.password.reset.ttl.ms`, 30 minutes).
     var resetLifetime: TimeInterval
     /// How mail leaves (`mail.*`).
@@ -59,6 +61,9 @@ struct AuthSettings: Sendable {
         exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
         exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)
         accessLifetime = TimeInterval(max(1000, reader.integer("auth.access.lifetime.ms", default: 900_000))) / 1000
+        sessionLifetime = SessionLifetime(
+            idle: TimeInterval(max(60_000, reader.integer("auth.session.idle.ms", default: 30 * 86_400_000))) / 1000,
+            max: TimeInterval(max(60_000, reader.integer("auth.session.max.ms", default: 365 * 86_400_000))) / 1000)
         resetLifetime = TimeInterval(max(1000, reader.integer("auth.password.reset.ttl.ms", default: 1_800_000))) / 1000
         mail = try MailSettings(reader: reader)
         guard let key = reader.text("auth.oauth.apple.key", isSecret: true), !key.isEmpty else { return }

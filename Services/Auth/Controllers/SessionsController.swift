@@ -31,29 +31,29 @@ struct SessionsController: Controller {
     /// `POST /v1/auth/password/reset`
     @Sendable func resetPassword(_ body: ResetPasswordRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session
     {
-        try await passwords.reset(body)
+        try await fromDevice(request) { try await passwords.reset(body) }
     }
 
     /// `POST /v1/auth/register`
     @Sendable func registerAccount(_ body: RegisterRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
-        try await accounts.register(body)
+        try await fromDevice(request) { try await accounts.register(body) }
     }
 
     /// `POST /v1/auth/login`
     @Sendable func login(_ body: LoginRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
-        try await accounts.login(body, client: request.clientAddress(context))
+        try await fromDevice(request) { try await accounts.login(body, client: request.clientAddress(context)) }
     }
 
     /// `POST /v1/auth/oauth/{provider}`
     @Sendable func oauthLogin(_ body: OAuthLoginRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
         let provider = try context.parameters.require("provider")
         guard provider == "facebook" else { throw AuthError.unsupportedProvider(provider) }
-        return try await accounts.login(facebookToken: body.accessToken)
+        return try await fromDevice(request) { try await accounts.login(facebookToken: body.accessToken) }
     }
 
     /// `POST /v1/auth/oauth/apple`
     @Sendable func appleSignIn(_ body: AppleSignInRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
-        try await accounts.login(apple: body)
+        try await fromDevice(request) { try await accounts.login(apple: body) }
     }
 
     /// `POST /v1/auth/apple/notifications`
@@ -66,12 +66,17 @@ struct SessionsController: Controller {
 
     /// `POST /v1/auth/refresh`
     @Sendable func refresh(_ body: RefreshRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
-        try await accounts.refresh(body.refreshToken)
+        try await fromDevice(request) { try await accounts.refresh(body.refreshToken) }
     }
 
     /// `POST /v1/auth/logout`
     @Sendable func logout(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
         try await accounts.revoke(context.identity.sessionID)
         return NoContent()
+    }
+
+    /// Runs a sign-in or a refresh knowing the device's `User-Agent`, which the session keeps for my list of devices.
+    private func fromDevice<Output: Sendable>(_ request: Request, _ work: () async throws -> Output) async throws -> Output {
+        try await SignInDevice.$userAgent.withValue(SignInDevice.named(request.headers[.userAgent])) { try await work() }
     }
 }

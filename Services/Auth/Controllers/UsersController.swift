@@ -6,6 +6,7 @@ import ServiceHTTP
 /// `/v1/users/...`: profiles, follows and friend matching. Every route needs a signed-in user.
 struct UsersController: Controller {
     let profiles: Profiles
+    let accounts: Accounts
     let passwords: Passwords
     let deletion: AccountDeletion
     let exports: DataExports
@@ -15,6 +16,8 @@ struct UsersController: Controller {
         router.on(AuthAPI.updateMe, use: updateMe)
         router.on(AuthAPI.deleteMe, use: deleteMe)
         router.on(AuthAPI.changePassword, use: changePassword)
+        router.on(AuthAPI.sessions, use: sessions)
+        router.on(AuthAPI.endSession, use: endSession)
         router.on(AuthAPI.requestExport, use: requestExport)
         router.on(AuthAPI.export, use: export)
         router.on(AuthAPI.following, use: following)
@@ -46,6 +49,17 @@ struct UsersController: Controller {
         -> NoContent
     {
         try await passwords.change(body, user: context.userID, session: context.identity.sessionID)
+        return NoContent()
+    }
+
+    /// `GET /v1/users/me/sessions`
+    @Sendable func sessions(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<DeviceSession> {
+        Page(items: try await accounts.devices(of: context.userID, current: context.identity.sessionID), nextCursor: nil)
+    }
+
+    /// `DELETE /v1/users/me/sessions/{id}`
+    @Sendable func endSession(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await accounts.end(try context.parameters.id(SessionID.self), of: context.userID)
         return NoContent()
     }
 

@@ -8,7 +8,6 @@ import ServiceStore
 
 /// Signing up, signing in and sessions: the use cases behind `/v1/auth/...`.
 struct Accounts: Sendable {
-    static let sessionLifetime: TimeInterval = 30 * 24 * 3600
     /// The name of an account made from a provider's sign-in that gave no name, or none left once held
     /// to the rule for names people type (a provider's name is its app's or its API's word, not typed here).
     static let unnamed = "Player"
@@ -17,6 +16,8 @@ struct Accounts: Sendable {
     let users: any UserStore
     let sessions: any SessionStore
     let attempts: any LoginAttemptStore
+    /// How long sessions last: sliding with each refresh, up to an absolute end.
+    let lifetime: SessionLifetime
     let hasher: PasswordHasher
     let issuer: TokenIssuer
     let verifier: TokenVerifier
@@ -149,7 +150,9 @@ struct Accounts: Sendable {
         let newToken = RefreshToken.generate()
         let now = self.now()
         let outcome = try await database.transaction { sql in
-            try await sessions.rotate(refreshHash: RefreshToken.hash(token), newHash: RefreshToken.hash(newToken), now: now, on: sql)
+            try await sessions.rotate(
+                refreshHash: RefreshToken.hash(token), newHash: RefreshToken.hash(newToken), now: now, lifetime: lifetime,
+                userAgent: SignInDevice.userAgent, on: sql)
         }
         switch outcome {
         case .invalid:
@@ -173,6 +176,22 @@ struct Accounts: Sendable {
         await verifier.revoke(session, revokedAt: now)
     }
 
+    /// `user`'s signed-in devices; `current` is the one asking.
+    func devices(of user: UserID, current: SessionID) async throws -> [DeviceSession] {
+        let now = self.now()
+        return try await database.read { sql in try await sessions.open(of: user, at: now, on: sql) }.map {
+            DeviceSession(id: $0.id, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, userAgent: $0.userAgent, current: $0.id == current)
+        }
+    }
+
+    /// Signs out one of `user`'s devices; 404 for a session that is not theirs or has ended.
+    func end(_ session: SessionID, of user: UserID) async throws {
+        let now = self.now()
+        let theirs = try await database.read { sql in try await sessions.open(of: user, at: now, on: sql) }.contains { $0.id == session }
+        guard theirs else { throw CommonError.notFound("session") }
+        try await revoke(session)
+    }
+
     func roles(of user: User) -> Set<Role> {
         administratorEmails.contains(user.email) ? user.roles.union([.administrator]) : user.roles
     }
@@ -189,9 +208,10 @@ struct Accounts: Sendable {
         try await database.transaction { sql in
             try await suspensions.refuseIfSuspended(user.id, on: sql)
             try await prepare(sql)
+            let now = self.now()
             try await sessions.insert(
-                session: session, user: user.id, expiresAt: now().addingTimeInterval(Self.sessionLifetime),
-                refreshHash: RefreshToken.hash(refreshToken), on: sql)
+                session: session, user: user.id, expiresAt: lifetime.expiry(createdAt: now, usedAt: now),
+                refreshHash: RefreshToken.hash(refreshToken), userAgent: SignInDevice.userAgent, on: sql)
         }
         return try await makeSession(user: user, session: session, refreshToken: refreshToken)
     }

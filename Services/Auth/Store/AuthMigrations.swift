@@ -119,5 +119,9 @@ enum AuthMigrations {
                 "CREATE INDEX mail_requests_by_client ON mail_requests (client, requested_at)",
             ]
         },
+        // Sessions slide: each refresh records when, and from what device, it was last used.
+        Migration(version: 17, name: "sessions last used") { kind in
+            ["ALTER TABLE sessions ADD COLUMN last_used_at \(kind.timestamp)", "ALTER TABLE sessions ADD COLUMN user_agent TEXT"]
+        },
     ]
 }

@@ -32,11 +32,15 @@ enum AuthPersonalData {
             """
         },
         PersonalDataSection(
-            "sessions", columns: [.text("session_id"), .time("created_at"), .time("expires_at"), .time("revoked_at")]
+            "sessions",
+            columns: [
+                .text("session_id"), .time("created_at"), .time("last_used_at"), .text("user_agent"), .time("expires_at"),
+                .time("revoked_at"),
+            ]
         ) { user in
             """
-            SELECT id AS session_id, created_at, expires_at, revoked_at FROM sessions WHERE user_id = \(bind: user.description)
-            ORDER BY created_at
+            SELECT id AS session_id, created_at, last_used_at, user_agent, expires_at, revoked_at FROM sessions
+            WHERE user_id = \(bind: user.description) ORDER BY created_at
             """
         },
     ])

@@ -5,9 +5,16 @@ import ServerContracts
 
 /// Sessions and their refresh tokens (stored only as SHA-256 hashes).
 protocol SessionStore: Sendable {
-    func insert(session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, on sql: any SQLDatabase) async throws
+    func insert(
+        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, on sql: any SQLDatabase
+    ) async throws
     /// Marks a refresh token used and issues its successor in the same session.
-    func rotate(refreshHash: String, newHash: String, now: Date, on sql: any SQLDatabase) async throws -> RotationOutcome
+    /// Swaps the refresh token and, the session being used now, moves its end by `lifetime`.
+    func rotate(
+        refreshHash: String, newHash: String, now: Date, lifetime: SessionLifetime, userAgent: String?, on sql: any SQLDatabase
+    ) async throws -> RotationOutcome
+    /// `user`'s sessions that have neither ended nor been revoked, most recently used first.
+    func open(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> [OpenSession]
     /// Ends a session; returns false if it had already ended.
     @discardableResult
     func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool
@@ -35,14 +42,22 @@ struct SQLSessionStore: SessionStore {
     /// The module's clock, which stamps the rows this store writes.
     let now: @Sendable () -> Date
 
-    func insert(session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, on sql: any SQLDatabase) async throws {
+    func insert(
+        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, on sql: any SQLDatabase
+    ) async throws {
         let createdAt = now()
-        try await sql.insert(into: "sessions").columns("id", "user_id", "created_at", "expires_at")
-            .values(SQLBind(session.description), SQLBind(user.description), SQLBind(createdAt), SQLBind(expiresAt)).run()
+        try await sql.insert(into: "sessions").columns("id", "user_id", "created_at", "expires_at", "last_used_at", "user_agent")
+            .values(
+                SQLBind(session.description), SQLBind(user.description), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(createdAt),
+                SQLBind(userAgent)
+            )
+            .run()
         try await insertToken(refreshHash, session: session, at: createdAt, on: sql)
     }
 
-    func rotate(refreshHash: String, newHash: String, now: Date, on sql: any SQLDatabase) async throws -> RotationOutcome {
+    func rotate(
+        refreshHash: String, newHash: String, now: Date, lifetime: SessionLifetime, userAgent: String?, on sql: any SQLDatabase
+    ) async throws -> RotationOutcome {
         // The conditional UPDATE is the single point of truth: of two concurrent refreshes with
         // one token, exactly one sees its row come back.
         let claimed = try await sql.update("refresh_tokens")
@@ -58,12 +73,17 @@ struct SQLSessionStore: SessionStore {
             return used.flatMap(SessionID.init).map { .reused(session: $0) } ?? .invalid
         }
         guard
-            let row = try await sql.select().columns("user_id", "expires_at", "revoked_at").from("sessions")
+            let row = try await sql.select().columns("user_id", "created_at", "expires_at", "revoked_at").from("sessions")
                 .where("id", .equal, SQLBind(session.description)).first(),
             try row.decode(column: "revoked_at", as: Date?.self) == nil,
             try row.decode(column: "expires_at", as: Date.self) > now,
             let user = UserID(try row.decode(column: "user_id", as: String.self))
         else { return .invalid }
+        let createdAt = try row.decode(column: "created_at", as: Date.self)
+        var used = sql.update("sessions").set("last_used_at", to: SQLBind(now))
+            .set("expires_at", to: SQLBind(lifetime.expiry(createdAt: createdAt, usedAt: now)))
+        if let userAgent { used = used.set("user_agent", to: SQLBind(userAgent)) }
+        try await used.where("id", .equal, SQLBind(session.description)).run()
         try await insertToken(newHash, session: session, at: now, on: sql)
         return .rotated(session: session, user: user)
     }
@@ -104,6 +124,19 @@ struct SQLSessionStore: SessionStore {
             entries.append(.init(sessionID: id, revokedAt: revokedAt))
         }
         return RevokedSessions(items: entries, cursor: last)
+    }
+
+    func open(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> [OpenSession] {
+        try await sql.select().columns("id", "created_at", "last_used_at", "user_agent").from("sessions")
+            .where("user_id", .equal, SQLBind(user.description)).where("revoked_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, SQLBind(now)).orderBy("last_used_at", .descending).all()
+            .compactMap { row in
+                guard let id = SessionID(try row.decode(column: "id", as: String.self)) else { return nil }
+                let createdAt = try row.decode(column: "created_at", as: Date.self)
+                return OpenSession(
+                    id: id, createdAt: createdAt, lastUsedAt: try row.decode(column: "last_used_at", as: Date?.self) ?? createdAt,
+                    userAgent: try row.decode(column: "user_agent", as: String?.self))
+            }
     }
 
     private func insertToken(_ hash: String, session: SessionID, at: Date, on sql: any SQLDatabase) async throws {

@@ -254,3 +254,22 @@ public struct ChangePasswordRequest: Codable, Equatable, Sendable, FieldConstrai
 public struct Accepted: Codable, Equatable, Sendable {
     public init() {}
 }
+
+/// One of my signed-in devices (`GET /v1/users/me/sessions`).
+public struct DeviceSession: Codable, Equatable, Sendable {
+    public var id: SessionID
+    public var createdAt: Date
+    public var lastUsedAt: Date
+    /// What the device's `User-Agent` said when it signed in or last refreshed.
+    public var userAgent: String?
+    /// The session this request was made with.
+    public var current: Bool
+
+    public init(id: SessionID, createdAt: Date, lastUsedAt: Date, userAgent: String?, current: Bool) {
+        self.id = id
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.userAgent = userAgent
+        self.current = current
+    }
+}

@@ -51,6 +51,12 @@ extension HuddleClient {
         _ = try await send(AuthAPI.changePassword, body: ChangePasswordRequest(currentPassword: current, newPassword: new))
     }
 
+    /// The player's signed-in devices, most recently used first; `current` is this one.
+    public func signedInDevices() async throws -> [DeviceSession] { try await send(AuthAPI.sessions).items }
+
+    /// Signs one of the player's devices out at once (a lost phone): its next call is refused.
+    public func signOut(device session: SessionID) async throws { _ = try await send(AuthAPI.endSession, session) }
+
     /// Deletes the signed-in account for good, proven by its password typed again; every session
     /// ends, here too. App Review asks apps that make accounts to offer this.
     public func deleteAccount(password: String) async throws {

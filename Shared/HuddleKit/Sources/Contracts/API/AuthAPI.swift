@@ -24,7 +24,8 @@ public enum AuthAPI {
         problems: [.invalidProviderToken, .oauthProviderUnavailable])
     public static let refresh = Endpoint<Anyone, RefreshRequest, Session>(
         .post, "/v1/auth/refresh", owner: .auth,
-        summary: "Exchange a refresh token for a new session; the old one stops working, and a reused one ends the session",
+        summary: "Exchange a refresh token for a new one; the old one stops working, and a reused one ends the session. Each "
+            + "refresh keeps the session another 30 days (auth.session.idle.ms), up to a year from the sign-in (auth.session.max.ms)",
         problems: [.invalidRefreshToken, .accountSuspended])
     public static let forgotPassword = Endpoint<Anyone, ForgotPasswordRequest, Accepted>(
         .post, "/v1/auth/password/forgot", owner: .auth,
@@ -43,6 +44,12 @@ public enum AuthAPI {
     public static let logout = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
 
+    public static let sessions = Endpoint<SignedIn, NoBody, Page<DeviceSession>>(
+        .get, "/v1/users/me/sessions", owner: .auth,
+        summary: "My signed-in devices, most recently used first; current marks this one")
+    public static let endSession = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/users/me/sessions/{id}", owner: .auth,
+        summary: "Sign a device of mine out: its session is revoked at once, for every module")
     public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.get, "/v1/users/me", owner: .auth, summary: "My profile")
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
         .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture",
@@ -82,7 +89,8 @@ public enum AuthAPI {
 
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
-        logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, me.operation,
+        logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, sessions.operation,
+        endSession.operation, me.operation,
         updateMe.operation, deleteMe.operation, requestExport.operation, export.operation, deletionProgress.operation,
         following.operation, followers.operation, matchFriends.operation, profile.operation,
         follow.operation, unfollow.operation, keys.operation,
