@@ -17,7 +17,9 @@ struct AccountsThroughGatewayTests {
             return try await StackTests.withStack(store: store) { gateway in try await body(gateway, TestClient(baseURL: standIn)) }
         }
         try await withMailStandIn { settings, standIn in
-            try await StackTests.withStack(store: store, config: settings) { gateway in try await body(gateway, TestClient(baseURL: standIn)) }
+            try await StackTests.withStack(store: store, config: settings) { gateway in
+                try await body(gateway, TestClient(baseURL: standIn))
+            }
         }
     }
 
@@ -56,7 +58,8 @@ struct AccountsThroughGatewayTests {
             try await signIn.signIn(email: email, password: "second password 2")
             try await signIn.changePassword(current: "second password 2", new: "fourth password 4")
             #expect(try await signIn.send(AuthAPI.me).email == email)
-            #expect(try await mailbox.mails(to: email, reaching: 3).prefix(2).allSatisfy { $0.subject == "Your Huddle password was changed" })
+            let notices = try await mailbox.mails(to: email, reaching: 3).prefix(2)
+            #expect(notices.allSatisfy { $0.subject == "Your Huddle password was changed" })
         }
     }
 }
