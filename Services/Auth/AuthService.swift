@@ -38,19 +38,25 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     }
     let filter = ContentFilter(reader: reader)
     let suspensions = Suspensions(store: SQLSuspensionStore(), sessions: sessions, logger: dependencies.logger, now: now)
+    // Mail is queued in the transactions of the changes it tells of, and sent by `MailWorker`.
+    let mailQueued = Doorbell(channel: "mail_queue", database: service.database, logger: dependencies.logger)
+    let mailQueue = MailQueue(sender: settings.mail.sender, queued: mailQueued, now: now)
+    let mails = try AccountMails(), tokens = SQLAccountTokenStore(), hasher = try await PasswordHasher(cost: settings.bcryptCost)
+    let addresses = EmailAddresses(
+        database: service.database, users: users, tokens: tokens, hasher: hasher, mails: mails, queue: mailQueue,
+        verifyPage: settings.mail.linkBase + "/verify-email", now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(), lifetime: settings.sessionLifetime,
-        hasher: try await PasswordHasher(cost: settings.bcryptCost), issuer: issuer, verifier: service.verifier,
+        addresses: addresses, hasher: hasher, issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(
             settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         apple: AppleIdentityVerifier(
             settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions, filter: filter,
         administratorEmails: settings.administratorEmails, now: now)
-    let mailQueued = Doorbell(channel: "mail_queue", database: service.database, logger: dependencies.logger)
     let passwords = Passwords(
-        database: service.database, users: users, sessions: sessions, tokens: SQLAccountTokenStore(), attempts: SQLLoginAttemptStore(),
-        accounts: accounts, mails: try AccountMails(), queue: MailQueue(sender: settings.mail.sender, queued: mailQueued, now: now),
+        database: service.database, users: users, sessions: sessions, tokens: tokens, attempts: SQLLoginAttemptStore(),
+        accounts: accounts, mails: mails, queue: mailQueue,
         resetLifetime: settings.resetLifetime, resetPage: settings.mail.linkBase + "/reset", now: now)
     let mail = MailDelivery(
         database: service.database, client: settings.mail.client, retry: settings.mail.retry, logger: dependencies.logger, now: now)
@@ -74,8 +80,11 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         logger: dependencies.logger, now: now)
 
     service.add(
-        KeysController(keys: keys), SessionsController(accounts: accounts, passwords: passwords, appleNotifications: appleNotifications),
-        UsersController(profiles: profiles, accounts: accounts, passwords: passwords, deletion: deletion, exports: exports),
+        KeysController(keys: keys),
+        SessionsController(
+            accounts: accounts, passwords: passwords, addresses: addresses, profiles: profiles, appleNotifications: appleNotifications),
+        UsersController(
+            profiles: profiles, accounts: accounts, passwords: passwords, addresses: addresses, deletion: deletion, exports: exports),
         AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()

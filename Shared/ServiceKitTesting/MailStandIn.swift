@@ -30,13 +30,15 @@ public func withMailStandIn<T>(body: (_ settings: [String: String], _ standInURL
 }
 
 extension TestClient {
-    /// The mail the stand-in's relay took for `address`, newest first; waits (up to thirty seconds)
-    /// until there are `count`.
-    public func mails(to address: String, reaching count: Int = 0) async throws -> [ReceivedMail] {
+    /// The mail the stand-in's relay took for `address` (with `subject`, when given), newest first;
+    /// waits (up to thirty seconds) until there are `count`.
+    public func mails(to address: String, subject: String? = nil, reaching count: Int = 0) async throws -> [ReceivedMail] {
         struct Mails: Decodable { let items: [ReceivedMail] }
         let escaped = address.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? address
         return try await poll(every: .milliseconds(50)) {
-            try expect(200, try await raw(.GET, "/test/mail?to=\(escaped)")).decode(Mails.self).items
+            try expect(200, try await raw(.GET, "/test/mail?to=\(escaped)")).decode(Mails.self).items.filter {
+                subject == nil || $0.subject == subject
+            }
         } until: {
             $0.count >= count
         }

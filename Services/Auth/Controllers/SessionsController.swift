@@ -6,6 +6,8 @@ import ServiceHTTP
 struct SessionsController: Controller {
     let accounts: Accounts
     let passwords: Passwords
+    let addresses: EmailAddresses
+    let profiles: Profiles
     let appleNotifications: AppleNotifications
 
     func register(on router: Router<HuddleRequestContext>) {
@@ -18,6 +20,12 @@ struct SessionsController: Controller {
         router.on(AuthAPI.logout, use: logout)
         router.on(AuthAPI.forgotPassword, use: forgotPassword)
         router.on(AuthAPI.resetPassword, use: resetPassword)
+        router.on(AuthAPI.verifyEmail, use: verifyEmail)
+    }
+
+    /// `POST /v1/auth/email/verify`
+    @Sendable func verifyEmail(_ body: VerifyEmailRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> MyProfile {
+        try await profiles.me(try await addresses.verify(body))
     }
 
     /// `POST /v1/auth/password/forgot`

@@ -8,6 +8,7 @@ struct UsersController: Controller {
     let profiles: Profiles
     let accounts: Accounts
     let passwords: Passwords
+    let addresses: EmailAddresses
     let deletion: AccountDeletion
     let exports: DataExports
 
@@ -16,6 +17,8 @@ struct UsersController: Controller {
         router.on(AuthAPI.updateMe, use: updateMe)
         router.on(AuthAPI.deleteMe, use: deleteMe)
         router.on(AuthAPI.changePassword, use: changePassword)
+        router.on(AuthAPI.changeEmail, use: changeEmail)
+        router.on(AuthAPI.resendVerification, use: resendVerification)
         router.on(AuthAPI.sessions, use: sessions)
         router.on(AuthAPI.endSession, use: endSession)
         router.on(AuthAPI.requestExport, use: requestExport)
@@ -50,6 +53,18 @@ struct UsersController: Controller {
     {
         try await passwords.change(body, user: context.userID, session: context.identity.sessionID)
         return NoContent()
+    }
+
+    /// `PUT /v1/users/me/email`. A signed-in player's requests are counted by account rather than by address.
+    @Sendable func changeEmail(_ body: ChangeEmailRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Accepted {
+        try await addresses.change(body, of: context.userID, client: "user:\(context.userID)")
+        return Accepted()
+    }
+
+    /// `POST /v1/auth/email/verification`
+    @Sendable func resendVerification(_ request: Request, _ context: AuthenticatedContext) async throws -> Accepted {
+        try await addresses.resend(for: context.userID, client: "user:\(context.userID)")
+        return Accepted()
     }
 
     /// `GET /v1/users/me/sessions`

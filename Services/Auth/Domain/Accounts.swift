@@ -18,6 +18,8 @@ struct Accounts: Sendable {
     let attempts: any LoginAttemptStore
     /// How long sessions last: sliding with each refresh, up to an absolute end.
     let lifetime: SessionLifetime
+    /// Mails the token that proves a new account's address.
+    let addresses: EmailAddresses
     let hasher: PasswordHasher
     let issuer: TokenIssuer
     let verifier: TokenVerifier
@@ -50,6 +52,7 @@ struct Accounts: Sendable {
         return try await startSession(for: user) { sql in
             try await users.insert(user, on: sql)
             try await profileEvents.published(user, on: sql)
+            try await addresses.mailVerification(to: user, on: sql)
         }
     }
 
@@ -126,9 +129,11 @@ struct Accounts: Sendable {
         if var linked {
             linked[keyPath: provider.userID] = identity.providerUserID
             linked.appleRefreshToken = identity.sealedRefreshToken ?? linked.appleRefreshToken
-            let user = linked
+            let user = linked, at = now()
             return try await startSession(for: user) { sql in
                 try await users.update(user, on: sql)
+                // Linked by the address the provider vouched for: it is proven.
+                if email != nil { try await users.verifyEmail(of: user.id, changingTo: nil, at: at, on: sql) }
                 try await profileEvents.published(user, on: sql)
             }
         }
@@ -136,7 +141,7 @@ struct Accounts: Sendable {
             id: UserID(), email: email ?? placeholder,
             name: TextRule.personName.conforming(identity.name) ?? Self.unnamed, pictureUrl: nil, sports: [], passwordHash: nil,
             facebookID: nil, roles: [],
-            createdAt: now())
+            createdAt: now(), emailVerifiedAt: email == nil ? nil : now())
         user[keyPath: provider.userID] = identity.providerUserID
         user.appleRefreshToken = identity.sealedRefreshToken
         let created = user

@@ -58,10 +58,12 @@ struct Passwords: Sendable {
         let hash = try await accounts.hasher.hash(request.password)
         let at = now()
         let (user, ended) = try await database.transaction { sql -> (User, [SessionID]) in
-            guard let id = try await tokens.spend(hash: RefreshToken.hash(request.token), purpose: .passwordReset, at: at, on: sql),
-                let changed = try await users.user(id: id, on: sql)
+            guard let spent = try await tokens.spend(hash: RefreshToken.hash(request.token), purpose: .passwordReset, at: at, on: sql),
+                let changed = try await users.user(id: spent.user, on: sql)
             else { throw AuthError.invalidToken }
             try await users.setPasswordHash(hash, of: changed.id, on: sql)
+            // The token came to the address: it is proven.
+            try await users.verifyEmail(of: changed.id, changingTo: nil, at: at, on: sql)
             try await attempts.clear(email: changed.email, on: sql)
             try await queue.enqueue(mails.passwordChanged(name: changed.name), to: MailAddress(changed.email, name: changed.name), on: sql)
             return (changed, try await sessions.revokeAll(of: changed.id, at: at, on: sql))

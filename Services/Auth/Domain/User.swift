@@ -18,11 +18,15 @@ struct User: Sendable, Equatable {
     var appleEmailForwarding: Bool? = nil
     var roles: Set<Role>
     var createdAt: Date
+    /// When the member proved the address theirs (a mailed token, a reset, or a provider that vouched for it).
+    var emailVerifiedAt: Date? = nil
 
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
-        appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date
+        appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date,
+        emailVerifiedAt: Date? = nil
     ) {
+        self.emailVerifiedAt = emailVerifiedAt
         self.id = id
         self.email = email
         self.name = name
@@ -38,7 +42,9 @@ struct User: Sendable, Equatable {
     }
 
     var publicProfile: PublicProfile { .init(id: id, name: name, pictureUrl: pictureUrl, sports: sports) }
-    var myProfile: MyProfile { .init(id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports) }
+    var myProfile: MyProfile {
+        .init(id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports, emailVerified: emailVerifiedAt != nil)
+    }
     var sessionUser: SessionUser { .init(id: id, email: email, name: name, pictureUrl: pictureUrl) }
 }
 

@@ -26,6 +26,21 @@ struct AccountMails: Sendable {
         render("passwordChanged", subject: "Your Huddle password was changed", ["name": name])
     }
 
+    /// The link (and token) that proves the address an account registered with.
+    func verifyAddress(name: String, link: String, token: String) -> MailContent {
+        render("verifyAddress", subject: "Confirm your email for Huddle", ["name": name, "link": link, "token": token])
+    }
+
+    /// To a new address: the link (and token) that moves the account there.
+    func confirmNewAddress(name: String, link: String, token: String) -> MailContent {
+        render("confirmNewAddress", subject: "Confirm your new email for Huddle", ["name": name, "link": link, "token": token])
+    }
+
+    /// To the old address, when a move to another is asked for.
+    func addressChanging(name: String, newAddress: String) -> MailContent {
+        render("addressChanging", subject: "Your Huddle email is being changed", ["name": name, "newAddress": newAddress])
+    }
+
     private func render(_ template: String, subject: String, _ values: [String: Any]) -> MailContent {
         MailContent(
             subject: subject, text: library.render(values, withTemplate: template + "Text") ?? "",
@@ -34,6 +49,78 @@ struct AccountMails: Sendable {
 
     private static let templates = [
         ("layoutHTML", layout),
+        (
+            "verifyAddressText",
+            """
+            Hi {{{name}}},
+
+            Welcome to Huddle. To confirm this is your address, open:
+
+            {{{link}}}
+
+            or enter this code in the app: {{{token}}}
+
+            If you did not make a Huddle account, ignore this mail.
+            """
+        ),
+        (
+            "verifyAddressHTML",
+            """
+            {{<layoutHTML}}{{$body}}
+            <p>Hi {{name}},</p>
+            <p>Welcome to Huddle. Confirm this is your address:</p>
+            <p><a href="{{link}}">Confirm my email</a></p>
+            <p>Or enter this code in the app: <code>{{token}}</code></p>
+            <p>If you did not make a Huddle account, ignore this mail.</p>
+            {{/body}}{{/layoutHTML}}
+            """
+        ),
+        (
+            "confirmNewAddressText",
+            """
+            Hi {{{name}}},
+
+            To make this the address of your Huddle account, open:
+
+            {{{link}}}
+
+            or enter this code in the app: {{{token}}}
+
+            Until then your account keeps its old address. If you did not ask, ignore this mail.
+            """
+        ),
+        (
+            "confirmNewAddressHTML",
+            """
+            {{<layoutHTML}}{{$body}}
+            <p>Hi {{name}},</p>
+            <p>To make this the address of your Huddle account:</p>
+            <p><a href="{{link}}">Confirm my new email</a></p>
+            <p>Or enter this code in the app: <code>{{token}}</code></p>
+            <p>Until then your account keeps its old address. If you did not ask, ignore this mail.</p>
+            {{/body}}{{/layoutHTML}}
+            """
+        ),
+        (
+            "addressChangingText",
+            """
+            Hi {{{name}}},
+
+            Someone signed in to your Huddle account asked to move it to {{{newAddress}}}. It moves once that
+            address confirms. If this was not you, change your password at once.
+            """
+        ),
+        (
+            "addressChangingHTML",
+            """
+            {{<layoutHTML}}{{$body}}
+            <p>Hi {{name}},</p>
+            <p>Someone signed in to your Huddle account asked to move it to <strong>{{newAddress}}</strong>. It moves once
+            that address confirms.</p>
+            <p>If this was not you, change your password at once.</p>
+            {{/body}}{{/layoutHTML}}
+            """
+        ),
         (
             "passwordResetText",
             """

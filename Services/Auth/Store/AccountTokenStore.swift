@@ -2,13 +2,16 @@ import Contracts
 import Foundation
 import SQLKit
 
-/// Single-use tokens mailed to a player (a password reset), kept only as their SHA-256, and the
-/// requests that mailed them, which limit how often an address or a client may ask.
+/// Single-use tokens mailed to a player (a password reset, an address to prove), kept only as their
+/// SHA-256, and the requests that mailed them, which limit how often an address or a client may ask.
 protocol AccountTokenStore: Sendable {
     /// Keeps `hash` as `user`'s one live token for `purpose`: an earlier one stops working.
-    func replace(hash: String, user: UserID, purpose: AccountTokenPurpose, at: Date, expiresAt: Date, on sql: any SQLDatabase) async throws
-    /// Spends the token: its user while it is live and unused (and marks it used), nil otherwise.
-    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> UserID?
+    /// `newEmail`: the address an address change waits to prove.
+    func replace(
+        hash: String, user: UserID, purpose: AccountTokenPurpose, newEmail: String?, at: Date, expiresAt: Date, on sql: any SQLDatabase
+    ) async throws
+    /// Spends the token: its user (and the address it proves) while it is live and unused, marking it used; nil otherwise.
+    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> SpentToken?
     func recordRequest(email: String, client: String, at: Date, on sql: any SQLDatabase) async throws
     /// How many requests `email` and `client` each made since `since`.
     func requests(email: String, client: String, since: Date, on sql: any SQLDatabase) async throws -> (email: Int, client: Int)
@@ -16,28 +19,48 @@ protocol AccountTokenStore: Sendable {
     func erase(user: UserID, email: String, on sql: any SQLDatabase) async throws
 }
 
-enum AccountTokenPurpose: String, Sendable {
+enum AccountTokenPurpose: String, Sendable, CaseIterable {
     case passwordReset = "password-reset"
+    /// Proves the address an account was registered with.
+    case emailVerification = "email-verification"
+    /// Proves a new address, which then becomes the account's.
+    case emailChange = "email-change"
+}
+
+struct SpentToken: Sendable, Equatable {
+    var user: UserID
+    var newEmail: String?
+}
+
+extension AccountTokenStore {
+    func replace(hash: String, user: UserID, purpose: AccountTokenPurpose, at: Date, expiresAt: Date, on sql: any SQLDatabase) async throws
+    {
+        try await replace(hash: hash, user: user, purpose: purpose, newEmail: nil, at: at, expiresAt: expiresAt, on: sql)
+    }
 }
 
 struct SQLAccountTokenStore: AccountTokenStore {
-    func replace(hash: String, user: UserID, purpose: AccountTokenPurpose, at: Date, expiresAt: Date, on sql: any SQLDatabase) async throws
-    {
+    func replace(
+        hash: String, user: UserID, purpose: AccountTokenPurpose, newEmail: String?, at: Date, expiresAt: Date, on sql: any SQLDatabase
+    ) async throws {
         try await sql.delete(from: "account_tokens").where("user_id", .equal, SQLBind(user.description))
             .where("purpose", .equal, SQLBind(purpose.rawValue)).where("used_at", .is, SQLLiteral.null).run()
-        try await sql.insert(into: "account_tokens").columns("hash", "user_id", "purpose", "created_at", "expires_at")
-            .values(SQLBind(hash), SQLBind(user.description), SQLBind(purpose.rawValue), SQLBind(at), SQLBind(expiresAt)).run()
+        try await sql.insert(into: "account_tokens").columns("hash", "user_id", "purpose", "new_email", "created_at", "expires_at")
+            .values(
+                SQLBind(hash), SQLBind(user.description), SQLBind(purpose.rawValue), SQLBind(newEmail), SQLBind(at), SQLBind(expiresAt)
+            )
+            .run()
     }
 
-    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> UserID? {
+    func spend(hash: String, purpose: AccountTokenPurpose, at: Date, on sql: any SQLDatabase) async throws -> SpentToken? {
         guard
-            let row = try await sql.select().columns("user_id").from("account_tokens").where("hash", .equal, SQLBind(hash))
+            let row = try await sql.select().columns("user_id", "new_email").from("account_tokens").where("hash", .equal, SQLBind(hash))
                 .where("purpose", .equal, SQLBind(purpose.rawValue)).where("used_at", .is, SQLLiteral.null)
                 .where("expires_at", .greaterThan, SQLBind(at)).for(.update).first(),
             let user = UserID(try row.decode(column: "user_id", as: String.self))
         else { return nil }
         try await sql.update("account_tokens").set("used_at", to: SQLBind(at)).where("hash", .equal, SQLBind(hash)).run()
-        return user
+        return SpentToken(user: user, newEmail: try row.decode(column: "new_email", as: String?.self))
     }
 
     func recordRequest(email: String, client: String, at: Date, on sql: any SQLDatabase) async throws {

@@ -123,5 +123,9 @@ enum AuthMigrations {
         Migration(version: 17, name: "sessions last used") { kind in
             ["ALTER TABLE sessions ADD COLUMN last_used_at \(kind.timestamp)", "ALTER TABLE sessions ADD COLUMN user_agent TEXT"]
         },
+        // Addresses proven by a mailed token (or a provider), and the new address an address change waits to prove.
+        Migration(version: 18, name: "verified addresses") { kind in
+            ["ALTER TABLE users ADD COLUMN email_verified_at \(kind.timestamp)", "ALTER TABLE account_tokens ADD COLUMN new_email TEXT"]
+        },
     ]
 }

@@ -18,6 +18,8 @@ protocol UserStore: Sendable {
     func update(_ user: User, on sql: any SQLDatabase) async throws
     /// Sets the password's hash (a reset or a change); `update` leaves it alone.
     func setPasswordHash(_ hash: String, of user: UserID, on sql: any SQLDatabase) async throws
+    /// Marks the address proven (if it is not yet) and, with `email`, makes that the address.
+    func verifyEmail(of user: UserID, changingTo email: String?, at: Date, on sql: any SQLDatabase) async throws
     func users(facebookIDs: [String], on sql: any SQLDatabase) async throws -> [User]
     func users(ids: [UserID], on sql: any SQLDatabase) async throws -> [User]
     /// Everyone, by id, after `id`: for full snapshots.
@@ -27,7 +29,7 @@ protocol UserStore: Sendable {
 struct SQLUserStore: UserStore {
     static let columns = [
         "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token",
-        "apple_email_forwarding", "roles", "created_at",
+        "apple_email_forwarding", "roles", "created_at", "email_verified_at",
     ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
@@ -41,7 +43,8 @@ struct SQLUserStore: UserStore {
                 SQLBind(user.id.description), SQLBind(user.email), SQLBind(user.name), SQLBind(user.pictureUrl),
                 SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
                 SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
-                SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt)
+                SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt),
+                SQLBind(user.emailVerifiedAt)
             )
             .ignoringConflicts().returning("id").all()
         if inserted.isEmpty { throw AuthError.emailTaken }
@@ -70,6 +73,16 @@ struct SQLUserStore: UserStore {
             .set("apple_email_forwarding", to: SQLBind(user.appleEmailForwarding))
             .where("id", .equal, SQLBind(user.id.description))
             .run()
+    }
+
+    func verifyEmail(of user: UserID, changingTo email: String?, at: Date, on sql: any SQLDatabase) async throws {
+        var update = sql.update("users")
+        if let email {
+            update = update.set("email", to: SQLBind(email)).set("email_verified_at", to: SQLBind(at))
+        } else {
+            update = update.set("email_verified_at", to: SQLFunction("COALESCE", args: SQLColumn("email_verified_at"), SQLBind(at)))
+        }
+        try await update.where("id", .equal, SQLBind(user.description)).run()
     }
 
     func setPasswordHash(_ hash: String, of user: UserID, on sql: any SQLDatabase) async throws {
@@ -116,6 +129,7 @@ struct SQLUserStore: UserStore {
             appleRefreshToken: try row.decode(column: "apple_refresh_token", as: String?.self),
             appleEmailForwarding: try row.decode(column: "apple_email_forwarding", as: Bool?.self),
             roles: Set(try row.enumList("roles") as [Role]),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            emailVerifiedAt: try row.decode(column: "email_verified_at", as: Date?.self))
     }
 }

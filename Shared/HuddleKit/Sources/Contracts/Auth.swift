@@ -150,12 +150,15 @@ public struct MyProfile: Codable, Equatable, Sendable {
     public var name: String
     public var pictureUrl: String?
     public var sports: [Sport]
-    public init(id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport]) {
+    /// Whether the address was proven mine: a mailed token used, or a provider that vouched for it.
+    public var emailVerified: Bool
+    public init(id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], emailVerified: Bool = false) {
         self.id = id
         self.email = email
         self.name = name
         self.pictureUrl = pictureUrl
         self.sports = sports
+        self.emailVerified = emailVerified
     }
 }
 
@@ -271,5 +274,25 @@ public struct DeviceSession: Codable, Equatable, Sendable {
         self.lastUsedAt = lastUsedAt
         self.userAgent = userAgent
         self.current = current
+    }
+}
+
+/// `POST /v1/auth/email/verify`: the token mailed to an address.
+public struct VerifyEmailRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var token: String
+    public init(token: String) { self.token = token }
+    public static var constraints: [String: JSONSchema] { ["token": .text(1...200)] }
+}
+
+/// `PUT /v1/users/me/email`: the new address, and the password when the account has one.
+public struct ChangeEmailRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var email: String
+    public var password: String?
+    public init(email: String, password: String?) {
+        self.email = email
+        self.password = password
+    }
+    public static var constraints: [String: JSONSchema] {
+        ["email": RegisterRequest.emailSchema, "password": .text(1...RegisterRequest.passwordLength.upperBound)]
     }
 }

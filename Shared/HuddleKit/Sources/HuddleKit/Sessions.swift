@@ -51,6 +51,22 @@ extension HuddleClient {
         _ = try await send(AuthAPI.changePassword, body: ChangePasswordRequest(currentPassword: current, newPassword: new))
     }
 
+    /// Proves an address with the token mailed to it (the link's `token`): the account's own, or the
+    /// new one `changeEmail` asked for, which then becomes the account's.
+    @discardableResult
+    public func verifyEmail(token: String) async throws -> MyProfile {
+        try await send(AuthAPI.verifyEmail, body: VerifyEmailRequest(token: token))
+    }
+
+    /// Mails the signed-in player's verification link again.
+    public func resendVerification() async throws { _ = try await send(AuthAPI.resendVerification) }
+
+    /// Asks to move the account to `email` (its password proves it's the owner, when it has one): the
+    /// new address gets a link, the old one a notice; nothing changes until the link is used.
+    public func changeEmail(to email: String, password: String?) async throws {
+        _ = try await send(AuthAPI.changeEmail, body: ChangeEmailRequest(email: email, password: password))
+    }
+
     /// The player's signed-in devices, most recently used first; `current` is this one.
     public func signedInDevices() async throws -> [DeviceSession] { try await send(AuthAPI.sessions).items }
 

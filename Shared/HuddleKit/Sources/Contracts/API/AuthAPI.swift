@@ -44,6 +44,19 @@ public enum AuthAPI {
     public static let logout = Endpoint<SignedIn, NoBody, NoContent>(
         .post, "/v1/auth/logout", owner: .auth, summary: "End the current session: its refresh token is revoked")
 
+    public static let verifyEmail = Endpoint<Anyone, VerifyEmailRequest, MyProfile>(
+        .post, "/v1/auth/email/verify", owner: .auth,
+        summary: "Prove an address with the token mailed to it: the account's own (mailed at registration), or the new one an "
+            + "address change moves the account to",
+        problems: [.invalidToken, .emailTaken])
+    public static let resendVerification = Endpoint<SignedIn, NoBody, Accepted>(
+        .post, "/v1/auth/email/verification", owner: .auth,
+        summary: "Mail my address's verification again (nothing when it is proven already)", status: 202, problems: [.tooManyAttempts])
+    public static let changeEmail = Endpoint<SignedIn, ChangeEmailRequest, Accepted>(
+        .put, "/v1/users/me/email", owner: .auth,
+        summary: "Move my account to a new address, proving my password when it has one: a token goes to the new address and a "
+            + "notice to the old; the address changes once the token is used. A taken address is answered the same and mailed nothing",
+        status: 202, problems: [.reauthenticationRequired, .tooManyAttempts])
     public static let sessions = Endpoint<SignedIn, NoBody, Page<DeviceSession>>(
         .get, "/v1/users/me/sessions", owner: .auth,
         summary: "My signed-in devices, most recently used first; current marks this one")
@@ -89,7 +102,9 @@ public enum AuthAPI {
 
     public static let all: [APIOperation] = [
         register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
-        logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, sessions.operation,
+        logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, verifyEmail.operation,
+        resendVerification.operation,
+        changeEmail.operation, sessions.operation,
         endSession.operation, me.operation,
         updateMe.operation, deleteMe.operation, requestExport.operation, export.operation, deletionProgress.operation,
         following.operation, followers.operation, matchFriends.operation, profile.operation,
