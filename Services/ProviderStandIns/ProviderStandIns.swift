@@ -66,7 +66,14 @@ public func buildProviderStandIns(
         guard let grant = await tokens.grant(for: token), grant.expiresAt > Effects.system.now() else {
             throw HTTPError(.badRequest, message: "Invalid OAuth access token.")
         }
-        return Profile(id: grant.userId, name: grant.name, email: grant.email)
+        let fields = (request.uri.queryParameters["fields"].map(String.init) ?? "").split(separator: ",")
+        // As the Graph API: the default silhouette's URL when there is no picture, marked as such.
+        let picture = Profile.Picture(
+            data: .init(
+                url: grant.pictureUrl ?? "https://static.xx.fbcdn.net/rsrc.php/v1/yi/r/odA9sNLrE86.jpg",
+                isSilhouette: grant.pictureUrl == nil))
+        return Profile(
+            id: grant.userId, name: grant.name, email: grant.email, picture: fields.contains { $0.hasPrefix("picture") } ? picture : nil)
     }
     return Application(
         router: router,
@@ -92,6 +99,8 @@ actor StubTokens {
         var appId: String?
         /// Seconds; negative issues an already expired token.
         var expiresIn: Int?
+        /// The profile picture's URL; none: Facebook's default silhouette.
+        var pictureUrl: String?
     }
 
     struct Issued: Sendable {
@@ -100,6 +109,7 @@ actor StubTokens {
         var email: String?
         var appID: String
         var expiresAt: Date
+        var pictureUrl: String?
     }
 
     private let defaultAppID: String
@@ -111,7 +121,7 @@ actor StubTokens {
         let token = "stub-" + UUID().uuidString.lowercased()
         issued[token] = Issued(
             userId: grant.userId, name: grant.name, email: grant.email, appID: grant.appId ?? defaultAppID,
-            expiresAt: Effects.system.now().addingTimeInterval(TimeInterval(grant.expiresIn ?? 3600)))
+            expiresAt: Effects.system.now().addingTimeInterval(TimeInterval(grant.expiresIn ?? 3600)), pictureUrl: grant.pictureUrl)
         return token
     }
 
@@ -134,7 +144,19 @@ struct DebugTokenResponse: ResponseEncodable {
 }
 
 struct Profile: ResponseEncodable {
+    struct Picture: Codable {
+        struct Data: Codable {
+            var url: String
+            var isSilhouette: Bool
+            enum CodingKeys: String, CodingKey {
+                case url, isSilhouette = "is_silhouette"
+            }
+        }
+        var data: Data
+    }
+
     var id: String
     var name: String
     var email: String?
+    var picture: Picture?
 }

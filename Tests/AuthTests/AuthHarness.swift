@@ -52,6 +52,7 @@ struct StubProvider {
         var email: String?
         var appId: String?
         var expiresIn: Int?
+        var pictureUrl: String?
     }
 
     /// A user token the stub will vouch for.

@@ -71,14 +71,27 @@ struct EmailAddressTests {
         }
     }
 
-    @Test("an address Facebook vouched for counts as proven")
-    func providerVerified() async throws {
+    @Test("an address Facebook vouched for counts as proven; its profile picture fills a profile that has none, its silhouette does not")
+    func facebookVouches() async throws {
         try await StubProvider.with { stub in
             try await AuthHarness.with(config: stub.authConfig) { auth, _ in
-                let email = PasswordResetTests.address("fb")
-                let token = try await stub.token(.init(userId: "fb-\(UUID().uuidString.prefix(6))", name: "Faye Book", email: email))
+                let email = PasswordResetTests.address("fb"), picture = "https://scontent.example.com/faye.jpg"
+                let faye = "fb-\(UUID().uuidString.prefix(6))"
+                let token = try await stub.token(.init(userId: faye, name: "Faye Book", email: email, pictureUrl: picture))
                 let session = try await auth.value(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: token))
-                #expect(try await auth.value(AuthAPI.me, token: session.accessToken).emailVerified)
+                let me = try await auth.value(AuthAPI.me, token: session.accessToken)
+                #expect(me.emailVerified && me.pictureUrl == picture && session.user.pictureUrl == picture)
+
+                let plain = try await stub.token(.init(userId: "fb-\(UUID().uuidString.prefix(6))", name: "Sil Houette"))
+                let without = try await auth.value(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: plain))
+                #expect(without.user.pictureUrl == nil)
+
+                // A picture of one's own stays when Facebook has another.
+                let own = "https://cdn.example.com/mine.png"
+                _ = try await auth.value(AuthAPI.updateMe, body: UpdateProfileRequest(pictureUrl: .some(own)), token: session.accessToken)
+                let again = try await stub.token(.init(userId: faye, name: "Faye Book", email: email, pictureUrl: picture + "?v=2"))
+                let later = try await auth.value(AuthAPI.oauthLogin, "facebook", body: OAuthLoginRequest(accessToken: again))
+                #expect(later.user.pictureUrl == own)
             }
         }
     }

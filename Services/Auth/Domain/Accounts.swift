@@ -114,10 +114,16 @@ struct Accounts: Sendable {
     private func signInOnce(as identity: ProviderIdentity, through provider: SignInProvider) async throws -> Contracts.Session {
         let existing = try await database.read { sql in try await users.user(provider, id: identity.providerUserID, on: sql) }
         if var existing {
-            guard let sealed = identity.sealedRefreshToken else { return try await startSession(for: existing) { _ in } }
-            existing.appleRefreshToken = sealed
+            let pictured = existing.pictureUrl == nil && identity.pictureUrl != nil
+            guard identity.sealedRefreshToken != nil || pictured else { return try await startSession(for: existing) { _ in } }
+            existing.appleRefreshToken = identity.sealedRefreshToken ?? existing.appleRefreshToken
+            // A profile without a picture takes the provider's.
+            existing.pictureUrl = existing.pictureUrl ?? identity.pictureUrl
             let user = existing
-            return try await startSession(for: user) { sql in try await users.update(user, on: sql) }
+            return try await startSession(for: user) { sql in
+                try await users.update(user, on: sql)
+                if pictured { try await profileEvents.published(user, on: sql) }
+            }
         }
         let email = identity.verifiedEmail.map(AuthValidation.normalizedEmail)
         // Without a verified email, the account this provider account made before it was unlinked
@@ -129,6 +135,7 @@ struct Accounts: Sendable {
         if var linked {
             linked[keyPath: provider.userID] = identity.providerUserID
             linked.appleRefreshToken = identity.sealedRefreshToken ?? linked.appleRefreshToken
+            linked.pictureUrl = linked.pictureUrl ?? identity.pictureUrl
             let user = linked, at = now()
             return try await startSession(for: user) { sql in
                 try await users.update(user, on: sql)
@@ -139,7 +146,8 @@ struct Accounts: Sendable {
         }
         var user = User(
             id: UserID(), email: email ?? placeholder,
-            name: TextRule.personName.conforming(identity.name) ?? Self.unnamed, pictureUrl: nil, sports: [], passwordHash: nil,
+            name: TextRule.personName.conforming(identity.name) ?? Self.unnamed, pictureUrl: identity.pictureUrl, sports: [],
+            passwordHash: nil,
             facebookID: nil, roles: [],
             createdAt: now(), emailVerifiedAt: email == nil ? nil : now())
         user[keyPath: provider.userID] = identity.providerUserID

@@ -14,6 +14,8 @@ struct ProviderIdentity: Sendable, Equatable {
     var name: String
     /// Facebook returns an email only when the person verified it, so it can link accounts.
     var verifiedEmail: String?
+    /// The provider's profile picture, when it has one (Facebook's default silhouette is none).
+    var pictureUrl: String? = nil
     /// Apple's refresh token from the sign-in's authorization code, sealed; kept with the member.
     var sealedRefreshToken: String? = nil
 }
@@ -52,12 +54,14 @@ struct FacebookVerifier: Sendable {
             throw AuthError.invalidOAuthToken("The token has expired.")
         }
         let profile: ProfileResponse = try await get(
-            baseURL + "/me?fields=id,name,email&access_token=\(Self.escape(userToken))")
+            baseURL + "/me?fields=id,name,email,picture.type(large)&access_token=\(Self.escape(userToken))")
         guard let userID = data.userID, profile.id == userID else {
             throw AuthError.invalidOAuthToken("The token does not belong to the profile it returns.")
         }
+        let picture = profile.picture?.data.flatMap { $0.isSilhouette == true ? nil : $0.url }
         return ProviderIdentity(
-            providerUserID: userID, name: profile.name ?? "", verifiedEmail: profile.email)
+            providerUserID: userID, name: profile.name ?? "", verifiedEmail: profile.email,
+            pictureUrl: picture.flatMap { AuthValidation.pictureUrlProblem($0) == nil ? $0 : nil })
     }
 
     private func get<T: Decodable>(_ url: String) async throws -> T {
@@ -102,9 +106,22 @@ struct FacebookVerifier: Sendable {
         var data: Data?
     }
 
+    /// Graph API's field names: `picture.data.url`, `picture.data.is_silhouette`.
     private struct ProfileResponse: Decodable {
+        struct Picture: Decodable {
+            struct Data: Decodable {
+                var url: String?
+                var isSilhouette: Bool?
+                enum CodingKeys: String, CodingKey {
+                    case url, isSilhouette = "is_silhouette"
+                }
+            }
+            var data: Data?
+        }
+
         var id: String
         var name: String?
         var email: String?
+        var picture: Picture?
     }
 }
