@@ -52,6 +52,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
             settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         apple: AppleIdentityVerifier(
             settings: settings.apple, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
+        google: GoogleIdentityVerifier(
+            settings: settings.google, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         appleTokens: appleTokens, sealer: settings.appleRefreshKey, throttle: LoginThrottle(), suspensions: suspensions, filter: filter,
         administratorEmails: settings.administratorEmails, now: now)
     let passwords = Passwords(
@@ -68,7 +70,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let deletion = AccountDeletion(
         database: service.database, users: users, store: deletions, exports: exportStore, hasher: accounts.hasher,
         verifier: service.verifier,
-        facebook: accounts.facebook, apple: accounts.apple, appleRevocations: appleRevocations, logger: dependencies.logger, now: now)
+        facebook: accounts.facebook, apple: accounts.apple, google: accounts.google, appleRevocations: appleRevocations,
+        logger: dependencies.logger, now: now)
 
     let appleNotifications = AppleNotifications(
         database: service.database, users: users, sessions: sessions, verifier: service.verifier, apple: accounts.apple,

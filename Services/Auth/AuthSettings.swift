@@ -13,6 +13,7 @@ struct AuthSettings: Sendable {
     var administratorEmails: Set<String>
     var facebook: FacebookVerifier.Settings
     var apple: AppleIdentityVerifier.Settings
+    var google: GoogleIdentityVerifier.Settings
     /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
     var appleTokens: AppleTokenExchange.Settings?
     var appleRefreshKey: TokenSealer?
@@ -41,6 +42,8 @@ struct AuthSettings: Sendable {
     /// With `auth.oauth.apple.key` (the team's Sign in with Apple `.p8` key), `.key.id`, `.team.id`,
     /// `.client.id` (the app's bundle id; the first audience by default) and `.refresh.key` (32 random
     /// bytes, base64, that seal Apple's refresh tokens), sign-in codes are exchanged at Apple.
+    /// `auth.oauth.google.url` (`https://www.googleapis.com` or the stand-in), `.client-ids` (the OAuth client ids ID
+    /// tokens may be issued to, comma-separated; none turns Sign in with Google off), `.timeout.ms`, `.keys.refetch.ms`.
     /// `auth.exports.keep.ms` and `auth.exports.poll.ms`: data exports. `auth.password.reset.ttl.ms`, and
     /// `MailSettings`' `mail.*`.
     init(reader: ConfigReader) throws {
@@ -57,6 +60,11 @@ struct AuthSettings: Sendable {
             audiences: Set(reader.list("auth.oauth.apple.audiences")),
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
+        google = GoogleIdentityVerifier.Settings(
+            baseURL: reader.text("auth.oauth.google.url", default: "https://www.googleapis.com"),
+            clientIDs: Set(reader.list("auth.oauth.google.client-ids")),
+            timeout: reader.milliseconds("auth.oauth.google.timeout.ms", default: 2000),
+            refetchAfter: reader.milliseconds("auth.oauth.google.keys.refetch.ms", default: 5000))
         appleRevokeRetry = reader.milliseconds("auth.oauth.apple.revoke.retry.ms", default: 60_000)
         exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
         exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)

@@ -26,13 +26,7 @@ import NIOFoundationCompat
 ///   (`consent-revoked`, `account-delete`, `email-disabled`, `email-enabled`) signed with the current key,
 ///   its `events` a JSON string as Apple sends it.
 public final class AppleIDStandIn: Sendable {
-    struct SigningKey {
-        let kid: String
-        let privateKey: JWTKit.Insecure.RSA.PrivateKey
-        let jwk: [String: String]
-    }
-
-    private let keys = NIOLockedValueBox<[SigningKey]>([])
+    private let keys: RotatingSigningKeys
     private let client: AppleClientCheck?
     /// Codes not yet exchanged, with the token they came with; refresh tokens issued, by token.
     private let codes = NIOLockedValueBox<[String: (sub: String, aud: String, identityToken: String)]>([:])
@@ -47,28 +41,13 @@ public final class AppleIDStandIn: Sendable {
 
     public init() throws {
         client = nil
-        try rotate()
+        keys = try RotatingSigningKeys(prefix: "standin-")
     }
 
     /// One that also exchanges codes and revokes tokens for clients of `clientKey`.
     public init(clientKey: AppleClientKey) async throws {
         client = try await .make(clientKey)
-        try rotate()
-    }
-
-    /// A new signing key; the JWKS keeps the one before it too, as Apple's lists several.
-    @discardableResult
-    func rotate() throws -> String {
-        let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let privateKey = try JWTKit.Insecure.RSA.PrivateKey(pem: backing.pemRepresentation)
-        let (modulus, exponent) = try JWTKit.Insecure.RSA.PublicKey(pem: backing.publicKey.pemRepresentation).getKeyPrimitives()
-        let kid = "standin-" + UUID().uuidString.prefix(8).lowercased()
-        let jwk = [
-            "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": modulus.base64URLEncodedString(),
-            "e": exponent.base64URLEncodedString(),
-        ]
-        keys.withLockedValue { $0 = Array(($0 + [SigningKey(kid: kid, privateKey: privateKey, jwk: jwk)]).suffix(2)) }
-        return kid
+        keys = try RotatingSigningKeys(prefix: "standin-")
     }
 
     struct NewIdentityToken: Decodable {
@@ -106,18 +85,14 @@ public final class AppleIDStandIn: Sendable {
     }
 
     func identityToken(_ new: NewIdentityToken) async throws -> String {
-        guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
-        let collection = JWTKeyCollection()
-        await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
         let now = Effects.system.now()
-        return try await collection.sign(
+        return try await keys.sign(
             IdentityClaims(
                 iss: IssuerClaim(value: new.iss ?? "https://appleid.apple.com"), aud: AudienceClaim(value: new.aud),
                 exp: ExpirationClaim(value: now.addingTimeInterval(TimeInterval(new.expiresIn ?? 600))), iat: IssuedAtClaim(value: now),
                 sub: SubjectClaim(value: new.sub), nonce: new.nonce, nonceSupported: true, email: new.email,
                 emailVerified: new.email.map { _ in (new.emailVerified ?? true) ? "true" : "false" }, isPrivateEmail: new.isPrivateEmail,
-                authTime: Int(now.timeIntervalSince1970)),
-            kid: JWKIdentifier(string: key.kid))
+                authTime: Int(now.timeIntervalSince1970)))
     }
 
     /// Apple's server-to-server notification claims: `events` is JSON inside a string.
@@ -131,9 +106,6 @@ public final class AppleIDStandIn: Sendable {
     }
 
     func notification(sub: String, type: String, aud: String) async throws -> String {
-        guard let key = keys.withLockedValue({ $0.last }) else { throw HTTPError(.internalServerError) }
-        let collection = JWTKeyCollection()
-        await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
         let now = Effects.system.now()
         var event: [String: Any] = ["type": type, "sub": sub, "event_time": Int(now.timeIntervalSince1970 * 1000)]
         if type.hasPrefix("email-") {
@@ -141,20 +113,15 @@ public final class AppleIDStandIn: Sendable {
             event["is_private_email"] = "true"
         }
         let events = String(decoding: try JSONSerialization.data(withJSONObject: event, options: [.sortedKeys]), as: UTF8.self)
-        return try await collection.sign(
+        return try await keys.sign(
             NotificationClaims(
                 iss: "https://appleid.apple.com", aud: AudienceClaim(value: aud), iat: IssuedAtClaim(value: now),
-                jti: IDClaim(value: UUID().uuidString.lowercased()), events: events),
-            kid: JWKIdentifier(string: key.kid))
+                jti: IDClaim(value: UUID().uuidString.lowercased()), events: events))
     }
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("auth/keys") { _, _ in
-            let body = try JSONSerialization.data(
-                withJSONObject: ["keys": self.keys.withLockedValue { $0.map(\.jwk) }], options: [.sortedKeys])
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: body)))
-        }
-        router.post("test/apple/keys/rotate") { _, _ in ["kid": try self.rotate()] }
+        router.get("auth/keys") { _, _ in try self.keys.jwksResponse() }
+        router.post("test/apple/keys/rotate") { _, _ in ["kid": try self.keys.rotate()] }
         router.post("test/apple/identity-tokens") { request, context in
             let new = try await request.decode(as: NewIdentityToken.self, context: context)
             let token = try await self.identityToken(new)
@@ -230,13 +197,5 @@ public final class AppleIDStandIn: Sendable {
         Response(
             status: .badRequest, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["error": error]))))
-    }
-}
-
-// The stand-in depends on no Huddle module, so it encodes base64url itself.
-extension Data {
-    fileprivate func base64URLEncodedString() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

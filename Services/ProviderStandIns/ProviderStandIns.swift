@@ -17,6 +17,7 @@ import NIOCore
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 /// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
+/// - with `google`, Sign in with Google's key set and controls (`GoogleStandIn`)
 /// - an OpenTelemetry collector's `POST /v1/traces` (OTLP/HTTP JSON) and `GET /test/traces/{traceId}` (`OTLPStandIn`)
 /// - what `mail`'s SMTP relay (`SMTPStandIn`) took: `GET /test/mail?to=`, and `POST /test/mail/outage`
 ///
@@ -28,7 +29,8 @@ import NIOCore
 /// `standin.football.matchday.file` (where the matchday's start is kept, so a restart continues it).
 public func buildProviderStandIns(
     reader: ConfigReader, logger: Logger, pushes: PushRecorder = PushRecorder(), appStore: AppStoreStandIn? = nil,
-    appleID: AppleIDStandIn? = nil, mail: MailRecorder = MailRecorder(), onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    appleID: AppleIDStandIn? = nil, google: GoogleStandIn? = nil, mail: MailRecorder = MailRecorder(),
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let tokens = StubTokens(defaultAppID: reader.string(forKey: "standin.appid", default: "huddle-dev-app"))
     let router = Router()
@@ -42,6 +44,7 @@ public func buildProviderStandIns(
     football.add(to: router)
     appStore?.add(to: router)
     appleID?.add(to: router)
+    google?.add(to: router)
     OTLPStandIn().add(to: router)
     mail.add(to: router)
     let matchdaySeed = reader.int(forKey: "standin.football.matchday.seed")

@@ -1,7 +1,10 @@
+import Configuration
 import Contracts
 import Foundation
 import HuddleKit
+import NIOHTTP1
 import ProviderStandIns
+import ServiceHTTP
 import ServiceKitTesting
 import Testing
 
@@ -59,6 +62,53 @@ struct AccountsThroughGatewayTests {
             try await signIn.changePassword(current: "second password 2", new: "fourth password 4")
             #expect(try await signIn.send(AuthAPI.me).email == email)
             #expect(try await mailbox.mails(to: email, subject: "Your Huddle password was changed", reaching: 2).count == 2)
+        }
+    }
+
+    /// The deployed stack and its stand-in's Google (for compose's development client id), or an
+    /// embedded stack trusting a stand-in made here.
+    static func withGoogleStack(body: (TestClient, TestClient, String) async throws -> Void) async throws {
+        let clientID = "huddle-dev.apps.googleusercontent.com"
+        if StackTests.deployedGateway != nil {
+            let standIn = try #require(standInURL, "HUDDLE_TEST_STANDIN_URL names the deployed stand-in")
+            return try await StackTests.withStack(store: .postgres) { gateway in
+                try await body(gateway, TestClient(baseURL: standIn), clientID)
+            }
+        }
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0"]))
+        let google = try GoogleStandIn()
+        try await withServerOnPort0({ buildProviderStandIns(reader: reader, logger: .quiet("google"), google: google, onListening: $0) }) {
+            standIn in
+            let config = ["auth.oauth.google.url": standIn, "auth.oauth.google.client-ids": clientID]
+            try await StackTests.withStack(store: .sqlite, config: config) { gateway in
+                try await body(gateway, TestClient(baseURL: standIn), clientID)
+            }
+        }
+    }
+
+    @Test("an Android player signs in with Google on two phones, sees both among their devices and signs the lost one out")
+    func googleOnTwoPhones() async throws {
+        try await Self.withGoogleStack { gateway, standIn, clientID in
+            let sub = "android-\(UUID().uuidString.prefix(10))"
+            func idToken() async throws -> String {
+                let ask: [String: String] = ["sub": sub, "aud": clientID, "nonce": "android-nonce", "name": "Andy Droid"]
+                return try expect(200, try await standIn.raw(.POST, "/test/google/id-tokens", json: ask)).decode([String: String].self)[
+                    "idToken"] ?? ""
+            }
+            let kept = HuddleKitTests.client(gateway), lost = HuddleKitTests.client(gateway)
+            let user = try await kept.signInWithGoogle(idToken: try await idToken(), nonce: "android-nonce")
+            #expect(try await lost.signInWithGoogle(idToken: try await idToken(), nonce: "android-nonce").id == user.id)
+            let devices = try await kept.signedInDevices()
+            #expect(devices.count == 2 && devices.filter(\.current).count == 1)
+            let other = try #require(devices.first { !$0.current })
+            try await kept.signOut(device: other.id)
+            do {
+                _ = try await lost.send(AuthAPI.me)
+                Issue.record("the lost phone is still signed in")
+            } catch let error as HuddleError {
+                #expect(error.kind == .sessionEnded || error.status == 401)
+            }
+            #expect(try await kept.signedInDevices().map(\.id) == devices.filter(\.current).map(\.id))
         }
     }
 }

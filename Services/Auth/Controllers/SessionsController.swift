@@ -15,6 +15,7 @@ struct SessionsController: Controller {
         router.on(AuthAPI.login, use: login)
         router.on(AuthAPI.oauthLogin, use: oauthLogin)
         router.on(AuthAPI.appleSignIn, use: appleSignIn)
+        router.on(AuthAPI.googleSignIn, use: googleSignIn)
         router.on(AuthAPI.appleNotifications, use: receiveAppleNotification)
         router.on(AuthAPI.refresh, use: refresh)
         router.on(AuthAPI.logout, use: logout)
@@ -62,6 +63,11 @@ struct SessionsController: Controller {
     /// `POST /v1/auth/oauth/apple`
     @Sendable func appleSignIn(_ body: AppleSignInRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
         try await fromDevice(request) { try await accounts.login(apple: body) }
+    }
+
+    /// `POST /v1/auth/oauth/google`
+    @Sendable func googleSignIn(_ body: GoogleSignInRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Session {
+        try await fromDevice(request) { try await accounts.login(google: body) }
     }
 
     /// `POST /v1/auth/apple/notifications`

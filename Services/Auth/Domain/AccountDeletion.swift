@@ -20,6 +20,7 @@ struct AccountDeletion: Sendable {
     let verifier: TokenVerifier
     let facebook: FacebookVerifier
     let apple: AppleIdentityVerifier
+    let google: GoogleIdentityVerifier
     let appleRevocations: AppleRevocations
     let logger: Logger
     var outbox: Outbox { Outbox(now: now) }
@@ -66,6 +67,11 @@ struct AccountDeletion: Sendable {
             guard let identity, identity.providerUserID == user.appleID else {
                 throw AuthError.reauthenticationRequired(
                     "Sign in with Apple again: the identity token is not this account's, or not fresh.")
+            }
+        case (nil, .google?, let token?):
+            let identity = try? await google.verify(token, nonce: nil, fresh: true)
+            guard let identity, identity.providerUserID == user.googleID else {
+                throw AuthError.reauthenticationRequired("Sign in with Google again: the ID token is not this account's, or not fresh.")
             }
         case (nil, .facebook?, let token?):
             let identity = try? await facebook.verify(token)

@@ -25,6 +25,7 @@ struct Accounts: Sendable {
     let verifier: TokenVerifier
     let facebook: FacebookVerifier
     let apple: AppleIdentityVerifier
+    let google: GoogleIdentityVerifier
     /// Exchanges a Sign in with Apple code for the refresh token deletion revokes; nil without a key.
     let appleTokens: AppleTokenExchange?
     let sealer: TokenSealer?
@@ -96,6 +97,10 @@ struct Accounts: Sendable {
             identity.sealedRefreshToken = try sealer.seal(try await appleTokens.refreshToken(for: code))
         }
         return try await signIn(as: identity, through: .apple)
+    }
+
+    func login(google request: GoogleSignInRequest) async throws -> Contracts.Session {
+        try await signIn(as: try await google.verify(request.idToken, nonce: request.nonce), through: .google)
     }
 
     /// Signs in with an identity a provider vouched for: the same provider account always maps to

@@ -12,6 +12,8 @@ struct User: Sendable, Equatable {
     var facebookID: String?
     /// Apple's user id (`sub`) for Sign in with Apple.
     var appleID: String? = nil
+    /// Google's user id (`sub`) for Sign in with Google.
+    var googleID: String? = nil
     /// Apple's refresh token for this member, sealed (`TokenSealer`): deletion revokes it.
     var appleRefreshToken: String? = nil
     /// Whether Apple forwards mail to the member's private relay address (its last notification says).
@@ -24,9 +26,10 @@ struct User: Sendable, Equatable {
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
         appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date,
-        emailVerifiedAt: Date? = nil
+        emailVerifiedAt: Date? = nil, googleID: String? = nil
     ) {
         self.emailVerifiedAt = emailVerifiedAt
+        self.googleID = googleID
         self.id = id
         self.email = email
         self.name = name
@@ -50,12 +53,13 @@ struct User: Sendable, Equatable {
 
 /// An outside account a member signs in with, and where auth keeps its id.
 enum SignInProvider: String, Sendable {
-    case facebook, apple
+    case facebook, apple, google
 
     var userID: WritableKeyPath<User, String?> {
         switch self {
         case .facebook: \.facebookID
         case .apple: \.appleID
+        case .google: \.googleID
         }
     }
 }

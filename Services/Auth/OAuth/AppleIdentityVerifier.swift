@@ -27,7 +27,7 @@ struct AppleIdentityVerifier: Sendable {
     static let issuer = "https://appleid.apple.com"
 
     let settings: Settings
-    let keySet: AppleKeySet
+    let keySet: ProviderKeySet
     let logger: Logger
     /// The module's clock, against which a token without a nonce must be recent.
     let now: @Sendable () -> Date
@@ -36,8 +36,9 @@ struct AppleIdentityVerifier: Sendable {
         self.settings = settings
         self.logger = logger
         self.now = now
-        keySet = AppleKeySet(
-            url: settings.baseURL + "/auth/keys", httpClient: httpClient, timeout: settings.timeout, refetchAfter: settings.refetchAfter,
+        keySet = ProviderKeySet(
+            provider: "Apple", url: settings.baseURL + "/auth/keys", httpClient: httpClient, timeout: settings.timeout,
+            refetchAfter: settings.refetchAfter,
             logger: logger)
     }
 
@@ -169,57 +170,5 @@ struct LenientBool: Codable, Sendable, Equatable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
-    }
-}
-
-/// Apple's public keys, fetched on first use and again (at most every `refetchAfter`) when a token
-/// names a `kid` the set lacks: Apple rotates its keys without notice.
-actor AppleKeySet {
-    let keys = JWTKeyCollection()
-    private var known: Set<String> = []
-    private var fetchedAt: ContinuousClock.Instant?
-    private let url: String
-    private let httpClient: HTTPClient
-    private let timeout: Duration
-    private let refetchAfter: Duration
-    private let logger: Logger
-
-    init(url: String, httpClient: HTTPClient, timeout: Duration, refetchAfter: Duration, logger: Logger) {
-        self.url = url
-        self.httpClient = httpClient
-        self.timeout = timeout
-        self.refetchAfter = refetchAfter
-        self.logger = logger
-    }
-
-    /// Whether `kid` is one of Apple's keys, asking Apple again once if it was not.
-    func knows(_ kid: String) async throws -> Bool {
-        if known.contains(kid) { return true }
-        if let fetchedAt, ContinuousClock.now - fetchedAt < refetchAfter { return false }
-        try await fetch()
-        return known.contains(kid)
-    }
-
-    private func fetch() async throws {
-        struct KeySet: Decodable {
-            struct Key: Decodable { let kid: String? }
-            let keys: [Key]
-        }
-        let body: ByteBuffer
-        do {
-            let response = try await httpClient.callProvider("Apple", "keys", .toProvider(url), timeout: .init(timeout))
-            guard response.status.code == 200 else { throw AuthError.oauthProviderUnavailable }
-            body = try await response.body.collect(upTo: 1 << 20)
-        } catch {
-            logger.warning("Apple's key set could not be fetched: \(error)")
-            throw AuthError.oauthProviderUnavailable
-        }
-        let json = String(buffer: body)
-        guard let set = try? JSONDecoder().decode(KeySet.self, from: Data(json.utf8)), (try? await keys.add(jwksJSON: json)) != nil else {
-            logger.warning("Apple's key set could not be read")
-            throw AuthError.oauthProviderUnavailable
-        }
-        known.formUnion(set.keys.compactMap(\.kid))
-        fetchedAt = .now
     }
 }

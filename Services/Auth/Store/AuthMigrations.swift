@@ -127,5 +127,9 @@ enum AuthMigrations {
         Migration(version: 18, name: "verified addresses") { kind in
             ["ALTER TABLE users ADD COLUMN email_verified_at \(kind.timestamp)", "ALTER TABLE account_tokens ADD COLUMN new_email TEXT"]
         },
+        // Sign in with Google: Google's user id, one account each.
+        Migration(version: 19, name: "Google user ids") { _ in
+            ["ALTER TABLE users ADD COLUMN google_id TEXT", "CREATE UNIQUE INDEX users_google_id ON users (google_id)"]
+        },
     ]
 }

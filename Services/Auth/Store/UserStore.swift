@@ -14,7 +14,7 @@ protocol UserStore: Sendable {
     func user(email: String, on sql: any SQLDatabase) async throws -> User?
     /// The member linked to `provider`'s account `id`.
     func user(_ provider: SignInProvider, id: String, on sql: any SQLDatabase) async throws -> User?
-    /// Saves name, picture, sports and the Facebook and Apple links.
+    /// Saves name, picture, sports and the Facebook, Apple and Google links.
     func update(_ user: User, on sql: any SQLDatabase) async throws
     /// Sets the password's hash (a reset or a change); `update` leaves it alone.
     func setPasswordHash(_ hash: String, of user: UserID, on sql: any SQLDatabase) async throws
@@ -29,7 +29,7 @@ protocol UserStore: Sendable {
 struct SQLUserStore: UserStore {
     static let columns = [
         "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token",
-        "apple_email_forwarding", "roles", "created_at", "email_verified_at",
+        "apple_email_forwarding", "roles", "created_at", "email_verified_at", "google_id",
     ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
@@ -44,7 +44,7 @@ struct SQLUserStore: UserStore {
                 SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
                 SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
                 SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt),
-                SQLBind(user.emailVerifiedAt)
+                SQLBind(user.emailVerifiedAt), SQLBind(user.googleID)
             )
             .ignoringConflicts().returning("id").all()
         if inserted.isEmpty { throw AuthError.emailTaken }
@@ -69,6 +69,7 @@ struct SQLUserStore: UserStore {
             .set("sports", to: SQLBind(user.sports.storedList))
             .set("facebook_id", to: SQLBind(user.facebookID))
             .set("apple_id", to: SQLBind(user.appleID))
+            .set("google_id", to: SQLBind(user.googleID))
             .set("apple_refresh_token", to: SQLBind(user.appleRefreshToken))
             .set("apple_email_forwarding", to: SQLBind(user.appleEmailForwarding))
             .where("id", .equal, SQLBind(user.id.description))
@@ -130,6 +131,7 @@ struct SQLUserStore: UserStore {
             appleEmailForwarding: try row.decode(column: "apple_email_forwarding", as: Bool?.self),
             roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self),
-            emailVerifiedAt: try row.decode(column: "email_verified_at", as: Date?.self))
+            emailVerifiedAt: try row.decode(column: "email_verified_at", as: Date?.self),
+            googleID: try row.decode(column: "google_id", as: String?.self))
     }
 }

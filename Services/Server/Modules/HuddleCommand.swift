@@ -74,6 +74,9 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["auth.oauth.facebook.appsecret"] = "development-only"
             // Sign in with Apple against the stand-in, for the demo app's id, codes exchanged with a key made now.
             defaults.merge(appleKey.settings(standInURL: Self.standInURL, clientID: Self.appID)) { _, new in new }
+            // Sign in with Google against the stand-in, for a development client id.
+            defaults["auth.oauth.google.url"] = Self.standInURL
+            defaults["auth.oauth.google.client-ids"] = Self.googleClientID
             defaults["catalog.weather.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
@@ -126,7 +129,9 @@ public struct HuddleCommand: AsyncParsableCommand {
                     portKey: "standin.http.port",
                     buildProviderStandIns(
                         reader: reader, logger: logger, pushes: pushes, appStore: appStore,
-                        appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID])), mail: mail)),
+                        appleID: try await AppleIDStandIn(clientKey: appleKey.registered(clientIDs: [Self.appID])),
+                        google: try GoogleStandIn(),
+                        mail: mail)),
                 NamedListener(
                     "the APNs stand-in", at: "\(host):\(reader.int(forKey: "standin.apns.http.port", default: 8091))",
                     portKey: "standin.apns.http.port", try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)),
@@ -180,6 +185,8 @@ extension HuddleCommand {
     static let apnsStandInURL = "https://127.0.0.1:8091"
     /// The demo app's bundle id, which purchases expects and the stand-in App Store signs for.
     static let appID = "dev.huddle.app"
+    /// The Google OAuth client id ID tokens are issued to in development.
+    static let googleClientID = "huddle-dev.apps.googleusercontent.com"
 
     /// Entry point of the `huddle` executable.
     public static func start() async { await main() }

@@ -19,7 +19,8 @@ public enum StandInCommand {
         }
         let mail = MailRecorder()
         let stub = buildProviderStandIns(
-            reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn(), mail: mail)
+            reader: reader, logger: logger, pushes: pushes, appStore: appStore, appleID: try AppleIDStandIn(), google: try GoogleStandIn(),
+            mail: mail)
         let apns = try await buildAPNsStandIn(reader: reader, logger: logger, pushes: pushes)
         let smtp = try await SMTPStandIn(reader: reader, recorder: mail, logger: logger)
         try await ServiceGroup(services: [stub, apns, smtp], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()

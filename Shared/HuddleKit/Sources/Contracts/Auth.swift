@@ -61,7 +61,7 @@ public struct AppleSignInRequest: Codable, Equatable, Sendable, FieldConstraints
 /// provider the account signs in with (a Sign in with Apple identity token, a Facebook access token).
 public struct DeleteAccountRequest: Codable, Equatable, Sendable, FieldConstraints {
     public enum Provider: String, Codable, Sendable, CaseIterable, WireEnum {
-        case apple, facebook
+        case apple, facebook, google
     }
 
     public var password: String?
@@ -295,4 +295,16 @@ public struct ChangeEmailRequest: Codable, Equatable, Sendable, FieldConstraints
     public static var constraints: [String: JSONSchema] {
         ["email": RegisterRequest.emailSchema, "password": .text(1...RegisterRequest.passwordLength.upperBound)]
     }
+}
+
+/// Sign in with Google: the ID token Google's SDK gave the app, and the nonce the app put in its
+/// request, when it put one.
+public struct GoogleSignInRequest: Codable, Equatable, Sendable, FieldConstraints {
+    public var idToken: String
+    public var nonce: String?
+    public init(idToken: String, nonce: String? = nil) {
+        self.idToken = idToken
+        self.nonce = nonce
+    }
+    public static var constraints: [String: JSONSchema] { ["idToken": .text(1...8192), "nonce": .text(1...256)] }
 }

@@ -32,6 +32,13 @@ extension HuddleClient {
         return await begin(try await send(AuthAPI.appleSignIn, body: request))
     }
 
+    /// Signs in with what Google's Sign-In SDK gave the app: the ID token, and the nonce the app put in
+    /// its request when it put one (Android phones sign in this way).
+    @discardableResult
+    public func signInWithGoogle(idToken: String, nonce: String? = nil) async throws -> SessionUser {
+        await begin(try await send(AuthAPI.googleSignIn, body: GoogleSignInRequest(idToken: idToken, nonce: nonce)))
+    }
+
     /// "Forgot password?": mails a reset link (and its token) to `email` if it has an account. The
     /// answer is the same either way, so tell the player to look in their mail, whatever happens.
     public func forgotPassword(email: String) async throws {

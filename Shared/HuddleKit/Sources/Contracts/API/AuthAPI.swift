@@ -17,6 +17,12 @@ public enum AuthAPI {
             + "nonce as the SHA-256 hex of rawNonce); the account is keyed by Apple's user id, made on first use and linked by "
             + "verified email; name is what Apple gives the app on the first sign-in only",
         problems: [.invalidProviderToken, .oauthProviderUnavailable, .accountSuspended])
+    public static let googleSignIn = Endpoint<Anyone, GoogleSignInRequest, Session>(
+        .post, "/v1/auth/oauth/google", owner: .auth,
+        summary: "Sign in with Google: the ID token is verified against Google's keys (RS256 by kid, issuer accounts.google.com, "
+            + "audience one of the deployment's client ids, expiry, and the nonce when sent); the account is keyed by Google's user id, "
+            + "made on first use and linked by verified email",
+        problems: [.invalidProviderToken, .oauthProviderUnavailable, .accountSuspended])
     public static let appleNotifications = Endpoint<Anyone, AppleNotificationBody, AppleNotificationReceipt>(
         .post, "/v1/auth/apple/notifications", owner: .auth,
         summary: "Sign in with Apple's server-to-server notifications (a JWT signed by Apple): consent-revoked ends the member's "
@@ -101,7 +107,8 @@ public enum AuthAPI {
         .get, "/.well-known/jwks.json", owner: .auth, summary: "The public keys that verify access tokens")
 
     public static let all: [APIOperation] = [
-        register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, appleNotifications.operation, refresh.operation,
+        register.operation, login.operation, oauthLogin.operation, appleSignIn.operation, googleSignIn.operation,
+        appleNotifications.operation, refresh.operation,
         logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, verifyEmail.operation,
         resendVerification.operation,
         changeEmail.operation, sessions.operation,
