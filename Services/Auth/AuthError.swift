@@ -20,6 +20,12 @@ enum AuthError: ProblemError {
     case cannotFollowSelf
     /// A mailed token that is unknown, used, replaced or expired.
     case invalidToken
+    /// A sign-in of an account with a second factor on, without a right code.
+    case secondFactorRequired(String)
+    /// A code that is not the authenticator's current one (confirming or turning off the factor).
+    case wrongSecondFactorCode
+    case secondFactorOn
+    case secondFactorNotPending
     /// A moderator suspended the account until `until`, or banned it (nil).
     case accountSuspended(until: Date?)
 
@@ -55,6 +61,16 @@ enum AuthError: ProblemError {
         case .unsupportedProvider(let name):
             Problem(
                 .unknownProvider, title: "Unknown provider", detail: "No sign-in provider named '\(name)'.")
+        case .secondFactorRequired(let reason):
+            Problem(.secondFactorRequired, title: "Second factor required", detail: reason)
+        case .wrongSecondFactorCode:
+            Problem(
+                .validationFailed, title: "Invalid code", detail: "The code is not the authenticator's current one.",
+                errors: [.init(field: "code", message: "is not the current code")])
+        case .secondFactorOn:
+            Problem(.secondFactorState, title: "Second factor on", detail: "Turn the second factor off before setting up another.")
+        case .secondFactorNotPending:
+            Problem(.secondFactorState, title: "No second factor to confirm", detail: "Set a second factor up first.")
         case .invalidToken:
             Problem(
                 .invalidToken, title: "Invalid token", detail: "The token is unknown, already used, replaced by a later one or expired.")

@@ -45,9 +45,11 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let addresses = EmailAddresses(
         database: service.database, users: users, tokens: tokens, hasher: hasher, mails: mails, queue: mailQueue,
         verifyPage: settings.mail.linkBase + "/verify-email", now: now)
+    let secondFactors = SecondFactors(database: service.database, users: users, store: SQLSecondFactorStore(), now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(), lifetime: settings.sessionLifetime,
-        addresses: addresses, hasher: hasher, issuer: issuer, verifier: service.verifier,
+        addresses: addresses, secondFactors: secondFactors, staffNeedSecondFactor: settings.staffNeedSecondFactor, hasher: hasher,
+        issuer: issuer, verifier: service.verifier,
         facebook: FacebookVerifier(
             settings: settings.facebook, httpClient: dependencies.providerClient, logger: dependencies.logger, now: now),
         apple: AppleIdentityVerifier(
@@ -87,7 +89,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         SessionsController(
             accounts: accounts, passwords: passwords, addresses: addresses, profiles: profiles, appleNotifications: appleNotifications),
         UsersController(
-            profiles: profiles, accounts: accounts, passwords: passwords, addresses: addresses, deletion: deletion, exports: exports),
+            profiles: profiles, accounts: accounts, passwords: passwords, addresses: addresses, secondFactors: secondFactors,
+            deletion: deletion, exports: exports),
         AdminController(deletions: DeletionTracking(database: service.database, store: deletions, dependencies: dependencies)),
         AuthInternalController(profiles: profiles, keys: keys))
     try service.publishEvents()

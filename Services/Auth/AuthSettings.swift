@@ -14,6 +14,8 @@ struct AuthSettings: Sendable {
     var facebook: FacebookVerifier.Settings
     var apple: AppleIdentityVerifier.Settings
     var google: GoogleIdentityVerifier.Settings
+    /// `auth.staff.second-factor`: `required` makes staff work need a session signed in with a second factor.
+    var staffNeedSecondFactor: Bool
     /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
     var appleTokens: AppleTokenExchange.Settings?
     var appleRefreshKey: TokenSealer?
@@ -60,6 +62,7 @@ struct AuthSettings: Sendable {
             audiences: Set(reader.list("auth.oauth.apple.audiences")),
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
+        staffNeedSecondFactor = reader.text("auth.staff.second-factor", default: "optional") == "required"
         google = GoogleIdentityVerifier.Settings(
             baseURL: reader.text("auth.oauth.google.url", default: "https://www.googleapis.com"),
             clientIDs: Set(reader.list("auth.oauth.google.client-ids")),

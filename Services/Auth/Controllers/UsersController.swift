@@ -9,6 +9,7 @@ struct UsersController: Controller {
     let accounts: Accounts
     let passwords: Passwords
     let addresses: EmailAddresses
+    let secondFactors: SecondFactors
     let deletion: AccountDeletion
     let exports: DataExports
 
@@ -19,6 +20,9 @@ struct UsersController: Controller {
         router.on(AuthAPI.changePassword, use: changePassword)
         router.on(AuthAPI.changeEmail, use: changeEmail)
         router.on(AuthAPI.resendVerification, use: resendVerification)
+        router.on(AuthAPI.setUpSecondFactor, use: setUpSecondFactor)
+        router.on(AuthAPI.confirmSecondFactor, use: confirmSecondFactor)
+        router.on(AuthAPI.turnOffSecondFactor, use: turnOffSecondFactor)
         router.on(AuthAPI.sessions, use: sessions)
         router.on(AuthAPI.endSession, use: endSession)
         router.on(AuthAPI.requestExport, use: requestExport)
@@ -65,6 +69,26 @@ struct UsersController: Controller {
     @Sendable func resendVerification(_ request: Request, _ context: AuthenticatedContext) async throws -> Accepted {
         try await addresses.resend(for: context.userID, client: "user:\(context.userID)")
         return Accepted()
+    }
+
+    /// `POST /v1/users/me/second-factor`
+    @Sendable func setUpSecondFactor(_ request: Request, _ context: AuthenticatedContext) async throws -> SecondFactorSetup {
+        try await secondFactors.setUp(for: context.userID)
+    }
+
+    /// `POST /v1/users/me/second-factor/confirm`
+    @Sendable func confirmSecondFactor(_ body: SecondFactorCode, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> RecoveryCodes
+    {
+        try await secondFactors.confirm(body, for: context.userID)
+    }
+
+    /// `DELETE /v1/users/me/second-factor`
+    @Sendable func turnOffSecondFactor(_ body: SecondFactorCode, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> NoContent
+    {
+        try await secondFactors.turnOff(body, for: context.userID)
+        return NoContent()
     }
 
     /// `GET /v1/users/me/sessions`

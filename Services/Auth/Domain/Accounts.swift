@@ -20,6 +20,10 @@ struct Accounts: Sendable {
     let lifetime: SessionLifetime
     /// Mails the token that proves a new account's address.
     let addresses: EmailAddresses
+    /// Asked for the code of an account with a second factor on, at every sign-in.
+    let secondFactors: SecondFactors
+    /// `auth.staff.second-factor: required`: tokens say so, and staff work needs a session signed in with a code.
+    let staffNeedSecondFactor: Bool
     let hasher: PasswordHasher
     let issuer: TokenIssuer
     let verifier: TokenVerifier
@@ -80,7 +84,7 @@ struct Accounts: Sendable {
         guard try await hasher.verify(request.password, against: user?.passwordHash), let user else {
             throw AuthError.invalidCredentials
         }
-        return try await startSession(for: user) { sql in
+        return try await startSession(for: user, code: request.code) { sql in
             try await attempts.clear(email: email, on: sql)
         }
     }
@@ -179,12 +183,12 @@ struct Accounts: Sendable {
             // A rotated token came back: it was stolen or replayed, so the whole session ends.
             try await revoke(session)
             throw AuthError.invalidRefreshToken
-        case .rotated(let session, let userID):
+        case .rotated(let session, let userID, let secondFactor):
             guard let user = try await database.read({ sql in try await users.user(id: userID, on: sql) }) else {
                 throw AuthError.invalidRefreshToken
             }
             try await database.read { sql in try await suspensions.refuseIfSuspended(user.id, on: sql) }
-            return try await makeSession(user: user, session: session, refreshToken: newToken)
+            return try await makeSession(user: user, session: session, refreshToken: newToken, secondFactor: secondFactor)
         }
     }
 
@@ -217,25 +221,36 @@ struct Accounts: Sendable {
     /// A new session for `user`, who has just proven who they are another way (a reset token).
     func signedIn(_ user: User) async throws -> Contracts.Session { try await startSession(for: user) { _ in } }
 
-    /// Runs `prepare` and creates the session in one transaction, then signs the access token.
+    /// Runs `prepare` and creates the session in one transaction, then signs the access token. An
+    /// account with a second factor on needs `code` (only a password sign-in has one): without a
+    /// right one nothing is written, so a wrong code counts as a failed sign-in.
     private func startSession(
-        for user: User, prepare: @escaping @Sendable (any SQLDatabase) async throws -> Void
+        for user: User, code: String? = nil, prepare: @escaping @Sendable (any SQLDatabase) async throws -> Void
     ) async throws -> Contracts.Session {
         let session = SessionID()
         let refreshToken = RefreshToken.generate()
-        try await database.transaction { sql in
+        let secondFactor = try await database.transaction { sql -> Bool in
             try await suspensions.refuseIfSuspended(user.id, on: sql)
+            let proven = try await secondFactors.check(code, of: user.id, on: sql)
+            if proven == false {
+                throw AuthError.secondFactorRequired(
+                    code == nil
+                        ? "This account has a second factor on: sign in with the email, the password and the authenticator's code."
+                        : "The code is not the authenticator's current one, or was used already.")
+            }
             try await prepare(sql)
             let now = self.now()
             try await sessions.insert(
                 session: session, user: user.id, expiresAt: lifetime.expiry(createdAt: now, usedAt: now),
-                refreshHash: RefreshToken.hash(refreshToken), userAgent: SignInDevice.userAgent, on: sql)
+                refreshHash: RefreshToken.hash(refreshToken), userAgent: SignInDevice.userAgent, secondFactor: proven == true, on: sql)
+            return proven == true
         }
-        return try await makeSession(user: user, session: session, refreshToken: refreshToken)
+        return try await makeSession(user: user, session: session, refreshToken: refreshToken, secondFactor: secondFactor)
     }
 
-    private func makeSession(user: User, session: SessionID, refreshToken: String) async throws -> Contracts.Session {
-        let accessToken = try await issuer.accessToken(for: user, session: session, roles: roles(of: user))
+    private func makeSession(user: User, session: SessionID, refreshToken: String, secondFactor: Bool) async throws -> Contracts.Session {
+        let accessToken = try await issuer.accessToken(
+            for: user, session: session, roles: roles(of: user), secondFactor: secondFactor, staffNeedSecondFactor: staffNeedSecondFactor)
         return Contracts.Session(
             user: user.sessionUser, accessToken: accessToken, refreshToken: refreshToken, expiresIn: Int(issuer.accessLifetime))
     }

@@ -13,6 +13,7 @@ struct DeletionTracking: Sendable {
 
     func progress(of user: UserID, askedBy identity: Identity) async throws -> DeletionProgress {
         guard identity.isAdministrator else { throw CommonError.forbidden("Only administrators follow account deletions.") }
+        try identity.requireSecondFactorForStaffWork()
         guard let (event, deletedAt) = try await database.read({ sql in try await store.deletion(of: user, on: sql) }) else {
             throw CommonError.notFound("No deleted account with id \(user).")
         }

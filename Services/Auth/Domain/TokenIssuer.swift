@@ -57,9 +57,14 @@ actor TokenIssuer {
         ])
     }
 
-    func accessToken(for user: User, session: SessionID, roles: Set<Role>) async throws -> String {
+    func accessToken(
+        for user: User, session: SessionID, roles: Set<Role>, secondFactor: Bool = false, staffNeedSecondFactor: Bool = false
+    ) async throws -> String {
         try await keys.sign(
-            AccessClaims(userID: user.id, sessionID: session, roles: roles, issuedAt: now(), lifetime: accessLifetime), kid: signingKeyID)
+            AccessClaims(
+                userID: user.id, sessionID: session, roles: roles, issuedAt: now(), lifetime: accessLifetime, secondFactor: secondFactor,
+                staffNeedSecondFactor: staffNeedSecondFactor),
+            kid: signingKeyID)
     }
 
     var jwks: JWKS { published }

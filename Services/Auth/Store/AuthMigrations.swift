@@ -131,5 +131,17 @@ enum AuthMigrations {
         Migration(version: 19, name: "Google user ids") { _ in
             ["ALTER TABLE users ADD COLUMN google_id TEXT", "CREATE UNIQUE INDEX users_google_id ON users (google_id)"]
         },
+        // A second factor (TOTP) with its recovery codes, and whether a session was signed in with it.
+        Migration(version: 20, name: "second factors") { kind in
+            [
+                """
+                CREATE TABLE second_factors (
+                    user_id TEXT PRIMARY KEY, secret TEXT NOT NULL, created_at \(kind.timestamp) NOT NULL,
+                    confirmed_at \(kind.timestamp), last_step BIGINT NOT NULL)
+                """,
+                "CREATE TABLE recovery_codes (user_id TEXT NOT NULL, hash TEXT NOT NULL, used_at \(kind.timestamp), PRIMARY KEY (user_id, hash))",
+                "ALTER TABLE sessions ADD COLUMN second_factor BOOLEAN NOT NULL DEFAULT FALSE",
+            ]
+        },
     ]
 }

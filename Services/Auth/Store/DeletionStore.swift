@@ -39,6 +39,7 @@ struct SQLDeletionStore: DeletionStore {
         try await sql.delete(from: "follows").where("follower_id", .equal, id).orWhere("followee_id", .equal, id).run()
         try await sql.delete(from: "login_failures").where("email", .equal, SQLBind(user.email)).run()
         try await SQLAccountTokenStore().erase(user: user.id, email: user.email, on: sql)
+        try await SQLSecondFactorStore().remove(user.id, on: sql)
         try await MailQueue.erase(recipient: user.email, on: sql)
         try await sql.delete(from: "users").where("id", .equal, id).run()
         return open

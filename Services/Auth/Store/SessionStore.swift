@@ -5,8 +5,10 @@ import ServerContracts
 
 /// Sessions and their refresh tokens (stored only as SHA-256 hashes).
 protocol SessionStore: Sendable {
+    /// `secondFactor`: signed in with the second factor's code, which its refreshed tokens say too.
     func insert(
-        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, on sql: any SQLDatabase
+        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, secondFactor: Bool,
+        on sql: any SQLDatabase
     ) async throws
     /// Marks a refresh token used and issues its successor in the same session.
     /// Swaps the refresh token and, the session being used now, moves its end by `lifetime`.
@@ -31,7 +33,7 @@ extension SessionStore {
 }
 
 enum RotationOutcome: Sendable, Equatable {
-    case rotated(session: SessionID, user: UserID)
+    case rotated(session: SessionID, user: UserID, secondFactor: Bool)
     /// The token was already used once: someone replayed it. The caller revokes the session.
     case reused(session: SessionID)
     /// Unknown token, or its session ended or expired.
@@ -43,13 +45,15 @@ struct SQLSessionStore: SessionStore {
     let now: @Sendable () -> Date
 
     func insert(
-        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, on sql: any SQLDatabase
+        session: SessionID, user: UserID, expiresAt: Date, refreshHash: String, userAgent: String?, secondFactor: Bool,
+        on sql: any SQLDatabase
     ) async throws {
         let createdAt = now()
-        try await sql.insert(into: "sessions").columns("id", "user_id", "created_at", "expires_at", "last_used_at", "user_agent")
+        try await sql.insert(into: "sessions")
+            .columns("id", "user_id", "created_at", "expires_at", "last_used_at", "user_agent", "second_factor")
             .values(
                 SQLBind(session.description), SQLBind(user.description), SQLBind(createdAt), SQLBind(expiresAt), SQLBind(createdAt),
-                SQLBind(userAgent)
+                SQLBind(userAgent), SQLBind(secondFactor)
             )
             .run()
         try await insertToken(refreshHash, session: session, at: createdAt, on: sql)
@@ -73,7 +77,7 @@ struct SQLSessionStore: SessionStore {
             return used.flatMap(SessionID.init).map { .reused(session: $0) } ?? .invalid
         }
         guard
-            let row = try await sql.select().columns("user_id", "created_at", "expires_at", "revoked_at").from("sessions")
+            let row = try await sql.select().columns("user_id", "created_at", "expires_at", "revoked_at", "second_factor").from("sessions")
                 .where("id", .equal, SQLBind(session.description)).first(),
             try row.decode(column: "revoked_at", as: Date?.self) == nil,
             try row.decode(column: "expires_at", as: Date.self) > now,
@@ -85,7 +89,7 @@ struct SQLSessionStore: SessionStore {
         if let userAgent { used = used.set("user_agent", to: SQLBind(userAgent)) }
         try await used.where("id", .equal, SQLBind(session.description)).run()
         try await insertToken(newHash, session: session, at: now, on: sql)
-        return .rotated(session: session, user: user)
+        return .rotated(session: session, user: user, secondFactor: try row.decode(column: "second_factor", as: Bool.self))
     }
 
     func revoke(_ session: SessionID, at: Date, on sql: any SQLDatabase) async throws -> Bool {

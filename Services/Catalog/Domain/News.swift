@@ -19,6 +19,7 @@ struct News: Sendable {
     /// 403 unless `identity` is an administrator: only they publish.
     static func requirePublisher(_ identity: Identity?) throws {
         guard identity?.isAdministrator == true else { throw CommonError.forbidden("Only administrators publish news.") }
+        try identity?.requireSecondFactorForStaffWork()
     }
 
     func ingest(_ request: NewsIngestRequest) async throws -> NewsIngestResult {

@@ -85,6 +85,7 @@ struct Places: Sendable {
     /// 403 unless `identity` is an administrator: only they change courses and venues.
     func requireAdministrator(_ identity: Identity) throws {
         guard identity.isAdministrator else { throw CommonError.forbidden("Only administrators can change courses and venues.") }
+        try identity.requireSecondFactorForStaffWork()
     }
 
     private func publish(_ course: Course, on sql: any SQLDatabase) async throws {

@@ -68,6 +68,7 @@ enum ConsoleTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label>Email <input type="email" name="email" id="email" value="{{email}}" autocomplete="username" required></label>
         <label>Password <input type="password" name="password" id="password" autocomplete="current-password" required></label>
+        <label>Code from your authenticator, if your second factor is on <input type="text" name="code" id="code" inputmode="numeric" autocomplete="one-time-code" maxlength="32"></label>
         <button type="submit" id="sign-in-button">Sign in</button>
         </form>
         """

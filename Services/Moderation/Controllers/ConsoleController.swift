@@ -52,7 +52,8 @@ struct ConsoleController: Controller {
                 throw CommonError.forbidden("This sign-in form has expired: sign in again.")
             }
             do {
-                let (cookie, _) = try await sessions.signIn(email: form.email, password: form.password, requestID: context.requestID)
+                let (cookie, _) = try await sessions.signIn(
+                    email: form.email, password: form.password, code: form.code, requestID: context.requestID)
                 var headers = HTTPFields()
                 headers.append(
                     HTTPField(name: .setCookie, value: self.cookie(ConsoleAPI.sessionCookie, cookie, request: request).description))

@@ -35,10 +35,12 @@ struct ConsoleSessions: Sendable {
 
     /// A new session for a moderator's email and password; answers the cookie to set. Auth's own
     /// refusals (wrong password, too many attempts, a suspension) are passed on as auth stated them.
-    func signIn(email: String, password: String, requestID: String) async throws -> (cookie: String, session: ConsoleSession) {
+    func signIn(email: String, password: String, code: String?, requestID: String) async throws -> (cookie: String, session: ConsoleSession)
+    {
         var session = try await auth.call(
-            AuthAPI.login, body: LoginRequest(email: email, password: password), requestID: requestID,
-            relaying: [.invalidCredentials, .tooManyAttempts, .accountSuspended, .validationFailed])
+            AuthAPI.login, body: LoginRequest(email: email, password: password, code: code.flatMap { $0.isEmpty ? nil : $0 }),
+            requestID: requestID,
+            relaying: [.invalidCredentials, .tooManyAttempts, .accountSuspended, .validationFailed, .secondFactorRequired])
         var identity: Identity
         switch try await check(session.accessToken) {
         case .valid(let verified): identity = verified

@@ -16,6 +16,7 @@ struct Moderators: Sendable {
     /// with the other moderators, so they are told of new cases too.
     func require(_ identity: Identity) async throws {
         if identity.isAdministrator {
+            try identity.requireSecondFactorForStaffWork()
             // Idempotent: a repeat changes nothing.
             _ = try await database.transaction { sql in try await store.seed(identity.userID, at: now(), on: sql) }
             return
@@ -23,6 +24,7 @@ struct Moderators: Sendable {
         guard try await database.read({ sql in try await store.isModerator(identity.userID, on: sql) }) else {
             throw CommonError.forbidden("Only moderators work on cases.")
         }
+        try identity.requireSecondFactorForStaffWork()
     }
 
     func grant(_ user: UserID, by identity: Identity) async throws -> Moderator {
@@ -43,5 +45,6 @@ struct Moderators: Sendable {
 
     private func requireAdministrator(_ identity: Identity) throws {
         guard identity.isAdministrator else { throw CommonError.forbidden("Only administrators grant the moderator role.") }
+        try identity.requireSecondFactorForStaffWork()
     }
 }

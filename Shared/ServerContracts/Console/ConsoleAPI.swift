@@ -77,13 +77,16 @@ public struct ConsoleSignInForm: Codable, Sendable, Equatable, FormBody, FieldCo
     public var csrf: String
     public var email: String
     public var password: String
-    public init(csrf: String, email: String, password: String) {
+    /// The authenticator's code, for a moderator with a second factor on.
+    public var code: String?
+    public init(csrf: String, email: String, password: String, code: String? = nil) {
         self.csrf = csrf
         self.email = email
         self.password = password
+        self.code = code
     }
     public static var constraints: [String: JSONSchema] {
-        ["csrf": .text(1...ConsoleLimits.token), "email": .text(1...254), "password": .text(1...1024)]
+        ["csrf": .text(1...ConsoleLimits.token), "email": .text(1...254), "password": .text(1...1024), "code": .text(0...32)]
     }
 }
 

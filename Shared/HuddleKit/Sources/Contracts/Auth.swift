@@ -16,9 +16,12 @@ public struct RegisterRequest: Codable, Equatable, Sendable {
 public struct LoginRequest: Codable, Equatable, Sendable {
     public var email: String
     public var password: String
-    public init(email: String, password: String) {
+    /// The authenticator's current code (or a recovery code), for an account with a second factor on.
+    public var code: String?
+    public init(email: String, password: String, code: String? = nil) {
         self.email = email
         self.password = password
+        self.code = code
     }
 }
 
@@ -307,4 +310,28 @@ public struct GoogleSignInRequest: Codable, Equatable, Sendable, FieldConstraint
         self.nonce = nonce
     }
     public static var constraints: [String: JSONSchema] { ["idToken": .text(1...8192), "nonce": .text(1...256)] }
+}
+
+/// `POST /v1/users/me/second-factor`: the secret to put in an authenticator app (as text, or as the
+/// `otpauth://` URI in a QR code). The factor is off until a first code confirms it.
+public struct SecondFactorSetup: Codable, Equatable, Sendable {
+    public var secret: String
+    public var otpauthUri: String
+    public init(secret: String, otpauthUri: String) {
+        self.secret = secret
+        self.otpauthUri = otpauthUri
+    }
+}
+
+/// A code from the authenticator (six digits), or a recovery code where one is taken.
+public struct SecondFactorCode: Codable, Equatable, Sendable, FieldConstraints {
+    public var code: String
+    public init(code: String) { self.code = code }
+    public static var constraints: [String: JSONSchema] { ["code": .text(1...32)] }
+}
+
+/// Single-use codes that stand in for the authenticator once each; shown once, when the factor is turned on.
+public struct RecoveryCodes: Codable, Equatable, Sendable {
+    public var recoveryCodes: [String]
+    public init(recoveryCodes: [String]) { self.recoveryCodes = recoveryCodes }
 }

@@ -11,8 +11,10 @@ extension HuddleClient {
     }
 
     @discardableResult
-    public func signIn(email: String, password: String) async throws -> SessionUser {
-        await begin(try await send(AuthAPI.login, body: LoginRequest(email: email, password: password)))
+    /// `code`: the authenticator's current code (or a recovery code), for an account with a second
+    /// factor on; without it such an account's sign-in fails with `SECOND_FACTOR_REQUIRED`.
+    public func signIn(email: String, password: String, code: String? = nil) async throws -> SessionUser {
+        await begin(try await send(AuthAPI.login, body: LoginRequest(email: email, password: password, code: code)))
     }
 
     /// Signs in with an access token from the Facebook SDK.
@@ -72,6 +74,20 @@ extension HuddleClient {
     /// new address gets a link, the old one a notice; nothing changes until the link is used.
     public func changeEmail(to email: String, password: String?) async throws {
         _ = try await send(AuthAPI.changeEmail, body: ChangeEmailRequest(email: email, password: password))
+    }
+
+    /// Starts a second factor: the secret to show in an authenticator app (or its `otpauth://` URI as
+    /// a QR code). It is off until `confirmSecondFactor` with a first code.
+    public func setUpSecondFactor() async throws -> SecondFactorSetup { try await send(AuthAPI.setUpSecondFactor) }
+
+    /// Turns the second factor on; answers the recovery codes to show once.
+    public func confirmSecondFactor(code: String) async throws -> [String] {
+        try await send(AuthAPI.confirmSecondFactor, body: SecondFactorCode(code: code)).recoveryCodes
+    }
+
+    /// Turns the second factor off, proven by a code or a recovery code.
+    public func turnOffSecondFactor(code: String) async throws {
+        _ = try await send(AuthAPI.turnOffSecondFactor, body: SecondFactorCode(code: code))
     }
 
     /// The player's signed-in devices, most recently used first; `current` is this one.

@@ -12,14 +12,28 @@ public struct Identity: Sendable, Equatable {
     public var userID: UserID
     public var sessionID: SessionID
     public var roles: Set<Role>
+    /// Signed in with a second factor's code.
+    public var secondFactor: Bool
+    /// The deployment requires a second factor for staff work (`auth.staff.second-factor: required`).
+    public var staffNeedSecondFactor: Bool
 
-    public init(userID: UserID, sessionID: SessionID, roles: Set<Role> = []) {
+    public init(
+        userID: UserID, sessionID: SessionID, roles: Set<Role> = [], secondFactor: Bool = false, staffNeedSecondFactor: Bool = false
+    ) {
         self.userID = userID
         self.sessionID = sessionID
         self.roles = roles
+        self.secondFactor = secondFactor
+        self.staffNeedSecondFactor = staffNeedSecondFactor
     }
 
     public var isAdministrator: Bool { roles.contains(.administrator) }
+
+    /// Before staff work (moderating, administering): 403 `SECOND_FACTOR_SETUP_REQUIRED` where the
+    /// deployment requires a second factor and this session signed in without one.
+    public func requireSecondFactorForStaffWork() throws(StaffSecondFactorRequired) {
+        if staffNeedSecondFactor && !secondFactor { throw StaffSecondFactorRequired() }
+    }
 }
 
 /// The request context of every Huddle service. `identity` is set by `AccessTokenMiddleware`
@@ -72,4 +86,14 @@ public struct AuthenticatedContext: ChildRequestContext {
     public var userID: UserID { identity.userID }
     public var requestDecoder: JSONDecoder { HuddleJSON.decoder }
     public var responseEncoder: JSONEncoder { HuddleJSON.encoder }
+}
+
+/// Staff work by a session signed in without the second factor the deployment requires.
+public struct StaffSecondFactorRequired: ProblemError {
+    public init() {}
+    public var problem: Problem {
+        Problem(
+            .secondFactorSetupRequired, title: "Second factor required for staff",
+            detail: "Turn the second factor on (POST /v1/users/me/second-factor) and sign in with its code.")
+    }
 }

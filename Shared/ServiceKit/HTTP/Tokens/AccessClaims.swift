@@ -14,10 +14,18 @@ public struct AccessClaims: JWTPayload, Equatable {
     public var iat: IssuedAtClaim
     public var iss: IssuerClaim
     public var roles: [String]
+    /// How the session signed in (RFC 8176): `pwd`, and `otp` with a second factor's code.
+    public var amr: [String]?
+    /// Whether staff work needs `otp` in `amr` (`auth.staff.second-factor: required`), so every module
+    /// knows the deployment's rule from the token itself.
+    public var sfr: Bool?
 
     public init(
-        userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date, lifetime: TimeInterval = Self.lifetime
+        userID: UserID, sessionID: SessionID, roles: Set<Role>, issuedAt now: Date, lifetime: TimeInterval = Self.lifetime,
+        secondFactor: Bool = false, staffNeedSecondFactor: Bool = false
     ) {
+        self.amr = secondFactor ? ["pwd", "otp"] : nil
+        self.sfr = staffNeedSecondFactor ? true : nil
         // NumericDate in whole seconds: some client libraries reject fractions.
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         self.sub = .init(value: userID.description)
@@ -37,6 +45,9 @@ public struct AccessClaims: JWTPayload, Equatable {
     /// The identity these claims prove, or nil if an id is malformed.
     public var identity: Identity? {
         guard let user = UserID(sub.value), let session = SessionID(sid) else { return nil }
-        return Identity(userID: user, sessionID: session, roles: Set(roles.compactMap(Role.init(rawValue:))))
+        return Identity(
+            userID: user, sessionID: session, roles: Set(roles.compactMap(Role.init(rawValue:))),
+            secondFactor: amr?.contains("otp") == true,
+            staffNeedSecondFactor: sfr == true)
     }
 }

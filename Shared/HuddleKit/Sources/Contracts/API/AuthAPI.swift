@@ -5,7 +5,7 @@ public enum AuthAPI {
         problems: [.emailTaken, .tooManyAttempts, .contentRefused])
     public static let login = Endpoint<Anyone, LoginRequest, Session>(
         .post, "/v1/auth/login", owner: .auth, summary: "Sign in with email and password",
-        problems: [.invalidCredentials, .tooManyAttempts, .accountSuspended])
+        problems: [.invalidCredentials, .tooManyAttempts, .accountSuspended, .secondFactorRequired])
     public static let oauthLogin = Endpoint<Anyone, OAuthLoginRequest, Session>(
         .post, "/v1/auth/oauth/{provider}", owner: .auth,
         summary: "Sign in with a provider's access token (facebook); the account is made on first use and linked by verified email",
@@ -63,6 +63,18 @@ public enum AuthAPI {
         summary: "Move my account to a new address, proving my password when it has one: a token goes to the new address and a "
             + "notice to the old; the address changes once the token is used. A taken address is answered the same and mailed nothing",
         status: 202, problems: [.reauthenticationRequired, .tooManyAttempts])
+    public static let setUpSecondFactor = Endpoint<SignedIn, NoBody, SecondFactorSetup>(
+        .post, "/v1/users/me/second-factor", owner: .auth,
+        summary:
+            "Start a second factor (TOTP, RFC 6238: SHA-1, 6 digits, 30 s): a new secret for an authenticator app; off until confirmed",
+        problems: [.secondFactorState])
+    public static let confirmSecondFactor = Endpoint<SignedIn, SecondFactorCode, RecoveryCodes>(
+        .post, "/v1/users/me/second-factor/confirm", owner: .auth,
+        summary: "Turn the second factor on with a first code; answers ten single-use recovery codes, shown once. From then on a "
+            + "password sign-in needs a code",
+        problems: [.secondFactorState])
+    public static let turnOffSecondFactor = Endpoint<SignedIn, SecondFactorCode, NoContent>(
+        .delete, "/v1/users/me/second-factor", owner: .auth, summary: "Turn the second factor off, proven by a code or a recovery code")
     public static let sessions = Endpoint<SignedIn, NoBody, Page<DeviceSession>>(
         .get, "/v1/users/me/sessions", owner: .auth,
         summary: "My signed-in devices, most recently used first; current marks this one")
@@ -111,7 +123,8 @@ public enum AuthAPI {
         appleNotifications.operation, refresh.operation,
         logout.operation, forgotPassword.operation, resetPassword.operation, changePassword.operation, verifyEmail.operation,
         resendVerification.operation,
-        changeEmail.operation, sessions.operation,
+        changeEmail.operation, setUpSecondFactor.operation, confirmSecondFactor.operation, turnOffSecondFactor.operation,
+        sessions.operation,
         endSession.operation, me.operation,
         updateMe.operation, deleteMe.operation, requestExport.operation, export.operation, deletionProgress.operation,
         following.operation, followers.operation, matchFriends.operation, profile.operation,

@@ -94,6 +94,8 @@ public struct APIOperation: Sendable {
         var implied: [ProblemCode] = access == .internalCaller ? [] : [.uriTooLong]
         if body != nil { implied += [.malformedBody, .validationFailed, .payloadTooLarge] }
         if access == .signedIn { implied.append(.unauthorized) }
+        // Staff work (what answers 403 to others) needs a second factor where the deployment requires one.
+        if access == .signedIn, problems.contains(.forbidden) { implied.append(.secondFactorSetupRequired) }
         if optionalSignIn { implied.append(.unauthorized) }
         if !query.isEmpty { implied.append(.validationFailed) }
         if pathParameters.contains(where: { $0.schema.format == "uuid" }) { implied.append(.notFound) }

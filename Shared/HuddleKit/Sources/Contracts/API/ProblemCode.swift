@@ -43,6 +43,12 @@ extension ProblemCode {
     /// A mailed token (a password reset) that is unknown, used, replaced by a later one or expired.
     public static let invalidToken = ProblemCode(400, "INVALID_TOKEN")
     public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
+    /// A sign-in of an account with a second factor on, without its code (or with a wrong one).
+    public static let secondFactorRequired = ProblemCode(401, "SECOND_FACTOR_REQUIRED")
+    /// Staff work where the deployment requires a second factor, by a session signed in without one.
+    public static let secondFactorSetupRequired = ProblemCode(403, "SECOND_FACTOR_SETUP_REQUIRED")
+    /// Setting a second factor up while one is on, or confirming one never set up.
+    public static let secondFactorState = ProblemCode(409, "SECOND_FACTOR_STATE")
     public static let emailTaken = ProblemCode(409, "EMAIL_TAKEN")
     public static let cannotFollowSelf = ProblemCode(422, "CANNOT_FOLLOW_SELF")
     public static let tooManyAttempts = ProblemCode(429, "TOO_MANY_ATTEMPTS")
