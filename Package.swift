@@ -432,6 +432,7 @@ let package = Package(
             name: "ModerationTests",
             dependencies: [
                 "ModerationService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .contracts, .configuration,
+                .effects,
             ],
             path: "Tests/ModerationTests", swiftSettings: swiftSettings),
         .testTarget(

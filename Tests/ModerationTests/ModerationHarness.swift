@@ -1,6 +1,7 @@
 import AuthService
 import CatalogService
 import Contracts
+import HuddleEffects
 import ModerationService
 import ServiceHTTP
 import ServiceKitTesting
@@ -16,8 +17,11 @@ struct ModerationHarness {
     var catalog: TestClient { stack.client(.catalog) }
     var auth: TestClient { stack.client(.auth) }
 
-    static func with<T>(store: TestStore = .sqlite, body: (ModerationHarness) async throws -> T) async throws -> T {
-        try await TestStack.with(builders, store: store, config: ["auth.admin.emails": adminEmail]) { stack in
+    static func with<T>(
+        store: TestStore = .sqlite, config: [String: String] = [:], effects: Effects = .system, body: (ModerationHarness) async throws -> T
+    ) async throws -> T {
+        let settings = config.merging(["auth.admin.emails": adminEmail]) { given, _ in given }
+        return try await TestStack.with(builders, store: store, config: settings, effects: effects) { stack in
             try await body(ModerationHarness(stack: stack))
         }
     }
