@@ -14,13 +14,16 @@ public import ServiceLifecycle
 /// accepts in a `MailRecorder` (listed under `GET /test/mail`). `POST /test/mail/outage` makes it answer
 /// 421 to every new connection, as a relay that is down for maintenance does.
 ///
-/// Keys: `standin.smtp.port` (2525), `standin.smtp.user` and `standin.smtp.password` (`huddle` and
+/// Keys: `standin.smtp.port` (2525), `standin.smtp.auth` (the mechanisms offered, `PLAIN LOGIN`),
+/// `standin.smtp.user` and `standin.smtp.password` (`huddle` and
 /// `huddle-dev-mail`), `standin.smtp.cert.file` (where its certificate's PEM is written, for senders to trust;
 /// `GET /test/mail/certificate` serves it too).
 public struct SMTPStandIn: Service {
     let host: String
     let port: Int
     let credentials: (user: String, password: String)
+    /// The AUTH mechanisms it offers, in order (`standin.smtp.auth`, `PLAIN LOGIN`).
+    let mechanisms: String
     let recorder: MailRecorder
     let identity: StandInCertificate
     let logger: Logger
@@ -35,6 +38,7 @@ public struct SMTPStandIn: Service {
             reader.string(forKey: "standin.smtp.user", default: "huddle"),
             reader.string(forKey: "standin.smtp.password", isSecret: true, default: "huddle-dev-mail")
         )
+        mechanisms = reader.string(forKey: "standin.smtp.auth", default: "PLAIN LOGIN")
         self.recorder = recorder
         self.logger = logger
         self.onListening = onListening
@@ -88,7 +92,7 @@ public struct SMTPStandIn: Service {
                     case "EHLO", "HELO":
                         try await say("250-stand-in")
                         if !secure { try await say("250-STARTTLS") }
-                        try await say("250-AUTH PLAIN LOGIN")
+                        try await say("250-AUTH \(mechanisms)")
                         try await say("250 8BITMIME")
                     case "STARTTLS":
                         try await say("220 go ahead")
