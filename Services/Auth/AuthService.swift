@@ -62,8 +62,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, sessions: sessions, tokens: tokens, attempts: SQLLoginAttemptStore(),
         accounts: accounts, mails: mails, queue: mailQueue,
         resetLifetime: settings.resetLifetime, resetPage: settings.mail.linkBase + "/reset", now: now)
-    let mail = MailDelivery(
-        database: service.database, client: settings.mail.client, retry: settings.mail.retry, logger: dependencies.logger, now: now)
+    let mail = MailDelivery(database: service.database, settings: settings.mail, logger: dependencies.logger, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter)
     let deletions = SQLDeletionStore()
     let exportStore = SQLExportStore()

@@ -14,7 +14,8 @@ public import ServiceLifecycle
 /// accepts in a `MailRecorder` (listed under `GET /test/mail`). `POST /test/mail/outage` makes it answer
 /// 421 to every new connection, as a relay that is down for maintenance does.
 ///
-/// Keys: `standin.smtp.port` (2525), `standin.smtp.auth` (the mechanisms offered, `PLAIN LOGIN`),
+/// Keys: `standin.smtp.port` (2525), `standin.smtp.tls` (`starttls`, or `implicit` for TLS from the
+/// first byte as on port 465), `standin.smtp.auth` (the mechanisms offered, `PLAIN LOGIN`),
 /// `standin.smtp.user` and `standin.smtp.password` (`huddle` and
 /// `huddle-dev-mail`), `standin.smtp.cert.file` (where its certificate's PEM is written, for senders to trust;
 /// `GET /test/mail/certificate` serves it too).
@@ -24,6 +25,8 @@ public struct SMTPStandIn: Service {
     let credentials: (user: String, password: String)
     /// The AUTH mechanisms it offers, in order (`standin.smtp.auth`, `PLAIN LOGIN`).
     let mechanisms: String
+    /// TLS from the first byte (`standin.smtp.tls` = `implicit`) instead of after STARTTLS.
+    let implicitTLS: Bool
     let recorder: MailRecorder
     let identity: StandInCertificate
     let logger: Logger
@@ -39,6 +42,7 @@ public struct SMTPStandIn: Service {
             reader.string(forKey: "standin.smtp.password", isSecret: true, default: "huddle-dev-mail")
         )
         mechanisms = reader.string(forKey: "standin.smtp.auth", default: "PLAIN LOGIN")
+        implicitTLS = reader.string(forKey: "standin.smtp.tls", default: "starttls") == "implicit"
         self.recorder = recorder
         self.logger = logger
         self.onListening = onListening
@@ -50,11 +54,13 @@ public struct SMTPStandIn: Service {
     }
 
     public func run() async throws {
+        let implicitTLS = self.implicitTLS, tls = try tlsContext()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if implicitTLS { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -83,7 +89,7 @@ public struct SMTPStandIn: Service {
                     return
                 }
                 try await say("220 stand-in ESMTP ready")
-                var secure = false, authenticated = false
+                var secure = implicitTLS, authenticated = false
                 var sender: String?, recipients: [String] = []
                 while let buffer = try await lines.next() {
                     let line = String(buffer: buffer)
@@ -96,11 +102,8 @@ public struct SMTPStandIn: Service {
                         try await say("250 8BITMIME")
                     case "STARTTLS":
                         try await say("220 go ahead")
-                        let tls = TLSConfiguration.makeServerConfiguration(
-                            certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
-                        try await connection.channel.pipeline.addHandler(
-                            NIOSSLServerHandler(context: try NIOSSLContext(configuration: tls)), position: .first
-                        ).get()
+                        try await connection.channel.pipeline.addHandler(NIOSSLServerHandler(context: try tlsContext()), position: .first)
+                            .get()
                         secure = true
                     case "AUTH":
                         authenticated = try await authenticate(line, lines: &lines, say: say)
@@ -126,12 +129,14 @@ public struct SMTPStandIn: Service {
                             continue
                         }
                         try await say("354 end with <CRLF>.<CRLF>")
-                        var data: [String] = []
-                        while let part = try await lines.next() {
+                        var data: [String] = [], ended = false
+                        while !ended, let part = try await lines.next() {
                             let text = String(buffer: part)
-                            if text == "." { break }
-                            data.append(text.hasPrefix(".") ? String(text.dropFirst()) : text)
+                            ended = text == "."
+                            if !ended { data.append(text.hasPrefix(".") ? String(text.dropFirst()) : text) }
                         }
+                        // A sender that went away before the final dot sent no message (RFC 5321 §4.1.1.4).
+                        guard ended else { return }
                         await recorder.record(ReceivedMail.parse(data, from: from, to: recipients, at: Effects.system.now()))
                         sender = nil
                         recipients = []
@@ -151,6 +156,12 @@ public struct SMTPStandIn: Service {
         } catch {
             logger.debug("SMTP stand-in connection ended: \(error)")
         }
+    }
+
+    private func tlsContext() throws -> NIOSSLContext {
+        try NIOSSLContext(
+            configuration: .makeServerConfiguration(
+                certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey)))
     }
 
     /// `AUTH PLAIN <base64>`, `AUTH PLAIN` then the base64 on its own line, or `AUTH LOGIN` then the

@@ -10,13 +10,16 @@ import Testing
 /// The SMTP client against the stand-in's relay, one exchange at a time.
 @Suite("SMTP client")
 struct SMTPClientTests {
-    /// The relay on port 0 offering `mechanisms`; `body` gets its URL's host and port and the recorder.
-    static func withRelay<T>(mechanisms: String, body: (Int, String, MailRecorder) async throws -> T) async throws -> T {
+    /// The relay on port 0 offering `mechanisms` (with STARTTLS, or TLS from the first byte when
+    /// `tls` is `implicit`); `body` gets its port, its certificate's file and the recorder.
+    static func withRelay<T>(mechanisms: String, tls: String = "starttls", body: (Int, String, MailRecorder) async throws -> T) async throws
+        -> T
+    {
         let certificate = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString).pem").path
         defer { try? FileManager.default.removeItem(atPath: certificate) }
         let reader = ConfigReader(
             provider: EnvironmentVariablesProvider.settings([
-                "standin.smtp.port": "0", "standin.smtp.cert.file": certificate, "standin.smtp.auth": mechanisms,
+                "standin.smtp.port": "0", "standin.smtp.cert.file": certificate, "standin.smtp.auth": mechanisms, "standin.smtp.tls": tls,
             ]))
         let recorder = MailRecorder()
         return try await withServerOnPort0({
@@ -47,6 +50,24 @@ struct SMTPClientTests {
             let received = try #require(await recorder.mails(to: "tonu@example.com").first)
             #expect(received.subject == message.subject && received.html == "<p>Hi</p>")
             #expect(received.text == message.text && received.messageId == message.messageID)
+        }
+    }
+
+    @Test("over implicit TLS (smtps) with AUTH PLAIN; a client expecting STARTTLS there sends nothing")
+    func implicitTLS() async throws {
+        try await Self.withRelay(mechanisms: "PLAIN", tls: "implicit") { port, certificate, recorder in
+            let relay = try #require(SMTPRelay(url: "smtps://huddle:huddle-dev-mail@127.0.0.1:\(port)", trustFile: certificate))
+            #expect(relay.security == .implicitTLS)
+            let message = Self.message(to: "kadri@example.com")
+            try await SMTPClient(relay: relay).send(message)
+            let received = try #require(await recorder.mails(to: "kadri@example.com").first)
+            #expect(received.messageId == message.messageID && received.text == message.text)
+            // Plain text to a TLS port is not a conversation: the client gives up, the relay records nothing.
+            let confused = try #require(SMTPRelay(url: "smtp://huddle:huddle-dev-mail@127.0.0.1:\(port)", trustFile: certificate))
+            await #expect(throws: (any Error).self) {
+                try await SMTPClient(relay: confused, timeout: .seconds(1)).send(Self.message(to: "aet@example.com"))
+            }
+            #expect(await recorder.mails(to: "aet@example.com").isEmpty)
         }
     }
 

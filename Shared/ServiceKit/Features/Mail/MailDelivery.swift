@@ -23,14 +23,17 @@ public struct MailDelivery: Sendable {
     let retry: Duration
     let logger: Logger
     let now: @Sendable () -> Date
+    let sent = Counter(label: "huddle_mail_sent_total")
+    let failed = Counter(label: "huddle_mail_failed_total")
     public static let maxAttempts = 8
     static let batch = 20
 
-    public init(database: Database, client: SMTPClient?, retry: Duration, logger: Logger, now: @escaping @Sendable () -> Date) {
+    public init(database: Database, settings: MailSettings, logger: Logger, now: @escaping @Sendable () -> Date) {
         self.database = database
-        self.client = client
-        self.lease = FeedLease(database: database, name: "mail", duration: FeedLease.takeover)
-        self.retry = retry
+        self.client = settings.client
+        self.lease = FeedLease(database: database, name: "mail", duration: settings.lease.seconds)
+        self.retry = settings.retry
+        self.pause = min(FeedLease.heartbeat, settings.lease / 3)
         self.logger = logger
         self.now = now
     }
@@ -48,8 +51,9 @@ public struct MailDelivery: Sendable {
         }
     }
 
-    /// How soon to look again: the lease's heartbeat, so another instance takes over in time.
-    public var pause: Duration { FeedLease.heartbeat }
+    /// How soon to look again: the lease's heartbeat (a third of a short lease), so another
+    /// instance takes over in time.
+    public let pause: Duration
 
     private struct Queued {
         let id: String
@@ -79,7 +83,7 @@ public struct MailDelivery: Sendable {
         do {
             try await client.send(mail.message)
             try await record(mail.id, attempts: attempts) { $0.set("sent_at", to: SQLBind(now())) }
-            Counter(label: "huddle_mail_sent_total").increment()
+            sent.increment()
             return true
         } catch {
             let permanent = (error as? SMTPFailure)?.permanent ?? false
@@ -87,7 +91,7 @@ public struct MailDelivery: Sendable {
                 logger.error(
                     "mail not sent, given up",
                     metadata: ["mail.id": "\(mail.id)", "mail.attempts": "\(attempts)", "error": "\(error)"])
-                Counter(label: "huddle_mail_failed_total").increment()
+                failed.increment()
                 try? await record(mail.id, attempts: attempts, error: "\(error)") { $0.set("failed_at", to: SQLBind(now())) }
                 return true
             }

@@ -10,12 +10,15 @@ public struct MailSettings: Sendable {
     public var retry: Duration
     /// How long one exchange with the relay may take (`mail.smtp.timeout.ms`, 20 s).
     public var timeout: Duration
+    /// How long the instance sending mail holds the queue (`mail.lease.ms`, 10 s): another takes
+    /// over within it when that instance dies.
+    public var lease: Duration
     /// Where links in mail point (`mail.links.url`): the app's or the web's page that takes a token.
     public var linkBase: String
 
     /// Keys: `mail.smtp.url` (`smtp://user:pass@host:587` with STARTTLS, `smtps://…:465`,
     /// `smtp://host:25?tls=none`), `mail.smtp.trust.file` (a PEM of certificates to trust besides the
-    /// system's), `mail.from` (`Huddle <no-reply@huddle.dev>`), `mail.retry.ms`, `mail.smtp.timeout.ms`,
+    /// system's), `mail.from` (`Huddle <no-reply@huddle.dev>`), `mail.retry.ms`, `mail.smtp.timeout.ms`, `mail.lease.ms`,
     /// `mail.links.url` (`https://huddle.dev`).
     public init(reader: ConfigReader) throws {
         let url = reader.text("mail.smtp.url", isSecret: true)
@@ -32,6 +35,7 @@ public struct MailSettings: Sendable {
         self.sender = sender
         retry = reader.milliseconds("mail.retry.ms", default: 30_000)
         timeout = reader.milliseconds("mail.smtp.timeout.ms", default: 20_000)
+        lease = reader.milliseconds("mail.lease.ms", default: 10_000)
         linkBase = reader.text("mail.links.url", default: "https://huddle.dev")
     }
 
