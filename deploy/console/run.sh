@@ -11,5 +11,5 @@ python3 -m pip install --quiet --disable-pip-version-check selenium >/dev/null
 # The driver is Debian's: Selenium is not to look for another, nor send statistics (there is no internet).
 export SE_AVOID_STATS=true
 . deploy/lib/fresh-huddle.sh
-start_fresh_huddle
+start_fresh_huddle --set auth.staff.second-factor=required
 python3 deploy/console/console_test.py http://127.0.0.1:8080
