@@ -51,6 +51,9 @@ struct AccountDataThroughGatewayTests {
                 #expect(document["betting"]?["transfers"]?.mentions(ticket.id.description) == true)
                 #expect(walletBalance(in: document) == 99_500)
                 #expect(document["auth"]?["profile"]?.mentions("Exporting Punter") == true)
+                // The session the app signed in with, as GET /v1/users/me/sessions lists it.
+                let sessions = try await app.signedInDevices()
+                #expect(!sessions.isEmpty && sessions.allSatisfy { document["auth"]?["sessions"]?.mentions($0.id.description) == true })
                 let file = try #require(try export.documentFile())
                 #expect(try JSONDecoder().decode([String: JSONValue].self, from: Data(contentsOf: file)).keys.contains("betting"))
                 try? FileManager.default.removeItem(at: file)

@@ -3,7 +3,8 @@ import SQLKit
 import ServiceFeatures
 
 /// What auth holds of a player, for their export: the profile with how they sign in (never a
-/// credential), whom they follow and who follows them, and their sessions.
+/// credential), whom they follow and who follows them, their sessions and whether a second factor
+/// guards the account (never its secret or recovery codes).
 enum AuthPersonalData {
     static let export = PersonalDataExport([
         PersonalDataSection(
@@ -11,11 +12,13 @@ enum AuthPersonalData {
             columns: [
                 .text("user_id"), .text("email"), .text("name"), .text("picture_url"), .text("sports"), .text("roles"),
                 .time("created_at"), .boolean("has_password"), .text("facebook_id"), .text("apple_id"), .boolean("apple_email_forwarding"),
+                .text("google_id"), .time("email_verified_at"),
             ]
         ) { user in
             """
             SELECT id AS user_id, email, name, picture_url, sports, roles, created_at,
-            CASE WHEN password_hash IS NULL THEN FALSE ELSE TRUE END AS has_password, facebook_id, apple_id, apple_email_forwarding
+            CASE WHEN password_hash IS NULL THEN FALSE ELSE TRUE END AS has_password, facebook_id, apple_id, apple_email_forwarding,
+            google_id, email_verified_at
             FROM users WHERE id = \(bind: user.description)
             """
         },
@@ -41,6 +44,15 @@ enum AuthPersonalData {
             """
             SELECT id AS session_id, created_at, last_used_at, user_agent, expires_at, revoked_at FROM sessions
             WHERE user_id = \(bind: user.description) ORDER BY created_at
+            """
+        },
+        PersonalDataSection(
+            "secondFactor", columns: [.time("created_at"), .time("confirmed_at"), .integer("recovery_codes_left")]
+        ) { user in
+            """
+            SELECT created_at, confirmed_at,
+            (SELECT COUNT(*) FROM recovery_codes r WHERE r.user_id = f.user_id AND r.used_at IS NULL) AS recovery_codes_left
+            FROM second_factors f WHERE user_id = \(bind: user.description)
             """
         },
     ])
