@@ -44,7 +44,7 @@ struct AppleIdentityVerifier: Sendable {
 
     /// The identity token's claims, with Apple's names. `email_verified` and `is_private_email` have
     /// been sent both as booleans and as the strings "true" and "false".
-    struct Claims: JWTPayload {
+    struct Claims: JWTPayload, ProviderAudience {
         var iss: IssuerClaim
         var aud: AudienceClaim
         var exp: ExpirationClaim
@@ -74,20 +74,7 @@ struct AppleIdentityVerifier: Sendable {
             logger.warning("Sign in with Apple attempted but auth.oauth.apple.audiences is not set")
             throw AuthError.oauthProviderUnavailable
         }
-        let header = try Self.header(of: token)
-        guard header.alg == "RS256" else { throw AuthError.invalidProviderToken("The token is not signed with RS256.") }
-        guard let kid = header.kid, try await keySet.knows(kid) else {
-            throw AuthError.invalidProviderToken("The token is not signed with one of Apple's keys.")
-        }
-        let claims: Claims
-        do {
-            claims = try await keySet.keys.verify(token, as: Claims.self)
-        } catch {
-            throw AuthError.invalidProviderToken("The token's signature, issuer or expiry does not check out.")
-        }
-        guard claims.aud.value.contains(where: settings.audiences.contains) else {
-            throw AuthError.invalidProviderToken("The token was issued to another app.")
-        }
+        let claims = try await keySet.verified(token, as: Claims.self, audiences: settings.audiences)
         if let rawNonce {
             let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
             guard claims.nonce == expectedNonce else { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
@@ -112,7 +99,7 @@ struct AppleIdentityVerifier: Sendable {
         var sub: String
     }
 
-    struct NotificationClaims: JWTPayload {
+    struct NotificationClaims: JWTPayload, ProviderAudience {
         var iss: IssuerClaim
         var aud: AudienceClaim
         var events: String
@@ -126,31 +113,11 @@ struct AppleIdentityVerifier: Sendable {
 
     /// A notification Apple signed for one of this deployment's app ids; its `events` read.
     func verifyNotification(_ payload: String) async throws -> AccountEvent {
-        let header = try Self.header(of: payload)
-        guard header.alg == "RS256", let kid = header.kid, try await keySet.knows(kid) else {
-            throw AuthError.invalidProviderToken("The notification is not signed with one of Apple's keys.")
-        }
-        guard let claims = try? await keySet.keys.verify(payload, as: NotificationClaims.self),
-            claims.aud.value.contains(where: settings.audiences.contains)
-        else { throw AuthError.invalidProviderToken("The notification's signature, issuer or audience does not check out.") }
+        let claims = try await keySet.verified(payload, as: NotificationClaims.self, audiences: settings.audiences, what: "notification")
         guard let event = try? JSONDecoder().decode(AccountEvent.self, from: Data(claims.events.utf8)) else {
             throw AuthError.invalidProviderToken("The notification's events cannot be read.")
         }
         return event
-    }
-
-    struct Header: Decodable {
-        var alg: String?
-        var kid: String?
-    }
-
-    /// The JOSE header, read before any key is chosen.
-    static func header(of token: String) throws -> Header {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
-            let header = try? JSONDecoder().decode(Header.self, from: data)
-        else { throw AuthError.invalidProviderToken("The token is not a JWT.") }
-        return header
     }
 }
 

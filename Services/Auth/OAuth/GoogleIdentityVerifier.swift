@@ -38,7 +38,7 @@ struct GoogleIdentityVerifier: Sendable {
     }
 
     /// The ID token's claims, with Google's names.
-    struct Claims: JWTPayload {
+    struct Claims: JWTPayload, ProviderAudience {
         var iss: IssuerClaim
         var aud: AudienceClaim
         var exp: ExpirationClaim
@@ -70,20 +70,7 @@ struct GoogleIdentityVerifier: Sendable {
             logger.warning("Sign in with Google attempted but auth.oauth.google.client-ids is not set")
             throw AuthError.oauthProviderUnavailable
         }
-        let header = try AppleIdentityVerifier.header(of: token)
-        guard header.alg == "RS256" else { throw AuthError.invalidProviderToken("The token is not signed with RS256.") }
-        guard let kid = header.kid, try await keySet.knows(kid) else {
-            throw AuthError.invalidProviderToken("The token is not signed with one of Google's keys.")
-        }
-        let claims: Claims
-        do {
-            claims = try await keySet.keys.verify(token, as: Claims.self)
-        } catch {
-            throw AuthError.invalidProviderToken("The token's signature, issuer or expiry does not check out.")
-        }
-        guard claims.aud.value.contains(where: settings.clientIDs.contains) else {
-            throw AuthError.invalidProviderToken("The token was issued to another app.")
-        }
+        let claims = try await keySet.verified(token, as: Claims.self, audiences: settings.clientIDs)
         if let nonce, claims.nonce != nonce { throw AuthError.invalidProviderToken("The token was not issued for this nonce.") }
         if fresh {
             guard let issued = claims.iat?.value, now().timeIntervalSince(issued) < 600 else {

@@ -30,6 +30,40 @@ actor ProviderKeySet {
         self.logger = logger
     }
 
+    /// The claims of `token` once it has passed the checks Apple and Google both document: a JWT
+    /// signed RS256 by one of the provider's keys (chosen by `kid`), whose claims verify (expiry,
+    /// issuer: `Claims.verify`) and whose audience is one of `audiences`. `what` names it in refusals.
+    func verified<Claims: JWTPayload & ProviderAudience>(
+        _ token: String, as: Claims.Type, audiences: Set<String>, what: String = "token"
+    ) async throws -> Claims {
+        let header = try Self.header(of: token)
+        guard header.alg == "RS256" else { throw AuthError.invalidProviderToken("The \(what) is not signed with RS256.") }
+        guard let kid = header.kid, try await knows(kid) else {
+            throw AuthError.invalidProviderToken("The \(what) is not signed with one of \(provider)'s keys.")
+        }
+        guard let claims = try? await keys.verify(token, as: Claims.self) else {
+            throw AuthError.invalidProviderToken("The \(what)'s signature, issuer or expiry does not check out.")
+        }
+        guard claims.aud.value.contains(where: audiences.contains) else {
+            throw AuthError.invalidProviderToken("The \(what) was issued to another app.")
+        }
+        return claims
+    }
+
+    struct Header: Decodable {
+        var alg: String?
+        var kid: String?
+    }
+
+    /// The JOSE header, read before any key is chosen.
+    static func header(of token: String) throws -> Header {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
+            let header = try? JSONDecoder().decode(Header.self, from: data)
+        else { throw AuthError.invalidProviderToken("The token is not a JWT.") }
+        return header
+    }
+
     /// Whether `kid` is one of the provider's keys, asking it again once if it was not.
     func knows(_ kid: String) async throws -> Bool {
         if known.contains(kid) { return true }
@@ -60,4 +94,9 @@ actor ProviderKeySet {
         known.formUnion(set.keys.compactMap(\.kid))
         fetchedAt = .now
     }
+}
+
+/// Claims naming the apps a token was issued to.
+protocol ProviderAudience {
+    var aud: AudienceClaim { get }
 }
