@@ -5,6 +5,8 @@ public import Hummingbird
 public actor MailRecorder {
     private var received: [ReceivedMail] = []
     private(set) var isDown = false
+    /// Connections turned away with 421 since the outage began.
+    private(set) var refused = 0
     /// The relay's certificate (PEM), for a sender to trust.
     private(set) var certificatePEM: String?
 
@@ -18,12 +20,22 @@ public actor MailRecorder {
         return received.filter { $0.to.contains { $0.lowercased() == address } }
     }
 
-    func setDown(_ down: Bool) { isDown = down }
+    func setDown(_ down: Bool) {
+        isDown = down
+        refused = 0
+    }
+
+    /// Whether to turn a new connection away, counting it when so.
+    func turnsAway() -> Bool {
+        if isDown { refused += 1 }
+        return isDown
+    }
 
     func setCertificate(_ pem: String) { certificatePEM = pem }
 
     /// `GET /test/mail?to=` → `{items:[{from,to,subject,text,html?,messageId,receivedAt}]}`;
-    /// `POST /test/mail/outage {down}` → 204; `GET /test/mail/certificate` → the relay's certificate (PEM).
+    /// `POST /test/mail/outage {down}` → 204; `GET /test/mail/outage` → `{down, refused}` (connections
+    /// turned away since it began); `GET /test/mail/certificate` → the relay's certificate (PEM).
     public nonisolated func add(to router: Router<BasicRequestContext>) {
         router.get("test/mail") { request, _ -> MailList in
             MailList(items: await self.mails(to: request.uri.queryParameters["to"].map(String.init)))
@@ -32,11 +44,19 @@ public actor MailRecorder {
             guard let pem = await self.certificatePEM else { throw HTTPError(.serviceUnavailable, message: "no relay has started") }
             return pem
         }
+        router.get("test/mail/outage") { _, _ -> Outage in
+            Outage(down: await self.isDown, refused: await self.refused)
+        }
         router.post("test/mail/outage") { request, context -> HTTPResponse.Status in
             struct Outage: Decodable { var down: Bool }
             await self.setDown(try await request.decode(as: Outage.self, context: context).down)
             return .noContent
         }
+    }
+
+    struct Outage: ResponseEncodable {
+        var down: Bool
+        var refused: Int
     }
 
     struct MailList: ResponseEncodable {

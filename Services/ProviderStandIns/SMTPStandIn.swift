@@ -84,7 +84,7 @@ public struct SMTPStandIn: Service {
             try await connection.executeThenClose { inbound, outbound in
                 var lines = inbound.makeAsyncIterator()
                 func say(_ text: String) async throws { try await outbound.write(ByteBuffer(string: text + "\r\n")) }
-                if await recorder.isDown {
+                if await recorder.turnsAway() {
                     try await say("421 stand-in relay down for maintenance")
                     return
                 }

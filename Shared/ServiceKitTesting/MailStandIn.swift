@@ -4,6 +4,7 @@ import Logging
 import NIOHTTP1
 public import ProviderStandIns
 import ServiceHTTP
+import Testing
 
 /// The providers' stand-in with its SMTP relay on port 0, for the length of `body`: `settings` makes a
 /// module send its mail there (STARTTLS, trusting the stand-in's certificate, AUTH PLAIN, retries after
@@ -29,6 +30,14 @@ public func withMailStandIn<T>(body: (_ settings: [String: String], _ standInURL
     }
 }
 
+extension ReceivedMail {
+    /// The token the mail's link carries (`https://…/reset?token=…`), read from its text part.
+    public func linkedToken() throws -> String {
+        let link = try #require(text.split(whereSeparator: \.isWhitespace).first { $0.contains("?token=") }, "no link in: \(text)")
+        return try #require(URLComponents(string: String(link))?.queryItems?.first { $0.name == "token" }?.value)
+    }
+}
+
 extension TestClient {
     /// The mail the stand-in's relay took for `address` (nil: for anyone) with `subject`, when
     /// given, newest first; waits (up to thirty seconds) until there are `count`.
@@ -42,6 +51,12 @@ extension TestClient {
         } until: {
             $0.count >= count
         }
+    }
+
+    /// How many connections the relay has turned away since its outage began.
+    public func mailConnectionsRefused() async throws -> Int {
+        struct Outage: Decodable { let refused: Int }
+        return try expect(200, try await raw(.GET, "/test/mail/outage")).decode(Outage.self).refused
     }
 
     /// Makes the stand-in's relay answer 421 to every new connection, or not.

@@ -7,12 +7,6 @@ import Testing
 /// Addresses proven by a mailed token: the one an account registered with, and a new one it moves to.
 @Suite("Verified and changed addresses")
 struct EmailAddressTests {
-    static func token(in mail: ReceivedMail?) throws -> String {
-        let text = try #require(mail).text
-        let link = try #require(text.split(whereSeparator: \.isWhitespace).first { $0.contains("?token=") })
-        return try #require(URLComponents(string: String(link))?.queryItems?.first { $0.name == "token" }?.value)
-    }
-
     @Test("registering mails a link that proves the address once; until then the profile says it is not proven", arguments: TestStore.all)
     func verifiedAtRegistration(store: TestStore) async throws {
         try await withMailStandIn { settings, standInURL in
@@ -22,7 +16,7 @@ struct EmailAddressTests {
                 #expect(try await auth.value(AuthAPI.me, token: session.accessToken).emailVerified == false)
                 let mail = try await mailbox.mails(to: email, reaching: 1).first
                 #expect(mail?.subject == "Confirm your email for Huddle" && mail?.html?.contains("/verify-email?token=") == true)
-                let token = try Self.token(in: mail)
+                let token = try #require(mail).linkedToken()
                 let profile = try await auth.value(AuthAPI.verifyEmail, body: VerifyEmailRequest(token: token))
                 #expect(profile.email == email && profile.emailVerified)
                 #expect(try await auth.value(AuthAPI.me, token: session.accessToken).emailVerified)
@@ -60,10 +54,11 @@ struct EmailAddressTests {
                 let confirm = try #require(try await mailbox.mails(to: new, reaching: 1).first)
                 #expect(confirm.subject == "Confirm your new email for Huddle")
                 #expect(try await mailbox.mails(to: old, subject: "Your Huddle email is being changed", reaching: 2).count == 2)
+                // Mail leaves in the order it was queued: one to the taken address would have gone before the new address's.
                 #expect(try await mailbox.mails(to: taken, reaching: 1).allSatisfy { $0.subject == "Confirm your email for Huddle" })
                 #expect(try await auth.value(AuthAPI.me, token: session.accessToken).email == old)
 
-                let moved = try await auth.value(AuthAPI.verifyEmail, body: VerifyEmailRequest(token: try Self.token(in: confirm)))
+                let moved = try await auth.value(AuthAPI.verifyEmail, body: VerifyEmailRequest(token: try #require(confirm).linkedToken()))
                 #expect(moved.email == new && moved.emailVerified)
                 #expect(try await auth.call(AuthAPI.login, body: LoginRequest(email: new, password: "otto password 1")).status == 200)
                 #expect(try await auth.call(AuthAPI.login, body: LoginRequest(email: old, password: "otto password 1")).status == 401)
