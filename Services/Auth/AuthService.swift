@@ -42,9 +42,13 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let mailQueued = Doorbell(channel: "mail_queue", database: service.database, logger: dependencies.logger)
     let mailQueue = MailQueue(sender: settings.mail.sender, queued: mailQueued, now: now)
     let mails = try AccountMails(), tokens = SQLAccountTokenStore(), hasher = try await PasswordHasher(cost: settings.bcryptCost)
+    let mailRequests = AccountMailRequests(
+        database: service.database, users: users, tokens: tokens, mails: mails, queue: mailQueue, resetLifetime: settings.resetLifetime,
+        resetPage: settings.mail.linkBase + "/reset", verifyPage: settings.mail.linkBase + "/verify-email", logger: dependencies.logger,
+        now: now)
     let addresses = EmailAddresses(
         database: service.database, users: users, tokens: tokens, hasher: hasher, mails: mails, queue: mailQueue,
-        verifyPage: settings.mail.linkBase + "/verify-email", now: now)
+        requests: mailRequests, verifyPage: settings.mail.linkBase + "/verify-email", now: now)
     let secondFactors = SecondFactors(database: service.database, users: users, store: SQLSecondFactorStore(), now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(), lifetime: settings.sessionLifetime,
@@ -60,8 +64,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         administratorEmails: settings.administratorEmails, now: now)
     let passwords = Passwords(
         database: service.database, users: users, sessions: sessions, tokens: tokens, attempts: SQLLoginAttemptStore(),
-        accounts: accounts, mails: mails, queue: mailQueue,
-        resetLifetime: settings.resetLifetime, resetPage: settings.mail.linkBase + "/reset", now: now)
+        accounts: accounts, mails: mails, queue: mailQueue, requests: mailRequests, now: now)
     let mail = MailDelivery(database: service.database, settings: settings.mail, logger: dependencies.logger, now: now)
     let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter)
     let deletions = SQLDeletionStore()
@@ -99,7 +102,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     )
     service.addServices(
         AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,
-        ExportWorker(exports: exports, interval: settings.exportsPoll), mailQueued, MailWorker(delivery: mail, queued: mailQueued))
+        ExportWorker(exports: exports, interval: settings.exportsPoll), mailQueued,
+        MailWorker(requests: mailRequests, delivery: mail, queued: mailQueued))
     let database = service.database
     service.beforeServerStarts { try await issuer.prepare(configuredKey: settings.signingKey, database: database) }
     return try service.application()

@@ -27,6 +27,7 @@ small() { # the arguments that make a subcommand's run small
     pushes) echo "--reminders 500 --window 5 --team 5 --games 3" ;;
     json) echo "--count 20 --runs 1 --seconds 1" ;;
     events) echo "--events 500 --samples 5 --held-seconds 2 ${POSTGRES[*]}" ;;
+    forgot) echo "--accounts 10 --rounds 1" ;;
     *) return 1 ;;
   esac
 }

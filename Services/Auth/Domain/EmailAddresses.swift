@@ -17,6 +17,7 @@ struct EmailAddresses: Sendable {
     let hasher: PasswordHasher
     let mails: AccountMails
     let queue: MailQueue
+    let requests: AccountMailRequests
     /// The page a verification link opens (`mail.links.url` + `/verify-email`).
     let verifyPage: String
     let now: @Sendable () -> Date
@@ -34,11 +35,9 @@ struct EmailAddresses: Sendable {
 
     /// Mails the verification again, within the same limits as a reset; nothing when already proven.
     func resend(for id: UserID, client: String) async throws {
-        let now = self.now()
         try await database.transaction { sql in
             guard let user = try await users.user(id: id, on: sql), user.emailVerifiedAt == nil else { return }
-            try await Database.lock("auth.mail-requests.\(user.email)", on: sql)
-            try await refuseIfTooMany(email: user.email, client: client, at: now, on: sql)
+            try await requests.admit(email: user.email, client: client, on: sql)
             try await mailVerification(to: user, on: sql)
         }
     }
@@ -62,7 +61,8 @@ struct EmailAddresses: Sendable {
     }
 
     /// Starts moving the account to a new address: a token to the new address, a notice to the old.
-    /// A taken address is answered the same and mailed nothing. An account with a password proves it.
+    /// A taken address is answered the same, after the same work, and mailed nothing (decided after
+    /// the answer, by `AccountMailRequests`). An account with a password proves it.
     func change(_ request: ChangeEmailRequest, of id: UserID, client: String) async throws {
         let email = AuthValidation.normalizedEmail(request.email)
         try AuthValidation.require(AuthValidation.emailProblem(email))
@@ -75,27 +75,11 @@ struct EmailAddresses: Sendable {
             }
         }
         guard email != user.email else { return }
-        let now = self.now(), token = RefreshToken.generate()
         try await database.transaction { sql in
-            try await Database.lock("auth.mail-requests.\(email)", on: sql)
-            try await refuseIfTooMany(email: email, client: client, at: now, on: sql)
+            try await requests.admit(email: email, client: client, on: sql)
             try await queue.enqueue(
                 mails.addressChanging(name: user.name, newAddress: email), to: MailAddress(user.email, name: user.name), on: sql)
-            guard try await users.user(email: email, on: sql) == nil else { return }
-            try await tokens.replace(
-                hash: RefreshToken.hash(token), user: user.id, purpose: .emailChange, newEmail: email, at: now,
-                expiresAt: now.addingTimeInterval(Self.tokenLifetime), on: sql)
-            try await queue.enqueue(
-                mails.confirmNewAddress(name: user.name, link: "\(verifyPage)?token=\(token)", token: token),
-                to: MailAddress(email, name: user.name), on: sql)
+            try await requests.decideLater(PendingAccountMail(purpose: .emailChange, email: email, user: user.id), on: sql)
         }
-    }
-
-    private func refuseIfTooMany(email: String, client: String, at now: Date, on sql: any SQLDatabase) async throws {
-        let made = try await tokens.requests(email: email, client: client, since: now.addingTimeInterval(-Passwords.window), on: sql)
-        guard made.email < Passwords.perAddress, made.client < Passwords.perClient else {
-            throw AuthError.tooManyAttempts(retryAfterSeconds: Int(Passwords.window))
-        }
-        try await tokens.recordRequest(email: email, client: client, at: now, on: sql)
     }
 }

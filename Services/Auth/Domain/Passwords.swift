@@ -8,11 +8,6 @@ import ServiceStore
 /// A forgotten password reset from a mailed token, and a known one changed. Either ends every other
 /// session of the account and tells its owner by mail.
 struct Passwords: Sendable {
-    /// How many resets an address, and a client, may ask for in `window`.
-    static let perAddress = 5
-    static let perClient = 20
-    static let window: TimeInterval = 3600
-
     let database: Database
     let users: any UserStore
     let sessions: any SessionStore
@@ -21,34 +16,18 @@ struct Passwords: Sendable {
     let accounts: Accounts
     let mails: AccountMails
     let queue: MailQueue
-    /// How long a reset token works (`auth.password.reset.ttl.ms`, 30 minutes).
-    let resetLifetime: TimeInterval
-    /// The page a reset link opens (`mail.links.url` + `/reset`).
-    let resetPage: String
+    let requests: AccountMailRequests
     let now: @Sendable () -> Date
 
     /// Mails a reset token to the account with `email`, if there is one. Answers the same, after the
-    /// same work in the store, whether or not there is: who has an account is nobody's to find out.
+    /// same work in the store, whether or not there is (the address is looked up after the answer,
+    /// by `AccountMailRequests`): who has an account is nobody's to find out.
     func forgot(_ request: ForgotPasswordRequest, client: String) async throws {
         let email = AuthValidation.normalizedEmail(request.email)
         try AuthValidation.require(AuthValidation.emailProblem(email))
-        let now = self.now()
-        let token = RefreshToken.generate()
         try await database.transaction { sql in
-            try await Database.lock("auth.mail-requests.\(email)", on: sql)
-            let made = try await tokens.requests(email: email, client: client, since: now.addingTimeInterval(-Self.window), on: sql)
-            guard made.email < Self.perAddress, made.client < Self.perClient else {
-                throw AuthError.tooManyAttempts(retryAfterSeconds: Int(Self.window))
-            }
-            try await tokens.recordRequest(email: email, client: client, at: now, on: sql)
-            guard let user = try await users.user(email: email, on: sql) else { return }
-            try await tokens.replace(
-                hash: RefreshToken.hash(token), user: user.id, purpose: .passwordReset, at: now,
-                expiresAt: now.addingTimeInterval(resetLifetime), on: sql)
-            let link = "\(resetPage)?token=\(token)"
-            try await queue.enqueue(
-                mails.passwordReset(name: user.name, link: link, token: token, minutes: Int(resetLifetime / 60)),
-                to: MailAddress(user.email, name: user.name), on: sql)
+            try await requests.admit(email: email, client: client, on: sql)
+            try await requests.decideLater(PendingAccountMail(purpose: .passwordReset, email: email), on: sql)
         }
     }
 

@@ -15,6 +15,13 @@ protocol AccountTokenStore: Sendable {
     func recordRequest(email: String, client: String, at: Date, on sql: any SQLDatabase) async throws
     /// How many requests `email` and `client` each made since `since`.
     func requests(email: String, client: String, since: Date, on sql: any SQLDatabase) async throws -> (email: Int, client: Int)
+    /// Keeps a request whose mail is decided later, by `AccountMailRequests`.
+    func queue(_ request: PendingAccountMail, on sql: any SQLDatabase) async throws
+    /// The oldest requests waiting to be decided, by their `seq`.
+    func pending(limit: Int, on sql: any SQLDatabase) async throws -> [Int64]
+    /// Takes request `seq` out of the queue, locked until the transaction ends; nil when another
+    /// instance took it first.
+    func take(_ seq: Int64, on sql: any SQLDatabase) async throws -> PendingAccountMail?
     /// Forgets a deleted account's tokens and the requests made for its address.
     func erase(user: UserID, email: String, on sql: any SQLDatabase) async throws
 }
@@ -25,6 +32,16 @@ enum AccountTokenPurpose: String, Sendable, CaseIterable {
     case emailVerification = "email-verification"
     /// Proves a new address, which then becomes the account's.
     case emailChange = "email-change"
+}
+
+/// A mail asked for whose sending depends on other accounts: a reset for an address that may have
+/// none, a new address another may hold.
+struct PendingAccountMail: Sendable, Equatable {
+    var purpose: AccountTokenPurpose
+    /// The address asked about: the one to reset, or the one to move to.
+    var email: String
+    /// Who asked, when signed in (an address change).
+    var user: UserID?
 }
 
 struct SpentToken: Sendable, Equatable {
@@ -77,8 +94,32 @@ struct SQLAccountTokenStore: AccountTokenStore {
         return (try await count("email", email), try await count("client", client))
     }
 
+    func queue(_ request: PendingAccountMail, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "pending_account_mails").columns("purpose", "email", "user_id")
+            .values(SQLBind(request.purpose.rawValue), SQLBind(request.email), SQLBind(request.user?.description)).run()
+    }
+
+    func pending(limit: Int, on sql: any SQLDatabase) async throws -> [Int64] {
+        try await sql.select().column("seq").from("pending_account_mails").orderBy("seq").limit(limit).all()
+            .map { try $0.decode(column: "seq", as: Int64.self) }
+    }
+
+    func take(_ seq: Int64, on sql: any SQLDatabase) async throws -> PendingAccountMail? {
+        guard
+            let row = try await sql.select().columns("purpose", "email", "user_id").from("pending_account_mails")
+                .where("seq", .equal, SQLBind(seq)).for(.update).first(),
+            let purpose = AccountTokenPurpose(rawValue: try row.decode(column: "purpose", as: String.self))
+        else { return nil }
+        try await sql.delete(from: "pending_account_mails").where("seq", .equal, SQLBind(seq)).run()
+        return PendingAccountMail(
+            purpose: purpose, email: try row.decode(column: "email", as: String.self),
+            user: try row.decode(column: "user_id", as: String?.self).flatMap(UserID.init))
+    }
+
     func erase(user: UserID, email: String, on sql: any SQLDatabase) async throws {
         try await sql.delete(from: "account_tokens").where("user_id", .equal, SQLBind(user.description)).run()
         try await sql.delete(from: "mail_requests").where("email", .equal, SQLBind(email)).run()
+        try await sql.delete(from: "pending_account_mails").where("email", .equal, SQLBind(email))
+            .orWhere("user_id", .equal, SQLBind(user.description)).run()
     }
 }

@@ -143,5 +143,14 @@ enum AuthMigrations {
                 "ALTER TABLE sessions ADD COLUMN second_factor BOOLEAN NOT NULL DEFAULT FALSE",
             ]
         },
+        // Resets and address changes decided after the answer, so the answer takes the same work whoever asks.
+        Migration(version: 21, name: "pending account mails") { kind in
+            [
+                """
+                CREATE TABLE pending_account_mails (
+                    seq \(kind.autoIncrementPrimaryKey), purpose TEXT NOT NULL, email TEXT NOT NULL, user_id TEXT)
+                """
+            ]
+        },
     ]
 }
