@@ -49,7 +49,11 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let addresses = EmailAddresses(
         database: service.database, users: users, tokens: tokens, hasher: hasher, mails: mails, queue: mailQueue,
         requests: mailRequests, verifyPage: settings.mail.linkBase + "/verify-email", now: now)
-    let secondFactors = SecondFactors(database: service.database, users: users, store: SQLSecondFactorStore(), now: now)
+    let secondFactors = SecondFactors(
+        database: service.database, users: users, store: SQLSecondFactorStore(),
+        sealer: settings.secondFactorKey
+            ?? TokenSealer(derivedFrom: dependencies.internalKeys.privateKeyText(of: .auth) ?? "", purpose: "second factor secrets"),
+        now: now)
     let accounts = Accounts(
         database: service.database, users: users, sessions: sessions, attempts: SQLLoginAttemptStore(), lifetime: settings.sessionLifetime,
         addresses: addresses, secondFactors: secondFactors, staffNeedSecondFactor: settings.staffNeedSecondFactor, hasher: hasher,

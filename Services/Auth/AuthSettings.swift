@@ -16,6 +16,9 @@ struct AuthSettings: Sendable {
     var google: GoogleIdentityVerifier.Settings
     /// `auth.staff.second-factor`: `required` makes staff work need a session signed in with a second factor.
     var staffNeedSecondFactor: Bool
+    /// `auth.second-factor.key` (32 bytes, base64): seals authenticator secrets in the store. Unset, a
+    /// key derived from auth's internal key is used, and rotating that key turns every factor off.
+    var secondFactorKey: TokenSealer?
     /// With a Sign in with Apple key: codes are exchanged for refresh tokens, kept sealed with `refreshKey`.
     var appleTokens: AppleTokenExchange.Settings?
     var appleRefreshKey: TokenSealer?
@@ -63,6 +66,12 @@ struct AuthSettings: Sendable {
             timeout: reader.milliseconds("auth.oauth.apple.timeout.ms", default: 2000),
             refetchAfter: reader.milliseconds("auth.oauth.apple.keys.refetch.ms", default: 5000))
         staffNeedSecondFactor = reader.text("auth.staff.second-factor", default: "optional") == "required"
+        if let key = reader.text("auth.second-factor.key", isSecret: true), !key.isEmpty {
+            guard let sealer = TokenSealer(base64Key: key) else {
+                throw MissingConfiguration(key: "auth.second-factor.key", hint: "32 random bytes, base64, to seal authenticator secrets")
+            }
+            secondFactorKey = sealer
+        }
         google = GoogleIdentityVerifier.Settings(
             baseURL: reader.text("auth.oauth.google.url", default: "https://www.googleapis.com"),
             clientIDs: Set(reader.list("auth.oauth.google.client-ids")),

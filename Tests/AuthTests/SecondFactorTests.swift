@@ -1,7 +1,11 @@
 import Contracts
 import Foundation
 import HuddleEffects
+import Logging
+import SQLKit
+import ServiceHTTP
 import ServiceKitTesting
+import ServiceStore
 import Testing
 
 @testable import AuthService
@@ -22,6 +26,33 @@ struct SecondFactorTests {
         #expect(totp.matchingStep(of: "000000", at: now) == nil)
         #expect(Base32.decode(Base32.encode(Data("12345678901234567890".utf8))) == Data("12345678901234567890".utf8))
         #expect(Base32.encode(Data("12345678901234567890".utf8)) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+    }
+
+    @Test("the store keeps the authenticator's secret sealed: another key cannot make its codes", arguments: TestStore.all)
+    func secretSealed(store: TestStore) async throws {
+        let logger = Logger.quiet("second-factor-test")
+        try await store.withDatabase(logger: logger) { database in
+            try await database.migrate(AuthMigrations.all, logger: logger)
+            let user = UserID(), now = Date()
+            try await database.transaction { sql in
+                try await sql.insert(into: "users").columns("id", "email", "name", "created_at")
+                    .values(SQLBind(user.description), SQLBind("sealed-\(user)@example.com"), SQLBind("Sealed"), SQLBind(now)).run()
+            }
+            func factors(key: String) -> SecondFactors {
+                SecondFactors(
+                    database: database, users: SQLUserStore(), store: SQLSecondFactorStore(),
+                    sealer: TokenSealer(derivedFrom: key, purpose: "second factor secrets"), now: { now })
+            }
+            let setup = try await factors(key: "one").setUp(for: user)
+            let stored = try await database.read { sql in
+                try await sql.select().column("secret").from("second_factors").where("user_id", .equal, SQLBind(user.description)).first()?
+                    .decode(column: "secret", as: String.self)
+            }
+            #expect(stored != nil && stored != setup.secret && stored?.contains(setup.secret) == false)
+            let code = SecondFactorCode(code: try Self.code(for: setup, at: now))
+            await #expect(throws: AuthError.self) { _ = try await factors(key: "another").confirm(code, for: user) }
+            #expect(try await factors(key: "one").confirm(code, for: user).recoveryCodes.count == 10)
+        }
     }
 
     static func code(for setup: SecondFactorSetup, at date: Date) throws -> String {

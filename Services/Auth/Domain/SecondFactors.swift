@@ -7,7 +7,7 @@ import ServiceStore
 
 /// A second factor (TOTP, RFC 6238) with recovery codes: set up, confirmed with a first code, asked
 /// for at every password sign-in once on, and required of staff where `auth.staff.second-factor` is
-/// `required`.
+/// `required`. Secrets are kept sealed (AES-GCM), so a copy of the store alone cannot make codes.
 struct SecondFactors: Sendable {
     static let issuer = "Huddle"
     static let recoveryCodeCount = 10
@@ -15,6 +15,7 @@ struct SecondFactors: Sendable {
     let database: Database
     let users: any UserStore
     let store: any SecondFactorStore
+    let sealer: TokenSealer
     let now: @Sendable () -> Date
 
     /// A new secret to show as a QR code; the factor is off until `confirm`.
@@ -23,7 +24,7 @@ struct SecondFactors: Sendable {
         let user = try await database.transaction { sql -> User in
             guard let user = try await users.user(id: id, on: sql) else { throw CommonError.unauthorized("This account no longer exists.") }
             if try await store.factor(of: id, on: sql)?.confirmed == true { throw AuthError.secondFactorOn }
-            try await store.begin(id, secret: Base32.encode(secret), at: now(), on: sql)
+            try await store.begin(id, secret: try sealer.seal(Base32.encode(secret)), at: now(), on: sql)
             return user
         }
         return SecondFactorSetup(
@@ -60,7 +61,9 @@ struct SecondFactors: Sendable {
 
     /// A TOTP code of the factor's, taken once: a code already used (or one of an earlier step) fails.
     private func takes(_ code: String, factor: StoredSecondFactor, of user: UserID, on sql: any SQLDatabase) async throws -> Bool {
-        guard let secret = Base32.decode(factor.secret), let step = TOTP(secret: secret).matchingStep(of: code, at: now()) else {
+        guard let secret = (try? sealer.open(factor.secret)).flatMap(Base32.decode),
+            let step = TOTP(secret: secret).matchingStep(of: code, at: now())
+        else {
             return false
         }
         return try await store.take(step: step, of: user, on: sql)
