@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 .effects,
                 .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", .sqlKit, .configuration, .asyncHTTPClient, .nioCore,
-                .nioFoundationCompat, .nioHTTP1, .tracing, .nioPosix, .nioSSL, .nioExtras, .logging,
+                .nioFoundationCompat, .nioHTTP1, .tracing, .nioPosix, .nioSSL, .nioExtras, .logging, .crypto,
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Shared/ServiceKit/Features", swiftSettings: swiftSettings),
@@ -273,6 +273,11 @@ let package = Package(
                 .httpTypes, .product(name: "Metrics", package: "swift-metrics"), .product(name: "Mustache", package: "swift-mustache"),
             ],
             path: "Services/Moderation", swiftSettings: swiftSettings),
+        // libvips (Debian's libvips-dev, found with pkg-config): the media module's image library.
+        .systemLibrary(name: "CVips", path: "Shared/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // The calls into libvips that Swift cannot make itself: its options are C variadic arguments.
+        .target(name: "VipsShim", dependencies: ["CVips"], path: "Shared/VipsShim"),
+        .target(name: "MediaService", dependencies: ["VipsShim"], path: "Services/Media", swiftSettings: swiftSettings),
         .target(
             name: "ProviderStandIns",
             dependencies: [
@@ -349,7 +354,7 @@ let package = Package(
             name: "HuddleBench",
             dependencies: [
                 .effects,
-                "HuddleModules", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1,
+                "HuddleModules", "MediaService", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1,
                 .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
                 .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit,
@@ -435,6 +440,7 @@ let package = Package(
                 .effects,
             ],
             path: "Tests/ModerationTests", swiftSettings: swiftSettings),
+        .testTarget(name: "MediaTests", dependencies: ["MediaService"], path: "Tests/MediaTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchasesTests",
             dependencies: [

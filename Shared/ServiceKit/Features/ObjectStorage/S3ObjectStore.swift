@@ -1,0 +1,105 @@
+public import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// An S3-compatible bucket (AWS S3, MinIO, R2, moto) spoken to over its REST protocol with
+/// path-style addresses (`<endpoint>/<bucket>/<key>`), every request signed with SigV4, and
+/// presigned PUTs for clients to upload to directly.
+public struct S3ObjectStore: ObjectStore {
+    public let endpoint: URL
+    public let bucket: String
+    let signer: SigV4
+    let httpClient: HTTPClient
+    let timeout: Duration
+    let now: @Sendable () -> Date
+
+    public init(
+        endpoint: URL, bucket: String, signer: SigV4, httpClient: HTTPClient, timeout: Duration = .seconds(10),
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.endpoint = endpoint
+        self.bucket = bucket
+        self.signer = signer
+        self.httpClient = httpClient
+        self.timeout = timeout
+        self.now = now
+    }
+
+    /// `<endpoint>/<bucket>/<key>`, each segment of the key percent-encoded as SigV4 signs it.
+    public func url(of key: String) -> URL {
+        let path = key.split(separator: "/").map { SigV4.encode(String($0)) }.joined(separator: "/")
+        return URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)/\(path)")!
+    }
+
+    public func put(_ key: String, _ data: Data, contentType: String, cacheControl: String?) async throws {
+        var headers = ["Content-Type": contentType]
+        if let cacheControl { headers["Cache-Control"] = cacheControl }
+        let response = try await send("PUT", url(of: key), headers: headers, body: data)
+        guard response.status == .ok else { throw ObjectStoreUnavailable("PUT \(key): \(response.status.code) \(response.text)") }
+    }
+
+    public func get(_ key: String, limit: Int) async throws -> Data? {
+        let response = try await send("GET", url(of: key), limit: limit)
+        switch response.status {
+        case .ok: return response.body
+        case .notFound: return nil
+        default: throw ObjectStoreUnavailable("GET \(key): \(response.status.code) \(response.text)")
+        }
+    }
+
+    public func delete(_ key: String) async throws {
+        let response = try await send("DELETE", url(of: key))
+        guard [.noContent, .ok, .notFound].contains(response.status) else {
+            throw ObjectStoreUnavailable("DELETE \(key): \(response.status.code) \(response.text)")
+        }
+    }
+
+    public func uploadTarget(for key: String, contentType: String, byteSize: Int, expires: Date, now: Date) -> UploadTarget? {
+        // Content-Type is signed: the store refuses a PUT of another type. (A presigned PUT cannot
+        // sign the length; the module checks the size when the upload is completed.)
+        let headers = ["Content-Type": contentType]
+        let seconds = max(1, Int(expires.timeIntervalSince(now)))
+        return UploadTarget(
+            url: signer.presignedURL(method: "PUT", url: url(of: key), headers: headers, expires: seconds, at: now), method: "PUT",
+            headers: headers)
+    }
+
+    /// Makes the bucket if it is not there (development and tests; production buckets are made by their operator).
+    public func createBucket() async throws {
+        let response = try await send("PUT", URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)")!)
+        guard [.ok, .conflict].contains(response.status) else {
+            throw ObjectStoreUnavailable("creating bucket \(bucket): \(response.status.code) \(response.text)")
+        }
+    }
+
+    struct Answer {
+        var status: HTTPResponseStatus
+        var body: Data
+        var text: String { String(decoding: body.prefix(300), as: UTF8.self) }
+    }
+
+    private func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data = Data(), limit: Int = 64 << 10)
+        async throws -> Answer
+    {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        let signed = signer.signedHeaders(method: method, url: url, headers: headers, payloadHash: SigV4.payloadHash(body), at: now())
+        for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
+        if !body.isEmpty || method == "PUT" { request.body = .bytes(ByteBuffer(data: body)) }
+        do {
+            let response = try await httpClient.execute(request, timeout: .init(timeout))
+            let bytes = try await response.body.collect(upTo: limit)
+            return Answer(status: response.status, body: Data(buffer: bytes))
+        } catch let error as ObjectStoreUnavailable {
+            throw error
+        } catch {
+            throw ObjectStoreUnavailable("\(method) \(url.path): \(error)")
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ServiceFeatures
+import ServiceKitTesting
+import Testing
+
+/// Both object stores through the same calls: the directory of the all-in-one, and an S3-compatible
+/// server (moto's, which `.ci/run` starts and names in `HUDDLE_TEST_S3_URL`), including a client's
+/// upload through a presigned URL.
+@Suite("Object stores")
+struct ObjectStoreTests {
+    static let s3URL = ProcessInfo.processInfo.environment["HUDDLE_TEST_S3_URL"].flatMap(URL.init(string:))
+
+    static func s3(bucket: String = "huddle-test-\(UUID().uuidString.prefix(8).lowercased())") async throws -> S3ObjectStore {
+        let store = S3ObjectStore(
+            endpoint: try #require(s3URL), bucket: bucket,
+            signer: SigV4(accessKey: "huddle-test", secretKey: "huddle-test-secret", region: "us-east-1"), httpClient: .shared,
+            now: { Date() })
+        try await store.createBucket()
+        return store
+    }
+
+    static func roundTrip(_ store: any ObjectStore) async throws {
+        let key = "media/\(UUID().uuidString.lowercased())/large.jpg", bytes = Data((0..<5000).map { UInt8($0 % 251) })
+        #expect(try await store.get(key, limit: 1 << 20) == nil)
+        try await store.put(key, bytes, contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable")
+        #expect(try await store.get(key, limit: 1 << 20) == bytes)
+        try await store.delete(key)
+        #expect(try await store.get(key, limit: 1 << 20) == nil)
+        try await store.delete(key)
+    }
+
+    @Test("a directory keeps, returns and removes an object, and refuses a key that climbs out")
+    func directory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objects-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FileObjectStore(directory: directory)
+        try await Self.roundTrip(store)
+        await #expect(throws: ObjectStoreUnavailable.self) { _ = try await store.get("../escape", limit: 10) }
+        #expect(store.uploadTarget(for: "a.jpg", contentType: "image/jpeg", byteSize: 10, expires: Date(), now: Date()) == nil)
+    }
+
+    @Test("an S3-compatible server keeps, returns and removes an object", .enabled(if: s3URL != nil))
+    func s3RoundTrip() async throws {
+        try await Self.roundTrip(try await Self.s3())
+    }
+
+    @Test("a client PUTs through the presigned URL with the headers given, and the object is there", .enabled(if: s3URL != nil))
+    func presignedUpload() async throws {
+        let store = try await Self.s3(), key = "uploads/\(UUID().uuidString.lowercased())", bytes = Data(repeating: 7, count: 1234)
+        let now = Date()
+        let target = try #require(
+            store.uploadTarget(for: key, contentType: "image/png", byteSize: bytes.count, expires: now.addingTimeInterval(900), now: now))
+        #expect(target.url.query?.contains("X-Amz-Signature=") == true && target.headers == ["Content-Type": "image/png"])
+        var request = HTTPClientRequest(url: target.url.absoluteString)
+        request.method = .PUT
+        for (name, value) in target.headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(data: bytes))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        #expect(response.status == .ok)
+        #expect(try await store.get(key, limit: 1 << 20) == bytes)
+    }
+
+    @Test("a store that is down is unavailable at once, never a hang")
+    func down() async throws {
+        let store = S3ObjectStore(
+            endpoint: try #require(URL(string: "http://127.0.0.1:\(try await freeLoopbackPort())")), bucket: "b",
+            signer: SigV4(accessKey: "a", secretKey: "s", region: "us-east-1"), httpClient: .shared, timeout: .seconds(2), now: { Date() })
+        await #expect(throws: ObjectStoreUnavailable.self) { _ = try await store.get("k", limit: 10) }
+    }
+}
