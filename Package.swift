@@ -277,7 +277,13 @@ let package = Package(
         .systemLibrary(name: "CVips", path: "Shared/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // The calls into libvips that Swift cannot make itself: its options are C variadic arguments.
         .target(name: "VipsShim", dependencies: ["CVips"], path: "Shared/VipsShim"),
-        .target(name: "MediaService", dependencies: ["VipsShim"], path: "Services/Media", swiftSettings: swiftSettings),
+        .target(
+            name: "MediaService",
+            dependencies: [
+                "VipsShim", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceFeatures", .sqlKit, .logging, .crypto,
+                .nioPosix, .hummingbird,
+            ],
+            path: "Services/Media", swiftSettings: swiftSettings),
         .target(
             name: "ProviderStandIns",
             dependencies: [
@@ -440,7 +446,10 @@ let package = Package(
                 .effects,
             ],
             path: "Tests/ModerationTests", swiftSettings: swiftSettings),
-        .testTarget(name: "MediaTests", dependencies: ["MediaService"], path: "Tests/MediaTests", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MediaTests",
+            dependencies: ["MediaService", "ServiceKitTesting", "ServiceStore", "ServiceFeatures", "ServiceHTTP", .contracts, .crypto, .logging],
+            path: "Tests/MediaTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchasesTests",
             dependencies: [

@@ -90,6 +90,14 @@ extension ProblemCode {
     /// A write the word filter refused; `errors` names the field.
     public static let contentRefused = ProblemCode(422, "CONTENT_REFUSED")
 
+    // Media.
+    /// An upload larger than `media.max-bytes`, declared or sent.
+    public static let tooLarge = ProblemCode(422, "TOO_LARGE")
+    /// Not an image of the declared type, more pixels than `media.max-pixels`, or unreadable: nothing of it is kept.
+    public static let unsupportedMedia = ProblemCode(422, "UNSUPPORTED_MEDIA")
+    /// Completed before its bytes arrived.
+    public static let uploadMissing = ProblemCode(409, "UPLOAD_MISSING")
+
     // Purchases.
     /// A signed transaction or notification that is not the App Store's, or not for this app, environment or player.
     public static let invalidTransaction = ProblemCode(422, "INVALID_TRANSACTION")
