@@ -60,6 +60,7 @@ let package = Package(
         .executable(name: "notify", targets: ["NotifyServer"]),
         .executable(name: "purchases", targets: ["PurchasesServer"]),
         .executable(name: "moderation", targets: ["ModerationServer"]),
+        .executable(name: "media", targets: ["MediaServer"]),
         .executable(name: "stand-in", targets: ["StandInServer"]),
         .executable(name: "huddle-bench", targets: ["HuddleBench"]),
     ],
@@ -280,8 +281,9 @@ let package = Package(
         .target(
             name: "MediaService",
             dependencies: [
-                "VipsShim", .contracts, .serverContracts, "ServiceHTTP", "ServiceStore", "ServiceFeatures", .sqlKit, .logging, .crypto,
-                .nioPosix, .hummingbird,
+                .effects,
+                "VipsShim", .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .sqlKit, .logging,
+                .crypto, .nioPosix, .hummingbird, .configuration, .serviceLifecycle,
             ],
             path: "Services/Media", swiftSettings: swiftSettings),
         .target(
@@ -311,7 +313,7 @@ let package = Package(
                 .effects,
                 "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService",
                 "SearchService", "BettingService",
-                "ChatService", "NotifyService", "PurchasesService", "ModerationService", "ProviderStandIns", "ServiceClients",
+                "ChatService", "NotifyService", "PurchasesService", "ModerationService", "MediaService", "ProviderStandIns", "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -354,8 +356,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "ModerationServer", dependencies: ["ModuleLauncher", "ModerationService", "ServiceHTTP", .contracts],
-            path: "Services/Server/moderation",
-            swiftSettings: swiftSettings),
+            path: "Services/Server/moderation", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "MediaServer", dependencies: ["ModuleLauncher", "MediaService", "ServiceHTTP", .contracts],
+            path: "Services/Server/media", swiftSettings: swiftSettings),
         .executableTarget(
             name: "HuddleBench",
             dependencies: [
@@ -490,11 +494,11 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 .effects,
-                "HuddleModules", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts,
+                "HuddleModules", "MediaService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts,
                 "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
-                .hummingbird,
+                .hummingbird, .asyncHTTPClient, .nioFoundationCompat,
             ],
             path: "Tests/StackTests", swiftSettings: swiftSettings),
         // The README's snippets and lists, checked against what they describe.

@@ -39,7 +39,7 @@ public func buildGateway(reader: ConfigReader, dependencies: ServiceDependencies
         proxies: settings.proxies)
     let proxy = ProxyMiddleware(
         routes: routes, balancer: Balancer(directory: directory, now: dependencies.effects.now), client: client, edge: edge,
-        bodyLimit: settings.bodyLimit,
+        bodyLimit: settings.bodyLimit, uploadLimit: settings.uploadLimit,
         timeout: settings.upstreamTimeout)
     let health = UpstreamHealth(modules: settings.watched, directory: directory, client: client, timeout: settings.healthTimeout)
     let sockets = settings.sockets

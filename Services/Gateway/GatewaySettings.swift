@@ -9,6 +9,9 @@ import ServiceHTTP
 struct GatewaySettings: Sendable {
     /// Largest request body in bytes.
     var bodyLimit: Int
+    /// `gateway.upload.limit` (16 MiB): the body limit of the routes that carry an image's bytes
+    /// (the all-in-one's uploads), streamed to media as they arrive.
+    var uploadLimit: Int
     /// Per-client token bucket.
     var ratePerSecond: Double
     var burst: Double
@@ -58,6 +61,7 @@ struct GatewaySettings: Sendable {
     /// gateway, which must not find them closed under a request; 0 never).
     init(reader: ConfigReader) throws {
         bodyLimit = reader.integer("gateway.body.limit", default: 1 << 20)
+        uploadLimit = reader.integer("gateway.upload.limit", default: 16 << 20)
         ratePerSecond = Double(reader.integer("gateway.ratelimit.rate", default: 50))
         burst = Double(reader.integer("gateway.ratelimit.burst", default: 100))
         upstreamTimeout = reader.milliseconds("gateway.upstream.timeout.ms", default: 10_000)

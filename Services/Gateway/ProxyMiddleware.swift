@@ -21,6 +21,8 @@ struct ProxyMiddleware: RouterMiddleware {
     var call: ModuleCall { ModuleCall(balancer: balancer) }
     let edge: EdgePolicy
     let bodyLimit: Int
+    /// The body limit of a route that carries a file (`RouteTable.Entry.carriesFile`).
+    let uploadLimit: Int
     let timeout: Duration
 
     func handle(
@@ -37,20 +39,23 @@ struct ProxyMiddleware: RouterMiddleware {
         {
             throw refusal
         }
-        if let length = request.headers.value(of: .contentLength).flatMap(Int.init), length > bodyLimit {
-            throw CommonError.payloadTooLarge(limitBytes: bodyLimit)
+        let limit = route.carriesFile ? uploadLimit : bodyLimit
+        if let length = request.headers.value(of: .contentLength).flatMap(Int.init), length > limit {
+            throw CommonError.payloadTooLarge(limitBytes: limit)
         }
         // The upstream call is a client span of the gateway's server span, and its context goes to the module.
         return try await withSpanWhenTraced("\(request.method.rawValue) \(route.route)", ofKind: .client) { span in
             span?.attributes["huddle.callee"] = module.rawValue
-            let response = try await forward(request, to: module, context: context)
+            let response = try await forward(request, to: module, bodyLimit: limit, context: context)
             span?.attributes["http.response.status_code"] = Int(response.status.code)
             return response
         }
     }
 
     /// Sends the request to the module (`ModuleCall`) and hands its answer back as it comes.
-    private func forward(_ request: Request, to module: ServiceModule, context: HuddleRequestContext) async throws -> Response {
+    private func forward(_ request: Request, to module: ServiceModule, bodyLimit: Int, context: HuddleRequestContext) async throws
+        -> Response
+    {
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         let head = upstreamHead(of: request, context: context)
         let loop = client.loopForCaller()

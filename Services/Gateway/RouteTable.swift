@@ -12,6 +12,8 @@ public struct RouteTable: Sendable {
         public let module: ServiceModule
         /// The pattern as described: the route metrics name.
         public let route: String
+        /// Whether its body is a file's bytes (`ImageBytes`), held to the upload limit instead of the body limit.
+        public let carriesFile: Bool
     }
 
     public let entries: [Entry]
@@ -25,7 +27,8 @@ public struct RouteTable: Sendable {
                     pattern: operation.path.segments.map { segment in
                         if case .literal(let text) = segment { Substring(text) } else { "*" }
                     },
-                    module: operation.owner, route: operation.path.text)
+                    module: operation.owner, route: operation.path.text,
+                    carriesFile: operations.contains { $0.path.text == operation.path.text && $0.body?.type is ImageBytes.Type })
             }
     }
 

@@ -6,7 +6,7 @@ public enum API {
     public static let internalOperations: [APIOperation] =
         AuthAPI.Internal.all + CatalogAPI.Internal.all + GamesAPI.Internal.all + SearchAPI.Internal.all
         + BettingAPI.Internal.all + ChatAPI.Internal.all + NotifyAPI.Internal.all + PurchasesAPI.Internal.all
-        + ModerationAPI.Internal.all
+        + ModerationAPI.Internal.all + MediaAPI.Internal.all
 
     /// The operations a module answers.
     public static func operations(of module: ServiceModule) -> [APIOperation] {

@@ -36,7 +36,7 @@ struct UploadsTests {
                 database: database, store: SQLUploadStore(), objects: objects, processor: try ImageProcessor(maxPixels: 40_000_000),
                 limits: .init(maxBytes: maxBytes, uploadLifetime: 900),
                 links: UploadLinks(
-                    apiBase: "http://127.0.0.1:8080", publicBase: "http://127.0.0.1:8080/v1/media/files", key: SymmetricKey(size: .bits256)),
+                    api: { "http://127.0.0.1:8080" }, publicBase: "http://127.0.0.1:8080/v1/media/files", key: SymmetricKey(size: .bits256)),
                 logger: logger, now: now)
             return try await body(uploads, objects)
         }

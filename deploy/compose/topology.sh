@@ -20,7 +20,7 @@ source deploy/lib/local-topology.sh
 export POSTGRES_PASSWORD=$(secret)
 # A key pair a module for its internal calls: INTERNAL_KEYS and each module's <MODULE>_INTERNAL_KEY.
 while IFS= read -r setting; do export "$setting"; done < <("$BIN/huddle" internal-keys)
-for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES MODERATION; do export "${module}_DB_PASSWORD=$(secret)"; done
+for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES MODERATION MEDIA; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
 export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
 # Purchases trusts the stand-in's App Store, whose root it writes at start into the development-trust
@@ -28,6 +28,8 @@ export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=
 export PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE=/run/huddle-dev/appstore-root.pem
 # Spans go to the stand-in's collector (GET /test/traces/{traceId}) rather than to a Jaeger that does not run here.
 export OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+# Phones reach MinIO at the name the services use (it is moto's S3 server here, below).
+export MEDIA_S3_PUBLIC_URL=http://minio:9000 PUBLIC_API_URL=http://gateway:8080
 mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE" /run/huddle-dev/smtp-certificate.pem
 
 # Each service gets 127.0.0.N under its compose name.
@@ -50,8 +52,13 @@ start_postgres "${ADDRESS[postgres]}" "$POSTGRES_PASSWORD" -c max_connections=20
   init_databases "AUTH_DB_PASSWORD=$AUTH_DB_PASSWORD" "CATALOG_DB_PASSWORD=$CATALOG_DB_PASSWORD" \
     "GAMES_DB_PASSWORD=$GAMES_DB_PASSWORD" "SEARCH_DB_PASSWORD=$SEARCH_DB_PASSWORD" "BETTING_DB_PASSWORD=$BETTING_DB_PASSWORD" \
     "CHAT_DB_PASSWORD=$CHAT_DB_PASSWORD" "NOTIFY_DB_PASSWORD=$NOTIFY_DB_PASSWORD" \
-    "PURCHASES_DB_PASSWORD=$PURCHASES_DB_PASSWORD" "MODERATION_DB_PASSWORD=$MODERATION_DB_PASSWORD"
+    "PURCHASES_DB_PASSWORD=$PURCHASES_DB_PASSWORD" "MODERATION_DB_PASSWORD=$MODERATION_DB_PASSWORD" \
+    "MEDIA_DB_PASSWORD=$MEDIA_DB_PASSWORD"
 )
+
+echo "== object storage at ${ADDRESS[minio]}:9000: moto's S3 server in MinIO's place (no container engine here)"
+run_named minio moto_server -H "${ADDRESS[minio]}" -p 9000
+for _ in $(seq 60); do curl -sf "http://minio:9000/" >/dev/null && break; sleep 0.5; done
 
 echo "== services"
 for name in "${!RUNS[@]}"; do

@@ -55,6 +55,7 @@ declare -A ADDRESS
 {
   echo "127.0.3.1 postgres"
   echo "127.0.3.2 stand-in"
+  echo "127.0.3.3 object-storage"
   echo "127.0.3.11 gateway-1"
   echo "127.0.3.12 gateway-2"
   n=20
@@ -73,7 +74,11 @@ start_postgres 127.0.3.1 "$POSTGRES_PASSWORD" -c max_connections=400
 init_databases "AUTH_DB_PASSWORD=${PASSWORD[auth]}" "CATALOG_DB_PASSWORD=${PASSWORD[catalog]}" "GAMES_DB_PASSWORD=${PASSWORD[games]}" \
   "SEARCH_DB_PASSWORD=${PASSWORD[search]}" "BETTING_DB_PASSWORD=${PASSWORD[betting]}" "CHAT_DB_PASSWORD=${PASSWORD[chat]}" \
   "NOTIFY_DB_PASSWORD=${PASSWORD[notify]}" "PURCHASES_DB_PASSWORD=${PASSWORD[purchases]}" \
-  "MODERATION_DB_PASSWORD=${PASSWORD[moderation]}"
+  "MODERATION_DB_PASSWORD=${PASSWORD[moderation]}" "MEDIA_DB_PASSWORD=${PASSWORD[media]}"
+
+echo "== object storage: moto's S3 server in the bucket's place"
+run_named object-storage moto_server -H 127.0.3.3 -p 9000
+for _ in $(seq 60); do curl -sf http://object-storage:9000/ >/dev/null && break; sleep 0.5; done
 
 echo "== a service account for the stand-in's FCM, made fresh as huddle makes its own"
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/fcm-key.pem" 2>/dev/null
@@ -108,6 +113,9 @@ start() {
   cp "$WORK/fcm-credentials.json" "$secrets/notify-fcm-credentials"
   # The relay's URL carries its password: a secret (huddle-auth-providers' mail-smtp-url), here the stand-in's.
   printf '%s' "smtp://huddle:huddle-dev-mail@stand-in:2525" >"$secrets/mail-smtp-url"
+  # The bucket's keys: a secret (huddle-media-storage), here moto's, which takes any.
+  printf '%s' huddle >"$secrets/media-s3-access-key"
+  printf '%s' huddle-dev-storage >"$secrets/media-s3-secret-key"
   mapfile -t environment <"$WORK/$name.env"
   for i in "${!environment[@]}"; do
     case "${environment[$i]}" in
@@ -120,6 +128,8 @@ start() {
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
     NOTIFY_FCM_URL=http://stand-in:8080 MAIL_SMTP_TRUST_FILE="$WORK/smtp-certificate.pem"
+    # The bucket here, made at start; the journeys reach the gateways by these names.
+    MEDIA_S3_URL=http://object-storage:9000 MEDIA_S3_CREATE_BUCKET=true MEDIA_API_URL=http://gateway-1:8080
     # Spans to the stand-in's collector instead of the production overlay's (components/tracing).
     OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
     PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE="$WORK/appstore-root.pem"

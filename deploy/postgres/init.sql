@@ -40,6 +40,11 @@ CREATE ROLE huddle_moderation LOGIN PASSWORD :'moderation_password';
 CREATE DATABASE huddle_moderation OWNER huddle_moderation;
 REVOKE ALL ON DATABASE huddle_moderation FROM PUBLIC;
 
+\set media_password `echo "$MEDIA_DB_PASSWORD"`
+CREATE ROLE huddle_media LOGIN PASSWORD :'media_password';
+CREATE DATABASE huddle_media OWNER huddle_media;
+REVOKE ALL ON DATABASE huddle_media FROM PUBLIC;
+
 \set search_password `echo "$SEARCH_DB_PASSWORD"`
 CREATE ROLE huddle_search LOGIN PASSWORD :'search_password';
 CREATE DATABASE huddle_search OWNER huddle_search;

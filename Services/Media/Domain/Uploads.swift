@@ -87,6 +87,21 @@ struct Uploads: Sendable {
         media(try await owned(id, by: viewer))
     }
 
+    /// A public size's bytes by its file name (`<sha256>.jpg`), where media keeps the files itself.
+    func publicFile(_ name: String) async throws -> Data? {
+        guard name.count == 68, name.hasSuffix(".jpg"), name.dropLast(4).allSatisfy(\.isHexDigit) else { return nil }
+        return try await objects.get("public/\(name)", limit: limits.maxBytes)
+    }
+
+    /// A private size's bytes, for whoever may see the upload (its owner).
+    func privateVariant(_ id: MediaID, size: String, viewer: UserID) async throws -> Data {
+        let upload = try await owned(id, by: viewer)
+        guard let variant = upload.variants.first(where: { $0.name == size }),
+            let data = try await objects.get(variant.key, limit: limits.maxBytes)
+        else { throw CommonError.missing(id) }
+        return data
+    }
+
     private func owned(_ id: MediaID, by owner: UserID) async throws -> Upload {
         guard let upload = try await database.read({ sql in try await store.upload(id, on: sql) }), upload.owner == owner else {
             throw CommonError.missing(id)

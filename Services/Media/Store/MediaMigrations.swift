@@ -16,6 +16,8 @@ enum MediaMigrations {
                 "CREATE INDEX uploads_by_owner ON uploads (owner_id, created_at)",
                 "CREATE INDEX uploads_by_status ON uploads (status, expires_at)",
             ]
-        }
+        },
+        // Auth's account deletions, each applied once.
+        .inbox(version: 2),
     ]
 }

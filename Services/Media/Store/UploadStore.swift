@@ -51,6 +51,10 @@ protocol UploadStore: Sendable {
     func reject(_ id: MediaID, at: Date, on sql: any SQLDatabase) async throws
     /// Gives a claimed upload back to waiting (its bytes had not arrived).
     func release(_ id: MediaID, on sql: any SQLDatabase) async throws
+    func uploads(of owner: UserID, on sql: any SQLDatabase) async throws -> [Upload]
+    func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws
+    /// Whether an upload still kept names the public object `key` (the same picture uploaded twice).
+    func isShared(_ key: String, on sql: any SQLDatabase) async throws -> Bool
 }
 
 struct SQLUploadStore: UploadStore {
@@ -104,6 +108,22 @@ struct SQLUploadStore: UploadStore {
     func release(_ id: MediaID, on sql: any SQLDatabase) async throws {
         try await sql.update("uploads").set("status", to: SQLBind(Upload.State.awaiting.rawValue)).set("lease_until", to: SQLLiteral.null)
             .where("id", .equal, SQLBind(id.description)).run()
+    }
+
+    func uploads(of owner: UserID, on sql: any SQLDatabase) async throws -> [Upload] {
+        try await sql.select().columns(Self.columns).from("uploads").where("owner_id", .equal, SQLBind(owner.description)).all()
+            .map(Self.decode)
+    }
+
+    func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "uploads").where("owner_id", .equal, SQLBind(owner.description)).run()
+    }
+
+    func isShared(_ key: String, on sql: any SQLDatabase) async throws -> Bool {
+        // Content-addressed keys (`public/<sha256>.jpg`) hold no LIKE wildcard (`%`, `_`).
+        precondition(!key.contains("%") && !key.contains("_"), "not a content-addressed key: \(key)")
+        return try await sql.select().column("id").from("uploads")
+            .where(SQLBinaryExpression(SQLIdentifier("variants"), .like, SQLBind("%\"\(key)\"%"))).limit(1).first() != nil
     }
 
     private static func decode(_ row: any SQLRow) throws -> Upload {

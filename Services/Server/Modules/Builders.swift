@@ -5,6 +5,7 @@ import ChatService
 public import Contracts
 import GamesService
 import Gateway
+import MediaService
 import ModerationService
 import NotifyService
 import PurchasesService
@@ -24,6 +25,7 @@ public enum HuddleModules {
         .notify: .notify,
         .purchases: .purchases,
         .moderation: .moderation,
+        .media: .media,
     ]
 
     /// `all` means every module that exists so far.

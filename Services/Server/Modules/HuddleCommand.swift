@@ -69,6 +69,8 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
         }
+        // Photos as files beside the stores, read back through the gateway.
+        defaults["media.storage.dir"] = "\(dataDir)/media"
         if standIn {
             defaults["auth.oauth.facebook.url"] = Self.standInURL
             defaults["auth.oauth.facebook.appsecret"] = "development-only"

@@ -9,6 +9,9 @@ import NIOHTTP1
 /// presigned PUTs for clients to upload to directly.
 public struct S3ObjectStore: ObjectStore {
     public let endpoint: URL
+    /// The address clients upload to, which presigned URLs name (and sign): the store's public
+    /// address where modules reach it by another (`http://minio:9000` inside compose).
+    public let clientEndpoint: URL
     public let bucket: String
     let signer: SigV4
     let httpClient: HTTPClient
@@ -16,10 +19,11 @@ public struct S3ObjectStore: ObjectStore {
     let now: @Sendable () -> Date
 
     public init(
-        endpoint: URL, bucket: String, signer: SigV4, httpClient: HTTPClient, timeout: Duration = .seconds(10),
+        endpoint: URL, clientEndpoint: URL? = nil, bucket: String, signer: SigV4, httpClient: HTTPClient, timeout: Duration = .seconds(10),
         now: @escaping @Sendable () -> Date
     ) {
         self.endpoint = endpoint
+        self.clientEndpoint = clientEndpoint ?? endpoint
         self.bucket = bucket
         self.signer = signer
         self.httpClient = httpClient
@@ -28,9 +32,9 @@ public struct S3ObjectStore: ObjectStore {
     }
 
     /// `<endpoint>/<bucket>/<key>`, each segment of the key percent-encoded as SigV4 signs it.
-    public func url(of key: String) -> URL {
+    public func url(of key: String, at base: URL? = nil) -> URL {
         let path = key.split(separator: "/").map { SigV4.encode(String($0)) }.joined(separator: "/")
-        return URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)/\(path)")!
+        return URL(string: "\((base ?? endpoint).absoluteString.trimmingSuffix("/"))/\(bucket)/\(path)")!
     }
 
     public func put(_ key: String, _ data: Data, contentType: String, cacheControl: String?) async throws {
@@ -62,7 +66,8 @@ public struct S3ObjectStore: ObjectStore {
         let headers = ["Content-Type": contentType]
         let seconds = max(1, Int(expires.timeIntervalSince(now)))
         return UploadTarget(
-            url: signer.presignedURL(method: "PUT", url: url(of: key), headers: headers, expires: seconds, at: now), method: "PUT",
+            url: signer.presignedURL(method: "PUT", url: url(of: key, at: clientEndpoint), headers: headers, expires: seconds, at: now),
+            method: "PUT",
             headers: headers)
     }
 

@@ -110,8 +110,7 @@ public enum OpenAPIDocument {
                 RequestBodyObject(
                     required: true,
                     content: [
-                        body.type is any FormBody.Type ? "application/x-www-form-urlencoded" : "application/json":
-                            .init(schema: try reader.schema(for: body.type))
+                        Self.mediaType(ofBody: body.type): .init(schema: try reader.schema(for: body.type))
                     ])
             },
             responses: responses)
@@ -140,11 +139,21 @@ public enum OpenAPIDocument {
             + "WebSocket, as the subprotocols `huddle` and `huddle.bearer.<token>` (the answer then names `huddle`)."
     }
 
+    /// The media type of a request body: JSON, a browser's form, or an image's bytes.
+    static func mediaType(ofBody body: any Decodable.Type) -> String {
+        switch body {
+        case is any FormBody.Type: "application/x-www-form-urlencoded"
+        case is ImageBytes.Type: "image/*"
+        default: "application/json"
+        }
+    }
+
     /// The media type of a success body.
     static func mediaType(of output: (any Decodable.Type)?) -> String {
         switch output {
         case is PlainText.Type: "text/plain"
         case is HTMLPage.Type: "text/html"
+        case is ImageBytes.Type: "image/jpeg"
         default: "application/json"
         }
     }

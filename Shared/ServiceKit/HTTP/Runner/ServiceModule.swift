@@ -15,6 +15,7 @@ extension ServiceModule {
         case .notify: 8087
         case .purchases: 8088
         case .moderation: 8089
+        case .media: 8092
         }
     }
 

@@ -9,7 +9,7 @@ public enum Wiring {
     /// Publisher → the modules that consume its events through `/internal/events`
     /// (`<publisher>.events.subscribers`).
     public static let eventConsumers: [ServiceModule: [ServiceModule]] = [
-        .auth: [.search, .chat, .notify, .purchases, .games, .catalog, .betting, .moderation],
+        .auth: [.search, .chat, .notify, .purchases, .games, .catalog, .betting, .moderation, .media],
         .catalog: [.games, .search, .chat, .notify],
         .games: [.search, .betting, .chat, .notify],
         .purchases: [.catalog, .games, .search],
@@ -31,6 +31,7 @@ public enum Wiring {
         .notify: [.auth],
         .purchases: [.auth],
         .moderation: [.auth, .catalog, .games, .chat],
+        .media: [.auth],
     ]
 
     /// The modules that may call `module`'s internal operation at `route` (as the router names it):
@@ -55,7 +56,9 @@ public enum Wiring {
     public static var personalDataHolders: [ServiceModule] { eventConsumers[.auth] ?? [] }
 
     /// Modules with a database of their own (`<module>.db.url`).
-    public static let stores: [ServiceModule] = [.auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases, .moderation]
+    public static let stores: [ServiceModule] = [
+        .auth, .catalog, .games, .search, .betting, .chat, .notify, .purchases, .moderation, .media,
+    ]
 
     /// The modules whose routes a deployed gateway serves: the owners of the public operations.
     public static var publicOwners: [ServiceModule] {

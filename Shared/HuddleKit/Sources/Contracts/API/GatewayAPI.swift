@@ -15,7 +15,7 @@ public enum GatewayAPI {
 public enum AppAPI {
     public static let operations: [APIOperation] =
         GatewayAPI.all + AuthAPI.all + CatalogAPI.all + GamesAPI.all + SearchAPI.all + BettingAPI.all + ChatAPI.all + NotifyAPI.all
-        + PurchasesAPI.all + ModerationAPI.all
+        + PurchasesAPI.all + ModerationAPI.all + MediaAPI.all
 }
 
 /// `GET /health` of the gateway: up or down, and nothing a stranger could map the deployment by.

@@ -1,0 +1,31 @@
+import Contracts
+import Foundation
+import SQLKit
+import ServerContracts
+import ServiceFeatures
+
+/// The events media applies: auth's account deletions. Every upload of the deleted player goes,
+/// and its objects with it (a public size another upload shares, being the same picture, stays
+/// for that one). A store that cannot be reached fails the step, and the event is delivered again.
+struct MediaEvents: Sendable {
+    let store: any UploadStore
+    let objects: any ObjectStore
+
+    typealias Step = @Sendable (MediaEvents, any SQLDatabase) async throws -> Void
+
+    static let handlers = EventHandlers<Step> { on in
+        on.on(AuthEvent.accountDeleted) { deleted, _ in { events, sql in try await events.erase(deleted.userId, on: sql) } }
+    }
+
+    func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
+        let uploads = try await store.uploads(of: user, on: sql)
+        try await store.deleteUploads(of: user, on: sql)
+        for upload in uploads {
+            try await objects.delete(upload.originalKey)
+            for variant in upload.variants {
+                let shared = upload.purpose.isPublic ? try await store.isShared(variant.key, on: sql) : false
+                if !shared { try await objects.delete(variant.key) }
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+import Contracts
+import MediaService
+import ModuleLauncher
+import ServiceHTTP
+
+await ModuleCommand.main(.media)

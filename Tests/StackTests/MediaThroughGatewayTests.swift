@@ -1,0 +1,119 @@
+import AsyncHTTPClient
+import Contracts
+import Foundation
+import MediaService
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import ServiceKitTesting
+import Testing
+
+/// Photos through the gateway, as an app sends them: a ticket, a PUT of the bytes to its URL with
+/// its headers (the all-in-one's own URL, through the gateway), then "complete", and the three sizes
+/// read back from their URLs.
+@Suite("Photos through the gateway")
+struct MediaThroughGatewayTests {
+    static func withStack(store: TestStore, body: (TestClient) async throws -> Void) async throws {
+        try await StackTests.withStack(store: store, body: body)
+    }
+
+    /// PUTs `bytes` to the ticket's URL with its headers, as URLSession would; answers the status.
+    static func send(_ bytes: Data, with ticket: UploadTicket) async throws -> UInt {
+        var request = HTTPClientRequest(url: ticket.uploadUrl)
+        request.method = .PUT
+        for (name, value) in ticket.headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(data: bytes))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return response.status.code
+    }
+
+    static func fetch(_ url: String) async throws -> (status: UInt, cacheControl: String?, body: Data) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        return (
+            response.status.code, response.headers.first(name: "Cache-Control"),
+            Data(buffer: try await response.body.collect(upTo: 1 << 24))
+        )
+    }
+
+    @Test(
+        "a profile picture goes up and comes back in three sizes without its GPS, public and cached for a year; nobody else sees the upload",
+        arguments: StackTests.stores)
+    func profilePicture(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let owner = try await gateway.register(name: "Pia Picture", email: HuddleKitTests.email(), password: "pia password 1")
+            let photo = try ImageProcessor.sampleJPEG(width: 2000, height: 1500, orientation: 6)
+            let ticket = try await gateway.value(
+                MediaAPI.createUpload, body: CreateUploadRequest(purpose: .avatar, contentType: .jpeg, byteSize: photo.count),
+                token: owner.accessToken)
+            #expect(try await Self.send(photo, with: ticket) == 204 || StackTests.deployedGateway != nil)
+            let media = try await gateway.value(MediaAPI.completeUpload, ticket.id, token: owner.accessToken)
+            #expect(media.status == .ready && media.width == 1500 && media.height == 2000)
+            let variants = try #require(media.variants)
+            let processor = try ImageProcessor(maxPixels: 50_000_000)
+            for (variant, longest) in [(variants.small, 128), (variants.medium, 512), (variants.large, 1600)] {
+                #expect(max(variant.width, variant.height) == longest)
+                let file = try await Self.fetch(variant.url)
+                #expect(file.status == 200 && file.cacheControl?.contains("immutable") == true)
+                let header = try processor.header(of: file.body)
+                #expect(header.width == variant.width && !header.hasGPS && !header.hasEXIF)
+            }
+            let stranger = try await gateway.register(name: "Stan", email: HuddleKitTests.email(), password: "stan password 1")
+            #expect(try await gateway.call(MediaAPI.media, ticket.id, token: stranger.accessToken).status == 404)
+            #expect(try await gateway.call(MediaAPI.completeUpload, ticket.id, token: stranger.accessToken).status == 404)
+        }
+    }
+
+    @Test(
+        "refused with a problem and nothing kept: a text file named .jpg, a decompression bomb, a size over the limit",
+        arguments: StackTests.stores)
+    func refused(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let owner = try await gateway.register(name: "Rex Refused", email: HuddleKitTests.email(), password: "rex password 1")
+            let bomb = PNGBomb.make()
+            for (bytes, type) in [(Data("this is not a photo".utf8), MediaContentType.jpeg), (bomb, .png)] {
+                let ticket = try await gateway.value(
+                    MediaAPI.createUpload, body: CreateUploadRequest(purpose: .avatar, contentType: type, byteSize: bytes.count),
+                    token: owner.accessToken)
+                _ = try await Self.send(bytes, with: ticket)
+                let refused = try await gateway.call(MediaAPI.completeUpload, ticket.id, token: owner.accessToken)
+                #expect(refused.status == 422 && refused.problem?.code == "UNSUPPORTED_MEDIA")
+                #expect(try await gateway.value(MediaAPI.media, ticket.id, token: owner.accessToken).status == .rejected)
+            }
+            let huge = try await gateway.call(
+                MediaAPI.createUpload, body: CreateUploadRequest(purpose: .avatar, contentType: .jpeg, byteSize: 15_000_001),
+                token: owner.accessToken)
+            #expect(huge.status == 422 && huge.problem?.code == "TOO_LARGE")
+        }
+    }
+}
+
+/// A PNG of a few hundred bytes whose header claims 100,000 × 100,000 pixels.
+enum PNGBomb {
+    static func make() -> Data {
+        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(data.count) + body + be32(Int(crc32(body)))
+        }
+        // One row of zeros in a stored deflate block, with its Adler-32.
+        let row = [UInt8](repeating: 0, count: 1 + 4 * 16)
+        var adlerA: UInt32 = 1, adlerB: UInt32 = 0
+        for byte in row {
+            adlerA = (adlerA + UInt32(byte)) % 65_521
+            adlerB = (adlerB + adlerA) % 65_521
+        }
+        let deflate: [UInt8] =
+            [0x78, 0x01, 1, UInt8(row.count), 0, UInt8(~row.count & 0xFF), 0xFF] + row + be32(Int(adlerB << 16 | adlerA))
+        let header = be32(100_000) + be32(100_000) + [8, 6, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", deflate) + chunk("IEND", []))
+    }
+}
