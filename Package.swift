@@ -285,7 +285,7 @@ let package = Package(
                 "VipsShim", .contracts, .serverContracts, "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .sqlKit, .logging,
                 .crypto, .nioPosix, .hummingbird, .configuration, .serviceLifecycle,
             ],
-            path: "Services/Media", swiftSettings: swiftSettings),
+            path: "Services/Media", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "ProviderStandIns",
             dependencies: [

@@ -36,7 +36,10 @@ public func buildMediaService(reader: ConfigReader, dependencies: ServiceDepende
         let bucketStore = S3ObjectStore(
             endpoint: endpoint, clientEndpoint: clientEndpoint, bucket: bucket,
             signer: SigV4(accessKey: accessKey, secretKey: secretKey, region: region), httpClient: dependencies.providerClient, now: now)
-        if createBucket { try await bucketStore.createBucket() }
+        if createBucket {
+            try await bucketStore.createBucket()
+            try await bucketStore.allowPublicReads(under: "public/")
+        }
         objects = bucketStore
     }
     let signingKey = HKDF<SHA256>.deriveKey(
@@ -51,6 +54,7 @@ public func buildMediaService(reader: ConfigReader, dependencies: ServiceDepende
             }, publicBase: settings.publicBase, key: signingKey),
         logger: dependencies.logger, now: now)
     service.add(MediaController(uploads: uploads))
+    service.addServices(AbandonedUploads(uploads: uploads, interval: settings.sweepInterval))
     service.exportPersonalData(MediaPersonalData.export)
     let events = MediaEvents(store: SQLUploadStore(), objects: objects)
     service.consumeEvents(

@@ -143,6 +143,27 @@ struct UploadsTests {
         }
     }
 
+    @Test("an upload never completed is removed with its bytes a day after its URL expired, and not before")
+    func abandoned() async throws {
+        let clock = SettableClock(Date())
+        try await Self.with(store: .sqlite, now: { clock.now }) { uploads, objects in
+            let owner = UserID(), photo = try ImageProcessor.sampleJPEG(width: 300, height: 200)
+            let left = try await uploads.create(.init(purpose: .avatar, contentType: .jpeg, byteSize: photo.count), by: owner)
+            try await Self.send(photo, with: left, to: uploads)
+            let done = try await uploads.create(.init(purpose: .avatar, contentType: .jpeg, byteSize: photo.count), by: owner)
+            try await Self.send(photo, with: done, to: uploads)
+            _ = try await uploads.complete(done.id, by: owner)
+            clock.advance(by: 900 + 86_000)
+            await uploads.sweepAbandoned()
+            #expect(try await uploads.media(left.id, viewer: owner).status == .processing)
+            clock.advance(by: 500)
+            await uploads.sweepAbandoned()
+            await #expect(throws: CommonError.self) { _ = try await uploads.media(left.id, viewer: owner) }
+            #expect(try await objects.get("uploads/\(left.id)", limit: 10) == nil)
+            #expect(try await uploads.media(done.id, viewer: owner).status == .ready)
+        }
+    }
+
     @Test("two instances completing one upload at once: one makes the sizes, the other answers it as processing")
     func claimedOnce() async throws {
         try await Self.with(store: .sqlite) { uploads, _ in

@@ -64,6 +64,21 @@ struct ObjectStoreTests {
         #expect(try await store.get(key, limit: 1 << 20) == bytes)
     }
 
+    @Test("with its public prefix open, anyone reads what is under it, and nothing else", .enabled(if: s3URL != nil))
+    func publicReads() async throws {
+        let store = try await Self.s3()
+        try await store.allowPublicReads(under: "public/")
+        for key in ["public/open.jpg", "private/closed.jpg"] {
+            try await store.put(key, Data("bytes".utf8), contentType: "image/jpeg", cacheControl: nil)
+        }
+        let open = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: store.url(of: "public/open.jpg").absoluteString), timeout: .seconds(10))
+        #expect(open.status == .ok)
+        let closed = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: store.url(of: "private/closed.jpg").absoluteString), timeout: .seconds(10))
+        #expect(closed.status == .forbidden)
+    }
+
     @Test("a store that is down is unavailable at once, never a hang")
     func down() async throws {
         let store = S3ObjectStore(

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Contracts
 import Foundation
+import HuddleKit
 import MediaService
 import NIOCore
 import NIOFoundationCompat
@@ -61,6 +62,37 @@ struct MediaThroughGatewayTests {
             let stranger = try await gateway.register(name: "Stan", email: HuddleKitTests.email(), password: "stan password 1")
             #expect(try await gateway.call(MediaAPI.media, ticket.id, token: stranger.accessToken).status == 404)
             #expect(try await gateway.call(MediaAPI.completeUpload, ticket.id, token: stranger.accessToken).status == 404)
+        }
+    }
+
+    @Test(
+        "HuddleKit uploads a team logo in one call, and refuses a file that is no image; deleting the account removes every object of its uploads",
+        arguments: StackTests.stores)
+    func huddleKitAndDeletion(store: TestStore) async throws {
+        try await Self.withStack(store: store) { gateway in
+            let app = HuddleKitTests.client(gateway)
+            try await app.register(email: HuddleKitTests.email(), password: "logo password 1", name: "Lou Logo")
+            // A picture of its own, so that no other upload shares its content-addressed sizes.
+            let logo = try ImageProcessor.sampleJPEG(width: 700 + Int.random(in: 0..<300), height: 500)
+            let media = try await app.uploadPhoto(logo, purpose: .teamLogo)
+            let variants = try #require(media.variants)
+            #expect(media.status == .ready && variants.medium.width == 512)
+            for variant in [variants.small, variants.medium, variants.large] { #expect(try await Self.fetch(variant.url).status == 200) }
+            await #expect(throws: HuddleError.self) {
+                _ = try await app.uploadPhoto(Data("not an image at all".utf8), contentType: .png, purpose: .avatar)
+            }
+
+            try await app.deleteAccount(password: "logo password 1")
+            let gone = try await poll {
+                var statuses: [UInt] = []
+                for variant in [variants.small, variants.medium, variants.large] {
+                    statuses.append(try await Self.fetch(variant.url).status)
+                }
+                return statuses
+            } until: {
+                $0.allSatisfy { $0 == 404 || $0 == 403 }
+            }
+            #expect(gone.allSatisfy { $0 == 404 || $0 == 403 }, "\(gone)")
         }
     }
 

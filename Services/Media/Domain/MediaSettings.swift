@@ -23,12 +23,15 @@ struct MediaSettings: Sendable {
     var apiBase: String?
     var publicBase: String?
     var storage: Storage
+    /// `media.sweep.ms`: how often uploads never completed are looked for (an hour).
+    var sweepInterval: Duration
 
     init(reader: ConfigReader) throws {
         limits = Uploads.Limits(
             maxBytes: max(1, reader.integer("media.max-bytes", default: 15_000_000)),
             uploadLifetime: TimeInterval(max(1000, reader.integer("media.upload.ttl.ms", default: 900_000))) / 1000)
         maxPixels = max(1, reader.integer("media.max-pixels", default: 50_000_000))
+        sweepInterval = reader.milliseconds("media.sweep.ms", default: 3_600_000)
         apiBase = reader.text("media.api.url").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
         if let endpoint = reader.text("media.s3.url"), !endpoint.isEmpty {
             guard let url = URL(string: endpoint), let bucket = reader.text("media.s3.bucket"), !bucket.isEmpty,

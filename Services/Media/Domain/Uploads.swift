@@ -87,6 +87,24 @@ struct Uploads: Sendable {
         media(try await owned(id, by: viewer))
     }
 
+    /// How long after its URL expired an upload never completed is removed.
+    static let abandonedAfter: TimeInterval = 86_400
+
+    /// Removes the uploads never completed `abandonedAfter` past their URL's expiry, and what was sent to them.
+    func sweepAbandoned() async {
+        do {
+            let cutoff = now().addingTimeInterval(-Self.abandonedAfter)
+            let abandoned = try await database.read { sql in try await store.abandoned(before: cutoff, limit: 500, on: sql) }
+            for upload in abandoned {
+                try await objects.delete(upload.originalKey)
+                try await database.transaction { sql in try await store.delete(upload.id, on: sql) }
+            }
+            if !abandoned.isEmpty { logger.info("removed \(abandoned.count) uploads never completed") }
+        } catch {
+            logger.warning("abandoned uploads not swept: \(error)")
+        }
+    }
+
     /// A public size's bytes by its file name (`<sha256>.jpg`), where media keeps the files itself.
     func publicFile(_ name: String) async throws -> Data? {
         guard name.count == 68, name.hasSuffix(".jpg"), name.dropLast(4).allSatisfy(\.isHexDigit) else { return nil }

@@ -52,6 +52,9 @@ protocol UploadStore: Sendable {
     /// Gives a claimed upload back to waiting (its bytes had not arrived).
     func release(_ id: MediaID, on sql: any SQLDatabase) async throws
     func uploads(of owner: UserID, on sql: any SQLDatabase) async throws -> [Upload]
+    /// Uploads still awaiting their bytes (or whose processing instance died) whose URL expired before `cutoff`.
+    func abandoned(before cutoff: Date, limit: Int, on sql: any SQLDatabase) async throws -> [Upload]
+    func delete(_ id: MediaID, on sql: any SQLDatabase) async throws
     func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws
     /// Whether an upload still kept names the public object `key` (the same picture uploaded twice).
     func isShared(_ key: String, on sql: any SQLDatabase) async throws -> Bool
@@ -113,6 +116,16 @@ struct SQLUploadStore: UploadStore {
     func uploads(of owner: UserID, on sql: any SQLDatabase) async throws -> [Upload] {
         try await sql.select().columns(Self.columns).from("uploads").where("owner_id", .equal, SQLBind(owner.description)).all()
             .map(Self.decode)
+    }
+
+    func abandoned(before cutoff: Date, limit: Int, on sql: any SQLDatabase) async throws -> [Upload] {
+        try await sql.select().columns(Self.columns).from("uploads")
+            .where(SQLIdentifier("status"), .in, SQLBind.group([Upload.State.awaiting.rawValue, Upload.State.processing.rawValue]))
+            .where("expires_at", .lessThan, SQLBind(cutoff)).orderBy("expires_at").limit(limit).all().map(Self.decode)
+    }
+
+    func delete(_ id: MediaID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "uploads").where("id", .equal, SQLBind(id.description)).run()
     }
 
     func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws {

@@ -79,6 +79,20 @@ public struct S3ObjectStore: ObjectStore {
         }
     }
 
+    /// Lets anyone read the objects under `prefix` (a bucket policy, PutBucketPolicy): where public
+    /// sizes are read straight from the bucket. Development and tests; an operator sets production's.
+    public func allowPublicReads(under prefix: String) async throws {
+        let policy = """
+            {"Version":"2012-10-17","Statement":[{"Sid":"PublicRead","Effect":"Allow","Principal":"*","Action":"s3:GetObject",\
+            "Resource":"arn:aws:s3:::\(bucket)/\(prefix)*"}]}
+            """
+        let url = URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)?policy=")!
+        let response = try await send("PUT", url, headers: ["Content-Type": "application/json"], body: Data(policy.utf8))
+        guard [.ok, .noContent].contains(response.status) else {
+            throw ObjectStoreUnavailable("setting the policy of \(bucket): \(response.status.code) \(response.text)")
+        }
+    }
+
     struct Answer {
         var status: HTTPResponseStatus
         var body: Data
