@@ -186,6 +186,26 @@ struct UploadsTests {
         }
     }
 
+    @Test(
+        "object storage that is down: creating an upload still answers its URL; completing it is a 503 at once and leaves it to try again")
+    func storageDown() async throws {
+        let down = S3ObjectStore(
+            endpoint: try #require(URL(string: "http://127.0.0.1:\(try await freeLoopbackPort())")), bucket: "huddle-media",
+            signer: SigV4(accessKey: "a", secretKey: "s", region: "us-east-1"), httpClient: .shared, timeout: .seconds(2), now: { Date() })
+        try await Self.with(store: .sqlite, objects: down) { uploads, _ in
+            let owner = UserID()
+            let ticket = try await uploads.create(.init(purpose: .avatar, contentType: .jpeg, byteSize: 100), by: owner)
+            do {
+                _ = try await uploads.complete(ticket.id, by: owner)
+                Issue.record("completed with its storage down")
+            } catch let error as ObjectStoreUnavailable {
+                #expect(error.problem.status == 503)
+            }
+            // Not rejected: the claim lapses and the app completes it once the store is back.
+            #expect(try await uploads.media(ticket.id, viewer: owner).status == .processing)
+        }
+    }
+
     @Test("with an S3-compatible server: the app PUTs to a presigned URL, and the sizes are kept in the bucket", .enabled(if: s3URL != nil))
     func throughS3() async throws {
         let bucket = "huddle-media-\(UUID().uuidString.prefix(8).lowercased())"

@@ -1,4 +1,6 @@
+public import Contracts
 public import Foundation
+public import ServiceHTTP
 
 /// Where uploaded bytes and what is made of them are kept: an S3-compatible store in production
 /// (`S3ObjectStore`), a directory in the all-in-one (`FileObjectStore`).
@@ -26,11 +28,14 @@ public struct UploadTarget: Sendable, Equatable {
     }
 }
 
-/// The store could not be reached or did not answer as the protocol says: the caller answers 503.
-public struct ObjectStoreUnavailable: Error, CustomStringConvertible {
+/// The store could not be reached or did not answer as the protocol says: answered 503, as any
+/// other dependency that is down.
+public struct ObjectStoreUnavailable: ProblemError, CustomStringConvertible {
     public var description: String
 
     public init(_ description: String) { self.description = description }
+
+    public var problem: Problem { CommonError.dependencyUnavailable("Photo storage is unavailable; try again shortly.").problem }
 }
 
 /// A key names an object inside the store: letters, digits and `-_./`, no empty or dot segments,
