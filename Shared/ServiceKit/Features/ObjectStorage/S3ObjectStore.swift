@@ -73,7 +73,16 @@ public struct S3ObjectStore: ObjectStore {
 
     /// Makes the bucket if it is not there (development and tests; production buckets are made by their operator).
     public func createBucket() async throws {
-        let response = try await send("PUT", URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)")!)
+        // Outside us-east-1, S3 wants the bucket's region in the body (CreateBucketConfiguration).
+        let body =
+            signer.region == "us-east-1"
+            ? Data()
+            : Data(
+                """
+                <CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">\
+                <LocationConstraint>\(signer.region)</LocationConstraint></CreateBucketConfiguration>
+                """.utf8)
+        let response = try await send("PUT", URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)")!, body: body)
         guard [.ok, .conflict].contains(response.status) else {
             throw ObjectStoreUnavailable("creating bucket \(bucket): \(response.status.code) \(response.text)")
         }
