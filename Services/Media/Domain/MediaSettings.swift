@@ -1,8 +1,9 @@
 import Configuration
+import Contracts
 import Foundation
 import ServiceHTTP
 
-/// Media's configuration. Keys: `media.max-bytes` (15 MB), `media.max-pixels` (50 megapixels),
+/// Media's configuration. Keys: `media.max-bytes` (15 MB, the most it may be), `media.max-pixels` (50 megapixels),
 /// `media.upload.ttl.ms` (how long an upload URL works, 15 minutes), `media.api.url` (the gateway's
 /// public address, in the URLs media writes; unset, the gateway's `gateway.url`), `media.public.url` (where
 /// public sizes are read: the bucket's public address; unset, `<media.api.url>/v1/media`, media
@@ -28,7 +29,7 @@ struct MediaSettings: Sendable {
 
     init(reader: ConfigReader) throws {
         limits = Uploads.Limits(
-            maxBytes: max(1, reader.integer("media.max-bytes", default: 15_000_000)),
+            maxBytes: min(MediaLimits.maxBytes, max(1, reader.integer("media.max-bytes", default: MediaLimits.maxBytes))),
             uploadLifetime: TimeInterval(max(1000, reader.integer("media.upload.ttl.ms", default: 900_000))) / 1000)
         maxPixels = max(1, reader.integer("media.max-pixels", default: 50_000_000))
         sweepInterval = reader.milliseconds("media.sweep.ms", default: 3_600_000)

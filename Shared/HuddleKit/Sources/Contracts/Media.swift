@@ -34,7 +34,7 @@ public enum MediaStatus: String, Codable, Sendable, CaseIterable, WireEnum {
 public struct CreateUploadRequest: Codable, Equatable, Sendable, FieldConstraints {
     public var purpose: MediaPurpose
     public var contentType: MediaContentType
-    /// The bytes the app will send; over `media.max-bytes` (15 MB) is 422 `TOO_LARGE`.
+    /// The bytes the app will send: at most 15 MB, and over a deployment's lower `media.max-bytes` 422 `TOO_LARGE`.
     public var byteSize: Int
 
     public init(purpose: MediaPurpose, contentType: MediaContentType, byteSize: Int) {
@@ -43,7 +43,12 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, FieldConstraint
         self.byteSize = byteSize
     }
 
-    public static var constraints: [String: JSONSchema] { ["byteSize": .integer(1...Int(Int32.max))] }
+    public static var constraints: [String: JSONSchema] { ["byteSize": .integer(1...MediaLimits.maxBytes)] }
+}
+
+public enum MediaLimits {
+    /// The most an upload may be (`media.max-bytes` may lower it, never raise it past this).
+    public static let maxBytes = 15_000_000
 }
 
 /// Where and how to send an upload's bytes: a PUT of exactly these headers to `uploadUrl`, before `expiresAt`.

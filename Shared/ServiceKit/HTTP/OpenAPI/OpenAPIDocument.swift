@@ -107,11 +107,10 @@ public enum OpenAPIDocument {
             operationId: operationID(operation), summary: operation.summary, tags: [operation.owner.rawValue],
             security: security, parameters: parameters.isEmpty ? nil : parameters,
             requestBody: try operation.body.map { body in
-                RequestBodyObject(
+                let schema = try reader.schema(for: body.type)
+                return RequestBodyObject(
                     required: true,
-                    content: [
-                        Self.mediaType(ofBody: body.type): .init(schema: try reader.schema(for: body.type))
-                    ])
+                    content: Dictionary(uniqueKeysWithValues: Self.mediaTypes(ofBody: body.type).map { ($0, .init(schema: schema)) }))
             },
             responses: responses)
     }
@@ -139,12 +138,13 @@ public enum OpenAPIDocument {
             + "WebSocket, as the subprotocols `huddle` and `huddle.bearer.<token>` (the answer then names `huddle`)."
     }
 
-    /// The media type of a request body: JSON, a browser's form, or an image's bytes.
-    static func mediaType(ofBody body: any Decodable.Type) -> String {
+    /// The media types a request body may have: JSON, a browser's form, or an image of a type
+    /// uploads take.
+    static func mediaTypes(ofBody body: any Decodable.Type) -> [String] {
         switch body {
-        case is any FormBody.Type: "application/x-www-form-urlencoded"
-        case is ImageBytes.Type: "image/*"
-        default: "application/json"
+        case is any FormBody.Type: ["application/x-www-form-urlencoded"]
+        case is ImageBytes.Type: MediaContentType.allCases.map(\.rawValue)
+        default: ["application/json"]
         }
     }
 
