@@ -47,7 +47,7 @@ struct MediaThroughGatewayTests {
             let ticket = try await gateway.value(
                 MediaAPI.createUpload, body: CreateUploadRequest(purpose: .avatar, contentType: .jpeg, byteSize: photo.count),
                 token: owner.accessToken)
-            #expect(try await Self.send(photo, with: ticket) == 204 || StackTests.deployedGateway != nil)
+            #expect((200..<300).contains(try await Self.send(photo, with: ticket)))
             let media = try await gateway.value(MediaAPI.completeUpload, ticket.id, token: owner.accessToken)
             #expect(media.status == .ready && media.width == 1500 && media.height == 2000)
             let variants = try #require(media.variants)
@@ -102,7 +102,7 @@ struct MediaThroughGatewayTests {
     func refused(store: TestStore) async throws {
         try await Self.withStack(store: store) { gateway in
             let owner = try await gateway.register(name: "Rex Refused", email: HuddleKitTests.email(), password: "rex password 1")
-            let bomb = PNGBomb.make()
+            let bomb = PNG.make(width: 100_000, height: 100_000, rows: 1) { _, _ in [0, 0, 0, 255] }
             for (bytes, type) in [(Data("this is not a photo".utf8), MediaContentType.jpeg), (bomb, .png)] {
                 let ticket = try await gateway.value(
                     MediaAPI.createUpload, body: CreateUploadRequest(purpose: .avatar, contentType: type, byteSize: bytes.count),
@@ -118,35 +118,5 @@ struct MediaThroughGatewayTests {
             // Past the most any deployment takes (15 MB), the description's own limit names the field.
             #expect(huge.status == 422 && huge.problem?.errors?.map(\.field) == ["byteSize"])
         }
-    }
-}
-
-/// A PNG of a few hundred bytes whose header claims 100,000 × 100,000 pixels.
-enum PNGBomb {
-    static func make() -> Data {
-        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) } }
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
-        }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be32(data.count) + body + be32(Int(crc32(body)))
-        }
-        // One row of zeros in a stored deflate block, with its Adler-32.
-        let row = [UInt8](repeating: 0, count: 1 + 4 * 16)
-        var adlerA: UInt32 = 1, adlerB: UInt32 = 0
-        for byte in row {
-            adlerA = (adlerA + UInt32(byte)) % 65_521
-            adlerB = (adlerB + adlerA) % 65_521
-        }
-        let deflate: [UInt8] =
-            [0x78, 0x01, 1, UInt8(row.count), 0, UInt8(~row.count & 0xFF), 0xFF] + row + be32(Int(adlerB << 16 | adlerA))
-        let header = be32(100_000) + be32(100_000) + [8, 6, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", deflate) + chunk("IEND", []))
     }
 }
