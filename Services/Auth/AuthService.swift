@@ -4,6 +4,7 @@ import Foundation
 import HuddleEffects
 import Hummingbird
 import ServerContracts
+import ServiceClients
 import ServiceFeatures
 public import ServiceHTTP
 import ServiceKit
@@ -70,7 +71,9 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, sessions: sessions, tokens: tokens, attempts: SQLLoginAttemptStore(),
         accounts: accounts, mails: mails, queue: mailQueue, requests: mailRequests, now: now)
     let mail = MailDelivery(database: service.database, settings: settings.mail, logger: dependencies.logger, now: now)
-    let profiles = Profiles(database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter)
+    let profiles = Profiles(
+        database: service.database, users: users, follows: SQLFollowStore(now: now), filter: filter,
+        media: MediaClient(dependencies: dependencies), logger: dependencies.logger)
     let deletions = SQLDeletionStore()
     let exportStore = SQLExportStore()
     let appleRevocations = AppleRevocations(

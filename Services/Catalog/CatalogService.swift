@@ -31,7 +31,8 @@ public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDepen
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)
     let teams = Teams(
         database: database, teams: SQLTeamStore(now: now), auth: AuthClient(dependencies: dependencies), gatekeeper: gatekeeper,
-        filter: ContentFilter(reader: reader), now: now)
+        filter: ContentFilter(reader: reader), logos: Logos(media: MediaClient(dependencies: dependencies), logger: dependencies.logger),
+        now: now)
     let leagueStore = SQLLeagueStore(now: now)
     let leagues = Leagues(database: database, leagues: leagueStore, teams: teams, now: now)
     let events = CatalogEvents(gatekeeper: gatekeeper, erasure: AccountErasure(teams: teams, leagues: leagueStore))

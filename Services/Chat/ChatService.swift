@@ -46,7 +46,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let blocks = BlockCache(database: database, people: people, logger: dependencies.logger)
 
     service.add(
-        RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), MessagesController(messages: messages),
+        RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), RoomsInternalController(rooms: rooms),
+        MessagesController(messages: messages),
         ChatModerationController(messages: messages),
         BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)),
         BlocksInternalController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))

@@ -12,6 +12,8 @@ enum MediaError: ProblemError {
     case uploadMissing
     /// An upload URL used after it expired, or not signed by this deployment.
     case uploadURLInvalid
+    /// Named to be attached, and it cannot be: why.
+    case notAttachable(String)
 
     var problem: Problem {
         switch self {
@@ -21,6 +23,8 @@ enum MediaError: ProblemError {
             Problem(.unsupportedMedia, title: "Not a supported image", detail: reason)
         case .uploadMissing:
             Problem(.uploadMissing, title: "Nothing uploaded", detail: "Send the bytes to the upload URL first, then complete the upload.")
+        case .notAttachable(let reason):
+            Problem(.mediaNotAttachable, title: "Upload cannot be attached", detail: reason)
         case .uploadURLInvalid:
             Problem(.forbidden, title: "Upload URL not valid", detail: "The upload URL expired or was changed; create a new upload.")
         }

@@ -42,6 +42,7 @@ public func buildMediaService(reader: ConfigReader, dependencies: ServiceDepende
         }
         objects = bucketStore
     }
+    let chat = InternalClient(.chat, dependencies: dependencies)
     let signingKey = HKDF<SHA256>.deriveKey(
         inputKeyMaterial: SymmetricKey(data: Data((dependencies.internalKeys.privateKeyText(of: .media) ?? "").utf8)),
         info: Data("media upload URLs".utf8), outputByteCount: 32)
@@ -52,8 +53,11 @@ public func buildMediaService(reader: ConfigReader, dependencies: ServiceDepende
             api: { [directory = dependencies.directory, configured = settings.apiBase] in
                 configured ?? directory.url(of: .gateway) ?? "http://127.0.0.1:\(ServiceModule.gateway.defaultPort)"
             }, publicBase: settings.publicBase, key: signingKey),
+        roomMembers: RoomMembers { user, room in
+            try await chat.call(ChatAPI.Internal.roomMember, path: [room, user]) != nil
+        },
         logger: dependencies.logger, now: now)
-    service.add(MediaController(uploads: uploads))
+    service.add(MediaController(uploads: uploads), MediaInternalController(uploads: uploads))
     service.addServices(AbandonedUploads(uploads: uploads, interval: settings.sweepInterval))
     service.exportPersonalData(MediaPersonalData.export)
     let events = MediaEvents(store: SQLUploadStore(), objects: objects)

@@ -24,6 +24,7 @@ struct UploadsTests {
     /// `body` gets the uploads over a fresh database of `store` and the object store it writes to.
     static func with<T>(
         store: TestStore, objects: (any ObjectStore)? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        roomMembers: RoomMembers = RoomMembers { _, _ in false },
         _ body: (Uploads, any ObjectStore) async throws -> T
     ) async throws -> T {
         let logger = Logger.quiet("media-test")
@@ -37,7 +38,7 @@ struct UploadsTests {
                 limits: .init(maxBytes: maxBytes, uploadLifetime: 900),
                 links: UploadLinks(
                     api: { "http://127.0.0.1:8080" }, publicBase: "http://127.0.0.1:8080/v1/media/files", key: SymmetricKey(size: .bits256)),
-                logger: logger, now: now)
+                roomMembers: roomMembers, logger: logger, now: now)
             return try await body(uploads, objects)
         }
     }

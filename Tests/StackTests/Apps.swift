@@ -29,6 +29,15 @@ extension StackTests {
     }
 }
 
+extension StackTests {
+    /// A public soccer team in Tallinn named `name`.
+    static func teamRequest(name: String) -> CreateTeamRequest {
+        CreateTeamRequest(
+            name: name, sport: .soccer, privacy: .public, location: Location(lat: 59.437, lng: 24.745), ageGroup: .adult, gender: .coed,
+            skill: .any)
+    }
+}
+
 extension HuddleClient {
     /// The signed-in player's id.
     var userID: UserID {

@@ -1,7 +1,9 @@
 import Contracts
 import Foundation
+import Logging
 import SQLKit
 import ServerContracts
+import ServiceClients
 import ServiceFeatures
 import ServiceHTTP
 import ServiceStore
@@ -14,6 +16,9 @@ struct Profiles: Sendable {
     let follows: any FollowStore
     /// Names with a filtered word are refused.
     let filter: ContentFilter
+    /// Attaches an uploaded picture, and lets a replaced one go.
+    let media: MediaClient
+    let logger: Logger
     var events: ProfileEvents { ProfileEvents(outbox: Outbox(now: database.now)) }
 
     static let maxFriendIDs = FriendMatchRequest.maxFacebookIDs
@@ -23,24 +28,43 @@ struct Profiles: Sendable {
         try await account(id).myProfile
     }
 
+    /// Changes what the body names. A picture is either an address (`pictureUrl`) or an upload
+    /// (`pictureMediaId`, attached through media first); the picture it replaces is let go once the
+    /// change is kept.
     func update(_ id: UserID, with body: UpdateProfileRequest) async throws -> MyProfile {
         try AuthValidation.require(
-            body.name.flatMap(AuthValidation.nameProblem), body.pictureUrl.flatMap { $0.flatMap(AuthValidation.pictureUrlProblem) })
+            body.name.flatMap(AuthValidation.nameProblem), body.pictureUrl.flatMap { $0.flatMap(AuthValidation.pictureUrlProblem) },
+            body.pictureUrl != nil && body.pictureMediaId != nil
+                ? .init(field: "pictureMediaId", message: "give pictureUrl or pictureMediaId, not both") : nil)
         if let name = body.name { try filter.refuse(name, field: "name") }
-        return try await database.transaction { sql in
+        let uploaded: AttachedPicture? =
+            if case .some(.some(let media)) = body.pictureMediaId {
+                try await self.media.picture(media, by: id, as: .avatar, to: MediaSubject(.user, id), field: "pictureMediaId")
+            } else { nil }
+        let (profile, replaced) = try await database.transaction { sql in
             guard var user = try await users.user(id: id, on: sql) else {
                 throw CommonError.unauthorized("This account no longer exists.")
             }
+            let before = user.picture
             if let name = body.name { user.name = name.trimmingBlanks }
-            if let picture = body.pictureUrl { user.pictureUrl = picture }
+            if let address = body.pictureUrl {
+                user.pictureUrl = address
+                user.picture = nil
+            }
+            if let media = body.pictureMediaId {
+                user.picture = media == nil ? nil : uploaded
+                user.pictureUrl = user.picture?.sizes.medium
+            }
             if let sports = body.sports {
                 var seen = Set<Sport>()
                 user.sports = sports.filter { seen.insert($0).inserted }
             }
             try await users.update(user, on: sql)
             try await events.published(user, on: sql)
-            return user.myProfile
+            return (user.myProfile, before.flatMap { $0.mediaId == user.picture?.mediaId ? nil : $0.mediaId })
         }
+        if let replaced { await media.releaseReplaced(replaced, from: MediaSubject(.user, id), logger: logger) }
+        return profile
     }
 
     func profile(_ id: UserID) async throws -> PublicProfile {

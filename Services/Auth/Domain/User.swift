@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 
 /// A member as auth stores them.
 struct User: Sendable, Equatable {
@@ -22,12 +23,15 @@ struct User: Sendable, Equatable {
     var createdAt: Date
     /// When the member proved the address theirs (a mailed token, a reset, or a provider that vouched for it).
     var emailVerifiedAt: Date? = nil
+    /// The picture uploaded to media; `pictureUrl` is then its medium size.
+    var picture: AttachedPicture? = nil
 
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
         appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date,
-        emailVerifiedAt: Date? = nil, googleID: String? = nil
+        emailVerifiedAt: Date? = nil, googleID: String? = nil, picture: AttachedPicture? = nil
     ) {
+        self.picture = picture
         self.emailVerifiedAt = emailVerifiedAt
         self.googleID = googleID
         self.id = id
@@ -44,9 +48,11 @@ struct User: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    var publicProfile: PublicProfile { .init(id: id, name: name, pictureUrl: pictureUrl, sports: sports) }
+    var publicProfile: PublicProfile { .init(id: id, name: name, pictureUrl: pictureUrl, sports: sports, picture: picture?.sizes) }
     var myProfile: MyProfile {
-        .init(id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports, emailVerified: emailVerifiedAt != nil)
+        .init(
+            id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports, emailVerified: emailVerifiedAt != nil,
+            picture: picture?.sizes)
     }
     var sessionUser: SessionUser { .init(id: id, email: email, name: name, pictureUrl: pictureUrl) }
 }

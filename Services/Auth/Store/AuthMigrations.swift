@@ -152,5 +152,7 @@ enum AuthMigrations {
                 """
             ]
         },
+        // The picture uploaded to media (`AttachedPicture` as JSON): the upload and its sizes' URLs.
+        Migration(version: 22, name: "uploaded pictures") { _ in ["ALTER TABLE users ADD COLUMN picture TEXT"] },
     ]
 }

@@ -15,6 +15,17 @@ struct LeaguesController: Controller {
             CatalogAPI.addLeagueTeam,
             authorizing: { try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID) },
             use: addLeagueTeam)
+        router.on(
+            CatalogAPI.updateLeague,
+            authorizing: {
+                try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID, changing: "changes it")
+            },
+            use: updateLeague)
+    }
+
+    /// `PATCH /v1/leagues/{id}`
+    @Sendable func updateLeague(_ body: UpdateLeagueRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> League {
+        try await leagues.update(try context.parameters.id(LeagueID.self), with: body, by: context.userID)
     }
 
     /// `POST /v1/leagues/{id}/teams`

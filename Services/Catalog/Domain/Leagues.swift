@@ -44,10 +44,28 @@ struct Leagues: Sendable {
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
     }
 
+    /// The manager renames the league or changes its logo (the route checked they manage it before
+    /// the body was read; the transaction checks again).
+    func update(_ id: LeagueID, with request: UpdateLeagueRequest, by user: UserID) async throws -> League {
+        try FieldRules.require(request.name.map { CatalogValidation.name($0) } ?? [])
+        if let name = request.name { try teams.filter.refuse(name, field: "name") }
+        let subject = MediaSubject(.league, id)
+        let logo = try await teams.logos.attach(request.logoMediaId, as: .leagueLogo, to: subject, by: user)
+        let (updated, replaced) = try await database.transaction { sql in
+            let league = try await visibleLeague(id, to: user, on: sql)
+            guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager changes it.") }
+            if let name = request.name { try await leagues.rename(id, to: name.trimmingBlanks, on: sql) }
+            let replaced = request.logoMediaId == nil ? nil : try await leagues.setLogo(logo, of: id, on: sql)
+            return (try await visibleLeague(id, to: user, on: sql), replaced)
+        }
+        await teams.logos.release(replaced, from: subject)
+        return updated
+    }
+
     /// 403 unless `user` manages the league (404 when they may not see it), read before a change's body is.
-    func requireManager(of id: LeagueID, user: UserID) async throws {
+    func requireManager(of id: LeagueID, user: UserID, changing what: String = "adds teams") async throws {
         let league = try await database.read { sql in try await visibleLeague(id, to: user, on: sql) }
-        guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager adds teams.") }
+        guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager \(what).") }
     }
 
     /// The league manager adds a team of the league's sport; adding it again changes nothing.

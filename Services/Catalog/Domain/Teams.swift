@@ -17,6 +17,7 @@ struct Teams: Sendable {
     let gatekeeper: Gatekeeper
     /// Names with a filtered word are refused.
     let filter: ContentFilter
+    let logos: Logos
     var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
     let now: @Sendable () -> Date
@@ -82,8 +83,15 @@ struct Teams: Sendable {
         try FieldRules.require(
             (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? []))
         if let name = request.name { try filter.refuse(name, field: "name") }
-        return try await database.transaction { sql in
+        let subject = MediaSubject(.team, id)
+        let logo = try await logos.attach(request.logoMediaId, as: .teamLogo, to: subject, by: user)
+        let (updated, replaced) = try await database.transaction { sql in
             var team = try await managedTeam(id, by: user, on: sql)
+            var replaced: MediaID?
+            if request.logoMediaId != nil {
+                replaced = try await teams.setLogo(logo, of: id, on: sql)
+                team.logo = logo?.sizes
+            }
             if let name = request.name { team.name = name.trimmingBlanks }
             if let privacy = request.privacy { team.privacy = privacy }
             if let location = request.location { team.location = location }
@@ -92,17 +100,27 @@ struct Teams: Sendable {
             if let skill = request.skill { team.skill = skill }
             try await teams.update(team, on: sql)
             try await publish(CatalogEvent.teamUpdated, team, on: sql)
-            return team
+            return (team, replaced)
         }
+        await logos.release(replaced, from: subject)
+        return updated
+    }
+
+    /// Takes off the team logos a deleted account uploaded (media deletes its uploads).
+    func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws {
+        try await teams.removeLogos(uploadedBy: owner, on: sql)
     }
 
     func delete(_ id: TeamID, by user: UserID) async throws {
-        try await database.transaction { sql in
+        let logo = try await database.transaction { sql in
             _ = try await managedTeam(id, by: user, on: sql)
+            let logo = try await teams.setLogo(nil, of: id, on: sql)
             try await teams.delete(id, on: sql)
             try await outbox.append(
                 CatalogEvent.teamDeleted, aggregateID: id.description, payload: CatalogEvent.TeamDeleted(teamId: id), on: sql)
+            return logo
         }
+        await logos.release(logo, from: MediaSubject(.team, id))
     }
 
     func join(_ id: TeamID, user: UserID) async throws -> Team {

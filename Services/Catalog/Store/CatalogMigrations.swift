@@ -83,5 +83,14 @@ enum CatalogMigrations {
         .outboxTraceContext(version: 8),
         .outboxInTransactionOrder(version: 9),
         .outboxDelivery(version: 10),
+        // Logos uploaded to media (`AttachedPicture` as JSON).
+        Migration(version: 11, name: "logos") { _ in
+            [
+                "ALTER TABLE teams ADD COLUMN logo TEXT", "ALTER TABLE teams ADD COLUMN logo_owner_id TEXT",
+                "ALTER TABLE leagues ADD COLUMN logo TEXT", "ALTER TABLE leagues ADD COLUMN logo_owner_id TEXT",
+                "CREATE INDEX teams_by_logo_owner ON teams (logo_owner_id)",
+                "CREATE INDEX leagues_by_logo_owner ON leagues (logo_owner_id)",
+            ]
+        },
     ]
 }

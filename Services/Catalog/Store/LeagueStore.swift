@@ -1,11 +1,17 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceStore
 
 /// Leagues and the teams that play in them.
 protocol LeagueStore: Sendable {
     func insert(_ league: League, on sql: any SQLDatabase) async throws
+    func rename(_ league: LeagueID, to name: String, on sql: any SQLDatabase) async throws
+    /// Sets (or removes) the league's logo; answers the upload of the logo it replaced.
+    func setLogo(_ logo: AttachedPicture?, of league: LeagueID, on sql: any SQLDatabase) async throws -> MediaID?
+    /// Takes off every logo `owner` uploaded (their account is deleted, and media deletes its uploads).
+    func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws
     func league(_ id: LeagueID, on sql: any SQLDatabase) async throws -> League?
     /// Leagues of `sport` (all sports when nil) that `viewer` may see, by name.
     func leagues(sport: Sport?, visibleTo viewer: UserID, after: NameCursor?, limit: Int, on sql: any SQLDatabase)
@@ -38,6 +44,24 @@ struct SQLLeagueStore: LeagueStore {
                 SQLBind(league.location?.address), SQLBind(league.managerId.description), SQLBind(league.createdAt),
                 SQLBind(NameCursor.key(league.name))
             ).run()
+    }
+
+    func rename(_ league: LeagueID, to name: String, on sql: any SQLDatabase) async throws {
+        try await sql.update("leagues").set("name", to: SQLBind(name)).set("name_key", to: SQLBind(NameCursor.key(name)))
+            .where("id", .equal, SQLBind(league.description)).run()
+    }
+
+    func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.update("leagues").set("logo", to: SQLLiteral.null).set("logo_owner_id", to: SQLLiteral.null)
+            .where("logo_owner_id", .equal, SQLBind(owner.description)).run()
+    }
+
+    func setLogo(_ logo: AttachedPicture?, of league: LeagueID, on sql: any SQLDatabase) async throws -> MediaID? {
+        let before = try await sql.select().column("logo").from("leagues").where("id", .equal, SQLBind(league.description)).first()?
+            .json("logo", as: AttachedPicture.self)
+        try await sql.update("leagues").set("logo", to: SQLBind(try logo.map(StoredJSON.text)))
+            .set("logo_owner_id", to: SQLBind(logo?.ownerId.description)).where("id", .equal, SQLBind(league.description)).run()
+        return before?.mediaId == logo?.mediaId ? nil : before?.mediaId
     }
 
     func league(_ id: LeagueID, on sql: any SQLDatabase) async throws -> League? {
@@ -98,7 +122,7 @@ struct SQLLeagueStore: LeagueStore {
     }
 
     private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
-        sql.select().columns(Self.columns.map { SQLColumn($0) }).from("leagues")
+        sql.select().columns((Self.columns + ["logo"]).map { SQLColumn($0) }).from("leagues")
     }
 
     private func withTeamCounts(_ rows: [any SQLRow], on sql: any SQLDatabase) async throws -> [League] {
@@ -117,7 +141,7 @@ struct SQLLeagueStore: LeagueStore {
     static func decode(_ row: any SQLRow) throws -> League {
         let lat = try row.decode(column: "lat", as: Double?.self)
         let lng = try row.decode(column: "lng", as: Double?.self)
-        return League(
+        var league = League(
             id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
             sport: try row.enumValue("sport"), skill: try row.enumValue("skill"),
             ageGroup: try row.enumValue("age_group"), gender: try row.enumValue("gender"),
@@ -127,5 +151,7 @@ struct SQLLeagueStore: LeagueStore {
             },
             managerId: try row.typedID("manager_id"), teamCount: 0,
             createdAt: try row.decode(column: "created_at", as: Date.self))
+        league.logo = try row.json("logo", as: AttachedPicture.self)?.sizes
+        return league
     }
 }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceHTTP
 import ServiceStore
 
@@ -10,6 +11,10 @@ protocol TeamStore: Sendable {
     func team(_ id: TeamID, viewer: UserID?, on sql: any SQLDatabase) async throws -> Team?
     /// Saves name, privacy, location and attributes.
     func update(_ team: Team, on sql: any SQLDatabase) async throws
+    /// Sets (or removes) the team's logo; answers the upload of the logo it replaced.
+    func setLogo(_ logo: AttachedPicture?, of team: TeamID, on sql: any SQLDatabase) async throws -> MediaID?
+    /// Takes off every logo `owner` uploaded (their account is deleted, and media deletes its uploads).
+    func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws
     /// Deletes the team with its memberships and league places.
     func delete(_ id: TeamID, on sql: any SQLDatabase) async throws
     /// Holds the team's row until the transaction ends, so that changes to a team and its standings
@@ -52,6 +57,19 @@ struct SQLTeamStore: TeamStore {
 
     func team(_ id: TeamID, viewer: UserID?, on sql: any SQLDatabase) async throws -> Team? {
         try await teams(ids: [id], viewer: viewer, on: sql).first
+    }
+
+    func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.update("teams").set("logo", to: SQLLiteral.null).set("logo_owner_id", to: SQLLiteral.null)
+            .where("logo_owner_id", .equal, SQLBind(owner.description)).run()
+    }
+
+    func setLogo(_ logo: AttachedPicture?, of team: TeamID, on sql: any SQLDatabase) async throws -> MediaID? {
+        let before = try await sql.select().column("logo").from("teams").where("id", .equal, SQLBind(team.description)).first()?
+            .json("logo", as: AttachedPicture.self)
+        try await sql.update("teams").set("logo", to: SQLBind(try logo.map(StoredJSON.text)))
+            .set("logo_owner_id", to: SQLBind(logo?.ownerId.description)).where("id", .equal, SQLBind(team.description)).run()
+        return before?.mediaId == logo?.mediaId ? nil : before?.mediaId
     }
 
     func update(_ team: Team, on sql: any SQLDatabase) async throws {
@@ -160,7 +178,7 @@ struct SQLTeamStore: TeamStore {
     // MARK: Reading rows
 
     private func selectTeams(on sql: any SQLDatabase) -> SQLSelectBuilder {
-        sql.select().columns(Self.columns.map { SQLColumn($0, table: "teams") }).from("teams")
+        sql.select().columns((Self.columns + ["logo"]).map { SQLColumn($0, table: "teams") }).from("teams")
     }
 
     /// Adds member counts and the viewer's standing to decoded rows.
@@ -193,7 +211,7 @@ struct SQLTeamStore: TeamStore {
     }
 
     static func decode(_ row: any SQLRow) throws -> Team {
-        Team(
+        var team = Team(
             id: try row.typedID("id"), name: try row.decode(column: "name", as: String.self),
             sport: try row.enumValue("sport"), privacy: try row.enumValue("privacy"),
             location: Location(
@@ -202,5 +220,7 @@ struct SQLTeamStore: TeamStore {
             ageGroup: try row.enumValue("age_group"), gender: try row.enumValue("gender"),
             skill: try row.enumValue("skill"), managerId: try row.typedID("manager_id"), memberCount: 0,
             createdAt: try row.decode(column: "created_at", as: Date.self))
+        team.logo = try row.json("logo", as: AttachedPicture.self)?.sizes
+        return team
     }
 }

@@ -1,5 +1,6 @@
 import Contracts
 import Hummingbird
+import ServerContracts
 import ServiceHTTP
 
 /// `/v1/chat/rooms`, `/v1/chat/direct`, read markers: the rooms I may use.
@@ -32,5 +33,20 @@ struct RoomsController: Controller {
     /// `POST /v1/chat/direct`
     @Sendable func direct(_ body: DirectRoomRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
         try await rooms.direct(context.userID, with: body.userId, knownTo: nameFromAuth)
+    }
+}
+
+/// `/internal/chat/rooms/...`: whether a player may use a room, for media's chat photos.
+struct RoomsInternalController: Controller {
+    let rooms: Rooms
+
+    func register(on router: Router<HuddleRequestContext>) {
+        router.on(ChatAPI.Internal.roomMember, use: member)
+    }
+
+    /// `GET /internal/chat/rooms/{id}/members/{userId}`
+    @Sendable func member(_ request: Request, _ context: HuddleRequestContext) async throws -> NoContent {
+        try await rooms.requireAccess(to: try context.parameters.id(RoomID.self), by: try context.parameters.id(UserID.self, at: "userId"))
+        return NoContent()
     }
 }

@@ -23,6 +23,11 @@ struct Rooms: Sendable {
         return room
     }
 
+    /// 404 unless `user` may use the room (media asks, before showing a photo sent there).
+    func requireAccess(to id: RoomID, by user: UserID) async throws {
+        _ = try await database.read { sql in try await accessible(id, by: user, on: sql) }
+    }
+
     func mayUse(_ room: StoredRoom, _ user: UserID, on sql: any SQLDatabase) async throws -> Bool {
         switch room.kind {
         case .global, .match: true

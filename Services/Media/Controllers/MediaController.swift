@@ -51,7 +51,7 @@ struct MediaController: Controller {
     /// `GET /v1/media/{id}/sizes/{size}`
     @Sendable func privateVariant(_ request: Request, _ context: AuthenticatedContext) async throws -> FileAnswer {
         let data = try await uploads.privateVariant(
-            try context.parameters.id(MediaID.self), size: context.parameters.get("size") ?? "", viewer: context.userID)
+            try context.parameters.id(MediaID.self), size: context.parameters.get("size") ?? "", viewer: context.identity)
         return FileAnswer(data: data, contentType: "image/jpeg", cacheControl: Uploads.privateCaching)
     }
 }

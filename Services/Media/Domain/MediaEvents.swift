@@ -20,12 +20,6 @@ struct MediaEvents: Sendable {
     func erase(_ user: UserID, on sql: any SQLDatabase) async throws {
         let uploads = try await store.uploads(of: user, on: sql)
         try await store.deleteUploads(of: user, on: sql)
-        for upload in uploads {
-            try await objects.delete(upload.originalKey)
-            for variant in upload.variants {
-                let shared = upload.purpose.isPublic ? try await store.isShared(variant.key, on: sql) : false
-                if !shared { try await objects.delete(variant.key) }
-            }
-        }
+        for upload in uploads { try await UploadRemoval.deleteObjects(of: upload, store: store, objects: objects, on: sql) }
     }
 }

@@ -27,6 +27,7 @@ struct Uploads: Sendable {
     let processor: ImageProcessor
     let limits: Limits
     let links: UploadLinks
+    let roomMembers: RoomMembers
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -111,10 +112,11 @@ struct Uploads: Sendable {
         return try await objects.get("public/\(name)", limit: limits.maxBytes)
     }
 
-    /// A private size's bytes, for whoever may see the upload (its owner).
-    func privateVariant(_ id: MediaID, size: String, viewer: UserID) async throws -> Data {
-        let upload = try await owned(id, by: viewer)
-        guard let variant = upload.variants.first(where: { $0.name == size }),
+    /// A private size's bytes, for whoever may see the upload (`mayRead`); 404 for anyone else.
+    func privateVariant(_ id: MediaID, size: String, viewer: Identity) async throws -> Data {
+        guard let upload = try await database.read({ sql in try await store.upload(id, on: sql) }),
+            try await mayRead(upload, viewer: viewer),
+            let variant = upload.variants.first(where: { $0.name == size }),
             let data = try await objects.get(variant.key, limit: limits.maxBytes)
         else { throw CommonError.missing(id) }
         return data

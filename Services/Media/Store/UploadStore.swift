@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceHTTP
 import ServiceStore
 
@@ -27,6 +28,8 @@ struct Upload: Sendable, Equatable {
     var width: Int?
     var height: Int?
     var variants: [StoredVariant]
+    /// What it is attached to (a profile, a team, a chat room), once attached.
+    var attachedTo: MediaSubject? = nil
 
     /// Where the bytes the app sends are put, until they are made into variants.
     var originalKey: String { "uploads/\(id)" }
@@ -44,6 +47,9 @@ struct StoredVariant: Codable, Sendable, Equatable {
 protocol UploadStore: Sendable {
     func insert(_ upload: Upload, on sql: any SQLDatabase) async throws
     func upload(_ id: MediaID, on sql: any SQLDatabase) async throws -> Upload?
+    /// The upload, locked until the transaction ends (attaching one decides on what it finds).
+    func lockedUpload(_ id: MediaID, on sql: any SQLDatabase) async throws -> Upload?
+    func attach(_ id: MediaID, to subject: MediaSubject, on sql: any SQLDatabase) async throws
     /// Takes an awaiting upload (or one whose processing instance let its lease run out) for
     /// processing until `leaseUntil`; false when another instance has it or it is done.
     func claim(_ id: MediaID, at: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> Bool
@@ -63,6 +69,7 @@ protocol UploadStore: Sendable {
 struct SQLUploadStore: UploadStore {
     static let columns = [
         "id", "owner_id", "purpose", "content_type", "byte_size", "status", "created_at", "expires_at", "width", "height", "variants",
+        "attached_to",
     ]
 
     func insert(_ upload: Upload, on sql: any SQLDatabase) async throws {
@@ -79,6 +86,16 @@ struct SQLUploadStore: UploadStore {
     func upload(_ id: MediaID, on sql: any SQLDatabase) async throws -> Upload? {
         try await sql.select().columns(Self.columns).from("uploads").where("id", .equal, SQLBind(id.description)).first()
             .map(Self.decode)
+    }
+
+    func lockedUpload(_ id: MediaID, on sql: any SQLDatabase) async throws -> Upload? {
+        try await sql.select().columns(Self.columns).from("uploads").where("id", .equal, SQLBind(id.description)).for(.update).first()
+            .map(Self.decode)
+    }
+
+    func attach(_ id: MediaID, to subject: MediaSubject, on sql: any SQLDatabase) async throws {
+        try await sql.update("uploads").set("attached_to", to: SQLBind(subject.description)).where("id", .equal, SQLBind(id.description))
+            .run()
     }
 
     func claim(_ id: MediaID, at: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> Bool {
@@ -151,6 +168,6 @@ struct SQLUploadStore: UploadStore {
             state: Upload.State(rawValue: try row.decode(column: "status", as: String.self)) ?? .rejected,
             createdAt: try row.decode(column: "created_at", as: Date.self), expiresAt: try row.decode(column: "expires_at", as: Date.self),
             width: try row.decode(column: "width", as: Int?.self), height: try row.decode(column: "height", as: Int?.self),
-            variants: variants ?? [])
+            variants: variants ?? [], attachedTo: try row.decode(column: "attached_to", as: String?.self).flatMap(MediaSubject.init))
     }
 }

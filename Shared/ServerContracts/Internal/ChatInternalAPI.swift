@@ -6,8 +6,13 @@ extension ChatAPI {
         public static let block = Endpoint<InternalCaller, NoBody, ChatBlock>(
             .put, "/internal/chat/blocks/{id}/{userId}", owner: .chat, summary: "Player id blocks player userId (idempotent)",
             problems: [.cannotMessageSelf])
+        /// Whether a player may use a room (its photos are read by its members only): 204, or 404.
+        public static let roomMember = Endpoint<InternalCaller, NoBody, NoContent>(
+            .get, "/internal/chat/rooms/{id}/members/{userId}", owner: .chat,
+            summary: "204 when the player may use the room, 404 otherwise",
+            status: 204, problems: [.notFound])
         public static let all: [APIOperation] = [
-            block.operation,
+            block.operation, roomMember.operation,
             EventsAPI.deliver(to: .chat).operation, EventsAPI.applied(by: .chat).operation, PersonalDataAPI.export(of: .chat).operation,
             ModerationAPI.Internal.subject(at: .chat).operation,
         ]

@@ -136,13 +136,18 @@ public struct Session: Codable, Equatable, Sendable {
 public struct PublicProfile: Codable, Equatable, Sendable {
     public var id: UserID
     public var name: String
+    /// The picture's address: its medium size when uploaded to Huddle (`picture`), or one an app or
+    /// Facebook gave.
     public var pictureUrl: String?
     public var sports: [Sport]
-    public init(id: UserID, name: String, pictureUrl: String?, sports: [Sport]) {
+    /// The picture uploaded to Huddle, in three sizes.
+    public var picture: PictureSizes?
+    public init(id: UserID, name: String, pictureUrl: String?, sports: [Sport], picture: PictureSizes? = nil) {
         self.id = id
         self.name = name
         self.pictureUrl = pictureUrl
         self.sports = sports
+        self.picture = picture
     }
 }
 
@@ -155,38 +160,44 @@ public struct MyProfile: Codable, Equatable, Sendable {
     public var sports: [Sport]
     /// Whether the address was proven mine: a mailed token used, or a provider that vouched for it.
     public var emailVerified: Bool
-    public init(id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], emailVerified: Bool = false) {
+    /// The picture uploaded to Huddle (`pictureMediaId`), in three sizes; `pictureUrl` is its medium one.
+    public var picture: PictureSizes?
+    public init(
+        id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], emailVerified: Bool = false,
+        picture: PictureSizes? = nil
+    ) {
         self.id = id
         self.email = email
         self.name = name
         self.pictureUrl = pictureUrl
         self.sports = sports
         self.emailVerified = emailVerified
+        self.picture = picture
     }
 }
 
-/// `PATCH /v1/users/me`: absent fields stay as they are; `pictureUrl: null` removes the picture.
+/// `PATCH /v1/users/me`: absent fields stay as they are; `pictureUrl: null` or `pictureMediaId: null` removes the
+/// picture. `pictureMediaId` is one of my uploads made for `avatar` and completed.
 public struct UpdateProfileRequest: Codable, Equatable, Sendable {
     public var name: String?
     public var pictureUrl: String??
+    public var pictureMediaId: MediaID??
     public var sports: [Sport]?
-    public init(name: String? = nil, pictureUrl: String?? = nil, sports: [Sport]? = nil) {
+    public init(name: String? = nil, pictureUrl: String?? = nil, pictureMediaId: MediaID?? = nil, sports: [Sport]? = nil) {
         self.name = name
         self.pictureUrl = pictureUrl
+        self.pictureMediaId = pictureMediaId
         self.sports = sports
     }
 
-    private enum CodingKeys: String, CodingKey { case name, pictureUrl, sports }
+    private enum CodingKeys: String, CodingKey { case name, pictureUrl, pictureMediaId, sports }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         sports = try container.decodeIfPresent([Sport].self, forKey: .sports)
-        if container.contains(.pictureUrl) {
-            pictureUrl = .some(try container.decodeIfPresent(String.self, forKey: .pictureUrl))
-        } else {
-            pictureUrl = .none
-        }
+        pictureUrl = try container.decodeNullable(String.self, forKey: .pictureUrl)
+        pictureMediaId = try container.decodeNullable(MediaID.self, forKey: .pictureMediaId)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -194,6 +205,14 @@ public struct UpdateProfileRequest: Codable, Equatable, Sendable {
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(sports, forKey: .sports)
         if let pictureUrl { try container.encode(pictureUrl, forKey: .pictureUrl) }
+        if let pictureMediaId { try container.encode(pictureMediaId, forKey: .pictureMediaId) }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A field a PATCH may leave out (`.none`), set to null (`.some(nil)`) or set (`.some(value)`).
+    public func decodeNullable<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T?? {
+        contains(key) ? .some(try decodeIfPresent(type, forKey: key)) : .none
     }
 }
 

@@ -72,6 +72,8 @@ public struct Team: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// True when moderators hid it: only its manager sees it then. Absent otherwise.
     public var hidden: Bool?
+    /// The logo its manager uploaded (`logoMediaId`), in three sizes.
+    public var logo: PictureSizes?
 
     public init(
         id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location?, ageGroup: AgeGroup, gender: Gender,
@@ -122,10 +124,12 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
     public var ageGroup: AgeGroup?
     public var gender: Gender?
     public var skill: Skill?
+    /// One of my uploads made for `teamLogo` and completed; null removes the logo.
+    public var logoMediaId: MediaID??
 
     public init(
         name: String? = nil, privacy: Privacy? = nil, location: Location? = nil, ageGroup: AgeGroup? = nil,
-        gender: Gender? = nil, skill: Skill? = nil
+        gender: Gender? = nil, skill: Skill? = nil, logoMediaId: MediaID?? = nil
     ) {
         self.name = name
         self.privacy = privacy
@@ -133,6 +137,31 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
         self.ageGroup = ageGroup
         self.gender = gender
         self.skill = skill
+        self.logoMediaId = logoMediaId
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, privacy, location, ageGroup, gender, skill, logoMediaId }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        privacy = try container.decodeIfPresent(Privacy.self, forKey: .privacy)
+        location = try container.decodeIfPresent(Location.self, forKey: .location)
+        ageGroup = try container.decodeIfPresent(AgeGroup.self, forKey: .ageGroup)
+        gender = try container.decodeIfPresent(Gender.self, forKey: .gender)
+        skill = try container.decodeIfPresent(Skill.self, forKey: .skill)
+        logoMediaId = try container.decodeNullable(MediaID.self, forKey: .logoMediaId)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(privacy, forKey: .privacy)
+        try container.encodeIfPresent(location, forKey: .location)
+        try container.encodeIfPresent(ageGroup, forKey: .ageGroup)
+        try container.encodeIfPresent(gender, forKey: .gender)
+        try container.encodeIfPresent(skill, forKey: .skill)
+        if let logoMediaId { try container.encode(logoMediaId, forKey: .logoMediaId) }
     }
 }
 
@@ -200,6 +229,8 @@ public struct League: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// True when moderators hid it: only its manager sees it then. Absent otherwise.
     public var hidden: Bool?
+    /// The logo its manager uploaded (`logoMediaId`), in three sizes.
+    public var logo: PictureSizes?
 
     public init(
         id: LeagueID, name: String, sport: Sport, skill: Skill, ageGroup: AgeGroup, gender: Gender, privacy: Privacy,
@@ -239,6 +270,32 @@ public struct CreateLeagueRequest: Codable, Equatable, Sendable {
         self.gender = gender
         self.privacy = privacy
         self.location = location
+    }
+}
+
+/// `PATCH /v1/leagues/{id}`: absent fields stay as they are.
+public struct UpdateLeagueRequest: Codable, Equatable, Sendable {
+    public var name: String?
+    /// One of my uploads made for `leagueLogo` and completed; null removes the logo.
+    public var logoMediaId: MediaID??
+
+    public init(name: String? = nil, logoMediaId: MediaID?? = nil) {
+        self.name = name
+        self.logoMediaId = logoMediaId
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, logoMediaId }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        logoMediaId = try container.decodeNullable(MediaID.self, forKey: .logoMediaId)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        if let logoMediaId { try container.encode(logoMediaId, forKey: .logoMediaId) }
     }
 }
 

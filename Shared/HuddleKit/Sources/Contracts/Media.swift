@@ -117,3 +117,24 @@ public struct Media: Codable, Equatable, Sendable {
         self.variants = variants
     }
 }
+
+/// A public picture's three sizes (an avatar, a logo), by URL: content-addressed, so each URL shows one picture
+/// for good and may be cached for as long as an app likes.
+public struct PictureSizes: Codable, Equatable, Sendable {
+    public var small: String
+    public var medium: String
+    public var large: String
+
+    public init(small: String, medium: String, large: String) {
+        self.small = small
+        self.medium = medium
+        self.large = large
+    }
+}
+
+extension Media {
+    /// The URLs of its sizes, once made.
+    public var pictureSizes: PictureSizes? {
+        variants.map { PictureSizes(small: $0.small.url, medium: $0.medium.url, large: $0.large.url) }
+    }
+}

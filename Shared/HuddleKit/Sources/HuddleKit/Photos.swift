@@ -25,6 +25,27 @@ extension HuddleClient {
         return media
     }
 
+    /// Uploads a photo and makes it my profile picture (`picture` in three sizes; `pictureUrl` its medium one).
+    @discardableResult
+    public func setProfilePicture(_ data: Data, contentType: MediaContentType = .jpeg) async throws -> MyProfile {
+        let media = try await uploadPhoto(data, contentType: contentType, purpose: .avatar)
+        return try await send(AuthAPI.updateMe, body: UpdateProfileRequest(pictureMediaId: .some(media.id)))
+    }
+
+    /// Uploads a photo and makes it the logo of a team I manage.
+    @discardableResult
+    public func setLogo(_ data: Data, contentType: MediaContentType = .jpeg, ofTeam team: TeamID) async throws -> Team {
+        let media = try await uploadPhoto(data, contentType: contentType, purpose: .teamLogo)
+        return try await send(CatalogAPI.updateTeam, team, body: UpdateTeamRequest(logoMediaId: .some(media.id)))
+    }
+
+    /// Uploads a photo and makes it the logo of a league I manage.
+    @discardableResult
+    public func setLogo(_ data: Data, contentType: MediaContentType = .jpeg, ofLeague league: LeagueID) async throws -> League {
+        let media = try await uploadPhoto(data, contentType: contentType, purpose: .leagueLogo)
+        return try await send(CatalogAPI.updateLeague, league, body: UpdateLeagueRequest(logoMediaId: .some(media.id)))
+    }
+
     /// Sends an upload's bytes, retried as the client's other repeatable calls are.
     private func put(_ request: HTTPRequest) async throws {
         var retries = 0

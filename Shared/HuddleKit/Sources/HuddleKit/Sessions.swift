@@ -1,5 +1,5 @@
 public import Contracts
-import Foundation
+public import Foundation
 
 /// Signing in and out. The session is kept in the client's `TokenStore`; `sessionEvents()` tells
 /// the app when it starts, is refreshed and ends.
@@ -8,6 +8,19 @@ extension HuddleClient {
     @discardableResult
     public func register(email: String, password: String, name: String) async throws -> SessionUser {
         await begin(try await send(AuthAPI.register, body: RegisterRequest(email: email, password: password, name: name)))
+    }
+
+    /// Registers, then uploads `picture` (a JPEG, PNG, HEIC or WebP photo) as the new player's profile
+    /// picture, as a sign-up screen with a camera button does. The account stays if the picture is
+    /// refused: the error is the picture's problem, and the player is signed in.
+    @discardableResult
+    public func register(email: String, password: String, name: String, picture: Data, contentType: MediaContentType = .jpeg)
+        async throws -> SessionUser
+    {
+        var user = try await register(email: email, password: password, name: name)
+        let profile = try await setProfilePicture(picture, contentType: contentType)
+        user.pictureUrl = profile.pictureUrl
+        return user
     }
 
     @discardableResult

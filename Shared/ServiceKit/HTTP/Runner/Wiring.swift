@@ -23,15 +23,15 @@ public enum Wiring {
     /// any that is missing.
     public static let calls: [ServiceModule: [ServiceModule]] = [
         .auth: personalDataHolders,
-        .catalog: [.auth],
+        .catalog: [.auth, .media],
         .games: [.auth, .catalog],
         .search: [.auth, .catalog, .games],
         .betting: [.auth],
-        .chat: [.auth],
+        .chat: [.auth, .media],
         .notify: [.auth],
         .purchases: [.auth],
         .moderation: [.auth, .catalog, .games, .chat],
-        .media: [.auth],
+        .media: [.auth, .chat],
     ]
 
     /// The modules that may call `module`'s internal operation at `route` (as the router names it):

@@ -1,4 +1,5 @@
 public import Contracts
+import Foundation
 public import SQLKit
 
 extension SQLRow {
@@ -16,9 +17,22 @@ extension SQLRow {
         return value
     }
 
+    /// A value stored as JSON text (`StoredJSON.text`); nil when the column is null.
+    public func json<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
+        guard let text = try decode(column: column, as: String?.self) else { return nil }
+        do { return try HuddleJSON.decoder.decode(T.self, from: Data(text.utf8)) } catch { throw CorruptRow(column: column, value: text) }
+    }
+
     /// A list of enums stored as comma-separated raw strings; values this version does not know are skipped.
     public func enumList<T: RawRepresentable>(_ column: String) throws -> [T] where T.RawValue == String {
         try decode(column: column, as: String.self).split(separator: ",").compactMap { T(rawValue: String($0)) }
+    }
+}
+
+/// A value kept as JSON text in one column, read back by `SQLRow.json`.
+public enum StoredJSON {
+    public static func text<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try HuddleJSON.encoder.encode(value), as: UTF8.self)
     }
 }
 

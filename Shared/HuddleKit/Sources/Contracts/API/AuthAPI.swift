@@ -83,8 +83,10 @@ public enum AuthAPI {
         summary: "Sign a device of mine out: its session is revoked at once, for every module")
     public static let me = Endpoint<SignedIn, NoBody, MyProfile>(.get, "/v1/users/me", owner: .auth, summary: "My profile")
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
-        .patch, "/v1/users/me", owner: .auth, summary: "Change my profile; absent fields stay, pictureUrl null removes the picture",
-        problems: [.contentRefused])
+        .patch, "/v1/users/me", owner: .auth,
+        summary: "Change my profile; absent fields stay. pictureMediaId is one of my completed avatar uploads (picture and "
+            + "pictureUrl then show its sizes); pictureUrl or pictureMediaId null removes the picture",
+        problems: [.contentRefused, .mediaNotAttachable, .dependencyUnavailable])
     public static let deleteMe = Endpoint<SignedIn, DeleteAccountRequest, NoContent>(
         .delete, "/v1/users/me", owner: .auth,
         summary: "Delete my account, proving a recent sign-in with my password or a fresh Apple identity token or Facebook access "

@@ -14,6 +14,10 @@ public enum CatalogAPI {
     public static let leagueTeams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/leagues/{id}/teams", owner: .catalog,
         summary: "The league's teams, each place shown as GET /v1/teams/{id} shows it", query: [Query.position])
+    public static let updateLeague = Endpoint<SignedIn, UpdateLeagueRequest, League>(
+        .patch, "/v1/leagues/{id}", owner: .catalog,
+        summary: "Change a league's name or logo (manager only); logoMediaId is one of my completed leagueLogo uploads, null removes it",
+        problems: [.forbidden, .contentRefused, .mediaNotAttachable, .dependencyUnavailable])
     public static let addLeagueTeam = Endpoint<SignedIn, AddLeagueTeamRequest, League>(
         .post, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
         problems: [.forbidden, .sportMismatch], traits: .idempotent)
@@ -36,7 +40,9 @@ public enum CatalogAPI {
             + "holders of the location entitlement",
         query: [Query.position])
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
-        .patch, "/v1/teams/{id}", owner: .catalog, summary: "Change a team (manager only)", problems: [.forbidden, .contentRefused])
+        .patch, "/v1/teams/{id}", owner: .catalog,
+        summary: "Change a team (manager only); logoMediaId is one of my completed teamLogo uploads, null removes the logo",
+        problems: [.forbidden, .contentRefused, .mediaNotAttachable, .dependencyUnavailable])
     public static let deleteTeam = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/teams/{id}", owner: .catalog, summary: "Delete a team (manager only)", problems: [.forbidden])
     public static let members = Endpoint<SignedIn, NoBody, Page<TeamMember>>(
@@ -105,7 +111,7 @@ public enum CatalogAPI {
 
     public static let all: [APIOperation] = [
         sports.operation, createLeague.operation, leagues.operation, league.operation, leagueTeams.operation,
-        addLeagueTeam.operation, createTeam.operation, teams.operation, team.operation, updateTeam.operation,
+        updateLeague.operation, addLeagueTeam.operation, createTeam.operation, teams.operation, team.operation, updateTeam.operation,
         deleteTeam.operation, members.operation, joinTeam.operation, inviteToTeam.operation, approveTeamRequest.operation,
         declineTeamRequest.operation, removeMember.operation, createCourse.operation, courses.operation, course.operation,
         saveHole.operation, navigation.operation, weather.operation, createVenue.operation, venues.operation, venue.operation,

@@ -32,6 +32,10 @@ extension UpdateTeamRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
 }
 
+extension UpdateLeagueRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
+}
+
 extension CreateLeagueRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { ["name": TextRule.catalogName.schema] }
 }

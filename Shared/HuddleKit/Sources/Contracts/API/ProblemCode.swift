@@ -97,6 +97,9 @@ extension ProblemCode {
     public static let unsupportedMedia = ProblemCode(422, "UNSUPPORTED_MEDIA")
     /// Completed before its bytes arrived.
     public static let uploadMissing = ProblemCode(409, "UPLOAD_MISSING")
+    /// An upload named to be attached (`pictureMediaId`, `logoMediaId`, `mediaIds`) that cannot be: not the caller's,
+    /// not ready, made for another purpose, or attached elsewhere already; `detail` says which.
+    public static let mediaNotAttachable = ProblemCode(422, "MEDIA_NOT_ATTACHABLE")
 
     // Purchases.
     /// A signed transaction or notification that is not the App Store's, or not for this app, environment or player.
