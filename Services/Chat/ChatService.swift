@@ -39,7 +39,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         flood: FloodControl(
             capacity: settings.floodBurst, interval: settings.floodInterval, database: database, store: SQLFloodStore(), now: now),
         filter: ContentFilter(reader: reader),
-        nameFromAuth: nameFromAuth,
+        nameFromAuth: nameFromAuth, photos: MessagePhotos(media: MediaClient(dependencies: dependencies)),
         now: now)
     let live = LiveRooms(logger: dependencies.logger) { room, after in try await messages.changes(of: room, after: after) }
     let events = ChatEvents(rooms: roomStore, people: people, messages: messages, now: now)
@@ -51,6 +51,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
         ChatModerationController(messages: messages),
         BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)),
         BlocksInternalController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)))
+    try service.publishEvents()
     service.exportPersonalData(ChatPersonalData.export)
     service.consumeEvents(
         ChatEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })

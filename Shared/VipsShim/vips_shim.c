@@ -91,6 +91,35 @@ done:
     return failed;
 }
 
+int huddle_vips_emblem_jpeg(int size, int kind, const double *background, const double *figure, void **out, size_t *out_length) {
+    VipsImage *black = NULL, *coloured = NULL, *canvas = NULL, *bytes = NULL;
+    int failed = -1;
+    double ink[3] = {figure[0], figure[1], figure[2]};
+    double back[3] = {background[0], background[1], background[2]};
+    double ones[3] = {1, 1, 1};
+    if (vips_black(&black, size, size, "bands", 3, NULL)) goto done;
+    if (vips_linear(black, &coloured, ones, (double *)background, 3, NULL)) goto done;
+    if (vips_cast_uchar(coloured, &bytes, NULL)) goto done;
+    /* Drawing changes an image in place: it must be in memory. */
+    if (!(canvas = vips_image_copy_memory(bytes))) goto done;
+    if (kind == 0) {
+        if (vips_draw_circle(canvas, ink, 3, size / 2, size * 2 / 5, size / 5, "fill", TRUE, NULL)) goto done;
+        if (vips_draw_circle(canvas, ink, 3, size / 2, size * 21 / 20, size * 2 / 5, "fill", TRUE, NULL)) goto done;
+    } else {
+        if (vips_draw_circle(canvas, ink, 3, size / 2, size / 2, size * 2 / 5, "fill", TRUE, NULL)) goto done;
+        if (vips_draw_circle(canvas, back, 3, size / 2, size / 2, size * 3 / 10, "fill", TRUE, NULL)) goto done;
+        if (vips_draw_circle(canvas, ink, 3, size / 2, size / 2, size / 6, "fill", TRUE, NULL)) goto done;
+    }
+    if (vips_jpegsave_buffer(canvas, out, out_length, "Q", 90, NULL)) goto done;
+    failed = 0;
+done:
+    if (canvas) g_object_unref(canvas);
+    if (bytes) g_object_unref(bytes);
+    if (coloured) g_object_unref(coloured);
+    if (black) g_object_unref(black);
+    return failed;
+}
+
 void huddle_vips_free(void *pointer) { g_free(pointer); }
 
 void huddle_vips_take_error(char *buffer, size_t size) {

@@ -149,3 +149,15 @@ func resetFlow(email: String, huddle: HuddleClient) async throws {
         try await huddle.resetPassword(token: token, newPassword: newPassword)  // signed in; a used or expired link is INVALID_TOKEN
     }
 }
+
+func photos(
+    huddle: HuddleClient, email: String, password: String, cameraJPEG: Data, logoPNG: Data, photo1: Data, photo2: Data, teamID: TeamID,
+    roomID: RoomID
+) async throws {
+    try await huddle.register(email: email, password: password, name: "Pia", picture: cameraJPEG)  // or later:
+    let me = try await huddle.setProfilePicture(cameraJPEG)  // me.picture?.small, .medium, .large; me.pictureUrl is medium
+    let team = try await huddle.setLogo(logoPNG, contentType: .png, ofTeam: teamID)  // team.logo
+    let message = try await huddle.sendPhotos([photo1, photo2], text: "Our new kit", to: roomID)  // up to four
+    let bytes = try await huddle.chatPhoto(message.attachments![0], size: "large")  // a member's token
+    _ = (me, team, bytes)
+}

@@ -103,6 +103,7 @@ struct AccountDataThroughGatewayTests {
             reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
             internalKeys: TestStack.internalKeys, logger: logger)
         settings["auth.url"] = stack.url(of: .auth)
+        settings["media.url"] = stack.url(of: .media)
         let chatSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(settings))
         func startChat() async throws -> EmbeddedStack {
             let chat = try await EmbeddedStack.start(

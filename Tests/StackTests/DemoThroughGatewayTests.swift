@@ -44,11 +44,19 @@ struct DemoThroughGatewayTests {
     func seedsOnce() async throws {
         try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in
             let url = gateway.baseURL
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, logger: Self.logger))
+            #expect(
+                await DemoSeed.run(
+                    auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, media: url, logger: Self.logger))
             let once = [DemoCatalog.parks.count, DemoCatalog.venues.count, DemoCatalog.news.count]
             #expect(try await counts(gateway) == once)
-            #expect(await DemoSeed.run(auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, logger: Self.logger))
+            let pictured = try await pictures(gateway)
+            #expect(
+                await DemoSeed.run(
+                    auth: url, catalog: url, games: url, chat: url, notify: url, moderation: url, media: url, logger: Self.logger))
             #expect(try await counts(gateway) == once)
+            // Every player has a face and the Kalev Spikers a logo, the same ones after seeding again.
+            #expect(pictured.count == DemoData.players.count + 2 && pictured.allSatisfy { $0 != nil })
+            #expect(try await pictures(gateway) == pictured)
 
             let courses = try await gateway.call(CatalogAPI.courses, query: Query.limit(100)).decode(Page<Course>.self)
             #expect(Set(courses.items.map(\.name)).isSuperset(of: DemoCatalog.parks.map(\.name)))
@@ -106,6 +114,20 @@ struct DemoThroughGatewayTests {
             }
             #expect(inbox.contains { $0.category == .joinRequest && $0.body.contains(DemoData.chloe.name) })
         }
+    }
+
+    /// The demo players' pictures (the administrator's too) and the Kalev Spikers' logo, as others see them.
+    private func pictures(_ gateway: TestClient) async throws -> [PictureSizes?] {
+        let chloe = try await gateway.value(
+            AuthAPI.login, body: LoginRequest(email: DemoData.chloe.email, password: DemoData.chloe.password))
+        var found: [PictureSizes?] = []
+        for account in [DemoData.administrator] + DemoData.players {
+            let session = try await gateway.value(AuthAPI.login, body: LoginRequest(email: account.email, password: account.password))
+            found.append(try await gateway.value(AuthAPI.profile, session.user.id, token: chloe.accessToken).picture)
+        }
+        let teams = try await gateway.value(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: chloe.accessToken).items
+        found.append(teams.first { $0.name == DemoPictures.logoTeam }?.logo)
+        return found
     }
 
     @Test("Bruno's demo ticket is placed on a match the stand-in schedules and plays, and settles once", StackTests.embeddedOnly)

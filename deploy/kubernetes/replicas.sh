@@ -172,7 +172,7 @@ HUDDLE_TEST_GATEWAY_URL=http://gateway-1:8080,http://gateway-2:8080 HUDDLE_TEST_
 
 echo "== each event delivered once to each subscriber by the two instances together, every cursor at its stream's end, none parked"
 # Before the kills: an instance killed mid-batch may rightly send a batch again.
-publishers=(auth catalog games purchases moderation betting)
+publishers=(auth catalog games purchases moderation betting chat)
 metrics_urls=()
 for module in "${publishers[@]}"; do for instance in 1 2; do metrics_urls+=("$module=http://$module-$instance:8080/metrics"); done; done
 check_deliveries() {

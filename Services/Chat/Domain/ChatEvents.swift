@@ -25,7 +25,10 @@ struct ChatEvents: Sendable {
 
     static let handlers = EventHandlers<Step> { on in
         on.on(AuthEvent.profileChanged) { changed, _ in
-            { events, sql in try await events.people.setName(changed.profile.name, of: changed.profile.id, on: sql) }
+            { events, sql in
+                try await events.people.setProfile(
+                    name: changed.profile.name, picture: changed.profile.picture, of: changed.profile.id, on: sql)
+            }
         }
         on.on(AuthEvent.accountDeleted) { deleted, _ in { events, sql in try await events.erase(deleted.userId, on: sql) } }
         on.on(CatalogEvent.teamCreated) { changed, _ in { events, sql in try await events.team(changed.team, created: true, on: sql) } }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceFeatures
 import ServiceHTTP
 import ServiceStore
@@ -19,26 +20,33 @@ struct Messages: Sendable {
     let filter: ContentFilter
     /// A player's display name from auth, for a sender chat has not heard of yet.
     let nameFromAuth: @Sendable (UserID) async throws -> String?
+    /// Attaches the sender's uploads to the message they are sent with.
+    let photos: MessagePhotos
     let now: @Sendable () -> Date
+    var outbox: Outbox { Outbox(now: now) }
 
     /// Sends `request` to the room; answers the message and whether this call created it (a repeat of
     /// a `clientMessageId` answers the message sent first, and is not counted by flood control).
     func send(_ request: SendChatMessage, to room: RoomID, by user: UserID) async throws -> (ChatMessage, created: Bool) {
-        let text = try self.text(request.text)
+        let text = try request.text.map(self.text) ?? ""
+        let photoIDs = try MessagePhotos.requested(request)
         if let earlier = try await database.read({ sql in
-            try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
+            _ = try await rooms.accessible(room, by: user, on: sql)
+            return try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
         }) {
             return (earlier, false)
         }
         if let wait = try await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait, policy: flood.policy) }
         let name = try await senderName(user)
+        let attachments = try await photos.attach(photoIDs, by: user, to: room, clientMessageId: request.clientMessageId)
         do {
             return try await database.transaction { sql in
                 try await refuseIfBlocked(try await rooms.accessible(room, by: user, on: sql), user, on: sql)
                 // A concurrent send of the same clientMessageId committed first: undo the seq taken.
                 guard
                     let message = try await post(
-                        text, clientMessageId: request.clientMessageId, to: room, by: user, named: name, on: sql)
+                        text, attachments: attachments, clientMessageId: request.clientMessageId, to: room, by: user, named: name,
+                        on: sql)
                 else { throw Repeated() }
                 return (message, true)
             }
@@ -55,14 +63,14 @@ struct Messages: Sendable {
     /// Writes a message in the caller's transaction, with the room's next seq, and announces it; nil
     /// when `user` already sent one with `clientMessageId` there.
     func post(
-        _ text: String, clientMessageId: String, to room: RoomID, by user: UserID, named name: String, on sql: any SQLDatabase
+        _ text: String, attachments: [Media]? = nil, clientMessageId: String, to room: RoomID, by user: UserID, named name: String,
+        on sql: any SQLDatabase
     ) async throws -> ChatMessage? {
         let at = now()
         let (seq, version) = try await roomStore.nextSeq(of: room, at: at, on: sql)
         let message = ChatMessage(
             id: .timeOrdered(at: at), roomId: room, seq: seq, senderId: user, senderName: name, text: text,
-            clientMessageId: clientMessageId,
-            sentAt: at)
+            clientMessageId: clientMessageId, sentAt: at, attachments: attachments)
         guard try await store.insert(message, on: sql) else { return nil }
         try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
         return message
@@ -93,7 +101,20 @@ struct Messages: Sendable {
     }
 
     func delete(_ id: ChatMessageID, in room: RoomID, by user: UserID) async throws {
-        _ = try await change(id, in: room, by: user, kind: .deleted) { sql, at in try await store.delete(id, at: at, on: sql) }
+        _ = try await change(id, in: room, by: user, kind: .deleted) { sql, at in try await remove(id, at: at, on: sql) }
+    }
+
+    /// The message becomes a tombstone (keeping its seq); the photos it showed are published as
+    /// removed, in the same transaction, for media to delete.
+    func remove(_ id: ChatMessageID, at: Date, on sql: any SQLDatabase) async throws {
+        let photos = try await store.message(id, on: sql)
+        try await store.delete(id, at: at, on: sql)
+        guard let photos, let attachments = photos.attachments, !attachments.isEmpty else { return }
+        try await outbox.append(
+            ChatEvent.photosRemoved, aggregateID: photos.roomId.description,
+            payload: ChatEvent.PhotosRemoved(
+                messageId: id, subject: MessagePhotos.subject(photos.roomId, photos.clientMessageId), mediaIds: attachments.map(\.id)),
+            on: sql)
     }
 
     /// A page of history: newest first, or with `after`, oldest first.

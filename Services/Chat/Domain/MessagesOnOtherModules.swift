@@ -23,7 +23,7 @@ extension Messages {
 
     /// The message becomes a tombstone, announced to the room's open sockets at `version`.
     func tombstone(_ id: ChatMessageID, in room: RoomID, version: Int, on sql: any SQLDatabase) async throws {
-        try await store.delete(id, at: now(), on: sql)
+        try await remove(id, at: now(), on: sql)
         try await announce(RoomChange(version: version, kind: .deleted, messageID: id, userID: nil), in: room, on: sql)
     }
 

@@ -24,6 +24,6 @@ extension Messages {
     static func content(_ message: ChatMessage) -> SubjectContent {
         SubjectContent(
             type: .message, id: SubjectID(message.id.uuid), ownerId: message.senderId, ownerName: message.senderName,
-            text: message.deleted == true ? "" : message.text, at: message.sentAt)
+            text: message.deleted == true ? "" : message.text, at: message.sentAt, attachments: message.attachments)
     }
 }

@@ -57,5 +57,14 @@ enum ChatMigrations {
         Migration(version: 4, name: "messages withheld for review") { kind in
             ["ALTER TABLE messages ADD COLUMN hidden_at \(kind.timestamp)"]
         },
+        // Photos: a message's (`[Media]` as JSON) and each player's profile picture (`PictureSizes` as JSON).
+        Migration(version: 5, name: "photos") { _ in
+            ["ALTER TABLE messages ADD COLUMN attachments TEXT", "ALTER TABLE people ADD COLUMN picture TEXT"]
+        },
+        // Chat publishes the photos a deleted message no longer shows, for media to delete.
+        .outbox(version: 6),
+        .outboxTraceContext(version: 7),
+        .outboxInTransactionOrder(version: 8),
+        .outboxDelivery(version: 9),
     ]
 }

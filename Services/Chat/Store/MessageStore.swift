@@ -36,7 +36,7 @@ protocol MessageStore: Sendable {
 struct SQLMessageStore: MessageStore {
     private static let columns = [
         "id", "room_id", "seq", "sender_id", "sender_name", "text", "client_message_id", "sent_at", "edited_at", "deleted_at",
-        "hidden_at",
+        "hidden_at", "attachments",
     ]
 
     func insert(_ message: ChatMessage, on sql: any SQLDatabase) async throws -> Bool {
@@ -44,33 +44,41 @@ struct SQLMessageStore: MessageStore {
             .values(
                 SQLBind(message.id.description), SQLBind(message.roomId.description), SQLBind(message.seq),
                 SQLBind(message.senderId.description), SQLBind(message.senderName), SQLBind(message.text), SQLBind(message.clientMessageId),
-                SQLBind(message.sentAt), SQLBind(message.editedAt), SQLBind(Date?.none), SQLBind(Date?.none)
+                SQLBind(message.sentAt), SQLBind(message.editedAt), SQLBind(Date?.none), SQLBind(Date?.none),
+                SQLBind(try message.attachments.map(StoredJSON.text))
             )
             .ignoringConflicts(with: ["room_id", "sender_id", "client_message_id"]).returning("id").all().isEmpty
     }
 
+    /// Messages with their sender's picture (the people row their sender has, if any).
+    private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
+        sql.select().columns(Self.columns.map { SQLColumn($0, table: "messages") } + [SQLColumn("picture", table: "people")])
+            .from("messages").join(
+                "people", method: SQLJoinMethod.left, on: SQLColumn("user_id", table: "people"), .equal,
+                SQLColumn("sender_id", table: "messages"))
+    }
+
     func message(_ id: ChatMessageID, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        try await sql.select().columns(Self.columns).from("messages").where("id", .equal, SQLBind(id.description)).first()
-            .map(Self.decode)
+        try await select(on: sql).where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
     }
 
     func message(in room: RoomID, from sender: UserID, clientMessageId: String, on sql: any SQLDatabase) async throws -> ChatMessage? {
-        try await sql.select().columns(Self.columns).from("messages").where("room_id", .equal, SQLBind(room.description))
+        try await select(on: sql).where("room_id", .equal, SQLBind(room.description))
             .where("sender_id", .equal, SQLBind(sender.description)).where("client_message_id", .equal, SQLBind(clientMessageId))
             .first().map(Self.decode)
     }
 
     func messages(_ ids: [ChatMessageID], on sql: any SQLDatabase) async throws -> [ChatMessageID: ChatMessage] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await sql.select().columns(Self.columns).from("messages")
-            .where("id", .in, SQLBind.group(ids.map(\.description))).all().map(Self.decode)
+        let rows = try await select(on: sql)
+            .where(SQLColumn("id", table: "messages"), .in, SQLBind.group(ids.map(\.description))).all().map(Self.decode)
         return Dictionary(rows.map { ($0.id, $0) }) { first, _ in first }
     }
 
     func history(of room: RoomID, _ window: HistoryWindow, limit: Int, viewer: UserID, on sql: any SQLDatabase) async throws
         -> [ChatMessage]
     {
-        var query = sql.select().columns(Self.columns).from("messages").where("room_id", .equal, SQLBind(room.description))
+        var query = select(on: sql).where("room_id", .equal, SQLBind(room.description))
             .where(Self.notBlocked(by: viewer, sql: sql))
         switch window {
         case .before(let seq):
@@ -102,7 +110,8 @@ struct SQLMessageStore: MessageStore {
     }
 
     func delete(_ id: ChatMessageID, at now: Date, on sql: any SQLDatabase) async throws {
-        try await sql.update("messages").set("text", to: SQLBind("")).set("deleted_at", to: SQLBind(now))
+        try await sql.update("messages").set("text", to: SQLBind("")).set("attachments", to: SQLLiteral.null)
+            .set("deleted_at", to: SQLBind(now))
             .where("id", .equal, SQLBind(id.description)).run()
     }
 
@@ -133,6 +142,8 @@ struct SQLMessageStore: MessageStore {
             text: withheld ? "" : try row.decode(column: "text", as: String.self),
             clientMessageId: try row.decode(column: "client_message_id", as: String.self),
             sentAt: try row.decode(column: "sent_at", as: Date.self), editedAt: try row.decode(column: "edited_at", as: Date?.self),
-            deleted: deletedAt == nil ? nil : true, hidden: withheld ? true : nil)
+            deleted: deletedAt == nil ? nil : true, hidden: withheld ? true : nil,
+            attachments: withheld ? nil : try row.json("attachments", as: [Media].self),
+            senderPicture: try row.json("picture", as: PictureSizes.self))
     }
 }

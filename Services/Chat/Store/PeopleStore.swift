@@ -8,6 +8,8 @@ import ServiceStore
 protocol PeopleStore: Sendable {
     func names(of users: [UserID], on sql: any SQLDatabase) async throws -> [UserID: String]
     func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws
+    /// The name and picture a profile event gives.
+    func setProfile(name: String, picture: PictureSizes?, of user: UserID, on sql: any SQLDatabase) async throws
     /// True when this call blocked them (false when they already were).
     func block(_ blocked: UserID, by user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool
     func unblock(_ blocked: UserID, by user: UserID, on sql: any SQLDatabase) async throws
@@ -33,6 +35,12 @@ struct SQLPeopleStore: PeopleStore {
     func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "people").columns("user_id", "name").values(SQLBind(user.description), SQLBind(name))
             .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "name") }.run()
+    }
+
+    func setProfile(name: String, picture: PictureSizes?, of user: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "people").columns("user_id", "name", "picture")
+            .values(SQLBind(user.description), SQLBind(name), SQLBind(try picture.map(StoredJSON.text)))
+            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "name").set(excludedValueOf: "picture") }.run()
     }
 
     func block(_ blocked: UserID, by user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {

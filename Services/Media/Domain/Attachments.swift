@@ -39,10 +39,7 @@ extension Uploads {
     /// The upload goes, with its objects, when it is attached to `subject` (which no longer shows
     /// it); otherwise nothing happens.
     func release(_ id: MediaID, from subject: MediaSubject) async throws {
-        try await database.transaction { sql in
-            guard let upload = try await store.lockedUpload(id, on: sql), upload.attachedTo == subject else { return }
-            try await store.delete(id, on: sql)
-            try await UploadRemoval.deleteObjects(of: upload, store: store, objects: objects, on: sql)
+        try await database.transaction { sql in try await UploadRemoval.release(id, from: subject, store: store, objects: objects, on: sql)
         }
     }
 
@@ -51,7 +48,7 @@ extension Uploads {
     /// each time, so a player who left the team cannot open them any more.
     func mayRead(_ upload: Upload, viewer: Identity) async throws -> Bool {
         if upload.owner == viewer.userID || viewer.roles.contains(.administrator) { return true }
-        guard let subject = upload.attachedTo, subject.kind == .room, let room = RoomID(subject.id) else { return false }
+        guard let room = upload.attachedTo?.room else { return false }
         return try await roomMembers.isMember(viewer.userID, of: room)
     }
 }

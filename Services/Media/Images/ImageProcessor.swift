@@ -120,6 +120,19 @@ public struct ImageProcessor: Sendable {
     }
 
     /// A phone-like JPEG of `width` × `height` with an EXIF orientation and GPS position (tests, the benchmark).
+    /// A square JPEG for the demo: a figure of one colour (RGB, 0–255) on another, a head and
+    /// shoulders for a profile picture or rings for a logo.
+    public static func emblemJPEG(size: Int, logo: Bool, background: [Double], figure: [Double]) throws -> Data {
+        guard started else { throw ImageRefusal.unreadable("libvips did not start") }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        guard huddle_vips_emblem_jpeg(Int32(size), logo ? 1 : 0, background, figure, &out, &length) == 0, let out else {
+            throw ImageRefusal.unreadable(takeError())
+        }
+        defer { huddle_vips_free(out) }
+        return Data(bytes: out, count: length)
+    }
+
     public static func sampleJPEG(width: Int, height: Int, orientation: Int = 1) throws -> Data {
         guard started else { throw ImageRefusal.unreadable("libvips did not start") }
         var out: UnsafeMutableRawPointer?

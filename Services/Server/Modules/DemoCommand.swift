@@ -25,7 +25,7 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = bootstrapLogging(level: logLevel, label: "huddle.demo")
         let seeded = await DemoSeed.run(
             auth: gateway, catalog: gateway, games: gateway, chat: gateway, notify: gateway, purchases: appStore.map { _ in gateway },
-            appStore: appStore, moderation: gateway, logger: logger)
+            appStore: appStore, moderation: gateway, media: gateway, logger: logger)
         guard seeded else {
             print(
                 """

@@ -157,7 +157,9 @@ public struct HuddleCommand: AsyncParsableCommand {
                     notify: modules.contains(.notify) ? stack.url(of: .notify) : nil,
                     purchases: modules.contains(.purchases) ? stack.url(of: .purchases) : nil,
                     appStore: standIn ? Self.standInURL : nil,
-                    moderation: modules.contains(.moderation) ? stack.url(of: .moderation) : nil, logger: logger)
+                    moderation: modules.contains(.moderation) ? stack.url(of: .moderation) : nil,
+                    // Uploads are sent to the gateway in the all-in-one: pictures need both.
+                    media: modules.contains(.media) && modules.contains(.gateway) ? stack.url(of: .media) : nil, logger: logger)
             }
             guard !Task.isCancelled else { return }
             if modules.contains(.gateway) {

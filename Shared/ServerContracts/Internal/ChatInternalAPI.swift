@@ -11,10 +11,11 @@ extension ChatAPI {
             .get, "/internal/chat/rooms/{id}/members/{userId}", owner: .chat,
             summary: "204 when the player may use the room, 404 otherwise",
             status: 204, problems: [.notFound])
-        public static let all: [APIOperation] = [
-            block.operation, roomMember.operation,
-            EventsAPI.deliver(to: .chat).operation, EventsAPI.applied(by: .chat).operation, PersonalDataAPI.export(of: .chat).operation,
-            ModerationAPI.Internal.subject(at: .chat).operation,
-        ]
+        public static let all: [APIOperation] =
+            [
+                block.operation, roomMember.operation,
+                EventsAPI.deliver(to: .chat).operation, EventsAPI.applied(by: .chat).operation, PersonalDataAPI.export(of: .chat).operation,
+                ModerationAPI.Internal.subject(at: .chat).operation,
+            ] + EventsAPI.publisherOperations(of: .chat)
     }
 }

@@ -22,8 +22,8 @@ extension MediaAPI {
     }
 }
 
-/// What an upload is attached to: `user:<id>` (an avatar), `team:<id>`, `league:<id>` (logos), `room:<id>`
-/// (a chat photo, readable by the room's members).
+/// What an upload is attached to: `user:<id>` (an avatar), `team:<id>`, `league:<id>` (logos),
+/// `room:<room id>/<client message id>` (a chat message's photo, readable by the room's members).
 public struct MediaSubject: Codable, Hashable, Sendable, CustomStringConvertible, SchemaDescribed {
     public enum Kind: String, Sendable, CaseIterable { case user, team, league, room }
     public var kind: Kind
@@ -40,6 +40,12 @@ public struct MediaSubject: Codable, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String { "\(kind.rawValue):\(id)" }
+
+    /// The chat room a `room` subject names.
+    public var room: RoomID? {
+        guard kind == .room else { return nil }
+        return RoomID(String(id.prefix { $0 != "/" }))
+    }
 
     public static var schema: JSONSchema { JSONSchema.string.pattern("^(user|team|league|room):.+$") }
     public static var schemaSample: MediaSubject { MediaSubject(.user, UserID()) }

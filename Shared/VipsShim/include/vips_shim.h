@@ -38,6 +38,10 @@ int huddle_vips_variant(
    phone writes one: for tests and the benchmark. */
 int huddle_vips_sample_jpeg(int width, int height, int orientation, void **out, size_t *out_length);
 
+/* A square picture for the demo: a background of one colour and a figure of another, drawn as
+ * circles (`kind` 0: a head and shoulders, for a profile picture; 1: a ring and a disc, for a logo). */
+int huddle_vips_emblem_jpeg(int size, int kind, const double *background, const double *figure, void **out, size_t *out_length);
+
 void huddle_vips_free(void *pointer);
 
 /* libvips' error text since the last call, copied into `buffer` (truncated to `size`), and cleared. */

@@ -28,11 +28,19 @@ public struct ChatMessage: Codable, Equatable, Sendable {
     /// Withheld until a moderator decides, because enough players reported it: its text is empty.
     /// A dismissal brings it back (an `edited` frame on live sockets either way).
     public var hidden: Bool?
+    /// Its photos (up to four), readable by the room's members only: their sizes' URLs are read
+    /// through the gateway with the member's token. Absent when it has none, is deleted or withheld.
+    public var attachments: [Media]?
+    /// The sender's profile picture as it is now.
+    public var senderPicture: PictureSizes?
 
     public init(
         id: ChatMessageID, roomId: RoomID, seq: Int, senderId: UserID, senderName: String, text: String, clientMessageId: String,
-        sentAt: Date, editedAt: Date? = nil, deleted: Bool? = nil, hidden: Bool? = nil
+        sentAt: Date, editedAt: Date? = nil, deleted: Bool? = nil, hidden: Bool? = nil, attachments: [Media]? = nil,
+        senderPicture: PictureSizes? = nil
     ) {
+        self.attachments = attachments
+        self.senderPicture = senderPicture
         self.id = id
         self.roomId = roomId
         self.seq = seq
@@ -76,12 +84,15 @@ public struct ChatRoom: Codable, Equatable, Sendable {
 
 /// `POST /v1/chat/rooms/{id}/messages`: `clientMessageId` is the device's own id for the message, so
 /// that a retry returns the message sent first instead of sending it again.
+/// A message is text, photos (`mediaIds`: up to four of my completed `chatPhoto` uploads), or both.
 public struct SendChatMessage: Codable, Equatable, Sendable {
-    public var text: String
+    public var text: String?
+    public var mediaIds: [MediaID]?
     public var clientMessageId: String
 
-    public init(text: String, clientMessageId: String) {
+    public init(text: String? = nil, mediaIds: [MediaID]? = nil, clientMessageId: String) {
         self.text = text
+        self.mediaIds = mediaIds
         self.clientMessageId = clientMessageId
     }
 }
@@ -125,13 +136,17 @@ public struct ChatClientFrame: Codable, Equatable, Sendable {
     public var roomId: RoomID
     public var afterSeq: Int?
     public var text: String?
+    public var mediaIds: [MediaID]?
     public var clientMessageId: String?
 
-    public init(type: Kind, roomId: RoomID, afterSeq: Int? = nil, text: String? = nil, clientMessageId: String? = nil) {
+    public init(
+        type: Kind, roomId: RoomID, afterSeq: Int? = nil, text: String? = nil, mediaIds: [MediaID]? = nil, clientMessageId: String? = nil
+    ) {
         self.type = type
         self.roomId = roomId
         self.afterSeq = afterSeq
         self.text = text
+        self.mediaIds = mediaIds
         self.clientMessageId = clientMessageId
     }
 
@@ -139,8 +154,8 @@ public struct ChatClientFrame: Codable, Equatable, Sendable {
         ChatClientFrame(type: .subscribe, roomId: room, afterSeq: afterSeq)
     }
 
-    public static func send(_ text: String, to room: RoomID, clientMessageId: String) -> ChatClientFrame {
-        ChatClientFrame(type: .send, roomId: room, text: text, clientMessageId: clientMessageId)
+    public static func send(_ text: String?, photos: [MediaID]? = nil, to room: RoomID, clientMessageId: String) -> ChatClientFrame {
+        ChatClientFrame(type: .send, roomId: room, text: text, mediaIds: photos, clientMessageId: clientMessageId)
     }
 }
 

@@ -105,8 +105,13 @@ public struct SubjectContent: Codable, Equatable, Sendable {
     public var ownerName: String?
     public var text: String
     public var at: Date?
+    /// A message's photos as it was reported: an administrator reads their sizes through the gateway.
+    public var attachments: [Media]?
 
-    public init(type: SubjectType, id: SubjectID, ownerId: UserID?, ownerName: String?, text: String, at: Date?) {
+    public init(
+        type: SubjectType, id: SubjectID, ownerId: UserID?, ownerName: String?, text: String, at: Date?, attachments: [Media]? = nil
+    ) {
+        self.attachments = attachments
         self.type = type
         self.id = id
         self.ownerId = ownerId

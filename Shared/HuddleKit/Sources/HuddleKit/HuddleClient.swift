@@ -153,6 +153,8 @@ public final class HuddleClient: Sendable {
 
     func decode<Output: Decodable>(_ type: Output.Type, from response: HTTPResponse) throws -> Output {
         if let none = NoContent() as? Output { return none }
+        // An image is its bytes, not JSON.
+        if Output.self == ImageBytes.self, let image = ImageBytes(response.body) as? Output { return image }
         do {
             return try HuddleJSON.decoder.decode(Output.self, from: response.body)
         } catch {

@@ -46,6 +46,25 @@ extension HuddleClient {
         return try await send(CatalogAPI.updateLeague, league, body: UpdateLeagueRequest(logoMediaId: .some(media.id)))
     }
 
+    /// Sends photos to a chat room, with a text or without: each uploaded as a `chatPhoto`, then the
+    /// message (up to four photos). Sent again with the same `clientMessageId` after a lost answer,
+    /// the message is not sent twice.
+    @discardableResult
+    public func sendPhotos(
+        _ photos: [Data], contentType: MediaContentType = .jpeg, text: String? = nil, to room: RoomID,
+        clientMessageId: String = UUID().uuidString
+    ) async throws -> ChatMessage {
+        var ids: [MediaID] = []
+        for photo in photos { ids.append(try await uploadPhoto(photo, contentType: contentType, purpose: .chatPhoto).id) }
+        return try await send(ChatAPI.send, room, body: SendChatMessage(text: text, mediaIds: ids, clientMessageId: clientMessageId))
+    }
+
+    /// One size (`small`, `medium` or `large`) of a chat message's photo, which only the room's members
+    /// may read: fetched with my token, as an image view cannot.
+    public func chatPhoto(_ photo: Media, size: String = "medium") async throws -> Data {
+        try await send(MediaAPI.privateVariant, photo.id, size).data
+    }
+
     /// Sends an upload's bytes, retried as the client's other repeatable calls are.
     private func put(_ request: HTTPRequest) async throws {
         var retries = 0

@@ -15,6 +15,7 @@ public enum Wiring {
         .purchases: [.catalog, .games, .search],
         .moderation: [.notify, .chat, .auth, .catalog, .games, .search],
         .betting: [.notify, .chat],
+        .chat: [.media],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks

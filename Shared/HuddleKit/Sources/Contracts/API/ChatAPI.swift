@@ -18,9 +18,10 @@ public enum ChatAPI {
         "after", ChatMessageLimits.seqRange, description: "only messages with a higher seq, oldest first")
     public static let send = Endpoint<SignedIn, SendChatMessage, ChatMessage>(
         .post, "/v1/chat/rooms/{id}/messages", owner: .chat,
-        summary: "Send a message (1–2,000 characters, trimmed); the same clientMessageId from me answers the message sent "
-            + "first (200). Over the flood limit: 429 with Retry-After",
-        status: 201, problems: [.floodLimited, .blocked], otherAnswers: [200: ChatMessage.self])
+        summary: "Send a message: text (1–2,000 characters, trimmed), up to four photos (mediaIds: my completed chatPhoto uploads), "
+            + "or both; the same clientMessageId from me answers the message sent first (200). Over the flood limit: 429 with Retry-After",
+        status: 201, problems: [.floodLimited, .blocked, .mediaNotAttachable, .dependencyUnavailable],
+        otherAnswers: [200: ChatMessage.self])
     public static let edit = Endpoint<SignedIn, EditChatMessage, ChatMessage>(
         .patch, "/v1/chat/rooms/{id}/messages/{messageId}", owner: .chat,
         summary: "Edit my own message (403 for anyone else's); the room sees the change live and history shows editedAt",
@@ -62,17 +63,23 @@ public enum ChatMessageLimits {
     public static let clientMessageId = JSONSchema.text(1...100).pattern(JSONSchema.whole("[A-Za-z0-9_-]*"))
     public static let seqRange = 0...Int(Int32.max)
     public static let seq = JSONSchema.integer(seqRange)
+    /// A message's photos: one to four.
+    public static let photoCount = 1...4
+    public static let photos = JSONSchema().items(photoCount)
 }
 
 extension ChatClientFrame: FieldConstraints {
     public static var constraints: [String: JSONSchema] {
-        ["afterSeq": ChatMessageLimits.seq, "text": ChatMessageLimits.text.schema, "clientMessageId": ChatMessageLimits.clientMessageId]
+        [
+            "afterSeq": ChatMessageLimits.seq, "text": ChatMessageLimits.text.schema, "mediaIds": ChatMessageLimits.photos,
+            "clientMessageId": ChatMessageLimits.clientMessageId,
+        ]
     }
 }
 
 extension SendChatMessage: FieldConstraints {
     public static var constraints: [String: JSONSchema] {
-        ["text": ChatMessageLimits.text.schema, "clientMessageId": ChatMessageLimits.clientMessageId]
+        ["text": ChatMessageLimits.text.schema, "mediaIds": ChatMessageLimits.photos, "clientMessageId": ChatMessageLimits.clientMessageId]
     }
 }
 
