@@ -29,6 +29,7 @@ small() { # the arguments that make a subcommand's run small
     events) echo "--events 500 --samples 5 --held-seconds 2 ${POSTGRES[*]}" ;;
     forgot) echo "--accounts 10 --rounds 1" ;;
     media) echo "--width 1200 --height 900 --rounds 1" ;;
+    uploads) echo "--count 2 --width 800 --rounds 1" ;;
     *) return 1 ;;
   esac
 }

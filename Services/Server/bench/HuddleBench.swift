@@ -8,7 +8,7 @@ struct HuddleBench: AsyncParsableCommand {
         commandName: "huddle-bench", abstract: "Huddle benchmarks.",
         subcommands: [
             LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
-            JSONBenchmark.self, EventsBenchmark.self, ForgotBenchmark.self, MediaBenchmark.self,
+            JSONBenchmark.self, EventsBenchmark.self, ForgotBenchmark.self, MediaBenchmark.self, UploadsBenchmark.self,
             PushesBenchmark.self, BalanceBenchmark.self, TracingBenchmark.self, GatewayBenchmark.self,
         ])
 
