@@ -104,4 +104,28 @@ struct ChatPhotosTests {
             }
         }
     }
+
+    @Test(
+        "a reported message's photos are in its case for the administrator to open; removed by a moderator, they are deleted",
+        arguments: StackTests.stores)
+    func reportedPhotos(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let admin = try await StackTests.administrator(gateway)
+            let (pia, _) = try await Self.player(gateway, "Pia Poster"), (ann, _) = try await Self.player(gateway, "Ann Reporter")
+            let global = try #require(try await pia.send(ChatAPI.rooms).items.first { $0.kind == .global }).id
+            let sent = try await pia.sendPhotos([try PicturesAttachedTests.picture()], text: "look at this", to: global)
+            let photo = try #require(sent.attachments?.first)
+            _ = try await ann.report(.message(sent.id), reason: .spam)
+            let opened = try #require(
+                try await gateway.value(ModerationAPI.cases, query: Query.limit(100), token: admin.accessToken).items.first {
+                    $0.subject.id.uuid == sent.id.uuid
+                })
+            #expect(opened.content.attachments?.map(\.id) == [photo.id])
+            let seen = try await gateway.call(MediaAPI.privateVariant, photo.id, "medium", token: admin.accessToken)
+            #expect(seen.status == 200 && seen.header("Content-Type") == "image/jpeg")
+            _ = try await gateway.value(
+                ModerationAPI.act, opened.id, body: CaseActionRequest(action: .remove, reason: "Spam"), token: admin.accessToken)
+            #expect(try await Self.refusal(of: photo, to: pia) == 404)
+        }
+    }
 }
