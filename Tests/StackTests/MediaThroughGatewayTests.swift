@@ -6,6 +6,7 @@ import MediaService
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import ServiceClients
 import ServiceKitTesting
 import Testing
 
@@ -20,13 +21,7 @@ struct MediaThroughGatewayTests {
 
     /// PUTs `bytes` to the ticket's URL with its headers, as URLSession would; answers the status.
     static func send(_ bytes: Data, with ticket: UploadTicket) async throws -> UInt {
-        var request = HTTPClientRequest(url: ticket.uploadUrl)
-        request.method = .PUT
-        for (name, value) in ticket.headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(data: bytes))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return response.status.code
+        try await UploadSender.send(bytes, with: ticket)
     }
 
     static func fetch(_ url: String) async throws -> (status: UInt, cacheControl: String?, body: Data) {

@@ -154,6 +154,7 @@ struct Uploads: Sendable {
         let kept = stored
         try await database.transaction { sql in
             try await store.finish(upload.id, width: width, height: height, variants: kept, at: now(), on: sql)
+            if upload.purpose.isPublic { try await store.recordPublicObjects(Set(kept.map(\.key)), of: upload.id, on: sql) }
         }
         do { try await objects.delete(upload.originalKey) } catch {
             // The original holds the GPS position the sizes were cleaned of: it must go; the sweep tries again.

@@ -19,5 +19,29 @@ enum MediaMigrations {
         },
         // Auth's account deletions, each applied once.
         .inbox(version: 2),
+        // Which uploads name each public, content-addressed object (the same picture uploaded twice is one
+        // object): deleting an upload deletes an object only when no other upload names it.
+        Migration(version: 3, name: "public objects by their uploads") { kind in
+            let backfill =
+                switch kind {
+                case .postgres:
+                    """
+                    INSERT INTO public_objects (object_key, upload_id)
+                    SELECT DISTINCT variant->>'key', id FROM uploads, json_array_elements(variants::json) AS variant
+                    WHERE variants IS NOT NULL AND purpose <> 'chatPhoto'
+                    """
+                case .sqlite:
+                    """
+                    INSERT INTO public_objects (object_key, upload_id)
+                    SELECT DISTINCT json_extract(variant.value, '$.key'), uploads.id FROM uploads, json_each(uploads.variants) AS variant
+                    WHERE uploads.variants IS NOT NULL AND uploads.purpose <> 'chatPhoto'
+                    """
+                }
+            return [
+                "CREATE TABLE public_objects (object_key TEXT NOT NULL, upload_id TEXT NOT NULL, PRIMARY KEY (object_key, upload_id))",
+                "CREATE INDEX public_objects_by_upload ON public_objects (upload_id)",
+                backfill,
+            ]
+        },
     ]
 }

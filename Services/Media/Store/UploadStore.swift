@@ -62,6 +62,8 @@ protocol UploadStore: Sendable {
     func abandoned(before cutoff: Date, limit: Int, on sql: any SQLDatabase) async throws -> [Upload]
     func delete(_ id: MediaID, on sql: any SQLDatabase) async throws
     func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws
+    /// Records that the upload names these public objects.
+    func recordPublicObjects(_ keys: Set<String>, of id: MediaID, on sql: any SQLDatabase) async throws
     /// Whether an upload still kept names the public object `key` (the same picture uploaded twice).
     func isShared(_ key: String, on sql: any SQLDatabase) async throws -> Bool
 }
@@ -142,18 +144,28 @@ struct SQLUploadStore: UploadStore {
     }
 
     func delete(_ id: MediaID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "public_objects").where("upload_id", .equal, SQLBind(id.description)).run()
         try await sql.delete(from: "uploads").where("id", .equal, SQLBind(id.description)).run()
     }
 
     func deleteUploads(of owner: UserID, on sql: any SQLDatabase) async throws {
+        try await sql.delete(from: "public_objects")
+            .where(
+                SQLIdentifier("upload_id"), .in,
+                SQLGroupExpression(sql.select().column("id").from("uploads").where("owner_id", .equal, SQLBind(owner.description)).select)
+            ).run()
         try await sql.delete(from: "uploads").where("owner_id", .equal, SQLBind(owner.description)).run()
     }
 
+    func recordPublicObjects(_ keys: Set<String>, of id: MediaID, on sql: any SQLDatabase) async throws {
+        for key in keys.sorted() {
+            try await sql.insert(into: "public_objects").columns("object_key", "upload_id").values(SQLBind(key), SQLBind(id.description))
+                .ignoringConflicts(with: ["object_key", "upload_id"]).run()
+        }
+    }
+
     func isShared(_ key: String, on sql: any SQLDatabase) async throws -> Bool {
-        // Content-addressed keys (`public/<sha256>.jpg`) hold no LIKE wildcard (`%`, `_`).
-        precondition(!key.contains("%") && !key.contains("_"), "not a content-addressed key: \(key)")
-        return try await sql.select().column("id").from("uploads")
-            .where(SQLBinaryExpression(SQLIdentifier("variants"), .like, SQLBind("%\"\(key)\"%"))).limit(1).first() != nil
+        try await sql.select().column("upload_id").from("public_objects").where("object_key", .equal, SQLBind(key)).limit(1).first() != nil
     }
 
     private static func decode(_ row: any SQLRow) throws -> Upload {

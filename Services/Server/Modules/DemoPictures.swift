@@ -1,11 +1,7 @@
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
 import MediaService
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
 import ServiceClients
 
 /// The demo's faces: each player's profile picture and the Kalev Spikers' logo, uploaded as an app
@@ -53,14 +49,9 @@ enum DemoPictures {
     private static func upload(_ bytes: Data, as purpose: MediaPurpose, to media: APIClient, token: String) async throws -> MediaID {
         let ticket = try await media.value(
             MediaAPI.createUpload, body: CreateUploadRequest(purpose: purpose, contentType: .jpeg, byteSize: bytes.count), token: token)
-        var request = HTTPClientRequest(url: ticket.uploadUrl)
-        request.method = .RAW(value: ticket.method)
-        for (name, value) in ticket.headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(data: bytes))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        guard (200..<300).contains(response.status.code) else {
-            throw DemoFailure(description: "the upload's PUT answered \(response.status.code)")
+        let status = try await UploadSender.send(bytes, with: ticket)
+        guard (200..<300).contains(status) else {
+            throw DemoFailure(description: "the upload's PUT answered \(status)")
         }
         let done = try await media.value(MediaAPI.completeUpload, ticket.id, token: token)
         guard done.status == .ready else { throw DemoFailure(description: "the demo picture was \(done.status.rawValue)") }

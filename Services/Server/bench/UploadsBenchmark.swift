@@ -1,11 +1,8 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import MediaService
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
+import ServiceClients
 import ServiceKitTesting
 
 /// `huddle-bench uploads`: what concurrent uploads cost the gateway. Auth and media run in one
@@ -99,12 +96,7 @@ struct UploadsBenchmark: AsyncParsableCommand {
     }
 
     private static func put(_ photo: Data, with ticket: UploadTicket) async throws {
-        var request = HTTPClientRequest(url: ticket.uploadUrl)
-        request.method = .RAW(value: ticket.method)
-        for (name, value) in ticket.headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(data: photo))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        guard (200..<300).contains(response.status.code) else { throw ValidationError("a PUT answered \(response.status.code)") }
+        let status = try await UploadSender.send(photo, with: ticket)
+        guard (200..<300).contains(status) else { throw ValidationError("a PUT answered \(status)") }
     }
 }
