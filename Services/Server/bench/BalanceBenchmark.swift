@@ -1,4 +1,5 @@
 import ArgumentParser
+import Contracts
 import Foundation
 
 /// `huddle-bench balance`: what balancing costs and gives. Three gateways run side by side: in front
@@ -30,8 +31,7 @@ struct BalanceBenchmark: AsyncParsableCommand {
                     "catalog",
                     environment: [
                         "CATALOG_HTTP_PORT": String(28111 + index), "CATALOG_DB_URL": "sqlite:\(data.path)/catalog-\(index).sqlite",
-                        "AUTH_URL": "http://127.0.0.1:1",
-                    ]))
+                    ].merging(AbsentModules.addresses(besides: [.catalog]).environmentVariables) { given, _ in given }))
             try await ChildProcess.waitForHealth(url)
         }
         let gateways = [
