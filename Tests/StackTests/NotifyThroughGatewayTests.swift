@@ -50,9 +50,12 @@ struct NotifyThroughGatewayTests {
                     #expect(push.payload.contains("New game: Kadriorg Cricket Club"))
                     let inbox = try await app.send(NotifyAPI.inbox)
                     #expect(inbox.items.first?.data.gameId == teamGame.id && inbox.unreadCount == 1)
+                    // The icon's badge is the unread inbox.
+                    #expect(push.payload.contains("\"badge\":1"), "\(push.payload)")
                 }
                 let cleosPush = try #require(try await standIn.pushes("fcm", to: android, reaching: 1).first)
                 #expect(cleosPush.payload.contains("New game: Kadriorg Cricket Club"))
+                #expect(cleosPush.payload.contains("\"notification_count\":1"), "\(cleosPush.payload)")
                 #expect(try await cleo.send(NotifyAPI.inbox).items.first?.data.gameId == teamGame.id)
 
                 // A pickup game with two places: Mia (organising) and Ana go, Ben waits; Ana drops out.
@@ -80,4 +83,55 @@ struct NotifyThroughGatewayTests {
             }
         }
     }
+
+    @Test(
+        "a team game moved to another day, then cancelled, reaches everyone on its roster who has not said no, with the old and new time",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func movedAndCancelled(store: TestStore) async throws {
+        try await withPushStandIns { pushSettings, standInURL, _ in
+            let config = ["notify.push.poll.ms": "20"].merging(pushSettings) { _, new in new }
+            let standIn = TestClient(baseURL: standInURL)
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let manager = try await StackTests.player(gateway, "Mo Manager")
+                let ana = try await StackTests.player(gateway, "Ana Going"), ben = try await StackTests.player(gateway, "Ben Undecided")
+                let cid = try await StackTests.player(gateway, "Cid Declined")
+                var phones: [String] = []
+                for app in [ana, ben, cid] {
+                    let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+                    phones.append(try await app.registerForPush(apnsToken: token, environment: .sandbox).token)
+                }
+                let team = try await manager.send(CatalogAPI.createTeam, body: StackTests.teamRequest(name: "Moving Mallards"))
+                for app in [ana, ben, cid] { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
+                try await Task.sleep(for: .milliseconds(500))
+                let start = Date().addingTimeInterval(7 * 86_400).wholeSeconds
+                let game = try await manager.send(
+                    GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: start, timeZone: "Europe/Tallinn"))
+                _ = try await ana.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
+                _ = try await cid.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing))
+                // Each phone has its new-game push first.
+                for phone in phones { _ = try await standIn.pushes("apns", to: phone, reaching: 1) }
+
+                let later = start.addingTimeInterval(86_400)
+                _ = try await manager.send(GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: later))
+                for phone in phones.prefix(2) {
+                    let moved = try #require(try await standIn.pushes("apns", to: phone, reaching: 2).last)
+                    #expect(moved.payload.contains("Changed: ") && moved.payload.contains("Moved from"), "\(moved.payload)")
+                    #expect(moved.payload.contains("\"category\":\"gameChanged\""))
+                }
+                let inbox = try await ana.send(NotifyAPI.inbox).items
+                let told = try #require(inbox.first { $0.category == .gameChanged })
+                #expect(told.data.gameId == game.id && told.data.startsAt == later && told.data.previousStartsAt == start)
+
+                _ = try await manager.send(GamesAPI.cancelGame, game.id)
+                for phone in phones.prefix(2) {
+                    let cancelled = try #require(try await standIn.pushes("apns", to: phone, reaching: 3).last)
+                    #expect(cancelled.payload.contains("Cancelled: "), "\(cancelled.payload)")
+                }
+                // Cid said no: told of neither.
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await standIn.pushes("apns", to: phones[2]).count == 1)
+            }
+        }
+    }
+
 }

@@ -106,6 +106,17 @@ enum NotificationText {
         }
     }
 
+    static func gameCancelled(_ game: String, startsAt: Date, timeZone: TimeZone) -> Text {
+        Text(title: "Cancelled: \(game)", body: "The game on \(kickoff(startsAt, in: timeZone)) will not be played.")
+    }
+
+    /// A game moved in time (`from` its former start), in place, or both.
+    static func gameChanged(_ game: String, from: Date?, to startsAt: Date, place: Location?, timeZone: TimeZone) -> Text {
+        let when = from.map { "Moved from \(kickoff($0, in: timeZone)) to \(kickoff(startsAt, in: timeZone))." }
+        let whereTo = place.map { "Now at \($0.address ?? String(format: "%.5f, %.5f", $0.lat, $0.lng))." }
+        return Text(title: "Changed: \(game)", body: [when, whereTo].compactMap { $0 }.joined(separator: " "))
+    }
+
     static func newFollower(_ follower: String) -> Text {
         Text(title: "New follower", body: "\(follower) follows you.")
     }

@@ -148,9 +148,11 @@ struct NotifyEvents: Sendable {
         _ changed: GameEvent.GameChanged, at changedAt: Date, created: Bool = false, cancelled: Bool = false, on sql: any SQLDatabase
     ) async throws -> [Planned] {
         let game = changed.game
+        let before = try await directory.game(game.id, on: sql)
         try await directory.saveGame(game, on: sql)
         try await reminders.gameChanged(
             game, going: changed.going, created: created, cancelled: cancelled, changedAt: changedAt, on: sql)
+        if !created, let told = GameChanges.planned(changed, before: before, cancelled: cancelled) { return [told] }
         guard created, !changed.invited.isEmpty else { return [] }
         return [
             Planned(

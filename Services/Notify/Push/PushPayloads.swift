@@ -73,11 +73,19 @@ struct FCMMessageBody: Encodable {
         var priority: String
         var ttl: String
         var collapseKey: String
+        var notification: AndroidNotification?
 
         enum CodingKeys: String, CodingKey {
-            case priority, ttl
+            case priority, ttl, notification
             case collapseKey = "collapse_key"
         }
+    }
+
+    /// The launcher's badge count, as Android shows it.
+    struct AndroidNotification: Encodable {
+        var notificationCount: Int
+
+        enum CodingKeys: String, CodingKey { case notificationCount = "notification_count" }
     }
 
     var message: Message
@@ -90,16 +98,20 @@ struct FCMMessageBody: Encodable {
             token: push.job.device.token, notification: Notification(title: notification.title, body: notification.body), data: data,
             android: Android(
                 priority: push.job.urgent ? "HIGH" : "NORMAL", ttl: "\(max(0, Int(push.job.expiresAt.timeIntervalSince(now))))s",
-                collapseKey: notification.id.description))
+                collapseKey: notification.id.description,
+                notification: push.badge.map { AndroidNotification(notificationCount: $0) }))
     }
 }
 
 extension NotificationData {
+    private static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
+
     /// The ids present, by their wire names (push payloads carry them as strings).
     var fields: [(String, String)] {
         [
             ("gameId", gameId?.description), ("teamId", teamId?.description), ("roundId", roundId?.description),
-            ("userId", userId?.description),
+            ("userId", userId?.description), ("startsAt", startsAt.map(Self.instant)),
+            ("previousStartsAt", previousStartsAt.map(Self.instant)),
         ]
         .compactMap { key, value in value.map { (key, $0) } }
     }

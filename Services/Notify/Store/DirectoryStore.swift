@@ -27,6 +27,7 @@ struct KnownGame: Equatable, Sendable {
     var organizer: UserID
     var startsAt: Date
     var timeZone: String?
+    var location: Location? = nil
 }
 
 struct SQLDirectoryStore: DirectoryStore {
@@ -59,21 +60,21 @@ struct SQLDirectoryStore: DirectoryStore {
     }
 
     func saveGame(_ game: Game, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "games").columns("game_id", "name", "organizer_id", "starts_at", "time_zone")
+        try await sql.insert(into: "games").columns("game_id", "name", "organizer_id", "starts_at", "time_zone", "location")
             .values(
                 SQLBind(game.id.description), SQLBind(game.displayName), SQLBind(game.organizerId.description), SQLBind(game.startsAt),
-                SQLBind(game.timeZone)
+                SQLBind(game.timeZone), SQLBind(try game.location.map(StoredJSON.text))
             )
             .onConflict(with: ["game_id"]) {
                 $0.set(excludedValueOf: "name").set(excludedValueOf: "organizer_id").set(excludedValueOf: "starts_at")
-                    .set(excludedValueOf: "time_zone")
+                    .set(excludedValueOf: "time_zone").set(excludedValueOf: "location")
             }
             .run()
     }
 
     func games(_ ids: Set<GameID>, on sql: any SQLDatabase) async throws -> [GameID: KnownGame] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await sql.select().columns("game_id", "name", "organizer_id", "starts_at", "time_zone").from("games")
+        let rows = try await sql.select().columns("game_id", "name", "organizer_id", "starts_at", "time_zone", "location").from("games")
             .where("game_id", .in, SQLBind.group(ids.map(\.description))).all()
         return try Dictionary(
             uniqueKeysWithValues: rows.map { row in
@@ -82,7 +83,8 @@ struct SQLDirectoryStore: DirectoryStore {
                     KnownGame(
                         name: try row.decode(column: "name", as: String.self), organizer: try row.typedID("organizer_id"),
                         startsAt: try row.decode(column: "starts_at", as: Date.self),
-                        timeZone: try row.decode(column: "time_zone", as: String?.self))
+                        timeZone: try row.decode(column: "time_zone", as: String?.self),
+                        location: try row.json("location", as: Location.self))
                 )
             })
     }

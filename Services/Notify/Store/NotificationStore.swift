@@ -11,6 +11,8 @@ protocol NotificationStore: Sendable {
     /// Newest first.
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
     func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
+    /// The unread counts of several players at once (a player with none is left out), for a batch's badges.
+    func unreadCounts(of users: Set<UserID>, on sql: any SQLDatabase) async throws -> [UserID: Int]
     /// Marks it read (once: a second call keeps the first time); false when it is not `user`'s.
     func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool
     func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws
@@ -49,6 +51,14 @@ struct SQLNotificationStore: NotificationStore {
         try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("notifications")
             .where("user_id", .equal, SQLBind(user.description)).where("read_at", .is, SQLLiteral.null).first()?
             .decode(column: "n", as: Int.self) ?? 0
+    }
+
+    func unreadCounts(of users: Set<UserID>, on sql: any SQLDatabase) async throws -> [UserID: Int] {
+        guard !users.isEmpty else { return [:] }
+        let rows = try await sql.select().column("user_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("notifications").where("user_id", .in, SQLBind.group(users.map(\.description))).where("read_at", .is, SQLLiteral.null)
+            .groupBy("user_id").all()
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.typedID("user_id"), try $0.decode(column: "n", as: Int.self)) })
     }
 
     func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool {

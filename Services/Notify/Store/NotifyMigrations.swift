@@ -60,5 +60,7 @@ enum NotifyMigrations {
         Migration(version: 4, name: "pushes keep the trace that caused them") { _ in
             ["ALTER TABLE push_jobs ADD COLUMN traceparent TEXT", "ALTER TABLE push_jobs ADD COLUMN tracestate TEXT"]
         },
+        // A game's place, so a move in place is told (`Location` as JSON).
+        Migration(version: 5, name: "games keep their place") { _ in ["ALTER TABLE games ADD COLUMN location TEXT"] },
     ]
 }

@@ -53,7 +53,11 @@ struct PushWorker: Service {
             try await jobs.claim(settings.batch, dueBy: at, leaseUntil: at.addingTimeInterval(settings.lease), on: sql)
         }
         guard !claimed.isEmpty else { return 0 }
-        let contents = try await database.read { sql in try await notifications.notifications(claimed.map(\.notification), on: sql) }
+        // Each push's badge is its player's unread inbox, counted as the batch is sent.
+        let (contents, unread) = try await database.read { sql in
+            let contents = try await notifications.notifications(claimed.map(\.notification), on: sql)
+            return (contents, try await notifications.unreadCounts(of: Set(contents.values.map(\.1)), on: sql))
+        }
         let group = max(1, settings.concurrency / 2)
         await withTaskGroup(of: Answer.self) { sends in
             var running = 0, answered: [Answer] = []
@@ -64,7 +68,8 @@ struct PushWorker: Service {
                     if answered.count >= group { await record(&answered) }
                 }
                 running += 1
-                sends.addTask { await attempt(job, contents[job.notification]?.0) }
+                let content = contents[job.notification]
+                sends.addTask { await attempt(job, content?.0, badge: content.map { unread[$0.1] ?? 0 }) }
             }
             for await answer in sends {
                 answered.append(answer)
@@ -91,13 +96,13 @@ struct PushWorker: Service {
         }
     }
 
-    private func attempt(_ job: PushJob, _ notification: InboxNotification?) async -> Answer {
+    private func attempt(_ job: PushJob, _ notification: InboxNotification?, badge: Int?) async -> Answer {
         let outcome: PushOutcome
         if let notification, let sender = senders[job.device.platform] {
             outcome =
                 job.expiresAt <= now()
                 ? .rejected(reason: "expired")
-                : await sending(job) { await sender.send(OutgoingPush(job: job, notification: notification, badge: nil)) }
+                : await sending(job) { await sender.send(OutgoingPush(job: job, notification: notification, badge: badge)) }
         } else if notification == nil {
             outcome = .rejected(reason: "the notification is gone")
         } else {

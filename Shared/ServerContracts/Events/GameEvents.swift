@@ -17,14 +17,18 @@ public enum GameEvent {
         public var game: Game
         public var invited: [UserID]
         public var going: [UserID]
+        /// With `updated` and `cancelled`: everyone going, maybe, invited, pending or waitlisted, who
+        /// are told when the game moves or is cancelled.
+        public var concerned: [UserID]
 
-        public init(game: Game, invited: [UserID] = [], going: [UserID] = []) {
+        public init(game: Game, invited: [UserID] = [], going: [UserID] = [], concerned: [UserID] = []) {
             self.game = game
             self.invited = invited
             self.going = going
+            self.concerned = concerned
         }
 
-        private enum CodingKeys: String, CodingKey { case game, invited, going }
+        private enum CodingKeys: String, CodingKey { case game, invited, going, concerned }
 
         // `going` is new: an event written before it decodes with nobody seated.
         public init(from decoder: any Decoder) throws {
@@ -32,6 +36,7 @@ public enum GameEvent {
             game = try container.decode(Game.self, forKey: .game)
             invited = try container.decodeIfPresent([UserID].self, forKey: .invited) ?? []
             going = try container.decodeIfPresent([UserID].self, forKey: .going) ?? []
+            concerned = try container.decodeIfPresent([UserID].self, forKey: .concerned) ?? []
         }
     }
 

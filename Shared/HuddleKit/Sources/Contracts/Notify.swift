@@ -22,6 +22,10 @@ public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireE
     case moderation
     /// A ticket of mine: its receipt when placed, its outcome when settled.
     case ticket
+    /// A game I am on moved in time or place (`data` has the old and the new).
+    case gameChanged
+    /// A game I am on was cancelled.
+    case gameCancelled
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.
@@ -64,11 +68,22 @@ public struct NotificationData: Codable, Equatable, Sendable {
     public var userId: UserID?
     public var leagueId: LeagueID?
     public var ticketId: TicketID?
+    /// A moved game's new and former start.
+    public var startsAt: Date?
+    public var previousStartsAt: Date?
+    /// A moved game's new and former place.
+    public var location: Location?
+    public var previousLocation: Location?
 
     public init(
         gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil,
-        ticketId: TicketID? = nil
+        ticketId: TicketID? = nil, startsAt: Date? = nil, previousStartsAt: Date? = nil, location: Location? = nil,
+        previousLocation: Location? = nil
     ) {
+        self.startsAt = startsAt
+        self.previousStartsAt = previousStartsAt
+        self.location = location
+        self.previousLocation = previousLocation
         self.gameId = gameId
         self.teamId = teamId
         self.roundId = roundId
