@@ -37,6 +37,7 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     let games = Games(
         database: database, games: SQLGameStore(), roster: SQLRosterStore(now: now), catalog: catalog, auth: auth, gatekeeper: gatekeeper,
         filter: ContentFilter(reader: reader), now: now)
+    let reminders = RsvpReminders(games: games, store: SQLRsvpReminderStore(), every: settings.remindEvery)
     let roundStore = SQLRoundStore(now: now)
     let live = LiveRounds(logger: dependencies.logger) { round, after in
         try await database.read { sql in try await roundStore.changes(of: round, after: after, on: sql) }
@@ -50,7 +51,8 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         database: database, store: matchStore, maxAgeSeconds: max(1, Int(settings.livePoll.seconds.rounded(.up))))
 
     service.add(
-        GamesController(games: games), RoundsController(rounds: rounds), MatchesController(matches: matches, today: now),
+        GamesController(games: games, reminders: reminders), RoundsController(rounds: rounds),
+        MatchesController(matches: matches, today: now),
         GamesInternalController(games: games), GamesModerationController(games: games))
     let otherModules = GamesEvents(games: games, erasure: SQLErasureStore())
     service.exportPersonalData(GamesPersonalData.export)

@@ -16,6 +16,8 @@ struct GamesSettings: Sendable {
     var leagues: Set<Int>
     /// How long a match in play may go unreported before it is marked silent.
     var silentAfter: Duration
+    /// `games.remind.every.ms` (6 h): how often a game's non-responders may be reminded on demand.
+    var remindEvery: TimeInterval
 
     /// Keys: `games.matches.provider.url` (API-Football v3's base URL, `https://v3.football.api-sports.io`;
     /// no polling when absent), `games.matches.provider.key` (`x-apisports-key`),
@@ -28,5 +30,6 @@ struct GamesSettings: Sendable {
         provider = APIFootballClient.Settings(reader: reader, prefix: "games.matches.provider")
         leagues = Set(reader.list("games.matches.leagues").compactMap { Int($0) })
         silentAfter = reader.milliseconds("games.matches.silent.after.ms", default: 600_000)
+        remindEvery = TimeInterval(max(1, reader.integer("games.remind.every.ms", default: 21_600_000))) / 1000
     }
 }

@@ -88,50 +88,96 @@ struct NotifyThroughGatewayTests {
         "a team game moved to another day, then cancelled, reaches everyone on its roster who has not said no, with the old and new time",
         StackTests.embeddedOnly, arguments: StackTests.stores)
     func movedAndCancelled(store: TestStore) async throws {
-        try await withPushStandIns { pushSettings, standInURL, _ in
-            let config = ["notify.push.poll.ms": "20"].merging(pushSettings) { _, new in new }
-            let standIn = TestClient(baseURL: standInURL)
-            try await StackTests.withStack(store: store, config: config) { gateway in
-                let manager = try await StackTests.player(gateway, "Mo Manager")
-                let ana = try await StackTests.player(gateway, "Ana Going"), ben = try await StackTests.player(gateway, "Ben Undecided")
-                let cid = try await StackTests.player(gateway, "Cid Declined")
-                var phones: [String] = []
-                for app in [ana, ben, cid] {
-                    let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
-                    phones.append(try await app.registerForPush(apnsToken: token, environment: .sandbox).token)
-                }
-                let team = try await manager.send(CatalogAPI.createTeam, body: StackTests.teamRequest(name: "Moving Mallards"))
-                for app in [ana, ben, cid] { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
-                try await Task.sleep(for: .milliseconds(500))
-                let start = Date().addingTimeInterval(7 * 86_400).wholeSeconds
-                let game = try await manager.send(
-                    GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: start, timeZone: "Europe/Tallinn"))
-                _ = try await ana.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
-                _ = try await cid.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing))
-                // Each phone has its new-game push first.
-                for phone in phones { _ = try await standIn.pushes("apns", to: phone, reaching: 1) }
+        try await Self.withTeam(store, "Moving Mallards", players: ["Ana Going", "Ben Undecided", "Cid Declined"]) {
+            standIn, manager, team, players, phones in
+            let (ana, cid) = (players[0], players[2])
+            let start = Date().addingTimeInterval(7 * 86_400).wholeSeconds
+            let game = try await manager.send(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: start, timeZone: "Europe/Tallinn"))
+            _ = try await ana.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
+            _ = try await cid.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .notGoing))
+            // Each phone has its new-game push first.
+            for phone in phones { _ = try await standIn.pushes("apns", to: phone, reaching: 1) }
 
-                let later = start.addingTimeInterval(86_400)
-                _ = try await manager.send(GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: later))
-                for phone in phones.prefix(2) {
-                    let moved = try #require(try await standIn.pushes("apns", to: phone, reaching: 2).last)
-                    #expect(moved.payload.contains("Changed: ") && moved.payload.contains("Moved from"), "\(moved.payload)")
-                    #expect(moved.payload.contains("\"category\":\"gameChanged\""))
-                }
-                let inbox = try await ana.send(NotifyAPI.inbox).items
-                let told = try #require(inbox.first { $0.category == .gameChanged })
-                #expect(told.data.gameId == game.id && told.data.startsAt == later && told.data.previousStartsAt == start)
-
-                _ = try await manager.send(GamesAPI.cancelGame, game.id)
-                for phone in phones.prefix(2) {
-                    let cancelled = try #require(try await standIn.pushes("apns", to: phone, reaching: 3).last)
-                    #expect(cancelled.payload.contains("Cancelled: "), "\(cancelled.payload)")
-                }
-                // Cid said no: told of neither.
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(try await standIn.pushes("apns", to: phones[2]).count == 1)
+            let later = start.addingTimeInterval(86_400)
+            _ = try await manager.send(GamesAPI.updateGame, game.id, body: UpdateGameRequest(startsAt: later))
+            for phone in phones.prefix(2) {
+                let moved = try #require(try await standIn.pushes("apns", to: phone, reaching: 2).last)
+                #expect(moved.payload.contains("Changed: ") && moved.payload.contains("Moved from"), "\(moved.payload)")
+                #expect(moved.payload.contains("\"category\":\"gameChanged\""))
             }
+            let inbox = try await ana.send(NotifyAPI.inbox).items
+            let told = try #require(inbox.first { $0.category == .gameChanged })
+            #expect(told.data.gameId == game.id && told.data.startsAt == later && told.data.previousStartsAt == start)
+
+            _ = try await manager.send(GamesAPI.cancelGame, game.id)
+            for phone in phones.prefix(2) {
+                let cancelled = try #require(try await standIn.pushes("apns", to: phone, reaching: 3).last)
+                #expect(cancelled.payload.contains("Cancelled: "), "\(cancelled.payload)")
+            }
+            // Cid said no: told of neither.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await standIn.pushes("apns", to: phones[2]).count == 1)
         }
     }
 
+    @Test(
+        "the organiser reminds the players who have not answered: they are pushed, those who answered are not; again within six hours is 429; a player may not",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func remindNonResponders(store: TestStore) async throws {
+        try await Self.withTeam(store, "Reminded Rovers", players: ["Ana Answered", "Ben Silent"]) {
+            standIn, manager, team, players, phones in
+            let ana = players[0]
+            let game = try await manager.send(
+                GamesAPI.createGame,
+                body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: Date().addingTimeInterval(3 * 86_400).wholeSeconds))
+            _ = try await ana.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
+            for phone in phones { _ = try await standIn.pushes("apns", to: phone, reaching: 1) }
+
+            #expect(try await manager.remind(game.id).reminded == 1)
+            let reminded = try #require(try await standIn.pushes("apns", to: phones[1], reaching: 2).last)
+            #expect(reminded.payload.contains("\"category\":\"rsvpReminder\"") && reminded.payload.contains("Are you in?"))
+            do {
+                _ = try await manager.remind(game.id)
+                Issue.record("a second reminder within six hours")
+            } catch let error as HuddleError {
+                #expect(error.status == 429)
+            }
+            do {
+                _ = try await ana.remind(game.id)
+                Issue.record("a player reminded the team")
+            } catch let error as HuddleError {
+                #expect(error.status == 403)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await standIn.pushes("apns", to: phones[0]).count == 1, "Ana answered: no reminder")
+        }
+    }
+
+    /// A stack pushing to the stand-ins, and a manager's team that `players` joined, each with an
+    /// iPhone: `body` gets the stand-in (to read what each phone received), the manager, the team, the
+    /// players and their phones' tokens.
+    static func withTeam(
+        _ store: TestStore, _ name: String, players names: [String],
+        _ body: (TestClient, HuddleClient, Team, [HuddleClient], [String]) async throws -> Void
+    ) async throws {
+        try await withPushStandIns { pushSettings, standInURL, _ in
+            let config = ["notify.push.poll.ms": "20"].merging(pushSettings) { _, new in new }
+            try await StackTests.withStack(store: store, config: config) { gateway in
+                let manager = try await StackTests.player(gateway, "\(name) Manager")
+                var players: [HuddleClient] = [], phones: [String] = []
+                for player in names {
+                    let app = try await StackTests.player(gateway, player)
+                    let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+                    phones.append(try await app.registerForPush(apnsToken: token, environment: .sandbox).token)
+                    players.append(app)
+                }
+                let team = try await manager.send(CatalogAPI.createTeam, body: StackTests.teamRequest(name: name))
+                for app in players { _ = try await app.send(CatalogAPI.joinTeam, team.id) }
+                // Games learns the members from catalog's events before a game invites them.
+                try await Task.sleep(for: .milliseconds(500))
+                try await body(TestClient(baseURL: standInURL), manager, team, players, phones)
+            }
+        }
+    }
 }

@@ -7,6 +7,7 @@ import ServiceHTTP
 /// `/v1/games/...`. Every route needs a signed-in user; `Games` enforces privacy and roles.
 struct GamesController: Controller {
     let games: Games
+    let reminders: RsvpReminders
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.createGame, use: createGame)
@@ -17,6 +18,7 @@ struct GamesController: Controller {
         }
         router.on(GamesAPI.updateGame, authorizing: organizer, use: updateGame)
         router.on(GamesAPI.cancelGame, use: cancelGame)
+        router.on(GamesAPI.remind, use: remind)
         router.on(GamesAPI.roster, use: roster)
         router.on(GamesAPI.setStatus, use: setStatus)
         router.on(GamesAPI.joinGame, use: joinGame)
@@ -53,6 +55,11 @@ struct GamesController: Controller {
     @Sendable func cancelGame(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
         try await games.cancel(try context.parameters.id(GameID.self), by: context.userID)
         return NoContent()
+    }
+
+    /// `POST /v1/games/{id}/remind`
+    @Sendable func remind(_ request: Request, _ context: AuthenticatedContext) async throws -> RemindResult {
+        try await reminders.remind(try context.parameters.id(GameID.self), by: context.userID)
     }
 
     /// `GET /v1/games/{id}/roster`

@@ -157,17 +157,24 @@ struct Games: Sendable {
     // MARK: Events
 
     /// Appends `type` with the game as it now is: exact location and counts, no viewer fields.
+    /// The players invited who have not answered yet.
+    func unanswered(in id: GameID, on sql: any SQLDatabase) async throws -> [UserID] {
+        try await roster.placements(in: id, on: sql).filter { $0.status == .invited }.map(\.userId)
+    }
+
     /// Who hears of a game's move or cancellation.
     static let concernedStatuses: Set<RosterStatus> = [.going, .maybe, .invited, .pending, .waitlisted]
 
     func publish(
-        _ type: EventType<GameEvent.GameChanged>, _ id: GameID, invited: [UserID] = [], going: [UserID] = [], on sql: any SQLDatabase
+        _ type: EventType<GameEvent.GameChanged>, _ id: GameID, invited: [UserID] = [], going: [UserID] = [],
+        concerned named: [UserID]? = nil, on sql: any SQLDatabase
     ) async throws {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
         // A move or a cancellation is told to everyone it concerns.
-        let concerned =
-            type == GameEvent.updated || type == GameEvent.cancelled
-            ? try await roster.placements(in: id, on: sql).filter { Self.concernedStatuses.contains($0.status) }.map(\.userId) : []
+        var concerned = named ?? []
+        if named == nil, type == GameEvent.updated || type == GameEvent.cancelled {
+            concerned = try await roster.placements(in: id, on: sql).filter { Self.concernedStatuses.contains($0.status) }.map(\.userId)
+        }
         try await outbox.append(
             type, aggregateID: id.description,
             payload: GameEvent.GameChanged(game: game, invited: invited, going: going, concerned: concerned), on: sql)

@@ -111,5 +111,9 @@ enum GamesMigrations {
         // When the provider last reported each match, changed or not: a match in play it stops
         // reporting is marked silent (`MatchRules.silenced`).
         Migration(version: 14, name: "matches' last report") { kind in ["ALTER TABLE matches ADD COLUMN reported_at \(kind.timestamp)"] },
+        // When each game's non-responders were last reminded on demand, so it is once per `games.remind.every`.
+        Migration(version: 15, name: "reminders asked for") { kind in
+            ["CREATE TABLE rsvp_reminders (game_id TEXT PRIMARY KEY, asked_at \(kind.timestamp) NOT NULL)"]
+        },
     ]
 }

@@ -106,6 +106,10 @@ enum NotificationText {
         }
     }
 
+    static func rsvpReminder(_ game: String, startsAt: Date, timeZone: TimeZone) -> Text {
+        Text(title: "Are you in? \(game)", body: "\(kickoff(startsAt, in: timeZone)). Your team is waiting for your answer.")
+    }
+
     static func gameCancelled(_ game: String, startsAt: Date, timeZone: TimeZone) -> Text {
         Text(title: "Cancelled: \(game)", body: "The game on \(kickoff(startsAt, in: timeZone)) will not be played.")
     }

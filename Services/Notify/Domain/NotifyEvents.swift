@@ -81,6 +81,18 @@ struct NotifyEvents: Sendable {
         on.on(GameEvent.cancelled) { changed, event in
             { notify, sql in try await notify.game(changed, at: event.occurredAt, cancelled: true, on: sql) }
         }
+        on.on(GameEvent.remindRequested) { asked, _ in
+            { _, _ in
+                let game = asked.game
+                return [
+                    Planned(
+                        recipients: asked.concerned, category: .rsvpReminder,
+                        text: NotificationText.rsvpReminder(
+                            game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
+                        data: NotificationData(gameId: game.id, teamId: game.teamId))
+                ]
+            }
+        }
         on.on(GameEvent.rosterChanged) { change, event in
             { notify, sql in
                 try await notify.reminders.rosterChanged(change, changedAt: event.occurredAt, on: sql)

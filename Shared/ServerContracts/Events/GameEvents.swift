@@ -6,6 +6,8 @@ public enum GameEvent {
     public static let created = EventType<GameChanged>("games.game.created", owner: .games)
     public static let updated = EventType<GameChanged>("games.game.updated", owner: .games)
     public static let cancelled = EventType<GameChanged>("games.game.cancelled", owner: .games)
+    /// The organiser asked to remind the players who have not answered (`concerned`: those invited).
+    public static let remindRequested = EventType<GameChanged>("games.game.remindRequested", owner: .games)
     public static let rosterChanged = EventType<RosterChanged>("games.roster.changed", owner: .games)
     public static let needsPlayersChanged = EventType<NeedsPlayersChanged>("games.game.needsPlayersChanged", owner: .games)
 

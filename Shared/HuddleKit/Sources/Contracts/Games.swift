@@ -249,3 +249,9 @@ extension Game {
         return "\(sport.rawValue.capitalized) game"
     }
 }
+
+/// `POST /v1/games/{id}/remind`: how many players who have not answered are reminded.
+public struct RemindResult: Codable, Equatable, Sendable {
+    public var reminded: Int
+    public init(reminded: Int) { self.reminded = reminded }
+}

@@ -26,6 +26,8 @@ public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireE
     case gameChanged
     /// A game I am on was cancelled.
     case gameCancelled
+    /// A game I was invited to waits for my answer.
+    case rsvpReminder
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.

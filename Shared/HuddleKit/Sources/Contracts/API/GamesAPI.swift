@@ -21,6 +21,11 @@ public enum GamesAPI {
     public static let cancelGame = Endpoint<SignedIn, NoBody, NoContent>(
         .delete, "/v1/games/{id}", owner: .games, summary: "Cancel a game (organiser only); it stays readable with status cancelled",
         problems: [.forbidden])
+    public static let remind = Endpoint<SignedIn, NoBody, RemindResult>(
+        .post, "/v1/games/{id}/remind", owner: .games,
+        summary: "Remind the players who have not answered (invited), at once, with a push (the organiser or the team's manager); "
+            + "once every games.remind.every (6 h) a game, 429 with Retry-After within it",
+        status: 202, problems: [.forbidden, .gameCancelled, .gameStarted, .rateLimited])
     public static let roster = Endpoint<SignedIn, NoBody, Page<RosterEntry>>(
         .get, "/v1/games/{id}/roster", owner: .games,
         summary: "Players with their status and waiting-list position; pending requests only for the organiser",
@@ -96,7 +101,8 @@ public enum GamesAPI {
         status: 101, query: [afterVersion], problems: [.webSocketRequired], traits: .webSocket)
 
     public static let all: [APIOperation] = [
-        createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, roster.operation,
+        createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, remind.operation,
+        roster.operation,
         setStatus.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
         inviteToGame.operation, askForSubstitutes.operation, startRound.operation, myRounds.operation, round.operation,
         score.operation, finishRound.operation, liveRound.operation, stats.operation, matches.operation, match.operation,
