@@ -52,16 +52,11 @@ struct SQLLeagueStore: LeagueStore {
     }
 
     func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws {
-        try await sql.update("leagues").set("logo", to: SQLLiteral.null).set("logo_owner_id", to: SQLLiteral.null)
-            .where("logo_owner_id", .equal, SQLBind(owner.description)).run()
+        try await LogoColumns(table: "leagues").remove(uploadedBy: owner, on: sql)
     }
 
     func setLogo(_ logo: AttachedPicture?, of league: LeagueID, on sql: any SQLDatabase) async throws -> MediaID? {
-        let before = try await sql.select().column("logo").from("leagues").where("id", .equal, SQLBind(league.description)).first()?
-            .json("logo", as: AttachedPicture.self)
-        try await sql.update("leagues").set("logo", to: SQLBind(try logo.map(StoredJSON.text)))
-            .set("logo_owner_id", to: SQLBind(logo?.ownerId.description)).where("id", .equal, SQLBind(league.description)).run()
-        return before?.mediaId == logo?.mediaId ? nil : before?.mediaId
+        try await LogoColumns(table: "leagues").set(logo, of: league.description, on: sql)
     }
 
     func league(_ id: LeagueID, on sql: any SQLDatabase) async throws -> League? {

@@ -60,16 +60,11 @@ struct SQLTeamStore: TeamStore {
     }
 
     func removeLogos(uploadedBy owner: UserID, on sql: any SQLDatabase) async throws {
-        try await sql.update("teams").set("logo", to: SQLLiteral.null).set("logo_owner_id", to: SQLLiteral.null)
-            .where("logo_owner_id", .equal, SQLBind(owner.description)).run()
+        try await LogoColumns(table: "teams").remove(uploadedBy: owner, on: sql)
     }
 
     func setLogo(_ logo: AttachedPicture?, of team: TeamID, on sql: any SQLDatabase) async throws -> MediaID? {
-        let before = try await sql.select().column("logo").from("teams").where("id", .equal, SQLBind(team.description)).first()?
-            .json("logo", as: AttachedPicture.self)
-        try await sql.update("teams").set("logo", to: SQLBind(try logo.map(StoredJSON.text)))
-            .set("logo_owner_id", to: SQLBind(logo?.ownerId.description)).where("id", .equal, SQLBind(team.description)).run()
-        return before?.mediaId == logo?.mediaId ? nil : before?.mediaId
+        try await LogoColumns(table: "teams").set(logo, of: team.description, on: sql)
     }
 
     func update(_ team: Team, on sql: any SQLDatabase) async throws {

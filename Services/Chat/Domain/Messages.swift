@@ -31,13 +31,14 @@ struct Messages: Sendable {
         let text = try request.text.map(self.text) ?? ""
         let photoIDs = try MessagePhotos.requested(request)
         if let earlier = try await database.read({ sql in
-            _ = try await rooms.accessible(room, by: user, on: sql)
-            return try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
+            try await store.message(in: room, from: user, clientMessageId: request.clientMessageId, on: sql)
         }) {
             return (earlier, false)
         }
         if let wait = try await flood.take(user, room) { throw ChatError.floodLimited(retryAfterSeconds: wait, policy: flood.policy) }
         let name = try await senderName(user)
+        // Photos are attached to the room before the message is written: only for someone who may use it.
+        if !photoIDs.isEmpty { try await rooms.requireAccess(to: room, by: user) }
         let attachments = try await photos.attach(photoIDs, by: user, to: room, clientMessageId: request.clientMessageId)
         do {
             return try await database.transaction { sql in

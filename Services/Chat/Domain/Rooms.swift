@@ -23,7 +23,8 @@ struct Rooms: Sendable {
         return room
     }
 
-    /// 404 unless `user` may use the room (media asks, before showing a photo sent there).
+    /// 404 unless `user` may use the room (media asks, before showing a photo sent there; a send asks
+    /// before attaching its photos).
     func requireAccess(to id: RoomID, by user: UserID) async throws {
         _ = try await database.read { sql in try await accessible(id, by: user, on: sql) }
     }
