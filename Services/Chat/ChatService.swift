@@ -18,12 +18,12 @@ extension ModuleBuilder {
 
 /// Builds the chat service: the global room, team, game and match rooms kept in step with catalog's
 /// and games' events, direct rooms, messages numbered by a gap-free seq per room, read markers,
-/// blocks, flood control, and one live socket per device fanned out across instances through the
-/// store's notifications.
+/// blocks, mutes, flood control, and one live socket per device fanned out across instances through the
+/// store's notifications. Messages are published for notify, which asks chat whom to push each to.
 ///
 /// Configuration keys: the skeleton's (`chat.http.*`, `chat.db.url`, `chat.revocation.poll.ms`,
 /// `internal.keys`, `chat.internal.key`) and `ChatSettings`' (`chat.flood.*`, `chat.unread.cap`, `chat.match.*`,
-/// `chat.socket.*`). Chat consumes auth's, catalog's and games' events: list `chat` in their
+/// `chat.socket.*`, `chat.presence.renew.ms`). Chat consumes auth's, catalog's and games' events: list `chat` in their
 /// `<module>.events.subscribers`.
 public func buildChatService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.chat, reader: reader, dependencies: dependencies, migrations: ChatMigrations.all)
@@ -33,7 +33,8 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let auth = AuthClient(dependencies: dependencies)
     let nameFromAuth: @Sendable (UserID) async throws -> String? = { user in try await auth.profiles([user])[user]?.name }
     let roomStore = SQLRoomStore(), messageStore = SQLMessageStore(), people = SQLPeopleStore()
-    let rooms = Rooms(database: database, rooms: roomStore, messages: messageStore, people: people, settings: settings, now: now)
+    let rooms = Rooms(
+        database: database, rooms: roomStore, messages: messageStore, people: people, mutes: SQLMuteStore(), settings: settings, now: now)
     let messages = Messages(
         database: database, rooms: rooms, store: messageStore, roomStore: roomStore, people: people,
         flood: FloodControl(
@@ -46,7 +47,10 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     let blocks = BlockCache(database: database, people: people, logger: dependencies.logger)
 
     service.add(
-        RoomsController(rooms: rooms, nameFromAuth: nameFromAuth), RoomsInternalController(rooms: rooms),
+        RoomsController(rooms: rooms, nameFromAuth: nameFromAuth),
+        RoomsInternalController(
+            rooms: rooms,
+            pushes: MessagePushes(database: database, rooms: roomStore, messages: messageStore, audience: SQLPushAudienceStore(), now: now)),
         MessagesController(messages: messages),
         ChatModerationController(messages: messages),
         BlocksController(blocks: Blocks(database: database, people: people, cache: blocks, now: now)),
@@ -58,7 +62,11 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.beforeServerStarts { try await rooms.ensureGlobal() }
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
-    let sockets = ChatSockets(live: live, rooms: rooms, messages: messages, blocks: blocks, database: database, settings: settings)
+    let presence = RoomPresence(
+        database: database, store: SQLPresenceStore(), renewal: settings.presenceRenewal, logger: dependencies.logger, now: now)
+    service.addServices(presence)
+    let sockets = ChatSockets(
+        live: live, rooms: rooms, messages: messages, blocks: blocks, database: database, settings: settings, presence: presence)
     service.add(ChatLiveController(sockets: sockets))
     return try service.application(server: LiveSockets.server(router: service.router, maxFrameSize: ChatSockets.maxFrameSize))
 }

@@ -23,8 +23,9 @@ extension ModuleBuilder {
 /// written in the same transaction.
 ///
 /// Configuration keys: the skeleton's (`notify.http.*`, `notify.db.url`, `notify.revocation.poll.ms`,
-/// `internal.keys`, `notify.internal.key`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`). Notify
-/// consumes auth's, catalog's and games' events: list `notify` in their `<module>.events.subscribers`.
+/// `internal.keys`, `notify.internal.key`) and `NotifySettings`' (`notify.apns.topic`, `notify.push.lifetime.ms`,
+/// `notify.chat.quiet.s`). Notify consumes auth's, catalog's, games', chat's and others' events (`Wiring.eventConsumers`), and
+/// asks chat whom each message is pushed to.
 public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.notify, reader: reader, dependencies: dependencies, migrations: NotifyMigrations.all)
     let database = service.database
@@ -42,6 +43,10 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let events = NotifyEvents(
         directory: directory, erasure: SQLErasureStore(), notifications: notifications,
         reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
+        chatPushes: ChatPushes(
+            message: { [chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))] in try await chat.messagePush($0) },
+            windows: SQLChatPushWindowStore(kind: database.kind), notifications: notifications, store: SQLNotificationStore(),
+            pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now),
         nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 
     service.add(
@@ -52,6 +57,9 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         NotifyEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     // Pushes sent, given up or expired, kept a week to look into; one still pending is never pruned.
     service.retain(RetentionRule("pushjobs", table: "push_jobs", column: "run_at", defaultDays: 7, condition: "state <> 'pending'"))
+    // Chat pushes are not kept in the inbox: their texts go after a week (their jobs by then long done), their pace after a day.
+    service.retain(RetentionRule("chatpushes", table: "notifications", column: "created_at", defaultDays: 7, condition: "kept = FALSE"))
+    service.retain(RetentionRule("chatpace", table: "chat_push_windows", column: "next_at", defaultDays: 1))
 
     var senders: [PushPlatform: any PushSender] = [:]
     let apns = try APNsSettings(reader: reader)

@@ -30,7 +30,8 @@ struct KubernetesTests {
 
     @Test("both overlays agree with the wiring", arguments: ["development", "production"])
     func overlaysAgree(overlay: String) throws {
-        #expect(try Self.findings(Self.rendered(overlay)) == [])
+        let findings = try Self.findings(Self.rendered(overlay))
+        #expect(findings == [], "\(findings)")
     }
 
     @Test("production runs every module in two or more replicas, each with a disruption budget")

@@ -37,8 +37,14 @@ final class ChatSockets: Sendable {
     let blocks: BlockCache
     let database: Database
     let settings: ChatSettings
+    /// Which rooms this instance's sockets follow, for pushes decided on any instance.
+    let presence: RoomPresence
 
-    init(live: LiveRooms, rooms: Rooms, messages: Messages, blocks: BlockCache, database: Database, settings: ChatSettings) {
+    init(
+        live: LiveRooms, rooms: Rooms, messages: Messages, blocks: BlockCache, database: Database, settings: ChatSettings,
+        presence: RoomPresence
+    ) {
+        self.presence = presence
         self.live = live
         self.rooms = rooms
         self.messages = messages

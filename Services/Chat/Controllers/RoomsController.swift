@@ -11,13 +11,25 @@ struct RoomsController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.rooms, use: listRooms)
         router.on(ChatAPI.room, use: room)
+        router.on(ChatAPI.mute, use: mute)
+        router.on(ChatAPI.unmute, use: unmute)
         router.on(ChatAPI.read, use: read)
         router.on(ChatAPI.direct, use: direct)
     }
 
     /// `GET /v1/chat/rooms`
     @Sendable func listRooms(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<ChatRoom> {
-        try await rooms.list(for: context.userID, page: try PageRequest(request))
+        try await rooms.list(for: context.userID, kind: try request.query(ChatAPI.roomKind), page: try PageRequest(request))
+    }
+
+    /// `PUT /v1/chat/rooms/{id}/mute`
+    @Sendable func mute(_ body: MuteRoomRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.mute(try context.parameters.id(RoomID.self), by: context.userID, until: body.until)
+    }
+
+    /// `DELETE /v1/chat/rooms/{id}/mute`
+    @Sendable func unmute(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.unmute(try context.parameters.id(RoomID.self), by: context.userID)
     }
 
     /// `GET /v1/chat/rooms/{id}`
@@ -36,12 +48,20 @@ struct RoomsController: Controller {
     }
 }
 
-/// `/internal/chat/rooms/...`: whether a player may use a room, for media's chat photos.
+/// `/internal/chat/...`: whether a player may use a room, for media's chat photos; whom a message is
+/// pushed to, for notify.
 struct RoomsInternalController: Controller {
     let rooms: Rooms
+    let pushes: MessagePushes
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.Internal.roomMember, use: member)
+        router.on(ChatAPI.Internal.messagePush, use: push)
+    }
+
+    /// `GET /internal/chat/messages/{id}/push`
+    @Sendable func push(_ request: Request, _ context: HuddleRequestContext) async throws -> ChatMessagePush {
+        try await pushes.push(of: try context.parameters.id(ChatMessageID.self))
     }
 
     /// `GET /internal/chat/rooms/{id}/members/{userId}`

@@ -84,7 +84,8 @@ struct ChatEvents: Sendable {
     private func game(_ changed: GameEvent.GameChanged, on sql: any SQLDatabase) async throws {
         let game = changed.game
         let room = try await rooms.upsert(
-            kind: .game, subject: game.id.description, name: game.displayName, startsAt: game.startsAt, endedAt: nil, at: now(), on: sql)
+            kind: .game, subject: game.id.description, name: Self.roomName(of: game), startsAt: game.startsAt, endedAt: nil, at: now(),
+            on: sql)
         for member in [game.organizerId] + changed.invited { _ = try await rooms.addMember(member, to: room.id, on: sql) }
     }
 
@@ -96,6 +97,16 @@ struct ChatEvents: Sendable {
             try await remove(change.userId, from: room, on: sql)
         }
         for promoted in change.promoted { _ = try await rooms.addMember(promoted, to: room.id, on: sql) }
+    }
+
+    /// A game's room is named by its two teams; a team's own game by the team and its start in the
+    /// game's time zone ("Nina's Net · Sat 12 Dec 18:00"), so it is told apart from the team's room.
+    static func roomName(of game: Game) -> String {
+        guard game.homeTeamName == nil || game.awayTeamName == nil, game.teamName != nil else { return game.displayName }
+        var style = Date.FormatStyle(date: .omitted, time: .omitted, locale: Locale(identifier: "en_GB"))
+            .weekday(.abbreviated).day().month(.abbreviated).hour(.twoDigits(amPM: .omitted)).minute()
+        style.timeZone = game.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        return "\(game.displayName) · \(game.startsAt.formatted(style))"
     }
 
     /// A match's room, named by its teams, closed once it is over.

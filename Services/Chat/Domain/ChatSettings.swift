@@ -19,10 +19,12 @@ struct ChatSettings: Sendable {
     /// How long such a device has to take what its socket holds before the connection is cut: one
     /// that stopped reading would otherwise keep it open for ever (its writes wait for room).
     var socketDrain: TimeAmount
+    /// How often an instance renews the record of the rooms its sockets follow (each record lasts three renewals).
+    var presenceRenewal: Duration
 
     /// Keys: `chat.flood.burst` (default 10), `chat.flood.interval.ms` (1000), `chat.unread.cap` (9999),
     /// `chat.match.lead.ms` (86400000: a day), `chat.match.tail.ms` (10800000: three hours),
-    /// `chat.socket.buffer` (1000 sends), `chat.socket.drain.ms` (10000).
+    /// `chat.socket.buffer` (1000 sends), `chat.socket.drain.ms` (10000), `chat.presence.renew.ms` (15000).
     init(reader: ConfigReader) {
         floodBurst = max(1, reader.integer("chat.flood.burst", default: 10))
         floodInterval = max(0.001, reader.milliseconds("chat.flood.interval.ms", default: 1000).seconds)
@@ -31,5 +33,6 @@ struct ChatSettings: Sendable {
         matchRoomTail = reader.milliseconds("chat.match.tail.ms", default: 10_800_000).seconds
         socketBuffer = max(10, reader.integer("chat.socket.buffer", default: 1000))
         socketDrain = TimeAmount(max(.milliseconds(1), reader.milliseconds("chat.socket.drain.ms", default: 10_000)))
+        presenceRenewal = max(.milliseconds(100), reader.milliseconds("chat.presence.renew.ms", default: 15_000))
     }
 }

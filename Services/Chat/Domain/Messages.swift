@@ -8,7 +8,8 @@ import ServiceStore
 
 /// Sending, editing and deleting messages, and reading a room's history. Every change takes the
 /// room's next version, is logged in `room_changes` and is announced with its commit on the
-/// chat-rooms channel, so every socket of every instance receives it.
+/// chat-rooms channel, so every socket of every instance receives it; a message sent is also
+/// published, in the same transaction, for notify to push it.
 struct Messages: Sendable {
     let database: Database
     let rooms: Rooms
@@ -74,6 +75,9 @@ struct Messages: Sendable {
             clientMessageId: clientMessageId, sentAt: at, attachments: attachments)
         guard try await store.insert(message, on: sql) else { return nil }
         try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
+        try await outbox.append(
+            ChatEvent.messagePosted, aggregateID: room.description,
+            payload: ChatEvent.MessagePosted(messageId: message.id, roomId: room, senderId: user), on: sql)
         return message
     }
 

@@ -10,6 +10,7 @@ struct Rooms: Sendable {
     let rooms: any RoomStore
     let messages: any MessageStore
     let people: any PeopleStore
+    let mutes: any MuteStore
     let settings: ChatSettings
     let now: @Sendable () -> Date
 
@@ -36,12 +37,13 @@ struct Rooms: Sendable {
         }
     }
 
-    func list(for user: UserID, page: PageRequest) async throws -> Page<ChatRoom> {
+    /// My rooms, or the live and upcoming matches' rooms to choose from (`kind` match).
+    func list(for user: UserID, kind: RoomKind?, page: PageRequest) async throws -> Page<ChatRoom> {
         let at = now()
         try await ensureGlobal()
         return try await database.read { sql in
             let stored = try await rooms.rooms(
-                for: user, matchesFrom: at.addingTimeInterval(-settings.matchRoomTail),
+                for: user, kind: kind, matchesFrom: at.addingTimeInterval(-settings.matchRoomTail),
                 matchesUntil: at.addingTimeInterval(settings.matchRoomLead), page: page, on: sql)
             var items: [ChatRoom] = []
             for room in stored.items { items.append(try await view(room, for: user, on: sql)) }
@@ -49,8 +51,32 @@ struct Rooms: Sendable {
         }
     }
 
+    /// The room; a match's room opened is followed from then on (it is in my rooms, and pushes me the messages naming me).
     func room(_ id: RoomID, for user: UserID) async throws -> ChatRoom {
-        try await database.read { sql in try await view(try await accessible(id, by: user, on: sql), for: user, on: sql) }
+        let room = try await database.read { sql in try await accessible(id, by: user, on: sql) }
+        guard room.kind == .match else { return try await database.read { sql in try await view(room, for: user, on: sql) } }
+        return try await database.transaction { sql in
+            _ = try await rooms.addMember(user, to: room.id, on: sql)
+            return try await view(room, for: user, on: sql)
+        }
+    }
+
+    /// No pushes from the room until `until` (for good when nil), but for messages naming me.
+    func mute(_ id: RoomID, by user: UserID, until: Date?) async throws -> ChatRoom {
+        if let until, until <= now() { throw CommonError.invalid("until", "must be in the future") }
+        return try await database.transaction { sql in
+            let room = try await accessible(id, by: user, on: sql)
+            try await mutes.mute(id, by: user, until: until, on: sql)
+            return try await view(room, for: user, on: sql)
+        }
+    }
+
+    func unmute(_ id: RoomID, by user: UserID) async throws -> ChatRoom {
+        try await database.transaction { sql in
+            let room = try await accessible(id, by: user, on: sql)
+            try await mutes.unmute(id, by: user, on: sql)
+            return try await view(room, for: user, on: sql)
+        }
     }
 
     /// The direct room of `user` and `other`, created on first use with both as members.
@@ -97,9 +123,10 @@ struct Rooms: Sendable {
             subject = other?.description
             if let other { name = try await people.names(of: [other], on: sql)[other] ?? "Player" }
         }
+        let mute = try await mutes.mute(of: room.id, by: user, at: now(), on: sql)
         return ChatRoom(
             id: room.id, kind: room.kind, name: name, subjectId: subject,
             unreadCount: try await messages.unread(in: room.id, after: readSeq, viewer: user, cap: settings.unreadCap, on: sql),
-            lastSeq: room.lastSeq, readSeq: readSeq, lastMessage: last)
+            lastSeq: room.lastSeq, readSeq: readSeq, lastMessage: last, muted: mute != nil, mutedUntil: mute?.until)
     }
 }

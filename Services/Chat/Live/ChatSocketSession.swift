@@ -22,6 +22,8 @@ final class ChatSocketSession: Sendable {
     let channel: any Channel
     /// Cuts the connection after the drain time unless it ended by then (see `ChatSettings.socketDrain`).
     let cutOff: @Sendable () -> Void
+    /// The socket's own id, for the rooms it follows to be known on every instance (`RoomPresence`).
+    let id = UUID()
 
     init(user: UserID, shared: ChatSockets, logger: Logger, channel: any Channel, cutOff: @escaping @Sendable () -> Void) {
         self.user = user
@@ -92,6 +94,7 @@ final class ChatSocketSession: Sendable {
             case .unsubscribe:
                 if let id = outbox.unsubscribe(from: frame.roomId) {
                     await shared.live.unsubscribe(id, from: frame.roomId)
+                    await shared.presence.leave(self.id, room: frame.roomId)
                 }
                 outbox.post(.closed(frame.roomId))
             case .send:
@@ -127,6 +130,7 @@ final class ChatSocketSession: Sendable {
             })
         let id = await shared.live.subscribe(subscriber, to: room, after: stored.version)
         outbox.subscribed(to: room, as: id)
+        await shared.presence.enter(self.id, room: room, user: user)
         var missed: [ChatMessage] = []
         if var after = afterSeq {
             // Everything after the device's seq, oldest first, a page at a time.
@@ -142,7 +146,9 @@ final class ChatSocketSession: Sendable {
     }
 
     private func unsubscribeAll(_ outbox: ChatOutbox) async {
-        for (room, id) in outbox.close() { await shared.live.unsubscribe(id, from: room) }
+        let subscriptions = outbox.close()
+        for (room, id) in subscriptions { await shared.live.unsubscribe(id, from: room) }
+        if !subscriptions.isEmpty { await shared.presence.leave(self.id, room: nil) }
     }
 
     private static func error(_ problem: Problem, room: RoomID? = nil, clientMessageId: String? = nil) -> ChatServerFrame {

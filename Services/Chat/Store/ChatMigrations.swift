@@ -66,5 +66,22 @@ enum ChatMigrations {
         .outboxTraceContext(version: 7),
         .outboxInTransactionOrder(version: 8),
         .outboxDelivery(version: 9),
+        // Pushes: who muted which room (until when; for good when NULL), and which device's socket is
+        // subscribed to which room now, on any instance (a row lives while its instance keeps renewing it).
+        Migration(version: 10, name: "mutes and sockets' presence") { kind in
+            [
+                """
+                CREATE TABLE room_mutes (
+                    user_id TEXT NOT NULL, room_id TEXT NOT NULL, muted_until \(kind.timestamp), PRIMARY KEY (user_id, room_id))
+                """,
+                """
+                CREATE TABLE room_presence (
+                    socket_id TEXT NOT NULL, room_id TEXT NOT NULL, user_id TEXT NOT NULL, instance_id TEXT NOT NULL,
+                    expires_at \(kind.timestamp) NOT NULL, PRIMARY KEY (socket_id, room_id))
+                """,
+                "CREATE INDEX room_presence_by_room ON room_presence (room_id, user_id)",
+                "CREATE INDEX room_presence_by_instance ON room_presence (instance_id)",
+            ]
+        },
     ]
 }

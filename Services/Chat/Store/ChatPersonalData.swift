@@ -3,7 +3,7 @@ import SQLKit
 import ServiceFeatures
 
 /// What chat holds of a player, for their export: every message they wrote (with its room), the
-/// rooms they belong to, and whom they blocked.
+/// rooms they belong to, the rooms they muted, and whom they blocked.
 enum ChatPersonalData {
     static let export = PersonalDataExport([
         PersonalDataSection(
@@ -24,6 +24,9 @@ enum ChatPersonalData {
             SELECT r.id AS room_id, r.kind, r.name FROM room_members rm JOIN rooms r ON r.id = rm.room_id
             WHERE rm.user_id = \(bind: user.description) ORDER BY r.id
             """
+        },
+        PersonalDataSection("muted", columns: [.text("room_id"), .time("muted_until")]) { user in
+            "SELECT room_id, muted_until FROM room_mutes WHERE user_id = \(bind: user.description) ORDER BY room_id"
         },
         PersonalDataSection("blocked", columns: [.text("user_id"), .time("blocked_at")]) { user in
             "SELECT blocked_id AS user_id, blocked_at FROM blocks WHERE user_id = \(bind: user.description) ORDER BY blocked_at"

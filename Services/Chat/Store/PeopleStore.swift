@@ -19,7 +19,7 @@ protocol PeopleStore: Sendable {
     func blocked(by user: UserID, on sql: any SQLDatabase) async throws -> Set<UserID>
     /// Whether either of the two blocked the other.
     func blockedEitherWay(_ one: UserID, _ other: UserID, on sql: any SQLDatabase) async throws -> Bool
-    /// Forgets a deleted account: its name, its blocks either way, its read markers and flood buckets.
+    /// Forgets a deleted account: its name, its blocks either way, its read markers, flood buckets and mutes.
     func forget(_ user: UserID, on sql: any SQLDatabase) async throws
 }
 
@@ -96,5 +96,6 @@ struct SQLPeopleStore: PeopleStore {
         try await sql.delete(from: "blocks").where("user_id", .equal, id).orWhere("blocked_id", .equal, id).run()
         try await sql.delete(from: "read_markers").where("user_id", .equal, id).run()
         try await sql.delete(from: "flood_buckets").where("user_id", .equal, id).run()
+        try await sql.delete(from: "room_mutes").where("user_id", .equal, id).run()
     }
 }

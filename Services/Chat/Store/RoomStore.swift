@@ -45,10 +45,10 @@ protocol RoomStore: Sendable {
     func members(of room: RoomID, on sql: any SQLDatabase) async throws -> [UserID]
     /// Every room `user` is a member of.
     func memberships(of user: UserID, on sql: any SQLDatabase) async throws -> [StoredRoom]
-    /// The rooms `user` may use, most recent activity first: the global room, match rooms of matches
-    /// kicking off before `matchesUntil` and not over before `matchesFrom`, and rooms with the user as a member.
-    func rooms(for user: UserID, matchesFrom: Date, matchesUntil: Date, page: PageRequest, on sql: any SQLDatabase) async throws
-        -> Page<StoredRoom>
+    /// My rooms: the global room and those with the user as a member (a match's room has its followers as members).
+    /// My rooms (of `kind`), most recent activity first; with `kind` match, the matches' rooms open between the two times.
+    func rooms(for user: UserID, kind: RoomKind?, matchesFrom: Date, matchesUntil: Date, page: PageRequest, on sql: any SQLDatabase)
+        async throws -> Page<StoredRoom>
     func readSeq(of user: UserID, in room: RoomID, on sql: any SQLDatabase) async throws -> Int
     /// Moves the marker forward to `seq` (never back).
     func markRead(_ seq: Int, by user: UserID, in room: RoomID, on sql: any SQLDatabase) async throws
@@ -123,23 +123,26 @@ struct SQLRoomStore: RoomStore {
             .orderBy("user_id").all().map { try $0.typedID("user_id") }
     }
 
-    func rooms(for user: UserID, matchesFrom: Date, matchesUntil: Date, page: PageRequest, on sql: any SQLDatabase) async throws
-        -> Page<StoredRoom>
+    func rooms(for user: UserID, kind: RoomKind?, matchesFrom: Date, matchesUntil: Date, page: PageRequest, on sql: any SQLDatabase)
+        async throws -> Page<StoredRoom>
     {
         var query = sql.select().columns(Self.columns).from("rooms").where("closed_at", .is, SQLLiteral.null)
-            .where { open in
-                open.where("kind", .equal, SQLBind(RoomKind.global.rawValue))
-                    .orWhere { match in
-                        match.where("kind", .equal, SQLBind(RoomKind.match.rawValue))
-                            .where("starts_at", .lessThan, SQLBind(matchesUntil))
-                            .where { $0.where("ended_at", .is, SQLLiteral.null).orWhere("ended_at", .greaterThan, SQLBind(matchesFrom)) }
-                    }
+        if kind == .match {
+            // Matches to choose from: live, or kicking off within the lead, whether followed or not.
+            query = query.where("kind", .equal, SQLBind(RoomKind.match.rawValue)).where("starts_at", .lessThan, SQLBind(matchesUntil))
+                .where { $0.where("ended_at", .is, SQLLiteral.null).orWhere("ended_at", .greaterThan, SQLBind(matchesFrom)) }
+        } else {
+            // The rooms I chose: the global room, and those I am in (a match's once I opened it).
+            query = query.where { mine in
+                mine.where("kind", .equal, SQLBind(RoomKind.global.rawValue))
                     .orWhere(
                         SQLColumn("id"), .in,
                         SQLGroupExpression(
                             sql.select().column("room_id").from("room_members").where("user_id", .equal, SQLBind(user.description))
                                 .select))
             }
+            if let kind { query = query.where("kind", .equal, SQLBind(kind.rawValue)) }
+        }
         if let cursor = try TimeCursor(page) {
             query = query.where(cursor.continuation(time: SQLColumn("last_activity"), id: SQLColumn("id"), descending: true))
         }

@@ -121,6 +121,28 @@ enum NotificationText {
         return Text(title: "Changed: \(game)", body: [when, whereTo].compactMap { $0 }.joined(separator: " "))
     }
 
+    /// A chat message: the room (the sender, for a direct room) as the title, who said what as the
+    /// body, with how many more messages the push stands for.
+    static func chatMessage(_ push: ChatMessagePush, more: Int) -> Text {
+        let said = said(push)
+        let body = push.roomKind == .direct ? said : "\(push.senderName): \(said)"
+        return Text(title: push.roomName, body: more > 0 ? "\(body) (+\(more) more)" : body)
+    }
+
+    /// A message naming me.
+    static func mention(_ push: ChatMessagePush) -> Text {
+        Text(
+            title: push.roomKind == .direct ? push.senderName : "\(push.senderName) in \(push.roomName)",
+            body: said(push))
+    }
+
+    /// The message's text, cut to what a lock screen shows, or its photos.
+    private static func said(_ push: ChatMessagePush) -> String {
+        let text = push.text.count > 180 ? push.text.prefix(179) + "…" : Substring(push.text)
+        guard text.isEmpty else { return String(text) }
+        return push.photoCount == 1 ? "📷 Photo" : "📷 \(push.photoCount) photos"
+    }
+
     static func newFollower(_ follower: String) -> Text {
         Text(title: "New follower", body: "\(follower) follows you.")
     }

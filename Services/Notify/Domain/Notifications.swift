@@ -17,6 +17,10 @@ struct Planned: Equatable, Sendable {
     /// Pushed to the recipients' devices; otherwise only kept in the inbox (a receipt for what the
     /// player just did on their phone).
     var pushed = true
+    /// Kept in the inbox (and counted unread); a chat push is not: the room keeps the message.
+    var kept = true
+    /// When its pushes go: at once when nil (a chat push held back to the end of its quiet interval).
+    var pushAt: Date? = nil
 }
 
 /// Inboxes: keeping what is planned and queueing its pushes, listing, marking read.
@@ -32,13 +36,17 @@ struct Notifications: Sendable {
     let now: @Sendable () -> Date
 
     /// One inbox entry per recipient, and a push job per device of those who did not turn the
-    /// category off, all in the caller's transaction (the one that applies the event).
-    func deliver(_ planned: Planned, on sql: any SQLDatabase) async throws {
-        try await deliver([planned], on: sql)
+    /// category off, all in the caller's transaction (the one that applies the event). Answers each
+    /// recipient's notification.
+    @discardableResult
+    func deliver(_ planned: Planned, on sql: any SQLDatabase) async throws -> [UserID: NotificationID] {
+        try await deliver([planned], on: sql).first ?? [:]
     }
 
-    /// Delivers many at once in a handful of statements (the reminder worker fires hundreds at a time).
-    func deliver(_ plans: [Planned], on sql: any SQLDatabase) async throws {
+    /// Delivers many at once in a handful of statements (the reminder worker fires hundreds at a
+    /// time); answers each plan's notifications by recipient.
+    @discardableResult
+    func deliver(_ plans: [Planned], on sql: any SQLDatabase) async throws -> [[UserID: NotificationID]] {
         let at = now()
         var muted: [NotificationCategory: Set<UserID>] = [:]
         for (category, same) in Dictionary(grouping: plans, by: \.category) {
@@ -46,26 +54,34 @@ struct Notifications: Sendable {
         }
         let devicesOf = try await devices.devices(of: Array(Set(plans.flatMap(\.recipients))), on: sql)
         let trace = CarriedTrace.recorded
-        var inbox: [(InboxNotification, UserID)] = [], jobs: [PushJob] = []
+        var inbox: [(InboxNotification, UserID)] = [], pushOnly: [(InboxNotification, UserID)] = []
+        var jobs: [PushJob] = [], written: [[UserID: NotificationID]] = []
         for planned in plans {
+            var ids: [UserID: NotificationID] = [:]
+            let runAt = planned.pushAt ?? at
             for user in Set(planned.recipients) {
+                // One not kept is written as read: the badge counts only the inbox.
                 let notification = InboxNotification(
                     id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
-                    data: planned.data, createdAt: at)
-                inbox.append((notification, user))
+                    data: planned.data, createdAt: at, readAt: planned.kept ? nil : at)
+                if planned.kept { inbox.append((notification, user)) } else { pushOnly.append((notification, user)) }
+                ids[user] = notification.id
                 guard planned.pushed, muted[planned.category]?.contains(user) != true else { continue }
                 for device in devicesOf[user] ?? [] {
                     jobs.append(
                         PushJob(
                             id: .timeOrdered(at: at), notification: notification.id, device: device, urgent: planned.urgent,
-                            timeSensitive: planned.timeSensitive, attempts: 0, runAt: at, expiresAt: at.addingTimeInterval(pushLifetime),
-                            trace: trace))
+                            timeSensitive: planned.timeSensitive, attempts: 0, runAt: runAt,
+                            expiresAt: runAt.addingTimeInterval(pushLifetime), trace: trace))
                 }
             }
+            written.append(ids)
         }
-        try await store.insert(inbox, on: sql)
+        try await store.insert(inbox, kept: true, on: sql)
+        try await store.insert(pushOnly, kept: false, on: sql)
         try await pushes.enqueue(jobs, on: sql)
         if !jobs.isEmpty { try await pushesQueued?.ring(on: sql) }
+        return written
     }
 
     func inbox(of user: UserID, page: PageRequest) async throws -> InboxPage {

@@ -16,6 +16,7 @@ struct NotifyEvents: Sendable {
     let erasure: any ErasureStore
     let notifications: Notifications
     let reminders: Reminders
+    let chatPushes: ChatPushes
     /// A player's name from auth, for one whose profile event has not arrived yet (auth's events
     /// and catalog's travel separately).
     let nameFromAuth: @Sendable (UserID) async throws -> String?
@@ -117,6 +118,12 @@ struct NotifyEvents: Sendable {
                         recipients: [settled.ownerId], category: .ticket, text: text, data: NotificationData(ticketId: settled.ticket.id),
                         urgent: settled.ticket.status == .won)
                 ]
+            }
+        }
+        on.on(ChatEvent.messagePosted) { posted, _ in
+            { notify, sql in
+                try await notify.chatPushes.posted(posted, on: sql)
+                return []
             }
         }
         on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }

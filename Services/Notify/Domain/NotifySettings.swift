@@ -14,11 +14,13 @@ struct NotifySettings: Sendable {
     /// How often the reminder worker looks for due reminders, and how many it fires at a time.
     var reminderPoll: Duration
     var reminderBatch: Int
+    /// At most one chat push per room and player in this long (`ChatPushPacing`).
+    var chatQuiet: TimeInterval
 
     /// Keys: `notify.apns.topic` (default `app.huddle.ios`), `notify.push.lifetime.ms` (86400000: a day),
     /// `PushSettings`' `notify.push.*`, `notify.reminders.morning.hour` (8, in the game's time zone),
     /// `notify.reminders.before.ms` (3600000: an hour before kickoff), `notify.reminders.poll.ms`
-    /// (500), `notify.reminders.batch` (500).
+    /// (500), `notify.reminders.batch` (500), `notify.chat.quiet.s` (10).
     init(reader: ConfigReader) {
         apnsTopic = reader.string(forKey: "notify.apns.topic", default: "app.huddle.ios")
         pushLifetime = max(1, reader.milliseconds("notify.push.lifetime.ms", default: 86_400_000).seconds)
@@ -28,6 +30,7 @@ struct NotifySettings: Sendable {
             before: max(0, reader.milliseconds("notify.reminders.before.ms", default: 3_600_000).seconds))
         reminderPoll = .milliseconds(max(1, reader.integer("notify.reminders.poll.ms", default: 500)))
         reminderBatch = max(1, reader.integer("notify.reminders.batch", default: 500))
+        chatQuiet = TimeInterval(max(0, reader.integer("notify.chat.quiet.s", default: 10)))
     }
 }
 

@@ -10,8 +10,8 @@ import ServiceFeatures
 /// Sends pushes to APNs over HTTP/2 with token authentication (Apple's "Sending notification
 /// requests to APNs"): `POST /3/device/<token>` on the device's environment's host, with
 /// `apns-topic`, `apns-push-type: alert`, `apns-priority` (10 now, 5 when it can wait),
-/// `apns-expiration`, and `apns-collapse-id` = the notification's id, so a rare repeat collapses
-/// on the phone.
+/// `apns-expiration`, and `apns-collapse-id` (`OutgoingPush.collapseKey`: the notification's id, so a
+/// rare repeat collapses on the phone; a chat push's room, so the room shows its latest push).
 struct APNsSender: PushSender {
     let client: HTTPClient
     let token: APNsToken
@@ -47,7 +47,7 @@ struct APNsSender: PushSender {
         request.headers.add(name: "apns-push-type", value: "alert")
         request.headers.add(name: "apns-priority", value: push.job.urgent ? "10" : "5")
         request.headers.add(name: "apns-expiration", value: String(Int(push.job.expiresAt.timeIntervalSince1970)))
-        request.headers.add(name: "apns-collapse-id", value: push.notification.id.description)
+        request.headers.add(name: "apns-collapse-id", value: push.collapseKey)
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: body))
         let response = try await client.callProvider("APNs", "push", request, timeout: timeout)

@@ -52,4 +52,11 @@ struct OutgoingPush: Sendable {
     let notification: InboxNotification
     /// Unread notifications of the recipient, for the app icon's badge.
     let badge: Int?
+
+    /// The lock screen's group: a chat push's room, otherwise its category.
+    var thread: String { notification.data.roomId?.description ?? notification.category.rawValue }
+
+    /// What a newer push replaces on the phone: a room's chat pushes replace each other (the latest
+    /// tells of the rest); any other push only a repeat of itself.
+    var collapseKey: String { notification.data.roomId?.description ?? notification.id.description }
 }

@@ -35,7 +35,7 @@ struct APNsPayload: Encodable {
     init(_ push: OutgoingPush) {
         let notification = push.notification
         aps = APS(
-            alert: Alert(title: notification.title, body: notification.body), threadId: notification.category.rawValue,
+            alert: Alert(title: notification.title, body: notification.body), threadId: push.thread,
             interruptionLevel: push.job.timeSensitive ? "time-sensitive" : nil, badge: push.badge)
         notificationId = notification.id.description
         category = notification.category.rawValue
@@ -73,7 +73,7 @@ struct FCMMessageBody: Encodable {
         var priority: String
         var ttl: String
         var collapseKey: String
-        var notification: AndroidNotification?
+        var notification: AndroidNotification
 
         enum CodingKeys: String, CodingKey {
             case priority, ttl, notification
@@ -81,11 +81,16 @@ struct FCMMessageBody: Encodable {
         }
     }
 
-    /// The launcher's badge count, as Android shows it.
+    /// The launcher's badge count, as Android shows it, and the tag under which a newer
+    /// notification replaces an older one in the tray (a room's chat pushes share one).
     struct AndroidNotification: Encodable {
-        var notificationCount: Int
+        var notificationCount: Int?
+        var tag: String
 
-        enum CodingKeys: String, CodingKey { case notificationCount = "notification_count" }
+        enum CodingKeys: String, CodingKey {
+            case tag
+            case notificationCount = "notification_count"
+        }
     }
 
     var message: Message
@@ -98,8 +103,7 @@ struct FCMMessageBody: Encodable {
             token: push.job.device.token, notification: Notification(title: notification.title, body: notification.body), data: data,
             android: Android(
                 priority: push.job.urgent ? "HIGH" : "NORMAL", ttl: "\(max(0, Int(push.job.expiresAt.timeIntervalSince(now))))s",
-                collapseKey: notification.id.description,
-                notification: push.badge.map { AndroidNotification(notificationCount: $0) }))
+                collapseKey: push.collapseKey, notification: AndroidNotification(notificationCount: push.badge, tag: push.thread)))
     }
 }
 
@@ -111,7 +115,8 @@ extension NotificationData {
         [
             ("gameId", gameId?.description), ("teamId", teamId?.description), ("roundId", roundId?.description),
             ("userId", userId?.description), ("startsAt", startsAt.map(Self.instant)),
-            ("previousStartsAt", previousStartsAt.map(Self.instant)),
+            ("previousStartsAt", previousStartsAt.map(Self.instant)), ("roomId", roomId?.description),
+            ("messageId", messageId?.description),
         ]
         .compactMap { key, value in value.map { (key, $0) } }
     }

@@ -3,7 +3,8 @@ import Foundation
 import SQLKit
 
 /// What notify holds of a deleted account: its devices and what was queued for them, its inbox,
-/// preferences, reminders and name; and its name in other people's notifications.
+/// preferences, reminders, chat pushes' pace and name; its name in other people's notifications; and
+/// the pushes of its messages to others (a chat push names its sender in its data).
 protocol ErasureStore: Sendable {
     /// Erases `user`; notifications of others that name them (by `name`, with their id in the data) read `formerName`.
     func erase(_ user: UserID, name: String?, formerName: String, on sql: any SQLDatabase) async throws
@@ -18,7 +19,15 @@ struct SQLErasureStore: ErasureStore {
             OR notification_id IN (SELECT id FROM notifications WHERE user_id = \(bind: user.description)))
             """
         ).run()
-        for table in ["devices", "notifications", "preferences", "reminders", "people"] {
+        let sentBy = "%\(user.description)%"
+        try await sql.raw(
+            """
+            DELETE FROM push_jobs WHERE state = 'pending' AND notification_id IN (
+                SELECT id FROM notifications WHERE kept = \(bind: false) AND data LIKE \(bind: sentBy))
+            """
+        ).run()
+        try await sql.raw("DELETE FROM notifications WHERE kept = \(bind: false) AND data LIKE \(bind: sentBy)").run()
+        for table in ["devices", "notifications", "preferences", "reminders", "people", "chat_push_windows"] {
             try await sql.delete(from: table).where("user_id", .equal, id).run()
         }
         guard let name, !name.isEmpty else { return }

@@ -6,8 +6,10 @@ import ServiceStore
 
 /// Users' inboxes.
 protocol NotificationStore: Sendable {
-    /// Keeps each notification in its recipient's inbox.
-    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws
+    /// Keeps each notification in its recipient's inbox; one not `kept` is only what its pushes show.
+    func insert(_ notifications: [(InboxNotification, UserID)], kept: Bool, on sql: any SQLDatabase) async throws
+    /// Rewrites notifications not pushed yet (a held-back chat push telling of one more message).
+    func retell(_ ids: [NotificationID], title: String, body: String, data: NotificationData, on sql: any SQLDatabase) async throws
     /// Newest first.
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
     func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
@@ -23,22 +25,31 @@ protocol NotificationStore: Sendable {
 struct SQLNotificationStore: NotificationStore {
     private static let columns = ["id", "category", "title", "body", "data", "created_at", "read_at"]
 
-    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws {
+    func insert(_ notifications: [(InboxNotification, UserID)], kept: Bool, on sql: any SQLDatabase) async throws {
         for slice in notifications.statementSlices() {
             let rows = try slice.map { notification, user -> [any SQLExpression] in
                 let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
                 return [
                     SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
                     SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
-                    SQLBind(notification.readAt),
+                    SQLBind(notification.readAt), SQLBind(kept),
                 ]
             }
-            try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns).rows(rows).run()
+            try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns + ["kept"]).rows(rows).run()
+        }
+    }
+
+    func retell(_ ids: [NotificationID], title: String, body: String, data: NotificationData, on sql: any SQLDatabase) async throws {
+        let data = String(decoding: try HuddleJSON.encoder.encode(data), as: UTF8.self)
+        for slice in ids.statementSlices() {
+            try await sql.update("notifications").set("title", to: SQLBind(title)).set("body", to: SQLBind(body))
+                .set("data", to: SQLBind(data)).where("id", .in, SQLBind.group(slice.map(\.description))).run()
         }
     }
 
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification> {
         var query = sql.select().columns(Self.columns).from("notifications").where("user_id", .equal, SQLBind(user.description))
+            .where("kept", .equal, SQLBind(true))
         if let cursor = try TimeCursor(page) {
             query = query.where(cursor.continuation(time: SQLColumn("created_at"), id: SQLColumn("id"), descending: true))
         }

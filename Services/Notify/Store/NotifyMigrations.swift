@@ -62,5 +62,16 @@ enum NotifyMigrations {
         },
         // A game's place, so a move in place is told (`Location` as JSON).
         Migration(version: 5, name: "games keep their place") { _ in ["ALTER TABLE games ADD COLUMN location TEXT"] },
+        // Chat pushes: not kept in the inbox, and paced per player and room (`ChatPushPacing`).
+        Migration(version: 6, name: "chat pushes") { kind in
+            [
+                "ALTER TABLE notifications ADD COLUMN kept \(kind.boolean) NOT NULL DEFAULT TRUE",
+                """
+                CREATE TABLE chat_push_windows (
+                    user_id TEXT NOT NULL, room_id TEXT NOT NULL, next_at \(kind.timestamp) NOT NULL, pending_id TEXT,
+                    pending_due \(kind.timestamp), folded INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (user_id, room_id))
+                """,
+            ]
+        },
     ]
 }

@@ -1,7 +1,24 @@
 public import Contracts
 
-/// Events chat publishes (`EventEnvelope.type`): photos a message no longer shows, for media to delete.
+/// Events chat publishes (`EventEnvelope.type`): messages sent, for notify to push to the members
+/// not in the room now; photos a message no longer shows, for media to delete.
 public enum ChatEvent {
+    /// A message was sent. Who is pushed is decided when notify takes it (`ChatAPI.Internal.messagePush`):
+    /// who is in the room then, and who muted it, blocked the sender or is named.
+    public static let messagePosted = EventType<MessagePosted>("chat.message.posted", owner: .chat)
+
+    public struct MessagePosted: Codable, Equatable, Sendable {
+        public var messageId: ChatMessageID
+        public var roomId: RoomID
+        public var senderId: UserID
+
+        public init(messageId: ChatMessageID, roomId: RoomID, senderId: UserID) {
+            self.messageId = messageId
+            self.roomId = roomId
+            self.senderId = senderId
+        }
+    }
+
     /// A message with photos was deleted (by its sender, a moderator, or with the sender's account):
     /// media deletes the uploads attached to it, with their objects.
     public static let photosRemoved = EventType<PhotosRemoved>("chat.message.photosRemoved", owner: .chat)

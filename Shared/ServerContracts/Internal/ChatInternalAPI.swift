@@ -11,11 +11,56 @@ extension ChatAPI {
             .get, "/internal/chat/rooms/{id}/members/{userId}", owner: .chat,
             summary: "204 when the player may use the room, 404 otherwise",
             status: 204, problems: [.notFound])
+        /// A sent message as notify pushes it, with whom to push it to now; 404 once it was deleted or withheld.
+        public static let messagePush = Endpoint<InternalCaller, NoBody, ChatMessagePush>(
+            .get, "/internal/chat/messages/{id}/push", owner: .chat,
+            summary: "The message, its room and the players to push it to: members with no socket on the room who neither muted it "
+                + "nor blocked the sender, and the players it names", problems: [.notFound])
         public static let all: [APIOperation] =
             [
-                block.operation, roomMember.operation,
+                block.operation, roomMember.operation, messagePush.operation,
                 EventsAPI.deliver(to: .chat).operation, EventsAPI.applied(by: .chat).operation, PersonalDataAPI.export(of: .chat).operation,
                 ModerationAPI.Internal.subject(at: .chat).operation,
             ] + EventsAPI.publisherOperations(of: .chat)
+    }
+}
+
+/// A message to push, and to whom (`ChatAPI.Internal.messagePush`).
+public struct ChatMessagePush: Codable, Equatable, Sendable {
+    public struct Recipient: Codable, Equatable, Sendable {
+        public var userId: UserID
+        /// The message names them (`@Name`): pushed as a mention, even from a room they muted.
+        public var mentioned: Bool
+
+        public init(userId: UserID, mentioned: Bool) {
+            self.userId = userId
+            self.mentioned = mentioned
+        }
+    }
+
+    public var messageId: ChatMessageID
+    public var roomId: RoomID
+    public var roomKind: RoomKind
+    /// The room's name; for a direct room, the sender's.
+    public var roomName: String
+    public var senderId: UserID
+    public var senderName: String
+    public var text: String
+    public var photoCount: Int
+    public var recipients: [Recipient]
+
+    public init(
+        messageId: ChatMessageID, roomId: RoomID, roomKind: RoomKind, roomName: String, senderId: UserID, senderName: String,
+        text: String, photoCount: Int, recipients: [Recipient]
+    ) {
+        self.messageId = messageId
+        self.roomId = roomId
+        self.roomKind = roomKind
+        self.roomName = roomName
+        self.senderId = senderId
+        self.senderName = senderName
+        self.text = text
+        self.photoCount = photoCount
+        self.recipients = recipients
     }
 }

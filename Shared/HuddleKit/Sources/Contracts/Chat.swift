@@ -66,11 +66,16 @@ public struct ChatRoom: Codable, Equatable, Sendable {
     public var lastSeq: Int
     public var readSeq: Int
     public var lastMessage: ChatMessage?
+    /// I muted the room: its messages are not pushed to me, except those naming me. Until `mutedUntil`, or for good without it.
+    public var muted: Bool
+    public var mutedUntil: Date?
 
     public init(
         id: RoomID, kind: RoomKind, name: String, subjectId: String?, unreadCount: Int, lastSeq: Int, readSeq: Int,
-        lastMessage: ChatMessage?
+        lastMessage: ChatMessage?, muted: Bool = false, mutedUntil: Date? = nil
     ) {
+        self.muted = muted
+        self.mutedUntil = mutedUntil
         self.id = id
         self.kind = kind
         self.name = name
@@ -80,6 +85,13 @@ public struct ChatRoom: Codable, Equatable, Sendable {
         self.readSeq = readSeq
         self.lastMessage = lastMessage
     }
+}
+
+/// `PUT /v1/chat/rooms/{id}/mute`: no pushes from the room but those naming me, until `until` (for good without it).
+public struct MuteRoomRequest: Codable, Equatable, Sendable {
+    public var until: Date?
+
+    public init(until: Date? = nil) { self.until = until }
 }
 
 /// `POST /v1/chat/rooms/{id}/messages`: `clientMessageId` is the device's own id for the message, so

@@ -28,6 +28,10 @@ public enum NotificationCategory: String, Codable, Sendable, CaseIterable, WireE
     case gameCancelled
     /// A game I was invited to waits for my answer.
     case rsvpReminder
+    /// A message in a room of mine, while my app was not showing it (never kept in the inbox).
+    case chatMessage
+    /// A message naming me (`@Name`), pushed even from a room I muted (never kept in the inbox).
+    case mention
 }
 
 /// `POST /v1/notifications/devices`. `environment` and `topic` (the app's bundle id) are for APNs.
@@ -76,12 +80,17 @@ public struct NotificationData: Codable, Equatable, Sendable {
     /// A moved game's new and former place.
     public var location: Location?
     public var previousLocation: Location?
+    /// A chat push's room and the latest message it tells of.
+    public var roomId: RoomID?
+    public var messageId: ChatMessageID?
 
     public init(
         gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil,
         ticketId: TicketID? = nil, startsAt: Date? = nil, previousStartsAt: Date? = nil, location: Location? = nil,
-        previousLocation: Location? = nil
+        previousLocation: Location? = nil, roomId: RoomID? = nil, messageId: ChatMessageID? = nil
     ) {
+        self.roomId = roomId
+        self.messageId = messageId
         self.startsAt = startsAt
         self.previousStartsAt = previousStartsAt
         self.location = location

@@ -15,7 +15,7 @@ public enum Wiring {
         .purchases: [.catalog, .games, .search],
         .moderation: [.notify, .chat, .auth, .catalog, .games, .search],
         .betting: [.notify, .chat],
-        .chat: [.media],
+        .chat: [.media, .notify],
     ]
 
     /// Module → the modules it calls over internal HTTP (`<callee>.url`). Every module that checks
@@ -29,7 +29,7 @@ public enum Wiring {
         .search: [.auth, .catalog, .games],
         .betting: [.auth],
         .chat: [.auth, .media],
-        .notify: [.auth],
+        .notify: [.auth, .chat],
         .purchases: [.auth],
         .moderation: [.auth, .catalog, .games, .chat],
         .media: [.auth, .chat],

@@ -3,11 +3,19 @@
 public enum ChatAPI {
     public static let rooms = Endpoint<SignedIn, NoBody, Page<ChatRoom>>(
         .get, "/v1/chat/rooms", owner: .chat,
-        summary: "Rooms I may use — the global room, my teams', my games', live or upcoming matches', my direct rooms — "
-            + "most recent activity first, each with unreadCount, lastSeq and the last message",
-        query: Query.paging)
+        summary: "Rooms I chose — the global room, my teams', my games', my direct rooms and the match rooms I opened — most recent "
+            + "activity first, each with unreadCount, lastSeq and the last message; kind=match lists live or upcoming matches' rooms "
+            + "to choose from, any other kind narrows my rooms to it",
+        query: [roomKind] + Query.paging)
+    public static let roomKind = Query.choice("kind", RoomKind.self, description: "only rooms of this kind")
     public static let room = Endpoint<SignedIn, NoBody, ChatRoom>(
-        .get, "/v1/chat/rooms/{id}", owner: .chat, summary: "One room I may use (404 for any other)")
+        .get, "/v1/chat/rooms/{id}", owner: .chat,
+        summary: "One room I may use (404 for any other); opening a match's room puts it in my rooms")
+    public static let mute = Endpoint<SignedIn, MuteRoomRequest, ChatRoom>(
+        .put, "/v1/chat/rooms/{id}/mute", owner: .chat,
+        summary: "Mute a room until a time (for good without one): its messages are no longer pushed to me, except those naming me")
+    public static let unmute = Endpoint<SignedIn, NoBody, ChatRoom>(
+        .delete, "/v1/chat/rooms/{id}/mute", owner: .chat, summary: "Unmute a room: its messages are pushed to me again")
     public static let messages = Endpoint<SignedIn, NoBody, Page<ChatMessage>>(
         .get, "/v1/chat/rooms/{id}/messages", owner: .chat,
         summary: "History by seq: newest first, or with after, what came after it oldest first (what a reconnecting client "
@@ -51,8 +59,8 @@ public enum ChatAPI {
         status: 101, problems: [.webSocketRequired], traits: .webSocket, deviceSends: ChatClientFrame.self)
 
     public static let all: [APIOperation] = [
-        rooms.operation, room.operation, messages.operation, send.operation, edit.operation, delete.operation, read.operation,
-        direct.operation, blocks.operation, block.operation, unblock.operation, live.operation,
+        rooms.operation, room.operation, mute.operation, unmute.operation, messages.operation, send.operation, edit.operation,
+        delete.operation, read.operation, direct.operation, blocks.operation, block.operation, unblock.operation, live.operation,
     ]
 }
 

@@ -1,0 +1,44 @@
+import Contracts
+import Foundation
+import ServerContracts
+import ServiceHTTP
+import ServiceStore
+
+/// Whom a message is pushed to, decided when notify takes the message's event: a team's, game's or
+/// direct room's members who follow it on no socket, did not mute it and did not block the sender; in
+/// any room, the players it names (`@Name`), even those who muted it. The global and match rooms,
+/// open to everyone, push only to the players they name.
+struct MessagePushes: Sendable {
+    let database: Database
+    let rooms: any RoomStore
+    let messages: any MessageStore
+    let audience: any PushAudienceStore
+    let now: @Sendable () -> Date
+
+    func push(of id: ChatMessageID) async throws -> ChatMessagePush {
+        try await database.read { sql in
+            guard let message = try await messages.message(id, on: sql), message.deleted != true, message.hidden != true,
+                let room = try await rooms.room(message.roomId, on: sql), room.closedAt == nil
+            else { throw CommonError.missing(id) }
+            let at = now()
+            let sender = message.senderId
+            let candidates = message.text.contains("@") ? Mentions.candidates(in: message.text) : []
+            var listeners: [Listener]
+            switch room.kind {
+            case .team, .game, .direct: listeners = try await audience.members(of: room.id, besides: sender, at: at, on: sql)
+            case .global, .match: listeners = try await audience.named(candidates, in: room.id, besides: sender, at: at, on: sql)
+            }
+            let named = Mentions.named(in: message.text, among: Dictionary(listeners.map { ($0.userId, $0.name) }) { first, _ in first })
+            let pushesAll = room.kind == .team || room.kind == .game || room.kind == .direct
+            let recipients = listeners.compactMap { listener -> ChatMessagePush.Recipient? in
+                let mentioned = named.contains(listener.userId)
+                guard mentioned || (pushesAll && !listener.muted) else { return nil }
+                return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned)
+            }
+            return ChatMessagePush(
+                messageId: message.id, roomId: room.id, roomKind: room.kind,
+                roomName: room.kind == .direct ? message.senderName : room.name, senderId: sender, senderName: message.senderName,
+                text: message.text, photoCount: message.attachments?.count ?? 0, recipients: recipients)
+        }
+    }
+}

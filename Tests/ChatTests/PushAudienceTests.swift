@@ -1,0 +1,102 @@
+import ChatService
+import Contracts
+import Foundation
+import ServerContracts
+import ServiceHTTP
+import ServiceKitTesting
+import Testing
+
+/// Whom chat names for a message's push (`ChatAPI.Internal.messagePush`): the members with no socket
+/// on the room who neither muted it nor blocked the sender, and anyone the message names.
+@Suite("Whom a message is pushed to")
+struct PushAudienceTests {
+    @Test(
+        "A team room's message is for the members not in it now: not the sender, not one reading it, not one who muted it unless named, never one who blocked the sender",
+        arguments: TestStore.all)
+    func teamRoom(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let mia = try await chat.player("Mia Manager"), ana = try await chat.player("Ana Reading")
+            let ben = try await chat.player("Ben Muted"), cid = try await chat.player("Cid Blocking"),
+                dee = try await chat.player("Dee Away")
+            let room = try await chat.team("Push Pumas", manager: mia, players: [ana, ben, cid, dee])
+            let socket = try await chat.socket(ana, subscribedTo: room.id)
+            let muted = try await expect(200, chat.chat.call(ChatAPI.mute, room.id, body: MuteRoomRequest(), token: ben.accessToken))
+                .decode(ChatRoom.self)
+            #expect(muted.muted && muted.mutedUntil == nil)
+            try await chat.block(mia, by: cid)
+
+            #expect(try await Self.recipients(chat, "Training moved to 19:00", in: room.id, by: mia) == [dee.user.id: false])
+            let named = try await Self.recipients(chat, "@Ben Muted, are you in? @Dee Away too", in: room.id, by: mia)
+            #expect(named == [dee.user.id: true, ben.user.id: true])
+            // A name that runs on into a longer word names no one.
+            #expect(try await Self.recipients(chat, "@Ben Mutedly", in: room.id, by: mia) == [dee.user.id: false])
+
+            await socket.close()
+            let anyone = try await Self.send(chat, "anyone?", in: room.id, by: mia)
+            #expect(try await eventually { try await Self.recipients(chat, of: anyone)[ana.user.id] == false })
+            // A mute with an end: over in the past is refused; unmuted, Ben hears the room again.
+            let past = try await chat.chat.call(
+                ChatAPI.mute, room.id, body: MuteRoomRequest(until: Date().addingTimeInterval(-60)), token: ben.accessToken)
+            #expect(past.status == 422)
+            let until = Date().addingTimeInterval(3600).wholeSeconds
+            let timed = try await expect(
+                200, chat.chat.call(ChatAPI.mute, room.id, body: MuteRoomRequest(until: until), token: ben.accessToken)
+            )
+            .decode(ChatRoom.self)
+            #expect(timed.muted && timed.mutedUntil == until)
+            let unmuted = try await expect(200, chat.chat.call(ChatAPI.unmute, room.id, token: ben.accessToken)).decode(ChatRoom.self)
+            #expect(!unmuted.muted)
+            #expect(try await Self.recipients(chat, "welcome back", in: room.id, by: mia)[ben.user.id] == false)
+            // Someone not in the room can mute nothing there.
+            let stranger = try await chat.player("Stranger")
+            #expect(try await chat.chat.call(ChatAPI.mute, room.id, body: MuteRoomRequest(), token: stranger.accessToken).status == 404)
+        }
+    }
+
+    @Test("The global room pushes only to the players a message names", arguments: TestStore.all)
+    func globalRoom(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let mia = try await chat.player("Mia Global"), dee = try await chat.player("Dee Named")
+            let global = try await chat.globalRoom(mia)
+            #expect(try await Self.recipients(chat, "hello everyone", in: global.id, by: mia).isEmpty)
+            #expect(try await Self.recipients(chat, "@Dee Named look at this!", in: global.id, by: mia) == [dee.user.id: true])
+        }
+    }
+
+    @Test("A socket on either of two chat instances keeps its player from being pushed")
+    func acrossInstances() async throws {
+        guard TestStore.postgresURL != nil else { return }
+        let database = try await TestStore.postgres.freshDatabaseURL()
+        try await ChatHarness.with(store: .postgres, config: ["chat.db.url": database]) { chat in
+            try await TestStack.with(
+                [ModuleBuilder.chat], store: .postgres, config: ["chat.db.url": database], directory: [.auth: chat.stack.url(.auth)]
+            ) { other in
+                let mia = try await chat.player("Mia Across"), ana = try await chat.player("Ana Elsewhere")
+                let room = try await chat.team("Two Instances", manager: mia, players: [ana])
+                let socket = try await chat.socket(ana, subscribedTo: room.id, baseURL: other.url(.chat))
+                #expect(try await Self.recipients(chat, "are you there?", in: room.id, by: mia).isEmpty)
+                await socket.close()
+                let gone = try await Self.send(chat, "gone?", in: room.id, by: mia)
+                #expect(try await eventually { try await Self.recipients(chat, of: gone) == [ana.user.id: false] })
+            }
+        }
+    }
+
+    /// Sends `text` and answers whom chat would push it to, and whether each is named.
+    static func recipients(_ chat: ChatHarness, _ text: String, in room: RoomID, by sender: Session) async throws -> [UserID: Bool] {
+        let sent = try await send(chat, text, in: room, by: sender)
+        #expect(sent.text == text && sent.senderId == sender.user.id)
+        return try await recipients(chat, of: sent)
+    }
+
+    static func send(_ chat: ChatHarness, _ text: String, in room: RoomID, by sender: Session) async throws -> ChatMessage {
+        try await expect(201, chat.send(text, to: room, as: sender)).decode(ChatMessage.self)
+    }
+
+    /// Whom chat would push `message` to now, and whether each is named.
+    static func recipients(_ chat: ChatHarness, of message: ChatMessage) async throws -> [UserID: Bool] {
+        let push = try await expect(200, chat.chat.call(ChatAPI.Internal.messagePush, message.id)).decode(ChatMessagePush.self)
+        #expect(push.messageId == message.id && push.roomId == message.roomId)
+        return Dictionary(uniqueKeysWithValues: push.recipients.map { ($0.userId, $0.mentioned) })
+    }
+}
