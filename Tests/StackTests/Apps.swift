@@ -7,7 +7,7 @@ import ServiceKitTesting
 extension StackTests {
     static func app(_ gateway: TestClient) -> HuddleClient {
         HuddleClient(
-            baseURL: URL(string: gateway.baseURL)!,
+            baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(),
             retry: RetryPolicy(retries: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(200)))
     }
 

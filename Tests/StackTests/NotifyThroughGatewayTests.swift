@@ -154,15 +154,60 @@ struct NotifyThroughGatewayTests {
         }
     }
 
+    @Test(
+        "a team message reaches the phone of a member away from the room, not one reading it, not one who muted it unless named, never one who blocked the sender; a burst is folded",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func chatPushes(store: TestStore) async throws {
+        try await Self.withTeam(
+            store, "Chatty Chamois", players: ["Ana Online", "Ben Muted", "Cid Blocker", "Dee Away"], config: ["notify.chat.quiet.s": "2"]
+        ) { standIn, manager, team, players, phones in
+            let (ana, ben, cid, dee) = (players[0], players[1], players[2], players[3])
+            let room = try await poll {
+                try await dee.send(ChatAPI.rooms, query: ChatAPI.roomKind(.team)).items.first { $0.subjectId == team.id.description }
+            } until: {
+                $0 != nil
+            }
+            let roomID = try #require(room?.id)
+            let reading = Frames()
+            let readingTask = Task { await reading.follow(ana.liveChat([roomID: nil])) }
+            defer { readingTask.cancel() }
+            #expect(try await ben.mute(roomID).muted)
+            _ = try await cid.send(ChatAPI.block, try #require(manager.currentUser).id)
+            func say(_ text: String) async throws {
+                _ = try await manager.send(ChatAPI.send, roomID, body: SendChatMessage(text: text, clientMessageId: UUID().uuidString))
+            }
+            try await say("Warming up")
+            #expect(try await reading.waitFor(seq: 1), "\(reading)")
+            let first = try #require(try await standIn.pushes("apns", to: phones[3], reaching: 1).first)
+            #expect(first.payload.contains("\"category\":\"chatMessage\"") && first.payload.contains("Chatty Chamois Manager: Warming up"))
+            #expect(first.payload.contains("\"thread-id\":\"\(roomID)\"") && first.headers["apns-collapse-id"] == roomID.description)
+
+            // Within the quiet interval: Dee's next push waits for its end, and tells of both messages.
+            try await say("Training at 19:00")
+            try await say("@Ben Muted bring the balls")
+            let mention = try #require(try await standIn.pushes("apns", to: phones[1], reaching: 1).first)
+            #expect(mention.payload.contains("\"category\":\"mention\"") && mention.payload.contains("bring the balls"))
+            let folded = try await standIn.pushes("apns", to: phones[3], reaching: 2)
+            #expect(folded.count == 2 && folded[1].payload.contains("@Ben Muted bring the balls (+1 more)"), "\(folded.map(\.payload))")
+            #expect(try await reading.waitFor(seq: 3))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await standIn.pushes("apns", to: phones[0]).isEmpty, "Ana was reading the room")
+            #expect(try await standIn.pushes("apns", to: phones[1]).count == 1, "Ben muted the room: only the mention")
+            #expect(try await standIn.pushes("apns", to: phones[2]).isEmpty, "Cid blocked the sender")
+            // The room keeps the messages: the inbox keeps no chat push.
+            #expect(try await dee.send(NotifyAPI.inbox).items.allSatisfy { $0.category != .chatMessage && $0.category != .mention })
+        }
+    }
+
     /// A stack pushing to the stand-ins, and a manager's team that `players` joined, each with an
     /// iPhone: `body` gets the stand-in (to read what each phone received), the manager, the team, the
     /// players and their phones' tokens.
     static func withTeam(
-        _ store: TestStore, _ name: String, players names: [String],
+        _ store: TestStore, _ name: String, players names: [String], config more: [String: String] = [:],
         _ body: (TestClient, HuddleClient, Team, [HuddleClient], [String]) async throws -> Void
     ) async throws {
         try await withPushStandIns { pushSettings, standInURL, _ in
-            let config = ["notify.push.poll.ms": "20"].merging(pushSettings) { _, new in new }
+            let config = ["notify.push.poll.ms": "20"].merging(pushSettings) { _, new in new }.merging(more) { _, new in new }
             try await StackTests.withStack(store: store, config: config) { gateway in
                 let manager = try await StackTests.player(gateway, "\(name) Manager")
                 var players: [HuddleClient] = [], phones: [String] = []

@@ -128,9 +128,11 @@ final class ChatSocketSession: Sendable {
                 // Ended by the feed while still subscribed: the service is stopping.
                 if outbox.subscription(to: room) != nil { outbox.post(.closed(room)) }
             })
+        // Present before the feed starts: a message sent meanwhile reaches the socket (in the
+        // catch-up below) rather than the phone.
+        await shared.presence.enter(self.id, room: room, user: user)
         let id = await shared.live.subscribe(subscriber, to: room, after: stored.version)
         outbox.subscribed(to: room, as: id)
-        await shared.presence.enter(self.id, room: room, user: user)
         var missed: [ChatMessage] = []
         if var after = afterSeq {
             // Everything after the device's seq, oldest first, a page at a time.

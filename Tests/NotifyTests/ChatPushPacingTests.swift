@@ -1,0 +1,56 @@
+import Contracts
+import Foundation
+import Testing
+
+@testable import NotifyService
+
+/// The pace of a room's pushes to one player: one at once, then one held to the end of the quiet
+/// interval that tells of the rest.
+@Suite("Chat push pacing")
+struct ChatPushPacingTests {
+    let pacing = ChatPushPacing(quiet: 10)
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("ten messages in ten seconds are two pushes: the first at once, the last nine held to the end of the interval as one")
+    func aBurstIsTwoPushes() {
+        var window: ChatPushPacing.Window?
+        var decisions: [ChatPushPacing.Decision] = []
+        let held = NotificationID()
+        for second in 0..<10 {
+            var (decision, next) = pacing.next(window, at: start.addingTimeInterval(Double(second)), mentioned: false)
+            if case .hold = decision { next.pending = held }
+            decisions.append(decision)
+            window = next
+        }
+        #expect(decisions[0] == .pushNow)
+        #expect(decisions[1] == .hold(until: start.addingTimeInterval(10)))
+        #expect(decisions[2...] == (1...8).map { ChatPushPacing.Decision.fold(into: held, more: $0) }[...])
+    }
+
+    @Test("after the held push went, the next message is held to the interval after it; after a quiet spell, it goes at once")
+    func thePaceResumes() {
+        let (_, first) = pacing.next(nil, at: start, mentioned: false)
+        var (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
+        held.pending = NotificationID()
+        let (afterIt, _) = pacing.next(held, at: start.addingTimeInterval(12), mentioned: false)
+        #expect(afterIt == .hold(until: start.addingTimeInterval(20)))
+        let (quiet, _) = pacing.next(held, at: start.addingTimeInterval(25), mentioned: false)
+        #expect(quiet == .pushNow)
+    }
+
+    @Test("a message naming the player goes at once within the interval, and leaves the held push as it was")
+    func aMentionGoesAtOnce() {
+        let (_, first) = pacing.next(nil, at: start, mentioned: false)
+        var (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
+        held.pending = NotificationID()
+        let (decision, after) = pacing.next(held, at: start.addingTimeInterval(2), mentioned: true)
+        #expect(decision == .pushNow && after == held)
+    }
+
+    @Test("with no quiet interval every message is pushed")
+    func noQuiet() {
+        let pacing = ChatPushPacing(quiet: 0)
+        let (_, window) = pacing.next(nil, at: start, mentioned: false)
+        #expect(pacing.next(window, at: start, mentioned: false).0 == .pushNow)
+    }
+}
