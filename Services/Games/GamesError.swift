@@ -8,6 +8,8 @@ enum GamesError: ProblemError {
     case cancelled
     case alreadyStarted
     case roundFinished
+    /// An answer from a push whose token is not notify's, is for another game, or outlived kickoff.
+    case invalidRSVPToken
     /// A score sent with an `expectedVersion` the card has moved past.
     case versionConflict(Scorecard)
 
@@ -20,6 +22,10 @@ enum GamesError: ProblemError {
             Problem(
                 .gameStarted,
                 title: "Game started", detail: "This game has already started; its roster is closed.")
+        case .invalidRSVPToken:
+            Problem(
+                .invalidRSVPToken, title: "Invalid answer token",
+                detail: "This answer's token is not valid for this game any more; answer in the app.")
         case .roundFinished:
             Problem(
                 .roundFinished, title: "Round finished", detail: "This round is finished; its card is read-only.")

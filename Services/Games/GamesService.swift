@@ -51,7 +51,9 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
         database: database, store: matchStore, maxAgeSeconds: max(1, Int(settings.livePoll.seconds.rounded(.up))))
 
     service.add(
-        GamesController(games: games, reminders: reminders), RoundsController(rounds: rounds),
+        GamesController(
+            games: games, reminders: reminders, notifyKey: dependencies.internalKeys.publicKeys[.notify], now: dependencies.effects.now),
+        RoundsController(rounds: rounds),
         MatchesController(matches: matches, today: now),
         GamesInternalController(games: games), GamesModerationController(games: games))
     let otherModules = GamesEvents(games: games, erasure: SQLErasureStore())

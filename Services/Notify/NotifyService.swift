@@ -36,7 +36,11 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.addServices(pushesQueued)
     let notifications = Notifications(
         database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,
-        pushLifetime: settings.pushLifetime, pushesQueued: pushesQueued, now: now)
+        pushLifetime: settings.pushLifetime, pushesQueued: pushesQueued,
+        answerToken: { [credential = dependencies.credential] player, answers in
+            guard let credential else { return nil }
+            return try await RSVPGrant.issue(to: player, for: answers.game, until: answers.kickoff, by: credential)
+        }, now: now)
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)

@@ -168,7 +168,8 @@ struct ReminderScheduleTests {
                     notifications: Notifications(
                         database: harness.store, store: SQLNotificationStore(), devices: SQLDeviceStore(),
                         preferences: SQLPreferenceStore(),
-                        pushes: SQLPushJobStore(kind: .postgres), pushLifetime: 3600, pushesQueued: nil, now: Date.init),
+                        pushes: SQLPushJobStore(kind: .postgres), pushLifetime: 3600, pushesQueued: nil, answerToken: { _, _ in nil },
+                        now: Date.init),
                     batch: batch, poll: .seconds(1), logger: .quiet("reminders"), now: Date.init)
             }
             let workers = [worker(3), worker(3)]
@@ -192,5 +193,19 @@ struct ReminderScheduleTests {
             }
             #expect(notes.count == users.count && Set(notes).count == users.count)
         }
+    }
+}
+
+extension ReminderScheduleTests {
+    @Test("a player who has not answered is asked two days before kickoff, unless the game was planned closer than that")
+    func anUnansweredPlayerIsAsked() {
+        let rules = ReminderSchedule(morningHour: 8, before: 3600)
+        let kickoff = Date(timeIntervalSince1970: 1_800_000_000), week = 7 * 86_400.0
+        let planned = kickoff.addingTimeInterval(-week)
+        #expect(
+            rules.dueTimes(kickoff: kickoff, timeZone: .gmt, changedAt: planned, now: planned, answered: false)
+                == [.answer: kickoff.addingTimeInterval(-2 * 86_400)])
+        let late = kickoff.addingTimeInterval(-86_400)
+        #expect(rules.dueTimes(kickoff: kickoff, timeZone: .gmt, changedAt: late, now: late, answered: false).isEmpty)
     }
 }

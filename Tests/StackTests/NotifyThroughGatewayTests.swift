@@ -199,6 +199,50 @@ struct NotifyThroughGatewayTests {
         }
     }
 
+    @Test(
+        "a player who has not answered is asked before the game, and answers Going from the push's token without a session; a token for another game, or forged, is 401",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func answerFromThePush(store: TestStore) async throws {
+        // The ask is due two days before kickoff; here kickoff is a week off, and the ask comes five seconds after the game is planned.
+        let week = 7 * 86_400.0
+        try await Self.withTeam(
+            store, "Answering Antelopes", players: ["Ana Answered", "Ben Asked"],
+            config: ["notify.rsvp.remind.before.ms": "\(Int((week - 5) * 1000))", "notify.reminders.poll.ms": "50"]
+        ) { standIn, manager, team, players, phones in
+            let (ana, ben) = (players[0], players[1])
+            let game = try await manager.send(
+                GamesAPI.createGame,
+                body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: Date().addingTimeInterval(week).wholeSeconds))
+            let invitation = try #require(try await standIn.pushes("apns", to: phones[1], reaching: 1).first)
+            #expect(invitation.payload.contains("\"category\":\"RSVP\"") && invitation.payload.contains("\"rsvpToken\""))
+            _ = try await ana.send(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going))
+
+            let asked = try #require(try await standIn.pushes("apns", to: phones[1], reaching: 2).last)
+            #expect(asked.payload.contains("\"category\":\"rsvpReminder\"") && asked.payload.contains("\"category\":\"RSVP\""))
+            let token = try #require(asked.payload.firstMatch(of: #/"rsvpToken":"([^"]+)"/#).map { String($0.output.1) })
+            // The lock screen's app has no session: a client without one answers.
+            let lockScreen = StackTests.app(TestClient(baseURL: ben.baseURL.absoluteString))
+            try await lockScreen.answer(game.id, rsvpToken: token, status: .going)
+            let roster = try await manager.send(GamesAPI.roster, game.id).items
+            #expect(roster.first { $0.name == "Ben Asked" }?.status == .going)
+
+            let other = try await manager.send(
+                GamesAPI.createGame,
+                body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: Date().addingTimeInterval(2 * week).wholeSeconds))
+            for (gameID, forged) in [(other.id, token), (game.id, token.dropLast(3) + "AAA")] {
+                do {
+                    try await lockScreen.answer(gameID, rsvpToken: String(forged), status: .notGoing)
+                    Issue.record("an answer with a token not for this game went through")
+                } catch let error as HuddleError {
+                    #expect(error.status == 401 && error.problem?.code == "INVALID_TOKEN", "\(error)")
+                }
+            }
+            // Ana answered before the ask: she was never asked.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await !standIn.pushes("apns", to: phones[0]).contains { $0.payload.contains("rsvpReminder") })
+        }
+    }
+
     /// A stack pushing to the stand-ins, and a manager's team that `players` joined, each with an
     /// iPhone: `body` gets the stand-in (to read what each phone received), the manager, the team, the
     /// players and their phones' tokens.

@@ -1,13 +1,17 @@
 import Contracts
+import Crypto
 import Foundation
 import Hummingbird
 import ServerContracts
 import ServiceHTTP
 
-/// `/v1/games/...`. Every route needs a signed-in user; `Games` enforces privacy and roles.
+/// `/v1/games/...`. Every route but an answer from a push needs a signed-in user; `Games` enforces privacy and roles.
 struct GamesController: Controller {
     let games: Games
     let reminders: RsvpReminders
+    /// Notify's public key, which signs the answer tokens its pushes carry (`RSVPGrant`).
+    let notifyKey: Curve25519.Signing.PublicKey?
+    let now: @Sendable () -> Date
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.createGame, use: createGame)
@@ -21,6 +25,7 @@ struct GamesController: Controller {
         router.on(GamesAPI.remind, use: remind)
         router.on(GamesAPI.roster, use: roster)
         router.on(GamesAPI.setStatus, use: setStatus)
+        router.on(GamesAPI.rsvp, use: rsvp)
         router.on(GamesAPI.joinGame, use: joinGame)
         router.on(GamesAPI.approveGameRequest, use: approveGameRequest)
         router.on(GamesAPI.declineGameRequest, use: declineGameRequest)
@@ -74,6 +79,16 @@ struct GamesController: Controller {
         -> RosterPlace
     {
         try await games.answer(try context.parameters.id(GameID.self), user: context.userID, status: body.status)
+    }
+
+    /// `POST /v1/games/{id}/rsvp`: no session; the token names the player.
+    @Sendable func rsvp(_ body: RSVPAnswer, _ request: Request, _ context: HuddleRequestContext) async throws -> NoContent {
+        let game = try context.parameters.id(GameID.self)
+        guard let notifyKey, let player = await RSVPGrant.player(in: body.token, for: game, notifyKey: notifyKey, now: now()) else {
+            throw GamesError.invalidRSVPToken
+        }
+        _ = try await games.answer(game, user: player, status: body.status)
+        return NoContent()
     }
 
     /// `POST /v1/games/{id}/join`

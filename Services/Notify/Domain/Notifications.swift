@@ -21,6 +21,14 @@ struct Planned: Equatable, Sendable {
     var kept = true
     /// When its pushes go: at once when nil (a chat push held back to the end of its quiet interval).
     var pushAt: Date? = nil
+    /// The game each recipient may answer from the push (its start ends the answer token).
+    var answers: Answerable? = nil
+}
+
+/// A game a notification asks its recipients to answer, until it starts (`RSVPGrant`).
+struct Answerable: Equatable, Sendable {
+    var game: GameID
+    var kickoff: Date
 }
 
 /// Inboxes: keeping what is planned and queueing its pushes, listing, marking read.
@@ -33,6 +41,8 @@ struct Notifications: Sendable {
     let pushLifetime: TimeInterval
     /// Rung with the commit of new push jobs, so the push workers send them at once.
     let pushesQueued: Doorbell?
+    /// A recipient's token to answer a game from the push; nil where notify holds no key to sign it.
+    let answerToken: @Sendable (UserID, Answerable) async throws -> String?
     let now: @Sendable () -> Date
 
     /// One inbox entry per recipient, and a push job per device of those who did not turn the
@@ -60,10 +70,12 @@ struct Notifications: Sendable {
             var ids: [UserID: NotificationID] = [:]
             let runAt = planned.pushAt ?? at
             for user in Set(planned.recipients) {
+                var data = planned.data
+                if let answers = planned.answers, answers.kickoff > at { data.rsvpToken = try await answerToken(user, answers) }
                 // One not kept is written as read: the badge counts only the inbox.
                 let notification = InboxNotification(
                     id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
-                    data: planned.data, createdAt: at, readAt: planned.kept ? nil : at)
+                    data: data, createdAt: at, readAt: planned.kept ? nil : at)
                 if planned.kept { inbox.append((notification, user)) } else { pushOnly.append((notification, user)) }
                 ids[user] = notification.id
                 guard planned.pushed, muted[planned.category]?.contains(user) != true else { continue }

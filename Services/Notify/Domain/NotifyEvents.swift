@@ -90,7 +90,8 @@ struct NotifyEvents: Sendable {
                         recipients: asked.concerned, category: .rsvpReminder,
                         text: NotificationText.rsvpReminder(
                             game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
-                        data: NotificationData(gameId: game.id, teamId: game.teamId))
+                        data: NotificationData(gameId: game.id, teamId: game.teamId),
+                        answers: Answerable(game: game.id, kickoff: game.startsAt))
                 ]
             }
         }
@@ -170,14 +171,14 @@ struct NotifyEvents: Sendable {
         let before = try await directory.game(game.id, on: sql)
         try await directory.saveGame(game, on: sql)
         try await reminders.gameChanged(
-            game, going: changed.going, created: created, cancelled: cancelled, changedAt: changedAt, on: sql)
+            game, going: changed.going, invited: changed.invited, created: created, cancelled: cancelled, changedAt: changedAt, on: sql)
         if !created, let told = GameChanges.planned(changed, before: before, cancelled: cancelled) { return [told] }
         guard created, !changed.invited.isEmpty else { return [] }
         return [
             Planned(
                 recipients: changed.invited.filter { $0 != game.organizerId }, category: .newGame,
                 text: NotificationText.newGame(game.displayName, startsAt: game.startsAt, timeZone: NotificationText.zone(game.timeZone)),
-                data: NotificationData(gameId: game.id, teamId: game.teamId))
+                data: NotificationData(gameId: game.id, teamId: game.teamId), answers: Answerable(game: game.id, kickoff: game.startsAt))
         ]
     }
 
@@ -247,7 +248,8 @@ struct NotifyEvents: Sendable {
             planned.append(
                 Planned(
                     recipients: [change.userId], category: .invitation,
-                    text: NotificationText.gameInvitation(game: game.name, organizer: organizer), data: data))
+                    text: NotificationText.gameInvitation(game: game.name, organizer: organizer), data: data,
+                    answers: Answerable(game: change.gameId, kickoff: game.startsAt)))
         case (nil, .pending?):
             let player = try await name(of: change.userId, on: sql)
             var data = data

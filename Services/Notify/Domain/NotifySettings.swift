@@ -19,7 +19,8 @@ struct NotifySettings: Sendable {
 
     /// Keys: `notify.apns.topic` (default `app.huddle.ios`), `notify.push.lifetime.ms` (86400000: a day),
     /// `PushSettings`' `notify.push.*`, `notify.reminders.morning.hour` (8, in the game's time zone),
-    /// `notify.reminders.before.ms` (3600000: an hour before kickoff), `notify.reminders.poll.ms`
+    /// `notify.reminders.before.ms` (3600000: an hour before kickoff), `notify.rsvp.remind.before.ms` (172800000: players
+    /// invited who have not answered are asked two days before kickoff), `notify.reminders.poll.ms`
     /// (500), `notify.reminders.batch` (500), `notify.chat.quiet.s` (10).
     init(reader: ConfigReader) {
         apnsTopic = reader.string(forKey: "notify.apns.topic", default: "app.huddle.ios")
@@ -27,7 +28,8 @@ struct NotifySettings: Sendable {
         push = PushSettings(reader: reader)
         reminders = ReminderSchedule(
             morningHour: min(23, max(0, reader.integer("notify.reminders.morning.hour", default: 8))),
-            before: max(0, reader.milliseconds("notify.reminders.before.ms", default: 3_600_000).seconds))
+            before: max(0, reader.milliseconds("notify.reminders.before.ms", default: 3_600_000).seconds),
+            answerBefore: max(0, reader.milliseconds("notify.rsvp.remind.before.ms", default: 172_800_000).seconds))
         reminderPoll = .milliseconds(max(1, reader.integer("notify.reminders.poll.ms", default: 500)))
         reminderBatch = max(1, reader.integer("notify.reminders.batch", default: 500))
         chatQuiet = TimeInterval(max(0, reader.integer("notify.chat.quiet.s", default: 10)))

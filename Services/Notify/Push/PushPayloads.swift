@@ -19,9 +19,12 @@ struct APNsPayload: Encodable {
         /// `time-sensitive` breaks through Focus.
         var interruptionLevel: String?
         var badge: Int?
+        /// `RSVP` when the push can be answered from the lock screen: the app registers that
+        /// category with its Going / Maybe / Not going actions.
+        var category: String?
 
         enum CodingKeys: String, CodingKey {
-            case alert, sound, badge
+            case alert, sound, badge, category
             case threadId = "thread-id"
             case interruptionLevel = "interruption-level"
         }
@@ -36,7 +39,8 @@ struct APNsPayload: Encodable {
         let notification = push.notification
         aps = APS(
             alert: Alert(title: notification.title, body: notification.body), threadId: push.thread,
-            interruptionLevel: push.job.timeSensitive ? "time-sensitive" : nil, badge: push.badge)
+            interruptionLevel: push.job.timeSensitive ? "time-sensitive" : nil, badge: push.badge,
+            category: notification.data.rsvpToken == nil ? nil : PushAction.rsvp)
         notificationId = notification.id.description
         category = notification.category.rawValue
         data = notification.data
@@ -86,10 +90,13 @@ struct FCMMessageBody: Encodable {
     struct AndroidNotification: Encodable {
         var notificationCount: Int?
         var tag: String
+        /// The activity that answers from the notification (`RSVP`).
+        var clickAction: String?
 
         enum CodingKeys: String, CodingKey {
             case tag
             case notificationCount = "notification_count"
+            case clickAction = "click_action"
         }
     }
 
@@ -103,8 +110,17 @@ struct FCMMessageBody: Encodable {
             token: push.job.device.token, notification: Notification(title: notification.title, body: notification.body), data: data,
             android: Android(
                 priority: push.job.urgent ? "HIGH" : "NORMAL", ttl: "\(max(0, Int(push.job.expiresAt.timeIntervalSince(now))))s",
-                collapseKey: push.collapseKey, notification: AndroidNotification(notificationCount: push.badge, tag: push.thread)))
+                collapseKey: push.collapseKey,
+                notification: AndroidNotification(
+                    notificationCount: push.badge, tag: push.thread,
+                    clickAction: notification.data.rsvpToken == nil ? nil : PushAction.rsvp)))
     }
+}
+
+/// The notification categories an app registers, with their actions.
+enum PushAction {
+    /// Going / Maybe / Not going, answered with the push's `rsvpToken`.
+    static let rsvp = "RSVP"
 }
 
 extension NotificationData {
@@ -116,7 +132,7 @@ extension NotificationData {
             ("gameId", gameId?.description), ("teamId", teamId?.description), ("roundId", roundId?.description),
             ("userId", userId?.description), ("startsAt", startsAt.map(Self.instant)),
             ("previousStartsAt", previousStartsAt.map(Self.instant)), ("roomId", roomId?.description),
-            ("messageId", messageId?.description),
+            ("messageId", messageId?.description), ("rsvpToken", rsvpToken),
         ]
         .compactMap { key, value in value.map { (key, $0) } }
     }

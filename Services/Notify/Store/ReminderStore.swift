@@ -19,8 +19,8 @@ protocol ReminderStore: Sendable {
     func schedule(_ game: GameID, _ user: UserID, due: [ReminderSchedule.Kind: Date], on sql: any SQLDatabase) async throws
     /// Cancels the pending reminders of the game (of one player when `user` is given).
     func cancel(_ game: GameID, user: UserID?, on sql: any SQLDatabase) async throws
-    /// The players with pending reminders for the game.
-    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID]
+    /// The players with reminders of the game (pending or sent), and whether they had answered (no reminder to).
+    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID: Bool]
     /// When the soonest pending reminder is due.
     func nextDue(on sql: any SQLDatabase) async throws -> Date?
     /// Up to `limit` due reminders, locked for this transaction and marked sent.
@@ -59,11 +59,16 @@ struct SQLReminderStore: ReminderStore {
         try await update.run()
     }
 
-    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID] {
-        Array(
-            Set(
-                try await sql.select().column("user_id").from("reminders").where("game_id", .equal, SQLBind(game.description))
-                    .where("state", .notEqual, SQLBind("cancelled")).all().map { try $0.typedID("user_id") }))
+    func players(of game: GameID, on sql: any SQLDatabase) async throws -> [UserID: Bool] {
+        var answered: [UserID: Bool] = [:]
+        let rows = try await sql.select().columns("user_id", "kind").from("reminders").where("game_id", .equal, SQLBind(game.description))
+            .where("state", .notEqual, SQLBind("cancelled")).all()
+        for row in rows {
+            let user: UserID = try row.typedID("user_id")
+            let asks = try row.decode(column: "kind", as: String.self) == ReminderSchedule.Kind.answer.rawValue
+            answered[user] = (answered[user] ?? true) && !asks
+        }
+        return answered
     }
 
     func nextDue(on sql: any SQLDatabase) async throws -> Date? {

@@ -51,12 +51,18 @@ struct ReminderWorker: Service {
 
     static func planned(_ kind: ReminderSchedule.Kind, of id: GameID, _ game: KnownGame, for players: [UserID]) -> Planned {
         let zone = NotificationText.zone(game.timeZone)
+        if kind == .answer {
+            return Planned(
+                recipients: players, category: .rsvpReminder,
+                text: NotificationText.rsvpReminder(game.name, startsAt: game.startsAt, timeZone: zone), data: NotificationData(gameId: id),
+                answers: Answerable(game: id, kickoff: game.startsAt))
+        }
         let soon = kind == .soon
         return Planned(
             recipients: players, category: .reminder,
             text: soon
                 ? NotificationText.startsSoon(game.name, kickoff: game.startsAt, timeZone: zone)
                 : NotificationText.gameDay(game.name, kickoff: game.startsAt, timeZone: zone),
-            data: NotificationData(gameId: id), urgent: soon, timeSensitive: soon)
+            data: NotificationData(gameId: id), urgent: soon, timeSensitive: soon, answers: Answerable(game: id, kickoff: game.startsAt))
     }
 }

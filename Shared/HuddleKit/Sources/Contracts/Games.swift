@@ -202,6 +202,18 @@ public struct SetRosterStatusRequest: Codable, Equatable, Sendable {
     public init(status: RosterStatus) { self.status = status }
 }
 
+/// `POST /v1/games/{id}/rsvp`: an answer from a push, without a session: `token` is the push's
+/// `data.rsvpToken`, good for its player and game until kickoff.
+public struct RSVPAnswer: Codable, Equatable, Sendable {
+    public var token: String
+    public var status: RosterStatus
+
+    public init(token: String, status: RosterStatus) {
+        self.token = token
+        self.status = status
+    }
+}
+
 public struct SubstitutesRequest: Codable, Equatable, Sendable {
     public var needed: Int
     public init(needed: Int) { self.needed = needed }

@@ -83,6 +83,8 @@ public struct NotificationData: Codable, Equatable, Sendable {
     /// A chat push's room and the latest message it tells of.
     public var roomId: RoomID?
     public var messageId: ChatMessageID?
+    /// Answers the game from the notification without a session (`POST /v1/games/{id}/rsvp`), until kickoff.
+    public var rsvpToken: String?
 
     public init(
         gameId: GameID? = nil, teamId: TeamID? = nil, roundId: RoundID? = nil, userId: UserID? = nil, leagueId: LeagueID? = nil,

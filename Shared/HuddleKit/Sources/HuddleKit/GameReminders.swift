@@ -8,3 +8,12 @@ extension HuddleClient {
         try await send(GamesAPI.remind, game)
     }
 }
+
+extension HuddleClient {
+    /// Answers a game from a push, as a notification action does on the lock screen: the push's
+    /// `gameId` and `rsvpToken` (from `userInfo`) stand for the player, so no session is needed (the
+    /// app may be asleep, its session expired). `INVALID_TOKEN` once the game has started.
+    public func answer(_ game: GameID, rsvpToken: String, status: RosterStatus) async throws {
+        let _: NoContent = try await send(GamesAPI.rsvp, game, body: RSVPAnswer(token: rsvpToken, status: status))
+    }
+}

@@ -48,14 +48,20 @@ public final class ModuleCredential: Sendable {
         if let current = issued.withLockedValue({ $0[callee] }), current.renewAfter > now { return current.token }
         let claims = InternalCallClaims(
             caller: module, callee: callee, expires: now.addingTimeInterval(InternalCallClaims.lifetime).roundedDownToSeconds)
+        let token = try await sign(claims)
+        issued.withLockedValue { $0[callee] = (token, now.addingTimeInterval(InternalCallClaims.lifetime / 2)) }
+        return token
+    }
+
+    /// `claims` signed as this module: a token for an internal call, or a grant another module checks
+    /// against this one's public key (`RSVPGrant`).
+    public func sign(_ claims: some JWTPayload) async throws -> String {
         if !keyAdded.withLockedValue({ $0 }) {
             // Adding the same key twice, should two first calls race here, replaces it with itself.
             await keys.add(eddsa: EdDSA.PrivateKey(backing: key), kid: JWKIdentifier(string: module.rawValue))
             keyAdded.withLockedValue { $0 = true }
         }
-        let token = try await keys.sign(claims, kid: JWKIdentifier(string: module.rawValue))
-        issued.withLockedValue { $0[callee] = (token, now.addingTimeInterval(InternalCallClaims.lifetime / 2)) }
-        return token
+        return try await keys.sign(claims, kid: JWKIdentifier(string: module.rawValue))
     }
 }
 

@@ -104,6 +104,12 @@ extension SetRosterStatusRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { ["status": .oneOf(RosterStatus.answers.map(\.rawValue))] }
 }
 
+extension RSVPAnswer: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["status": .oneOf(RosterStatus.answers.map(\.rawValue)), "token": .text(1...2000)]
+    }
+}
+
 /// Game fields a client sends when planning or changing a game.
 public enum GameLimits {
     public static let capacity = 1...500

@@ -34,6 +34,11 @@ public enum GamesAPI {
         .put, "/v1/games/{id}/status", owner: .games,
         summary: "Set my own answer: going (waiting list when full), maybe, notGoing (withdraws a pending request)",
         problems: [.forbidden, .gameCancelled, .gameStarted])
+    public static let rsvp = Endpoint<Anyone, RSVPAnswer, NoContent>(
+        .post, "/v1/games/{id}/rsvp", owner: .games,
+        summary: "Answer from a push without a session: the push's data.rsvpToken is good for its player and game until kickoff "
+            + "(401 INVALID_TOKEN otherwise); the roster's rules apply as for PUT …/status",
+        status: 204, problems: [.invalidRSVPToken, .forbidden, .gameCancelled, .gameStarted])
     public static let joinGame = Endpoint<SignedIn, NoBody, RosterPlace>(
         .post, "/v1/games/{id}/join", owner: .games,
         summary: "Join: public → going (or waitlisted when full), protected → pending, private → invited players only; "
@@ -103,7 +108,7 @@ public enum GamesAPI {
     public static let all: [APIOperation] = [
         createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, remind.operation,
         roster.operation,
-        setStatus.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
+        setStatus.operation, rsvp.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
         inviteToGame.operation, askForSubstitutes.operation, startRound.operation, myRounds.operation, round.operation,
         score.operation, finishRound.operation, liveRound.operation, stats.operation, matches.operation, match.operation,
         liveMatch.operation,

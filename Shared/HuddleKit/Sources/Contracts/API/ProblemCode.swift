@@ -42,6 +42,8 @@ extension ProblemCode {
     public static let reauthenticationRequired = ProblemCode(401, "REAUTHENTICATION_REQUIRED")
     /// A mailed token (a password reset) that is unknown, used, replaced by a later one or expired.
     public static let invalidToken = ProblemCode(400, "INVALID_TOKEN")
+    /// A push's answer token (`data.rsvpToken`) that is not Huddle's, is for another game, or whose game has started.
+    public static let invalidRSVPToken = ProblemCode(401, "INVALID_TOKEN")
     public static let unknownProvider = ProblemCode(404, "UNKNOWN_PROVIDER")
     /// A sign-in of an account with a second factor on, without its code (or with a wrong one).
     public static let secondFactorRequired = ProblemCode(401, "SECOND_FACTOR_REQUIRED")
