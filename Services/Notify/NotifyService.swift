@@ -44,13 +44,13 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)
+    let chatWindows = SQLChatPushWindowStore(kind: database.kind)
     let events = NotifyEvents(
         directory: directory, erasure: SQLErasureStore(), notifications: notifications,
         reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
         chatPushes: ChatPushes(
             message: { [chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))] in try await chat.messagePush($0) },
-            windows: SQLChatPushWindowStore(kind: database.kind), notifications: notifications, store: SQLNotificationStore(),
-            pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now),
+            windows: chatWindows, notifications: notifications, pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now),
         nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 
     service.add(
@@ -64,6 +64,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     // Chat pushes are not kept in the inbox: their texts go after a week (their jobs by then long done), their pace after a day.
     service.retain(RetentionRule("chatpushes", table: "notifications", column: "created_at", defaultDays: 7, condition: "kept = FALSE"))
     service.retain(RetentionRule("chatpace", table: "chat_push_windows", column: "next_at", defaultDays: 1))
+    service.retain(RetentionRule("chatbatches", table: "chat_push_batches", column: "due_at", defaultDays: 1, condition: "state = 'sent'"))
 
     var senders: [PushPlatform: any PushSender] = [:]
     let apns = try APNsSettings(reader: reader)
@@ -92,6 +93,10 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.addServices(
         ReminderWorker(
             database: database, store: reminderStore, directory: directory, notifications: notifications, batch: settings.reminderBatch,
+            poll: settings.reminderPoll, logger: dependencies.logger, now: now))
+    service.addServices(
+        ChatPushWorker(
+            database: database, store: chatWindows, notifications: notifications, batch: settings.reminderBatch,
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     for _ in 0..<settings.push.workers {
         service.addServices(

@@ -15,25 +15,24 @@ struct ChatPushPacingTests {
     func aBurstIsTwoPushes() {
         var window: ChatPushPacing.Window?
         var decisions: [ChatPushPacing.Decision] = []
-        let held = NotificationID()
         for second in 0..<10 {
-            var (decision, next) = pacing.next(window, at: start.addingTimeInterval(Double(second)), mentioned: false)
-            if case .hold = decision { next.pending = held }
+            let (decision, next) = pacing.next(window, at: start.addingTimeInterval(Double(second)), mentioned: false)
             decisions.append(decision)
             window = next
         }
+        let end = start.addingTimeInterval(10)
         #expect(decisions[0] == .pushNow)
-        #expect(decisions[1] == .hold(until: start.addingTimeInterval(10)))
-        #expect(decisions[2...] == (1...8).map { ChatPushPacing.Decision.fold(into: held, more: $0) }[...])
+        #expect(decisions[1] == .hold(until: end, new: true))
+        #expect(decisions.dropFirst(2).allSatisfy { $0 == .hold(until: end, new: false) })
+        #expect(window == ChatPushPacing.Window(nextAt: start.addingTimeInterval(20), heldUntil: end))
     }
 
     @Test("after the held push went, the next message is held to the interval after it; after a quiet spell, it goes at once")
     func thePaceResumes() {
         let (_, first) = pacing.next(nil, at: start, mentioned: false)
-        var (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
-        held.pending = NotificationID()
+        let (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
         let (afterIt, _) = pacing.next(held, at: start.addingTimeInterval(12), mentioned: false)
-        #expect(afterIt == .hold(until: start.addingTimeInterval(20)))
+        #expect(afterIt == .hold(until: start.addingTimeInterval(20), new: true))
         let (quiet, _) = pacing.next(held, at: start.addingTimeInterval(25), mentioned: false)
         #expect(quiet == .pushNow)
     }
@@ -41,8 +40,7 @@ struct ChatPushPacingTests {
     @Test("a message naming the player goes at once within the interval, and leaves the held push as it was")
     func aMentionGoesAtOnce() {
         let (_, first) = pacing.next(nil, at: start, mentioned: false)
-        var (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
-        held.pending = NotificationID()
+        let (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
         let (decision, after) = pacing.next(held, at: start.addingTimeInterval(2), mentioned: true)
         #expect(decision == .pushNow && after == held)
     }
@@ -52,5 +50,12 @@ struct ChatPushPacingTests {
         let pacing = ChatPushPacing(quiet: 0)
         let (_, window) = pacing.next(nil, at: start, mentioned: false)
         #expect(pacing.next(window, at: start, mentioned: false).0 == .pushNow)
+    }
+
+    @Test("a held push shows the latest message and how many more it stands for")
+    func folded() {
+        let text = NotificationText.Text(title: "Chatty Chamois", body: "Mia: see you at 7")
+        #expect(NotificationText.folded(text, more: 0) == text)
+        #expect(NotificationText.folded(text, more: 8).body == "Mia: see you at 7 (+8 more)")
     }
 }

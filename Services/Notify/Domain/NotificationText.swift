@@ -121,12 +121,15 @@ enum NotificationText {
         return Text(title: "Changed: \(game)", body: [when, whereTo].compactMap { $0 }.joined(separator: " "))
     }
 
-    /// A chat message: the room (the sender, for a direct room) as the title, who said what as the
-    /// body, with how many more messages the push stands for.
-    static func chatMessage(_ push: ChatMessagePush, more: Int) -> Text {
+    /// A chat message: the room (the sender, for a direct room) as the title, who said what as the body.
+    static func chatMessage(_ push: ChatMessagePush) -> Text {
         let said = said(push)
-        let body = push.roomKind == .direct ? said : "\(push.senderName): \(said)"
-        return Text(title: push.roomName, body: more > 0 ? "\(body) (+\(more) more)" : body)
+        return Text(title: push.roomName, body: push.roomKind == .direct ? said : "\(push.senderName): \(said)")
+    }
+
+    /// A push that stands for `more` messages besides the one it shows.
+    static func folded(_ text: Text, more: Int) -> Text {
+        more > 0 ? Text(title: text.title, body: "\(text.body) (+\(more) more)") : text
     }
 
     /// A message naming me.

@@ -27,6 +27,7 @@ struct SQLErasureStore: ErasureStore {
             """
         ).run()
         try await sql.raw("DELETE FROM notifications WHERE kept = \(bind: false) AND data LIKE \(bind: sentBy)").run()
+        try await sql.raw("DELETE FROM chat_push_batches WHERE data LIKE \(bind: sentBy)").run()
         for table in ["devices", "notifications", "preferences", "reminders", "people", "chat_push_windows"] {
             try await sql.delete(from: table).where("user_id", .equal, id).run()
         }

@@ -8,8 +8,6 @@ import ServiceStore
 protocol NotificationStore: Sendable {
     /// Keeps each notification in its recipient's inbox; one not `kept` is only what its pushes show.
     func insert(_ notifications: [(InboxNotification, UserID)], kept: Bool, on sql: any SQLDatabase) async throws
-    /// Rewrites notifications not pushed yet (a held-back chat push telling of one more message).
-    func retell(_ ids: [NotificationID], title: String, body: String, data: NotificationData, on sql: any SQLDatabase) async throws
     /// Newest first.
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
     func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
@@ -36,14 +34,6 @@ struct SQLNotificationStore: NotificationStore {
                 ]
             }
             try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns + ["kept"]).rows(rows).run()
-        }
-    }
-
-    func retell(_ ids: [NotificationID], title: String, body: String, data: NotificationData, on sql: any SQLDatabase) async throws {
-        let data = String(decoding: try HuddleJSON.encoder.encode(data), as: UTF8.self)
-        for slice in ids.statementSlices() {
-            try await sql.update("notifications").set("title", to: SQLBind(title)).set("body", to: SQLBind(body))
-                .set("data", to: SQLBind(data)).where("id", .in, SQLBind.group(slice.map(\.description))).run()
         }
     }
 

@@ -62,15 +62,23 @@ enum NotifyMigrations {
         },
         // A game's place, so a move in place is told (`Location` as JSON).
         Migration(version: 5, name: "games keep their place") { _ in ["ALTER TABLE games ADD COLUMN location TEXT"] },
-        // Chat pushes: not kept in the inbox, and paced per player and room (`ChatPushPacing`).
+        // Chat pushes: not kept in the inbox, paced per player and room (`ChatPushPacing`), those held
+        // for the end of a quiet interval gathered per room and due time (`state`: pending, sent).
         Migration(version: 6, name: "chat pushes") { kind in
             [
                 "ALTER TABLE notifications ADD COLUMN kept \(kind.boolean) NOT NULL DEFAULT TRUE",
                 """
                 CREATE TABLE chat_push_windows (
-                    user_id TEXT NOT NULL, room_id TEXT NOT NULL, next_at \(kind.timestamp) NOT NULL, pending_id TEXT,
-                    pending_due \(kind.timestamp), folded INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (user_id, room_id))
+                    user_id TEXT NOT NULL, room_id TEXT NOT NULL, next_at \(kind.timestamp) NOT NULL, held_until \(kind.timestamp),
+                    PRIMARY KEY (user_id, room_id))
                 """,
+                "CREATE INDEX chat_push_windows_held ON chat_push_windows (room_id, held_until)",
+                """
+                CREATE TABLE chat_push_batches (
+                    room_id TEXT NOT NULL, due_at \(kind.timestamp) NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, data TEXT NOT NULL,
+                    messages INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (room_id, due_at))
+                """,
+                "CREATE INDEX chat_push_batches_due ON chat_push_batches (state, due_at)",
             ]
         },
     ]

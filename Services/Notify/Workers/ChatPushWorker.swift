@@ -1,0 +1,42 @@
+import Contracts
+import Foundation
+import Logging
+import ServiceLifecycle
+import ServiceStore
+
+/// Sends the rooms' held chat pushes when their quiet interval ends: in one transaction it takes a
+/// batch due (locked, skipping those another worker holds), writes its players' pushes and marks it
+/// sent, so each goes once however many workers and replicas run and whenever one is killed.
+struct ChatPushWorker: Service {
+    let database: Database
+    let store: any ChatPushWindowStore
+    let notifications: Notifications
+    let batch: Int
+    let poll: Duration
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    func run() async throws {
+        await database.repeatUntilShutdown {
+            do {
+                if try await sendOnce() == batch { return .zero }
+                let next = try await database.read { sql in try await store.nextDue(on: sql) }
+                guard let wait = next?.timeIntervalSince(now()) else { return poll }
+                return max(.zero, min(poll, .milliseconds(Int64(wait * 1000))))
+            } catch {
+                if !Task.isCancelled { logger.warning("chat pushes: \(error)") }
+                return poll
+            }
+        }
+    }
+
+    /// Sends the batches due; answers how many.
+    func sendOnce() async throws -> Int {
+        try await database.transaction { sql in
+            let due = try await store.takeDue(batch, at: now(), on: sql)
+            try await notifications.deliver(
+                due.filter { !$0.1.isEmpty }.map { ChatPushes.planned($0.0, players: $0.1) }, on: sql)
+            return due.count
+        }
+    }
+}
