@@ -161,3 +161,23 @@ func photos(
     let bytes = try await huddle.chatPhoto(message.attachments![0], size: "large")  // a member's token
     _ = (me, team, bytes)
 }
+
+#if canImport(UserNotifications)
+    import UserNotifications
+
+    func registerAnswers() {
+        let going = UNNotificationAction(identifier: RosterStatus.going.rawValue, title: "Going")
+        let maybe = UNNotificationAction(identifier: RosterStatus.maybe.rawValue, title: "Maybe")
+        let notGoing = UNNotificationAction(identifier: RosterStatus.notGoing.rawValue, title: "Not going", options: [.destructive])
+        UNUserNotificationCenter.current().setNotificationCategories([
+            UNNotificationCategory(identifier: "RSVP", actions: [going, maybe, notGoing], intentIdentifiers: [])
+        ])
+    }
+#endif
+
+func answer(_ action: String, userInfo: [AnyHashable: Any], on huddle: HuddleClient) async throws {
+    guard let status = RosterStatus(rawValue: action), let token = userInfo["rsvpToken"] as? String,
+        let game = (userInfo["gameId"] as? String).flatMap(GameID.init)
+    else { return }
+    try await huddle.answer(game, rsvpToken: token, status: status)  // INVALID_TOKEN once the game has started
+}

@@ -42,7 +42,9 @@ struct DemoThroughGatewayTests {
 
     @Test("seeds accounts, places, news, teams and games through the gateway, and adds nothing the second time")
     func seedsOnce() async throws {
-        try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email) { gateway in
+        // Seeding twice and reading it all back is more than one phone sends in a second.
+        let unlimited = ["gateway.ratelimit.rate": "100000", "gateway.ratelimit.burst": "100000"]
+        try await StackTests.withStack(store: .sqlite, adminEmail: DemoData.administrator.email, config: unlimited) { gateway in
             let url = gateway.baseURL
             #expect(
                 await DemoSeed.run(
@@ -113,6 +115,27 @@ struct DemoThroughGatewayTests {
                 $0.contains { $0.category == .joinRequest }
             }
             #expect(inbox.contains { $0.category == .joinRequest && $0.body.contains(DemoData.chloe.name) })
+            // The Kalev Spikers' game asks Bruno for an answer he can give from the push, without a session.
+            let asked = try await poll(every: .milliseconds(250)) {
+                try await gateway.call(NotifyAPI.inbox, query: Query.limit(100), token: bruno.accessToken).decode(InboxPage.self).items
+            } until: {
+                $0.contains { $0.category == .newGame && $0.data.rsvpToken != nil }
+            }
+            let newGame = try #require(asked.first { $0.category == .newGame && $0.data.rsvpToken != nil })
+            let gameID = try #require(newGame.data.gameId), token = try #require(newGame.data.rsvpToken)
+            _ = try await expect(204, gateway.call(GamesAPI.rsvp, gameID, body: RSVPAnswer(token: token, status: .going)))
+            let roster = try await expect(200, gateway.call(GamesAPI.roster, gameID, token: bruno.accessToken)).decode(
+                Page<RosterEntry>.self
+            )
+            .items
+            #expect(roster.contains { $0.name == DemoData.bruno.name && $0.status == .going })
+            // Chloe's word to the team, once though seeded twice.
+            let teamRoom = try #require(
+                try await expect(200, gateway.call(ChatAPI.rooms, query: ChatAPI.roomKind(.team), token: bruno.accessToken))
+                    .decode(Page<ChatRoom>.self).items.first { $0.name == "Kalev Spikers" })
+            let told = try await expect(200, gateway.call(ChatAPI.messages, teamRoom.id, token: bruno.accessToken))
+                .decode(Page<ChatMessage>.self).items
+            #expect(told.map(\.text) == [DemoChat.teamMessage])
         }
     }
 

@@ -111,6 +111,10 @@ enum DemoCatalog {
             }
         }
         let spikers = try await team(chloe, "Kalev Spikers", .volleyball, .public, tallinn)
+        // Bruno plays for the Kalev Spikers (joining first, so games hears of it before their game is
+        // planned): the game asks him for an answer, their chat reaches his phone. Where the join gate
+        // is on, he bought no membership: refused.
+        _ = try await catalog.call(CatalogAPI.joinTeam, spikers.id, token: bruno)
         let harbour = try await team(bruno, "Harbour Volley", .volleyball, .protected, tallinn)
         _ = try await team(bruno, "Old Town Kickers", .soccer, .protected, tallinn)
         _ = try await team(dmitri, "Emajõe Disc Club", .discGolf, .public, tartu, skill: .any)

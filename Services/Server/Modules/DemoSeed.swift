@@ -30,7 +30,9 @@ enum DemoSeed {
             complete =
                 await DemoPictures.seed(mediaURL: media, authURL: auth, catalogURL: catalog, sessions: sessions, logger: logger) && complete
         }
-        if let chat { complete = await DemoChat.seed(chatURL: chat, sessions: sessions, logger: logger) && complete }
+        if let chat {
+            complete = await DemoChat.seed(chatURL: chat, teamRoom: catalog != nil, sessions: sessions, logger: logger) && complete
+        }
         if let chat, let moderation {
             complete = await DemoModeration.seed(chatURL: chat, moderationURL: moderation, sessions: sessions, logger: logger) && complete
         }
