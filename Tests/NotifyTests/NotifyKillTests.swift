@@ -39,7 +39,8 @@ struct NotifyKillTests {
             let builders = [ModuleBuilder.auth]
             try await TestStack.with(builders, store: .sqlite) { auth in
                 let settings = pushSettings.merging([
-                    "notify.db.url": url, "notify.db.pool": "8", "auth.url": auth.url(.auth),
+                    // Chat is not part of this: an address nothing answers, which notify needs to start.
+                    "notify.db.url": url, "notify.db.pool": "8", "auth.url": auth.url(.auth), "chat.url": "http://127.0.0.1:9",
                     "notify.reminders.poll.ms": "50", "notify.push.poll.ms": "50", "notify.push.lease.ms": "2000", "log.level": "critical",
                 ]) { _, new in new }
                 let replicas = try [ServiceProcess("notify", settings: settings), ServiceProcess("notify", settings: settings)]
