@@ -124,7 +124,7 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            path: "Shared/ServiceKit/HTTP", swiftSettings: swiftSettings),
+            path: "Shared/ServiceKit/HTTP", resources: [.copy("Resources/Problems.xcstrings")], swiftSettings: swiftSettings),
         .target(
             name: "ServiceStore",
             dependencies: [
@@ -199,7 +199,7 @@ let package = Package(
                 .configuration, .logging, .nioCore, .nioPosix, .nioHTTP1, .nioFoundationCompat,
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Mustache", package: "swift-mustache"),
             ],
-            path: "Services/Auth", exclude: ["README.md"], swiftSettings: swiftSettings),
+            path: "Services/Auth", exclude: ["README.md"], resources: [.copy("Resources/Mails.xcstrings")], swiftSettings: swiftSettings),
         .target(
             name: "CatalogService",
             dependencies: [
@@ -237,7 +237,8 @@ let package = Package(
                 .hummingbird, .sqlKit, .configuration, .logging, .nioCore,
                 .nioFoundationCompat, .serviceLifecycle, .asyncHTTPClient, .httpTypes, .nioHTTP1, .jwtKit, .crypto, .nioSSL,
             ],
-            path: "Services/Notify", exclude: ["README.md"], swiftSettings: swiftSettings),
+            path: "Services/Notify", exclude: ["README.md"], resources: [.copy("Resources/Notifications.xcstrings")],
+            swiftSettings: swiftSettings),
         .target(
             name: "BettingService",
             dependencies: [
@@ -313,7 +314,8 @@ let package = Package(
                 .effects,
                 "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService",
                 "SearchService", "BettingService",
-                "ChatService", "NotifyService", "PurchasesService", "ModerationService", "MediaService", "ProviderStandIns", "ServiceClients",
+                "ChatService", "NotifyService", "PurchasesService", "ModerationService", "MediaService", "ProviderStandIns",
+                "ServiceClients",
                 .contracts,
                 "DeploymentCheck", .asyncHTTPClient, .configuration,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
@@ -364,7 +366,8 @@ let package = Package(
             name: "HuddleBench",
             dependencies: [
                 .effects,
-                "HuddleModules", "MediaService", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore, .nioHTTP1,
+                "HuddleModules", "MediaService", "ModuleLauncher", "ServiceKitTesting", "ProviderStandIns", .asyncHTTPClient, .nioCore,
+                .nioHTTP1,
                 .nioConcurrencyHelpers,
                 .nioPosix, .nioWebSocket,
                 .nioFoundationCompat, "ServiceHTTP", "ServiceStore", .serverContracts, .contracts, .configuration, .logging, .sqlKit,
@@ -452,7 +455,9 @@ let package = Package(
             path: "Tests/ModerationTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "MediaTests",
-            dependencies: ["MediaService", "ServiceKitTesting", "ServiceStore", "ServiceFeatures", "ServiceHTTP", .contracts, .crypto, .logging],
+            dependencies: [
+                "MediaService", "ServiceKitTesting", "ServiceStore", "ServiceFeatures", "ServiceHTTP", .contracts, .crypto, .logging,
+            ],
             path: "Tests/MediaTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "PurchasesTests",
@@ -494,7 +499,8 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 .effects,
-                "HuddleModules", "MediaService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts, .serverContracts,
+                "HuddleModules", "MediaService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts,
+                .serverContracts,
                 "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,

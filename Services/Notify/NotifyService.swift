@@ -34,8 +34,14 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let deviceStore = SQLDeviceStore(), preferenceStore = SQLPreferenceStore(), pushes = SQLPushJobStore(kind: database.kind)
     let pushesQueued = Doorbell(channel: PushWorker.queuedChannel, database: database, logger: dependencies.logger)
     service.addServices(pushesQueued)
+    guard !TextCatalogue.notifications.isEmpty else {
+        throw MissingConfiguration(
+            key: "notify texts", hint: "Notifications.xcstrings, in the NotifyService resources beside the executable, could not be read")
+    }
+    let directory = SQLDirectoryStore()
     let notifications = Notifications(
-        database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, pushes: pushes,
+        database: database, store: SQLNotificationStore(), devices: deviceStore, preferences: preferenceStore, directory: directory,
+        pushes: pushes,
         pushLifetime: settings.pushLifetime, pushesQueued: pushesQueued,
         answerToken: { [credential = dependencies.credential] player, answers in
             guard let credential else { return nil }
@@ -43,7 +49,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         }, now: now)
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
-    let directory = SQLDirectoryStore(), reminderStore = SQLReminderStore(kind: database.kind)
+    let reminderStore = SQLReminderStore(kind: database.kind)
     let chatWindows = SQLChatPushWindowStore(kind: database.kind)
     let events = NotifyEvents(
         directory: directory, erasure: SQLErasureStore(), notifications: notifications,

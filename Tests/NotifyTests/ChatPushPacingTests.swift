@@ -54,7 +54,7 @@ struct ChatPushPacingTests {
 
     @Test("a held push shows the latest message and how many more it stands for")
     func folded() {
-        let text = NotificationText.Text(title: "Chatty Chamois", body: "Mia: see you at 7")
+        let text = NotificationText.Texts { _ in NotificationText.Text(title: "Chatty Chamois", body: "Mia: see you at 7") }
         #expect(NotificationText.folded(text, more: 0) == text)
         #expect(NotificationText.folded(text, more: 8).body == "Mia: see you at 7 (+8 more)")
     }

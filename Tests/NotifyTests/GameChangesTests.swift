@@ -40,7 +40,7 @@ struct GameChangesTests {
         #expect(planned.category == .gameChanged)
         #expect(planned.data.startsAt == moved.startsAt && planned.data.previousStartsAt == start && planned.data.location == nil)
         // 1.8e9 s is 15 January 2027, 10:00 in Tallinn (UTC+2).
-        #expect(planned.text.body == "Moved from Fri 15 Jan, 10:00 to Sat 16 Jan, 10:00.", "\(planned.text.body)")
+        #expect(planned.text.body == "Moved from Fri 15 Jan at 10:00 to Sat 16 Jan at 10:00.", "\(planned.text.body)")
     }
 
     @Test func aPlaceMovesWhenItIsMoreThanAFewStepsAway() throws {

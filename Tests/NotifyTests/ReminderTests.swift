@@ -167,7 +167,7 @@ struct ReminderScheduleTests {
                     database: harness.store, store: SQLReminderStore(kind: .postgres), directory: SQLDirectoryStore(),
                     notifications: Notifications(
                         database: harness.store, store: SQLNotificationStore(), devices: SQLDeviceStore(),
-                        preferences: SQLPreferenceStore(),
+                        preferences: SQLPreferenceStore(), directory: SQLDirectoryStore(),
                         pushes: SQLPushJobStore(kind: .postgres), pushLifetime: 3600, pushesQueued: nil, answerToken: { _, _ in nil },
                         now: Date.init),
                     batch: batch, poll: .seconds(1), logger: .quiet("reminders"), now: Date.init)

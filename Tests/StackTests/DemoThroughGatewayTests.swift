@@ -129,6 +129,10 @@ struct DemoThroughGatewayTests {
             )
             .items
             #expect(roster.contains { $0.name == DemoData.bruno.name && $0.status == .going })
+            // Dmitri reads Huddle in Estonian.
+            let dmitri = try await gateway.value(
+                AuthAPI.login, body: LoginRequest(email: DemoData.dmitri.email, password: DemoData.dmitri.password))
+            #expect(try await gateway.value(AuthAPI.me, token: dmitri.accessToken).locale == "et")
             // Chloe's word to the team, once though seeded twice.
             let teamRoom = try #require(
                 try await expect(200, gateway.call(ChatAPI.rooms, query: ChatAPI.roomKind(.team), token: bruno.accessToken))

@@ -245,6 +245,35 @@ struct NotifyThroughGatewayTests {
         }
     }
 
+    @Test(
+        "an Estonian player's new-game push and inbox read Estonian, with the time in the game's zone; an English one's English",
+        StackTests.embeddedOnly, arguments: StackTests.stores)
+    func inTheirLanguage(store: TestStore) async throws {
+        try await Self.withTeam(store, "Keelte Klubi", players: ["Eeva Eesti", "Ian English"]) { standIn, manager, team, players, phones in
+            let me = try await players[0].send(AuthAPI.updateMe, body: UpdateProfileRequest(locale: "et"))
+            #expect(me.locale == "et")
+            // Notify learns the language from auth's profile event before the game is planned.
+            try await Task.sleep(for: .milliseconds(500))
+            let kickoff = Date().addingTimeInterval(5 * 86_400).wholeSeconds
+            _ = try await manager.send(
+                GamesAPI.createGame, body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: kickoff, timeZone: "Europe/Tallinn"))
+            let estonian = try #require(try await standIn.pushes("apns", to: phones[0], reaching: 1).first)
+            #expect(estonian.payload.contains("Uus mäng: Keelte Klubi") && estonian.payload.contains("Kas tuled?"), "\(estonian.payload)")
+            let english = try #require(try await standIn.pushes("apns", to: phones[1], reaching: 1).first)
+            #expect(english.payload.contains("New game: Keelte Klubi"))
+            let inbox = try await players[0].send(NotifyAPI.inbox).items
+            #expect(inbox.first?.title == "Uus mäng: Keelte Klubi")
+            // A locale Huddle does not write reads English; a tag that is no language tag is refused.
+            #expect(try await players[1].send(AuthAPI.updateMe, body: UpdateProfileRequest(locale: "fi-FI")).locale == "fi-FI")
+            do {
+                _ = try await players[1].send(AuthAPI.updateMe, body: UpdateProfileRequest(locale: "not a tag"))
+                Issue.record("a locale that is no language tag was taken")
+            } catch let error as HuddleError {
+                #expect(error.status == 422)
+            }
+        }
+    }
+
     /// A stack pushing to the stand-ins, and a manager's team that `players` joined, each with an
     /// iPhone: `body` gets the stand-in (to read what each phone received), the manager, the team, the
     /// players and their phones' tokens.

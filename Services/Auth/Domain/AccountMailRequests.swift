@@ -72,7 +72,9 @@ struct AccountMailRequests: Sendable {
                 hash: RefreshToken.hash(token), user: user.id, purpose: .passwordReset, at: now,
                 expiresAt: now.addingTimeInterval(resetLifetime), on: sql)
             try await queue.enqueue(
-                mails.passwordReset(name: user.name, link: "\(resetPage)?token=\(token)", token: token, minutes: Int(resetLifetime / 60)),
+                mails.passwordReset(
+                    name: user.name, link: "\(resetPage)?token=\(token)", token: token, minutes: Int(resetLifetime / 60),
+                    in: Language(tag: user.locale)),
                 to: MailAddress(user.email, name: user.name), on: sql)
         case .emailChange:
             // Taken by another account: nothing is sent, and the asker was answered as for a free one.
@@ -83,7 +85,8 @@ struct AccountMailRequests: Sendable {
                 hash: RefreshToken.hash(token), user: user.id, purpose: .emailChange, newEmail: request.email, at: now,
                 expiresAt: now.addingTimeInterval(EmailAddresses.tokenLifetime), on: sql)
             try await queue.enqueue(
-                mails.confirmNewAddress(name: user.name, link: "\(verifyPage)?token=\(token)", token: token),
+                mails.confirmNewAddress(
+                    name: user.name, link: "\(verifyPage)?token=\(token)", token: token, in: Language(tag: user.locale)),
                 to: MailAddress(request.email, name: user.name), on: sql)
         case .emailVerification:
             // Asked for by the signed-in owner of the address, so decided at once (`EmailAddresses.resend`).

@@ -29,7 +29,7 @@ struct EmailAddresses: Sendable {
             hash: RefreshToken.hash(token), user: user.id, purpose: .emailVerification, at: now,
             expiresAt: now.addingTimeInterval(Self.tokenLifetime), on: sql)
         try await queue.enqueue(
-            mails.verifyAddress(name: user.name, link: "\(verifyPage)?token=\(token)", token: token),
+            mails.verifyAddress(name: user.name, link: "\(verifyPage)?token=\(token)", token: token, in: Language(tag: user.locale)),
             to: MailAddress(user.email, name: user.name), on: sql)
     }
 
@@ -78,7 +78,8 @@ struct EmailAddresses: Sendable {
         try await database.transaction { sql in
             try await requests.admit(email: email, client: client, on: sql)
             try await queue.enqueue(
-                mails.addressChanging(name: user.name, newAddress: email), to: MailAddress(user.email, name: user.name), on: sql)
+                mails.addressChanging(name: user.name, newAddress: email, in: Language(tag: user.locale)),
+                to: MailAddress(user.email, name: user.name), on: sql)
             try await requests.decideLater(PendingAccountMail(purpose: .emailChange, email: email, user: user.id), on: sql)
         }
     }

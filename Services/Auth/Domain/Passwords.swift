@@ -44,7 +44,9 @@ struct Passwords: Sendable {
             // The token came to the address: it is proven.
             try await users.verifyEmail(of: changed.id, changingTo: nil, at: at, on: sql)
             try await attempts.clear(email: changed.email, on: sql)
-            try await queue.enqueue(mails.passwordChanged(name: changed.name), to: MailAddress(changed.email, name: changed.name), on: sql)
+            try await queue.enqueue(
+                mails.passwordChanged(name: changed.name, in: Language(tag: changed.locale)),
+                to: MailAddress(changed.email, name: changed.name), on: sql)
             return (changed, try await sessions.revokeAll(of: changed.id, at: at, on: sql))
         }
         for session in ended { await accounts.verifier.revoke(session, revokedAt: at) }
@@ -65,7 +67,9 @@ struct Passwords: Sendable {
         let updated = user
         let ended = try await database.transaction { sql in
             try await users.setPasswordHash(hash, of: updated.id, on: sql)
-            try await queue.enqueue(mails.passwordChanged(name: updated.name), to: MailAddress(updated.email, name: updated.name), on: sql)
+            try await queue.enqueue(
+                mails.passwordChanged(name: updated.name, in: Language(tag: updated.locale)),
+                to: MailAddress(updated.email, name: updated.name), on: sql)
             return try await sessions.revokeAll(of: updated.id, except: session, at: at, on: sql)
         }
         for ended in ended { await accounts.verifier.revoke(ended, revokedAt: at) }

@@ -10,7 +10,8 @@ struct ProfileEvents: Sendable {
 
     func published(_ user: User, on sql: any SQLDatabase) async throws {
         try await outbox.append(
-            AuthEvent.profileChanged, aggregateID: user.id.description, payload: AuthEvent.ProfileChanged(profile: user.publicProfile),
+            AuthEvent.profileChanged, aggregateID: user.id.description,
+            payload: AuthEvent.ProfileChanged(profile: user.publicProfile, locale: user.locale),
             on: sql)
     }
 

@@ -59,6 +59,7 @@ struct Profiles: Sendable {
                 var seen = Set<Sport>()
                 user.sports = sports.filter { seen.insert($0).inserted }
             }
+            if let locale = body.locale { user.locale = locale }
             try await users.update(user, on: sql)
             try await events.published(user, on: sql)
             return (user.myProfile, before.flatMap { $0.mediaId == user.picture?.mediaId ? nil : $0.mediaId })

@@ -25,12 +25,15 @@ struct User: Sendable, Equatable {
     var emailVerifiedAt: Date? = nil
     /// The picture uploaded to media; `pictureUrl` is then its medium size.
     var picture: AttachedPicture? = nil
+    /// BCP 47, as the member set it (`Language(tag:)` reads it).
+    var locale: String? = nil
 
     init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], passwordHash: String?, facebookID: String?,
         appleID: String? = nil, appleRefreshToken: String? = nil, appleEmailForwarding: Bool? = nil, roles: Set<Role>, createdAt: Date,
-        emailVerifiedAt: Date? = nil, googleID: String? = nil, picture: AttachedPicture? = nil
+        emailVerifiedAt: Date? = nil, googleID: String? = nil, picture: AttachedPicture? = nil, locale: String? = nil
     ) {
+        self.locale = locale
         self.picture = picture
         self.emailVerifiedAt = emailVerifiedAt
         self.googleID = googleID
@@ -52,7 +55,7 @@ struct User: Sendable, Equatable {
     var myProfile: MyProfile {
         .init(
             id: id, email: email, name: name, pictureUrl: pictureUrl, sports: sports, emailVerified: emailVerifiedAt != nil,
-            picture: picture?.sizes)
+            picture: picture?.sizes, locale: locale)
     }
     var sessionUser: SessionUser { .init(id: id, email: email, name: name, pictureUrl: pictureUrl) }
 }

@@ -1,44 +1,75 @@
+import Contracts
 import Foundation
 import Mustache
 import ServiceFeatures
+import ServiceHTTP
 
-/// The mails auth sends, as Mustache templates in a text version (`{{{ }}}`: as written) and an HTML
-/// version (`{{ }}` escapes)
-/// of each, parsed once at start so a template that does not parse stops auth with the parser's error.
-/// In the source rather than in resource files, as the console's pages are, so every executable that
-/// runs auth carries them.
+/// The mails auth sends, in the language of the member they go to: their words from
+/// `Resources/Mails.xcstrings` (a String Catalog, as translators edit an app's), laid out by two
+/// Mustache templates, a text version (`{{{ }}}`: as written) and an HTML one (`{{ }}` escapes) for a
+/// mail with a link and for a notice. Both are parsed once at start, and auth refuses to start
+/// without its words, so a template or catalogue that does not load stops it with the reason.
 struct AccountMails: Sendable {
     private let library: MustacheLibrary
+    private let words: TextCatalogue
 
     init() throws {
         var library = MustacheLibrary()
         for (name, text) in Self.templates { try library.register(text, named: name) }
         self.library = library
+        words = TextCatalogue(contentsOf: Bundle.module.url(forResource: "Mails", withExtension: "xcstrings"))
+        guard !words.isEmpty else {
+            throw MissingConfiguration(
+                key: "auth mails", hint: "Mails.xcstrings, in the AuthService resources beside the executable, could not be read")
+        }
     }
 
     /// The reset link and the token itself (for an app that asks for it to be pasted).
-    func passwordReset(name: String, link: String, token: String, minutes: Int) -> MailContent {
-        render("passwordReset", subject: "Reset your Huddle password", ["name": name, "link": link, "token": token, "minutes": minutes])
+    func passwordReset(name: String, link: String, token: String, minutes: Int, in language: Language) -> MailContent {
+        linked("passwordReset", name: name, link: link, token: token, closing: [minutes], language)
     }
 
     /// Told after a reset or a change, so an owner who did not make it knows at once.
-    func passwordChanged(name: String) -> MailContent {
-        render("passwordChanged", subject: "Your Huddle password was changed", ["name": name])
+    func passwordChanged(name: String, in language: Language) -> MailContent {
+        notice("passwordChanged", name: name, body: [], language)
     }
 
     /// The link (and token) that proves the address an account registered with.
-    func verifyAddress(name: String, link: String, token: String) -> MailContent {
-        render("verifyAddress", subject: "Confirm your email for Huddle", ["name": name, "link": link, "token": token])
+    func verifyAddress(name: String, link: String, token: String, in language: Language) -> MailContent {
+        linked("verifyAddress", name: name, link: link, token: token, language)
     }
 
     /// To a new address: the link (and token) that moves the account there.
-    func confirmNewAddress(name: String, link: String, token: String) -> MailContent {
-        render("confirmNewAddress", subject: "Confirm your new email for Huddle", ["name": name, "link": link, "token": token])
+    func confirmNewAddress(name: String, link: String, token: String, in language: Language) -> MailContent {
+        linked("confirmNewAddress", name: name, link: link, token: token, language)
     }
 
     /// To the old address, when a move to another is asked for.
-    func addressChanging(name: String, newAddress: String) -> MailContent {
-        render("addressChanging", subject: "Your Huddle email is being changed", ["name": name, "newAddress": newAddress])
+    func addressChanging(name: String, newAddress: String, in language: Language) -> MailContent {
+        notice("addressChanging", name: name, body: [newAddress], language)
+    }
+
+    private func linked(
+        _ mail: String, name: String, link: String, token: String, closing: [any CVarArg] = [], _ language: Language
+    ) -> MailContent {
+        render(
+            "linked", subject: words.text("\(mail).subject", language),
+            [
+                "greeting": words.text("greeting", language, [name]), "intro": words.text("\(mail).intro", language), "link": link,
+                "button": words.text("\(mail).button", language), "code": words.text("code", language, [token]),
+                "closing": words.text("\(mail).closing", language, closing), "signature": words.text("signature", language),
+                "lang": language.rawValue,
+            ])
+    }
+
+    private func notice(_ mail: String, name: String, body: [any CVarArg], _ language: Language) -> MailContent {
+        render(
+            "notice", subject: words.text("\(mail).subject", language),
+            [
+                "greeting": words.text("greeting", language, [name]), "body": words.text("\(mail).body", language, body),
+                "closing": words.text("\(mail).closing", language), "signature": words.text("signature", language),
+                "lang": language.rawValue,
+            ])
     }
 
     private func render(_ template: String, subject: String, _ values: [String: Any]) -> MailContent {
@@ -50,120 +81,48 @@ struct AccountMails: Sendable {
     private static let templates = [
         ("layoutHTML", layout),
         (
-            "verifyAddressText",
+            "linkedText",
             """
-            Hi {{{name}}},
+            {{{greeting}}}
 
-            Welcome to Huddle. To confirm this is your address, open:
-
-            {{{link}}}
-
-            or enter this code in the app: {{{token}}}
-
-            If you did not make a Huddle account, ignore this mail.
-            """
-        ),
-        (
-            "verifyAddressHTML",
-            """
-            {{<layoutHTML}}{{$body}}
-            <p>Hi {{name}},</p>
-            <p>Welcome to Huddle. Confirm this is your address:</p>
-            <p><a href="{{link}}">Confirm my email</a></p>
-            <p>Or enter this code in the app: <code>{{token}}</code></p>
-            <p>If you did not make a Huddle account, ignore this mail.</p>
-            {{/body}}{{/layoutHTML}}
-            """
-        ),
-        (
-            "confirmNewAddressText",
-            """
-            Hi {{{name}}},
-
-            To make this the address of your Huddle account, open:
+            {{{intro}}}
 
             {{{link}}}
 
-            or enter this code in the app: {{{token}}}
+            {{{code}}}
 
-            Until then your account keeps its old address. If you did not ask, ignore this mail.
+            {{{closing}}}
             """
         ),
         (
-            "confirmNewAddressHTML",
+            "linkedHTML",
             """
             {{<layoutHTML}}{{$body}}
-            <p>Hi {{name}},</p>
-            <p>To make this the address of your Huddle account:</p>
-            <p><a href="{{link}}">Confirm my new email</a></p>
-            <p>Or enter this code in the app: <code>{{token}}</code></p>
-            <p>Until then your account keeps its old address. If you did not ask, ignore this mail.</p>
+            <p>{{greeting}}</p>
+            <p>{{intro}}</p>
+            <p><a href="{{link}}">{{button}}</a></p>
+            <p>{{code}}</p>
+            <p>{{closing}}</p>
             {{/body}}{{/layoutHTML}}
             """
         ),
         (
-            "addressChangingText",
+            "noticeText",
             """
-            Hi {{{name}}},
+            {{{greeting}}}
 
-            Someone signed in to your Huddle account asked to move it to {{{newAddress}}}. It moves once that
-            address confirms. If this was not you, change your password at once.
+            {{{body}}}
+
+            {{{closing}}}
             """
         ),
         (
-            "addressChangingHTML",
+            "noticeHTML",
             """
             {{<layoutHTML}}{{$body}}
-            <p>Hi {{name}},</p>
-            <p>Someone signed in to your Huddle account asked to move it to <strong>{{newAddress}}</strong>. It moves once
-            that address confirms.</p>
-            <p>If this was not you, change your password at once.</p>
-            {{/body}}{{/layoutHTML}}
-            """
-        ),
-        (
-            "passwordResetText",
-            """
-            Hi {{{name}}},
-
-            Someone asked to reset the password of your Huddle account. To choose a new one, open:
-
-            {{{link}}}
-
-            or enter this code in the app: {{{token}}}
-
-            It works once, for {{{minutes}}} minutes. If you did not ask, ignore this mail: your password stays as it is.
-            """
-        ),
-        (
-            "passwordResetHTML",
-            """
-            {{<layoutHTML}}{{$body}}
-            <p>Hi {{name}},</p>
-            <p>Someone asked to reset the password of your Huddle account.</p>
-            <p><a href="{{link}}">Choose a new password</a></p>
-            <p>Or enter this code in the app: <code>{{token}}</code></p>
-            <p>It works once, for {{minutes}} minutes. If you did not ask, ignore this mail: your password stays as it is.</p>
-            {{/body}}{{/layoutHTML}}
-            """
-        ),
-        (
-            "passwordChangedText",
-            """
-            Hi {{{name}}},
-
-            The password of your Huddle account was just changed, and every other device was signed out.
-
-            If this was not you, reset your password from the app's sign-in screen at once.
-            """
-        ),
-        (
-            "passwordChangedHTML",
-            """
-            {{<layoutHTML}}{{$body}}
-            <p>Hi {{name}},</p>
-            <p>The password of your Huddle account was just changed, and every other device was signed out.</p>
-            <p>If this was not you, reset your password from the app's sign-in screen at once.</p>
+            <p>{{greeting}}</p>
+            <p>{{body}}</p>
+            <p>{{closing}}</p>
             {{/body}}{{/layoutHTML}}
             """
         ),
@@ -171,10 +130,10 @@ struct AccountMails: Sendable {
 
     private static let layout = """
         <!doctype html>
-        <html><head><meta charset="utf-8"><title>{{subject}}</title></head>
+        <html lang="{{lang}}"><head><meta charset="utf-8"><title>{{subject}}</title></head>
         <body style="font-family: -apple-system, Helvetica, Arial, sans-serif; line-height: 1.5; color: #1c1c1e">
         {{$body}}{{/body}}
-        <p style="color: #8e8e93; font-size: 12px">Huddle</p>
+        <p style="color: #8e8e93; font-size: 12px">{{signature}}</p>
         </body></html>
         """
 }

@@ -154,5 +154,7 @@ enum AuthMigrations {
         },
         // The picture uploaded to media (`AttachedPicture` as JSON): the upload and its sizes' URLs.
         Migration(version: 22, name: "uploaded pictures") { _ in ["ALTER TABLE users ADD COLUMN picture TEXT"] },
+        // The language the member is written to in (BCP 47).
+        Migration(version: 23, name: "locale") { _ in ["ALTER TABLE users ADD COLUMN locale TEXT"] },
     ]
 }

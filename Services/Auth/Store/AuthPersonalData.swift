@@ -12,13 +12,13 @@ enum AuthPersonalData {
             columns: [
                 .text("user_id"), .text("email"), .text("name"), .text("picture_url"), .text("sports"), .text("roles"),
                 .time("created_at"), .boolean("has_password"), .text("facebook_id"), .text("apple_id"), .boolean("apple_email_forwarding"),
-                .text("google_id"), .time("email_verified_at"),
+                .text("google_id"), .time("email_verified_at"), .text("locale"),
             ]
         ) { user in
             """
             SELECT id AS user_id, email, name, picture_url, sports, roles, created_at,
             CASE WHEN password_hash IS NULL THEN FALSE ELSE TRUE END AS has_password, facebook_id, apple_id, apple_email_forwarding,
-            google_id, email_verified_at
+            google_id, email_verified_at, locale
             FROM users WHERE id = \(bind: user.description)
             """
         },

@@ -30,7 +30,7 @@ protocol UserStore: Sendable {
 struct SQLUserStore: UserStore {
     static let columns = [
         "id", "email", "name", "picture_url", "sports", "password_hash", "facebook_id", "apple_id", "apple_refresh_token",
-        "apple_email_forwarding", "roles", "created_at", "email_verified_at", "google_id", "picture",
+        "apple_email_forwarding", "roles", "created_at", "email_verified_at", "google_id", "picture", "locale",
     ]
 
     func insert(_ user: User, on sql: any SQLDatabase) async throws {
@@ -45,7 +45,8 @@ struct SQLUserStore: UserStore {
                 SQLBind(user.sports.storedList), SQLBind(user.passwordHash), SQLBind(user.facebookID), SQLBind(user.appleID),
                 SQLBind(user.appleRefreshToken), SQLBind(user.appleEmailForwarding),
                 SQLBind(user.roles.sorted { $0.rawValue < $1.rawValue }.storedList), SQLBind(user.createdAt),
-                SQLBind(user.emailVerifiedAt), SQLBind(user.googleID), SQLBind(try user.picture.map(StoredJSON.text))
+                SQLBind(user.emailVerifiedAt), SQLBind(user.googleID), SQLBind(try user.picture.map(StoredJSON.text)),
+                SQLBind(user.locale)
             )
             .ignoringConflicts().returning("id").all()
         if inserted.isEmpty { throw AuthError.emailTaken }
@@ -69,6 +70,7 @@ struct SQLUserStore: UserStore {
             .set("picture_url", to: SQLBind(user.pictureUrl))
             .set("picture", to: SQLBind(try user.picture.map(StoredJSON.text)))
             .set("sports", to: SQLBind(user.sports.storedList))
+            .set("locale", to: SQLBind(user.locale))
             .set("facebook_id", to: SQLBind(user.facebookID))
             .set("apple_id", to: SQLBind(user.appleID))
             .set("google_id", to: SQLBind(user.googleID))
@@ -134,6 +136,7 @@ struct SQLUserStore: UserStore {
             roles: Set(try row.enumList("roles") as [Role]),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             emailVerifiedAt: try row.decode(column: "email_verified_at", as: Date?.self),
-            googleID: try row.decode(column: "google_id", as: String?.self), picture: try row.json("picture", as: AttachedPicture.self))
+            googleID: try row.decode(column: "google_id", as: String?.self), picture: try row.json("picture", as: AttachedPicture.self),
+            locale: try row.decode(column: "locale", as: String?.self))
     }
 }

@@ -44,7 +44,7 @@ struct ChatPushes: Sendable {
         try await notifications.deliver(now.filter { !$0.recipients.isEmpty }, on: sql)
         try await windows.save(changed, in: push.roomId, on: sql)
         for due in held.sorted() {
-            try await windows.hold(ChatPushBatch(room: push.roomId, due: due, title: text.title, body: text.body, data: data), on: sql)
+            try await windows.hold(ChatPushBatch(room: push.roomId, due: due, texts: text, data: data), on: sql)
         }
     }
 
@@ -52,7 +52,7 @@ struct ChatPushes: Sendable {
     static func planned(_ batch: ChatPushBatch, players: [UserID]) -> Planned {
         Planned(
             recipients: players, category: .chatMessage,
-            text: NotificationText.folded(NotificationText.Text(title: batch.title, body: batch.body), more: batch.messages - 1),
+            text: NotificationText.folded(batch.texts, more: batch.messages - 1),
             data: batch.data,
             kept: false)
     }

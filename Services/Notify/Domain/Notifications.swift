@@ -8,7 +8,7 @@ import ServiceStore
 struct Planned: Equatable, Sendable {
     var recipients: [UserID]
     var category: NotificationCategory
-    var text: NotificationText.Text
+    var text: NotificationText.Texts
     var data: NotificationData
     /// Pushed at once (`apns-priority` 10); otherwise when the phone sees fit (5).
     var urgent = true
@@ -37,6 +37,8 @@ struct Notifications: Sendable {
     let store: any NotificationStore
     let devices: any DeviceStore
     let preferences: any PreferenceStore
+    /// The language each recipient reads (from auth's profile events).
+    let directory: any DirectoryStore
     let pushes: any PushJobStore
     let pushLifetime: TimeInterval
     /// Rung with the commit of new push jobs, so the push workers send them at once.
@@ -62,7 +64,9 @@ struct Notifications: Sendable {
         for (category, same) in Dictionary(grouping: plans, by: \.category) {
             muted[category] = try await preferences.mutedUsers(Array(Set(same.flatMap(\.recipients))), category: category, on: sql)
         }
-        let devicesOf = try await devices.devices(of: Array(Set(plans.flatMap(\.recipients))), on: sql)
+        let everyone = Array(Set(plans.flatMap(\.recipients)))
+        let devicesOf = try await devices.devices(of: everyone, on: sql)
+        let languages = try await directory.languages(of: everyone, on: sql)
         let trace = CarriedTrace.recorded
         var inbox: [(InboxNotification, UserID)] = [], pushOnly: [(InboxNotification, UserID)] = []
         var jobs: [PushJob] = [], written: [[UserID: NotificationID]] = []
@@ -73,8 +77,9 @@ struct Notifications: Sendable {
                 var data = planned.data
                 if let answers = planned.answers, answers.kickoff > at { data.rsvpToken = try await answerToken(user, answers) }
                 // One not kept is written as read: the badge counts only the inbox.
+                let text = planned.text[languages[user] ?? .en]
                 let notification = InboxNotification(
-                    id: .timeOrdered(at: at), category: planned.category, title: planned.text.title, body: planned.text.body,
+                    id: .timeOrdered(at: at), category: planned.category, title: text.title, body: text.body,
                     data: data, createdAt: at, readAt: planned.kept ? nil : at)
                 if planned.kept { inbox.append((notification, user)) } else { pushOnly.append((notification, user)) }
                 ids[user] = notification.id

@@ -32,7 +32,8 @@ struct NotifyEvents: Sendable {
     static let handlers = EventHandlers<Step> { on in
         on.on(AuthEvent.profileChanged) { changed, _ in
             { notify, sql in
-                try await notify.directory.setName(changed.profile.name, of: changed.profile.id, on: sql)
+                try await notify.directory.setProfile(
+                    name: changed.profile.name, locale: changed.locale, of: changed.profile.id, on: sql)
                 return []
             }
         }

@@ -9,8 +9,7 @@ import ServiceStore
 struct ChatPushBatch: Equatable, Sendable {
     var room: RoomID
     var due: Date
-    var title: String
-    var body: String
+    var texts: NotificationText.Texts
     var data: NotificationData
     /// How many messages it tells of (the latest shown).
     var messages = 1
@@ -65,20 +64,20 @@ struct SQLChatPushWindowStore: ChatPushWindowStore {
 
     func hold(_ batch: ChatPushBatch, on sql: any SQLDatabase) async throws -> Int {
         let data = String(decoding: try HuddleJSON.encoder.encode(batch.data), as: UTF8.self)
-        return try await sql.insert(into: "chat_push_batches").columns("room_id", "due_at", "title", "body", "data", "messages", "state")
+        let texts = String(decoding: try HuddleJSON.encoder.encode(batch.texts), as: UTF8.self)
+        return try await sql.insert(into: "chat_push_batches").columns("room_id", "due_at", "texts", "data", "messages", "state")
             .values(
-                SQLBind(batch.room.description), SQLBind(batch.due), SQLBind(batch.title), SQLBind(batch.body), SQLBind(data), SQLBind(1),
-                SQLBind("pending")
+                SQLBind(batch.room.description), SQLBind(batch.due), SQLBind(texts), SQLBind(data), SQLBind(1), SQLBind("pending")
             )
             .onConflict(with: ["room_id", "due_at"]) {
-                $0.set(excludedValueOf: "title").set(excludedValueOf: "body").set(excludedValueOf: "data")
+                $0.set(excludedValueOf: "texts").set(excludedValueOf: "data")
                     .set("messages", to: SQLRaw("chat_push_batches.messages + 1"))
             }
             .returning("messages").first()?.decode(column: "messages", as: Int.self) ?? 1
     }
 
     func takeDue(_ limit: Int, at now: Date, on sql: any SQLDatabase) async throws -> [(ChatPushBatch, [UserID])] {
-        var query = sql.select().columns("room_id", "due_at", "title", "body", "data", "messages").from("chat_push_batches")
+        var query = sql.select().columns("room_id", "due_at", "texts", "data", "messages").from("chat_push_batches")
             .where("state", .equal, SQLBind("pending")).where("due_at", .lessThanOrEqual, SQLBind(now)).orderBy("due_at").limit(limit)
         if kind == .postgres { query = query.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) }
         var taken: [(ChatPushBatch, [UserID])] = []
@@ -86,7 +85,8 @@ struct SQLChatPushWindowStore: ChatPushWindowStore {
             let data = try row.decode(column: "data", as: String.self)
             let batch = ChatPushBatch(
                 room: try row.typedID("room_id"), due: try row.decode(column: "due_at", as: Date.self),
-                title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
+                texts: try HuddleJSON.decoder.decode(
+                    NotificationText.Texts.self, from: Data(try row.decode(column: "texts", as: String.self).utf8)),
                 data: try HuddleJSON.decoder.decode(NotificationData.self, from: Data(data.utf8)),
                 messages: try row.decode(column: "messages", as: Int.self))
             let room = SQLBind(batch.room.description), due = SQLBind(batch.due)

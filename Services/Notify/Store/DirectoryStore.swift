@@ -7,7 +7,11 @@ import ServiceStore
 /// needs and who manages or organises what.
 protocol DirectoryStore: Sendable {
     func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws
+    /// The name and language a profile event gives (a language not set leaves the one known).
+    func setProfile(name: String, locale: String?, of user: UserID, on sql: any SQLDatabase) async throws
     func name(of user: UserID, on sql: any SQLDatabase) async throws -> String?
+    /// The language each of `users` reads; English for one who chose none.
+    func languages(of users: [UserID], on sql: any SQLDatabase) async throws -> [UserID: Language]
     func saveTeam(_ id: TeamID, name: String, manager: UserID, on sql: any SQLDatabase) async throws
     func removeTeam(_ id: TeamID, on sql: any SQLDatabase) async throws
     func team(_ id: TeamID, on sql: any SQLDatabase) async throws -> (name: String, manager: UserID)?
@@ -34,6 +38,23 @@ struct SQLDirectoryStore: DirectoryStore {
     func setName(_ name: String, of user: UserID, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "people").columns("user_id", "name").values(SQLBind(user.description), SQLBind(name))
             .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "name") }.run()
+    }
+
+    func setProfile(name: String, locale: String?, of user: UserID, on sql: any SQLDatabase) async throws {
+        guard let locale else { return try await setName(name, of: user, on: sql) }
+        try await sql.insert(into: "people").columns("user_id", "name", "locale")
+            .values(SQLBind(user.description), SQLBind(name), SQLBind(locale))
+            .onConflict(with: ["user_id"]) { $0.set(excludedValueOf: "name").set(excludedValueOf: "locale") }.run()
+    }
+
+    func languages(of users: [UserID], on sql: any SQLDatabase) async throws -> [UserID: Language] {
+        var found: [UserID: Language] = [:]
+        for slice in users.statementSlices() {
+            let rows = try await sql.select().columns("user_id", "locale").from("people")
+                .where("user_id", .in, SQLBind.group(slice.map(\.description))).where("locale", .isNot, SQLLiteral.null).all()
+            for row in rows { found[try row.typedID("user_id")] = Language(tag: try row.decode(column: "locale", as: String?.self)) }
+        }
+        return found
     }
 
     func name(of user: UserID, on sql: any SQLDatabase) async throws -> String? {

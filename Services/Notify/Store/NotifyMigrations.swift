@@ -73,13 +73,16 @@ enum NotifyMigrations {
                     PRIMARY KEY (user_id, room_id))
                 """,
                 "CREATE INDEX chat_push_windows_held ON chat_push_windows (room_id, held_until)",
+                // `texts`: the latest message's push in each language (`NotificationText.Texts` as JSON).
                 """
                 CREATE TABLE chat_push_batches (
-                    room_id TEXT NOT NULL, due_at \(kind.timestamp) NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, data TEXT NOT NULL,
+                    room_id TEXT NOT NULL, due_at \(kind.timestamp) NOT NULL, texts TEXT NOT NULL, data TEXT NOT NULL,
                     messages INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (room_id, due_at))
                 """,
                 "CREATE INDEX chat_push_batches_due ON chat_push_batches (state, due_at)",
             ]
         },
+        // The language each player reads (BCP 47, from auth's profile events).
+        Migration(version: 7, name: "languages") { _ in ["ALTER TABLE people ADD COLUMN locale TEXT"] },
     ]
 }

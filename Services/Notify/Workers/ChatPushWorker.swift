@@ -17,17 +17,8 @@ struct ChatPushWorker: Service {
     let now: @Sendable () -> Date
 
     func run() async throws {
-        await database.repeatUntilShutdown {
-            do {
-                if try await sendOnce() == batch { return .zero }
-                let next = try await database.read { sql in try await store.nextDue(on: sql) }
-                guard let wait = next?.timeIntervalSince(now()) else { return poll }
-                return max(.zero, min(poll, .milliseconds(Int64(wait * 1000))))
-            } catch {
-                if !Task.isCancelled { logger.warning("chat pushes: \(error)") }
-                return poll
-            }
-        }
+        await DueWork(database: database, batch: batch, poll: poll, logger: logger, now: now).run(
+            "chat pushes", take: sendOnce, nextDue: { sql in try await store.nextDue(on: sql) })
     }
 
     /// Sends the batches due; answers how many.

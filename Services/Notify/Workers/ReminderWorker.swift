@@ -18,20 +18,8 @@ struct ReminderWorker: Service {
     let now: @Sendable () -> Date
 
     func run() async throws {
-        await database.repeatUntilShutdown {
-            do {
-                if try await fireOnce() == batch { return .zero }
-                // Asleep until the next reminder is due, looking again at least every `poll` (a
-                // reminder scheduled meanwhile may be due sooner).
-                let next = try await database.read { sql in try await store.nextDue(on: sql) }
-                guard let wait = next?.timeIntervalSince(now()) else { return poll }
-                return max(.zero, min(poll, .milliseconds(Int64(wait * 1000))))
-            } catch {
-                // Stopping cancels the work under way; that is not worth a warning.
-                if !Task.isCancelled { logger.warning("reminders: \(error)") }
-                return poll
-            }
-        }
+        await DueWork(database: database, batch: batch, poll: poll, logger: logger, now: now).run(
+            "reminders", take: fireOnce, nextDue: { sql in try await store.nextDue(on: sql) })
     }
 
     /// Fires one batch; answers how many reminders it fired. The players due for the same game and

@@ -10,12 +10,15 @@ enum DemoData {
         let name: String
         let email: String
         let password: String
+        /// The language the account reads Huddle in, set on its profile; English when nil.
+        var locale: String? = nil
     }
 
     static let administrator = Account(name: "Ada Admin", email: "ada@huddle.dev", password: "huddle-demo-admin")
     static let bruno = Account(name: "Bruno Player", email: "bruno@huddle.dev", password: "huddle-demo-player")
     static let chloe = Account(name: "Chloe Captain", email: "chloe@huddle.dev", password: "huddle-demo-player")
-    static let dmitri = Account(name: "Dmitri Disc", email: "dmitri@huddle.dev", password: "huddle-demo-player")
+    /// Plays disc golf in Tartu, and reads Huddle in Estonian.
+    static let dmitri = Account(name: "Dmitri Disc", email: "dmitri@huddle.dev", password: "huddle-demo-player", locale: "et")
     static let players = [bruno, chloe, dmitri]
 
     /// Creates the demo accounts (or signs in to those an earlier start created), prints their
@@ -33,6 +36,9 @@ enum DemoData {
                 } else if registered.status == 409 {
                     sessions[account.email] = try await auth.value(
                         AuthAPI.login, body: LoginRequest(email: account.email, password: account.password))
+                }
+                if let locale = account.locale, let session = sessions[account.email] {
+                    _ = try await auth.value(AuthAPI.updateMe, body: UpdateProfileRequest(locale: locale), token: session.accessToken)
                 }
             } catch {
                 logger.warning("could not prepare demo user \(account.email): \(error)")

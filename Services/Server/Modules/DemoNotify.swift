@@ -8,7 +8,8 @@ import ServiceClients
 /// seeded, so what the demo does notifies them as it would anyone: Chloe asking to join Bruno's
 /// team and game, the round Dmitri adds him to, the Kalev Spikers' new game (with the token to answer it
 /// from the lock screen) and Chloe's message naming him in their room reach Bruno's iPhone; the Kalev
-/// Spikers' new game reaches Dmitri's Android phone. The stand-in lists each phone's pushes (README).
+/// Spikers' new game reaches Dmitri's Android phone, in Estonian, the language he reads Huddle in. The
+/// stand-in lists each phone's pushes (README).
 enum DemoNotify {
     /// Fixed tokens, so the README can name them; registering one again changes nothing.
     static let brunoIPhone = String(repeating: "b0", count: 32)

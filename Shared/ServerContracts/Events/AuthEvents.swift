@@ -18,7 +18,12 @@ public enum AuthEvent {
 
     public struct ProfileChanged: Codable, Equatable, Sendable {
         public var profile: PublicProfile
-        public init(profile: PublicProfile) { self.profile = profile }
+        /// The language the player is written to in (BCP 47), for notify; absent until they chose one.
+        public var locale: String?
+        public init(profile: PublicProfile, locale: String? = nil) {
+            self.profile = profile
+            self.locale = locale
+        }
     }
 
     public struct Followed: Codable, Equatable, Sendable {

@@ -162,10 +162,14 @@ public struct MyProfile: Codable, Equatable, Sendable {
     public var emailVerified: Bool
     /// The picture uploaded to Huddle (`pictureMediaId`), in three sizes; `pictureUrl` is its medium one.
     public var picture: PictureSizes?
+    /// The language pushes, the inbox and mails are written in for me (BCP 47: `en`, `et`, `it`; others
+    /// read English); absent until set.
+    public var locale: String?
     public init(
         id: UserID, email: String, name: String, pictureUrl: String?, sports: [Sport], emailVerified: Bool = false,
-        picture: PictureSizes? = nil
+        picture: PictureSizes? = nil, locale: String? = nil
     ) {
+        self.locale = locale
         self.id = id
         self.email = email
         self.name = name
@@ -183,19 +187,25 @@ public struct UpdateProfileRequest: Codable, Equatable, Sendable {
     public var pictureUrl: String??
     public var pictureMediaId: MediaID??
     public var sports: [Sport]?
-    public init(name: String? = nil, pictureUrl: String?? = nil, pictureMediaId: MediaID?? = nil, sports: [Sport]? = nil) {
+    /// BCP 47 (`et`, `it-IT`): the language Huddle writes to me in.
+    public var locale: String?
+    public init(
+        name: String? = nil, pictureUrl: String?? = nil, pictureMediaId: MediaID?? = nil, sports: [Sport]? = nil, locale: String? = nil
+    ) {
+        self.locale = locale
         self.name = name
         self.pictureUrl = pictureUrl
         self.pictureMediaId = pictureMediaId
         self.sports = sports
     }
 
-    private enum CodingKeys: String, CodingKey { case name, pictureUrl, pictureMediaId, sports }
+    private enum CodingKeys: String, CodingKey { case name, pictureUrl, pictureMediaId, sports, locale }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         sports = try container.decodeIfPresent([Sport].self, forKey: .sports)
+        locale = try container.decodeIfPresent(String.self, forKey: .locale)
         pictureUrl = try container.decodeNullable(String.self, forKey: .pictureUrl)
         pictureMediaId = try container.decodeNullable(MediaID.self, forKey: .pictureMediaId)
     }
@@ -204,6 +214,7 @@ public struct UpdateProfileRequest: Codable, Equatable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(sports, forKey: .sports)
+        try container.encodeIfPresent(locale, forKey: .locale)
         if let pictureUrl { try container.encode(pictureUrl, forKey: .pictureUrl) }
         if let pictureMediaId { try container.encode(pictureMediaId, forKey: .pictureMediaId) }
     }

@@ -22,13 +22,19 @@ public final class HuddleClient: Sendable {
     let liveTransport: any LiveTransport
     let retry: RetryPolicy
     let sessions: SessionKeeper
+    /// The language Huddle answers in (`Accept-Language`: problems' title and detail); pushes, the
+    /// inbox and mails follow the profile's `locale` instead, as they reach the player without a request.
+    public let locale: String?
 
     /// `now` is the only clock HuddleKit reads (when an access token expires); a test sets its own.
+    /// `locale`: a BCP 47 tag, such as `Locale.preferredLanguages.first` (Huddle writes `en`, `et` and
+    /// `it`; others read English).
     public init(
         baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), liveTransport: any LiveTransport = URLSessionLiveTransport(),
-        tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard,
+        tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard, locale: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.locale = locale
         self.baseURL = baseURL
         self.transport = transport
         self.liveTransport = liveTransport
@@ -104,6 +110,7 @@ public final class HuddleClient: Sendable {
             if let token { request.headers["Authorization"] = "Bearer \(token)" }
             if let idempotencyKey { request.headers[Routes.Header.idempotencyKey] = idempotencyKey }
             if let traceparent = Self.traceparent { request.headers["traceparent"] = traceparent }
+            if let locale { request.headers["Accept-Language"] = locale }
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)

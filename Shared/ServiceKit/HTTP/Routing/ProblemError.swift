@@ -38,7 +38,7 @@ public enum ProblemResponse {
 
     /// The headers and body of `problem`'s response, naming `traceID` unless it names a trace already.
     public static func parts(_ problem: Problem, headers extra: HTTPFields = [:], traceID: String?) throws -> (HTTPFields, ByteBuffer) {
-        var problem = problem
+        var problem = ProblemTexts.localized(problem, in: RequestLanguage.current)
         if problem.traceId == nil { problem.traceId = traceID }
         var headers = extra
         headers[.contentType] = Problem.mediaType
@@ -50,7 +50,8 @@ public enum ProblemResponse {
 public enum CommonError: ProblemError {
     case validation([Problem.FieldError])
     case malformedBody(String)
-    case unauthorized(String = "A valid access token is required.")
+    /// nil: the usual "a valid access token is required", in the request's language.
+    case unauthorized(String? = nil)
     case forbidden(String)
     case notFound(String)
     /// No endpoint at this path and method.
@@ -89,7 +90,7 @@ public enum CommonError: ProblemError {
                 .malformedBody, title: "Malformed request body", detail: detail)
         case .unauthorized(let detail):
             return Problem(
-                .unauthorized, title: "Unauthorized", detail: detail)
+                .unauthorized, title: "Unauthorized", detail: detail ?? ProblemTexts.detail("unauthorized"))
         case .forbidden(let detail):
             return Problem(
                 .forbidden, title: "Forbidden", detail: detail)
@@ -97,36 +98,37 @@ public enum CommonError: ProblemError {
             return Problem(
                 .notFound, title: "Not found", detail: detail)
         case .noSuchRoute:
-            return Problem(.noSuchRoute, title: "Not found", detail: "No such endpoint.")
+            return Problem(.noSuchRoute, title: "Not found", detail: ProblemTexts.detail("noSuchRoute"))
         case .methodNotAllowed(let allow):
             return Problem(
-                .methodNotAllowed, title: "Method not allowed", detail: "This path answers \(allow.joined(separator: ", ")).")
+                .methodNotAllowed, title: "Method not allowed",
+                detail: ProblemTexts.detail("methodNotAllowed", allow.joined(separator: ", ")))
         case .idempotencyKeyRequired:
             return Problem(
                 .idempotencyKeyRequired, title: "Idempotency-Key required",
-                detail: "This write needs an Idempotency-Key header, so that a retry cannot do it twice.")
+                detail: ProblemTexts.detail("idempotencyKeyRequired"))
         case .idempotencyKeyInUse:
             return Problem(
                 .idempotencyKeyInUse, title: "Request in progress",
-                detail: "A request with this Idempotency-Key is still being processed; retry shortly.")
+                detail: ProblemTexts.detail("idempotencyKeyInUse"))
         case .dependencyUnavailable(let name):
             return Problem(
                 .dependencyUnavailable,
-                title: "Service unavailable", detail: "\(name) is unavailable; try again shortly.")
+                title: "Service unavailable", detail: ProblemTexts.detail("dependencyUnavailable", name))
         case .rateLimited(let seconds, _):
             return Problem(
                 .rateLimited,
-                title: "Too many requests", detail: "Try again in \(seconds) s.")
+                title: "Too many requests", detail: ProblemTexts.detail("rateLimited", seconds))
         case .payloadTooLarge(let limit):
             return Problem(
                 .payloadTooLarge,
-                title: "Payload too large", detail: "The request body exceeds \(limit) bytes.")
+                title: "Payload too large", detail: ProblemTexts.detail("payloadTooLarge", limit))
         case .webSocketRequired:
-            return Problem(.webSocketRequired, title: "Upgrade required", detail: "Connect to this path with a WebSocket.")
+            return Problem(.webSocketRequired, title: "Upgrade required", detail: ProblemTexts.detail("webSocketRequired"))
         case .internalError:
             return Problem(
                 .internalError,
-                title: "Internal error", detail: "Something went wrong on our side.")
+                title: "Internal error", detail: ProblemTexts.detail("internalError"))
         case .http(let status, let message):
             // NIO's phrases: swift-http-types gives one only to the statuses it names as constants, so
             // `Status(code: 404)` has none, and problems from a bare status went out with an empty code.

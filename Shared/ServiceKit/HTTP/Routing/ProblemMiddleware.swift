@@ -8,8 +8,12 @@ import Logging
 /// anything else is logged with the request id and answered with a bare 500 that reveals nothing
 /// internal.
 public enum ProblemMiddleware {
+    /// In the request's language (`Accept-Language`): the problem's title, and the details every module shares.
     public static func render(_ error: any Error, request: Request, context: some RequestContext) throws -> Response {
-        var response = try response(for: error, request: request, context: context)
+        let language = Language(acceptLanguage: request.headers[.acceptLanguage]) ?? .en
+        var response = try RequestLanguage.$current.withValue(language) {
+            try Self.response(for: error, request: request, context: context)
+        }
         if response.status == .unauthorized, response.headers.value(of: .wwwAuthenticate) == nil {
             response.headers[.wwwAuthenticate] = BearerChallenge.header(tokenSent: request.headers.bearerToken != nil)
         }

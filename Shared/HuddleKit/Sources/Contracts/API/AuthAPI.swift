@@ -85,7 +85,8 @@ public enum AuthAPI {
     public static let updateMe = Endpoint<SignedIn, UpdateProfileRequest, MyProfile>(
         .patch, "/v1/users/me", owner: .auth,
         summary: "Change my profile; absent fields stay. pictureMediaId is one of my completed avatar uploads (picture and "
-            + "pictureUrl then show its sizes); pictureUrl or pictureMediaId null removes the picture",
+            + "pictureUrl then show its sizes); pictureUrl or pictureMediaId null removes the picture; locale (BCP 47: en, et, it; "
+            + "others read English) is the language pushes, the inbox and mails are written in",
         problems: [.contentRefused, .mediaNotAttachable, .dependencyUnavailable])
     public static let deleteMe = Endpoint<SignedIn, DeleteAccountRequest, NoContent>(
         .delete, "/v1/users/me", owner: .auth,

@@ -54,7 +54,10 @@ extension CreateCourseRequest: FieldConstraints {
 
 extension UpdateProfileRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] {
-        ["name": TextRule.personName.schema, "pictureUrl": WebAddressRule.picture.schema]
+        [
+            "name": TextRule.personName.schema, "pictureUrl": WebAddressRule.picture.schema,
+            "locale": JSONSchema.text(2...35).pattern(JSONSchema.whole("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")),
+        ]
     }
 }
 

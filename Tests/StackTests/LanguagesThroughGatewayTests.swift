@@ -1,0 +1,41 @@
+import Contracts
+import Foundation
+import HuddleKit
+import ServiceKitTesting
+import Testing
+
+/// Answers in the language a request asks for (`Accept-Language`): problems' titles and the details every
+/// module shares, with the code, the status and the field names as they always are.
+@Suite("Languages through the gateway")
+struct LanguagesThroughGatewayTests {
+    @Test("an Italian request's problems read Italian, an Estonian one's Estonian, others English; codes and fields never change")
+    func problems() async throws {
+        try await StackTests.withStack(store: .sqlite) { gateway in
+            let italian = ["Accept-Language": "it-IT,it;q=0.9,en;q=0.5"]
+            let signedOut = try await gateway.call(GamesAPI.myGames, headers: italian)
+            let problem = try signedOut.decode(Problem.self)
+            #expect(signedOut.status == 401 && problem.code == "UNAUTHORIZED")
+            #expect(problem.title == "Non autorizzato" && problem.detail == "È necessario un token di accesso valido.")
+            let estonian = try await gateway.call(GamesAPI.myGames, headers: ["Accept-Language": "et"]).decode(Problem.self)
+            #expect(estonian.title == "Autentimata" && estonian.detail == "Vaja on kehtivat juurdepääsutõendit.")
+            let finnish = try await gateway.call(GamesAPI.myGames, headers: ["Accept-Language": "fi"]).decode(Problem.self)
+            #expect(finnish.title == "Unauthorized")
+
+            let session = try await gateway.register(name: "Ilaria Italiana")
+            let invalid = try await gateway.call(
+                CatalogAPI.createTeam, rawBody: Data(#"{"name":""}"#.utf8), token: session.accessToken, headers: italian)
+            let refused = try invalid.decode(Problem.self)
+            #expect(invalid.status == 422 && refused.code == "VALIDATION_FAILED" && refused.title == "Richiesta non valida")
+            #expect(refused.errors?.contains { $0.field == "name" } == true)
+
+            // HuddleKit sends its locale as Accept-Language.
+            let app = HuddleClient(baseURL: URL(string: gateway.baseURL)!, locale: "it")
+            do {
+                try await app.signIn(email: "nobody-\(UUID().uuidString.prefix(8))@example.com", password: "not the password 1")
+                Issue.record("a sign-in with no account went through")
+            } catch let error as HuddleError {
+                #expect(error.status == 401 && error.code == "INVALID_CREDENTIALS" && error.problem?.title == "Credenziali non valide")
+            }
+        }
+    }
+}
