@@ -19,9 +19,39 @@ public enum ProblemTexts {
         guard language != .en else { return problem }
         var problem = problem
         if catalogue.has("title.\(problem.code)") { problem.title = catalogue.text("title.\(problem.code)", language) }
-        problem.detail = problem.detail.map { detail($0, in: language) }
+        guard let errors = problem.errors, !errors.isEmpty else {
+            problem.detail = problem.detail.map { detail($0, in: language) }
+            return problem
+        }
+        // A validation problem's detail lists its field errors: both read the same.
+        let translated = errors.map { Problem.FieldError(field: $0.field, message: fieldMessage($0.message, in: language)) }
+        problem.errors = translated
+        if problem.detail == errors.map({ "\($0.field): \($0.message)" }).joined(separator: "; ") {
+            problem.detail = translated.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
+        }
         return problem
     }
+
+    /// A field error's message from the schema rules in `language`; any other stays English.
+    private static func fieldMessage(_ english: String, in language: Language) -> String {
+        if catalogue.has("field:\(english)") { return catalogue.text("field:\(english)", language) }
+        for (pattern, key) in fieldPatterns {
+            guard let match = try? pattern.wholeMatch(in: english) else { continue }
+            let values = (1..<match.count).compactMap { match[$0].substring.map { String($0) as any CVarArg } }
+            return catalogue.text(key, language, values)
+        }
+        return english
+    }
+
+    /// `SchemaValidator`'s messages that carry a value, the longest first where one begins another.
+    nonisolated(unsafe) private static let fieldPatterns: [(Regex<AnyRegexOutput>, String)] = [
+        (#"must be one of: (.+)"#, "field.oneOf"), (#"must be (\d+) to (\d+) characters long"#, "field.lengthRange"),
+        (#"must be at least (\d+) characters long"#, "field.minLength"), (#"must be at most (\d+) characters long"#, "field.maxLength"),
+        (#"must be (\d+) characters long"#, "field.length"), (#"must be between (\S+) and (\S+)"#, "field.between"),
+        (#"must be at least (\S+)"#, "field.min"), (#"must be at most (\S+)"#, "field.max"), (#"must be more than (\S+)"#, "field.more"),
+        (#"must have at least (\d+) items?"#, "field.minItems"), (#"must have at most (\d+) items?"#, "field.maxItems"),
+        (#"must have at least (\d+) field\(s\)"#, "field.minFields"),
+    ].compactMap { pattern, key in (try? Regex(pattern)).map { ($0, key) } }
 
     private static func detail(_ english: String, in language: Language) -> String {
         if catalogue.has("detail:\(english)") { return catalogue.text("detail:\(english)", language) }
