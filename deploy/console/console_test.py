@@ -157,9 +157,10 @@ def main():
         lambda: [n for n in api("GET", "/v1/notifications", chloe)["items"] if n["category"] == "moderation" and "removed the message" in n["body"]],
     )
     dmitri = api("POST", "/v1/auth/login", body={"email": "dmitri@huddle.dev", "password": "huddle-demo-player"})["accessToken"]
+    # Dmitri reads Huddle in Estonian (the demo sets his profile's locale): his inbox says it in Estonian.
     eventually(
-        "the sender's inbox saying why the message was removed",
-        lambda: [n for n in api("GET", "/v1/notifications", dmitri)["items"] if n["body"] == "A moderator removed your message: Advertising in the global room."],
+        "the sender's inbox saying why the message was removed, in Estonian",
+        lambda: [n for n in api("GET", "/v1/notifications", dmitri)["items"] if n["body"] == "Moderaator eemaldas: sinu sõnum. Põhjus: Advertising in the global room."],
     )
     reports = api("GET", "/v1/reports", chloe)["items"]
     assert any(r["reason"] == "spam" and r["status"] == "actioned" for r in reports), reports
