@@ -386,7 +386,8 @@ let package = Package(
                 .effects,
                 "ServiceKit", "ServiceHTTP", "ServiceStore", "ServiceFeatures", .serverContracts, "ServiceKitTesting", "ServiceClients",
                 "AuthService", "Gateway", .contracts, .hummingbird, .httpTypes, .jwtKit,
-                .sqlKit, .logging, .nioHTTP1, .nioConcurrencyHelpers, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .sqlKit, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServiceKitTests", swiftSettings: swiftSettings),
         .testTarget(

@@ -34,19 +34,19 @@ enum AuthError: ProblemError {
         case .emailTaken:
             Problem(
                 .emailTaken,
-                title: "Email already registered", detail: "An account with this email exists.",
-                errors: [.init(field: "email", message: "is already registered")])
+                title: "Email already registered", detail: localized("An account with this email exists."),
+                errors: [.invalid("email", "is already registered")])
         case .invalidCredentials:
             Problem(
-                .invalidCredentials, title: "Invalid credentials", detail: "Email or password is wrong.")
+                .invalidCredentials, title: "Invalid credentials", detail: localized("Email or password is wrong."))
         case .tooManyAttempts(let seconds):
             Problem(
                 .tooManyAttempts,
-                title: "Too many attempts", detail: "Too many failed sign-ins for this account; try again in \(seconds) s.")
+                title: "Too many attempts", detail: localized("Too many failed sign-ins for this account; try again in \(seconds) s."))
         case .invalidRefreshToken:
             Problem(
                 .invalidRefreshToken,
-                title: "Invalid refresh token", detail: "The refresh token is unknown, used or expired.")
+                title: "Invalid refresh token", detail: localized("The refresh token is unknown, used or expired."))
         case .invalidOAuthToken(let reason):
             Problem(
                 .invalidOAuthToken, title: "Invalid provider token", detail: reason)
@@ -57,33 +57,35 @@ enum AuthError: ProblemError {
         case .oauthProviderUnavailable:
             Problem(
                 .oauthProviderUnavailable,
-                title: "Sign-in provider unavailable", detail: "The sign-in provider did not answer; try again shortly.")
+                title: "Sign-in provider unavailable", detail: localized("The sign-in provider did not answer; try again shortly."))
         case .unsupportedProvider(let name):
             Problem(
-                .unknownProvider, title: "Unknown provider", detail: "No sign-in provider named '\(name)'.")
+                .unknownProvider, title: "Unknown provider", detail: localized("No sign-in provider named '\(name)'."))
         case .secondFactorRequired(let reason):
             Problem(.secondFactorRequired, title: "Second factor required", detail: reason)
         case .wrongSecondFactorCode:
             Problem(
-                .validationFailed, title: "Invalid code", detail: "The code is not the authenticator's current one.",
-                errors: [.init(field: "code", message: "is not the current code")])
+                .validationFailed, title: "Invalid code", detail: localized("The code is not the authenticator's current one."),
+                errors: [.invalid("code", "is not the current code")])
         case .secondFactorOn:
-            Problem(.secondFactorState, title: "Second factor on", detail: "Turn the second factor off before setting up another.")
+            Problem(
+                .secondFactorState, title: "Second factor on", detail: localized("Turn the second factor off before setting up another."))
         case .secondFactorNotPending:
-            Problem(.secondFactorState, title: "No second factor to confirm", detail: "Set a second factor up first.")
+            Problem(.secondFactorState, title: "No second factor to confirm", detail: localized("Set a second factor up first."))
         case .invalidToken:
             Problem(
-                .invalidToken, title: "Invalid token", detail: "The token is unknown, already used, replaced by a later one or expired.")
+                .invalidToken, title: "Invalid token",
+                detail: localized("The token is unknown, already used, replaced by a later one or expired."))
         case .cannotFollowSelf:
             Problem(
                 .cannotFollowSelf,
-                title: "Cannot follow yourself", detail: "A player cannot follow themselves.")
+                title: "Cannot follow yourself", detail: localized("A player cannot follow themselves."))
         case .accountSuspended(let until?):
             Problem(
                 .accountSuspended, title: "Account suspended",
-                detail: "A moderator suspended this account until \(HuddleJSON.formatRFC3339(until)).", until: until)
+                detail: localized("A moderator suspended this account until \(HuddleJSON.formatRFC3339(until))."), until: until)
         case .accountSuspended(nil):
-            Problem(.accountSuspended, title: "Account banned", detail: "A moderator banned this account.")
+            Problem(.accountSuspended, title: "Account banned", detail: localized("A moderator banned this account."))
         }
     }
 

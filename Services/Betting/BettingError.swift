@@ -17,19 +17,23 @@ enum BettingError: ProblemError {
         case .oddsChanged(let changes):
             Problem(
                 .oddsChanged, title: "Odds changed",
-                detail: "The odds of \(changes.count) selection(s) are not the ones sent; the current ones are in changes.")
+                detail: localized("The odds of \(changes.count) selection(s) are not the ones sent; the current ones are in changes."))
         case .fixtureStarted(let id):
-            Problem(.fixtureStarted, title: "Fixture started", detail: "The market of fixture \(id) is closed: it has kicked off.")
+            Problem(
+                .fixtureStarted, title: "Fixture started", detail: localized("The market of fixture \(id) is closed: it has kicked off."))
         case .insufficientFunds(let balance):
-            Problem(.insufficientFunds, title: "Insufficient funds", detail: "The stake is more than the wallet holds (\(balance)).")
+            Problem(
+                .insufficientFunds, title: "Insufficient funds", detail: localized("The stake is more than the wallet holds (\(balance))."))
         case .duplicateSelection(let id):
-            Problem(.duplicateSelection, title: "Duplicate selection", detail: "Fixture \(id) is picked more than once; pick it once.")
+            Problem(
+                .duplicateSelection, title: "Duplicate selection",
+                detail: localized("Fixture \(id) is picked more than once; pick it once."))
         case .stakeOutOfRange(let range):
             Problem(
                 .stakeOutOfRange, title: "Stake out of range",
-                detail: "The stake must be from \(range.lowerBound) to \(range.upperBound) minor units.")
+                detail: localized("The stake must be from \(range.lowerBound) to \(range.upperBound) minor units."))
         case .tooManySelections(let max):
-            Problem(.tooManySelections, title: "Too many selections", detail: "A ticket takes at most \(max) selections.")
+            Problem(.tooManySelections, title: "Too many selections", detail: localized("A ticket takes at most \(max) selections."))
         }
     }
 

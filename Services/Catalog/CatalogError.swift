@@ -12,16 +12,16 @@ enum CatalogError: ProblemError {
         case .weatherUnavailable:
             Problem(
                 .weatherUnavailable,
-                title: "Weather unavailable", detail: "The weather provider did not answer; try again shortly.")
+                title: "Weather unavailable", detail: localized("The weather provider did not answer; try again shortly."))
         case .managerCannotLeave:
             Problem(
                 .managerCannotLeave,
-                title: "Manager cannot leave", detail: "The manager cannot leave the team; delete the team instead.")
+                title: "Manager cannot leave", detail: localized("The manager cannot leave the team; delete the team instead."))
         case .sportMismatch(let team, let league):
             Problem(
                 .sportMismatch,
-                title: "Wrong sport", detail: "A \(team.rawValue) team cannot play in a \(league.rawValue) league.",
-                errors: [.init(field: "teamId", message: "plays \(team.rawValue), not \(league.rawValue)")])
+                title: "Wrong sport", detail: localized("A \(team.rawValue) team cannot play in a \(league.rawValue) league."),
+                errors: [.invalid("teamId", "plays \(team.rawValue), not \(league.rawValue)")])
         }
     }
 }

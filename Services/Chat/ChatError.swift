@@ -12,11 +12,11 @@ enum ChatError: ProblemError {
     var problem: Problem {
         switch self {
         case .floodLimited(let seconds, _):
-            Problem(.floodLimited, title: "Too many messages", detail: "Slow down: the next message is taken in \(seconds) s.")
+            Problem(.floodLimited, title: "Too many messages", detail: localized("Slow down: the next message is taken in \(seconds) s."))
         case .blocked:
-            Problem(.blocked, title: "Blocked", detail: "One of you blocked the other.")
+            Problem(.blocked, title: "Blocked", detail: localized("One of you blocked the other."))
         case .cannotMessageSelf:
-            Problem(.cannotMessageSelf, title: "That is you", detail: "A direct room and a block need another player.")
+            Problem(.cannotMessageSelf, title: "That is you", detail: localized("A direct room and a block need another player."))
         }
     }
 

@@ -17,22 +17,22 @@ enum GamesError: ProblemError {
         switch self {
         case .cancelled:
             Problem(
-                .gameCancelled, title: "Game cancelled", detail: "This game was cancelled.")
+                .gameCancelled, title: "Game cancelled", detail: localized("This game was cancelled."))
         case .alreadyStarted:
             Problem(
                 .gameStarted,
-                title: "Game started", detail: "This game has already started; its roster is closed.")
+                title: "Game started", detail: localized("This game has already started; its roster is closed."))
         case .invalidRSVPToken:
             Problem(
                 .invalidRSVPToken, title: "Invalid answer token",
-                detail: "This answer's token is not valid for this game any more; answer in the app.")
+                detail: localized("This answer's token is not valid for this game any more; answer in the app."))
         case .roundFinished:
             Problem(
-                .roundFinished, title: "Round finished", detail: "This round is finished; its card is read-only.")
+                .roundFinished, title: "Round finished", detail: localized("This round is finished; its card is read-only."))
         case .versionConflict(let card):
             Problem(
                 .versionConflict,
-                title: "Card changed", detail: "The card is at version \(card.version); here it is as it stands now.")
+                title: "Card changed", detail: localized("The card is at version \(card.version); here it is as it stands now."))
         }
     }
 

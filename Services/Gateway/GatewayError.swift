@@ -15,15 +15,15 @@ enum GatewayError: ProblemError {
         case .upstreamUnavailable(let module):
             Problem(
                 .upstreamUnavailable,
-                title: "Service unavailable", detail: "The \(module.rawValue) service is unavailable; try again shortly.")
+                title: "Service unavailable", detail: localized("The \(module.rawValue) service is unavailable; try again shortly."))
         case .upstreamTimeout(let module):
             Problem(
                 .upstreamTimeout,
-                title: "Gateway timeout", detail: "The \(module.rawValue) service did not answer in time.")
+                title: "Gateway timeout", detail: localized("The \(module.rawValue) service did not answer in time."))
         case .badUpstream(let module):
             Problem(
                 .badUpstream,
-                title: "Bad gateway", detail: "The \(module.rawValue) service failed while answering.")
+                title: "Bad gateway", detail: localized("The \(module.rawValue) service failed while answering."))
         }
     }
 }

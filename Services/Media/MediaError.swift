@@ -18,15 +18,18 @@ enum MediaError: ProblemError {
     var problem: Problem {
         switch self {
         case .tooLarge(let maxBytes):
-            Problem(.tooLarge, title: "Too large", detail: "An upload may be at most \(maxBytes) bytes.")
+            Problem(.tooLarge, title: "Too large", detail: localized("An upload may be at most \(maxBytes) bytes."))
         case .unsupported(let reason):
             Problem(.unsupportedMedia, title: "Not a supported image", detail: reason)
         case .uploadMissing:
-            Problem(.uploadMissing, title: "Nothing uploaded", detail: "Send the bytes to the upload URL first, then complete the upload.")
+            Problem(
+                .uploadMissing, title: "Nothing uploaded",
+                detail: localized("Send the bytes to the upload URL first, then complete the upload."))
         case .notAttachable(let reason):
             Problem(.mediaNotAttachable, title: "Upload cannot be attached", detail: reason)
         case .uploadURLInvalid:
-            Problem(.forbidden, title: "Upload URL not valid", detail: "The upload URL expired or was changed; create a new upload.")
+            Problem(
+                .forbidden, title: "Upload URL not valid", detail: localized("The upload URL expired or was changed; create a new upload."))
         }
     }
 }

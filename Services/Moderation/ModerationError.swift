@@ -10,7 +10,9 @@ enum ModerationError: ProblemError {
     var problem: Problem {
         switch self {
         case .caseClosed(let id):
-            Problem(.caseClosed, title: "Case already decided", detail: "Case \(id) was decided by another moderator; reload the queue.")
+            Problem(
+                .caseClosed, title: "Case already decided",
+                detail: localized("Case \(id) was decided by another moderator; reload the queue."))
         }
     }
 }

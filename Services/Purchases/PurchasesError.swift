@@ -16,7 +16,7 @@ enum PurchasesError: ProblemError {
         case .transactionClaimed:
             Problem(
                 .transactionClaimed, title: "Another account holds this purchase",
-                detail: "The purchase was claimed by another account. Support can move it; the README says how.")
+                detail: localized("The purchase was claimed by another account. Support can move it; the README says how."))
         }
     }
 }

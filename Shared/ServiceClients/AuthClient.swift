@@ -27,7 +27,7 @@ public struct AuthClient: Sendable {
         let known = try await profiles(unique, requestID: requestID)
         let unknown = unique.enumerated().filter { known[$0.element] == nil }
         guard unknown.isEmpty else {
-            throw CommonError.validation(unknown.map { .init(field: "userIds[\($0.offset)]", message: "no player with id \($0.element)") })
+            throw CommonError.validation(unknown.map { .invalid("userIds[\($0.offset)]", "no player with id \($0.element)") })
         }
         return unique
     }

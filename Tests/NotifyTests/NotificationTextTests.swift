@@ -22,6 +22,10 @@ struct NotificationTextTests {
         let banned = NotificationText.actionAgainst(.suspend, subject: .message, reason: "spam", until: kickoff)
         #expect(banned?[.en].body == "Your account is suspended until 15 Jan 2027 at 08:00 UTC: spam")
         #expect(banned?[.it].body.hasPrefix("Il tuo account è sospeso fino al 15 gen 2027") == true)
+        // Amounts in each language's currency format, Foundation's.
+        #expect(NotificationText.money(4950, "EUR", .en) == "€49.50")
+        #expect(NotificationText.money(4950, "EUR", .et).filter { !$0.isWhitespace } == "49,50€")
+        #expect(NotificationText.money(12_345_678, "EUR", .it).filter { !$0.isWhitespace } == "123.456,78€")
     }
 
     @Test("a request's Accept-Language and a profile's locale choose a language Huddle writes, English otherwise")

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import NIOCore
 import ServiceHTTP
 import Testing
 
@@ -42,5 +43,48 @@ struct TextCataloguesTests {
         let codes = Set(source.matches(of: #/ProblemCode\(\d+, "([A-Z_]+)"\)/#).map { String($0.output.1) })
         #expect(codes.count > 50)
         for code in codes.sorted() { #expect(ProblemTexts.catalogue.has("title.\(code)"), "\(code)") }
+    }
+
+    /// Sources whose problems answer only other modules or an operator (internal calls, event
+    /// delivery, a reindex), and the provider stand-ins and benchmarks, which are not Huddle's API.
+    static let internalOnly = [
+        "ProviderStandIns", "bench/", "HTTP/Internal/", "Store/Events/", "ServiceSkeleton.swift", "InternalReads.swift",
+        "SearchError.swift",
+    ]
+
+    @Test("every problem text the server raises is in the catalogue")
+    func everyRaisedTextCatalogued() throws {
+        let raised = try ProblemTextSources.keys(
+            under: ["Services", "Shared/ServiceKit", "Shared/ServiceClients"], skipping: Self.internalOnly)
+        #expect(raised.count > 100)
+        let missing = raised.filter { !ProblemTexts.catalogue.has($0.key) }.map { "\($0.place): \($0.key)" }
+        #expect(Set(missing).sorted() == [])
+    }
+
+    @Test("a problem text's key is its English with %@ for each value, as the sources are read")
+    func problemTextKeys() throws {
+        let max = 5, name = "Ada"
+        let text: ProblemText = "must hold at most \(max) ids, not \(name)'s 100%"
+        #expect(text.format == "must hold at most %@ ids, not %@'s 100%%" && text.english == "must hold at most 5 ids, not Ada's 100%")
+        let source = #"throw CommonError.invalid(path(a, "b"), "must hold at most \(Self.max(of: "x")) ids, not \(name)'s 100%")"#
+        #expect(ProblemTextSources.keys(in: source) == [text.format])
+        #expect(ProblemText(english: "is required").text(in: .et) == ProblemTexts.catalogue.text("is required", .et))
+    }
+
+    @Test("the messages Contracts' rules word in English read in the request's language")
+    func contractRulesTranslated() throws {
+        let messages = [
+            TextRule(1...80).problem(""), TextRule(0...80).problem(String(repeating: "a", count: 81)),
+            TextRule(3...80).problem("a"), TextRule(1...80).problem("a\u{7}"), WebAddressRule.picture.problem("ftp://x"),
+            IdempotencyKey.problem.message, "must be one of: football, discGolf",
+        ].compactMap { $0 }
+        #expect(messages.count == 7)
+        let problem = CommonError.validation(messages.enumerated().map { .init(field: "f\($0.offset)", message: $0.element) }).problem
+        for language in [Language.et, .it] {
+            let (_, body) = try RequestLanguage.$current.withValue(language) { try ProblemResponse.parts(problem, traceID: nil) }
+            let read = try JSONDecoder().decode(Problem.self, from: Data(body.readableBytesView))
+            let untranslated = zip(messages, read.errors ?? []).filter { $0.0 == $0.1.message }.map(\.0)
+            #expect(untranslated == [], "\(language)")
+        }
     }
 }

@@ -70,7 +70,7 @@ struct BettingThroughGatewayTests {
                 #expect(receipt.first?.title == "Ticket placed")
                 #expect(
                     receipt.first?.body
-                        == "2 selections at 4.950, stake 10.00 EUR, pays 49.50 EUR. Levadia v Flora: 1 @ 1.800; Kalju v Narva: 2 @ 2.750."
+                        == "Stake €10.00 at odds 4.950, pays €49.50. Levadia v Flora: 1 @ 1.800; Kalju v Narva: 2 @ 2.750."
                 )
                 let global = try #require(try await app.send(ChatAPI.rooms).items.first { $0.kind == .global })
                 let posts = try await poll {
@@ -104,7 +104,7 @@ struct BettingThroughGatewayTests {
                     $0.count == 2
                 }
                 #expect(told.first?.title == "Your ticket won" && told.first?.data.ticketId == ticket.id)
-                #expect(told.first?.body.hasPrefix("49.50 EUR is in your wallet.") == true)
+                #expect(told.first?.body.hasPrefix("€49.50 is in your wallet.") == true)
             })
     }
 }

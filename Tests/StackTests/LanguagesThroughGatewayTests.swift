@@ -4,8 +4,8 @@ import HuddleKit
 import ServiceKitTesting
 import Testing
 
-/// Answers in the language a request asks for (`Accept-Language`): problems' titles and the details every
-/// module shares, with the code, the status and the field names as they always are.
+/// Answers in the language a request asks for (`Accept-Language`): problems' titles, details and field
+/// messages, with the code, the status and the field names as they always are.
 @Suite("Languages through the gateway")
 struct LanguagesThroughGatewayTests {
     @Test("an Italian request's problems read Italian, an Estonian one's Estonian, others English; codes and fields never change")
@@ -29,6 +29,16 @@ struct LanguagesThroughGatewayTests {
             // The field errors' messages too, the field names as they are.
             #expect(refused.errors?.contains { $0.field == "name" && $0.message.hasPrefix("deve essere lungo") } == true, "\(refused)")
             #expect(refused.errors?.contains { $0.field == "sport" && $0.message == "è obbligatorio" } == true, "\(refused)")
+
+            // A module's own problems read Italian where they are raised: its detail, and a field's message.
+            let team = try await gateway.value(
+                CatalogAPI.createTeam, body: StackTests.teamRequest(name: "Squadra Azzurra"), token: session.accessToken)
+            let leaving = try await gateway.call(
+                CatalogAPI.removeMember, team.id, session.user.id, token: session.accessToken, headers: italian)
+            #expect(leaving.status == 409 && leaving.problem?.code == "MANAGER_CANNOT_LEAVE")
+            #expect(leaving.problem?.detail == "Il responsabile non può lasciare la squadra; elimina invece la squadra.")
+            let unknownTeam = try await gateway.call(CatalogAPI.team, TeamID(), token: session.accessToken, headers: italian)
+            #expect(unknownTeam.problem?.detail?.hasPrefix("Non trovato: squadra con id ") == true)
 
             // HuddleKit sends its locale as Accept-Language.
             let app = HuddleClient(baseURL: URL(string: gateway.baseURL)!, locale: "it")

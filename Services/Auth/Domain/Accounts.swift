@@ -210,7 +210,7 @@ struct Accounts: Sendable {
     func end(_ session: SessionID, of user: UserID) async throws {
         let now = self.now()
         let theirs = try await database.read { sql in try await sessions.open(of: user, at: now, on: sql) }.contains { $0.id == session }
-        guard theirs else { throw CommonError.notFound("session") }
+        guard theirs else { throw CommonError.missing(session) }
         try await revoke(session)
     }
 

@@ -35,7 +35,7 @@ struct Profiles: Sendable {
         try AuthValidation.require(
             body.name.flatMap(AuthValidation.nameProblem), body.pictureUrl.flatMap { $0.flatMap(AuthValidation.pictureUrlProblem) },
             body.pictureUrl != nil && body.pictureMediaId != nil
-                ? .init(field: "pictureMediaId", message: "give pictureUrl or pictureMediaId, not both") : nil)
+                ? .invalid("pictureMediaId", "give pictureUrl or pictureMediaId, not both") : nil)
         if let name = body.name { try filter.refuse(name, field: "name") }
         let uploaded: AttachedPicture? =
             if case .some(.some(let media)) = body.pictureMediaId {

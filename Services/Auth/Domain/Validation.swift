@@ -15,14 +15,14 @@ enum AuthValidation {
     /// sign-in hold one rule; and at most 254 characters, an address's limit.
     static func emailProblem(_ email: String) -> Problem.FieldError? {
         let problems = SchemaValidator(components: [:]).problems(in: .string(email), against: RegisterRequest.emailSchema)
-        guard email.count <= 254, problems.isEmpty else { return .init(field: "email", message: "must be an email address") }
+        guard email.count <= 254, problems.isEmpty else { return .invalid("email", "must be an email address") }
         return nil
     }
 
     /// Counted in Unicode scalars, as the document's `minLength`/`maxLength` count.
     static func passwordProblem(_ password: String, field: String = "password") -> Problem.FieldError? {
         if password.unicodeScalars.contains(where: Control.contains) {
-            return .init(field: field, message: "must not contain control characters")
+            return .invalid(field, "must not contain control characters")
         }
         guard passwordLength.contains(password.unicodeScalars.count) else {
             let message = "must be \(passwordLength.lowerBound) to \(passwordLength.upperBound) characters"

@@ -18,7 +18,8 @@ struct LeaguesController: Controller {
         router.on(
             CatalogAPI.updateLeague,
             authorizing: {
-                try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID, changing: "changes it")
+                try await leagues.requireManager(
+                    of: try $0.parameters.id(LeagueID.self), user: $0.userID, refusal: "Only the league's manager changes it.")
             },
             use: updateLeague)
     }

@@ -15,18 +15,18 @@ enum CatalogValidation {
     /// Holes of a new course: numbered 1…n without gaps or repeats, par 2–7, valid coordinates.
     static func holes(_ holes: [Hole]) -> [Problem.FieldError] {
         guard (1...Hole.maxNumber).contains(holes.count) else {
-            return [.init(field: "holes", message: "must list 1 to \(Hole.maxNumber) holes")]
+            return [.invalid("holes", "must list 1 to \(Hole.maxNumber) holes")]
         }
         var errors: [Problem.FieldError] = []
         var seen = Set<Int>()
         for (index, hole) in holes.enumerated() {
             errors += self.hole(hole, field: "holes[\(index)]")
             if !seen.insert(hole.number).inserted {
-                errors.append(.init(field: "holes[\(index)].number", message: "hole \(hole.number) is listed twice"))
+                errors.append(.invalid("holes[\(index)].number", "hole \(hole.number) is listed twice"))
             }
         }
         if errors.isEmpty, seen != Set(1...holes.count) {
-            errors.append(.init(field: "holes", message: "must be numbered 1 to \(holes.count) without gaps"))
+            errors.append(.invalid("holes", "must be numbered 1 to \(holes.count) without gaps"))
         }
         return errors
     }
@@ -34,11 +34,11 @@ enum CatalogValidation {
     static func hole(_ hole: Hole, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
         if !(1...Hole.maxNumber).contains(hole.number) {
-            errors.append(.init(field: FieldRules.path(field, "number"), message: "must be from 1 to \(Hole.maxNumber)"))
+            errors.append(.invalid(FieldRules.path(field, "number"), "must be from 1 to \(Hole.maxNumber)"))
         }
         if !Hole.parRange.contains(hole.par) {
             let (low, high) = (Hole.parRange.lowerBound, Hole.parRange.upperBound)
-            errors.append(.init(field: FieldRules.path(field, "par"), message: "must be from \(low) to \(high)"))
+            errors.append(.invalid(FieldRules.path(field, "par"), "must be from \(low) to \(high)"))
         }
         return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
             + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))

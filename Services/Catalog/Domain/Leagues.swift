@@ -63,9 +63,9 @@ struct Leagues: Sendable {
     }
 
     /// 403 unless `user` manages the league (404 when they may not see it), read before a change's body is.
-    func requireManager(of id: LeagueID, user: UserID, changing what: String = "adds teams") async throws {
+    func requireManager(of id: LeagueID, user: UserID, refusal: ProblemText = "Only the league's manager adds teams.") async throws {
         let league = try await database.read { sql in try await visibleLeague(id, to: user, on: sql) }
-        guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager \(what).") }
+        guard league.managerId == user else { throw CommonError.forbidden(refusal) }
     }
 
     /// The league manager adds a team of the league's sport; adding it again changes nothing.

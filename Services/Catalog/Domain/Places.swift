@@ -60,7 +60,7 @@ struct Places: Sendable {
         try FieldRules.require(
             CatalogValidation.name(request.name) + FieldRules.location(request.location)
                 + CatalogValidation.website(request.website)
-                + (request.sports.isEmpty ? [.init(field: "sports", message: "must name at least one sport")] : []))
+                + (request.sports.isEmpty ? [.invalid("sports", "must name at least one sport")] : []))
         let venue = Venue(
             id: VenueID(), name: request.name.trimmingBlanks, location: request.location,
             sports: request.sports.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, website: request.website)

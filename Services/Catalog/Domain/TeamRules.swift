@@ -1,4 +1,5 @@
 import Contracts
+import ServiceHTTP
 
 /// Who may see and join a team, decided from its privacy and the caller's standing alone.
 enum TeamRules {
@@ -31,7 +32,7 @@ enum TeamRules {
 
     enum RemovalOutcome: Equatable {
         case remove
-        case refused(String)
+        case refused(ProblemText)
         /// A team always has a manager; they delete it instead.
         case managerCannotLeave
         case hidden

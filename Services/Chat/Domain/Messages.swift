@@ -189,7 +189,7 @@ struct Messages: Sendable {
 
     /// The text as sent, trimmed, with the filter's words masked: a message is worth keeping without them.
     func text(_ text: String) throws -> String {
-        if let problem = ChatMessageLimits.text.problem(text) { throw CommonError.invalid("text", problem) }
+        if let problem = ChatMessageLimits.text.problem(text) { throw CommonError.invalid("text", ProblemText(english: problem)) }
         return filter.mask(text.trimmingBlanks)
     }
 }

@@ -30,7 +30,7 @@ struct ChatChange: VersionedMessage {
 
     /// What a socket is told when its user may no longer use a room it was subscribed to.
     static func gone(_ room: RoomID) -> ChatServerFrame {
-        ChatServerFrame(type: .error, roomId: room, code: ProblemCode.notFound.code, detail: "You are no longer in this room.")
+        ChatServerFrame(type: .error, roomId: room, code: ProblemCode.notFound.code, detail: localized("You are no longer in this room."))
     }
 
     func encode(to encoder: any Encoder) throws { try frame.encode(to: encoder) }

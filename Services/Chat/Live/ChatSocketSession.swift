@@ -115,7 +115,7 @@ final class ChatSocketSession: Sendable {
         }
     }
 
-    private func refuse(_ detail: String, outbox: ChatOutbox) {
+    private func refuse(_ detail: ProblemText, outbox: ChatOutbox) {
         outbox.post(.frame(Self.error(CommonError.malformedBody(detail).problem)))
     }
 

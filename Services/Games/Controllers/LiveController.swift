@@ -59,7 +59,7 @@ struct LiveController: Controller {
         guard case .text(let text) = message, let value = try? JSONTree.read(Data(text.utf8))
         else {
             let problem = Problem(
-                title: "Invalid message", status: 400, detail: "Send a JSON score: {playerId, hole, strokes, expectedVersion?}.",
+                title: "Invalid message", status: 400, detail: localized("Send a JSON score: {playerId, hole, strokes, expectedVersion?}."),
                 code: "MALFORMED_MESSAGE")
             return LiveMessage(type: .error, version: version, problem: problem)
         }

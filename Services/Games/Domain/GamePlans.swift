@@ -42,7 +42,7 @@ extension GameValidation {
     static func kindFields(_ request: CreateGameRequest) -> Result<GameKindFields, CommonError> {
         var errors: [Problem.FieldError] = []
         func need<Value>(_ value: Value?, _ field: String) -> Value? {
-            if value == nil { errors.append(.init(field: field, message: "is required for a \(request.kind.rawValue) game")) }
+            if value == nil { errors.append(.invalid(field, "is required for a \(request.kind.rawValue) game")) }
             return value
         }
         let fields: GameKindFields?
@@ -52,7 +52,7 @@ extension GameValidation {
         case .league:
             let league = need(request.leagueId, "leagueId"), home = need(request.homeTeamId, "homeTeamId")
             let away = need(request.awayTeamId, "awayTeamId")
-            if let home, home == away { errors.append(.init(field: "awayTeamId", message: "must differ from homeTeamId")) }
+            if let home, home == away { errors.append(.invalid("awayTeamId", "must differ from homeTeamId")) }
             fields = league.flatMap { league in home.flatMap { home in away.map { .league(league, home: home, away: $0) } } }
         case .pickup:
             let location = need(request.location, "location"), sport = need(request.sport, "sport")
@@ -104,7 +104,7 @@ extension Games {
         guard let home, let away else {
             throw CommonError.validation(
                 [(home, "homeTeamId"), (away, "awayTeamId")].filter { $0.0 == nil }.map {
-                    .init(field: $0.1, message: "is not a team of this league")
+                    .invalid($0.1, "is not a team of this league")
                 })
         }
         let game = Game(

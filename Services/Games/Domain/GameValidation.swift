@@ -10,14 +10,14 @@ enum GameValidation {
     static let horizon: TimeInterval = 2 * 365 * 24 * 3600
 
     static func startsAt(_ value: Date, now: Date, field: String = "startsAt") -> [Problem.FieldError] {
-        if value <= now { return [.init(field: field, message: "must be in the future")] }
-        if value > now.addingTimeInterval(horizon) { return [.init(field: field, message: "must be within two years")] }
+        if value <= now { return [.invalid(field, "must be in the future")] }
+        if value > now.addingTimeInterval(horizon) { return [.invalid(field, "must be within two years")] }
         return []
     }
 
     static func capacity(_ value: Int?, field: String = "capacity") -> [Problem.FieldError] {
         guard let value, !capacityRange.contains(value) else { return [] }
-        return [.init(field: field, message: "must be from \(capacityRange.lowerBound) to \(capacityRange.upperBound)")]
+        return [.invalid(field, "must be from \(capacityRange.lowerBound) to \(capacityRange.upperBound)")]
     }
 
     static func description(_ value: String?) -> [Problem.FieldError] {
@@ -31,7 +31,7 @@ enum GameValidation {
     /// A field that `kind` needs.
     static func timeZone(_ value: String?) -> [Problem.FieldError] {
         guard let value, TimeZone(identifier: value) == nil else { return [] }
-        return [.init(field: "timeZone", message: "must be an IANA time zone, e.g. Europe/Tallinn")]
+        return [.invalid("timeZone", "must be an IANA time zone, e.g. Europe/Tallinn")]
     }
 
     /// Shared by create and update: every field a client may send, checked at once.

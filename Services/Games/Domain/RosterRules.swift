@@ -1,4 +1,5 @@
 import Contracts
+import ServiceHTTP
 
 /// Who may take which place on a game's roster, decided from the game and the person's current
 /// place alone. The domain applies the outcome under the game's lock.
@@ -8,7 +9,7 @@ enum RosterRules {
         case becomes(RosterStatus, substitute: Bool)
         /// Off the roster altogether (a withdrawn request).
         case leaves
-        case refused(String)
+        case refused(ProblemText)
     }
 
     /// Someone who wants to play gets a slot when one is free, else the end of the waiting list.

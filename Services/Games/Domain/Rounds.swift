@@ -62,9 +62,9 @@ struct Rounds: Sendable {
             guard card.status == .ongoing else { throw GamesError.roundFinished }
             var errors: [Problem.FieldError] = []
             let player = card.players.first { $0.playerId == update.playerId }
-            if player == nil { errors.append(.init(field: "playerId", message: "is not a player of this round")) }
+            if player == nil { errors.append(.invalid("playerId", "is not a player of this round")) }
             if !card.holes.contains(where: { $0.number == update.hole }) {
-                errors.append(.init(field: "hole", message: "this course has holes 1 to \(card.holes.count)"))
+                errors.append(.invalid("hole", "this course has holes 1 to \(card.holes.count)"))
             }
             try FieldRules.require(errors)
             if let expected = update.expectedVersion, expected != card.version { throw GamesError.versionConflict(card) }
@@ -143,7 +143,7 @@ struct Rounds: Sendable {
         for (index, entry) in requested.enumerated() {
             switch (entry.userId, entry.guestName) {
             case (nil, nil), (.some, .some):
-                errors.append(.init(field: "players[\(index)]", message: "give either userId or guestName"))
+                errors.append(.invalid("players[\(index)]", "give either userId or guestName"))
             case (nil, let name?):
                 if let message = RoundPlayerRequest.guestName.problem(name) {
                     errors.append(.init(field: "players[\(index)].guestName", message: message))
@@ -158,7 +158,7 @@ struct Rounds: Sendable {
         let unknown = requested.enumerated().compactMap { index, player in
             player.userId.flatMap { profiles[$0] == nil ? (index, $0) : nil }
         }
-        try FieldRules.require(unknown.map { .init(field: "players[\($0.0)].userId", message: "no player with id \($0.1)") })
+        try FieldRules.require(unknown.map { .invalid("players[\($0.0)].userId", "no player with id \($0.1)") })
         var seen: Set<UserID> = []
         var entries: [(userId: UserID?, name: String)] = []
         for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }

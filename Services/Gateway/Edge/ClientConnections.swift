@@ -1,6 +1,7 @@
 import Contracts
 import NIOConcurrencyHelpers
 import NIOCore
+import ServiceHTTP
 
 /// How many connections each client address holds open at the gateway, at most `limit` at once (as
 /// nginx's `limit_conn`): the next is answered 429 and closed. Kept per gateway instance, like the rate
@@ -75,7 +76,7 @@ final class ConnectionLimitHandler: ChannelInboundHandler {
         guard proxies.contains(client) || connections.admit(client) else {
             let problem = Problem(
                 .rateLimited, title: RawProblemResponse.reason(429),
-                detail: "This address holds \(connections.limit) connections to the gateway already.")
+                detail: localized("This address holds \(connections.limit) connections to the gateway already."))
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: RawProblemResponse.bytes(problem))))
                 .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return

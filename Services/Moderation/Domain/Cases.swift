@@ -59,7 +59,7 @@ struct Cases: Sendable {
         // The API's schema holds a reason to this rule already; the console's form is checked here, so
         // that its page can say what is wrong.
         let reason = request.reason.trimmingBlanks
-        if let problem = ModerationLimits.reason.problem(reason) { throw CommonError.invalid("reason", problem) }
+        if let problem = ModerationLimits.reason.problem(reason) { throw CommonError.invalid("reason", ProblemText(english: problem)) }
         switch (request.action, request.until) {
         case (.suspend, nil): throw CommonError.invalid("until", "is required to suspend")
         case (.suspend, let until?) where until <= at: throw CommonError.invalid("until", "must be in the future")

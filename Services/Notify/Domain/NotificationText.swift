@@ -126,16 +126,16 @@ enum NotificationText {
 
     /// The receipt in my inbox for a ticket I placed (its legs name teams and odds, as the provider does).
     static func ticketPlaced(_ ticket: Ticket) -> Texts {
-        texts("ticketPlaced.title", "ticket.summary") { _ in ([], [TicketWording.summary(ticket), TicketWording.legs(ticket)]) }
+        texts("ticketPlaced.title", "ticket.summary") { ([], [summary(ticket, $0), TicketWording.legs(ticket)]) }
     }
 
     /// What came of a ticket of mine; nil while it is open.
     static func ticketSettled(_ ticket: Ticket) -> Texts? {
-        let paid = TicketWording.amount(ticket.payout ?? 0, ticket.currency)
+        let paid = { money(ticket.payout ?? 0, ticket.currency, $0) }
         switch ticket.status {
         case .open: return nil
-        case .won: return texts("ticketWon.title", "ticketWon.body") { _ in ([], [paid, TicketWording.legs(ticket)]) }
-        case .void: return texts("ticketVoid.title", "ticketVoid.body") { _ in ([], [paid]) }
+        case .won: return texts("ticketWon.title", "ticketWon.body") { ([], [paid($0), TicketWording.legs(ticket)]) }
+        case .void: return texts("ticketVoid.title", "ticketVoid.body") { ([], [paid($0)]) }
         case .lost: return texts("ticketLost.title", "ticketLost.body") { _ in ([], [TicketWording.legs(ticket)]) }
         }
     }
@@ -191,6 +191,19 @@ enum NotificationText {
 
     static func newFollower(_ follower: String) -> Texts {
         texts("newFollower.title", "newFollower.body") { _ in ([], [follower]) }
+    }
+
+    /// "Stake €10.00 at odds 4.950, pays €49.50" (the legs, "Levadia v Flora: 1 @ 1.800", read the
+    /// same in every language: team names and the pick's 1, X or 2).
+    private static func summary(_ ticket: Ticket, _ language: Language) -> String {
+        s(
+            "ticket.stake", language, money(ticket.stake, ticket.currency, language), "\(ticket.totalOdds)",
+            money(ticket.potentialWinnings, ticket.currency, language))
+    }
+
+    /// Minor units as the language writes an amount of `currency` (Foundation's currency format).
+    static func money(_ minor: Int, _ currency: String, _ language: Language) -> String {
+        (Decimal(minor) / 100).formatted(.currency(code: currency).locale(Locale(identifier: locales[language] ?? "en_GB")))
     }
 
     /// The zone a game is played in: its IANA name as the app sent it, UTC when absent.

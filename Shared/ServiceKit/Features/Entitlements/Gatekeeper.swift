@@ -56,7 +56,7 @@ public struct EntitlementRequired: ProblemError, Equatable {
     public var problem: Problem {
         Problem(
             title: "A purchase unlocks this", status: ProblemCode.entitlementRequired.status,
-            detail: "This needs the '\(entitlement.rawValue)' entitlement; any of productIds grants it.",
+            detail: localized("This needs the '\(entitlement.rawValue)' entitlement; any of productIds grants it."),
             code: ProblemCode.entitlementRequired.code, productIds: productIds)
     }
 }

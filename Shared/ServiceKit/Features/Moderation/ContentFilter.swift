@@ -88,7 +88,7 @@ public struct ContentRefused: ProblemError {
 
     public var problem: Problem {
         Problem(
-            .contentRefused, title: "Content refused", detail: "\(field) has a word Huddle does not allow.",
-            errors: [.init(field: field, message: "has a word Huddle does not allow")])
+            .contentRefused, title: "Content refused", detail: localized("\(field) has a word Huddle does not allow."),
+            errors: [.invalid(field, "has a word Huddle does not allow")])
     }
 }

@@ -12,17 +12,14 @@ public enum RequestLanguage {
 public enum ProblemTexts {
     public static let catalogue = TextCatalogue(contentsOf: Bundle.module.url(forResource: "Problems", withExtension: "xcstrings"))
 
-    /// `problem` in `language`: its code's title; its detail when the catalogue words it (a fixed
-    /// sentence, by its English; a 404 for a thing by id). Other details, and the field errors' messages,
-    /// stay English.
+    /// `problem` in `language`: its code's title, and the field errors' messages from the schema's
+    /// rules, which `SchemaValidator` words in English. Details are read in the request's language
+    /// where they are raised (`ProblemText`).
     static func localized(_ problem: Problem, in language: Language) -> Problem {
         guard language != .en else { return problem }
         var problem = problem
         if catalogue.has("title.\(problem.code)") { problem.title = catalogue.text("title.\(problem.code)", language) }
-        guard let errors = problem.errors, !errors.isEmpty else {
-            problem.detail = problem.detail.map { detail($0, in: language) }
-            return problem
-        }
+        guard let errors = problem.errors, !errors.isEmpty else { return problem }
         // A validation problem's detail lists its field errors: both read the same.
         let translated = errors.map { Problem.FieldError(field: $0.field, message: fieldMessage($0.message, in: language)) }
         problem.errors = translated
@@ -32,9 +29,10 @@ public enum ProblemTexts {
         return problem
     }
 
-    /// A field error's message from the schema rules in `language`; any other stays English.
+    /// A field error's message worded in English by the schema's rules or Contracts' (`TextRule`), in
+    /// `language`; one raised as a `ProblemText` is in it already and matches none of them.
     private static func fieldMessage(_ english: String, in language: Language) -> String {
-        if catalogue.has("field:\(english)") { return catalogue.text("field:\(english)", language) }
+        if catalogue.has(english) { return catalogue.text(english, language) }
         for (pattern, key) in fieldPatterns {
             guard let match = try? pattern.wholeMatch(in: english) else { continue }
             let values = (1..<match.count).compactMap { match[$0].substring.map { String($0) as any CVarArg } }
@@ -43,24 +41,32 @@ public enum ProblemTexts {
         return english
     }
 
-    /// `SchemaValidator`'s messages that carry a value, the longest first where one begins another.
+    /// `SchemaValidator`'s messages that carry a value, each with its catalogue key (the English with
+    /// `%@` for the value, as a `ProblemText`'s), the longest first where one begins another.
     nonisolated(unsafe) private static let fieldPatterns: [(Regex<AnyRegexOutput>, String)] = [
-        (#"must be one of: (.+)"#, "field.oneOf"), (#"must be (\d+) to (\d+) characters long"#, "field.lengthRange"),
-        (#"must be at least (\d+) characters long"#, "field.minLength"), (#"must be at most (\d+) characters long"#, "field.maxLength"),
-        (#"must be (\d+) characters long"#, "field.length"), (#"must be between (\S+) and (\S+)"#, "field.between"),
-        (#"must be at least (\S+)"#, "field.min"), (#"must be at most (\S+)"#, "field.max"), (#"must be more than (\S+)"#, "field.more"),
-        (#"must have at least (\d+) items?"#, "field.minItems"), (#"must have at most (\d+) items?"#, "field.maxItems"),
-        (#"must have at least (\d+) field\(s\)"#, "field.minFields"),
+        (#"must be one of: (.+)"#, "must be one of: %@"), (#"must be (\d+) to (\d+) characters long"#, "must be %@ to %@ characters long"),
+        (#"must be at least (\d+) characters long"#, "must be at least %@ characters long"),
+        (#"must be at most (\d+) characters long"#, "must be at most %@ characters long"),
+        (#"must be (\d+) characters long"#, "must be %@ characters long"),
+        (#"must be between (\S+) and (\S+)"#, "must be between %@ and %@"),
+        (#"must be at least (\S+)"#, "must be at least %@"), (#"must be at most (\S+)"#, "must be at most %@"),
+        (#"must be more than (\S+)"#, "must be more than %@"),
+        (#"must have at least (\d+) items?"#, "must have at least %@ items"),
+        (#"must have at most (\d+) items?"#, "must have at most %@ items"),
+        (#"must have at least (\d+) field\(s\)"#, "must have at least %@ field(s)"),
+        // `TextRule`'s and `WebAddressRule`'s, which Contracts words for the clients too.
+        (
+            #"must be at most (\d+) characters, at least (\d+) of them not blank"#,
+            "must be at most %@ characters, at least %@ of them not blank"
+        ),
+        (#"must be at most (\d+) characters, not all blank"#, "must be at most %@ characters, not all blank"),
+        (#"must be at most (\d+) characters"#, "must be at most %@ characters"),
+        (#"must be an http\(s\) URL of at most (\d+) characters"#, "must be an http(s) URL of at most %@ characters"),
     ].compactMap { pattern, key in (try? Regex(pattern)).map { ($0, key) } }
 
-    private static func detail(_ english: String, in language: Language) -> String {
-        if catalogue.has("detail:\(english)") { return catalogue.text("detail:\(english)", language) }
-        // `CommonError.missing`: "No team with id ….".
-        if let missing = english.wholeMatch(of: #/No ([a-z ]+) with id (\S+)\./#), catalogue.has("noun.\(missing.output.1)") {
-            return catalogue.text(
-                "detail.missing", language, [catalogue.text("noun.\(missing.output.1)", language), String(missing.output.2)])
-        }
-        return english
+    /// A `NamedThing`'s noun in the request's language.
+    static func noun(_ english: String) -> String {
+        catalogue.has("noun.\(english)") ? catalogue.text("noun.\(english)", RequestLanguage.current) : english
     }
 
     /// A shared detail in the request's language.

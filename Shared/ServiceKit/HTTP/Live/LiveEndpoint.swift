@@ -35,12 +35,20 @@ extension RouterMethods where Context == HuddleRequestContext {
             }
             return await UpgradeRefusal.upgrade(request, on: context.channel) {
                 let found = try await admitted()
-                context.admission.withLockedValue { $0 = found }
+                context.admission.withLockedValue { $0 = LiveAdmission(found: found, language: RequestLanguage.current) }
                 // Kept only when recorded: the socket's span then lasts its life (below).
                 if TraceContext.recording { context.upgradeTrace.withLockedValue { $0 = ServiceContext.current } }
             }
         } onUpgrade: { inbound, outbound, context in
-            guard let admitted = context.requestContext.admission.withLockedValue({ $0 }) as? Admitted else { return }
+            guard let admission = context.requestContext.admission.withLockedValue({ $0 }),
+                let admitted = admission.found as? Admitted
+            else { return }
+            // The problems the socket's frames carry read in the upgrade's language. English is the
+            // default, so most sockets hold no task-local value for it.
+            let serve = { @Sendable (admitted: Admitted, inbound, outbound, context) in
+                guard admission.language != .en else { return try await serve(admitted, inbound, outbound, context) }
+                try await RequestLanguage.$current.withValue(admission.language) { try await serve(admitted, inbound, outbound, context) }
+            }
             let channel = context.requestContext.channel
             // A live socket's connection is a link from the gateway, watched by keepalive.
             LiveSockets.watch(channel)

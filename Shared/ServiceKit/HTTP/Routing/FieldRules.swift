@@ -15,10 +15,10 @@ public enum FieldRules {
     public static func coordinates(_ value: Coordinates, field: String) -> [Problem.FieldError] {
         var errors: [Problem.FieldError] = []
         if !(value.lat.isFinite && (-90...90).contains(value.lat)) {
-            errors.append(.init(field: path(field, "lat"), message: "must be between -90 and 90"))
+            errors.append(.invalid(path(field, "lat"), "must be between -90 and 90"))
         }
         if !(value.lng.isFinite && (-180...180).contains(value.lng)) {
-            errors.append(.init(field: path(field, "lng"), message: "must be between -180 and 180"))
+            errors.append(.invalid(path(field, "lng"), "must be between -180 and 180"))
         }
         return errors
     }

@@ -52,7 +52,7 @@ public struct HuddleRequestContext: AuthRequestContext, RemoteAddressRequestCont
     public let channel: any Channel
     /// What a live socket's admission found (the round, the player), handed from the upgrade's
     /// check to the socket it opens.
-    let admission = NIOLockedValueBox<(any Sendable)?>(nil)
+    let admission = NIOLockedValueBox<LiveAdmission?>(nil)
     /// The upgrade request's trace context, which the socket's connect span continues.
     let upgradeTrace = NIOLockedValueBox<ServiceContext?>(nil)
 
@@ -94,6 +94,12 @@ public struct StaffSecondFactorRequired: ProblemError {
     public var problem: Problem {
         Problem(
             .secondFactorSetupRequired, title: "Second factor required for staff",
-            detail: "Turn the second factor on (POST /v1/users/me/second-factor) and sign in with its code.")
+            detail: localized("Turn the second factor on (POST /v1/users/me/second-factor) and sign in with its code."))
     }
+}
+
+/// What a live socket's admission found, and the language of its upgrade request.
+struct LiveAdmission: Sendable {
+    let found: any Sendable
+    let language: Language
 }

@@ -38,7 +38,7 @@ public enum JSONTree {
     }
 
     /// The problem's wording for a text nested too deep.
-    public static let tooDeepDetail = "The body nests arrays and objects deeper than \(maximumDepth) levels."
+    public static let tooDeepDetail: ProblemText = "The body nests arrays and objects deeper than \(maximumDepth) levels."
 
     /// How deep `data` nests arrays and objects, counting brackets outside strings; the scan stops
     /// once it passes `limit`. Malformed text is left to the decoder: this only bounds its work.

@@ -48,12 +48,16 @@ public enum ProblemResponse {
 
 /// Problems every service can raise; services add their own next to these.
 public enum CommonError: ProblemError {
+    /// Its messages are in the request's language: from the schema's rules, translated as the
+    /// problem is rendered; from a module's own rules, as they are raised (`invalid`).
     case validation([Problem.FieldError])
-    case malformedBody(String)
-    /// nil: the usual "a valid access token is required", in the request's language.
-    case unauthorized(String? = nil)
-    case forbidden(String)
-    case notFound(String)
+    case malformedBody(ProblemText)
+    /// nil: the usual "a valid access token is required".
+    case unauthorized(ProblemText? = nil)
+    case forbidden(ProblemText)
+    case notFound(ProblemText)
+    /// No `noun` (a `NamedThing`'s) with this id.
+    case noSuch(noun: String, id: String)
     /// No endpoint at this path and method.
     case noSuchRoute
     /// The path exists, the method does not; `allow` lists those that do.
@@ -70,13 +74,13 @@ public enum CommonError: ProblemError {
     case internalError
     case http(status: Int, message: String?)
 
-    public static func invalid(_ field: String, _ message: String) -> CommonError {
-        .validation([.init(field: field, message: message)])
+    public static func invalid(_ field: String, _ message: ProblemText) -> CommonError {
+        .validation([.init(field: field, message: message.localized)])
     }
 
     /// The one 404 for a thing looked up by id, worded from its id's tag ("No team with id …."),
     /// whether it does not exist or the caller may not know that it does.
-    public static func missing<Tag: NamedThing>(_ id: TypedID<Tag>) -> CommonError { .notFound("No \(Tag.noun) with id \(id).") }
+    public static func missing<Tag: NamedThing>(_ id: TypedID<Tag>) -> CommonError { .noSuch(noun: Tag.noun, id: "\(id)") }
 
     public var problem: Problem {
         switch self {
@@ -87,16 +91,18 @@ public enum CommonError: ProblemError {
                 title: "Invalid request", detail: detail, errors: errors)
         case .malformedBody(let detail):
             return Problem(
-                .malformedBody, title: "Malformed request body", detail: detail)
+                .malformedBody, title: "Malformed request body", detail: detail.localized)
         case .unauthorized(let detail):
             return Problem(
-                .unauthorized, title: "Unauthorized", detail: detail ?? ProblemTexts.detail("unauthorized"))
+                .unauthorized, title: "Unauthorized", detail: detail?.localized ?? ProblemTexts.detail("unauthorized"))
         case .forbidden(let detail):
             return Problem(
-                .forbidden, title: "Forbidden", detail: detail)
+                .forbidden, title: "Forbidden", detail: detail.localized)
         case .notFound(let detail):
             return Problem(
-                .notFound, title: "Not found", detail: detail)
+                .notFound, title: "Not found", detail: detail.localized)
+        case .noSuch(let noun, let id):
+            return Problem(.notFound, title: "Not found", detail: ProblemTexts.detail("missing", ProblemTexts.noun(noun), id))
         case .noSuchRoute:
             return Problem(.noSuchRoute, title: "Not found", detail: ProblemTexts.detail("noSuchRoute"))
         case .methodNotAllowed(let allow):

@@ -24,16 +24,16 @@ public struct QueryRules: Sendable {
         var problems: [Problem.FieldError] = []
         if present.contains(where: { !names.contains(String($0.key)) }) {
             for name in Set(present.map { String($0.key) }).subtracting(names).sorted() {
-                problems.append(.init(field: name, message: "is not a parameter of this operation"))
+                problems.append(.invalid(name, "is not a parameter of this operation"))
             }
         }
         for (name, schema, required) in described {
             guard let raw = present[Substring(name)] else {
-                if required { problems.append(.init(field: name, message: "is required")) }
+                if required { problems.append(.invalid(name, "is required")) }
                 continue
             }
             guard let value = Self.value(of: String(raw), as: schema) else {
-                problems.append(.init(field: name, message: "must be \(SchemaValidator.describe(schema.type ?? ["string"]))"))
+                problems.append(.invalid(name, ProblemText(english: "must be \(SchemaValidator.describe(schema.type ?? ["string"]))")))
                 continue
             }
             problems += SchemaValidator(components: [:]).problems(in: value, against: schema, at: name)

@@ -67,7 +67,7 @@ extension Request {
         case .valueNotFound(_, let context):
             return .invalid(path(context.codingPath), "must not be null")
         case .typeMismatch(let type, let context):
-            return .invalid(path(context.codingPath), "must be \(describe(type))")
+            return .invalid(path(context.codingPath), ProblemText(english: "must be \(describe(type))"))
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return .malformedBody("The body is not valid JSON.")
         case .dataCorrupted(let context) where context.debugDescription.first?.isUppercase == true:
@@ -75,7 +75,7 @@ extension Request {
             // types; the project's decoders write lower-case phrases meant for clients.
             return .invalid(path(context.codingPath), "has an invalid value")
         case .dataCorrupted(let context):
-            return .invalid(path(context.codingPath), context.debugDescription)
+            return .invalid(path(context.codingPath), ProblemText(english: context.debugDescription))
         @unknown default:
             return .malformedBody("The body could not be read.")
         }
@@ -99,7 +99,7 @@ extension Parameters {
         Tag
     > {
         assert(DescribedOperation.current?.operation.pathParameters.contains { $0.name == name } ?? true, "{\(name)} is not in the path")
-        guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.notFound("No \(noun) with id \(get(name) ?? "").") }
+        guard let raw = get(name), let id = TypedID<Tag>(raw) else { throw CommonError.noSuch(noun: noun, id: get(name) ?? "") }
         return id
     }
 

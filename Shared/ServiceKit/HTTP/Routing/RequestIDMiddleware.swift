@@ -22,7 +22,11 @@ public struct RequestIDMiddleware: RouterMiddleware {
         context.requestID = requestID
         var response: Response
         do {
-            response = try await RequestMetadata.$requestID.withValue(requestID) { try await next(request, context) }
+            // The problems a handler raises read in the request's language from where they are raised.
+            let language = Language(acceptLanguage: request.headers[.acceptLanguage]) ?? .en
+            response = try await RequestMetadata.$requestID.withValue(requestID) {
+                try await RequestLanguage.$current.withValue(language) { try await next(request, context) }
+            }
         } catch {
             response = try RequestMetadata.$requestID.withValue(requestID) {
                 try ProblemMiddleware.render(error, request: request, context: context)
