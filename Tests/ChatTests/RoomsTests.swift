@@ -63,15 +63,24 @@ struct RoomsTests {
                 score: .init(home: 0, away: 0), halftime: nil, events: [], version: 1, updatedAt: Date())
             try await chat.deliver([(MatchEvent.updated, match.id.description, MatchEvent.MatchChanged(match: match, providerFixtureId: 1))]
             )
-            // A match's room is in my rooms once I open it; until then it is among the matches to choose from.
+            // A match's room is in my rooms once I follow it; until then it is among the matches to choose from,
+            // and reading it changes nothing.
             #expect(try await chat.rooms(other).first { $0.kind == .match } == nil)
             let matches = try await expect(200, chat.chat.call(ChatAPI.rooms, query: ChatAPI.roomKind(.match), token: other.accessToken))
                 .decode(Page<ChatRoom>.self).items
             let matchRoom = try #require(matches.first)
             #expect(matchRoom.name == "Levadia – Flora" && matches.allSatisfy { $0.kind == .match })
             _ = try await expect(200, chat.chat.call(ChatAPI.room, matchRoom.id, token: other.accessToken))
-            #expect(try await chat.rooms(other).contains { $0.id == matchRoom.id })
+            #expect(try await !chat.rooms(other).contains { $0.id == matchRoom.id })
+            for _ in 0..<2 { _ = try await expect(200, chat.chat.call(ChatAPI.follow, matchRoom.id, token: other.accessToken)) }
+            #expect(try await chat.rooms(other).filter { $0.id == matchRoom.id }.count == 1)
             #expect(try await chat.send("come on Levadia", to: matchRoom.id, as: other).status == 201)
+            for _ in 0..<2 { _ = try await expect(200, chat.chat.call(ChatAPI.unfollow, matchRoom.id, token: other.accessToken)) }
+            #expect(try await !chat.rooms(other).contains { $0.id == matchRoom.id })
+            // A team's or game's room is mine while I am in it: it cannot be unfollowed.
+            let refused = try await chat.chat.call(ChatAPI.unfollow, room.id, token: organizer.accessToken)
+            #expect(refused.status == 403)
+            #expect(try await chat.chat.call(ChatAPI.follow, RoomID(), token: other.accessToken).status == 404)
         }
     }
 

@@ -169,7 +169,7 @@ struct ChatThroughGatewayTests {
                     baseURL: URL(string: gateway.baseURL)!, liveTransport: WebSocketLiveTransport(), tokens: InMemoryTokenStore())
                 try await fan.register(
                     email: "fan-\(UUID().uuidString.prefix(8).lowercased())@example.com", password: "fan password 1", name: "Fiona Fan")
-                // The fan picks the match among the live ones; opened, it is in the fan's rooms.
+                // The fan picks the match among the live ones; opened live, it is in the fan's rooms.
                 let room = try await poll {
                     try await fan.send(ChatAPI.rooms, query: ChatAPI.roomKind(.match)).items.first
                 } until: {
@@ -179,9 +179,18 @@ struct ChatThroughGatewayTests {
                 #expect(matchRoom.name == "Levadia – Flora")
                 #expect(try await !fan.send(ChatAPI.rooms).items.contains { $0.kind == .match })
                 _ = try await fan.send(ChatAPI.room, matchRoom.id)
-                #expect(try await fan.send(ChatAPI.rooms).items.contains { $0.id == matchRoom.id })
+                #expect(try await !fan.send(ChatAPI.rooms).items.contains { $0.id == matchRoom.id })
                 let frames = Frames()
                 let listening = Task { await frames.follow(fan.liveChat([matchRoom.id: 0])) }
+                let followed = try await poll {
+                    try await fan.send(ChatAPI.rooms).items.contains { $0.id == matchRoom.id }
+                } until: {
+                    $0
+                }
+                #expect(followed)
+                try await fan.unfollow(matchRoom.id)
+                #expect(try await !fan.send(ChatAPI.rooms).items.contains { $0.id == matchRoom.id })
+                try await fan.follow(matchRoom.id)
                 try await feed.record(fixture, .goal(.home, by: "R. Kirss", at: 12))
                 let sent = try await fan.send(
                     ChatAPI.send, matchRoom.id, body: SendChatMessage(text: "Goal! Come on Levadia", clientMessageId: "fan-1"))

@@ -11,6 +11,8 @@ struct RoomsController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.rooms, use: listRooms)
         router.on(ChatAPI.room, use: room)
+        router.on(ChatAPI.follow, use: follow)
+        router.on(ChatAPI.unfollow, use: unfollow)
         router.on(ChatAPI.mute, use: mute)
         router.on(ChatAPI.unmute, use: unmute)
         router.on(ChatAPI.read, use: read)
@@ -35,6 +37,16 @@ struct RoomsController: Controller {
     /// `GET /v1/chat/rooms/{id}`
     @Sendable func room(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
         try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID)
+    }
+
+    /// `PUT /v1/chat/rooms/{id}/follow`
+    @Sendable func follow(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.follow(try context.parameters.id(RoomID.self), by: context.userID)
+    }
+
+    /// `DELETE /v1/chat/rooms/{id}/follow`
+    @Sendable func unfollow(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
+        try await rooms.unfollow(try context.parameters.id(RoomID.self), by: context.userID)
     }
 
     /// `POST /v1/chat/rooms/{id}/read`

@@ -51,12 +51,29 @@ struct Rooms: Sendable {
         }
     }
 
-    /// The room; a match's room opened is followed from then on (it is in my rooms, and pushes me the messages naming me).
+    /// The room as it reads to me. Reading it changes nothing: a match's room becomes mine by `follow`.
     func room(_ id: RoomID, for user: UserID) async throws -> ChatRoom {
-        let room = try await database.read { sql in try await accessible(id, by: user, on: sql) }
-        guard room.kind == .match else { return try await database.read { sql in try await view(room, for: user, on: sql) } }
-        return try await database.transaction { sql in
-            _ = try await rooms.addMember(user, to: room.id, on: sql)
+        try await database.read { sql in try await view(try await accessible(id, by: user, on: sql), for: user, on: sql) }
+    }
+
+    /// A match's room put in my rooms (it then pushes me the messages naming me), by the app or by a
+    /// socket subscribing to it; any other room I may use is mine already.
+    func follow(_ id: RoomID, by user: UserID) async throws -> ChatRoom {
+        try await database.transaction { sql in
+            let room = try await accessible(id, by: user, on: sql)
+            if room.kind == .match { _ = try await rooms.addMember(user, to: room.id, on: sql) }
+            return try await view(room, for: user, on: sql)
+        }
+    }
+
+    /// A match's room taken out of my rooms. The others follow the team, the game or the other player.
+    func unfollow(_ id: RoomID, by user: UserID) async throws -> ChatRoom {
+        try await database.transaction { sql in
+            let room = try await accessible(id, by: user, on: sql)
+            guard room.kind == .match else {
+                throw CommonError.forbidden("Only a match's room can be unfollowed; this one is yours while you are in its team or game.")
+            }
+            _ = try await rooms.removeMember(user, from: room.id, on: sql)
             return try await view(room, for: user, on: sql)
         }
     }

@@ -122,6 +122,8 @@ final class ChatSocketSession: Sendable {
     private func subscribe(_ room: RoomID, afterSeq: Int?, outbox: ChatOutbox) async throws {
         guard outbox.subscription(to: room) == nil else { return }
         let stored = try await shared.database.read { sql in try await self.shared.rooms.accessible(room, by: self.user, on: sql) }
+        // Opening a match's room live follows it, as `PUT …/follow` does.
+        if stored.kind == .match { _ = try await shared.rooms.follow(room, by: user) }
         let subscriber = LiveSubscriber<ChatChange>(
             deliver: { outbox.post(.change(room, $0)) },
             end: {

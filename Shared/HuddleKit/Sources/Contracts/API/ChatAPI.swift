@@ -10,7 +10,16 @@ public enum ChatAPI {
     public static let roomKind = Query.choice("kind", RoomKind.self, description: "only rooms of this kind")
     public static let room = Endpoint<SignedIn, NoBody, ChatRoom>(
         .get, "/v1/chat/rooms/{id}", owner: .chat,
-        summary: "One room I may use (404 for any other); opening a match's room puts it in my rooms")
+        summary: "One room I may use (404 for any other)")
+    public static let follow = Endpoint<SignedIn, NoBody, ChatRoom>(
+        .put, "/v1/chat/rooms/{id}/follow", owner: .chat,
+        summary: "Put a match's room in my rooms, as subscribing to it on the live socket does (idempotent); any other room I may "
+            + "use is in them already")
+    public static let unfollow = Endpoint<SignedIn, NoBody, ChatRoom>(
+        .delete, "/v1/chat/rooms/{id}/follow", owner: .chat,
+        summary: "Take a match's room out of my rooms (idempotent); 403 for any other room, which is mine while I am in its team "
+            + "or game or talk with its player",
+        problems: [.forbidden])
     public static let mute = Endpoint<SignedIn, MuteRoomRequest, ChatRoom>(
         .put, "/v1/chat/rooms/{id}/mute", owner: .chat,
         summary: "Mute a room until a time (for good without one): its messages are no longer pushed to me, except those naming me")
@@ -59,7 +68,8 @@ public enum ChatAPI {
         status: 101, problems: [.webSocketRequired], traits: .webSocket, deviceSends: ChatClientFrame.self)
 
     public static let all: [APIOperation] = [
-        rooms.operation, room.operation, mute.operation, unmute.operation, messages.operation, send.operation, edit.operation,
+        rooms.operation, room.operation, follow.operation, unfollow.operation, mute.operation, unmute.operation, messages.operation,
+        send.operation, edit.operation,
         delete.operation, read.operation, direct.operation, blocks.operation, block.operation, unblock.operation, live.operation,
     ]
 }

@@ -9,6 +9,18 @@ extension HuddleClient {
         try await send(ChatAPI.mute, room, body: MuteRoomRequest(until: until))
     }
 
+    /// Puts a match's room in this player's rooms (subscribing to it on the live socket does too).
+    @discardableResult
+    public func follow(_ room: RoomID) async throws -> ChatRoom {
+        try await send(ChatAPI.follow, room)
+    }
+
+    /// Takes a match's room out of this player's rooms.
+    @discardableResult
+    public func unfollow(_ room: RoomID) async throws -> ChatRoom {
+        try await send(ChatAPI.unfollow, room)
+    }
+
     /// Unmutes a room: its messages are pushed again.
     @discardableResult
     public func unmute(_ room: RoomID) async throws -> ChatRoom {
