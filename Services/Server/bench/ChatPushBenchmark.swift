@@ -20,6 +20,10 @@ import ServiceStore
 ///    push accepted at the stand-in, p50/p99/max;
 /// 4. a burst: `--burst` messages one a second to one more room; how many pushes each offline member
 ///    got from it (one at once, one at the end of the quiet interval).
+///
+/// With `--apart`, chat and notify run as a deployment runs them, on CPUs of their own: auth and chat
+/// with the timed sender (`chatpush-sends`, a process of its own) on the first core, notify in its own
+/// `huddle` with this process (the stand-in that takes the pushes) on the second.
 struct ChatPushBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chatpush", abstract: "Chat messages pushed to members away from the room.")
@@ -31,21 +35,24 @@ struct ChatPushBenchmark: AsyncParsableCommand {
     @Option(help: "Messages a second on the send path.") var rate = 20
     @Option(help: "Messages of the burst, one a second.") var burst = 10
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
+    @Flag(help: "Chat and its sender on core 0, notify and the stand-in on core 1.") var apart = false
 
     func run() async throws {
         guard online < members else { throw ValidationError("--online must be fewer than --members") }
         try await BenchStore.with(postgres: postgres, name: "chatpush") { store in
             let data = store.directory
             let (chatDB, notifyDB, authDB) = (try await store.url("chat"), try await store.url("notify"), try await store.url("auth"))
+            if apart { try await ChildProcess.keepSelf(on: "1") }
             try await withPushStandIns { pushSettings, _, recorder in
                 let settings =
                     [
                         "auth.bcrypt.cost=4", "chat.flood.burst=1000000", "chat.flood.interval.ms=1", "auth.http.port=28081",
-                        "chat.http.port=28086", "notify.http.port=28087", "auth.db.url=\(authDB)", "chat.db.url=\(chatDB)",
-                        "notify.db.url=\(notifyDB)",
+                        "chat.http.port=28086", "notify.http.port=28087", "auth.url=http://127.0.0.1:28081",
+                        "chat.url=http://127.0.0.1:28086", "notify.url=http://127.0.0.1:28087", "auth.db.url=\(authDB)",
+                        "chat.db.url=\(chatDB)", "notify.db.url=\(notifyDB)",
                     ] + pushSettings.map { "\($0.key)=\($0.value)" }
                     + AbsentModules.addresses(besides: [.auth, .chat, .notify]).map { "\($0.key)=\($0.value)" }
-                var server = try ChildProcess.huddle(["--modules", "auth,chat"], settings: settings, data: data)
+                var server = try ChildProcess.huddle(["--modules", "auth,chat"], settings: settings, data: data, cores: apart ? "0" : nil)
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
                 let sender = try await TestClient(baseURL: "http://127.0.0.1:28081").register(name: "Coach Sender")
                 let people = (0..<members).map(Self.member)
@@ -62,10 +69,21 @@ struct ChatPushBenchmark: AsyncParsableCommand {
                 let sendRooms = Array(timedRooms.prefix(rooms)), latencyRooms = Array(timedRooms.dropFirst(rooms).prefix(rooms))
                 let burstRoom = timedRooms[2 * rooms]
                 let without = try await sendPath(sender, rooms: sendRooms)
+                // Started again, so chat's deliveries to notify start afresh rather than after their backoff.
                 server.stop()
-
-                server = try ChildProcess.huddle(["--modules", "auth,chat,notify"], settings: settings, data: data)
-                defer { server.stop() }
+                var notify: ChildProcess? = nil
+                if apart {
+                    // A module delivers its events to those in its own process unless told of others.
+                    server = try ChildProcess.huddle(
+                        ["--modules", "auth,chat"], settings: settings + ["chat.events.subscribers=notify"], data: data, cores: "0")
+                    notify = try ChildProcess.huddle(["--modules", "notify"], settings: settings, data: data, cores: "1")
+                } else {
+                    server = try ChildProcess.huddle(["--modules", "auth,chat,notify"], settings: settings, data: data)
+                }
+                defer {
+                    server.stop()
+                    notify?.stop()
+                }
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
                 let notifyStore = try await Database.open(url: notifyDB, now: Effects.system.now, logger: .quiet("bench"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -136,26 +154,19 @@ struct ChatPushBenchmark: AsyncParsableCommand {
     }
 
     private func send(_ sender: Session, _ text: String, to room: RoomID) async throws -> Double {
-        let chat = TestClient(baseURL: "http://127.0.0.1:28086")
-        let started = ContinuousClock.now
-        let answer = try await chat.call(
-            ChatAPI.send, room, body: SendChatMessage(text: text, clientMessageId: UUID().uuidString), token: sender.accessToken)
-        guard answer.status == 201 else { throw ValidationError("a send answered \(answer.status)") }
-        return (ContinuousClock.now - started).seconds * 1000
+        try await ChatPushSends.send(text, to: room, token: sender.accessToken)
     }
 
-    /// Each send's time, in milliseconds, sorted; sends go at `rate` a second whatever each takes.
+    /// Each send's time, in milliseconds, sorted; timed here, or apart by a sender of its own on chat's core.
     private func sendPath(_ sender: Session, rooms: [RoomID]) async throws -> [Double] {
-        for index in 0..<20 { _ = try await send(sender, "warm-up \(index)", to: rooms[index % rooms.count]) }
-        let times = try await withThrowingTaskGroup(of: Double.self) { group in
-            let start = ContinuousClock.now
-            for index in 0..<sends {
-                try await Task.sleep(until: start + .milliseconds(1000 * index / rate))
-                group.addTask { try await send(sender, "Training moved to 19:00 (\(index))", to: rooms[index % rooms.count]) }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        return times.sorted()
+        guard apart else { return try await ChatPushSends.times(sends: sends, rate: rate, token: sender.accessToken, rooms: rooms) }
+        let output = try await ChildProcess.runTool(
+            ChildProcess.taskset.path,
+            [
+                "-c", "0", ChildProcess.built("huddle-bench").path, "chatpush-sends", "--sends", "\(sends)", "--rate", "\(rate)",
+                "--token", sender.accessToken, "--rooms", rooms.map(\.description).joined(separator: ","),
+            ])
+        return output.split(separator: "\n").compactMap { Double($0) }.sorted()
     }
 
     private func pushLatency(_ sender: Session, rooms: [RoomID], offline: [(UserID, String)], recorder: PushRecorder) async throws {

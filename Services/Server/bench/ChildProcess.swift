@@ -18,13 +18,24 @@ struct ChildProcess {
                 .merging(environment) { _, given in given })
     }
 
-    /// `environment` is added to this process's (the `OTEL_*` variables, say).
-    static func huddle(_ arguments: [String], settings: [String], data: URL, environment: [String: String] = [:]) throws -> ChildProcess {
-        try program(
-            built("huddle"),
+    /// `environment` is added to this process's (the `OTEL_*` variables, say); `cores` ("0", "1-3")
+    /// keeps it on those (`taskset`).
+    static func huddle(
+        _ arguments: [String], settings: [String], data: URL, environment: [String: String] = [:], cores: String? = nil
+    ) throws -> ChildProcess {
+        let arguments =
             arguments + ["--no-demo", "--no-stand-in", "--log-level", "error", "--data-dir", data.path]
-                + (internalKeys.map { "\($0.key)=\($0.value)" } + settings).flatMap { ["--set", $0] },
-            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
+            + (internalKeys.map { "\($0.key)=\($0.value)" } + settings).flatMap { ["--set", $0] }
+        let environment = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        guard let cores else { return try program(built("huddle"), arguments, environment: environment) }
+        return try program(taskset, ["-c", cores, built("huddle").path] + arguments, environment: environment)
+    }
+
+    static let taskset = URL(fileURLWithPath: "/usr/bin/taskset")
+
+    /// Keeps every thread of this process on `cores` (`taskset`), and those it starts after.
+    static func keepSelf(on cores: String) async throws {
+        _ = try await runTool(taskset.path, ["-a", "-p", "-c", cores, "\(ProcessInfo.processInfo.processIdentifier)"])
     }
 
     /// The same keys for internal calls in every process a benchmark starts, so modules split over
@@ -45,7 +56,7 @@ struct ChildProcess {
     }
 
     /// An executable of the same build as this benchmark.
-    private static func built(_ name: String) -> URL {
+    static func built(_ name: String) -> URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
