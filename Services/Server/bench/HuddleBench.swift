@@ -9,7 +9,8 @@ struct HuddleBench: AsyncParsableCommand {
         subcommands: [
             LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
             JSONBenchmark.self, EventsBenchmark.self, ForgotBenchmark.self, MediaBenchmark.self, UploadsBenchmark.self,
-            PushesBenchmark.self, ChatPushBenchmark.self, ChatPushSends.self, BalanceBenchmark.self, TracingBenchmark.self, GatewayBenchmark.self,
+            PushesBenchmark.self, ChatPushBenchmark.self, ChatPushSends.self, BalanceBenchmark.self, TracingBenchmark.self,
+            GatewayBenchmark.self,
         ])
 
     /// The benchmarks' devices hold a socket each, ten thousand at a time: the open files' soft limit is
