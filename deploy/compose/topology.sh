@@ -31,6 +31,9 @@ export OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTO
 # Phones reach MinIO at the name the services use (it is moto's S3 server here, below).
 export MEDIA_S3_PUBLIC_URL=http://minio:9000 PUBLIC_API_URL=http://gateway:8080
 mkdir -p /run/huddle-dev && rm -f "$PURCHASES_APPSTORE_ROOTS_FILE" /run/huddle-dev/smtp-certificate.pem
+# Compose gives notify no push credentials (an operator brings theirs); this run gives it an FCM
+# account the stand-in trusts, so the journeys see pushes reach the phones (DeployedChatPushTests).
+make_fcm_account
 
 # Each service gets 127.0.0.N under its compose name.
 declare -A ADDRESS RUNS
@@ -76,6 +79,8 @@ for name in "${!RUNS[@]}"; do
   # client (50 a second, 100 at once) answered with 429s in a fast run; they test journeys, not it
   # (GatewayTests and EdgeValueTests do).
   [ "$name" = gateway ] && environment+=(GATEWAY_RATELIMIT_RATE=2000 GATEWAY_RATELIMIT_BURST=4000)
+  [ "$name" = notify ] && environment+=(NOTIFY_FCM_URL=http://stand-in:8080 NOTIFY_FCM_CREDENTIALS_FILE="$WORK/fcm-credentials.json")
+  [ "$name" = stand-in ] && environment+=(STANDIN_FCM_KEY="$(cat "$WORK/fcm-public.pem")" STANDIN_FCM_CLIENT_EMAIL="$FCM_ACCOUNT" STANDIN_FCM_PROJECT=huddle-dev)
   run_named "$name" env -i PATH="$PATH" HOME="$WORK" "${environment[@]}" "$BIN/$runs"
   echo "  $name: $runs at ${ADDRESS[$name]}"
 done

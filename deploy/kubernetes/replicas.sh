@@ -81,14 +81,7 @@ run_named object-storage moto_server -H 127.0.3.3 -p 9000
 for _ in $(seq 60); do curl -sf http://object-storage:9000/ >/dev/null && break; sleep 0.5; done
 
 echo "== a service account for the stand-in's FCM, made fresh as huddle makes its own"
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/fcm-key.pem" 2>/dev/null
-openssl pkey -in "$WORK/fcm-key.pem" -pubout -out "$WORK/fcm-public.pem"
-FCM_ACCOUNT=notify@huddle-dev.iam.gserviceaccount.com
-python3 - "$WORK/fcm-key.pem" "$FCM_ACCOUNT" >"$WORK/fcm-credentials.json" <<'PY'
-import json, sys
-print(json.dumps({"type": "service_account", "project_id": "huddle-dev", "client_email": sys.argv[2],
-                  "private_key": open(sys.argv[1]).read(), "token_uri": "http://stand-in:8080/token"}))
-PY
+make_fcm_account
 
 echo "== the providers' stand-in"
 run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 STANDIN_HTTP_PORT=8080 \

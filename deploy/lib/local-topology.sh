@@ -16,6 +16,20 @@ as_postgres() {
 # A secret made up for this run.
 secret() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
 
+# A service account for the stand-in's FCM, made fresh as huddle makes its own: its key in
+# $WORK/fcm-key.pem (public half fcm-public.pem), notify's credentials in $WORK/fcm-credentials.json
+# (their token URI the stand-in's), the account's email in FCM_ACCOUNT.
+make_fcm_account() {
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$WORK/fcm-key.pem" 2>/dev/null
+  openssl pkey -in "$WORK/fcm-key.pem" -pubout -out "$WORK/fcm-public.pem"
+  FCM_ACCOUNT=notify@huddle-dev.iam.gserviceaccount.com
+  python3 - "$WORK/fcm-key.pem" "$FCM_ACCOUNT" >"$WORK/fcm-credentials.json" <<'PY'
+import json, sys
+print(json.dumps({"type": "service_account", "project_id": "huddle-dev", "client_email": sys.argv[2],
+                  "private_key": open(sys.argv[1]).read(), "token_uri": "http://stand-in:8080/token"}))
+PY
+}
+
 # Runs a command in the background with its output in $WORK/<name>.log and its pid in $WORK/<name>.pid.
 run_named() {
   local name=$1
