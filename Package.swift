@@ -441,7 +441,8 @@ let package = Package(
             name: "ChatTests",
             dependencies: [
                 .effects,
-                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", .serverContracts,
+                "ChatService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
+                .serverContracts,
                 .contracts,
                 .huddleKit, .hummingbird, .configuration, .logging, .nioCore, .nioHTTP1, .nioConcurrencyHelpers, .sqlKit, .webSocket,
                 .webSocketClient, .nioWebSocket,

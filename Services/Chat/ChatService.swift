@@ -60,6 +60,7 @@ public func buildChatService(reader: ConfigReader, dependencies: ServiceDependen
     service.consumeEvents(
         ChatEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
     service.beforeServerStarts { try await rooms.ensureGlobal() }
+    service.retain(.roomChanges)
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.chatRooms, database: database, live: live, logger: dependencies.logger), blocks)
     let presence = RoomPresence(

@@ -63,6 +63,12 @@ public func buildGamesService(reader: ConfigReader, dependencies: ServiceDepende
     try service.publishEvents()
     // Versions of matches a phone catches up with: a month covers any phone; the match itself keeps its last.
     service.retain(RetentionRule("matchchanges", table: "match_changes", column: "changed_at", defaultDays: 30))
+    // A finished round's changes but the last, which carries the final card: a device resuming from any
+    // version is sent that. A round still being played keeps all of its own.
+    service.retain(
+        RetentionRule(
+            "roundchanges", table: "round_changes", column: "changed_at", defaultDays: 30,
+            condition: "kind <> 'finished' AND round_id IN (SELECT id FROM rounds WHERE status = 'completed')"))
     service.addServices(
         ChangeNotifications(channel: ChangeChannel.rounds, database: database, live: live, logger: dependencies.logger),
         ChangeNotifications(channel: ChangeChannel.matches, database: database, live: liveMatches, logger: dependencies.logger))

@@ -91,6 +91,40 @@ struct LiveTests {
         }
     }
 
+    @Test(
+        "A finished round's changes go after their age but the last, so a device resuming from any version is sent the final card; a round still played keeps its own",
+        arguments: TestStore.all)
+    func finishedRoundsPruned(store: TestStore) async throws {
+        // An age of a tenth of a second (in days), pruned every 50 ms.
+        let config = ["games.retention.roundchanges.days": "0.0000012", "games.retention.interval.ms": "50"]
+        try await GamesHarness.with(store: store, config: config) { h in
+            let course = try await h.course()
+            let ann = try await h.player()
+            let finished = try await h.startRound(on: course, by: ann), playing = try await h.startRound(on: course, by: ann)
+            for card in [finished, playing] {
+                for hole in 1...3 { _ = try await expect(200, h.score(card, player: 0, hole: hole, strokes: 3, as: ann)) }
+            }
+            _ = try await expect(200, h.games.call(GamesAPI.finishRound, finished.id, token: ann.accessToken))
+            let final = try await h.card(finished.id, as: ann)
+            // Resuming from the start, a device is sent only the finish and the final card once the rest went.
+            var resumed: [LiveMessage] = []
+            let pruned = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+                let device = try await h.socket(finished, as: ann, afterVersion: 0)
+                defer { Task { await device.close() } }
+                guard try await device.waitFor({ $0.version == final.version }) else { return false }
+                resumed = device.messages
+                return resumed.count == 1
+            }
+            #expect(pruned, "\(resumed)")
+            #expect(resumed.first?.type == .finished && resumed.first?.card == final)
+            // The same pass left every change of the round still played.
+            let device = try await h.socket(playing, as: ann, afterVersion: 0)
+            #expect(try await device.waitFor { $0.version == 3 })
+            #expect(device.messages.map(\.version) == [1, 2, 3])
+            await device.close()
+        }
+    }
+
     @Test("Two devices writing at once, to different cells and to the same cell, end with one card everywhere", arguments: TestStore.all)
     func concurrentWriters(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in

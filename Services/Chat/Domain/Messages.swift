@@ -144,7 +144,7 @@ struct Messages: Sendable {
 
     /// Logs the change and announces it with the commit.
     func announce(_ change: RoomChange, in room: RoomID, on sql: any SQLDatabase) async throws {
-        try await roomStore.record(change, in: room, on: sql)
+        try await roomStore.record(change, in: room, at: now(), on: sql)
         try await database.notify(
             channel: ChangeChannel.chatRooms, payload: ChangeChannel.payload(room, version: change.version), on: sql)
     }

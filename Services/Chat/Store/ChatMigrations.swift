@@ -83,5 +83,14 @@ enum ChatMigrations {
                 "CREATE INDEX room_presence_by_instance ON room_presence (instance_id)",
             ]
         },
+        // When each change of a room was made, so that old ones can go (`roomchanges`); those made before
+        // count from now.
+        Migration(version: 11, name: "room changes' time") { kind in
+            [
+                "ALTER TABLE room_changes ADD COLUMN changed_at \(kind.timestamp)",
+                "UPDATE room_changes SET changed_at = "
+                    + (kind == .postgres ? "now()" : "CAST(strftime('%s', 'now') AS REAL)"),
+            ]
+        },
     ]
 }

@@ -56,8 +56,14 @@ protocol RoomStore: Sendable {
     func nextSeq(of room: RoomID, at now: Date, on sql: any SQLDatabase) async throws -> (seq: Int, version: Int)
     /// Takes the room's next version, holding its row until the transaction ends.
     func nextVersion(of room: RoomID, on sql: any SQLDatabase) async throws -> Int
-    func record(_ change: RoomChange, in room: RoomID, on sql: any SQLDatabase) async throws
+    func record(_ change: RoomChange, in room: RoomID, at date: Date, on sql: any SQLDatabase) async throws
     func changes(of room: RoomID, after version: Int, limit: Int, on sql: any SQLDatabase) async throws -> [RoomChange]
+}
+
+extension RetentionRule {
+    /// A room's changes are read by its live feed to catch up between announcements, seconds behind; a
+    /// socket that subscribes catches up from the messages themselves. A day is plenty.
+    static let roomChanges = RetentionRule("roomchanges", table: "room_changes", column: "changed_at", defaultDays: 1)
 }
 
 struct SQLRoomStore: RoomStore {
@@ -189,11 +195,11 @@ struct SQLRoomStore: RoomStore {
         return try row.decode(column: "version", as: Int.self)
     }
 
-    func record(_ change: RoomChange, in room: RoomID, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "room_changes").columns("room_id", "version", "kind", "message_id", "user_id")
+    func record(_ change: RoomChange, in room: RoomID, at date: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "room_changes").columns("room_id", "version", "kind", "message_id", "user_id", "changed_at")
             .values(
                 SQLBind(room.description), SQLBind(change.version), SQLBind(change.kind.rawValue), SQLBind(change.messageID?.description),
-                SQLBind(change.userID?.description)
+                SQLBind(change.userID?.description), SQLBind(date)
             ).run()
     }
 

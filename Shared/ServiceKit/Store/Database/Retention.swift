@@ -8,8 +8,8 @@ public import ServiceLifecycle
 
 /// Rows a module keeps only for a while: those of `table` whose `column` is older than the age
 /// configured as `<module>.retention.<name>.days` (`defaultDays` when unset; 0 keeps them for ever),
-/// and that meet `condition` when one is given (SQL over the table's own columns, written here, never
-/// from input).
+/// and that meet `condition` when one is given (SQL over the table's row, which may ask the module's
+/// other tables; written in the module's code, never from input).
 public struct RetentionRule: Sendable {
     public var name: String
     public var table: String
