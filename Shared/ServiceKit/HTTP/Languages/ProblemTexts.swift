@@ -7,7 +7,7 @@ public enum RequestLanguage {
     @TaskLocal public static var current: Language = .en
 }
 
-/// Problems' titles, by code, and the details every module shares (`CommonError`'s) in each language
+/// Problems' titles, by code, and every `ProblemText` raised, in each language
 /// (`Resources/Problems.xcstrings`). Codes, field names and enum values never change with the language.
 public enum ProblemTexts {
     public static let catalogue = TextCatalogue(contentsOf: Bundle.module.url(forResource: "Problems", withExtension: "xcstrings"))
@@ -67,10 +67,5 @@ public enum ProblemTexts {
     /// A `NamedThing`'s noun in the request's language.
     static func noun(_ english: String) -> String {
         catalogue.has("noun.\(english)") ? catalogue.text("noun.\(english)", RequestLanguage.current) : english
-    }
-
-    /// A shared detail in the request's language.
-    static func detail(_ key: String, _ arguments: any CVarArg...) -> String {
-        catalogue.text("detail.\(key)", RequestLanguage.current, arguments)
     }
 }

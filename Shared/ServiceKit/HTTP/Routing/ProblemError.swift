@@ -94,7 +94,7 @@ public enum CommonError: ProblemError {
                 .malformedBody, title: "Malformed request body", detail: detail.localized)
         case .unauthorized(let detail):
             return Problem(
-                .unauthorized, title: "Unauthorized", detail: detail?.localized ?? ProblemTexts.detail("unauthorized"))
+                .unauthorized, title: "Unauthorized", detail: (detail ?? "A valid access token is required.").localized)
         case .forbidden(let detail):
             return Problem(
                 .forbidden, title: "Forbidden", detail: detail.localized)
@@ -102,39 +102,39 @@ public enum CommonError: ProblemError {
             return Problem(
                 .notFound, title: "Not found", detail: detail.localized)
         case .noSuch(let noun, let id):
-            return Problem(.notFound, title: "Not found", detail: ProblemTexts.detail("missing", ProblemTexts.noun(noun), id))
+            return Problem(.notFound, title: "Not found", detail: localized("No \(ProblemTexts.noun(noun)) with id \(id)."))
         case .noSuchRoute:
-            return Problem(.noSuchRoute, title: "Not found", detail: ProblemTexts.detail("noSuchRoute"))
+            return Problem(.noSuchRoute, title: "Not found", detail: localized("No such endpoint."))
         case .methodNotAllowed(let allow):
             return Problem(
                 .methodNotAllowed, title: "Method not allowed",
-                detail: ProblemTexts.detail("methodNotAllowed", allow.joined(separator: ", ")))
+                detail: localized("This path answers \(allow.joined(separator: ", "))."))
         case .idempotencyKeyRequired:
             return Problem(
                 .idempotencyKeyRequired, title: "Idempotency-Key required",
-                detail: ProblemTexts.detail("idempotencyKeyRequired"))
+                detail: localized("This write needs an Idempotency-Key header, so that a retry cannot do it twice."))
         case .idempotencyKeyInUse:
             return Problem(
                 .idempotencyKeyInUse, title: "Request in progress",
-                detail: ProblemTexts.detail("idempotencyKeyInUse"))
+                detail: localized("A request with this Idempotency-Key is still being processed; retry shortly."))
         case .dependencyUnavailable(let name):
             return Problem(
                 .dependencyUnavailable,
-                title: "Service unavailable", detail: ProblemTexts.detail("dependencyUnavailable", name))
+                title: "Service unavailable", detail: localized("\(name) is unavailable; try again shortly."))
         case .rateLimited(let seconds, _):
             return Problem(
                 .rateLimited,
-                title: "Too many requests", detail: ProblemTexts.detail("rateLimited", seconds))
+                title: "Too many requests", detail: localized("Try again in \(seconds) s."))
         case .payloadTooLarge(let limit):
             return Problem(
                 .payloadTooLarge,
-                title: "Payload too large", detail: ProblemTexts.detail("payloadTooLarge", limit))
+                title: "Payload too large", detail: localized("The request body exceeds \(limit) bytes."))
         case .webSocketRequired:
-            return Problem(.webSocketRequired, title: "Upgrade required", detail: ProblemTexts.detail("webSocketRequired"))
+            return Problem(.webSocketRequired, title: "Upgrade required", detail: localized("Connect to this path with a WebSocket."))
         case .internalError:
             return Problem(
                 .internalError,
-                title: "Internal error", detail: ProblemTexts.detail("internalError"))
+                title: "Internal error", detail: localized("Something went wrong on our side."))
         case .http(let status, let message):
             // NIO's phrases: swift-http-types gives one only to the statuses it names as constants, so
             // `Status(code: 404)` has none, and problems from a bare status went out with an empty code.
