@@ -2,6 +2,7 @@ import AuthService
 import CatalogService
 import Contracts
 import Foundation
+import HuddleEffects
 import ServiceHTTP
 import ServiceKitTesting
 
@@ -19,11 +20,11 @@ struct CatalogHarness {
 
     static func with<T>(
         store: TestStore = .sqlite, config: [String: String] = [:], directory: [ServiceModule: String] = [:],
-        body: (CatalogHarness) async throws -> T
+        effects: Effects = .system, body: (CatalogHarness) async throws -> T
     ) async throws -> T {
         var settings = ["auth.admin.emails": adminEmail, "catalog.events.retry.max.ms": "200"]
         settings.merge(config) { _, new in new }
-        return try await TestStack.with(builders, store: store, config: settings, directory: directory) { stack in
+        return try await TestStack.with(builders, store: store, config: settings, directory: directory, effects: effects) { stack in
             try await body(CatalogHarness(stack: stack))
         }
     }
