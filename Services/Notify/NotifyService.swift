@@ -50,13 +50,14 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let reminderStore = SQLReminderStore(kind: database.kind)
-    let chatWindows = SQLChatPushWindowStore(kind: database.kind)
+    let chatPushes = ChatPushes(
+        message: { [chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))] in try await chat.messagePush($0) },
+        windows: SQLChatPushWindowStore(kind: database.kind), notifications: notifications,
+        pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now)
     let events = NotifyEvents(
         directory: directory, erasure: SQLErasureStore(), notifications: notifications,
         reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
-        chatPushes: ChatPushes(
-            message: { [chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))] in try await chat.messagePush($0) },
-            windows: chatWindows, notifications: notifications, pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now),
+        chatPushes: chatPushes,
         nameFromAuth: { try await auth.profiles([$0])[$0]?.name })
 
     service.add(
@@ -69,7 +70,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.retain(RetentionRule("pushjobs", table: "push_jobs", column: "run_at", defaultDays: 7, condition: "state <> 'pending'"))
     // Chat pushes are not kept in the inbox: their texts go after a week (their jobs by then long done), their pace after a day.
     service.retain(RetentionRule("chatpushes", table: "notifications", column: "created_at", defaultDays: 7, condition: "kept = FALSE"))
-    service.retain(RetentionRule("chatpace", table: "chat_push_windows", column: "next_at", defaultDays: 1))
+    service.retain(RetentionRule("chatpace", table: "chat_push_rooms", column: "next_at", defaultDays: 1))
     service.retain(RetentionRule("chatbatches", table: "chat_push_batches", column: "due_at", defaultDays: 1, condition: "state = 'sent'"))
 
     var senders: [PushPlatform: any PushSender] = [:]
@@ -102,7 +103,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     service.addServices(
         ChatPushWorker(
-            database: database, store: chatWindows, notifications: notifications, batch: settings.reminderBatch,
+            database: database, pushes: chatPushes, batch: settings.reminderBatch,
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     for _ in 0..<settings.push.workers {
         service.addServices(

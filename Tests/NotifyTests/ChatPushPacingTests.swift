@@ -4,8 +4,8 @@ import Testing
 
 @testable import NotifyService
 
-/// The pace of a room's pushes to one player: one at once, then one held to the end of the quiet
-/// interval that tells of the rest.
+/// The pace of a room's pushes: one at once, then one held to the end of the quiet interval that
+/// tells of the rest.
 @Suite("Chat push pacing")
 struct ChatPushPacingTests {
     let pacing = ChatPushPacing(quiet: 10)
@@ -16,7 +16,7 @@ struct ChatPushPacingTests {
         var window: ChatPushPacing.Window?
         var decisions: [ChatPushPacing.Decision] = []
         for second in 0..<10 {
-            let (decision, next) = pacing.next(window, at: start.addingTimeInterval(Double(second)), mentioned: false)
+            let (decision, next) = pacing.next(window, at: start.addingTimeInterval(Double(second)))
             decisions.append(decision)
             window = next
         }
@@ -29,27 +29,19 @@ struct ChatPushPacingTests {
 
     @Test("after the held push went, the next message is held to the interval after it; after a quiet spell, it goes at once")
     func thePaceResumes() {
-        let (_, first) = pacing.next(nil, at: start, mentioned: false)
-        let (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
-        let (afterIt, _) = pacing.next(held, at: start.addingTimeInterval(12), mentioned: false)
+        let (_, first) = pacing.next(nil, at: start)
+        let (_, held) = pacing.next(first, at: start.addingTimeInterval(1))
+        let (afterIt, _) = pacing.next(held, at: start.addingTimeInterval(12))
         #expect(afterIt == .hold(until: start.addingTimeInterval(20), new: true))
-        let (quiet, _) = pacing.next(held, at: start.addingTimeInterval(25), mentioned: false)
+        let (quiet, _) = pacing.next(held, at: start.addingTimeInterval(25))
         #expect(quiet == .pushNow)
-    }
-
-    @Test("a message naming the player goes at once within the interval, and leaves the held push as it was")
-    func aMentionGoesAtOnce() {
-        let (_, first) = pacing.next(nil, at: start, mentioned: false)
-        let (_, held) = pacing.next(first, at: start.addingTimeInterval(1), mentioned: false)
-        let (decision, after) = pacing.next(held, at: start.addingTimeInterval(2), mentioned: true)
-        #expect(decision == .pushNow && after == held)
     }
 
     @Test("with no quiet interval every message is pushed")
     func noQuiet() {
         let pacing = ChatPushPacing(quiet: 0)
-        let (_, window) = pacing.next(nil, at: start, mentioned: false)
-        #expect(pacing.next(window, at: start, mentioned: false).0 == .pushNow)
+        let (_, window) = pacing.next(nil, at: start)
+        #expect(pacing.next(window, at: start).0 == .pushNow)
     }
 
     @Test("a held push shows the latest message and how many more it stands for")

@@ -31,9 +31,9 @@ struct MessagePushes: Sendable {
             let named = Mentions.named(in: message.text, among: Dictionary(listeners.map { ($0.userId, $0.name) }) { first, _ in first })
             let pushesAll = room.kind == .team || room.kind == .game || room.kind == .direct
             let recipients = listeners.compactMap { listener -> ChatMessagePush.Recipient? in
-                let mentioned = named.contains(listener.userId)
-                guard mentioned || (pushesAll && !listener.muted) else { return nil }
-                return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned)
+                let mentioned = named.contains(listener.userId), everyMessage = pushesAll && !listener.muted
+                guard mentioned || everyMessage else { return nil }
+                return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned, everyMessage: everyMessage)
             }
             return ChatMessagePush(
                 messageId: message.id, roomId: room.id, roomKind: room.kind,

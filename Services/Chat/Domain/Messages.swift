@@ -77,7 +77,8 @@ struct Messages: Sendable {
         try await announce(RoomChange(version: version, kind: .message, messageID: message.id, userID: nil), in: room, on: sql)
         try await outbox.append(
             ChatEvent.messagePosted, aggregateID: room.description,
-            payload: ChatEvent.MessagePosted(messageId: message.id, roomId: room, senderId: user), on: sql)
+            payload: ChatEvent.MessagePosted(
+                messageId: message.id, roomId: room, senderId: user, namesPlayers: !Mentions.candidates(in: text).isEmpty), on: sql)
         return message
     }
 

@@ -4,13 +4,15 @@ import SQLKit
 import ServerContracts
 
 /// Chat's messages pushed to the players chat names for each (`ChatAPI.Internal.messagePush`:
-/// members not in the room now who did not mute it, and those the message names), paced per player
-/// and room (`ChatPushPacing`). Pushes of one room share a thread and collapse on the phone; none is
-/// kept in the inbox (the room keeps the message).
+/// members not in the room now who did not mute it, and those the message names), paced per room
+/// (`ChatPushPacing`). Pushes of one room share a thread and collapse on the phone; none is kept in
+/// the inbox (the room keeps the message).
 ///
-/// A message within a player's quiet interval only touches the room's batch due at its end (one row,
-/// however many players it holds a push for) and the windows of players held for the first time:
-/// per message, a busy room costs a read of its members' windows, not a write per member.
+/// Chat is asked whom to push when a room's quiet spell ends and when its held batch is due, not for
+/// every message: a message within the interval only touches the room's batch (one row, however many
+/// members the room has), and chat, whose store the sends write to, answers a busy 1,000-member room
+/// twice an interval instead of twenty times. A message that names players is asked about at once, so
+/// they are pushed at once. Whoever left the room meanwhile is pushed when the batch is due.
 struct ChatPushes: Sendable {
     /// The message and whom to push it to, from chat; nil once it was deleted or withheld.
     let message: @Sendable (ChatMessageID) async throws -> ChatMessagePush?
@@ -20,40 +22,67 @@ struct ChatPushes: Sendable {
     let now: @Sendable () -> Date
 
     func posted(_ posted: ChatEvent.MessagePosted, on sql: any SQLDatabase) async throws {
-        guard let push = try await message(posted.messageId), !push.recipients.isEmpty else { return }
-        let at = now()
-        let paced = try await windows.windows(of: push.recipients.map(\.userId), in: push.roomId, on: sql)
-        var mentionedNow: [UserID] = [], pushedNow: [UserID] = [], held: Set<Date> = [], changed: [UserID: ChatPushPacing.Window] = [:]
-        for recipient in push.recipients {
-            let before = paced[recipient.userId]
-            let (decision, window) = pacing.next(before, at: at, mentioned: recipient.mentioned)
-            if window != before { changed[recipient.userId] = window }
-            switch decision {
-            case .pushNow:
-                if recipient.mentioned { mentionedNow.append(recipient.userId) } else { pushedNow.append(recipient.userId) }
-            case .hold(let until, _): held.insert(until)
+        let before = try await windows.window(of: posted.roomId, on: sql)
+        let (decision, window) = pacing.next(before, at: now())
+        switch decision {
+        case .pushNow:
+            if let push = try await message(posted.messageId) {
+                let data = Self.data(of: push)
+                let (mentioned, others) = push.recipients.partitioned(by: \.mentioned)
+                try await notifications.deliver(
+                    [
+                        Planned(recipients: mentioned, category: .mention, text: NotificationText.mention(push), data: data, kept: false),
+                        Planned(
+                            recipients: others, category: .chatMessage, text: NotificationText.chatMessage(push), data: data, kept: false),
+                    ].filter { !$0.recipients.isEmpty }, on: sql)
             }
+        case .hold(let until, _):
+            if posted.namesPlayers, let push = try await message(posted.messageId) {
+                let mentioned = push.recipients.filter(\.mentioned).map(\.userId)
+                if !mentioned.isEmpty {
+                    try await notifications.deliver(
+                        [
+                            Planned(
+                                recipients: mentioned, category: .mention, text: NotificationText.mention(push), data: Self.data(of: push),
+                                kept: false)
+                        ], on: sql)
+                }
+            }
+            let latest = NotificationData(userId: posted.senderId, roomId: posted.roomId, messageId: posted.messageId)
+            try await windows.hold(ChatPushBatch(room: posted.roomId, due: until, data: latest), on: sql)
         }
-        let data = NotificationData(userId: push.senderId, roomId: push.roomId, messageId: push.messageId)
-        let text = NotificationText.chatMessage(push)
-        let now = [
-            Planned(
-                recipients: mentionedNow, category: .mention, text: NotificationText.mention(push), data: data, kept: false),
-            Planned(recipients: pushedNow, category: .chatMessage, text: text, data: data, kept: false),
-        ]
-        try await notifications.deliver(now.filter { !$0.recipients.isEmpty }, on: sql)
-        try await windows.save(changed, in: push.roomId, on: sql)
-        for due in held.sorted() {
-            try await windows.hold(ChatPushBatch(room: push.roomId, due: due, texts: text, data: data), on: sql)
-        }
+        // The window moves on even when no one was pushed (a room everyone is reading): it paces the asking too.
+        if window != before { try await windows.save(window, of: posted.roomId, on: sql) }
     }
 
-    /// A batch due: its players are pushed the latest message it tells of, with how many more.
-    static func planned(_ batch: ChatPushBatch, players: [UserID]) -> Planned {
-        Planned(
-            recipients: players, category: .chatMessage,
-            text: NotificationText.folded(batch.texts, more: batch.messages - 1),
-            data: batch.data,
-            kept: false)
+    /// The batches due, each pushed to whom chat names for its latest message now (its members away,
+    /// who did not mute the room), telling of the latest with how many more; answers how many were due.
+    /// A batch whose latest message was deleted meanwhile goes to no one.
+    func sendDue(_ limit: Int, on sql: any SQLDatabase) async throws -> Int {
+        let due = try await windows.takeDue(limit, at: now(), on: sql)
+        var planned: [Planned] = []
+        for batch in due {
+            guard let messageId = batch.data.messageId, let push = try await message(messageId) else { continue }
+            let players = push.recipients.filter(\.everyMessage).map(\.userId)
+            guard !players.isEmpty else { continue }
+            planned.append(
+                Planned(
+                    recipients: players, category: .chatMessage,
+                    text: NotificationText.folded(NotificationText.chatMessage(push), more: batch.messages - 1), data: Self.data(of: push),
+                    kept: false))
+        }
+        try await notifications.deliver(planned, on: sql)
+        return due.count
+    }
+
+    private static func data(of push: ChatMessagePush) -> NotificationData {
+        NotificationData(userId: push.senderId, roomId: push.roomId, messageId: push.messageId)
+    }
+}
+
+extension [ChatMessagePush.Recipient] {
+    /// The players `flag` holds for, then the rest.
+    fileprivate func partitioned(by flag: KeyPath<ChatMessagePush.Recipient, Bool>) -> ([UserID], [UserID]) {
+        (filter { $0[keyPath: flag] }.map(\.userId), filter { !$0[keyPath: flag] }.map(\.userId))
     }
 }

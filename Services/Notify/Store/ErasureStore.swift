@@ -28,7 +28,7 @@ struct SQLErasureStore: ErasureStore {
         ).run()
         try await sql.raw("DELETE FROM notifications WHERE kept = \(bind: false) AND data LIKE \(bind: sentBy)").run()
         try await sql.raw("DELETE FROM chat_push_batches WHERE data LIKE \(bind: sentBy)").run()
-        for table in ["devices", "notifications", "preferences", "reminders", "people", "chat_push_windows"] {
+        for table in ["devices", "notifications", "preferences", "reminders", "people"] {
             try await sql.delete(from: table).where("user_id", .equal, id).run()
         }
         guard let name, !name.isEmpty else { return }

@@ -84,5 +84,21 @@ enum NotifyMigrations {
         },
         // The language each player reads (BCP 47, from auth's profile events).
         Migration(version: 7, name: "languages") { _ in ["ALTER TABLE people ADD COLUMN locale TEXT"] },
+        // Chat pushes paced per room rather than per player, whom a batch goes to asked of chat when it is
+        // due (`ChatPushes`): a room's window is the latest of its players', a batch keeps its latest message.
+        Migration(version: 8, name: "chat pushes paced per room") { kind in
+            [
+                """
+                CREATE TABLE chat_push_rooms (
+                    room_id TEXT PRIMARY KEY, next_at \(kind.timestamp) NOT NULL, held_until \(kind.timestamp))
+                """,
+                """
+                INSERT INTO chat_push_rooms (room_id, next_at, held_until)
+                SELECT room_id, MAX(next_at), MAX(held_until) FROM chat_push_windows GROUP BY room_id
+                """,
+                "DROP TABLE chat_push_windows",
+                "ALTER TABLE chat_push_batches DROP COLUMN texts",
+            ]
+        },
     ]
 }

@@ -9,8 +9,7 @@ import ServiceStore
 /// sent, so each goes once however many workers and replicas run and whenever one is killed.
 struct ChatPushWorker: Service {
     let database: Database
-    let store: any ChatPushWindowStore
-    let notifications: Notifications
+    let pushes: ChatPushes
     let batch: Int
     let poll: Duration
     let logger: Logger
@@ -18,16 +17,11 @@ struct ChatPushWorker: Service {
 
     func run() async throws {
         await DueWork(database: database, batch: batch, poll: poll, logger: logger, now: now).run(
-            "chat pushes", take: sendOnce, nextDue: { sql in try await store.nextDue(on: sql) })
+            "chat pushes", take: sendOnce, nextDue: { sql in try await pushes.windows.nextDue(on: sql) })
     }
 
     /// Sends the batches due; answers how many.
     func sendOnce() async throws -> Int {
-        try await database.transaction { sql in
-            let due = try await store.takeDue(batch, at: now(), on: sql)
-            try await notifications.deliver(
-                due.filter { !$0.1.isEmpty }.map { ChatPushes.planned($0.0, players: $0.1) }, on: sql)
-            return due.count
-        }
+        try await database.transaction { sql in try await pushes.sendDue(batch, on: sql) }
     }
 }

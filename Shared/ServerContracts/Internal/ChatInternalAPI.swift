@@ -31,10 +31,22 @@ public struct ChatMessagePush: Codable, Equatable, Sendable {
         public var userId: UserID
         /// The message names them (`@Name`): pushed as a mention, even from a room they muted.
         public var mentioned: Bool
+        /// They are pushed the room's every message (a member who did not mute it), not only those naming
+        /// them: the ones a room's held messages are pushed to.
+        public var everyMessage: Bool
 
-        public init(userId: UserID, mentioned: Bool) {
+        public init(userId: UserID, mentioned: Bool, everyMessage: Bool) {
             self.userId = userId
             self.mentioned = mentioned
+            self.everyMessage = everyMessage
+        }
+
+        /// A chat that does not tell yet (during an upgrade) is taken as pushing everyone it names every message.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            userId = try container.decode(UserID.self, forKey: .userId)
+            mentioned = try container.decode(Bool.self, forKey: .mentioned)
+            everyMessage = try container.decodeIfPresent(Bool.self, forKey: .everyMessage) ?? true
         }
     }
 
