@@ -231,4 +231,33 @@ struct OutboxDeliveryTests {
             }
         }
     }
+
+    // PostgreSQL only: SQLite runs one writer at a time.
+    @Test(
+        "a write transaction left open in this database by another program (an operator's psql) holds back no event",
+        .enabled(if: TestStore.postgresURL != nil), .timeLimit(.minutes(1)))
+    func otherProgramsTransactionsDoNotHoldBack() async throws {
+        try await DatabaseTests.withDatabase(.postgres) { database in
+            try await database.migrate(OutboxTests.migrations, logger: DatabaseTests.logger)
+            let (begun, begin) = AsyncStream.makeStream(of: Void.self)
+            let (released, release) = AsyncStream.makeStream(of: Void.self)
+            let open = Task {
+                try await database.transaction { sql in
+                    try await sql.raw("SET LOCAL application_name = 'psql'").run()
+                    try await sql.raw("SELECT pg_current_xact_id()").run()
+                    begin.yield()
+                    for await _ in released { break }
+                }
+            }
+            defer { release.yield() }
+            for await _ in begun { break }
+            try await Self.commit(1, in: database)
+            let dispatcher = OutboxDispatcher(
+                database: database, transport: RefusingTransport(), settings: .init(subscribers: [.search]), logger: DatabaseTests.logger)
+            let sent = try await dispatcher.deliverNextBatch(to: .search)
+            #expect(sent.count == 1 && !sent.heldBack)
+            release.yield()
+            try await open.value
+        }
+    }
 }

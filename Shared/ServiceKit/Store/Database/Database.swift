@@ -323,8 +323,13 @@ public final class Database: Service, Sendable {
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 20
         configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return configuration
     }
+
+    /// What Huddle's connections call themselves to PostgreSQL (`pg_stat_activity.application_name`):
+    /// an outbox is written only by them, so other programs' transactions hold back no event (`Outbox.isFinal`).
+    static let applicationName = "huddle"
 
     static func redact(_ url: String) -> String {
         guard var components = URLComponents(string: url) else { return "postgres://…" }

@@ -76,12 +76,13 @@ public struct Outbox: Sendable {
     }
 
     /// Whether a row's transaction has ended, on PostgreSQL: its id is below every transaction still
-    /// open in this database. The snapshot lists the transactions open in the whole cluster; those
-    /// `pg_stat_activity` places in another database are left out, since they never write this
-    /// outbox (where the cluster's oldest was the bound, a transaction left open in another module's
-    /// database held back every module's events). One the view no longer shows (it ended after the
-    /// snapshot) still counts as open: its events are not in this snapshot. The first test, against
-    /// the snapshot's own oldest, spares the view on the common path.
+    /// open that could write this outbox. The snapshot lists the transactions open in the whole
+    /// cluster; those `pg_stat_activity` places in another database, or on a connection that is not
+    /// Huddle's (`Database.applicationName`: an operator's psql, a report, a backup tool), are left out,
+    /// since they never write it (where the cluster's oldest was the bound, a transaction left open in
+    /// another module's database held back every module's events). One the view no longer shows (it
+    /// ended after the snapshot) still counts as open: its events are not in this snapshot. The first
+    /// test, against the snapshot's own oldest, spares the view on the common path.
     static let isFinal = """
         (tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint OR tx < (
             SELECT coalesce(min(open.xid::text::bigint), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
@@ -89,7 +90,8 @@ public struct Outbox: Sendable {
             WHERE (open.xid::text::bigint & 4294967295) NOT IN (
                 SELECT backend_xid::text::bigint FROM pg_stat_activity
                 WHERE backend_xid IS NOT NULL AND datid IS NOT NULL
-                AND datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
+                AND (datid <> (SELECT oid FROM pg_database WHERE datname = current_database())
+                    OR application_name IS DISTINCT FROM '\(Database.applicationName)'))))
         """
 
     /// The event a row of `outbox` (or of `outbox_dead_letters`) holds.
