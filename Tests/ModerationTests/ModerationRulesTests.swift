@@ -20,6 +20,17 @@ struct ModerationRulesTests {
         #expect(Cases.hiddenAfter(.warn, subject: .team, wasHidden: true) == false)
     }
 
+    @Test("a decision whose fields do not fit together is told every one of them at once")
+    func decisionProblemsAtOnce() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let warning = CaseActionRequest(action: .warn, reason: "", until: now.addingTimeInterval(60), removeMessages: true)
+        #expect(Cases.problems(in: warning, reason: "", at: now).map(\.field) == ["reason", "until", "removeMessages"])
+        let past = CaseActionRequest(action: .suspend, reason: "Spam", until: now.addingTimeInterval(-1))
+        #expect(Cases.problems(in: past, reason: "Spam", at: now).map(\.field) == ["until"])
+        let fine = CaseActionRequest(action: .suspend, reason: "Spam", until: now.addingTimeInterval(60), removeMessages: true)
+        #expect(Cases.problems(in: fine, reason: "Spam", at: now).isEmpty)
+    }
+
     @Test("an erased player's content loses its owner, name and words; another's is kept as it was")
     func erasingContent() {
         let player = UserID(), other = UserID()

@@ -53,23 +53,30 @@ struct Cases: Sendable {
         return try await database.read { sql in try await store.trail(before: seq, limit: limit, on: sql) }
     }
 
+    /// Every way a decision's fields do not fit together, all at once.
+    static func problems(in request: CaseActionRequest, reason: String, at now: Date) -> [Problem.FieldError] {
+        var problems: [Problem.FieldError] = []
+        if let problem = ModerationLimits.reason.problem(reason) { problems.append(.invalid("reason", ProblemText(english: problem))) }
+        switch (request.action, request.until) {
+        case (.suspend, nil): problems.append(.invalid("until", "is required to suspend"))
+        case (.suspend, let until?) where until <= now: problems.append(.invalid("until", "must be in the future"))
+        case (.suspend, _): break
+        case (_, .some): problems.append(.invalid("until", "goes with suspend only"))
+        case (_, nil): break
+        }
+        if request.removeMessages == true, request.action != .suspend, request.action != .ban {
+            problems.append(.invalid("removeMessages", "goes with suspend or ban only"))
+        }
+        return problems
+    }
+
     func decide(_ id: CaseID, _ request: CaseActionRequest, by identity: Identity) async throws -> ModerationCase {
         try await moderators.require(identity)
         let at = now()
         // The API's schema holds a reason to this rule already; the console's form is checked here, so
         // that its page can say what is wrong.
         let reason = request.reason.trimmingBlanks
-        if let problem = ModerationLimits.reason.problem(reason) { throw CommonError.invalid("reason", ProblemText(english: problem)) }
-        switch (request.action, request.until) {
-        case (.suspend, nil): throw CommonError.invalid("until", "is required to suspend")
-        case (.suspend, let until?) where until <= at: throw CommonError.invalid("until", "must be in the future")
-        case (.suspend, _): break
-        case (_, .some): throw CommonError.invalid("until", "goes with suspend only")
-        case (_, nil): break
-        }
-        if request.removeMessages == true, request.action != .suspend, request.action != .ban {
-            throw CommonError.invalid("removeMessages", "goes with suspend or ban only")
-        }
+        try FieldRules.require(Self.problems(in: request, reason: reason, at: at))
         return try await database.transaction { sql in
             let stored = try await store.case(id, on: sql).orMissing(id)
             guard try await store.close(id, at: at, on: sql) else { throw ModerationError.caseClosed(id) }
