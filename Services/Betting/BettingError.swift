@@ -11,6 +11,8 @@ enum BettingError: ProblemError {
     case duplicateSelection(MatchID)
     case stakeOutOfRange(ClosedRange<Int>)
     case tooManySelections(max: Int)
+    /// A refill too soon (`availableAt`: when one may be asked for), or for a wallet holding the grant (nil).
+    case refillNotDue(availableAt: Date?)
 
     var problem: Problem {
         switch self {
@@ -34,6 +36,13 @@ enum BettingError: ProblemError {
                 detail: localized("The stake must be from \(range.lowerBound) to \(range.upperBound) minor units."))
         case .tooManySelections(let max):
             Problem(.tooManySelections, title: "Too many selections", detail: localized("A ticket takes at most \(max) selections."))
+        case .refillNotDue(let availableAt?):
+            Problem(
+                .refillNotDue, title: "Refill not due",
+                detail: localized("The wallet was topped up less than the refill interval ago; availableAt says when it may be again."),
+                availableAt: availableAt)
+        case .refillNotDue(nil):
+            Problem(.refillNotDue, title: "Refill not due", detail: localized("The wallet holds the grant already."))
         }
     }
 

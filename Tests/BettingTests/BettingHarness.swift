@@ -3,6 +3,7 @@ import BettingService
 import Configuration
 import Contracts
 import Foundation
+import HuddleEffects
 import Logging
 import ProviderStandIns
 import ServerContracts
@@ -23,9 +24,10 @@ struct BettingHarness {
     var betting: TestClient { stack.client(.betting) }
     var feed: FootballControlClient { FootballControlClient(baseURL: feedURL) }
 
-    static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (BettingHarness) async throws -> Void)
-        async throws
-    {
+    static func with(
+        store: TestStore = .sqlite, config: [String: String] = [:], effects: Effects = .system,
+        body: (BettingHarness) async throws -> Void
+    ) async throws {
         let reader = ConfigReader(
             provider: EnvironmentVariablesProvider.settings(["standin.http.port": "0", "standin.football.perminute": "100000"]))
         try await withServerOnPort0({ onListening in
@@ -37,7 +39,7 @@ struct BettingHarness {
                 "betting.stake.min": "100", "betting.stake.max": "5000", "betting.selections.max": "3",
             ]
             settings.merge(config) { _, new in new }
-            try await TestStack.with(builders, store: store, config: settings) { stack in
+            try await TestStack.with(builders, store: store, config: settings, effects: effects) { stack in
                 let harness = BettingHarness(stack: stack, feedURL: feedURL)
                 try await body(harness)
                 try await harness.expectLedgerHolds()

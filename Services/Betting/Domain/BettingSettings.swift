@@ -7,6 +7,8 @@ import ServiceHTTP
 struct BettingSettings: Sendable {
     /// What a new wallet is opened with, in minor units.
     var grant: Int
+    /// How often a wallet holding less than the grant may be topped up to it again.
+    var refillEvery: TimeInterval = 7 * 24 * 3600
     var currency: String
     /// A ticket's stake, in minor units.
     var stakes: ClosedRange<Int>
@@ -24,7 +26,8 @@ struct BettingSettings: Sendable {
     var oddsProvider: OddsClient.Settings?
     var oddsPoll: Duration = .seconds(60)
 
-    /// Keys: `betting.wallet.grant` (default 100000: 1,000.00), `betting.wallet.currency` (EUR),
+    /// Keys: `betting.wallet.grant` (default 100000: 1,000.00), `betting.wallet.refill.every.ms` (604800000: 7 days),
+    /// `betting.wallet.currency` (EUR),
     /// `betting.stake.min` (100) and `.max` (100000), `betting.selections.max` (20), `betting.payout.max`
     /// (100000000), `betting.postponed.void.ms` (172800000: 48 hours), `betting.postponed.sweep.ms` (60000),
     /// `betting.fixtures.reuse.ms` (1000); `betting.odds.provider.url` (API-Football v3's base URL; no odds
@@ -32,6 +35,7 @@ struct BettingSettings: Sendable {
     /// (5000), `betting.odds.poll.ms` (60000).
     init(reader: ConfigReader) throws {
         grant = reader.integer("betting.wallet.grant", default: 100_000)
+        refillEvery = max(1, reader.milliseconds("betting.wallet.refill.every.ms", default: 604_800_000).seconds)
         currency = reader.text("betting.wallet.currency", default: "EUR")
         let minimum = reader.integer("betting.stake.min", default: 100)
         let maximum = reader.integer("betting.stake.max", default: 100_000)

@@ -35,6 +35,31 @@ struct Wallets: Sendable {
         return Wallet(balance: balance ?? 0, currency: settings.currency)
     }
 
+    /// Tops the wallet up to the grant from the grants account, when `WalletRefill` says it may be. The
+    /// wallet's row is locked first, so two refills asked at once credit once (the second is then too
+    /// soon); the transfer id counts the wallet's refills, so a repeat could not post twice either.
+    func refill(_ user: UserID) async throws -> Wallet {
+        try await open(user)
+        let wallet = LedgerAccount.wallet(user), currency = settings.currency
+        let rule = WalletRefill(grant: settings.grant, every: settings.refillEvery)
+        return try await database.transaction { sql in
+            let at = now()
+            guard let balance = try await ledger.lockedBalance(of: wallet, on: sql) else { throw CommonError.internalError }
+            let topUps = try await ledger.topUps(of: wallet, on: sql)
+            switch rule.decide(balance: balance, lastTopUp: topUps.last, at: at) {
+            case .full: throw BettingError.refillNotDue(availableAt: nil)
+            case .notDue(let availableAt): throw BettingError.refillNotDue(availableAt: availableAt)
+            case .topUp(let amount):
+                try await ledger.post(
+                    Transfer(
+                        id: .nameBased("refill/\(user)/\(currency)/\(topUps.refills + 1)", in: Self.transferNamespace),
+                        debit: .grants(currency: currency), credit: wallet, amount: amount, kind: .refill, ticket: nil),
+                    at: at, on: sql)
+                return Wallet(balance: balance + amount, currency: currency)
+            }
+        }
+    }
+
     func transactions(of user: UserID, page: PageRequest) async throws -> Page<WalletTransaction> {
         try await open(user)
         let currency = settings.currency

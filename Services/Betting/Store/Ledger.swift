@@ -130,6 +130,27 @@ struct Ledger: Sendable {
         return true
     }
 
+    /// A wallet's credits − debits, its row locked until the transaction ends (a no-op update: the
+    /// same statement on both stores); nil for a wallet never opened.
+    func lockedBalance(of wallet: LedgerAccount, on sql: any SQLDatabase) async throws -> Int? {
+        try await sql.raw(
+            "UPDATE accounts SET credits = credits WHERE id = \(bind: wallet.id) RETURNING CAST(credits - debits AS BIGINT) AS balance"
+        ).first()?.decode(column: "balance", as: Int.self)
+    }
+
+    /// When a wallet was last topped up (its grant or a refill), and how many refills it had.
+    func topUps(of wallet: LedgerAccount, on sql: any SQLDatabase) async throws -> (last: Date?, refills: Int) {
+        let kinds = [WalletTransaction.Kind.grant, .refill].map(\.rawValue)
+        let row = try await sql.raw(
+            """
+            SELECT MAX(created_at) AS last, CAST(COALESCE(SUM(CASE WHEN kind = \(bind: WalletTransaction.Kind.refill.rawValue)
+                THEN 1 ELSE 0 END), 0) AS BIGINT) AS refills
+            FROM transfers WHERE credit_account = \(bind: wallet.id) AND kind IN (\(binds: kinds))
+            """
+        ).first()
+        return (try row?.decode(column: "last", as: Date?.self), try row?.decode(column: "refills", as: Int.self) ?? 0)
+    }
+
     /// credits − debits; nil for an account never opened.
     func balance(of account: LedgerAccount, on sql: any SQLDatabase) async throws -> Int? {
         guard case .wallet = account else {

@@ -298,6 +298,8 @@ public struct WalletTransaction: Codable, Equatable, Sendable {
     public enum Kind: String, Codable, Sendable, CaseIterable, WireEnum {
         /// The opening grant.
         case grant
+        /// A top-up back to the grant (`POST /v1/betting/wallet/refill`).
+        case refill
         /// A ticket's stake.
         case stake
         /// A won ticket's winnings.

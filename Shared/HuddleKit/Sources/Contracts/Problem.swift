@@ -23,13 +23,15 @@ public struct Problem: Codable, Equatable, Sendable, Error {
     public var productIds: [String]?
     /// With `ACCOUNT_SUSPENDED`: when the suspension ends (absent for a ban).
     public var until: Date?
+    /// With `REFILL_NOT_DUE`: when the wallet may be refilled (absent while it holds the grant).
+    public var availableAt: Date?
     /// The trace the request was part of, when it was traced (32 hex digits, as in `traceparent`):
     /// quote it, with the `X-Request-Id` header, when reporting a problem.
     public var traceId: String?
 
     public init(
         type: String = "about:blank", title: String, status: Int, detail: String? = nil, code: String,
-        errors: [FieldError]? = nil, productIds: [String]? = nil, until: Date? = nil
+        errors: [FieldError]? = nil, productIds: [String]? = nil, until: Date? = nil, availableAt: Date? = nil
     ) {
         self.type = type
         self.title = title
@@ -39,6 +41,7 @@ public struct Problem: Codable, Equatable, Sendable, Error {
         self.errors = errors
         self.productIds = productIds
         self.until = until
+        self.availableAt = availableAt
     }
 
     public static let mediaType = "application/problem+json"

@@ -14,7 +14,13 @@ public enum BettingAPI {
         summary: "My balance in minor units; the wallet opens with the configured grant on first use")
     public static let transactions = Endpoint<SignedIn, NoBody, Page<WalletTransaction>>(
         .get, "/v1/betting/wallet/transactions", owner: .betting,
-        summary: "My wallet's ledger entries, newest first: the grant, stakes, payouts, refunds", query: Query.paging)
+        summary: "My wallet's ledger entries, newest first: the grant, refills, stakes, payouts, refunds", query: Query.paging)
+    public static let refill = Endpoint<SignedIn, NoBody, Wallet>(
+        .post, "/v1/betting/wallet/refill", owner: .betting,
+        summary: "Tops my wallet up to the grant, through the ledger, when it holds less and the grant or the last refill "
+            + "is betting.wallet.refill.every (7 days) ago: my wallet after it. Otherwise 409 REFILL_NOT_DUE, with availableAt "
+            + "when the next refill may be asked for (absent when the wallet holds the grant already)",
+        problems: [.refillNotDue])
 
     public static let slip = Endpoint<SignedIn, NoBody, Slip>(
         .get, "/v1/betting/slip", owner: .betting,
@@ -50,7 +56,8 @@ public enum BettingAPI {
         .get, "/v1/betting/tickets/{id}", owner: .betting, summary: "One of my tickets (404 for anyone else's)")
 
     public static let all: [APIOperation] = [
-        fixtures.operation, fixture.operation, wallet.operation, transactions.operation, slip.operation, pick.operation,
+        fixtures.operation, fixture.operation, wallet.operation, transactions.operation, refill.operation, slip.operation,
+        pick.operation,
         unpick.operation, stake.operation, clearSlip.operation, placeTicket.operation, tickets.operation, ticket.operation,
     ]
 }

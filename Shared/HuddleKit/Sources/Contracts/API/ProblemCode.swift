@@ -76,6 +76,8 @@ extension ProblemCode {
     public static let duplicateSelection = ProblemCode(422, "DUPLICATE_SELECTION")
     public static let stakeOutOfRange = ProblemCode(422, "STAKE_OUT_OF_RANGE")
     public static let tooManySelections = ProblemCode(422, "TOO_MANY_SELECTIONS")
+    /// A wallet refill asked for too soon, or for a wallet holding the grant; `availableAt` says when one may be asked for.
+    public static let refillNotDue = ProblemCode(409, "REFILL_NOT_DUE")
 
     // Chat.
     /// Over the per-user, per-room flood limit; `Retry-After` says when the next message is taken.
@@ -127,8 +129,12 @@ extension ProblemCode {
 
 extension Problem {
     /// A problem of a described kind.
-    public init(_ kind: ProblemCode, title: String, detail: String? = nil, errors: [FieldError]? = nil, until: Date? = nil) {
-        self.init(title: title, status: kind.status, detail: detail, code: kind.code, errors: errors, until: until)
+    public init(
+        _ kind: ProblemCode, title: String, detail: String? = nil, errors: [FieldError]? = nil, until: Date? = nil,
+        availableAt: Date? = nil
+    ) {
+        self.init(
+            title: title, status: kind.status, detail: detail, code: kind.code, errors: errors, until: until, availableAt: availableAt)
     }
 
     public var kind: ProblemCode { ProblemCode(status, code) }
