@@ -92,7 +92,10 @@ public final class TestStack: Sendable {
         let task = Task { try await runner.run(group) }
         let stack = TestStack(runner: runner, group: group, task: task, madeDatabases: madeDatabases)
         do {
-            try await runner.waitUntilListening(modules)
+            // Sixteen stacks starting at once on CI's two shared cores, each module migrating a fresh
+            // PostgreSQL database, once kept auth from listening for over 30 s (five stacks at one
+            // moment, each of which starts in a few seconds alone): a hang is still caught, later.
+            try await runner.waitUntilListening(modules, timeout: .seconds(120))
         } catch {
             await stack.stop()
             throw error
