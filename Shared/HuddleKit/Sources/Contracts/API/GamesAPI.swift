@@ -61,8 +61,8 @@ public enum GamesAPI {
     // MARK: Rounds
     public static let startRound = Endpoint<SignedIn, StartRoundRequest, Scorecard>(
         .post, "/v1/rounds", owner: .games,
-        summary: "Start a disc golf round on a course: holes and pars are copied, every score starts at par; "
-            + "you play, with the listed players and guests",
+        summary: "Start a disc golf round on a course: holes and pars are copied, every hole starts unplayed (strokes null: "
+            + "an app that shows par must write it); you play, with the listed players and guests",
         status: 201, problems: [.dependencyUnavailable], traits: .idempotent)
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
         .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
