@@ -2,7 +2,7 @@ import Contracts
 import Hummingbird
 import ServiceHTTP
 
-/// `/v1/betting/slip...`: my draft ticket.
+/// `/v1/betting/slip...`: my draft ticket; `/v1/betting/quote`: anyone's, priced and not kept.
 struct SlipController: Controller {
     let slips: Slips
 
@@ -12,6 +12,18 @@ struct SlipController: Controller {
         router.on(BettingAPI.unpick, use: unpick)
         router.on(BettingAPI.stake, use: stake)
         router.on(BettingAPI.clearSlip, use: clearSlip)
+        router.on(BettingAPI.replaceSlip, use: replace)
+        router.on(BettingAPI.quote, use: quote)
+    }
+
+    /// `PUT /v1/betting/slip`
+    @Sendable func replace(_ body: SlipRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Slip {
+        try await slips.replace(with: body, for: context.userID)
+    }
+
+    /// `POST /v1/betting/quote`, no account needed.
+    @Sendable func quote(_ body: SlipRequest, _ request: Request, _ context: HuddleRequestContext) async throws -> Slip {
+        try await slips.quote(body)
     }
 
     /// `GET /v1/betting/slip`

@@ -148,12 +148,7 @@ struct Tickets: Sendable {
 
     /// What needs no store: the stake's range, the number of selections, one per fixture.
     private func check(_ request: PlaceTicket) throws {
-        guard settings.stakes.contains(request.stake) else { throw BettingError.stakeOutOfRange(settings.stakes) }
-        guard request.selections.count <= settings.maxSelections else { throw BettingError.tooManySelections(max: settings.maxSelections) }
-        var seen = Set<MatchID>()
-        for selection in request.selections where !seen.insert(selection.fixtureId).inserted {
-            throw BettingError.duplicateSelection(selection.fixtureId)
-        }
+        try Slips.check(stake: request.stake, fixtures: request.selections.map(\.fixtureId), settings: settings)
     }
 
     /// The ticket at the odds of `current` (its fixtures); refused when a market is closed or a price

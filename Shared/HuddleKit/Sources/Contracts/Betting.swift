@@ -194,6 +194,29 @@ public struct SlipPick: Codable, Equatable, Sendable {
     public init(pick: Pick) { self.pick = pick }
 }
 
+/// A pick without odds, as a slip holds it.
+public struct SlipSelection: Codable, Equatable, Sendable {
+    public var fixtureId: MatchID
+    public var pick: Pick
+    public init(fixtureId: MatchID, pick: Pick) {
+        self.fixtureId = fixtureId
+        self.pick = pick
+    }
+}
+
+/// A whole slip at once: priced for anyone, signed in or not (`POST /v1/betting/quote`), or put as my
+/// slip (`PUT /v1/betting/slip`: a guest's picks after signing in). The stake, when given, within the
+/// configured limits (STAKE_OUT_OF_RANGE); at most the configured number of selections
+/// (TOO_MANY_SELECTIONS), one per fixture (DUPLICATE_SELECTION).
+public struct SlipRequest: Codable, Equatable, Sendable {
+    public var stake: Int?
+    public var selections: [SlipSelection]
+    public init(stake: Int?, selections: [SlipSelection]) {
+        self.stake = stake
+        self.selections = selections
+    }
+}
+
 /// `PUT /v1/betting/slip/stake`: minor units, within the configured limits (STAKE_OUT_OF_RANGE
 /// otherwise).
 public struct SlipStake: Codable, Equatable, Sendable {

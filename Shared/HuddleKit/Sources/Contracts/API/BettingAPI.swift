@@ -34,6 +34,16 @@ public enum BettingAPI {
     public static let stake = Endpoint<SignedIn, SlipStake, Slip>(
         .put, "/v1/betting/slip/stake", owner: .betting, summary: "Set the slip's stake in minor units, within the limits",
         problems: [.stakeOutOfRange])
+    public static let replaceSlip = Endpoint<SignedIn, SlipRequest, Slip>(
+        .put, "/v1/betting/slip", owner: .betting,
+        summary: "Replace my slip's picks and stake at once (a guest's slip after signing in); a closed market is a 422 "
+            + "FIXTURE_STARTED and leaves the slip as it was",
+        problems: [.fixtureStarted, .stakeOutOfRange, .tooManySelections, .duplicateSelection])
+    public static let quote = Endpoint<Anyone, SlipRequest, Slip>(
+        .post, "/v1/betting/quote", owner: .betting,
+        summary: "Price a slip without an account and without keeping it: each pick at the current odds, which markets are "
+            + "closed (open false, left out of the totals), the total odds and the potential winnings",
+        problems: [.stakeOutOfRange, .tooManySelections, .duplicateSelection])
     public static let clearSlip = Endpoint<SignedIn, NoBody, Slip>(
         .delete, "/v1/betting/slip", owner: .betting, summary: "Empty the slip (picks and stake)")
 
@@ -58,6 +68,7 @@ public enum BettingAPI {
     public static let all: [APIOperation] = [
         fixtures.operation, fixture.operation, wallet.operation, transactions.operation, refill.operation, slip.operation,
         pick.operation,
-        unpick.operation, stake.operation, clearSlip.operation, placeTicket.operation, tickets.operation, ticket.operation,
+        unpick.operation, stake.operation, replaceSlip.operation, quote.operation, clearSlip.operation, placeTicket.operation,
+        tickets.operation, ticket.operation,
     ]
 }
