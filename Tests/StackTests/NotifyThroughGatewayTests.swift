@@ -191,19 +191,11 @@ struct NotifyThroughGatewayTests {
             let folded = try await standIn.pushes("apns", to: phones[3], reaching: 2)
             #expect(folded.count == 2 && folded[1].payload.contains("@Ben Muted bring the balls (+1 more)"), "\(folded.map(\.payload))")
             #expect(try await reading.waitFor(seq: 3))
-            #expect(try await standIn.pushes("apns", to: phones[0]).isEmpty, "Ana was reading the room")
-            // The next message, right after the held push went, waits for the interval after it; Ana closes the
-            // app meanwhile, and it reaches her: whom a held push goes to is asked when it is due.
-            try await say("Bring water", as: manager)
-            readingTask.cancel()
-            let anas = try await standIn.pushes("apns", to: phones[0], reaching: 1)
-            #expect(anas.count == 1 && anas[0].payload.contains("Bring water"), "Ana left before the held push was due")
-            #expect(try await standIn.pushes("apns", to: phones[3]).count == 3)
             try await Task.sleep(for: .milliseconds(300))
+            #expect(try await standIn.pushes("apns", to: phones[0]).isEmpty, "Ana was reading the room")
             #expect(try await standIn.pushes("apns", to: phones[1]).count == 1, "Ben muted the room: only the mention")
             let cids = try await standIn.pushes("apns", to: phones[2])
             #expect(cids.count == 1 && !cids[0].payload.contains("Manager"), "Cid blocked the manager: only Ana's message")
-            #expect(try await standIn.pushes("apns", to: phones[0]).count == 1)
             // The room keeps the messages: the inbox keeps no chat push.
             #expect(try await dee.send(NotifyAPI.inbox).items.allSatisfy { $0.category != .chatMessage && $0.category != .mention })
         }
