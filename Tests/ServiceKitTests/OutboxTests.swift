@@ -159,10 +159,37 @@ struct OutboxTests {
                 }
             }
             let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
+            _ = try await database.transaction { sql in try await outbox.resetCursors(of: "search", for: .whole, on: sql) }
             for (recorded, expected) in [(positions[0], positions[0]), (positions[2], positions[2]), (positions[1], positions[2])] {
                 try await database.transaction { sql in try await outbox.recordDelivered(to: "search", through: recorded, on: sql) }
                 #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", on: sql) } == expected)
             }
+        }
+    }
+
+    @Test(
+        "A partition's sender that records before the cursors are written leaves the others where they were, so none skips an event",
+        arguments: TestStore.all)
+    func recordBeforeTheCursorsAreWritten(store: TestStore) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
+            let outbox = Outbox(now: database.now)
+            try await database.transaction { sql in
+                for index in 0..<3 {
+                    try await outbox.append(
+                        EventEnvelope(type: "test", aggregateID: "a\(index)", occurredAt: Date(), payload: Data("{}".utf8)), on: sql)
+                }
+            }
+            let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
+            let (first, second) = (OutboxPartition(index: 0, count: 2), OutboxPartition(index: 1, count: 2))
+            // What another sender's reset between its delete and its insert once left: no set written.
+            try await database.transaction { sql in try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql) }
+            #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: second, on: sql) } == nil)
+            let secondFrom = try await database.transaction { sql in try await outbox.resetCursors(of: "search", for: second, on: sql) }
+            #expect(secondFrom == .start)
+            try await database.transaction { sql in try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql) }
+            #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: first, on: sql) } == positions[2])
+            #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: second, on: sql) } == .start)
         }
     }
 
@@ -181,6 +208,7 @@ struct OutboxTests {
             }
             let positions = try await Self.waitUntilShown(4, by: outbox, in: database)
             try await database.transaction { sql in
+                for subscriber in ["search", "games"] { _ = try await outbox.resetCursors(of: subscriber, for: .whole, on: sql) }
                 try await outbox.recordDelivered(to: "search", through: positions[3], on: sql)
                 try await outbox.recordDelivered(to: "games", through: positions[1], on: sql)
                 try await outbox.prune(deliveredTo: ["search", "games"], before: Date().addingTimeInterval(-24 * 3600), on: sql)

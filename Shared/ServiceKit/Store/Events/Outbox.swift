@@ -105,33 +105,36 @@ public struct Outbox: Sendable {
             tracestate: try row.decode(column: "tracestate", as: String?.self))
     }
 
-    /// How far `subscriber` has received in `partition`; `.start` when it has received nothing yet.
+    /// How far `subscriber` has received in `partition`; nil when its cursors must first be written
+    /// again (`resetCursors`).
     ///
-    /// The cursors are kept for one count of partitions, all written at once. When they were written
-    /// for another (the count was changed, or the positions come from before partitions) or not yet
-    /// (each is written at `.start` then), every partition starts
-    /// again from the lowest of them, written for the new count in one transaction: an event none
-    /// of the old partitions had delivered lies after that lowest, so nothing is skipped; what
-    /// goes twice the subscriber's inbox drops.
+    /// The cursors are kept for one count of partitions, always as a whole set: only `resetCursors`
+    /// writes rows, all of one count at once, and `recordDelivered` moves one of them forward. When
+    /// the stored set is for another count (the count was changed, or the positions come from
+    /// before partitions) or not written yet, the caller resets them.
     func deliveredPosition(
         of subscriber: String, in partition: OutboxPartition = .whole, on sql: any SQLDatabase
-    ) async throws -> OutboxPosition {
-        let cursors = try await sql.select().columns("part", "parts", "delivered_tx", "delivered_seq").from("outbox_cursors")
-            .where("subscriber", .equal, SQLBind(subscriber)).all()
-            .map {
-                (
-                    part: try $0.decode(column: "part", as: Int.self), parts: try $0.decode(column: "parts", as: Int.self),
-                    at: try OutboxPosition(cursor: $0)
-                )
-            }
+    ) async throws -> OutboxPosition? {
+        let cursors = try await cursors(of: subscriber, on: sql)
         let current = Set(cursors.filter { $0.parts == partition.count }.map(\.part))
-        if cursors.count == partition.count, current == Set(0..<partition.count),
-            let mine = cursors.first(where: { $0.part == partition.index })
-        {
-            return mine.at
-        }
-        let lowest = cursors.map(\.at).min() ?? .start
+        guard cursors.count == partition.count, current == Set(0..<partition.count) else { return nil }
+        return cursors.first(where: { $0.part == partition.index })?.at
+    }
+
+    /// Writes `subscriber`'s cursors for `partition`'s count, every partition at the lowest of the
+    /// stored ones (`.start` when there are none), and answers `partition`'s; leaves them alone when
+    /// another sender already did. In a transaction: the lock keeps two senders from interleaving a
+    /// delete and an insert, and the set is read again under it.
+    ///
+    /// The lowest of a whole set is safe: an event not delivered in its partition lies after that
+    /// partition's cursor, so after the lowest; what goes twice the subscriber's inbox drops. A set
+    /// missing a partition would not be: two senders starting together once interleaved so that one
+    /// partition's row stood alone at its sender's position, the other partition started from it, and
+    /// the events it had not sent below it were never sent.
+    func resetCursors(of subscriber: String, for partition: OutboxPartition, on sql: any SQLDatabase) async throws -> OutboxPosition {
         try await Database.lock("outbox cursors \(subscriber)", on: sql)
+        if let position = try await deliveredPosition(of: subscriber, in: partition, on: sql) { return position }
+        let lowest = try await cursors(of: subscriber, on: sql).map(\.at).min() ?? .start
         try await sql.delete(from: "outbox_cursors").where("subscriber", .equal, SQLBind(subscriber)).run()
         try await sql.insert(into: "outbox_cursors").columns("subscriber", "part", "parts", "delivered_tx", "delivered_seq")
             .rows(
@@ -143,24 +146,30 @@ public struct Outbox: Sendable {
         return lowest
     }
 
+    private func cursors(of subscriber: String, on sql: any SQLDatabase) async throws -> [(part: Int, parts: Int, at: OutboxPosition)] {
+        try await sql.select().columns("part", "parts", "delivered_tx", "delivered_seq").from("outbox_cursors")
+            .where("subscriber", .equal, SQLBind(subscriber)).all()
+            .map {
+                (
+                    part: try $0.decode(column: "part", as: Int.self), parts: try $0.decode(column: "parts", as: Int.self),
+                    at: try OutboxPosition(cursor: $0)
+                )
+            }
+    }
+
     /// Moves `subscriber`'s position in `partition` to `position`, and only forward: two senders
     /// racing (an instance that lost its lease mid-delivery, say) once set it from 200 back to 100,
-    /// and what had been delivered went out again. A cursor kept for another count of partitions is
-    /// replaced, and the next read starts every partition again from the lowest (`deliveredPosition`).
+    /// and what had been delivered went out again. Only a cursor of `partition`'s count is moved; a
+    /// sender of another count (an instance of the old version during a rollout) records nothing,
+    /// and its next read writes the set for its count again (`resetCursors`), so a rollout sends some
+    /// events twice but skips none.
     func recordDelivered(
         to subscriber: String, in partition: OutboxPartition = .whole, through position: OutboxPosition, on sql: any SQLDatabase
     ) async throws {
-        let stored = SQLGroupExpression([
-            SQLColumn("delivered_tx", table: "outbox_cursors"), SQLColumn("delivered_seq", table: "outbox_cursors"),
-        ])
-        let offered = SQLGroupExpression([SQLColumn("delivered_tx", table: "excluded"), SQLColumn("delivered_seq", table: "excluded")])
-        let otherCount = SQLBinaryExpression(SQLColumn("parts", table: "outbox_cursors"), .notEqual, SQLColumn("parts", table: "excluded"))
-        try await sql.insert(into: "outbox_cursors").columns("subscriber", "part", "parts", "delivered_tx", "delivered_seq")
-            .values(SQLBind(subscriber), SQLBind(partition.index), SQLBind(partition.count), SQLBind(position.tx), SQLBind(position.seq))
-            .onConflict(with: ["subscriber", "part"]) {
-                $0.set(excludedValueOf: "parts").set(excludedValueOf: "delivered_tx").set(excludedValueOf: "delivered_seq")
-                    .where(SQLBinaryExpression(otherCount, .or, SQLBinaryExpression(stored, .lessThan, offered)))
-            }
+        let stored = SQLGroupExpression([SQLColumn("delivered_tx"), SQLColumn("delivered_seq")])
+        try await sql.update("outbox_cursors").set("delivered_tx", to: SQLBind(position.tx)).set("delivered_seq", to: SQLBind(position.seq))
+            .where("subscriber", .equal, SQLBind(subscriber)).where("part", .equal, SQLBind(partition.index))
+            .where("parts", .equal, SQLBind(partition.count)).where(stored, .lessThan, position.pair)
             .run()
     }
 

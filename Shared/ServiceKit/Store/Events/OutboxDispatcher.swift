@@ -209,10 +209,18 @@ public struct OutboxDispatcher: Service {
     /// behind a transaction still open. Throws `BatchRefused` when the subscriber refused the batch.
     func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool) {
         let name = stream.subscriber.rawValue
-        let next = try await database.read { sql in
-            try await outbox.next(
-                after: try await outbox.deliveredPosition(of: name, in: stream.partition, on: sql), in: stream.partition, limit: limit,
-                on: sql)
+        let stored: OutboxBatch? = try await database.read { sql in
+            guard let position = try await outbox.deliveredPosition(of: name, in: stream.partition, on: sql) else { return nil }
+            return try await outbox.next(after: position, in: stream.partition, limit: limit, on: sql)
+        }
+        let next: OutboxBatch
+        if let stored {
+            next = stored
+        } else {
+            next = try await database.transaction { sql in
+                let position = try await outbox.resetCursors(of: name, for: stream.partition, on: sql)
+                return try await outbox.next(after: position, in: stream.partition, limit: limit, on: sql)
+            }
         }
         let batch = next.events
         let metrics = metrics[stream.subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: stream.subscriber)
