@@ -82,7 +82,7 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, store: deletions, exports: exportStore, hasher: accounts.hasher,
         verifier: service.verifier,
         facebook: accounts.facebook, apple: accounts.apple, google: accounts.google, appleRevocations: appleRevocations,
-        logger: dependencies.logger, now: now)
+        outboxErasure: service.outboxErasure, logger: dependencies.logger, now: now)
 
     let appleNotifications = AppleNotifications(
         database: service.database, users: users, sessions: sessions, verifier: service.verifier, apple: accounts.apple,

@@ -46,15 +46,21 @@ struct OutboxTests {
         return positions
     }
 
+    /// A fresh store with the outbox's tables, and its outbox.
+    static func withOutbox(_ store: TestStore, _ body: (Database, Outbox) async throws -> Void) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(migrations, logger: DatabaseTests.logger)
+            try await body(database, Outbox(now: database.now))
+        }
+    }
+
     static func numbers(_ events: [EventEnvelope]) throws -> [Int?] {
         try events.map { try HuddleJSON.decoder.decode([String: Int].self, from: $0.payload)["n"] }
     }
 
     @Test("Batches go out in commit order and resume where the subscriber stopped", arguments: TestStore.all)
     func resumes(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox(now: database.now)
+        try await Self.withOutbox(store) { database, outbox in
             for index in 0..<5 {
                 _ = try await database.transaction { sql in
                     try await outbox.append(Self.testEvent, aggregateID: "a\(index % 2)", payload: ["n": index], on: sql)
@@ -149,9 +155,7 @@ struct OutboxTests {
 
     @Test("A subscriber's position only moves forward, whichever sender records last", arguments: TestStore.all)
     func positionsOnlyMoveForward(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox(now: database.now)
+        try await Self.withOutbox(store) { database, outbox in
             try await database.transaction { sql in
                 for _ in 0..<3 {
                     try await outbox.append(
@@ -171,9 +175,7 @@ struct OutboxTests {
         "A partition's sender that records before the cursors are written leaves the others where they were, so none skips an event",
         arguments: TestStore.all)
     func recordBeforeTheCursorsAreWritten(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox(now: database.now)
+        try await Self.withOutbox(store) { database, outbox in
             try await database.transaction { sql in
                 for index in 0..<3 {
                     try await outbox.append(
@@ -183,21 +185,62 @@ struct OutboxTests {
             let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
             let (first, second) = (OutboxPartition(index: 0, count: 2), OutboxPartition(index: 1, count: 2))
             // What another sender's reset between its delete and its insert once left: no set written.
-            try await database.transaction { sql in try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql) }
+            try await database.transaction { sql in
+                try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql)
+            }
             #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: second, on: sql) } == nil)
             let secondFrom = try await database.transaction { sql in try await outbox.resetCursors(of: "search", for: second, on: sql) }
             #expect(secondFrom == .start)
-            try await database.transaction { sql in try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql) }
+            try await database.transaction { sql in
+                try await outbox.recordDelivered(to: "search", in: first, through: positions[2], on: sql)
+            }
             #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: first, on: sql) } == positions[2])
             #expect(try await database.read { sql in try await outbox.deliveredPosition(of: "search", in: second, on: sql) } == .start)
         }
     }
 
+    @Test(
+        "A deleted player's parked events and those every subscriber received are erased; their deletion and events not yet received stay",
+        arguments: TestStore.all)
+    func deletedPlayerForgotten(store: TestStore) async throws {
+        try await Self.withOutbox(store) { database, outbox in
+            let (player, other) = (UserID(), UserID())
+            let written: [(type: String, aggregate: String, payload: String)] = [
+                ("games.game.joined", "g1", #"{"by":"\#(player)"}"#), ("games.game.joined", "g1", #"{"by":"\#(other)"}"#),
+                ("auth.user.profile", player.description, "{}"),
+                (AuthEvent.accountDeleted.name, player.description, #"{"userId":"\#(player)"}"#),
+                ("games.game.left", "g1", #"{"by":"\#(player)"}"#),
+            ]
+            try await database.transaction { sql in
+                for event in written {
+                    try await outbox.append(
+                        EventEnvelope(
+                            type: event.type, aggregateID: event.aggregate, occurredAt: Date(), payload: Data(event.payload.utf8)),
+                        on: sql)
+                }
+            }
+            let positions = try await Self.waitUntilShown(written.count, by: outbox, in: database)
+            let events = try await database.read { sql in try await outbox.next(after: .start, limit: 10, on: sql) }.events.map(\.1)
+            try await database.transaction { sql in
+                _ = try await outbox.resetCursors(of: "search", for: .whole, on: sql)
+                for parked in [0, 3] {
+                    try await DeadLetterStore(outbox: outbox).park(
+                        events[parked], at: positions[parked], for: "search", in: .whole, error: "422", attempts: 3, on: sql)
+                }
+                // Received up to the deletion; the last is still on its way.
+                try await outbox.recordDelivered(to: "search", through: positions[3], on: sql)
+                try await OutboxErasure(now: database.now, subscribers: [.search]).forget(player, on: sql)
+            }
+            let left = try await database.read { sql in try await outbox.next(after: .start, limit: 10, on: sql) }.events.map(\.1.id)
+            #expect(left == [events[1].id, events[3].id, events[4].id])
+            let parked = try await database.read { sql in try await DeadLetterStore(outbox: outbox).parked(on: sql) }.map(\.event.id)
+            #expect(parked == [events[3].id])
+        }
+    }
+
     @Test("Only old events that every subscriber received are pruned", arguments: TestStore.all)
     func pruning(store: TestStore) async throws {
-        try await DatabaseTests.withDatabase(store) { database in
-            try await database.migrate(Self.migrations, logger: DatabaseTests.logger)
-            let outbox = Outbox(now: database.now)
+        try await Self.withOutbox(store) { database, outbox in
             let old = Date().addingTimeInterval(-3 * 24 * 3600)
             try await database.transaction { sql in
                 for index in 0..<4 {

@@ -9,7 +9,8 @@ import ServiceStore
 /// Deleting an account, from proof of a recent sign-in. At once, in one transaction: every session
 /// ends, the member, their credentials, follows and data exports are gone (so sign-in is refused and the email is
 /// free), Apple's refresh token is queued for revocation, and `auth.user.deleted` is published for
-/// every other service to erase what it holds. Apple is then told at once, and again by
+/// every other service to erase what it holds; what auth's own outbox still holds of them is erased
+/// (`OutboxErasure`). Apple is then told at once, and again by
 /// `AppleRevocationWorker` until it has taken it.
 struct AccountDeletion: Sendable {
     let database: Database
@@ -22,6 +23,7 @@ struct AccountDeletion: Sendable {
     let apple: AppleIdentityVerifier
     let google: GoogleIdentityVerifier
     let appleRevocations: AppleRevocations
+    let outboxErasure: OutboxErasure
     let logger: Logger
     var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
@@ -45,6 +47,7 @@ struct AccountDeletion: Sendable {
                 try await store.queueAppleRevocation(of: user.id, sealedToken: sealed, at: at, on: sql)
             }
             try await exports.removeAll(of: user.id, on: sql)
+            try await outboxErasure.forget(user.id, on: sql)
             let event = try await outbox.append(
                 AuthEvent.accountDeleted, aggregateID: user.id.description, payload: AuthEvent.AccountDeleted(userId: user.id), on: sql)
             try await store.record(deletionOf: user.id, event: event.id, at: at, on: sql)

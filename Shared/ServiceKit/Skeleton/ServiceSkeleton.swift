@@ -100,6 +100,8 @@ public struct ServiceSkeleton {
         if !retained.contains(where: { $0.name == RetentionRule.inbox.name }) { retained.append(.inbox) }
         let module = module
         let kinds = consumedKinds
+        let erasure = outboxErasure(taking: handlers.kinds)
+        let database = database
         router.on(EventsAPI.deliver(to: module)) { batch, _, context in
             // A module publishes only its own events: one that speaks for another is refused whole.
             if let stranger = batch.events.first(where: { Self.publisher(of: $0, kinds: kinds) != context.internalCaller }) {
@@ -108,12 +110,32 @@ public struct ServiceSkeleton {
                 throw CommonError.forbidden("\(stranger.type) is not published by \(context.internalCaller?.rawValue ?? "the caller").")
             }
             try await EventTracing.consuming(batch.events, by: module) { _ = try await consumer.apply(batch.events) }
+            // After the handlers erased the player: a repeat of the batch, which the inbox drops,
+            // still comes here, so a failure is made good by auth's redelivery.
+            if let erasure {
+                let deleted = try batch.events.filter(AuthEvent.accountDeleted.matches).map {
+                    try AuthEvent.accountDeleted.payload(of: $0).userId
+                }
+                for player in deleted { try await database.transaction { sql in try await erasure.forget(player, on: sql) } }
+            }
             return NoContent()
         }
-        let database = database
         router.on(EventsAPI.applied(by: module)) { _, context in
             try await Inbox(now: database.now).applied(try context.parameters.id(EventID.self), from: database)
         }
+    }
+
+    /// How this module's outbox forgets a deleted player (auth, which deletes accounts, does it in
+    /// the deletion; the others when their handlers have taken it).
+    public var outboxErasure: OutboxErasure {
+        let subscribers = (try? OutboxDispatcher.Settings(reader: reader, module: module))?.subscribers ?? []
+        return OutboxErasure(now: database.now, subscribers: subscribers)
+    }
+
+    /// The erasure a publisher whose handlers take account deletions runs after them.
+    private func outboxErasure(taking kinds: [String: ServiceModule]) -> OutboxErasure? {
+        guard Wiring.eventConsumers[module] != nil, kinds[AuthEvent.accountDeleted.name] != nil else { return nil }
+        return outboxErasure
     }
 
     /// Who publishes `event`: the owner of its kind, or for a kind this module does not take, the

@@ -176,6 +176,14 @@ public struct Outbox: Sendable {
     /// Deletes events older than `cutoff` that every one of `subscribers` has received in every
     /// partition. A subscriber with no cursor yet has received nothing.
     func prune(deliveredTo subscribers: [String], before cutoff: Date, on sql: any SQLDatabase) async throws {
+        guard let everyone = try await receivedByEveryone(subscribers, on: sql) else { return }
+        try await sql.delete(from: "outbox").where(Self.order, .lessThanOrEqual, everyone.pair)
+            .where("occurred_at", .lessThan, SQLBind(cutoff)).run()
+    }
+
+    /// The position up to which every one of `subscribers` has received every partition; nil when
+    /// there are none. A subscriber with no cursor yet has received nothing.
+    func receivedByEveryone(_ subscribers: [String], on sql: any SQLDatabase) async throws -> OutboxPosition? {
         var everyone: OutboxPosition?
         for subscriber in subscribers {
             let cursors = try await sql.select().columns("delivered_tx", "delivered_seq").from("outbox_cursors")
@@ -183,9 +191,7 @@ public struct Outbox: Sendable {
             let position = cursors.min() ?? .start
             everyone = min(everyone ?? position, position)
         }
-        guard let everyone else { return }
-        try await sql.delete(from: "outbox").where(Self.order, .lessThanOrEqual, everyone.pair)
-            .where("occurred_at", .lessThan, SQLBind(cutoff)).run()
+        return everyone
     }
 
     /// The order events are delivered in, as a row value: (`tx`, `seq`).
