@@ -117,6 +117,58 @@ struct CatalogAndPlayerSearchTests {
                 })
         }
     }
+
+    @Test(
+        "A manager says the team is looking for players: it shows as recruiting, search finds it with recruiting=true, and a player cannot say it",
+        arguments: TestStore.all)
+    func recruitingTeams(store: TestStore) async throws {
+        try await SearchHarness.with(store: store) { h in
+            let manager = try await h.player(), player = try await h.player()
+            var teams: [Team] = []
+            for (name, lat) in [("Full House", 59.44), ("Open Door", 59.45)] {
+                let request = CreateTeamRequest(
+                    name: name, sport: .volleyball, privacy: .public, location: Location(lat: lat, lng: 24.75), ageGroup: .adult,
+                    gender: .coed, skill: .intermediate)
+                teams.append(
+                    try await expect(201, h.catalog.call(CatalogAPI.createTeam, body: request, token: manager.accessToken)).decode(
+                        Team.self))
+            }
+            #expect(teams.allSatisfy { $0.recruiting == nil })
+            _ = try await expect(200, h.catalog.call(CatalogAPI.joinTeam, teams[1].id, token: player.accessToken))
+            let refused = try await h.catalog.call(
+                CatalogAPI.updateTeam, teams[1].id, body: UpdateTeamRequest(recruiting: true), token: player.accessToken)
+            #expect(refused.status == 403)
+            let open = try await expect(
+                200,
+                h.catalog.call(CatalogAPI.updateTeam, teams[1].id, body: UpdateTeamRequest(recruiting: true), token: manager.accessToken)
+            ).decode(Team.self)
+            #expect(open.recruiting == true)
+            #expect(try await h.catalog.value(CatalogAPI.team, teams[1].id, token: player.accessToken).recruiting == true)
+
+            let here = Query.place(Coordinates(lat: 59.437, lng: 24.75)) + Query.radiusKm(10)
+            func found(recruiting: Bool?) async throws -> [String] {
+                try await h.search.value(
+                    SearchAPI.teams, query: here + SearchAPI.recruiting(recruiting), token: player.accessToken
+                ).items.map(\.item.name)
+            }
+            #expect(try await eventually { try await found(recruiting: true) == ["Open Door"] })
+            #expect(
+                try await h.search.value(SearchAPI.teams, query: here, token: player.accessToken).items.first {
+                    $0.item.name == "Open Door"
+                }?.item.recruiting == true)
+            #expect(try await found(recruiting: false) == ["Full House"])
+            #expect(try await found(recruiting: nil) == ["Full House", "Open Door"])
+            // Full again: it leaves the recruiting search, and the member count it gained stays.
+            _ = try await expect(
+                200,
+                h.catalog.call(CatalogAPI.updateTeam, teams[1].id, body: UpdateTeamRequest(recruiting: false), token: manager.accessToken))
+            #expect(try await eventually { try await found(recruiting: true).isEmpty })
+            #expect(try await h.search.value(SearchAPI.teams, query: here, token: player.accessToken).items.last?.item.memberCount == 2)
+            #expect(
+                try await h.search.call(SearchAPI.teams, rawQuery: "lat=59.4&lng=24.7&recruiting=maybe", token: player.accessToken).problem?
+                    .errors?.map(\.field) == ["recruiting"])
+        }
+    }
 }
 
 @Suite("Search catching up")

@@ -73,6 +73,15 @@ struct DemoThroughGatewayTests {
             let teams = try await gateway.call(CatalogAPI.teams, query: CatalogAPI.teamMember(.me), token: bruno.accessToken).decode(
                 Page<Team>.self)
             #expect(!teams.items.isEmpty)
+            let recruiting = try await poll {
+                try await gateway.call(
+                    SearchAPI.teams, query: Query.place(DemoCatalog.casey.coordinates) + Query.radiusKm(30) + SearchAPI.recruiting(true),
+                    token: bruno.accessToken
+                ).decode(Page<Nearby<TeamResult>>.self).items.map(\.item.name)
+            } until: {
+                !$0.isEmpty
+            }
+            #expect(recruiting == ["Casey Casuals"])
             let games = try await gateway.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: bruno.accessToken).decode(
                 Page<Game>.self)
             #expect(!games.items.isEmpty)

@@ -98,6 +98,7 @@ struct Teams: Sendable {
             if let ageGroup = request.ageGroup { team.ageGroup = ageGroup }
             if let gender = request.gender { team.gender = gender }
             if let skill = request.skill { team.skill = skill }
+            if let recruiting = request.recruiting { team.recruiting = recruiting ? true : nil }
             try await teams.update(team, on: sql)
             try await publish(CatalogEvent.teamUpdated, team, on: sql)
             return (team, replaced)

@@ -92,5 +92,8 @@ enum CatalogMigrations {
                 "CREATE INDEX leagues_by_logo_owner ON leagues (logo_owner_id)",
             ]
         },
+        Migration(version: 12, name: "teams looking for players") { kind in
+            ["ALTER TABLE teams ADD COLUMN recruiting \(kind.boolean) NOT NULL DEFAULT FALSE"]
+        },
     ]
 }

@@ -42,6 +42,7 @@ struct SQLTeamStore: TeamStore {
 
     static let columns = [
         "id", "name", "sport", "privacy", "lat", "lng", "address", "age_group", "gender", "skill", "manager_id", "created_at",
+        "recruiting",
     ]
 
     func insert(_ team: Team, on sql: any SQLDatabase) async throws {
@@ -51,7 +52,8 @@ struct SQLTeamStore: TeamStore {
                 SQLBind(team.id.description), SQLBind(team.name), SQLBind(team.sport.rawValue), SQLBind(team.privacy.rawValue),
                 SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address),
                 SQLBind(team.ageGroup.rawValue), SQLBind(team.gender.rawValue), SQLBind(team.skill.rawValue),
-                SQLBind(team.managerId.description), SQLBind(team.createdAt), SQLBind(NameCursor.key(team.name))
+                SQLBind(team.managerId.description), SQLBind(team.createdAt), SQLBind(team.recruiting == true),
+                SQLBind(NameCursor.key(team.name))
             ).run()
     }
 
@@ -75,7 +77,7 @@ struct SQLTeamStore: TeamStore {
             .set("lat", to: SQLBind(location.lat)).set("lng", to: SQLBind(location.lng))
             .set("address", to: SQLBind(location.address))
             .set("age_group", to: SQLBind(team.ageGroup.rawValue)).set("gender", to: SQLBind(team.gender.rawValue))
-            .set("skill", to: SQLBind(team.skill.rawValue))
+            .set("skill", to: SQLBind(team.skill.rawValue)).set("recruiting", to: SQLBind(team.recruiting == true))
             .where("id", .equal, SQLBind(team.id.description)).run()
     }
 
@@ -216,6 +218,7 @@ struct SQLTeamStore: TeamStore {
             skill: try row.enumValue("skill"), managerId: try row.typedID("manager_id"), memberCount: 0,
             createdAt: try row.decode(column: "created_at", as: Date.self))
         team.logo = try row.json("logo", as: AttachedPicture.self)?.sizes
+        team.recruiting = try row.decode(column: "recruiting", as: Bool.self) ? true : nil
         return team
     }
 }

@@ -70,7 +70,11 @@ enum SearchQuery {
         var filter = PlaceFilter(
             sport: try request.query(Query.sport), skill: try request.query(SearchAPI.skill),
             ageGroup: try request.query(SearchAPI.ageGroup), gender: try request.query(SearchAPI.gender))
-        guard games else { return filter }
+        // A team looking for players is indexed as needing them (`PlaceDocument.subsNeeded`).
+        guard games else {
+            filter.needsPlayers = try request.query(SearchAPI.recruiting)
+            return filter
+        }
         filter.from = try request.query(SearchAPI.from)
         filter.to = try request.query(SearchAPI.to)
         if let from = filter.from, let to = filter.to, from > to { throw CommonError.invalid("to", "must not be before from") }

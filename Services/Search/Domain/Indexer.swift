@@ -132,12 +132,14 @@ struct Indexer: Sendable {
     /// Nil only for a team without its place, which catalog never sends.
     static func document(for team: Team) throws -> PlaceDocument? {
         guard let location = team.location else { return nil }
-        let result = TeamResult(
+        var result = TeamResult(
             id: team.id, name: team.name, sport: team.sport, privacy: team.privacy, ageGroup: team.ageGroup, gender: team.gender,
             skill: team.skill, memberCount: team.memberCount, location: team.location)
+        result.recruiting = team.recruiting
         return PlaceDocument(
             kind: .team, id: team.id.description, doc: try HuddleJSON.encoder.encode(result), coordinates: location.coordinates,
-            privacy: team.privacy, sport: team.sport, skill: team.skill, ageGroup: team.ageGroup, gender: team.gender)
+            privacy: team.privacy, sport: team.sport, skill: team.skill, ageGroup: team.ageGroup, gender: team.gender,
+            subsNeeded: team.recruiting == true ? 1 : 0)
     }
 }
 

@@ -29,6 +29,7 @@ struct PlaceDocument: Sendable, Equatable {
     var ageGroup: AgeGroup?
     var gender: Gender?
     var startsAt: Date?
+    /// A game's substitutes wanted; for a team, 1 while it is recruiting.
     var subsNeeded: Int = 0
     var cancelled = false
 }

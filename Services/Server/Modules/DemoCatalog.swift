@@ -120,6 +120,8 @@ enum DemoCatalog {
         _ = try await team(dmitri, "Emajõe Disc Club", .discGolf, .public, tartu, skill: .any)
         _ = try await team(chloe, "Tartu Hoopers", .basketball, .private, tartu, skill: .advanced)
         let casual = try await team(chloe, "Casey Casuals", .volleyball, .public, casey, skill: .beginner)
+        // Short of players: it shows in a search for teams looking for them.
+        _ = try await catalog.value(CatalogAPI.updateTeam, casual.id, body: UpdateTeamRequest(recruiting: true), token: chloe)
         let strikers = try await team(bruno, "Berwick Strikers", .volleyball, .protected, casey)
         _ = try await team(dmitri, "Cranbourne Cricketers", .cricket, .public, casey)
         try await league(chloe, "Tallinn Beach Volley League", .volleyball, .public, tallinn, teams: [spikers])

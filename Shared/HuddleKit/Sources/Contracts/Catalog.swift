@@ -74,6 +74,8 @@ public struct Team: Codable, Equatable, Sendable {
     public var hidden: Bool?
     /// The logo its manager uploaded (`logoMediaId`), in three sizes.
     public var logo: PictureSizes?
+    /// True while its manager says it is looking for players (`PATCH … {recruiting}`); absent otherwise.
+    public var recruiting: Bool?
 
     public init(
         id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location?, ageGroup: AgeGroup, gender: Gender,
@@ -126,11 +128,14 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
     public var skill: Skill?
     /// One of my uploads made for `teamLogo` and completed; null removes the logo.
     public var logoMediaId: MediaID??
+    /// Whether the team is looking for players: it then shows in `GET /v1/search/teams?recruiting=true`.
+    public var recruiting: Bool?
 
     public init(
         name: String? = nil, privacy: Privacy? = nil, location: Location? = nil, ageGroup: AgeGroup? = nil,
-        gender: Gender? = nil, skill: Skill? = nil, logoMediaId: MediaID?? = nil
+        gender: Gender? = nil, skill: Skill? = nil, logoMediaId: MediaID?? = nil, recruiting: Bool? = nil
     ) {
+        self.recruiting = recruiting
         self.name = name
         self.privacy = privacy
         self.location = location
@@ -140,7 +145,7 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
         self.logoMediaId = logoMediaId
     }
 
-    private enum CodingKeys: String, CodingKey { case name, privacy, location, ageGroup, gender, skill, logoMediaId }
+    private enum CodingKeys: String, CodingKey { case name, privacy, location, ageGroup, gender, skill, logoMediaId, recruiting }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -151,6 +156,7 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
         gender = try container.decodeIfPresent(Gender.self, forKey: .gender)
         skill = try container.decodeIfPresent(Skill.self, forKey: .skill)
         logoMediaId = try container.decodeNullable(MediaID.self, forKey: .logoMediaId)
+        recruiting = try container.decodeIfPresent(Bool.self, forKey: .recruiting)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -162,6 +168,7 @@ public struct UpdateTeamRequest: Codable, Equatable, Sendable {
         try container.encodeIfPresent(gender, forKey: .gender)
         try container.encodeIfPresent(skill, forKey: .skill)
         if let logoMediaId { try container.encode(logoMediaId, forKey: .logoMediaId) }
+        try container.encodeIfPresent(recruiting, forKey: .recruiting)
     }
 }
 

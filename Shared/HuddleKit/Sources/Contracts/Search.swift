@@ -37,6 +37,8 @@ public struct TeamResult: Codable, Sendable, Equatable {
     public var memberCount: Int
     /// Absent for protected teams.
     public var location: Location?
+    /// True while the team is looking for players; absent otherwise.
+    public var recruiting: Bool?
 
     public init(
         id: TeamID, name: String, sport: Sport, privacy: Privacy, ageGroup: AgeGroup, gender: Gender, skill: Skill, memberCount: Int,

@@ -9,6 +9,7 @@ public enum SearchAPI {
     public static let from = Query.time("from")
     public static let to = Query.time("to", description: "not before from")
     public static let needsPlayers = Query.flag("needsPlayers")
+    public static let recruiting = Query.flag("recruiting")
     public static let venuesLimit = Query.integer("limit", 1...100, fallback: 5)
     public static let playerText = Query.requiredText("q", PlayerSearch.text)
 
@@ -21,7 +22,7 @@ public enum SearchAPI {
         .get, "/v1/search/teams", owner: .search,
         summary: "Teams within the radius, nearest first; private never, protected without location (where the location gate is "
             + "on, none with location without the location entitlement)",
-        query: area + filters + Query.paging)
+        query: area + filters + [recruiting] + Query.paging)
     public static let courses = Endpoint<SignedIn, NoBody, Page<Nearby<Course>>>(
         .get, "/v1/search/courses", owner: .search, summary: "Disc golf courses within the radius, nearest first",
         query: area + Query.paging)
