@@ -19,7 +19,7 @@ struct SportIndexMigrationTests {
             // What version 5's store wrote: the row, and on SQLite its point in the old R*Tree.
             try await database.transaction { sql in
                 for (id, sport) in [("cricket-game", "cricket"), ("tennis-game", "tennis"), ("a-course", nil)] {
-                    let rid = try await sql.insert(into: "places").columns(SQLPlaceStore.documentColumns)
+                    let rid = try await sql.insert(into: "places").columns(SQLPlaceStore.documentColumns.filter { $0 != "is_full" })
                         .values(
                             SQLBind(id == "a-course" ? "course" : "game"), SQLBind(id), SQLBind("{}"), SQLBind(59.43), SQLBind(24.75),
                             SQLBind("public"), SQLBind(sport), SQLBind(nil as String?), SQLBind(nil as String?), SQLBind(nil as String?),
@@ -65,7 +65,7 @@ struct SportIndexMigrationTests {
                         """
                         INSERT INTO places (\(unsafeRaw: SQLPlaceStore.documentColumns.joined(separator: ", ")))
                         SELECT 'game', 'g' || g, '{}', -60 + g % 120, -180 + g * 7 % 360, 'public',
-                            (ARRAY['soccer', 'cricket', 'tennis', 'hockey', 'other'])[1 + g % 5], NULL, NULL, NULL, NULL, 0, false
+                            (ARRAY['soccer', 'cricket', 'tennis', 'hockey', 'other'])[1 + g % 5], NULL, NULL, NULL, NULL, 0, false, false
                         FROM generate_series(1, 20000) AS g
                         """
                     ).run()

@@ -12,10 +12,11 @@ struct GamePlan: Sendable {
     var going: [UserID]
 
     static func pickup(_ request: CreateGameRequest, _ fields: PickupFields, by user: UserID, now: Date) -> GamePlan {
-        let game = Game(
+        var game = Game(
             id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone,
             sport: fields.sport, privacy: fields.privacy, ageGroup: fields.ageGroup, gender: fields.gender, skill: fields.skill,
             capacity: request.capacity, location: fields.location, description: request.description, createdAt: now)
+        game.alreadyGoing = request.alreadyGoing.flatMap { $0 > 0 ? $0 : nil }
         return GamePlan(game: game, invited: [], going: [user])
     }
 }
@@ -25,6 +26,11 @@ enum GameKindFields {
     case team(TeamID)
     case league(LeagueID, home: TeamID, away: TeamID)
     case pickup(PickupFields)
+
+    var isPickup: Bool {
+        if case .pickup = self { return true }
+        return false
+    }
 }
 
 /// A pick-up game has no team to take its place and attributes from: the request gives them all.

@@ -20,6 +20,17 @@ enum GameValidation {
         return [.invalid(field, "must be from \(capacityRange.lowerBound) to \(capacityRange.upperBound)")]
     }
 
+    /// Players without accounts the organiser already has: in range, and leaving the organiser a slot.
+    static func alreadyGoing(_ value: Int?, capacity: Int?) -> [Problem.FieldError] {
+        guard let value else { return [] }
+        let range = GameLimits.alreadyGoing
+        guard range.contains(value) else {
+            return [.invalid("alreadyGoing", "must be from \(range.lowerBound) to \(range.upperBound)")]
+        }
+        guard let capacity, capacityRange.contains(capacity), value >= capacity else { return [] }
+        return [.invalid("alreadyGoing", "must leave the organiser one of the \(capacity) slots")]
+    }
+
     static func description(_ value: String?) -> [Problem.FieldError] {
         value.flatMap(GameLimits.description.problem).map { [.init(field: "description", message: $0)] } ?? []
     }

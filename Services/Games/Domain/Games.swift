@@ -31,7 +31,11 @@ struct Games: Sendable {
         var problems = GameValidation.common(
             startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
             description: request.description, now: now)
+        problems += GameValidation.alreadyGoing(request.alreadyGoing, capacity: request.capacity)
         if case .failure(.validation(let missing)) = kind { problems += missing }
+        if request.alreadyGoing ?? 0 > 0, case .success(let fields) = kind, !fields.isPickup {
+            problems.append(.invalid("alreadyGoing", "only a pick-up game counts players without accounts"))
+        }
         try FieldRules.require(problems)
         if let description = request.description { try filter.refuse(description, field: "description") }
         let plan: GamePlan
@@ -91,13 +95,24 @@ struct Games: Sendable {
         try FieldRules.require(
             GameValidation.common(
                 startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
-                description: request.description, now: now()))
+                description: request.description, now: now())
+                + GameValidation.alreadyGoing(request.alreadyGoing, capacity: nil))
         if let description = request.description { try filter.refuse(description, field: "description") }
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
             try GameRules.requireOpen(game, now: now())
+            if let alreadyGoing = request.alreadyGoing {
+                guard game.kind == .pickup || alreadyGoing == 0 else {
+                    throw CommonError.invalid("alreadyGoing", "only a pick-up game counts players without accounts")
+                }
+                game.goingCount += alreadyGoing - (game.alreadyGoing ?? 0)
+                game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
+            }
             if let capacity = request.capacity, capacity < game.goingCount {
                 throw CommonError.invalid("capacity", "is below the \(game.goingCount) players already going")
+            }
+            if let capacity = game.capacity, capacity < game.goingCount {
+                throw CommonError.invalid("alreadyGoing", "leaves \(game.goingCount) players going in \(capacity) slots")
             }
             if let startsAt = request.startsAt { game.startsAt = startsAt }
             if let location = request.location { game.location = location }

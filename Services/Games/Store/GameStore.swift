@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 import ServiceStore
 
-/// Games as stored: reads fill `goingCount`, `waitlistCount` and the viewer's `myStatus`;
+/// Games as stored: reads fill `goingCount` (the roster's and `alreadyGoing`), `waitlistCount` and the viewer's `myStatus`;
 /// `location` is always the exact one (the domain decides who sees it).
 protocol GameStore: Sendable {
     func insert(_ game: Game, on sql: any SQLDatabase) async throws
@@ -28,7 +28,7 @@ struct SQLGameStore: GameStore {
     static let columns = [
         "id", "kind", "status", "team_id", "team_name", "league_id", "home_team_id", "home_team_name", "away_team_id",
         "away_team_name", "organizer_id", "starts_at", "sport", "privacy", "age_group", "gender", "skill", "capacity",
-        "subs_needed", "lat", "lng", "address", "description", "created_at", "time_zone",
+        "subs_needed", "lat", "lng", "address", "description", "created_at", "time_zone", "already_going",
     ]
 
     func insert(_ game: Game, on sql: any SQLDatabase) async throws {
@@ -42,7 +42,7 @@ struct SQLGameStore: GameStore {
                 SQLBind(game.sport.rawValue), SQLBind(game.privacy.rawValue), SQLBind(game.ageGroup.rawValue),
                 SQLBind(game.gender.rawValue), SQLBind(game.skill.rawValue), SQLBind(game.capacity), SQLBind(game.subsNeeded),
                 SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address), SQLBind(game.description),
-                SQLBind(game.createdAt), SQLBind(game.timeZone)
+                SQLBind(game.createdAt), SQLBind(game.timeZone), SQLBind(game.alreadyGoing ?? 0)
             ).run()
     }
 
@@ -66,7 +66,9 @@ struct SQLGameStore: GameStore {
             .set("capacity", to: SQLBind(game.capacity)).set("subs_needed", to: SQLBind(game.subsNeeded))
             .set("lat", to: SQLBind(location.lat)).set("lng", to: SQLBind(location.lng))
             .set("address", to: SQLBind(location.address)).set("description", to: SQLBind(game.description))
-            .set("time_zone", to: SQLBind(game.timeZone)).where("id", .equal, SQLBind(game.id.description)).run()
+            .set("time_zone", to: SQLBind(game.timeZone)).set("already_going", to: SQLBind(game.alreadyGoing ?? 0)).where(
+                "id", .equal, SQLBind(game.id.description)
+            ).run()
     }
 
     func games(of user: UserID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase)
@@ -161,7 +163,7 @@ struct SQLGameStore: GameStore {
         }
         for index in games.indices {
             let id = games[index].id.description
-            games[index].goingCount = going[id] ?? 0
+            games[index].goingCount = (going[id] ?? 0) + (games[index].alreadyGoing ?? 0)
             games[index].waitlistCount = waiting[id] ?? 0
             games[index].myStatus = mine[id]
         }
@@ -169,7 +171,7 @@ struct SQLGameStore: GameStore {
     }
 
     static func decode(_ row: any SQLRow) throws -> Game {
-        Game(
+        var game = Game(
             id: try row.typedID("id"), kind: try row.enumValue("kind"), status: try row.enumValue("status"),
             teamId: try row.decode(column: "team_id", as: String?.self).flatMap(TeamID.init),
             teamName: try row.decode(column: "team_name", as: String?.self),
@@ -188,5 +190,8 @@ struct SQLGameStore: GameStore {
                 address: try row.decode(column: "address", as: String?.self)),
             description: try row.decode(column: "description", as: String?.self),
             createdAt: try row.decode(column: "created_at", as: Date.self))
+        let alreadyGoing = try row.decode(column: "already_going", as: Int.self)
+        game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
+        return game
     }
 }

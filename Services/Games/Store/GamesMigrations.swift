@@ -115,5 +115,9 @@ enum GamesMigrations {
         Migration(version: 15, name: "reminders asked for") { kind in
             ["CREATE TABLE rsvp_reminders (game_id TEXT PRIMARY KEY, asked_at \(kind.timestamp) NOT NULL)"]
         },
+        // A pick-up game's players without accounts (`Game.alreadyGoing`).
+        Migration(version: 16, name: "players already going") { _ in
+            ["ALTER TABLE games ADD COLUMN already_going INTEGER NOT NULL DEFAULT 0"]
+        },
     ]
 }

@@ -79,6 +79,7 @@ enum SearchQuery {
         filter.to = try request.query(SearchAPI.to)
         if let from = filter.from, let to = filter.to, from > to { throw CommonError.invalid("to", "must not be before from") }
         filter.needsPlayers = try request.query(SearchAPI.needsPlayers)
+        filter.openSlots = try request.query(SearchAPI.openSlots)
         return filter
     }
 }

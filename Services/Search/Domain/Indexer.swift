@@ -114,7 +114,8 @@ struct Indexer: Sendable {
         return PlaceDocument(
             kind: .game, id: game.id.description, doc: try HuddleJSON.encoder.encode(stored), coordinates: location.coordinates,
             privacy: game.privacy, sport: game.sport, skill: game.skill, ageGroup: game.ageGroup, gender: game.gender,
-            startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled)
+            startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled,
+            isFull: game.capacity.map { game.goingCount >= $0 } ?? false)
     }
 
     static func document(for course: Course) throws -> PlaceDocument {

@@ -32,6 +32,8 @@ struct PlaceDocument: Sendable, Equatable {
     /// A game's substitutes wanted; for a team, 1 while it is recruiting.
     var subsNeeded: Int = 0
     var cancelled = false
+    /// A game with no free slot (`goingCount` at its `capacity`).
+    var isFull = false
 }
 
 /// What narrows a search besides the circle. Attribute filters match the value itself or `any`
@@ -44,6 +46,8 @@ struct PlaceFilter: Sendable {
     var from: Date?
     var to: Date?
     var needsPlayers: Bool?
+    /// true: only games with a free slot; false: only full ones.
+    var openSlots: Bool?
     /// Only games that have not started.
     var startingAfter: Date?
 }
@@ -71,6 +75,7 @@ struct SQLPlaceStore: PlaceStore {
     let kind: Database.Kind
     static let documentColumns = [
         "kind", "id", "doc", "lat", "lng", "privacy", "sport", "skill", "age_group", "gender", "starts_at", "subs_needed", "cancelled",
+        "is_full",
     ]
 
     func upsert(_ documents: [PlaceDocument], on sql: any SQLDatabase) async throws {
@@ -82,7 +87,7 @@ struct SQLPlaceStore: PlaceStore {
                     SQLBind(position.lat), SQLBind(position.lng), SQLBind(document.privacy.rawValue),
                     SQLBind(document.sport?.rawValue), SQLBind(document.skill?.rawValue), SQLBind(document.ageGroup?.rawValue),
                     SQLBind(document.gender?.rawValue), SQLBind(document.startsAt), SQLBind(document.subsNeeded),
-                    SQLBind(document.cancelled),
+                    SQLBind(document.cancelled), SQLBind(document.isFull),
                 ]
             }
             let stored = try await sql.insert(into: "places").columns(Self.documentColumns).rows(rows)
@@ -118,7 +123,7 @@ struct SQLPlaceStore: PlaceStore {
             ageGroup: try row.decode(column: "age_group", as: String?.self).flatMap(AgeGroup.init),
             gender: try row.decode(column: "gender", as: String?.self).flatMap(Gender.init),
             startsAt: try row.decode(column: "starts_at", as: Date?.self), subsNeeded: try row.decode(column: "subs_needed", as: Int.self),
-            cancelled: try row.decode(column: "cancelled", as: Bool.self))
+            cancelled: try row.decode(column: "cancelled", as: Bool.self), isFull: try row.decode(column: "is_full", as: Bool.self))
     }
 
     func delete(_ kind: PlaceKind, ids: [String], on sql: any SQLDatabase) async throws {
@@ -213,6 +218,7 @@ struct SQLPlaceStore: PlaceStore {
         if let needsPlayers = filter.needsPlayers {
             query = query.where(column("subs_needed"), needsPlayers ? .greaterThan : .equal, SQLBind(0))
         }
+        if let openSlots = filter.openSlots { query = query.where(column("is_full"), .equal, SQLBind(!openSlots)) }
         return query
     }
 }

@@ -96,6 +96,18 @@ enum SearchMigrations {
                 ]
             }
         },
+        // Games with no free slot, for `openSlots`; those indexed before are read off their documents.
+        Migration(version: 8, name: "full games") { kind in
+            let full =
+                switch kind {
+                case .sqlite: "json_extract(doc, '$.goingCount') >= json_extract(doc, '$.capacity')"
+                case .postgres: "(doc::jsonb->>'goingCount')::int >= (doc::jsonb->>'capacity')::int"
+                }
+            return [
+                "ALTER TABLE places ADD COLUMN is_full \(kind.boolean) NOT NULL DEFAULT FALSE",
+                "UPDATE places SET is_full = COALESCE(\(full), FALSE) WHERE kind = 'game'",
+            ]
+        },
     ]
 }
 

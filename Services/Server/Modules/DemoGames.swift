@@ -54,7 +54,7 @@ enum DemoGames {
             kind: .pickup, startsAt: day(3, hour: 7), timeZone: "Australia/Melbourne",
             location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
             sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
-            description: "Social volleyball, all levels welcome")
+            description: "Social volleyball, all levels welcome", alreadyGoing: 4)
         _ = try await games.value(GamesAPI.createGame, body: casey, token: bruno)
         let kadriorg = CreateGameRequest(
             kind: .pickup, startsAt: day(2, hour: 4), timeZone: "Europe/Tallinn",

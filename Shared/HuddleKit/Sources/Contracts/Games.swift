@@ -48,6 +48,10 @@ public struct Game: Codable, Equatable, Sendable {
     public var skill: Skill
     /// Player slots; absent when any number may go.
     public var capacity: Int?
+    /// Players the organiser already has who have no account here (a pick-up game's `alreadyGoing`);
+    /// counted in `goingCount`. Absent when none.
+    public var alreadyGoing: Int?
+    /// Going players: those on the roster and `alreadyGoing`. The free slots are `capacity − goingCount`.
     public var goingCount: Int
     public var waitlistCount: Int
     /// Substitutes still wanted; above zero the game "needs players" in search.
@@ -125,14 +129,18 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
     /// organiser is) unless false, when they are invited like the other members. League games leave
     /// their manager out of the roster.
     public var organizerGoing: Bool?
+    /// A pick-up game's players the organiser already has, without accounts here: they take slots
+    /// beside the organiser's.
+    public var alreadyGoing: Int?
 
     public init(
         kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
         startsAt: Date, timeZone: String? = nil, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil,
         ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil,
-        organizerGoing: Bool? = nil
+        organizerGoing: Bool? = nil, alreadyGoing: Int? = nil
     ) {
         self.kind = kind
+        self.alreadyGoing = alreadyGoing
         self.organizerGoing = organizerGoing
         self.timeZone = timeZone
         self.teamId = teamId
@@ -162,11 +170,14 @@ public struct UpdateGameRequest: Codable, Equatable, Sendable {
     public var skill: Skill?
     public var capacity: Int?
     public var description: String?
+    /// A pick-up game's players without accounts, as the organiser now counts them.
+    public var alreadyGoing: Int?
 
     public init(
         startsAt: Date? = nil, timeZone: String? = nil, location: Location? = nil, privacy: Privacy? = nil, ageGroup: AgeGroup? = nil,
-        gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil
+        gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil, alreadyGoing: Int? = nil
     ) {
+        self.alreadyGoing = alreadyGoing
         self.startsAt = startsAt
         self.timeZone = timeZone
         self.location = location

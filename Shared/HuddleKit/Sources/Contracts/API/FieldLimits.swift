@@ -116,11 +116,13 @@ extension RSVPAnswer: FieldConstraints {
 /// Game fields a client sends when planning or changing a game.
 public enum GameLimits {
     public static let capacity = 1...500
+    /// A pick-up game's players without accounts: fewer than the most slots, one being the organiser's.
+    public static let alreadyGoing = 0...(capacity.upperBound - 1)
     public static let description = TextRule(0...1000)
     /// An IANA time zone name, e.g. `Europe/Tallinn` or `America/Argentina/Buenos_Aires`.
     public static let timeZone = JSONSchema.text(1...64).pattern(JSONSchema.whole("[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*"))
     static var constraints: [String: JSONSchema] {
-        ["capacity": .integer(capacity), "description": description.schema, "timeZone": timeZone]
+        ["capacity": .integer(capacity), "description": description.schema, "timeZone": timeZone, "alreadyGoing": .integer(alreadyGoing)]
     }
 }
 

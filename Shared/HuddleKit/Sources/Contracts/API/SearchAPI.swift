@@ -10,6 +10,7 @@ public enum SearchAPI {
     public static let to = Query.time("to", description: "not before from")
     public static let needsPlayers = Query.flag("needsPlayers")
     public static let recruiting = Query.flag("recruiting")
+    public static let openSlots = Query.flag("openSlots", description: "true: games with a free slot; false: full ones")
     public static let venuesLimit = Query.integer("limit", 1...100, fallback: 5)
     public static let playerText = Query.requiredText("q", PlayerSearch.text)
 
@@ -17,7 +18,7 @@ public enum SearchAPI {
         .get, "/v1/search/games", owner: .search,
         summary: "Upcoming games within the radius, nearest first, then soonest; private games never, protected ones without location "
             + "(where the location gate is on, none with location without the location entitlement)",
-        query: area + filters + [from, to, needsPlayers] + Query.paging)
+        query: area + filters + [from, to, needsPlayers, openSlots] + Query.paging)
     public static let teams = Endpoint<SignedIn, NoBody, Page<Nearby<TeamResult>>>(
         .get, "/v1/search/teams", owner: .search,
         summary: "Teams within the radius, nearest first; private never, protected without location (where the location gate is "
