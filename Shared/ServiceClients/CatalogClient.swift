@@ -33,6 +33,11 @@ public struct CatalogClient: Sendable {
         try await client.call(CatalogAPI.Internal.leagueTeams, path: [id], requestID: requestID)?.items
     }
 
+    /// A venue, nil when there is none with `id`.
+    public func venue(_ id: VenueID, requestID: String? = nil) async throws -> Venue? {
+        try await client.call(CatalogAPI.Internal.venue, path: [id], requestID: requestID)
+    }
+
     /// A course with its holes.
     public func course(_ id: CourseID, requestID: String? = nil) async throws -> Course? {
         try await client.call(CatalogAPI.Internal.course, path: [id], requestID: requestID)

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import Testing
 
 @testable import SearchService
@@ -9,14 +10,19 @@ import Testing
 @Suite("Search results written from stored documents")
 struct SearchResultsJSONTests {
     /// Every optional field set, so that each of a game's keys meets `distanceMeters` in the sorting.
-    static let everyField = Game(
-        id: GameID(), kind: .league, status: .scheduled, teamId: TeamID(), teamName: "Kalev \"Blue\"", leagueId: LeagueID(),
-        homeTeamId: TeamID(), homeTeamName: "Home {A}", awayTeamId: TeamID(), awayTeamName: "Away, B", organizerId: UserID(),
-        startsAt: Date(timeIntervalSince1970: 1_800_000_000), timeZone: "Europe/Tallinn", sport: .football, privacy: .public,
-        ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14, goingCount: 9, waitlistCount: 2, subsNeeded: 1,
-        location: Location(lat: 59.437, lng: 24.7536, address: "Kadrioru staadion, \\ Tallinn"),
-        description: "Bring \"both\" kits: [dark] & {light}",
-        myStatus: nil, createdAt: Date(timeIntervalSince1970: 1_799_000_000))
+    static let everyField = {
+        var game = Game(
+            id: GameID(), kind: .league, status: .scheduled, teamId: TeamID(), teamName: "Kalev \"Blue\"", leagueId: LeagueID(),
+            homeTeamId: TeamID(), homeTeamName: "Home {A}", awayTeamId: TeamID(), awayTeamName: "Away, B", organizerId: UserID(),
+            startsAt: Date(timeIntervalSince1970: 1_800_000_000), timeZone: "Europe/Tallinn", sport: .football, privacy: .public,
+            ageGroup: .adult, gender: .coed, skill: .intermediate, capacity: 14, goingCount: 9, waitlistCount: 2, subsNeeded: 1,
+            location: Location(lat: 59.437, lng: 24.7536, address: "Kadrioru staadion, \\ Tallinn"),
+            description: "Bring \"both\" kits: [dark] & {light}",
+            myStatus: nil, createdAt: Date(timeIntervalSince1970: 1_799_000_000))
+        game.venueId = VenueID()
+        game.alreadyGoing = 3
+        return game
+    }()
 
     static let fewestFields = Game(
         id: GameID(), kind: .pickup, organizerId: UserID(), startsAt: Date(timeIntervalSince1970: 1_800_000_000), sport: .basketball,
@@ -31,11 +37,12 @@ struct SearchResultsJSONTests {
     }
 
     @Test(
-        "a game whose place is not shown is written as encoding it without its location writes it", arguments: [everyField, fewestFields])
+        "a game whose place is not shown is written as encoding it without its location and venue writes it",
+        arguments: [everyField, fewestFields])
     func gameWithoutLocation(game: Game) throws {
         var hidden = game
-        hidden.location = nil
-        let written = try #require(NearbyJSON.withDistance(try HuddleJSON.encoder.encode(game), meters: 42, without: "location"))
+        hidden.hidePlace()
+        let written = try #require(NearbyJSON.withDistance(try HuddleJSON.encoder.encode(game), meters: 42, without: Game.placeKeys))
         #expect(String(decoding: written, as: UTF8.self) == Self.encoded(Nearby(item: hidden, distanceMeters: 42)))
     }
 
@@ -66,7 +73,7 @@ struct SearchResultsJSONTests {
     @Test("a member left out goes with its nested values and one comma, wherever it stands; one nested is kept")
     func leftOut() {
         func written(_ json: String) -> String? {
-            NearbyJSON.withDistance(Data(json.utf8), meters: 5, without: "location").map { String(decoding: $0, as: UTF8.self) }
+            NearbyJSON.withDistance(Data(json.utf8), meters: 5, without: ["location"]).map { String(decoding: $0, as: UTF8.self) }
         }
         #expect(written(#"{"location":{"lat":1,"lng":2}}"#) == #"{"distanceMeters":5}"#)
         #expect(written(#"{"a":1,"location":{"lat":1,"l":[2,{"x":"}"}]}}"#) == #"{"a":1,"distanceMeters":5}"#)

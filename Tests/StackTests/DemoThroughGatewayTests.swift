@@ -82,6 +82,10 @@ struct DemoThroughGatewayTests {
                 !$0.isEmpty
             }
             #expect(recruiting == ["Casey Casuals"])
+            // Bruno's pick-up is on the Casey Race centre's page, with the players he already has.
+            let caseyRace = try #require(venues.items.first { $0.name.hasPrefix("Casey Race") })
+            let atCaseyRace = try await gateway.call(GamesAPI.venueGames, caseyRace.id, token: bruno.accessToken).decode(Page<Game>.self)
+            #expect(atCaseyRace.items.map(\.alreadyGoing) == [4])
             let games = try await gateway.call(GamesAPI.myGames, query: Query.mineScope(.mine), token: bruno.accessToken).decode(
                 Page<Game>.self)
             #expect(!games.items.isEmpty)

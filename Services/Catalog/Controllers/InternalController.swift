@@ -18,6 +18,7 @@ struct CatalogInternalController: Controller {
         router.on(CatalogAPI.Internal.league, use: getLeague)
         router.on(CatalogAPI.Internal.leagueTeams, use: leagueTeams)
         router.on(CatalogAPI.Internal.course, use: course)
+        router.on(CatalogAPI.Internal.venue, use: venue)
         router.on(CatalogAPI.Internal.teamSnapshot, use: teamSnapshot)
         router.on(CatalogAPI.Internal.courseSnapshot, use: courseSnapshot)
         router.on(CatalogAPI.Internal.venueSnapshot, use: venueSnapshot)
@@ -53,6 +54,11 @@ struct CatalogInternalController: Controller {
     /// `GET /internal/courses/{id}`
     @Sendable func course(_ request: Request, _ context: HuddleRequestContext) async throws -> Course {
         try await places.course(try context.parameters.id(CourseID.self))
+    }
+
+    /// `GET /internal/venues/{id}`
+    @Sendable func venue(_ request: Request, _ context: HuddleRequestContext) async throws -> Venue {
+        try await places.venue(try context.parameters.id(VenueID.self))
     }
 
     /// `GET /internal/snapshots/teams`

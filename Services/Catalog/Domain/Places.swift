@@ -60,10 +60,13 @@ struct Places: Sendable {
         try FieldRules.require(
             CatalogValidation.name(request.name) + FieldRules.location(request.location)
                 + CatalogValidation.website(request.website)
+                + (request.description.flatMap(CreateVenueRequest.description.problem).map { [.init(field: "description", message: $0)] }
+                    ?? [])
                 + (request.sports.isEmpty ? [.invalid("sports", "must name at least one sport")] : []))
         let venue = Venue(
             id: VenueID(), name: request.name.trimmingBlanks, location: request.location,
-            sports: request.sports.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, website: request.website)
+            sports: request.sports.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }, website: request.website,
+            description: request.description, postcode: request.postcode?.uppercased())
         try await database.transaction { sql in
             try await venues.insert(venue, on: sql)
             try await outbox.append(

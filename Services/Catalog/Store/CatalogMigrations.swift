@@ -95,5 +95,8 @@ enum CatalogMigrations {
         Migration(version: 12, name: "teams looking for players") { kind in
             ["ALTER TABLE teams ADD COLUMN recruiting \(kind.boolean) NOT NULL DEFAULT FALSE"]
         },
+        Migration(version: 13, name: "venues' descriptions and postcodes") { _ in
+            ["ALTER TABLE venues ADD COLUMN description TEXT", "ALTER TABLE venues ADD COLUMN postcode TEXT"]
+        },
     ]
 }

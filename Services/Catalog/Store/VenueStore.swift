@@ -15,11 +15,13 @@ struct SQLVenueStore: VenueStore {
     let now: @Sendable () -> Date
 
     func insert(_ venue: Venue, on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "venues").columns("id", "name", "name_key", "lat", "lng", "address", "sports", "website", "created_at")
+        try await sql.insert(into: "venues")
+            .columns("id", "name", "name_key", "lat", "lng", "address", "sports", "website", "description", "postcode", "created_at")
             .values(
                 SQLBind(venue.id.description), SQLBind(venue.name), SQLBind(NameCursor.key(venue.name)),
                 SQLBind(venue.location.lat), SQLBind(venue.location.lng), SQLBind(venue.location.address),
-                SQLBind(venue.sports.storedList), SQLBind(venue.website), SQLBind(now())
+                SQLBind(venue.sports.storedList), SQLBind(venue.website), SQLBind(venue.description), SQLBind(venue.postcode),
+                SQLBind(now())
             ).run()
     }
 
@@ -34,7 +36,7 @@ struct SQLVenueStore: VenueStore {
     }
 
     private func select(on sql: any SQLDatabase) -> SQLSelectBuilder {
-        sql.select().columns("id", "name", "lat", "lng", "address", "sports", "website").from("venues")
+        sql.select().columns("id", "name", "lat", "lng", "address", "sports", "website", "description", "postcode").from("venues")
     }
 
     static func decode(_ row: any SQLRow) throws -> Venue {
@@ -44,6 +46,8 @@ struct SQLVenueStore: VenueStore {
                 lat: try row.decode(column: "lat", as: Double.self), lng: try row.decode(column: "lng", as: Double.self),
                 address: try row.decode(column: "address", as: String?.self)),
             sports: try row.enumList("sports"),
-            website: try row.decode(column: "website", as: String?.self))
+            website: try row.decode(column: "website", as: String?.self),
+            description: try row.decode(column: "description", as: String?.self),
+            postcode: try row.decode(column: "postcode", as: String?.self))
     }
 }

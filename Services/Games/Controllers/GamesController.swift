@@ -16,6 +16,7 @@ struct GamesController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.createGame, use: createGame)
         router.on(GamesAPI.myGames, use: myGames)
+        router.on(GamesAPI.venueGames, use: venueGames)
         router.on(GamesAPI.game, use: getGame)
         let organizer: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await games.requireOrganizer(of: try $0.parameters.id(GameID.self), user: $0.userID)
@@ -44,6 +45,13 @@ struct GamesController: Controller {
         try await games.mine(
             context.userID, window: try request.query(GamesAPI.gamesWhen), from: try request.query(Query.position),
             page: try PageRequest(request))
+    }
+
+    /// `GET /v1/venues/{id}/games`
+    @Sendable func venueGames(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Game> {
+        try await games.atVenue(
+            try context.parameters.id(VenueID.self), viewer: context.userID, window: try request.query(GamesAPI.venueGamesWhen).window,
+            from: try request.query(Query.position), page: try PageRequest(request), requestID: context.requestID)
     }
 
     /// `GET /v1/games/{id}`

@@ -124,6 +124,24 @@ extension Games {
     }
 
     /// A team the caller may know of; a private team they have no standing with is as unknown as a missing one.
+    /// A venue a game is planned at; 422 naming `venueId` when catalog has none.
+    func knownVenue(_ id: VenueID, requestID: String) async throws -> Venue {
+        guard let venue = try await catalog.venue(id, requestID: requestID) else {
+            throw CommonError.invalid("venueId", "no venue with id \(id)")
+        }
+        return venue
+    }
+
+    /// `request` with what `venue` gives a game there: its place unless the request names one, and
+    /// for a pick-up game without a sport, the venue's only sport.
+    static func atVenue(_ request: CreateGameRequest, _ venue: Venue?) -> CreateGameRequest {
+        guard let venue else { return request }
+        var request = request
+        request.location = request.location ?? venue.location
+        if request.kind == .pickup, request.sport == nil, venue.sports.count == 1 { request.sport = venue.sports.first }
+        return request
+    }
+
     private func knownTeam(_ id: TeamID, field: String, for user: UserID, requestID: String) async throws -> Team {
         let unknown = CommonError.invalid(field, "no team with id \(id)")
         guard let team = try await catalog.team(id, requestID: requestID) else { throw unknown }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServerContracts
 import ServiceHTTP
 
 /// Who may see a game and whether its roster is still open, decided from the game alone.
@@ -33,7 +34,7 @@ enum GameView {
         }
         let participant = GameRules.isParticipant(game, viewer: viewer)
         if !game.privacy.revealsExactLocation(toParticipant: participant) || !(participant || placeUnlocked) {
-            shown.location = nil
+            shown.hidePlace()
         }
         return shown
     }

@@ -27,6 +27,9 @@ struct Games: Sendable {
     /// down fails the request with a 503 and leaves nothing behind.
     func create(_ request: CreateGameRequest, by user: UserID, requestID: String) async throws -> Game {
         let now = self.now()
+        var venue: Venue?
+        if let id = request.venueId { venue = try await knownVenue(id, requestID: requestID) }
+        let request = Self.atVenue(request, venue)
         let kind = GameValidation.kindFields(request)
         var problems = GameValidation.common(
             startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
@@ -34,17 +37,19 @@ struct Games: Sendable {
         problems += GameValidation.alreadyGoing(request.alreadyGoing, capacity: request.capacity)
         if case .failure(.validation(let missing)) = kind { problems += missing }
         if request.alreadyGoing ?? 0 > 0, case .success(let fields) = kind, !fields.isPickup {
-            problems.append(.invalid("alreadyGoing", "only a pick-up game counts players without accounts"))
+            problems.append(Problem.FieldError.invalid("alreadyGoing", "only a pick-up game counts players without accounts"))
         }
         try FieldRules.require(problems)
         if let description = request.description { try filter.refuse(description, field: "description") }
-        let plan: GamePlan
+        var planned: GamePlan
         switch try kind.get() {
-        case .team(let team): plan = try await teamGame(request, team: team, by: user, requestID: requestID)
+        case .team(let team): planned = try await teamGame(request, team: team, by: user, requestID: requestID)
         case .league(let league, let home, let away):
-            plan = try await leagueGame(request, league: league, home: home, away: away, by: user, requestID: requestID)
-        case .pickup(let fields): plan = GamePlan.pickup(request, fields, by: user, now: now)
+            planned = try await leagueGame(request, league: league, home: home, away: away, by: user, requestID: requestID)
+        case .pickup(let fields): planned = GamePlan.pickup(request, fields, by: user, now: now)
         }
+        planned.game.venueId = venue?.id
+        let plan = planned
         try await database.transaction { sql in
             try await games.insert(plan.game, on: sql)
             for invitee in plan.invited {
@@ -74,6 +79,32 @@ struct Games: Sendable {
         }
         return page.page(
             rows, cursor: { TimeCursor(time: $0.startsAt, id: $0.id).encoded },
+            item: { GameView.shown($0, to: viewer, from: position, placeUnlocked: unlocked) })
+    }
+
+    /// The games played at `venue` whose place `viewer` may see (`GameView`), paged by (startsAt, id).
+    /// Those they may not are passed over, so a page reads on until it is full.
+    func atVenue(_ venue: VenueID, viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest, requestID: String)
+        async throws -> Page<Game>
+    {
+        guard try await catalog.venue(venue, requestID: requestID) != nil else { throw CommonError.missing(venue) }
+        let (shown, unlocked) = try await database.read { sql in
+            let unlocked = try await gatekeeper.allows(.location, to: viewer, on: sql)
+            var shown: [Game] = [], after = try TimeCursor(page)
+            while shown.count <= page.limit {
+                let rows = try await games.games(
+                    at: venue, window: window, now: now(), after: after, limit: page.limit + 1, viewer: viewer, on: sql)
+                shown += try await HiddenSubjects().games(rows, for: viewer, on: sql).filter {
+                    GameRules.canSee($0, viewer: viewer)
+                        && GameView.shown($0, to: viewer, from: nil, placeUnlocked: unlocked).location != nil
+                }
+                guard rows.count == page.limit + 1, let last = rows.last else { break }
+                after = TimeCursor(time: last.startsAt, id: last.id)
+            }
+            return (Array(shown.prefix(page.limit + 1)), unlocked)
+        }
+        return page.page(
+            shown, cursor: { TimeCursor(time: $0.startsAt, id: $0.id).encoded },
             item: { GameView.shown($0, to: viewer, from: position, placeUnlocked: unlocked) })
     }
 

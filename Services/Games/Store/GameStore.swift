@@ -16,6 +16,10 @@ protocol GameStore: Sendable {
     /// Games where `user` is on the roster or is the organiser, ordered as `window` says.
     func games(of user: UserID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, on sql: any SQLDatabase)
         async throws -> [Game]
+    /// Games played at `venue` in `window` (upcoming or past), ordered as in `games(of:)`; the caller
+    /// leaves out those the viewer may not see.
+    func games(at venue: VenueID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, viewer: UserID, on sql: any SQLDatabase)
+        async throws -> [Game]
     /// Scheduled games of `team` (as its own, home or away team) that have not started.
     func upcomingGames(of team: TeamID, now: Date, on sql: any SQLDatabase) async throws -> [GameID]
     /// Scheduled games that have not started, soonest first: a full snapshot for search.
@@ -29,6 +33,7 @@ struct SQLGameStore: GameStore {
         "id", "kind", "status", "team_id", "team_name", "league_id", "home_team_id", "home_team_name", "away_team_id",
         "away_team_name", "organizer_id", "starts_at", "sport", "privacy", "age_group", "gender", "skill", "capacity",
         "subs_needed", "lat", "lng", "address", "description", "created_at", "time_zone", "already_going",
+        "venue_id",
     ]
 
     func insert(_ game: Game, on sql: any SQLDatabase) async throws {
@@ -42,7 +47,8 @@ struct SQLGameStore: GameStore {
                 SQLBind(game.sport.rawValue), SQLBind(game.privacy.rawValue), SQLBind(game.ageGroup.rawValue),
                 SQLBind(game.gender.rawValue), SQLBind(game.skill.rawValue), SQLBind(game.capacity), SQLBind(game.subsNeeded),
                 SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address), SQLBind(game.description),
-                SQLBind(game.createdAt), SQLBind(game.timeZone), SQLBind(game.alreadyGoing ?? 0)
+                SQLBind(game.createdAt), SQLBind(game.timeZone), SQLBind(game.alreadyGoing ?? 0),
+                SQLBind(game.venueId?.description)
             ).run()
     }
 
@@ -103,6 +109,18 @@ struct SQLGameStore: GameStore {
         let direction: SQLDirection = descending ? .descending : .ascending
         let rows = try await query.orderBy(startsAt, direction).orderBy(id, direction).limit(limit).all()
         return try await decorate(rows, viewer: user, on: sql)
+    }
+
+    func games(at venue: VenueID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, viewer: UserID, on sql: any SQLDatabase)
+        async throws -> [Game]
+    {
+        let descending = window == .past
+        var query = select(on: sql).where("venue_id", .equal, SQLBind(venue.description))
+            .where("starts_at", descending ? .lessThan : .greaterThanOrEqual, SQLBind(now))
+        if let after { query = query.where(after.continuation(time: SQLColumn("starts_at"), id: SQLColumn("id"), descending: descending)) }
+        let direction: SQLDirection = descending ? .descending : .ascending
+        return try await decorate(
+            query.orderBy("starts_at", direction).orderBy("id", direction).limit(limit).all(), viewer: viewer, on: sql)
     }
 
     func upcomingGames(of team: TeamID, now: Date, on sql: any SQLDatabase) async throws -> [GameID] {
@@ -192,6 +210,7 @@ struct SQLGameStore: GameStore {
             createdAt: try row.decode(column: "created_at", as: Date.self))
         let alreadyGoing = try row.decode(column: "already_going", as: Int.self)
         game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
+        game.venueId = try row.decode(column: "venue_id", as: String?.self).flatMap(VenueID.init)
         return game
     }
 }

@@ -119,5 +119,9 @@ enum GamesMigrations {
         Migration(version: 16, name: "players already going") { _ in
             ["ALTER TABLE games ADD COLUMN already_going INTEGER NOT NULL DEFAULT 0"]
         },
+        // The ground a game is played at, and its games by time.
+        Migration(version: 17, name: "games at venues") { _ in
+            ["ALTER TABLE games ADD COLUMN venue_id TEXT", "CREATE INDEX games_by_venue ON games (venue_id, starts_at, id)"]
+        },
     ]
 }

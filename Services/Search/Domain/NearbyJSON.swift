@@ -8,15 +8,16 @@ import Foundation
 /// search's own work: perf over 50 km searches of a million games put JSONDecoder at 16 % of the
 /// machine's samples and JSONEncoder at 6 %, against PostgreSQL's 21 %. A stored document already is
 /// the item's JSON (`HuddleJSON`, keys sorted); a result is that object with `distanceMeters` put
-/// among its keys, and for a game whose place the viewer may not see, without `location` (decoding
+/// among its keys, and for a game whose place the viewer may not see, without `location` and `venueId` (decoding
 /// and encoding those, a tenth of the games, was another 11 % of search's CPU at 50 km on
 /// PostgreSQL). `SearchResultsJSONTests` holds the output to the encoder's.
 enum NearbyJSON {
     /// `document`, one object as `HuddleJSON.encoder` writes it, with `"distanceMeters":meters` in its
-    /// sorted place and without the member `omitted` names; nil when it is not such an object or
+    /// sorted place and without the members `omitted` names; nil when it is not such an object or
     /// already has the key (the caller then encodes the result itself).
-    static func withDistance(_ document: Data, meters: Int, without omitted: String? = nil) -> Data? {
-        document.withUnsafeBytes { raw -> Data? in
+    static func withDistance(_ document: Data, meters: Int, without omitted: [String] = []) -> Data? {
+        let omitted = omitted.map { Array($0.utf8) }
+        return document.withUnsafeBytes { raw -> Data? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let members = topLevelMembers(of: bytes) else { return nil }
             let distance = Array("\"distanceMeters\":\(meters)".utf8)
@@ -37,7 +38,7 @@ enum NearbyJSON {
                     distance.withUnsafeBufferPointer { append($0) }
                     placed = true
                 }
-                if let omitted, name.elementsEqual(omitted.utf8) { continue }
+                if omitted.contains(where: { name.elementsEqual($0) }) { continue }
                 append(UnsafeBufferPointer(rebasing: bytes[member.whole]))
             }
             if !placed { distance.withUnsafeBufferPointer { append($0) } }

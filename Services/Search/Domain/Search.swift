@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServerContracts
 import ServiceFeatures
 import ServiceHTTP
 import ServiceStore
@@ -38,13 +39,14 @@ struct Search: Sendable {
         }
         let items = try hits.map { hit in
             let placeShown = unlocked && hit.candidate.privacy.revealsExactLocation(toParticipant: false)
-            if let written = NearbyJSON.withDistance(hit.candidate.doc, meters: hit.distanceMeters, without: placeShown ? nil : "location")
+            if let written = NearbyJSON.withDistance(
+                hit.candidate.doc, meters: hit.distanceMeters, without: placeShown ? [] : Game.placeKeys)
             {
                 return written
             }
             return try HuddleJSON.encoder.encode(
                 hit.decoded(as: Game.self) { game in
-                    if !placeShown { game.location = nil }
+                    if !placeShown { game.hidePlace() }
                 })
         }
         return Page(items: items, nextCursor: next)

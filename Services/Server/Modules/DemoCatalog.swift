@@ -44,7 +44,8 @@ enum DemoCatalog {
         CreateVenueRequest(
             name: "Casey Race (Leisure Centre)",
             location: Location(lat: -38.1066, lng: 145.2815, address: "65 Berwick-Cranbourne Rd, Cranbourne East VIC"),
-            sports: [.basketball, .volleyball]),
+            sports: [.basketball, .volleyball], description: "Indoor courts for basketball and volleyball, open every day",
+            postcode: "3977"),
         CreateVenueRequest(
             name: "Akoonah Park", location: Location(lat: -38.0317, lng: 145.3461, address: "Princes Hwy, Berwick VIC"),
             sports: [.cricket, .soccer]),

@@ -50,11 +50,14 @@ enum DemoGames {
             _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: dmitri)
             _ = try await games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 2), token: chloe)
         }
+        // At the Casey Race centre, so the ground's page lists it.
+        let grounds = try await catalog.value(CatalogAPI.venues, query: Query.limit(100))
+        let caseyRace = grounds.items.first { $0.name.hasPrefix("Casey Race") }
         let casey = CreateGameRequest(
             kind: .pickup, startsAt: day(3, hour: 7), timeZone: "Australia/Melbourne",
-            location: Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC"),
+            location: caseyRace == nil ? Location(lat: -38.1066, lng: 145.2815, address: "Casey Race, Cranbourne East VIC") : nil,
             sport: .volleyball, privacy: .public, ageGroup: .adult, gender: .coed, skill: .beginner, capacity: 8,
-            description: "Social volleyball, all levels welcome", alreadyGoing: 4)
+            description: "Social volleyball, all levels welcome", alreadyGoing: 4, venueId: caseyRace?.id)
         _ = try await games.value(GamesAPI.createGame, body: casey, token: bruno)
         let kadriorg = CreateGameRequest(
             kind: .pickup, startsAt: day(2, hour: 4), timeZone: "Europe/Tallinn",

@@ -14,6 +14,8 @@ extension CatalogAPI {
             .get, "/internal/leagues/{id}/teams", owner: .catalog, summary: "A league's teams")
         public static let course = Endpoint<InternalCaller, NoBody, Course>(
             .get, "/internal/courses/{id}", owner: .catalog, summary: "A course with its holes")
+        public static let venue = Endpoint<InternalCaller, NoBody, Venue>(
+            .get, "/internal/venues/{id}", owner: .catalog, summary: "A venue")
         public static let teamSnapshot = Endpoint<InternalCaller, NoBody, Page<Team>>(
             .get, "/internal/snapshots/teams", owner: .catalog, summary: "Every listed team, page by page", query: Query.paging)
         public static let courseSnapshot = Endpoint<InternalCaller, NoBody, Page<Course>>(
@@ -26,6 +28,7 @@ extension CatalogAPI {
         public static let all: [APIOperation] =
             [
                 team.operation, members.operation, membership.operation, league.operation, leagueTeams.operation, course.operation,
+                venue.operation,
                 teamSnapshot.operation, courseSnapshot.operation, venueSnapshot.operation, ingestNews.operation,
                 EventsAPI.deliver(to: .catalog).operation, EventsAPI.applied(by: .catalog).operation,
                 PersonalDataAPI.export(of: .catalog).operation, ModerationAPI.Internal.subject(at: .catalog).operation,

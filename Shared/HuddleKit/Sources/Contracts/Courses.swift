@@ -140,9 +140,18 @@ public struct Venue: Codable, Equatable, Sendable {
     public var location: Location
     public var sports: [Sport]
     public var website: String?
+    /// What is there: pitches, nets, lights, parking.
+    public var description: String?
+    /// The postal code of its address.
+    public var postcode: String?
 
-    public init(id: VenueID, name: String, location: Location, sports: [Sport], website: String?) {
+    public init(
+        id: VenueID, name: String, location: Location, sports: [Sport], website: String?, description: String? = nil,
+        postcode: String? = nil
+    ) {
         self.id = id
+        self.description = description
+        self.postcode = postcode
         self.name = name
         self.location = location
         self.sports = sports
@@ -155,9 +164,15 @@ public struct CreateVenueRequest: Codable, Equatable, Sendable {
     public var location: Location
     public var sports: [Sport]
     public var website: String?
+    public var description: String?
+    public var postcode: String?
 
-    public init(name: String, location: Location, sports: [Sport], website: String? = nil) {
+    public init(
+        name: String, location: Location, sports: [Sport], website: String? = nil, description: String? = nil, postcode: String? = nil
+    ) {
         self.name = name
+        self.description = description
+        self.postcode = postcode
         self.location = location
         self.sports = sports
         self.website = website

@@ -64,6 +64,8 @@ public struct Game: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// True when moderators hid it: only its organiser sees it then. Absent otherwise.
     public var hidden: Bool?
+    /// The ground it is played at (`GET /v1/venues/{id}`); shown with `location`, to whoever may see the place.
+    public var venueId: VenueID?
 
     public init(
         id: GameID, kind: GameKind, status: GameStatus = .scheduled, teamId: TeamID? = nil, teamName: String? = nil,
@@ -132,14 +134,18 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
     /// A pick-up game's players the organiser already has, without accounts here: they take slots
     /// beside the organiser's.
     public var alreadyGoing: Int?
+    /// The ground it is played at: its place is the game's unless `location` is given, and its sport
+    /// too when it has only one and `sport` is absent.
+    public var venueId: VenueID?
 
     public init(
         kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
         startsAt: Date, timeZone: String? = nil, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil,
         ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil,
-        organizerGoing: Bool? = nil, alreadyGoing: Int? = nil
+        organizerGoing: Bool? = nil, alreadyGoing: Int? = nil, venueId: VenueID? = nil
     ) {
         self.kind = kind
+        self.venueId = venueId
         self.alreadyGoing = alreadyGoing
         self.organizerGoing = organizerGoing
         self.timeZone = timeZone

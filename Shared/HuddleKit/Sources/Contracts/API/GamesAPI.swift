@@ -10,6 +10,12 @@ public enum GamesAPI {
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
         query: [Query.mineScope, gamesWhen, Query.position] + Query.paging)
     public static let gamesWhen = Query.choice("when", fallback: GameWindow.upcoming)
+    public static let venueGames = Endpoint<SignedIn, NoBody, Page<Game>>(
+        .get, "/v1/venues/{id}/games", owner: .games,
+        summary: "The games played at a venue whose place I may see (public ones, and those I take part in; where the location "
+            + "gate is on, with the location entitlement): upcoming soonest first, past most recent first",
+        query: [venueGamesWhen, Query.position] + Query.paging, problems: [.dependencyUnavailable])
+    public static let venueGamesWhen = Query.choice("when", fallback: VenueGamesWindow.upcoming)
     public static let game = Endpoint<SignedIn, NoBody, Game>(
         .get, "/v1/games/{id}", owner: .games,
         summary: "A game; the exact location only for participants and public games (where the location gate is on, for "
@@ -106,7 +112,8 @@ public enum GamesAPI {
         status: 101, query: [afterVersion], problems: [.webSocketRequired], traits: .webSocket)
 
     public static let all: [APIOperation] = [
-        createGame.operation, myGames.operation, game.operation, updateGame.operation, cancelGame.operation, remind.operation,
+        createGame.operation, myGames.operation, venueGames.operation, game.operation, updateGame.operation, cancelGame.operation,
+        remind.operation,
         roster.operation,
         setStatus.operation, rsvp.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
         inviteToGame.operation, askForSubstitutes.operation, startRound.operation, myRounds.operation, round.operation,

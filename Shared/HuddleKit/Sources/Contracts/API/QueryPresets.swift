@@ -86,6 +86,16 @@ public enum GameWindow: String, Sendable, CaseIterable, Codable, WireEnum {
     case pending
 }
 
+/// Which of a venue's games `GET /v1/venues/{id}/games` lists.
+public enum VenueGamesWindow: String, Sendable, CaseIterable, Codable, WireEnum {
+    /// From now on, soonest first.
+    case upcoming
+    /// Already started, most recent first.
+    case past
+
+    public var window: GameWindow { self == .upcoming ? .upcoming : .past }
+}
+
 /// The `cursor` a list gives out: base64url, as `PageRequest` writes it. A client only sends back one
 /// it was given; any other answers 422.
 public enum PageCursor {
