@@ -424,7 +424,7 @@ let package = Package(
             dependencies: [
                 .effects,
                 "SearchService", "GamesService", "CatalogService", "AuthService", "ServiceKitTesting", "ServiceHTTP", "ServiceStore",
-                .serverContracts, "ServiceClients",
+                .serverContracts, "ServiceClients", "ProviderStandIns",
                 .contracts, .hummingbird, .configuration, .logging, .nioHTTP1, .sqlKit,
             ],
             path: "Tests/SearchTests", swiftSettings: swiftSettings),

@@ -14,6 +14,7 @@ import NIOCore
 /// - `GET /debug_token?input_token=&access_token=` → `{data: {is_valid, app_id, user_id, expires_at}}`
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
+/// - `GET /search?postalcode=&countrycode=&format=jsonv2` → Nominatim's places (`GeocodingStandIn`)
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 /// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
@@ -36,6 +37,7 @@ public func buildProviderStandIns(
     let router = Router()
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
+    GeocodingStandIn.add(to: router)
     PushInspection.add(to: router, pushes: pushes)
     FCMStandIn(reader: reader, pushes: pushes).add(to: router)
     let football = FootballStandIn(
@@ -162,4 +164,13 @@ struct Profile: ResponseEncodable {
     var name: String
     var email: String?
     var picture: Picture?
+}
+
+extension Response {
+    /// `value` as JSON with `status`, as the providers' APIs answer.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
+    }
 }

@@ -14,11 +14,12 @@ enum WeatherStandIn {
             guard let latitude = query["latitude"].flatMap({ Double(String($0)) }), (-90...90).contains(latitude),
                 let longitude = query["longitude"].flatMap({ Double(String($0)) }), (-180...180).contains(longitude)
             else {
-                return try json(
+                return try Response.json(
                     Refusal(error: true, reason: "Latitude must be in range of -90 to 90°, longitude of -180 to 180°."), status: .badRequest
                 )
             }
-            return try json(Answer(latitude: latitude, longitude: longitude, currentWeather: conditions(latitude, longitude)), status: .ok)
+            return try Response.json(
+                Answer(latitude: latitude, longitude: longitude, currentWeather: conditions(latitude, longitude)), status: .ok)
         }
     }
 
@@ -32,12 +33,6 @@ enum WeatherStandIn {
             time: String(formatter.string(from: Effects.system.now()).prefix(16)), interval: 900,
             temperature: ((25 - abs(latitude) * 0.4 + Double(seed % 70) / 10) * 10).rounded() / 10,
             windspeed: Double(seed % 300) / 10, winddirection: Double(seed % 360), isDay: 1, weathercode: codes[seed % codes.count])
-    }
-
-    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(value))))
     }
 
     // Open-Meteo's field names.

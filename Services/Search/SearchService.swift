@@ -20,7 +20,8 @@ extension ModuleBuilder {
 /// `search` in their `<module>.events.subscribers`). It never reads their databases.
 ///
 /// Configuration keys: the skeleton's (`search.http.*`, `search.db.url`, `search.revocation.poll.ms`,
-/// `internal.keys`, `search.internal.key`) and the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`).
+/// `internal.keys`, `search.internal.key`), the purchases gates (`purchases.gates`, `purchases.products`: `EntitlementGates`)
+/// and the geocoder's for searches by postcode (`SearchSettings`).
 public func buildSearchService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.search, reader: reader, dependencies: dependencies, migrations: SearchMigrations.all)
     let database = service.database
@@ -31,8 +32,11 @@ public func buildSearchService(reader: ConfigReader, dependencies: ServiceDepend
     let indexer = Indexer(places: places, players: players, gatekeeper: gatekeeper)
     let reindex = Reindex(database: database, places: places, players: players, snapshots: SnapshotClient(dependencies: dependencies))
 
+    let geocoder = PostcodeGeocoder(
+        settings: SearchSettings(reader: reader).geocoding, httpClient: dependencies.providerClient, logger: dependencies.logger)
     service.add(
-        SearchController(search: Search(database: database, places: places, players: players, gatekeeper: gatekeeper, now: now)),
+        SearchController(
+            search: Search(database: database, places: places, players: players, gatekeeper: gatekeeper, now: now), geocoder: geocoder),
         SearchInternalController(reindex: reindex))
     service.exportPersonalData(SearchPersonalData.export)
     service.consumeEvents(

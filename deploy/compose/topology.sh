@@ -22,7 +22,7 @@ export POSTGRES_PASSWORD=$(secret)
 while IFS= read -r setting; do export "$setting"; done < <("$BIN/huddle" internal-keys)
 for module in AUTH CATALOG GAMES SEARCH BETTING CHAT NOTIFY PURCHASES MODERATION MEDIA; do export "${module}_DB_PASSWORD=$(secret)"; done
 # The demo's administrator and the one StackTests signs in as; weather and football from the providers' stand-in, polled every second.
-export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
+export ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com WEATHER_PROVIDER_URL=http://stand-in:8080 GEOCODING_PROVIDER_URL=http://stand-in:8080 FOOTBALL_POLL_LIVE_MS=1000 ODDS_POLL_MS=1000
 # Purchases trusts the stand-in's App Store, whose root it writes at start into the development-trust
 # volume (here the same path on this machine; an old root is removed first, so purchases waits for the new one).
 export PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE=/run/huddle-dev/appstore-root.pem

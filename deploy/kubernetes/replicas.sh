@@ -118,6 +118,7 @@ start() {
   done
   environment+=(
     AUTH_OAUTH_FACEBOOK_URL=http://stand-in:8080 AUTH_OAUTH_APPLE_URL=http://stand-in:8080 AUTH_OAUTH_GOOGLE_URL=http://stand-in:8080 CATALOG_WEATHER_URL=http://stand-in:8080
+    SEARCH_GEOCODING_URL=http://stand-in:8080
     GAMES_MATCHES_PROVIDER_URL=http://stand-in:8080 BETTING_ODDS_PROVIDER_URL=http://stand-in:8080
     GAMES_MATCHES_POLL_LIVE_MS=1000 BETTING_ODDS_POLL_MS=1000 AUTH_ADMIN_EMAILS=ada@huddle.dev,stack-admin@example.com
     NOTIFY_FCM_URL=http://stand-in:8080 MAIL_SMTP_TRUST_FILE="$WORK/smtp-certificate.pem"

@@ -7,6 +7,7 @@ import ServiceHTTP
 /// `/v1/search/...`: anyone signed in searches.
 struct SearchController: Controller {
     let search: Search
+    let geocoder: PostcodeGeocoder
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(SearchAPI.games, encoded: games)
@@ -18,26 +19,34 @@ struct SearchController: Controller {
 
     /// `GET /v1/search/games`, its page written by `NearbyJSON` rather than `Codable`.
     @Sendable func games(_ request: Request, _ context: AuthenticatedContext) async throws -> EncodedJSON<Page<Nearby<Game>>> {
-        let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: true))
+        let filter = try SearchQuery.filter(request, games: true)
+        let area = try await area(request)
         let page = try await search.games(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
         return EncodedJSON(try NearbyJSON.page(of: page.items, nextCursor: page.nextCursor))
     }
 
     /// `GET /v1/search/teams`
     @Sendable func teams(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<TeamResult>> {
-        let (area, filter) = try (SearchQuery.area(request), SearchQuery.filter(request, games: false))
+        let filter = try SearchQuery.filter(request, games: false)
+        let area = try await area(request)
         return try await search.teams(in: area, filter: filter, viewer: context.userID, page: try PageRequest(request))
     }
 
     /// `GET /v1/search/courses`
     @Sendable func courses(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<Course>> {
-        try await search.courses(in: try SearchQuery.area(request), page: try PageRequest(request))
+        try await search.courses(in: try await area(request), page: try PageRequest(request))
     }
 
     /// `GET /v1/search/venues`
     @Sendable func venues(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Nearby<Venue>> {
-        let area = try SearchQuery.area(request)
-        return Page(items: try await search.venues(in: area, limit: try request.query(SearchAPI.venuesLimit)), nextCursor: nil)
+        let limit = try request.query(SearchAPI.venuesLimit)
+        return Page(items: try await search.venues(in: try await area(request), limit: limit), nextCursor: nil)
+    }
+
+    /// The circle a search looks in; a postcode is placed by the geocoder once every other field was checked.
+    private func area(_ request: Request) async throws -> SearchArea {
+        let (origin, radiusKm) = (try request.query(Query.searchOrigin), try request.query(Query.radiusKm))
+        return SearchArea(center: try await geocoder.place(of: origin), radiusKm: radiusKm)
     }
 
     /// `GET /v1/search/players`
@@ -62,10 +71,6 @@ struct SearchInternalController: Controller {
 
 /// Search's query fields as the domain takes them.
 enum SearchQuery {
-    static func area(_ request: Request) throws -> SearchArea {
-        SearchArea(center: try request.query(Query.place), radiusKm: try request.query(Query.radiusKm))
-    }
-
     static func filter(_ request: Request, games: Bool) throws -> PlaceFilter {
         var filter = PlaceFilter(
             sport: try request.query(Query.sport), skill: try request.query(SearchAPI.skill),

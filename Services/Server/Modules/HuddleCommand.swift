@@ -80,6 +80,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["auth.oauth.google.url"] = Self.standInURL
             defaults["auth.oauth.google.client-ids"] = Self.googleClientID
             defaults["catalog.weather.url"] = Self.standInURL
+            defaults["search.geocoding.url"] = Self.standInURL
             // A simulated matchday, polled every second, so matches move while you watch.
             defaults["standin.football.matchday.seed"] = "1"
             defaults["standin.football.matchday.file"] = "\(dataDir)/standin-matchday.json"

@@ -66,3 +66,23 @@ public struct PlayerResult: Codable, Sendable, Equatable {
         self.name = name
     }
 }
+
+/// Where a search looks from: a point, or a postal code in a country (ISO 3166-1 alpha-2), which the
+/// server places through a geocoding provider.
+public enum SearchOrigin: Sendable, Equatable {
+    case point(Coordinates)
+    case postcode(String, country: String)
+}
+
+/// Postal codes as people write them, from Tallinn (10115) and Casey (3977) to London (SW1A 1AA):
+/// letters, digits, spaces and dashes.
+public enum Postcode {
+    public static let schema = JSONSchema.text(2...12).pattern(JSONSchema.whole("[A-Za-z0-9][A-Za-z0-9 -]*[A-Za-z0-9]"))
+    /// An ISO 3166-1 alpha-2 country code, either case.
+    public static let countrySchema = JSONSchema.text(2...2).pattern(JSONSchema.whole("[A-Za-z]{2}"))
+
+    /// The form a postcode is compared in: upper case, single spaces.
+    public static func normalized(_ postcode: String) -> String {
+        postcode.uppercased().split(separator: " ").joined(separator: " ")
+    }
+}

@@ -42,12 +42,10 @@ extension CreateLeagueRequest: FieldConstraints {
 
 extension CreateVenueRequest: FieldConstraints {
     public static let description = TextRule(0...2000)
-    /// Letters, digits, spaces and dashes, as postal codes are written from Tallinn (10115) to London (SW1A 1AA).
-    public static let postcode = JSONSchema.text(2...12).pattern(JSONSchema.whole("[A-Za-z0-9][A-Za-z0-9 -]*[A-Za-z0-9]"))
     public static var constraints: [String: JSONSchema] {
         [
             "name": TextRule.catalogName.schema, "website": WebAddressRule.website.schema, "description": description.schema,
-            "postcode": postcode,
+            "postcode": Postcode.schema,
         ]
     }
 }

@@ -79,6 +79,10 @@ extension ProblemCode {
     /// A wallet refill asked for too soon, or for a wallet holding the grant; `availableAt` says when one may be asked for.
     public static let refillNotDue = ProblemCode(409, "REFILL_NOT_DUE")
 
+    // Search.
+    /// A postcode the geocoding provider does not know in that country.
+    public static let unknownPostcode = ProblemCode(422, "UNKNOWN_POSTCODE")
+
     // Chat.
     /// Over the per-user, per-room flood limit; `Retry-After` says when the next message is taken.
     public static let floodLimited = ProblemCode(429, "RATE_LIMITED")

@@ -48,6 +48,42 @@ extension Query {
         },
         write: { [("lat", String($0.lat)), ("lng", String($0.lng))] })
 
+    /// `?lat=&lng=` or `?postcode=&country=`: where a search looks from, a point or a postal code
+    /// (found through a geocoding provider), one or the other.
+    public static let searchOrigin = QueryField<SearchOrigin>(
+        [
+            QueryParameter("lat", .latitude, description: "with lng; or postcode and country instead"),
+            QueryParameter("lng", .longitude, description: "with lat"),
+            QueryParameter("postcode", Postcode.schema, description: "with country, instead of lat and lng"),
+            QueryParameter("country", Postcode.countrySchema, description: "ISO 3166-1 alpha-2, with postcode"),
+        ],
+        refusal: { raw in
+            switch (raw("lat") != nil || raw("lng") != nil, raw("postcode") != nil || raw("country") != nil) {
+            case (true, true): .init(field: "postcode", message: "is not taken with lat and lng")
+            case (false, false): .init(field: "lat", message: "is required with lng, or postcode with country")
+            case (true, false):
+                raw("lat") == nil
+                    ? .init(field: "lat", message: "is required with lng") : .init(field: "lng", message: "is required with lat")
+            case (false, true):
+                raw("postcode") == nil
+                    ? .init(field: "postcode", message: "is required with country")
+                    : .init(field: "country", message: "is required with postcode")
+            }
+        },
+        read: { raw in
+            switch (raw("lat").flatMap(Double.init), raw("lng").flatMap(Double.init), raw("postcode"), raw("country")) {
+            case (let lat?, let lng?, nil, nil): .point(Coordinates(lat: lat, lng: lng))
+            case (nil, nil, let postcode?, let country?): .postcode(postcode, country: country)
+            default: nil
+            }
+        },
+        write: { origin in
+            switch origin {
+            case .point(let point): [("lat", String(point.lat)), ("lng", String(point.lng))]
+            case .postcode(let postcode, let country): [("postcode", postcode), ("country", country)]
+            }
+        })
+
     /// `?radiusKm=`: how far from the place a search looks, 100 miles unless said.
     public static let radiusKm = defaulted(
         "radiusKm", radiusSchema, fallback: 160.934, description: "default 160.934 (100 miles)",
