@@ -23,9 +23,10 @@ struct AccountErasureTests {
                 201, try await h.catalog.call(CatalogAPI.createLeague, body: LeagueTests.league("Ada League"), token: ada.accessToken)
             ).decode(League.self)
             _ = try expect(
-                200,
+                202,
                 try await h.catalog.call(
                     CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: dans.id), token: ada.accessToken))
+            _ = try expect(200, try await h.catalog.call(CatalogAPI.acceptLeague, dans.id, league.id, token: dan.accessToken))
 
             _ = try expect(
                 204,

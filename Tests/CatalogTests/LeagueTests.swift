@@ -33,13 +33,66 @@ struct LeagueTests {
                 CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: TeamID()), token: commissioner.accessToken)
             #expect(unknown.status == 422 && unknown.problem?.errors?.first?.field == "teamId")
 
+            // Another manager's team is asked, once however often, and joins when its manager accepts.
             for _ in 0..<2 {
-                let added = try await h.catalog.call(
+                let asked = try await h.catalog.call(
                     CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
-                #expect(try added.decode(League.self).teamCount == 1)
+                #expect(asked.status == 202)
+                #expect(
+                    try asked.decode(LeagueTeamRequest.self) == LeagueTeamRequest(status: .pending, leagueId: league.id, teamId: team.id))
             }
+            #expect(try await h.catalog.value(CatalogAPI.league, league.id, token: commissioner.accessToken).teamCount == 0)
+            #expect(try await h.catalog.value(CatalogAPI.team, team.id, token: teamManager.accessToken).leagueRequests == [league.id])
+            #expect(try await h.catalog.value(CatalogAPI.team, team.id, token: commissioner.accessToken).leagueRequests == nil)
+            #expect(try await h.catalog.call(CatalogAPI.acceptLeague, team.id, league.id, token: commissioner.accessToken).status == 403)
+            let accepted = try await h.catalog.call(CatalogAPI.acceptLeague, team.id, league.id, token: teamManager.accessToken)
+            #expect(try accepted.decode(League.self).teamCount == 1)
+            #expect(try await h.catalog.call(CatalogAPI.acceptLeague, team.id, league.id, token: teamManager.accessToken).status == 404)
+            #expect(try await h.catalog.value(CatalogAPI.team, team.id, token: teamManager.accessToken).leagueRequests == nil)
+            // In it already: adding it again changes nothing.
+            let again = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+            #expect(again.status == 200)
+            #expect(try again.decode(League.self).teamCount == 1)
+
+            // A declined request leaves; the commissioner's own team joins at once.
+            let other = try await h.createTeam(teamManager.accessToken, name: "Other Spikers")
+            _ = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: other.id), token: commissioner.accessToken)
+            #expect(try await h.catalog.call(CatalogAPI.declineLeague, other.id, league.id, token: teamManager.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.acceptLeague, other.id, league.id, token: teamManager.accessToken).status == 404)
+            let own = try await h.createTeam(commissioner.accessToken, name: "Commissioner's Own")
+            let ownAdded = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: own.id), token: commissioner.accessToken)
+            #expect(ownAdded.status == 200)
+            #expect(try ownAdded.decode(League.self).teamCount == 2)
             let teams = try await h.catalog.call(CatalogAPI.leagueTeams, league.id, token: teamManager.accessToken).decode(Page<Team>.self)
-            #expect(teams.items.map(\.id) == [team.id])
+            #expect(teams.items.map(\.id) == [team.id, own.id])
+        }
+    }
+
+    @Test("The manager renames and deletes the league; its teams stay; nobody else may", arguments: TestStore.all)
+    func editAndDelete(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let commissioner = try await h.player("Carl Commissioner"), player = try await h.player()
+            let league = try await h.catalog.value(CatalogAPI.createLeague, body: Self.league("Old Name"), token: commissioner.accessToken)
+            let team = try await h.createTeam(commissioner.accessToken)
+            _ = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+            let asked = try await h.createTeam(player.accessToken, name: "Asked Spikers")
+            _ = try await h.catalog.call(
+                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: asked.id), token: commissioner.accessToken)
+            let renamed = try await h.catalog.value(
+                CatalogAPI.updateLeague, league.id, body: UpdateLeagueRequest(name: "New Name"), token: commissioner.accessToken)
+            #expect(renamed.name == "New Name" && renamed.teamCount == 1)
+            #expect(try await h.catalog.call(CatalogAPI.deleteLeague, league.id, token: player.accessToken).status == 403)
+            #expect(try await h.catalog.call(CatalogAPI.deleteLeague, league.id, token: commissioner.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.league, league.id, token: commissioner.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.deleteLeague, league.id, token: commissioner.accessToken).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.team, team.id, token: commissioner.accessToken).status == 200)
+            // Its request went with it.
+            #expect(try await h.catalog.value(CatalogAPI.team, asked.id, token: player.accessToken).leagueRequests == nil)
+            #expect(try await h.catalog.call(CatalogAPI.acceptLeague, asked.id, league.id, token: player.accessToken).status == 404)
         }
     }
 
@@ -75,10 +128,12 @@ struct LeagueTests {
                 Page<League>.self)
             #expect(own.items.map(\.name).last == "Z Secret")
 
-            // A player of a team in the private league sees it too.
+            // A player of a team in the private league sees it too, once the team accepted.
             let team = try await h.createTeam(viewer.accessToken)
             _ = try await h.catalog.call(
                 CatalogAPI.addLeagueTeam, secret.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken)
+            #expect(try await h.catalog.call(CatalogAPI.league, secret.id, token: viewer.accessToken).status == 404)
+            _ = try await h.catalog.call(CatalogAPI.acceptLeague, team.id, secret.id, token: viewer.accessToken)
             #expect(try await h.catalog.call(CatalogAPI.league, secret.id, token: viewer.accessToken).status == 200)
         }
     }

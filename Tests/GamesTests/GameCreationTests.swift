@@ -110,11 +110,13 @@ struct GameCreationTests {
                         name: "Tallinn Volley League", sport: .volleyball, skill: .intermediate, ageGroup: .adult, gender: .coed,
                         privacy: .public), token: commissioner.accessToken)
             ).decode(League.self)
-            for team in [home, away] {
+            // Each team's manager accepts the league's request.
+            for (team, manager) in [(home, homeManager), (away, awayManager)] {
                 _ = try await expect(
-                    200,
+                    202,
                     h.catalog.call(
                         CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: team.id), token: commissioner.accessToken))
+                _ = try await expect(200, h.catalog.call(CatalogAPI.acceptLeague, team.id, league.id, token: manager.accessToken))
             }
             let request = CreateGameRequest(
                 kind: .league, leagueId: league.id, homeTeamId: home.id, awayTeamId: away.id, startsAt: GamesHarness.nextWeek)

@@ -27,8 +27,11 @@ struct AccountErasureJourneyTests {
             let league = try await StackTests.volleyballLeague("Zelda League \(suffix)", by: zelda, through: gateway)
             let bosTeam = try await StackTests.volleyballTeam(
                 "Bo's \(suffix)", at: Location(lat: 59.44, lng: 24.75), by: bo, through: gateway)
-            _ = try await gateway.value(
-                CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: bosTeam.id), token: zelda.accessToken)
+            _ = try expect(
+                202,
+                try await gateway.call(
+                    CatalogAPI.addLeagueTeam, league.id, body: AddLeagueTeamRequest(teamId: bosTeam.id), token: zelda.accessToken))
+            _ = try await gateway.value(CatalogAPI.acceptLeague, bosTeam.id, league.id, token: bo.accessToken)
             let game = try await gateway.value(
                 GamesAPI.createGame,
                 body: CreateGameRequest(

@@ -14,7 +14,10 @@ struct LeaguesController: Controller {
         router.on(
             CatalogAPI.addLeagueTeam,
             authorizing: { try await leagues.requireManager(of: try $0.parameters.id(LeagueID.self), user: $0.userID) },
-            use: addLeagueTeam)
+            either: addLeagueTeam)
+        router.on(CatalogAPI.deleteLeague, use: deleteLeague)
+        router.on(CatalogAPI.acceptLeague, use: acceptLeague)
+        router.on(CatalogAPI.declineLeague, use: declineLeague)
         router.on(
             CatalogAPI.updateLeague,
             authorizing: {
@@ -30,8 +33,29 @@ struct LeaguesController: Controller {
     }
 
     /// `POST /v1/leagues/{id}/teams`
-    @Sendable func addLeagueTeam(_ body: AddLeagueTeamRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> League {
+    @Sendable func addLeagueTeam(_ body: AddLeagueTeamRequest, _ request: Request, _ context: AuthenticatedContext) async throws
+        -> Answer<League>
+    {
         try await leagues.add(body.teamId, to: try context.parameters.id(LeagueID.self), by: context.userID)
+    }
+
+    /// `DELETE /v1/leagues/{id}`
+    @Sendable func deleteLeague(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await leagues.delete(try context.parameters.id(LeagueID.self), by: context.userID)
+        return NoContent()
+    }
+
+    /// `POST /v1/teams/{id}/leagues/{leagueId}/accept`
+    @Sendable func acceptLeague(_ request: Request, _ context: AuthenticatedContext) async throws -> League {
+        try await leagues.accept(
+            try context.parameters.id(LeagueID.self, at: "leagueId"), for: try context.parameters.id(TeamID.self), by: context.userID)
+    }
+
+    /// `POST /v1/teams/{id}/leagues/{leagueId}/decline`
+    @Sendable func declineLeague(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await leagues.decline(
+            try context.parameters.id(LeagueID.self, at: "leagueId"), for: try context.parameters.id(TeamID.self), by: context.userID)
+        return NoContent()
     }
 
     /// `POST /v1/leagues`

@@ -68,8 +68,9 @@ struct Leagues: Sendable {
         guard league.managerId == user else { throw CommonError.forbidden(refusal) }
     }
 
-    /// The league manager adds a team of the league's sport; adding it again changes nothing.
-    func add(_ teamID: TeamID, to id: LeagueID, by user: UserID) async throws -> League {
+    /// The league manager adds a team of the league's sport: their own at once, another manager's
+    /// once that manager accepts (`accept`). Adding a team already in it changes nothing.
+    func add(_ teamID: TeamID, to id: LeagueID, by user: UserID) async throws -> Answer<League> {
         try await database.transaction { sql in
             let league = try await visibleLeague(id, to: user, on: sql)
             guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager adds teams.") }
@@ -80,11 +81,61 @@ struct Leagues: Sendable {
                 throw CommonError.invalid("teamId", "no team with id \(teamID)")
             }
             guard team.sport == league.sport else { throw CatalogError.sportMismatch(team: team.sport, league: league.sport) }
-            try await leagues.add(teamID, to: id, on: sql)
-            let updated = try await leagues.league(id, on: sql).orMissing(id)
-            try await publish(CatalogEvent.leagueTeamAdded, updated, teamIDs: try await leagues.teamIDs(in: id, on: sql), on: sql)
-            return updated
+            let members = try await leagues.teamIDs(in: id, on: sql)
+            guard team.managerId == user || members.contains(teamID) else {
+                try await leagues.request(teamID, for: id, on: sql)
+                return .other(LeagueTeamRequest(leagueId: id, teamId: teamID), status: 202)
+            }
+            return .described(try await join(teamID, to: id, on: sql))
         }
+    }
+
+    /// The team's manager accepts the league's request: the team joins it.
+    func accept(_ id: LeagueID, for teamID: TeamID, by user: UserID) async throws -> League {
+        try await database.transaction { sql in
+            try await answer(id, for: teamID, by: user, on: sql)
+            let league = try await leagues.league(id, on: sql).orMissing(id)
+            let team = try await teams.visibleTeam(teamID, to: user, on: sql)
+            guard team.sport == league.sport else { throw CatalogError.sportMismatch(team: team.sport, league: league.sport) }
+            return try await join(teamID, to: id, on: sql)
+        }
+    }
+
+    /// The team's manager declines the league's request.
+    func decline(_ id: LeagueID, for teamID: TeamID, by user: UserID) async throws {
+        try await database.transaction { sql in try await answer(id, for: teamID, by: user, on: sql) }
+    }
+
+    /// Takes the league's request for the team away, once `user` is shown to manage it: 403 for
+    /// another, 404 when there is no such request.
+    private func answer(_ id: LeagueID, for teamID: TeamID, by user: UserID, on sql: any SQLDatabase) async throws {
+        let team = try await teams.visibleTeam(teamID, to: user, on: sql)
+        guard team.membership == .manager else { throw CommonError.forbidden("Only the team's manager answers a league.") }
+        guard try await leagues.removeRequest(of: teamID, from: id, on: sql) else {
+            throw CommonError.notFound("No request from league \(id) to add this team.")
+        }
+    }
+
+    private func join(_ teamID: TeamID, to id: LeagueID, on sql: any SQLDatabase) async throws -> League {
+        try await leagues.add(teamID, to: id, on: sql)
+        _ = try await leagues.removeRequest(of: teamID, from: id, on: sql)
+        let updated = try await leagues.league(id, on: sql).orMissing(id)
+        try await publish(CatalogEvent.leagueTeamAdded, updated, teamIDs: try await leagues.teamIDs(in: id, on: sql), on: sql)
+        return updated
+    }
+
+    /// The manager deletes the league: its teams and the games played in it stay.
+    func delete(_ id: LeagueID, by user: UserID) async throws {
+        let logo = try await database.transaction { sql in
+            let league = try await visibleLeague(id, to: user, on: sql)
+            guard league.managerId == user else { throw CommonError.forbidden("Only the league's manager deletes it.") }
+            let logo = try await leagues.setLogo(nil, of: id, on: sql)
+            try await leagues.delete(id, on: sql)
+            try await outbox.append(
+                CatalogEvent.leagueDeleted, aggregateID: id.description, payload: CatalogEvent.LeagueDeleted(leagueId: id), on: sql)
+            return logo
+        }
+        await teams.logos.release(logo, from: MediaSubject(.league, id))
     }
 
     /// The league's teams that `viewer` may see, as `Teams.shown` shows them.

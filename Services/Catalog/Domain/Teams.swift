@@ -49,8 +49,16 @@ struct Teams: Sendable {
         return try await HiddenSubjects().teams([team], for: viewer, on: sql).first.orMissing(id)
     }
 
+    /// The team as `viewer` may see it; its manager also sees the leagues waiting for an answer.
     func team(_ id: TeamID, viewer: UserID, from position: Coordinates? = nil) async throws -> Team {
-        try await database.read { sql in try await shown([visibleTeam(id, to: viewer, on: sql)], to: viewer, from: position, on: sql)[0] }
+        try await database.read { sql in
+            var team = try await shown([visibleTeam(id, to: viewer, on: sql)], to: viewer, from: position, on: sql)[0]
+            if team.membership == .manager {
+                let waiting = try await teams.leagueRequests(for: id, on: sql)
+                team.leagueRequests = waiting.isEmpty ? nil : waiting
+            }
+            return team
+        }
     }
 
     /// My teams (any standing) when `mine`, otherwise public and protected teams whose name contains `text`.

@@ -98,5 +98,15 @@ enum CatalogMigrations {
         Migration(version: 13, name: "venues' descriptions and postcodes") { _ in
             ["ALTER TABLE venues ADD COLUMN description TEXT", "ALTER TABLE venues ADD COLUMN postcode TEXT"]
         },
+        // Leagues' requests to add a team another manager manages, until that manager answers.
+        Migration(version: 14, name: "league requests") { kind in
+            [
+                """
+                CREATE TABLE league_requests (
+                    league_id TEXT NOT NULL, team_id TEXT NOT NULL, requested_at \(kind.timestamp) NOT NULL, PRIMARY KEY (league_id, team_id))
+                """,
+                "CREATE INDEX league_requests_team ON league_requests (team_id)",
+            ]
+        },
     ]
 }

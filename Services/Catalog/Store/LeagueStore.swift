@@ -23,6 +23,10 @@ protocol LeagueStore: Sendable {
     func setManager(_ user: UserID, of league: LeagueID, on sql: any SQLDatabase) async throws
     func delete(_ league: LeagueID, on sql: any SQLDatabase) async throws
     func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID]
+    /// A league's request to add a team someone else manages; asking again changes nothing.
+    func request(_ team: TeamID, for league: LeagueID, on sql: any SQLDatabase) async throws
+    /// Takes a request away; whether there was one.
+    func removeRequest(of team: TeamID, from league: LeagueID, on sql: any SQLDatabase) async throws -> Bool
     /// Whether `user` manages the league or stands with one of its teams.
     func isInvolved(_ user: UserID, in league: LeagueID, on sql: any SQLDatabase) async throws -> Bool
 }
@@ -93,7 +97,9 @@ struct SQLLeagueStore: LeagueStore {
 
     func delete(_ league: LeagueID, on sql: any SQLDatabase) async throws {
         // Explicit, so it does not depend on foreign-key enforcement being on.
-        try await sql.delete(from: "league_teams").where("league_id", .equal, SQLBind(league.description)).run()
+        for table in ["league_teams", "league_requests"] {
+            try await sql.delete(from: table).where("league_id", .equal, SQLBind(league.description)).run()
+        }
         try await sql.delete(from: "leagues").where("id", .equal, SQLBind(league.description)).run()
     }
 
@@ -101,6 +107,17 @@ struct SQLLeagueStore: LeagueStore {
         try await sql.insert(into: "league_teams").columns("league_id", "team_id", "added_at")
             .values(SQLBind(league.description), SQLBind(team.description), SQLBind(now()))
             .ignoringConflicts(with: ["league_id", "team_id"]).run()
+    }
+
+    func request(_ team: TeamID, for league: LeagueID, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "league_requests").columns("league_id", "team_id", "requested_at")
+            .values(SQLBind(league.description), SQLBind(team.description), SQLBind(now()))
+            .ignoringConflicts(with: ["league_id", "team_id"]).run()
+    }
+
+    func removeRequest(of team: TeamID, from league: LeagueID, on sql: any SQLDatabase) async throws -> Bool {
+        try await !sql.delete(from: "league_requests").where("league_id", .equal, SQLBind(league.description))
+            .where("team_id", .equal, SQLBind(team.description)).returning("team_id").all().isEmpty
     }
 
     func teamIDs(in league: LeagueID, on sql: any SQLDatabase) async throws -> [TeamID] {

@@ -11,6 +11,8 @@ protocol TeamStore: Sendable {
     func team(_ id: TeamID, viewer: UserID?, on sql: any SQLDatabase) async throws -> Team?
     /// Saves name, privacy, location and attributes.
     func update(_ team: Team, on sql: any SQLDatabase) async throws
+    /// The leagues waiting for the team's manager to accept or decline, oldest first.
+    func leagueRequests(for team: TeamID, on sql: any SQLDatabase) async throws -> [LeagueID]
     /// Sets (or removes) the team's logo; answers the upload of the logo it replaced.
     func setLogo(_ logo: AttachedPicture?, of team: TeamID, on sql: any SQLDatabase) async throws -> MediaID?
     /// Takes off every logo `owner` uploaded (their account is deleted, and media deletes its uploads).
@@ -81,6 +83,11 @@ struct SQLTeamStore: TeamStore {
             .where("id", .equal, SQLBind(team.id.description)).run()
     }
 
+    func leagueRequests(for team: TeamID, on sql: any SQLDatabase) async throws -> [LeagueID] {
+        try await sql.select().column("league_id").from("league_requests").where("team_id", .equal, SQLBind(team.description))
+            .orderBy("requested_at").orderBy("league_id").all().map { try $0.typedID("league_id") }
+    }
+
     /// A team's place: every team has one; only what a viewer is shown may leave it out.
     private static func place(of team: Team) throws -> Location {
         guard let location = team.location else { throw CommonError.internalError }
@@ -89,7 +96,7 @@ struct SQLTeamStore: TeamStore {
 
     func delete(_ id: TeamID, on sql: any SQLDatabase) async throws {
         // Explicit, so it does not depend on foreign-key enforcement being on.
-        for table in ["memberships", "league_teams"] {
+        for table in ["memberships", "league_teams", "league_requests"] {
             try await sql.delete(from: table).where("team_id", .equal, SQLBind(id.description)).run()
         }
         try await sql.delete(from: "teams").where("id", .equal, SQLBind(id.description)).run()

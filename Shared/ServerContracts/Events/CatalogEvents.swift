@@ -11,6 +11,8 @@ public enum CatalogEvent {
     public static let leagueTeamAdded = EventType<LeagueChanged>("catalog.league.teamAdded", owner: .catalog)
     /// A league passed to a new manager because its manager deleted their account.
     public static let leagueHandedOver = EventType<LeagueChanged>("catalog.league.handedOver", owner: .catalog)
+    /// Its manager deleted it; its teams stay.
+    public static let leagueDeleted = EventType<LeagueDeleted>("catalog.league.deleted", owner: .catalog)
     public static let courseChanged = EventType<CourseChanged>("catalog.course.changed", owner: .catalog)
     public static let venueChanged = EventType<VenueChanged>("catalog.venue.changed", owner: .catalog)
 
@@ -40,6 +42,11 @@ public enum CatalogEvent {
             self.previousRole = previousRole
             self.memberCount = memberCount
         }
+    }
+
+    public struct LeagueDeleted: Codable, Equatable, Sendable {
+        public var leagueId: LeagueID
+        public init(leagueId: LeagueID) { self.leagueId = leagueId }
     }
 
     public struct LeagueChanged: Codable, Equatable, Sendable {

@@ -76,6 +76,8 @@ public struct Team: Codable, Equatable, Sendable {
     public var logo: PictureSizes?
     /// True while its manager says it is looking for players (`PATCH … {recruiting}`); absent otherwise.
     public var recruiting: Bool?
+    /// Leagues that asked to add the team, waiting for its manager's answer: shown to its manager only.
+    public var leagueRequests: [LeagueID]?
 
     public init(
         id: TeamID, name: String, sport: Sport, privacy: Privacy, location: Location?, ageGroup: AgeGroup, gender: Gender,
@@ -310,4 +312,20 @@ public struct AddLeagueTeamRequest: Codable, Equatable, Sendable {
     public var teamId: TeamID
 
     public init(teamId: TeamID) { self.teamId = teamId }
+}
+
+/// What `POST /v1/leagues/{id}/teams` answers (202) for a team someone else manages: it joins the
+/// league once its manager accepts (`POST /v1/teams/{id}/leagues/{leagueId}/accept`).
+public struct LeagueTeamRequest: Codable, Equatable, Sendable {
+    public enum Status: String, Codable, Sendable, CaseIterable, WireEnum { case pending }
+
+    public var status: Status
+    public var leagueId: LeagueID
+    public var teamId: TeamID
+
+    public init(status: Status = .pending, leagueId: LeagueID, teamId: TeamID) {
+        self.status = status
+        self.leagueId = leagueId
+        self.teamId = teamId
+    }
 }

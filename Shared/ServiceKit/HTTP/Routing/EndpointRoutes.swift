@@ -122,20 +122,45 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ endpoint: Endpoint<SignedIn, Body, Output>,
         answering handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> (Output, status: Int)
     ) -> Self {
+        let successStatus = endpoint.operation.successStatus
+        return on(endpoint) { body, request, context in
+            let (output, status) = try await handler(body, request, context)
+            return status == successStatus ? .described(output) : .other(output, status: status)
+        }
+    }
+
+    /// An operation that answers its described output, or another answer it describes with a body
+    /// of its own (a request left pending, 202): the handler says which. `authorize`, as for `use:`,
+    /// runs before the body is read.
+    @discardableResult
+    public func on<Body, Output>(
+        _ endpoint: Endpoint<SignedIn, Body, Output>,
+        authorizing authorize: @escaping @Sendable (AuthenticatedContext) async throws -> Void = { _ in },
+        either handler: @escaping @Sendable (Body, Request, AuthenticatedContext) async throws -> Answer<Output>
+    ) -> Self {
         let operation = endpoint.operation
         precondition(!operation.requiresIdempotencyKey, "\(operation.name) requires an Idempotency-Key: register it with a keyed handler")
         let described = DescribedHandling(operation)
         on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
             let signedIn = try AuthenticatedContext(context: context)
-            let (output, status) = try await described.run(request) {
-                try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
+            let answer = try await described.run(request) {
+                try await authorize(signedIn)
+                return try await handler(try await request.decodeJSON(Body.self, context: context), request, signedIn)
             }
-            precondition(
-                status == operation.successStatus || operation.otherAnswers[status] != nil,
-                "\(operation.name) does not describe a \(status) answer")
-            return try JSONResponse(output, status: .init(code: status)).response(from: request, context: context)
+            switch answer {
+            case .described(let output):
+                return try JSONResponse(output, status: .init(code: operation.successStatus)).response(from: request, context: context)
+            case .other(let body, let status):
+                precondition(operation.otherAnswers[status] != nil, "\(operation.name) does not describe a \(status) answer")
+                return try Self.respond(body, status: status, to: request, context: context)
+            }
         }
         return self
+    }
+
+    /// `body` as JSON: a function of its own, so the existential opens to its type.
+    private static func respond(_ body: some Encodable & Sendable, status: Int, to request: Request, context: Context) throws -> Response {
+        try JSONResponse(body, status: .init(code: status)).response(from: request, context: context)
     }
 
     /// A conditional read (`traits: .conditional`): the handler names the current version

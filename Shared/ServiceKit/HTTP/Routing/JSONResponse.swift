@@ -37,3 +37,10 @@ public struct EncodedJSON<Value: Encodable & Sendable>: Sendable {
             status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
+
+/// What an operation registered with `on(_:either:)` answers: its described output, or another
+/// answer it describes, with that answer's status.
+public enum Answer<Output: Encodable & Sendable>: Sendable {
+    case described(Output)
+    case other(any Encodable & Sendable, status: Int)
+}

@@ -19,8 +19,20 @@ public enum CatalogAPI {
         summary: "Change a league's name or logo (manager only); logoMediaId is one of my completed leagueLogo uploads, null removes it",
         problems: [.forbidden, .contentRefused, .mediaNotAttachable, .dependencyUnavailable])
     public static let addLeagueTeam = Endpoint<SignedIn, AddLeagueTeamRequest, League>(
-        .post, "/v1/leagues/{id}/teams", owner: .catalog, summary: "Add a team (league manager only; same sport)",
-        problems: [.forbidden, .sportMismatch], traits: .idempotent)
+        .post, "/v1/leagues/{id}/teams", owner: .catalog,
+        summary: "Add a team (league manager only; same sport): my own team at once (200, the league); another manager's "
+            + "is asked (202 {status: pending}) and joins when its manager accepts",
+        problems: [.forbidden, .sportMismatch], traits: .idempotent, otherAnswers: [202: LeagueTeamRequest.self])
+    public static let deleteLeague = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/leagues/{id}", owner: .catalog, summary: "Delete a league (manager only); its teams stay, and games played in it",
+        problems: [.forbidden])
+    public static let acceptLeague = Endpoint<SignedIn, NoBody, League>(
+        .post, "/v1/teams/{id}/leagues/{leagueId}/accept", owner: .catalog,
+        summary: "Accept a league's request to add my team (team manager only): the team joins the league",
+        problems: [.forbidden, .sportMismatch])
+    public static let declineLeague = Endpoint<SignedIn, NoBody, NoContent>(
+        .post, "/v1/teams/{id}/leagues/{leagueId}/decline", owner: .catalog,
+        summary: "Decline a league's request to add my team (team manager only)", problems: [.forbidden])
 
     // MARK: Teams
     public static let createTeam = Endpoint<SignedIn, CreateTeamRequest, Team>(
@@ -111,7 +123,8 @@ public enum CatalogAPI {
 
     public static let all: [APIOperation] = [
         sports.operation, createLeague.operation, leagues.operation, league.operation, leagueTeams.operation,
-        updateLeague.operation, addLeagueTeam.operation, createTeam.operation, teams.operation, team.operation, updateTeam.operation,
+        updateLeague.operation, addLeagueTeam.operation, deleteLeague.operation, acceptLeague.operation, declineLeague.operation,
+        createTeam.operation, teams.operation, team.operation, updateTeam.operation,
         deleteTeam.operation, members.operation, joinTeam.operation, inviteToTeam.operation, approveTeamRequest.operation,
         declineTeamRequest.operation, removeMember.operation, createCourse.operation, courses.operation, course.operation,
         saveHole.operation, navigation.operation, weather.operation, createVenue.operation, venues.operation, venue.operation,
