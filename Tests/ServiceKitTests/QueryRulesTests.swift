@@ -18,12 +18,12 @@ struct QueryRulesTests {
 
     @Test("unknown names come first in name order, then each described parameter that is wrong, in name order")
     func problemsInOrder() throws {
-        let problems = try Self.problems("zzz=1&limit=500&aaa=2&lat=north", of: SearchAPI.venues.operation)
-        #expect(problems.map(\.field) == ["aaa", "zzz", "lat", "limit", "lng"])
+        let problems = try Self.problems("zzz=1&hole=500&aaa=2&lat=north", of: CatalogAPI.navigation.operation)
+        #expect(problems.map(\.field) == ["aaa", "zzz", "hole", "lat", "lng"])
         #expect(
             problems.map(\.message) == [
-                "is not a parameter of this operation", "is not a parameter of this operation", "must be a number",
-                "must be between 1 and 100", "is required",
+                "is not a parameter of this operation", "is not a parameter of this operation", "must be between 1 and 36",
+                "must be a number", "is required",
             ])
     }
 
