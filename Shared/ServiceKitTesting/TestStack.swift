@@ -13,6 +13,12 @@ public import ServiceLifecycle
 
 /// Modules started for a test on port 0, each with its own fresh store, talking over real HTTP.
 public final class TestStack: Sendable {
+    /// How long a test stack's modules may take to listen. Sixteen stacks starting at once on CI's
+    /// two shared cores, each module migrating a fresh PostgreSQL database, once kept auth from
+    /// listening for over 30 s (five stacks at one moment, each of which starts in a few seconds
+    /// alone): a hang is still caught, later.
+    public static let startupPatience = Duration.seconds(120)
+
     /// The modules' keys for internal calls in every test: fixed, so modules in processes of their own
     /// and the tests that call them as a module agree (`internalKeySettings`, `internalCallers`).
     public static let internalKeys: InternalKeys = {
@@ -92,10 +98,7 @@ public final class TestStack: Sendable {
         let task = Task { try await runner.run(group) }
         let stack = TestStack(runner: runner, group: group, task: task, madeDatabases: madeDatabases)
         do {
-            // Sixteen stacks starting at once on CI's two shared cores, each module migrating a fresh
-            // PostgreSQL database, once kept auth from listening for over 30 s (five stacks at one
-            // moment, each of which starts in a few seconds alone): a hang is still caught, later.
-            try await runner.waitUntilListening(modules, timeout: .seconds(120))
+            try await runner.waitUntilListening(modules, timeout: Self.startupPatience)
         } catch {
             await stack.stop()
             throw error

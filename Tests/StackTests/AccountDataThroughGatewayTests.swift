@@ -101,13 +101,14 @@ struct AccountDataThroughGatewayTests {
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available.filter { $0 != .chat },
             reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalKeys: TestStack.internalKeys, logger: logger)
+            internalKeys: TestStack.internalKeys, logger: logger, startupTimeout: TestStack.startupPatience)
         settings["auth.url"] = stack.url(of: .auth)
         settings["media.url"] = stack.url(of: .media)
         let chatSettings = ConfigReader(provider: EnvironmentVariablesProvider.settings(settings))
         func startChat() async throws -> EmbeddedStack {
             let chat = try await EmbeddedStack.start(
-                modules: [.chat], reader: chatSettings, internalKeys: TestStack.internalKeys, logger: logger)
+                modules: [.chat], reader: chatSettings, internalKeys: TestStack.internalKeys, logger: logger,
+                startupTimeout: TestStack.startupPatience)
             stack.runner.directory.set(.chat, url: chat.url(of: .chat))
             return chat
         }

@@ -123,7 +123,7 @@ struct StackTests {
         let settings = settings(adminEmail: adminEmail, config: made.merging(config) { _, given in given })
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalKeys: TestStack.internalKeys, logger: logger)
+            internalKeys: TestStack.internalKeys, logger: logger, startupTimeout: TestStack.startupPatience)
         let running = stack.runner.dependencies.running
         do {
             let result = try await body(TestClient(baseURL: stack.url(of: .gateway)))
@@ -174,8 +174,13 @@ extension StackTests {
         let recorder = LogRecorder()
         let linesBeforeTheStop = Mutex(0)
         try await Self.withStack(store: .sqlite, logger: recorder.logger(label: "stack-test")) { gateway in
-            // Registering leaves an event for auth to deliver to search; every module polls auth each 500 ms.
-            _ = try await gateway.register(name: "Quiet Player", email: "quiet@example.com", password: "quiet password 1")
+            // Registering leaves an event for auth to deliver to search and the others; every module polls
+            // auth each 500 ms. The stop comes once search has it: in one process the modules stop one after
+            // another, so an event still on its way to a module already stopped would be refused (and said).
+            let quiet = try await gateway.register(name: "Quiet Player", email: "quiet@example.com", password: "quiet password 1")
+            _ = try await eventually {
+                try await !gateway.value(SearchAPI.players, query: SearchAPI.playerText("quiet"), token: quiet.accessToken).items.isEmpty
+            }
             try await Task.sleep(for: .milliseconds(700))
             linesBeforeTheStop.withLock { $0 = recorder.logged.count }
         }
@@ -195,7 +200,7 @@ extension StackTests {
         let error = await #expect(throws: MissingConfiguration.self) {
             try await EmbeddedStack.start(
                 modules: [.games], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"))
+                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"), startupTimeout: TestStack.startupPatience)
         }
         #expect(error?.key == "catalog.url")
         #expect(error?.description.contains("games calls catalog: set CATALOG_URL") == true)
@@ -215,7 +220,7 @@ extension StackTests {
         let error = await #expect(throws: ModuleFailed.self) {
             try await EmbeddedStack.start(
                 modules: [.gateway, .auth], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"))
+                internalKeys: TestStack.internalKeys, logger: Logger(label: "stack-test"), startupTimeout: TestStack.startupPatience)
         }
         #expect(error?.module == .gateway)
         #expect(error?.description.contains("127.0.0.1:\(port)") == true)

@@ -15,7 +15,8 @@ extension StackTests {
         let recorder = LogRecorder()
         let stack = try await EmbeddedStack.start(
             modules: HuddleModules.available, reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
-            internalKeys: TestStack.internalKeys, logger: recorder.logger(label: "stack-test", level: .warning))
+            internalKeys: TestStack.internalKeys, logger: recorder.logger(label: "stack-test", level: .warning),
+            startupTimeout: TestStack.startupPatience)
         do {
             try await body(stack, recorder)
             try await stopping(stack.runner.dependencies.running) { try await stack.stop() }
