@@ -46,6 +46,17 @@ struct OutboxTests {
         return positions
     }
 
+    /// One empty test event for each aggregate id, appended in one transaction; their positions once shown.
+    static func appendedAndShown(_ aggregates: [String], to outbox: Outbox, in database: Database) async throws -> [OutboxPosition] {
+        try await database.transaction { sql in
+            for aggregate in aggregates {
+                try await outbox.append(
+                    EventEnvelope(type: "test", aggregateID: aggregate, occurredAt: Date(), payload: Data("{}".utf8)), on: sql)
+            }
+        }
+        return try await waitUntilShown(aggregates.count, by: outbox, in: database)
+    }
+
     /// A fresh store with the outbox's tables, and its outbox.
     static func withOutbox(_ store: TestStore, _ body: (Database, Outbox) async throws -> Void) async throws {
         try await DatabaseTests.withDatabase(store) { database in
@@ -156,13 +167,7 @@ struct OutboxTests {
     @Test("A subscriber's position only moves forward, whichever sender records last", arguments: TestStore.all)
     func positionsOnlyMoveForward(store: TestStore) async throws {
         try await Self.withOutbox(store) { database, outbox in
-            try await database.transaction { sql in
-                for _ in 0..<3 {
-                    try await outbox.append(
-                        EventEnvelope(type: "test", aggregateID: "a", occurredAt: Date(), payload: Data("{}".utf8)), on: sql)
-                }
-            }
-            let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
+            let positions = try await Self.appendedAndShown(["a", "a", "a"], to: outbox, in: database)
             _ = try await database.transaction { sql in try await outbox.resetCursors(of: "search", for: .whole, on: sql) }
             for (recorded, expected) in [(positions[0], positions[0]), (positions[2], positions[2]), (positions[1], positions[2])] {
                 try await database.transaction { sql in try await outbox.recordDelivered(to: "search", through: recorded, on: sql) }
@@ -176,13 +181,7 @@ struct OutboxTests {
         arguments: TestStore.all)
     func recordBeforeTheCursorsAreWritten(store: TestStore) async throws {
         try await Self.withOutbox(store) { database, outbox in
-            try await database.transaction { sql in
-                for index in 0..<3 {
-                    try await outbox.append(
-                        EventEnvelope(type: "test", aggregateID: "a\(index)", occurredAt: Date(), payload: Data("{}".utf8)), on: sql)
-                }
-            }
-            let positions = try await Self.waitUntilShown(3, by: outbox, in: database)
+            let positions = try await Self.appendedAndShown(["a0", "a1", "a2"], to: outbox, in: database)
             let (first, second) = (OutboxPartition(index: 0, count: 2), OutboxPartition(index: 1, count: 2))
             // What another sender's reset between its delete and its insert once left: no set written.
             try await database.transaction { sql in
