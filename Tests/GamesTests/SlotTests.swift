@@ -111,6 +111,39 @@ struct SlotTests {
     }
 
     @Test(
+        "A private game asking for substitutes shows a stranger only its sport, time and call; they ask to come in, and once approved they are a substitute who sees it all",
+        arguments: TestStore.all)
+    func privateSubstitutes(store: TestStore) async throws {
+        try await GamesHarness.with(store: store) { h in
+            let organizer = try await h.player(), sub = try await h.player("Sub Private"), late = try await h.player()
+            let game = try await h.pickup(by: organizer, privacy: .private)
+            #expect(try await h.read(game, as: sub).status == 404)
+            _ = try await expect(
+                200, h.games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1), token: organizer.accessToken))
+
+            let glimpse = try await h.read(game, as: sub).decode(Game.self)
+            #expect(glimpse.sport == game.sport && glimpse.startsAt == game.startsAt && glimpse.subsNeeded == 1)
+            #expect(glimpse.location == nil && glimpse.description == nil && glimpse.capacity == nil && glimpse.goingCount == 0)
+            #expect(try await h.games.call(GamesAPI.roster, game.id, token: sub.accessToken).status == 404)
+            let asked = try await h.join(game, as: sub)
+            #expect(asked.status == .pending && asked.substitute && asked.subsNeeded == 1)
+            #expect(try await h.read(game, as: sub).decode(Game.self).location == nil)
+            #expect(try await h.roster(game, as: organizer).first { $0.userId == sub.user.id }?.status == .pending)
+
+            let approved = try await expect(
+                200, h.games.call(GamesAPI.approveGameRequest, game.id, sub.user.id, token: organizer.accessToken)
+            ).decode(RosterPlace.self)
+            #expect(approved.status == .going && approved.substitute && approved.subsNeeded == 0)
+            let seen = try await h.read(game, as: sub).decode(Game.self)
+            #expect(seen.location == game.location && seen.myStatus == .going)
+            #expect(try await h.roster(game, as: sub).first { $0.userId == sub.user.id }?.substitute == true)
+            // The call is answered: the game is private again.
+            #expect(try await h.read(game, as: late).status == 404)
+            #expect(try await h.games.call(GamesAPI.joinGame, game.id, token: late.accessToken).status == 404)
+        }
+    }
+
+    @Test(
         "A deleted account leaves every roster and the first in line takes its slot; the games it organised are cancelled; scorecards show a former player",
         arguments: TestStore.all)
     func deletedAccount(store: TestStore) async throws {

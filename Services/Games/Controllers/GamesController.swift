@@ -61,12 +61,13 @@ struct GamesController: Controller {
 
     /// `PATCH /v1/games/{id}`
     @Sendable func updateGame(_ body: UpdateGameRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Game {
-        try await games.update(try context.parameters.id(GameID.self), with: body, by: context.userID)
+        try await games.update(
+            try context.parameters.id(GameID.self), with: body, scope: try request.query(GamesAPI.seriesScope), by: context.userID)
     }
 
     /// `DELETE /v1/games/{id}`
     @Sendable func cancelGame(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
-        try await games.cancel(try context.parameters.id(GameID.self), by: context.userID)
+        try await games.cancel(try context.parameters.id(GameID.self), scope: try request.query(GamesAPI.seriesScope), by: context.userID)
         return NoContent()
     }
 

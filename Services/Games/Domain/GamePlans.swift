@@ -11,6 +11,19 @@ struct GamePlan: Sendable {
     /// The organiser of a pick-up game takes the first slot.
     var going: [UserID]
 
+    /// The plan once for each of `starts`, the same players on each: one game alone, or a series
+    /// whose `seriesId` is its first game's.
+    func series(starting starts: [Date], now: Date) -> [GamePlan] {
+        guard starts.count > 1 else { return [self] }
+        return starts.enumerated().map { index, start in
+            var plan = self
+            if index > 0 { plan.game.id = .timeOrdered(at: now) }
+            plan.game.startsAt = start
+            plan.game.seriesId = game.id
+            return plan
+        }
+    }
+
     static func pickup(_ request: CreateGameRequest, _ fields: PickupFields, by user: UserID, now: Date) -> GamePlan {
         var game = Game(
             id: .timeOrdered(at: now), kind: .pickup, organizerId: user, startsAt: request.startsAt, timeZone: request.timeZone,

@@ -5,9 +5,10 @@ import ServiceHTTP
 
 /// Who may see a game and whether its roster is still open, decided from the game alone.
 enum GameRules {
-    /// A private game exists only for its organiser and the people on its roster.
+    /// A private game exists only for its organiser and the people on its roster, but while it asks for
+    /// substitutes anyone may find it and ask to come in as one (`Game.shownToSubstitute`).
     static func canSee(_ game: Game, viewer: UserID) -> Bool {
-        game.privacy != .private || game.organizerId == viewer || game.myStatus != nil
+        game.privacy != .private || game.organizerId == viewer || game.myStatus != nil || game.subsNeeded > 0
     }
 
     /// The organiser and everyone on the roster but a pending requester.
@@ -33,6 +34,7 @@ enum GameView {
             shown.distanceMeters = Geodesy.distanceMeters(from: position, to: location.coordinates)
         }
         let participant = GameRules.isParticipant(game, viewer: viewer)
+        if game.privacy == .private, !participant { return shown.shownToSubstitute }
         if !game.privacy.revealsExactLocation(toParticipant: participant) || !(participant || placeUnlocked) {
             shown.hidePlace()
         }

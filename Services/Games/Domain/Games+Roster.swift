@@ -40,12 +40,13 @@ extension Games {
         try await database.transaction { sql in
             let game = try await organizedGame(id, by: organizer, on: sql)
             try GameRules.requireOpen(game, now: now())
-            guard try await roster.placement(of: user, in: id, on: sql)?.status == .pending else {
+            guard let request = try await roster.placement(of: user, in: id, on: sql), request.status == .pending else {
                 throw CommonError.notFound("No pending request from \(user) for this game.")
             }
+            // A substitute's request to a private game is counted against the call once approved.
             let outcome: RosterRules.Outcome =
                 approve
-                ? .becomes(RosterRules.seat(in: game), substitute: false)
+                ? .becomes(RosterRules.seat(in: game), substitute: request.substitute)
                 : .leaves
             return try await apply(outcome, to: user, in: game, on: sql)
         }
@@ -96,6 +97,8 @@ extension Games {
     func roster(_ id: GameID, viewer: UserID, requestID: String) async throws -> [RosterEntry] {
         let (game, placements) = try await database.read { sql in
             let game = try await visibleGame(id, to: viewer, on: sql)
+            // Who plays a private game is its players' business.
+            guard game.privacy != .private || GameRules.isParticipant(game, viewer: viewer) else { throw CommonError.missing(id) }
             return (game, try await roster.placements(in: id, on: sql))
         }
         let shown = game.organizerId == viewer ? placements : placements.filter { $0.status != .pending }
@@ -124,7 +127,7 @@ extension Games {
             changed = (nil, try await promoteWaiting(in: game.id, on: sql))
         case .becomes(let status, let substitute):
             try await roster.set(status, substitute: substitute, of: user, in: game.id, on: sql)
-            if substitute, game.subsNeeded > 0 {
+            if substitute, status != .pending, game.subsNeeded > 0 {
                 var game = game
                 game.subsNeeded -= 1
                 try await games.update(game, on: sql)

@@ -36,6 +36,7 @@ struct Games: Sendable {
             description: request.description, now: now)
         problems += GameValidation.alreadyGoing(request.alreadyGoing, capacity: request.capacity)
         if case .failure(.validation(let missing)) = kind { problems += missing }
+        let starts = Self.seriesStarts(request, now: now, problems: &problems)
         if request.alreadyGoing ?? 0 > 0, case .success(let fields) = kind, !fields.isPickup {
             problems.append(Problem.FieldError.invalid("alreadyGoing", "only a pick-up game counts players without accounts"))
         }
@@ -49,16 +50,35 @@ struct Games: Sendable {
         case .pickup(let fields): planned = GamePlan.pickup(request, fields, by: user, now: now)
         }
         planned.game.venueId = venue?.id
-        let plan = planned
+        let plans = planned.series(starting: starts, now: now)
         try await database.transaction { sql in
-            try await games.insert(plan.game, on: sql)
-            for invitee in plan.invited {
-                try await roster.set(.invited, substitute: false, of: invitee, in: plan.game.id, on: sql)
+            for plan in plans {
+                try await games.insert(plan.game, on: sql)
+                for invitee in plan.invited {
+                    try await roster.set(.invited, substitute: false, of: invitee, in: plan.game.id, on: sql)
+                }
+                for player in plan.going { try await roster.set(.going, substitute: false, of: player, in: plan.game.id, on: sql) }
+                // The first game's push tells of the whole series.
+                try await publish(
+                    GameEvent.created, plan.game.id, invited: plan.invited, going: plan.going,
+                    toldWith: plan.game.id == plans[0].game.id ? nil : plans[0].game.id, on: sql)
             }
-            for player in plan.going { try await roster.set(.going, substitute: false, of: player, in: plan.game.id, on: sql) }
-            try await publish(GameEvent.created, plan.game.id, invited: plan.invited, going: plan.going, on: sql)
         }
-        return try await game(plan.game.id, viewer: user, from: nil)
+        return try await game(plans[0].game.id, viewer: user, from: nil)
+    }
+
+    /// The starts of the games `request` plans: its own, and with `repeat` each week's after it.
+    private static func seriesStarts(_ request: CreateGameRequest, now: Date, problems: inout [Problem.FieldError]) -> [Date] {
+        guard let rule = request.repeat else { return [request.startsAt] }
+        let zone = request.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+        switch GameSeries.starts(from: request.startsAt, repeating: rule, in: zone) {
+        case .success(let starts):
+            if let last = starts.last, last != request.startsAt { problems += GameValidation.startsAt(last, now: now, field: "repeat") }
+            return starts
+        case .failure(let error):
+            if case .validation(let fields) = error { problems += fields }
+            return [request.startsAt]
+        }
     }
 
     func game(_ id: GameID, viewer: UserID, from position: Coordinates?) async throws -> Game {
@@ -122,7 +142,9 @@ struct Games: Sendable {
         return page.page(rows) { TimeCursor(time: $0.startsAt, id: $0.id).encoded }
     }
 
-    func update(_ id: GameID, with request: UpdateGameRequest, by user: UserID) async throws -> Game {
+    /// Changes the game, and with `scope` `.following` the later scheduled games of its series: a new
+    /// start moves each of them by as many days, to the same local time (`GameSeries.moved`).
+    func update(_ id: GameID, with request: UpdateGameRequest, scope: SeriesScope = .this, by user: UserID) async throws -> Game {
         try FieldRules.require(
             GameValidation.common(
                 startsAt: request.startsAt, timeZone: request.timeZone, location: request.location, capacity: request.capacity,
@@ -130,51 +152,80 @@ struct Games: Sendable {
                 + GameValidation.alreadyGoing(request.alreadyGoing, capacity: nil))
         if let description = request.description { try filter.refuse(description, field: "description") }
         try await database.transaction { sql in
-            var game = try await organizedGame(id, by: user, on: sql)
+            let game = try await organizedGame(id, by: user, on: sql)
             try GameRules.requireOpen(game, now: now())
-            if let alreadyGoing = request.alreadyGoing {
-                guard game.kind == .pickup || alreadyGoing == 0 else {
-                    throw CommonError.invalid("alreadyGoing", "only a pick-up game counts players without accounts")
+            // The later games as they were: a move may take this game past some of them.
+            var following: [Game] = []
+            if scope == .following, let series = game.seriesId {
+                following = try await games.games(inSeries: series, after: game.startsAt, on: sql)
+            }
+            try await change(game, with: request, on: sql)
+            let zone = (request.timeZone ?? game.timeZone).flatMap(TimeZone.init(identifier:)) ?? .gmt
+            for later in following {
+                var change = request
+                if let startsAt = request.startsAt {
+                    let moved = GameSeries.moved(later.startsAt, from: game.startsAt, to: startsAt, in: zone)
+                    try FieldRules.require(GameValidation.startsAt(moved, now: now(), field: "startsAt"))
+                    change.startsAt = moved
                 }
-                game.goingCount += alreadyGoing - (game.alreadyGoing ?? 0)
-                game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
+                try await self.change(later, with: change, toldWith: game.id, on: sql)
             }
-            if let capacity = request.capacity, capacity < game.goingCount {
-                throw CommonError.invalid("capacity", "is below the \(game.goingCount) players already going")
-            }
-            if let capacity = game.capacity, capacity < game.goingCount {
-                throw CommonError.invalid("alreadyGoing", "leaves \(game.goingCount) players going in \(capacity) slots")
-            }
-            if let startsAt = request.startsAt { game.startsAt = startsAt }
-            if let location = request.location { game.location = location }
-            if let privacy = request.privacy { game.privacy = privacy }
-            if let ageGroup = request.ageGroup { game.ageGroup = ageGroup }
-            if let gender = request.gender { game.gender = gender }
-            if let skill = request.skill { game.skill = skill }
-            if let capacity = request.capacity { game.capacity = capacity }
-            if let description = request.description { game.description = description }
-            if let timeZone = request.timeZone { game.timeZone = timeZone }
-            try await games.update(game, on: sql)
-            // More slots seat people from the waiting list.
-            let promoted = try await promoteWaiting(in: game.id, on: sql)
-            if !promoted.isEmpty, let after = try await games.game(game.id, viewer: nil, on: sql) {
-                for user in promoted {
-                    try await publishRosterChange(of: user, status: .going, previous: .waitlisted, in: after, promoted: [user], on: sql)
-                }
-            }
-            try await publish(GameEvent.updated, game.id, on: sql)
         }
         return try await self.game(id, viewer: user, from: nil)
     }
 
-    /// Cancelling keeps the game and its roster, so everyone still sees what happened to it.
-    func cancel(_ id: GameID, by user: UserID) async throws {
+    /// One game changed as `request` says, in the caller's transaction, with its event.
+    private func change(_ game: Game, with request: UpdateGameRequest, toldWith: GameID? = nil, on sql: any SQLDatabase) async throws {
+        var game = game
+        if let alreadyGoing = request.alreadyGoing {
+            guard game.kind == .pickup || alreadyGoing == 0 else {
+                throw CommonError.invalid("alreadyGoing", "only a pick-up game counts players without accounts")
+            }
+            game.goingCount += alreadyGoing - (game.alreadyGoing ?? 0)
+            game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
+        }
+        if let capacity = request.capacity, capacity < game.goingCount {
+            throw CommonError.invalid("capacity", "is below the \(game.goingCount) players already going")
+        }
+        if let capacity = game.capacity, capacity < game.goingCount {
+            throw CommonError.invalid("alreadyGoing", "leaves \(game.goingCount) players going in \(capacity) slots")
+        }
+        if let startsAt = request.startsAt { game.startsAt = startsAt }
+        if let location = request.location { game.location = location }
+        if let privacy = request.privacy { game.privacy = privacy }
+        if let ageGroup = request.ageGroup { game.ageGroup = ageGroup }
+        if let gender = request.gender { game.gender = gender }
+        if let skill = request.skill { game.skill = skill }
+        if let capacity = request.capacity { game.capacity = capacity }
+        if let description = request.description { game.description = description }
+        if let timeZone = request.timeZone { game.timeZone = timeZone }
+        try await games.update(game, on: sql)
+        // More slots seat people from the waiting list.
+        let promoted = try await promoteWaiting(in: game.id, on: sql)
+        if !promoted.isEmpty, let after = try await games.game(game.id, viewer: nil, on: sql) {
+            for user in promoted {
+                try await publishRosterChange(of: user, status: .going, previous: .waitlisted, in: after, promoted: [user], on: sql)
+            }
+        }
+        try await publish(GameEvent.updated, game.id, toldWith: toldWith, on: sql)
+    }
+
+    /// Cancelling keeps the game and its roster, so everyone still sees what happened to it; with
+    /// `scope` `.following`, the later scheduled games of its series are cancelled too.
+    func cancel(_ id: GameID, scope: SeriesScope = .this, by user: UserID) async throws {
         try await database.transaction { sql in
             var game = try await organizedGame(id, by: user, on: sql)
-            guard game.status != .cancelled else { return }
-            game.status = .cancelled
-            try await games.update(game, on: sql)
-            try await publish(GameEvent.cancelled, game.id, on: sql)
+            if game.status != .cancelled {
+                game.status = .cancelled
+                try await games.update(game, on: sql)
+                try await publish(GameEvent.cancelled, game.id, on: sql)
+            }
+            guard scope == .following, let series = game.seriesId else { return }
+            for var later in try await games.games(inSeries: series, after: game.startsAt, on: sql) {
+                later.status = .cancelled
+                try await games.update(later, on: sql)
+                try await publish(GameEvent.cancelled, later.id, toldWith: game.id, on: sql)
+            }
         }
     }
 
@@ -213,7 +264,7 @@ struct Games: Sendable {
 
     func publish(
         _ type: EventType<GameEvent.GameChanged>, _ id: GameID, invited: [UserID] = [], going: [UserID] = [],
-        concerned named: [UserID]? = nil, on sql: any SQLDatabase
+        concerned named: [UserID]? = nil, toldWith: GameID? = nil, on sql: any SQLDatabase
     ) async throws {
         guard let game = try await games.game(id, viewer: nil, on: sql) else { return }
         // A move or a cancellation is told to everyone it concerns.
@@ -223,7 +274,7 @@ struct Games: Sendable {
         }
         try await outbox.append(
             type, aggregateID: id.description,
-            payload: GameEvent.GameChanged(game: game, invited: invited, going: going, concerned: concerned), on: sql)
+            payload: GameEvent.GameChanged(game: game, invited: invited, going: going, concerned: concerned, toldWith: toldWith), on: sql)
     }
 }
 

@@ -15,11 +15,13 @@ enum RosterRules {
     /// Someone who wants to play gets a slot when one is free, else the end of the waiting list.
     static func seat(hasFreeSlot: Bool) -> RosterStatus { hasFreeSlot ? .going : .waitlisted }
 
-    /// `POST /join`. While the organiser asks for substitutes, anyone who can see the game comes
-    /// in as one without waiting for approval: the call for substitutes is that approval.
+    /// `POST /join`. While the organiser asks for substitutes, anyone who can see a public or protected
+    /// game comes in as one without waiting for approval: the call for substitutes is that approval.
+    /// A private game's organiser approves each substitute, who knows nothing of the game until then.
     static func join(privacy: Privacy, current: RosterStatus?, subsNeeded: Int, hasFreeSlot: Bool) -> Outcome {
         guard let current else {
-            if subsNeeded > 0, privacy != .private, hasFreeSlot { return .becomes(.going, substitute: true) }
+            if subsNeeded > 0, privacy == .private { return .becomes(.pending, substitute: true) }
+            if subsNeeded > 0, hasFreeSlot { return .becomes(.going, substitute: true) }
             switch privacy {
             case .public: return .becomes(seat(hasFreeSlot: hasFreeSlot), substitute: false)
             case .protected: return .becomes(.pending, substitute: false)

@@ -20,6 +20,8 @@ protocol GameStore: Sendable {
     /// leaves out those the viewer may not see.
     func games(at venue: VenueID, window: GameWindow, now: Date, after: TimeCursor?, limit: Int, viewer: UserID, on sql: any SQLDatabase)
         async throws -> [Game]
+    /// The scheduled games of `series` that start after `start`, soonest first, held for the transaction as `lock` holds one.
+    func games(inSeries series: GameID, after start: Date, on sql: any SQLDatabase) async throws -> [Game]
     /// Scheduled games of `team` (as its own, home or away team) that have not started.
     func upcomingGames(of team: TeamID, now: Date, on sql: any SQLDatabase) async throws -> [GameID]
     /// Scheduled games that have not started, soonest first: a full snapshot for search.
@@ -33,7 +35,7 @@ struct SQLGameStore: GameStore {
         "id", "kind", "status", "team_id", "team_name", "league_id", "home_team_id", "home_team_name", "away_team_id",
         "away_team_name", "organizer_id", "starts_at", "sport", "privacy", "age_group", "gender", "skill", "capacity",
         "subs_needed", "lat", "lng", "address", "description", "created_at", "time_zone", "already_going",
-        "venue_id",
+        "venue_id", "series_id",
     ]
 
     func insert(_ game: Game, on sql: any SQLDatabase) async throws {
@@ -48,7 +50,7 @@ struct SQLGameStore: GameStore {
                 SQLBind(game.gender.rawValue), SQLBind(game.skill.rawValue), SQLBind(game.capacity), SQLBind(game.subsNeeded),
                 SQLBind(location.lat), SQLBind(location.lng), SQLBind(location.address), SQLBind(game.description),
                 SQLBind(game.createdAt), SQLBind(game.timeZone), SQLBind(game.alreadyGoing ?? 0),
-                SQLBind(game.venueId?.description)
+                SQLBind(game.venueId?.description), SQLBind(game.seriesId?.description)
             ).run()
     }
 
@@ -121,6 +123,13 @@ struct SQLGameStore: GameStore {
         let direction: SQLDirection = descending ? .descending : .ascending
         return try await decorate(
             query.orderBy("starts_at", direction).orderBy("id", direction).limit(limit).all(), viewer: viewer, on: sql)
+    }
+
+    func games(inSeries series: GameID, after start: Date, on sql: any SQLDatabase) async throws -> [Game] {
+        let rows = try await select(on: sql).where("series_id", .equal, SQLBind(series.description))
+            .where("status", .equal, SQLBind(GameStatus.scheduled.rawValue)).where("starts_at", .greaterThan, SQLBind(start))
+            .orderBy("starts_at").orderBy("id").for(.update).all()
+        return try await decorate(rows, viewer: nil, on: sql)
     }
 
     func upcomingGames(of team: TeamID, now: Date, on sql: any SQLDatabase) async throws -> [GameID] {
@@ -211,6 +220,7 @@ struct SQLGameStore: GameStore {
         let alreadyGoing = try row.decode(column: "already_going", as: Int.self)
         game.alreadyGoing = alreadyGoing > 0 ? alreadyGoing : nil
         game.venueId = try row.decode(column: "venue_id", as: String?.self).flatMap(VenueID.init)
+        game.seriesId = try row.decode(column: "series_id", as: String?.self).flatMap(GameID.init)
         return game
     }
 }

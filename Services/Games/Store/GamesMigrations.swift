@@ -123,5 +123,9 @@ enum GamesMigrations {
         Migration(version: 17, name: "games at venues") { _ in
             ["ALTER TABLE games ADD COLUMN venue_id TEXT", "CREATE INDEX games_by_venue ON games (venue_id, starts_at, id)"]
         },
+        // The weekly series a game belongs to (`Game.seriesId`, its first game's id), and its games by time.
+        Migration(version: 18, name: "series of games") { _ in
+            ["ALTER TABLE games ADD COLUMN series_id TEXT", "CREATE INDEX games_by_series ON games (series_id, starts_at)"]
+        },
     ]
 }

@@ -173,6 +173,8 @@ struct NotifyEvents: Sendable {
         try await directory.saveGame(game, on: sql)
         try await reminders.gameChanged(
             game, going: changed.going, invited: changed.invited, created: created, cancelled: cancelled, changedAt: changedAt, on: sql)
+        // A series planned, moved or cancelled at once is told by its first game's push.
+        guard changed.toldWith == nil else { return [] }
         if !created, let told = GameChanges.planned(changed, before: before, cancelled: cancelled) { return [told] }
         guard created, !changed.invited.isEmpty else { return [] }
         return [

@@ -27,9 +27,10 @@ struct Search: Sendable {
     /// The clock: tests set it.
     let now: @Sendable () -> Date
 
-    /// Upcoming, not cancelled, public and protected games in the area, nearest first, then soonest,
-    /// each written as its JSON result from the stored document (`NearbyJSON`), without `location`
-    /// where this viewer may not see the place.
+    /// Upcoming, not cancelled, public and protected games in the area, and private ones asking for
+    /// substitutes, nearest first, then soonest, each written as its JSON result from the stored document
+    /// (`NearbyJSON`), without `location` where this viewer may not see the place; of a private game,
+    /// only what a would-be substitute is shown (`Game.shownToSubstitute`).
     func games(in area: SearchArea, filter: PlaceFilter, viewer: UserID, page: PageRequest) async throws -> Page<Data> {
         var filter = filter
         filter.startingAfter = now()
@@ -38,6 +39,9 @@ struct Search: Sendable {
             "\(Self.sortable(hit.candidate.startsAt))/\(hit.candidate.id)"
         }
         let items = try hits.map { hit in
+            if hit.candidate.privacy == .private {
+                return try HuddleJSON.encoder.encode(hit.decoded(as: Game.self) { game in game = game.shownToSubstitute })
+            }
             let placeShown = unlocked && hit.candidate.privacy.revealsExactLocation(toParticipant: false)
             if let written = NearbyJSON.withDistance(
                 hit.candidate.doc, meters: hit.distanceMeters, without: placeShown ? [] : Game.placeKeys)

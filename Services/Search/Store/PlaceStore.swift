@@ -156,7 +156,11 @@ struct SQLPlaceStore: PlaceStore {
             // On SQLite no other index may drive: only rowids from the R*Tree are looked up.
             .from(self.kind == .sqlite ? SQLRaw("places NOT INDEXED") : SQLIdentifier("places"))
             .where(SQLColumn("kind", table: "places"), .equal, SQLBind(kind.rawValue))
-            .where(SQLColumn("privacy", table: "places"), .notEqual, SQLBind(Privacy.private.rawValue))
+        // Private places stay out, but for a game asking for substitutes (`Game.shownToSubstitute`).
+        query = query.where(group: { shown in
+            let open = shown.where(SQLColumn("privacy", table: "places"), .notEqual, SQLBind(Privacy.private.rawValue))
+            return kind == .game ? open.orWhere(SQLColumn("subs_needed", table: "places"), .greaterThan, SQLBind(0)) : open
+        })
         switch self.kind {
         case .sqlite:
             // The R*Tree hands over the rowids of the sport in the boxes, and only those rows are read.

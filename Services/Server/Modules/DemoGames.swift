@@ -44,7 +44,7 @@ enum DemoGames {
         if let spikers = teams.items.first(where: { $0.name == "Kalev Spikers" }) {
             let request = CreateGameRequest(
                 kind: .team, teamId: spikers.id, startsAt: day(5, hour: 2), timeZone: "Europe/Tallinn", capacity: 12,
-                description: "Weekly training game")
+                description: "Weekly training game", repeat: GameRepeat(count: 4))
             let game = try await games.value(GamesAPI.createGame, body: request, token: chloe)
             _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: chloe)
             _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: dmitri)

@@ -22,15 +22,19 @@ public enum GameEvent {
         /// With `updated` and `cancelled`: everyone going, maybe, invited, pending or waitlisted, who
         /// are told when the game moves or is cancelled.
         public var concerned: [UserID]
+        /// The game of the same series whose push tells of this change too (a series planned, moved or
+        /// cancelled at once): this one pushes nothing of its own.
+        public var toldWith: GameID?
 
-        public init(game: Game, invited: [UserID] = [], going: [UserID] = [], concerned: [UserID] = []) {
+        public init(game: Game, invited: [UserID] = [], going: [UserID] = [], concerned: [UserID] = [], toldWith: GameID? = nil) {
             self.game = game
+            self.toldWith = toldWith
             self.invited = invited
             self.going = going
             self.concerned = concerned
         }
 
-        private enum CodingKeys: String, CodingKey { case game, invited, going, concerned }
+        private enum CodingKeys: String, CodingKey { case game, invited, going, concerned, toldWith }
 
         // `going` is new: an event written before it decodes with nobody seated.
         public init(from decoder: any Decoder) throws {
@@ -39,6 +43,7 @@ public enum GameEvent {
             invited = try container.decodeIfPresent([UserID].self, forKey: .invited) ?? []
             going = try container.decodeIfPresent([UserID].self, forKey: .going) ?? []
             concerned = try container.decodeIfPresent([UserID].self, forKey: .concerned) ?? []
+            toldWith = try container.decodeIfPresent(GameID.self, forKey: .toldWith)
         }
     }
 

@@ -66,6 +66,8 @@ public struct Game: Codable, Equatable, Sendable {
     public var hidden: Bool?
     /// The ground it is played at (`GET /v1/venues/{id}`); shown with `location`, to whoever may see the place.
     public var venueId: VenueID?
+    /// The first game of the weekly series it belongs to (`repeat` when it was planned); absent for a single game.
+    public var seriesId: GameID?
 
     public init(
         id: GameID, kind: GameKind, status: GameStatus = .scheduled, teamId: TeamID? = nil, teamName: String? = nil,
@@ -137,14 +139,17 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
     /// The ground it is played at: its place is the game's unless `location` is given, and its sport
     /// too when it has only one and `sport` is absent.
     public var venueId: VenueID?
+    /// Plans a series: this game and more at the same local time each week (`Game.seriesId`).
+    public var `repeat`: GameRepeat?
 
     public init(
         kind: GameKind, teamId: TeamID? = nil, leagueId: LeagueID? = nil, homeTeamId: TeamID? = nil, awayTeamId: TeamID? = nil,
         startsAt: Date, timeZone: String? = nil, location: Location? = nil, sport: Sport? = nil, privacy: Privacy? = nil,
         ageGroup: AgeGroup? = nil, gender: Gender? = nil, skill: Skill? = nil, capacity: Int? = nil, description: String? = nil,
-        organizerGoing: Bool? = nil, alreadyGoing: Int? = nil, venueId: VenueID? = nil
+        organizerGoing: Bool? = nil, alreadyGoing: Int? = nil, venueId: VenueID? = nil, repeat: GameRepeat? = nil
     ) {
         self.kind = kind
+        self.repeat = `repeat`
         self.venueId = venueId
         self.alreadyGoing = alreadyGoing
         self.organizerGoing = organizerGoing
@@ -163,6 +168,32 @@ public struct CreateGameRequest: Codable, Equatable, Sendable {
         self.capacity = capacity
         self.description = description
     }
+}
+
+/// How often a series of games repeats.
+public enum RepeatInterval: String, Codable, Sendable, CaseIterable, WireEnum {
+    case week
+}
+
+/// `CreateGameRequest.repeat`: one of `count` (games in the series, the first among them) or `until`
+/// (the last game starts on or before it); a series has at most `maxGames`.
+public struct GameRepeat: Codable, Equatable, Sendable {
+    public static let maxGames = 52
+    public var every: RepeatInterval
+    public var count: Int?
+    public var until: Date?
+
+    public init(every: RepeatInterval = .week, count: Int? = nil, until: Date? = nil) {
+        self.every = every
+        self.count = count
+        self.until = until
+    }
+}
+
+/// `?scope=` of a change or cancellation of a game in a series: this game alone, or it and the
+/// series' later games.
+public enum SeriesScope: String, Codable, Sendable, CaseIterable, WireEnum {
+    case this, following
 }
 
 /// `PATCH /v1/games/{id}`: absent fields stay as they are.

@@ -138,6 +138,11 @@ extension CreateGameRequest: FieldConstraints {
     }
 }
 
+extension GameRepeat: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["count": .integer(1...maxGames)] }
+    public static var note: String? { "count or until, not both; at most \(maxGames) games" }
+}
+
 extension UpdateGameRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { GameLimits.constraints }
 }

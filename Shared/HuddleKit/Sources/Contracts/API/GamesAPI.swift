@@ -3,7 +3,8 @@ public enum GamesAPI {
     public static let createGame = Endpoint<SignedIn, CreateGameRequest, Game>(
         .post, "/v1/games", owner: .games,
         summary: "Plan a game: team (team manager; the team's place and attributes are defaults; members are invited), "
-            + "league (league manager, two of its teams), pickup (anyone; needs location and attributes)",
+            + "league (league manager, two of its teams), pickup (anyone; needs location and attributes); with repeat, a weekly "
+            + "series at the same local time (at most 52 games, each with the series' seriesId), answered with its first game",
         status: 201, problems: [.forbidden, .dependencyUnavailable, .contentRefused], traits: .idempotent)
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/games", owner: .games,
@@ -22,11 +23,16 @@ public enum GamesAPI {
             + "participants and holders of the location entitlement), others get distanceMeters",
         query: [Query.position])
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
-        .patch, "/v1/games/{id}", owner: .games, summary: "Change a game (organiser only); more capacity seats the waiting list",
-        problems: [.forbidden, .gameCancelled, .gameStarted, .contentRefused])
+        .patch, "/v1/games/{id}", owner: .games,
+        summary: "Change a game (organiser only); more capacity seats the waiting list. In a series, scope=following changes the "
+            + "later scheduled games too, a new start moving each by the same days and to the same local time",
+        query: [seriesScope], problems: [.forbidden, .gameCancelled, .gameStarted, .contentRefused])
     public static let cancelGame = Endpoint<SignedIn, NoBody, NoContent>(
-        .delete, "/v1/games/{id}", owner: .games, summary: "Cancel a game (organiser only); it stays readable with status cancelled",
-        problems: [.forbidden])
+        .delete, "/v1/games/{id}", owner: .games,
+        summary: "Cancel a game (organiser only); it stays readable with status cancelled. In a series, scope=following cancels "
+            + "the later games too",
+        query: [seriesScope], problems: [.forbidden])
+    public static let seriesScope = Query.choice("scope", fallback: SeriesScope.this)
     public static let remind = Endpoint<SignedIn, NoBody, RemindResult>(
         .post, "/v1/games/{id}/remind", owner: .games,
         summary: "Remind the players who have not answered (invited), at once, with a push (the organiser or the team's manager); "
