@@ -6,6 +6,7 @@ enum CatalogError: ProblemError {
     case weatherUnavailable
     case managerCannotLeave
     case sportMismatch(team: Sport, league: Sport)
+    case noHolePositions(hole: Int)
 
     var problem: Problem {
         switch self {
@@ -17,6 +18,10 @@ enum CatalogError: ProblemError {
             Problem(
                 .managerCannotLeave,
                 title: "Manager cannot leave", detail: localized("The manager cannot leave the team; delete the team instead."))
+        case .noHolePositions(let hole):
+            Problem(
+                .noHolePositions, title: "Hole not surveyed",
+                detail: localized("Hole \(hole) has no surveyed tee and basket yet, so there is nothing to navigate to."))
         case .sportMismatch(let team, let league):
             Problem(
                 .sportMismatch,

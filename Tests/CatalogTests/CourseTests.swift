@@ -55,7 +55,7 @@ struct CourseTests {
                 CatalogAPI.saveHole, course.id, "1",
                 body: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Coordinates(lat: 0, lng: 181)),
                 token: admin.accessToken)
-            #expect(Set(badPar.problem?.errors?.map(\.field) ?? []) == ["basket.lng"])
+            #expect(Set(badPar.problem?.errors?.map(\.field) ?? []) == ["par", "basket.lng"])
             let parOnly = try await h.catalog.call(
                 CatalogAPI.saveHole, course.id, "1", body: UpdateHoleRequest(par: 8, tee: Self.holes[0].tee, basket: Self.holes[0].basket),
                 token: admin.accessToken)
@@ -127,6 +127,91 @@ struct CourseTests {
                 try await h.catalog.call(CatalogAPI.navigation, course.id, rawQuery: "lng=26.25").problem?.errors?.first?.field == "lat")
             #expect(
                 try await h.catalog.call(CatalogAPI.navigation, CourseID(), query: Query.place(Coordinates(lat: 1, lng: 1))).status == 404)
+        }
+    }
+
+    @Test(
+        "Administrators rename, move and delete courses and remove holes (the later ones move up); anyone finds courses by name",
+        arguments: TestStore.all)
+    func keptUpToDate(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let admin = try await h.admin(), player = try await h.player()
+            let course = try await h.catalog.call(CatalogAPI.createCourse, body: Self.course(), token: admin.accessToken).decode(
+                Course.self)
+            let other = try await h.catalog.call(
+                CatalogAPI.createCourse,
+                body: CreateCourseRequest(name: "Kadriorg Park", location: Location(lat: 59.44, lng: 24.79), holes: Self.holes),
+                token: admin.accessToken
+            ).decode(Course.self)
+            func named(_ text: String) async throws -> [CourseID] {
+                try await h.catalog.call(CatalogAPI.courses, query: CatalogAPI.courseText(text)).decode(Page<Course>.self).items.map(\.id)
+            }
+            #expect(try await named("rakke") == [course.id])
+            #expect(try await named("PARK") == [other.id, course.id])
+            #expect(try await named("100%").isEmpty)
+
+            let change = UpdateCourseRequest(
+                name: "Rakke Kivimurru", location: Location(lat: 58.99, lng: 26.26), website: "https://rakke.ee")
+            #expect(try await h.catalog.call(CatalogAPI.updateCourse, course.id, body: change, token: player.accessToken).status == 403)
+            let bad = try await h.catalog.call(
+                CatalogAPI.updateCourse, course.id, body: UpdateCourseRequest(name: " ", website: "ftp://x"), token: admin.accessToken)
+            #expect(bad.status == 422 && Set(bad.problem?.errors?.map(\.field) ?? []) == ["name", "website"])
+            let renamed = try await expect(200, h.catalog.call(CatalogAPI.updateCourse, course.id, body: change, token: admin.accessToken))
+                .decode(Course.self)
+            #expect(renamed.name == "Rakke Kivimurru" && renamed.location.lat == 58.99 && renamed.website == "https://rakke.ee")
+            #expect(renamed.holes == course.holes)
+            #expect(try await named("kivimurru") == [course.id])
+
+            // Hole 2 goes; hole 3 becomes 2 with its par and positions.
+            #expect(try await h.catalog.call(CatalogAPI.deleteHole, course.id, "2", token: player.accessToken).status == 403)
+            let shorter = try await expect(200, h.catalog.call(CatalogAPI.deleteHole, course.id, "2", token: admin.accessToken))
+                .decode(Course.self)
+            #expect(shorter.holes.map(\.number) == [1, 2] && shorter.holes.map(\.par) == [3, 3] && shorter.par == 6)
+            #expect(shorter.holes[1].tee == Self.holes[2].tee)
+            #expect(try await h.catalog.call(CatalogAPI.deleteHole, course.id, "3", token: admin.accessToken).status == 422)
+            _ = try await expect(200, h.catalog.call(CatalogAPI.deleteHole, course.id, "1", token: admin.accessToken))
+            let last = try await h.catalog.call(CatalogAPI.deleteHole, course.id, "1", token: admin.accessToken)
+            #expect(last.status == 422 && last.problem?.errors?.map(\.field) == ["number"])
+
+            #expect(try await h.catalog.call(CatalogAPI.deleteCourse, course.id, token: player.accessToken).status == 403)
+            #expect(try await h.catalog.call(CatalogAPI.deleteCourse, course.id, token: admin.accessToken).status == 204)
+            #expect(try await h.catalog.call(CatalogAPI.course, course.id).status == 404)
+            #expect(try await h.catalog.call(CatalogAPI.deleteCourse, course.id, token: admin.accessToken).status == 404)
+            #expect(try await named("park") == [other.id])
+        }
+    }
+
+    @Test(
+        "A hole may wait for its tee and basket: the course is not navigable, navigation to that hole is a 409, and the tee comes with the basket",
+        arguments: TestStore.all)
+    func unsurveyedHoles(store: TestStore) async throws {
+        try await CatalogHarness.with(store: store) { h in
+            let admin = try await h.admin()
+            var holes = Self.holes
+            holes[1].tee = nil
+            holes[1].basket = nil
+            let course = try await expect(201, h.catalog.call(CatalogAPI.createCourse, body: Self.course(holes), token: admin.accessToken))
+                .decode(Course.self)
+            #expect(!course.navigationAvailable && course.holes[1].tee == nil && course.par == 10)
+            let here = Query.place(Coordinates(lat: 58.98, lng: 26.254))
+            let first = try await h.catalog.call(CatalogAPI.navigation, course.id, query: here + CatalogAPI.navigationHole(1))
+                .decode(Navigation.self)
+            #expect(first.nextTee == nil)
+            let second = try await h.catalog.call(CatalogAPI.navigation, course.id, query: here + CatalogAPI.navigationHole(2))
+            #expect(second.status == 409 && second.problem?.code == "NO_HOLE_POSITIONS")
+
+            let half = try await h.catalog.call(
+                CatalogAPI.saveHole, course.id, "2", body: UpdateHoleRequest(par: 4, tee: Self.holes[1].tee), token: admin.accessToken)
+            #expect(half.status == 422 && half.problem?.errors?.map(\.field) == ["basket"])
+            let surveyed = try await expect(
+                200,
+                h.catalog.call(
+                    CatalogAPI.saveHole, course.id, "2",
+                    body: UpdateHoleRequest(par: 4, tee: Self.holes[1].tee, basket: Self.holes[1].basket),
+                    token: admin.accessToken)
+            ).decode(Course.self)
+            #expect(surveyed.navigationAvailable)
+            #expect(try await h.catalog.call(CatalogAPI.navigation, course.id, query: here + CatalogAPI.navigationHole(2)).status == 200)
         }
     }
 

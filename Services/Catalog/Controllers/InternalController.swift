@@ -68,7 +68,7 @@ struct CatalogInternalController: Controller {
 
     /// `GET /internal/snapshots/courses`
     @Sendable func courseSnapshot(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Course> {
-        try await places.courses(try PageRequest(request))
+        try await places.courses(matching: nil, page: try PageRequest(request))
     }
 
     /// `GET /internal/snapshots/venues`

@@ -17,6 +17,9 @@ struct PlacesController: Controller {
         let administrator: @Sendable (AuthenticatedContext) async throws -> Void = { try places.requireAdministrator($0.identity) }
         router.on(CatalogAPI.createCourse, authorizing: administrator, use: createCourse)
         router.on(CatalogAPI.saveHole, authorizing: administrator, use: saveHole)
+        router.on(CatalogAPI.updateCourse, authorizing: administrator, use: updateCourse)
+        router.on(CatalogAPI.deleteCourse, use: deleteCourse)
+        router.on(CatalogAPI.deleteHole, use: deleteHole)
         router.on(CatalogAPI.venues, use: venues)
         router.on(CatalogAPI.venue, use: venue)
         router.on(CatalogAPI.createVenue, authorizing: administrator, use: createVenue)
@@ -29,7 +32,7 @@ struct PlacesController: Controller {
 
     /// `GET /v1/courses`
     @Sendable func courses(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<Course> {
-        try await places.courses(try PageRequest(request))
+        try await places.courses(matching: try request.query(CatalogAPI.courseText), page: try PageRequest(request))
     }
 
     /// `GET /v1/courses/{id}`
@@ -41,11 +44,7 @@ struct PlacesController: Controller {
     @Sendable func navigation(_ request: Request, _ context: HuddleRequestContext) async throws -> Navigation {
         let position = try request.query(Query.place)
         let course = try await places.course(try context.parameters.id(CourseID.self))
-        let hole = try request.query(CatalogAPI.navigationHole)
-        guard let navigation = course.navigation(from: position, hole: hole) else {
-            throw CommonError.invalid("hole", "must be a hole of this course (1–\(course.holeCount))")
-        }
-        return navigation
+        return try course.navigation(from: position, hole: try request.query(CatalogAPI.navigationHole))
     }
 
     /// `GET /v1/courses/{id}/weather`
@@ -62,6 +61,23 @@ struct PlacesController: Controller {
     @Sendable func saveHole(_ body: UpdateHoleRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Course {
         try await places.saveHole(
             try context.parameters.integer(at: "number"), body, in: try context.parameters.id(CourseID.self), by: context.identity)
+    }
+
+    /// `PATCH /v1/courses/{id}`
+    @Sendable func updateCourse(_ body: UpdateCourseRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Course {
+        try await places.updateCourse(try context.parameters.id(CourseID.self), with: body, by: context.identity)
+    }
+
+    /// `DELETE /v1/courses/{id}`
+    @Sendable func deleteCourse(_ request: Request, _ context: AuthenticatedContext) async throws -> NoContent {
+        try await places.deleteCourse(try context.parameters.id(CourseID.self), by: context.identity)
+        return NoContent()
+    }
+
+    /// `DELETE /v1/courses/{id}/holes/{number}`
+    @Sendable func deleteHole(_ request: Request, _ context: AuthenticatedContext) async throws -> Course {
+        try await places.removeHole(
+            try context.parameters.integer(at: "number"), from: try context.parameters.id(CourseID.self), by: context.identity)
     }
 
     /// `GET /v1/venues`

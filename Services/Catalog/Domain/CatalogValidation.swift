@@ -40,7 +40,11 @@ enum CatalogValidation {
             let (low, high) = (Hole.parRange.lowerBound, Hole.parRange.upperBound)
             errors.append(.invalid(FieldRules.path(field, "par"), "must be from \(low) to \(high)"))
         }
-        return errors + FieldRules.coordinates(hole.tee, field: FieldRules.path(field, "tee"))
-            + FieldRules.coordinates(hole.basket, field: FieldRules.path(field, "basket"))
+        if (hole.tee == nil) != (hole.basket == nil) {
+            let missing = hole.tee == nil ? "tee" : "basket"
+            errors.append(.invalid(FieldRules.path(field, missing), "is needed with the other position, or neither until surveyed"))
+        }
+        return errors + (hole.tee.map { FieldRules.coordinates($0, field: FieldRules.path(field, "tee")) } ?? [])
+            + (hole.basket.map { FieldRules.coordinates($0, field: FieldRules.path(field, "basket")) } ?? [])
     }
 }

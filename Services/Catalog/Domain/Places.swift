@@ -31,10 +31,55 @@ struct Places: Sendable {
         return try await database.read { sql in try await courses.course(id, on: sql) }.orMissing(id)
     }
 
-    func courses(_ page: PageRequest) async throws -> Page<Course> {
+    func courses(matching text: String?, page: PageRequest) async throws -> Page<Course> {
         let after = try NameCursor(page)
-        let rows = try await database.read { sql in try await courses.courses(after: after, limit: page.limit + 1, on: sql) }
+        let rows = try await database.read { sql in
+            try await courses.courses(matching: text?.trimmingBlanks, after: after, limit: page.limit + 1, on: sql)
+        }
         return page.page(rows) { NameCursor.after(name: $0.name, id: $0.id) }
+    }
+
+    func updateCourse(_ id: CourseID, with request: UpdateCourseRequest, by identity: Identity) async throws -> Course {
+        try requireAdministrator(identity)
+        try FieldRules.require(
+            (request.name.map { CatalogValidation.name($0) } ?? []) + (request.location.map { FieldRules.location($0) } ?? [])
+                + CatalogValidation.website(request.website))
+        return try await database.transaction { sql in
+            var course = try await courses.course(id, on: sql).orMissing(id)
+            if let name = request.name { course.name = name.trimmingBlanks }
+            if let location = request.location { course.location = location }
+            if let website = request.website { course.website = website }
+            try await courses.update(course, on: sql)
+            try await publish(course, on: sql)
+            return course
+        }
+    }
+
+    /// Rounds keep what they copied when they started, so a deleted course ends nobody's game.
+    func deleteCourse(_ id: CourseID, by identity: Identity) async throws {
+        try requireAdministrator(identity)
+        try await database.transaction { sql in
+            guard try await courses.course(id, on: sql) != nil else { throw CommonError.missing(id) }
+            try await courses.delete(id, on: sql)
+            try await outbox.append(
+                CatalogEvent.courseDeleted, aggregateID: id.description, payload: CatalogEvent.CourseDeleted(courseId: id), on: sql)
+        }
+    }
+
+    /// Removes a hole; the later holes move up a number, so numbering keeps no gaps.
+    func removeHole(_ number: Int, from id: CourseID, by identity: Identity) async throws -> Course {
+        try requireAdministrator(identity)
+        return try await database.transaction { sql in
+            let course = try await courses.course(id, on: sql).orMissing(id)
+            guard (1...course.holeCount).contains(number) else {
+                throw CommonError.invalid("number", "must be a hole of this course (1–\(course.holeCount))")
+            }
+            guard course.holeCount > 1 else { throw CommonError.invalid("number", "a course keeps at least one hole") }
+            try await courses.removeHole(number, from: id, on: sql)
+            let updated = try await courses.course(id, on: sql).orMissing(id)
+            try await publish(updated, on: sql)
+            return updated
+        }
     }
 
     /// Replaces a hole, or adds the next one (`holeCount + 1`), so numbering never has gaps.

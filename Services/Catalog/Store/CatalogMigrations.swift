@@ -108,5 +108,25 @@ enum CatalogMigrations {
                 "CREATE INDEX league_requests_team ON league_requests (team_id)",
             ]
         },
+        // A hole may wait for its tee and basket to be surveyed (`Course.navigationAvailable`). SQLite
+        // cannot drop a NOT NULL, so the table is built again.
+        Migration(version: 15, name: "holes without positions") { kind in
+            let positions = ["tee_lat", "tee_lng", "basket_lat", "basket_lng"]
+            switch kind {
+            case .postgres:
+                return positions.map { "ALTER TABLE holes ALTER COLUMN \($0) DROP NOT NULL" }
+            case .sqlite:
+                return [
+                    """
+                    CREATE TABLE holes_surveyed (
+                        course_id TEXT NOT NULL REFERENCES courses(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                        par INTEGER NOT NULL, tee_lat DOUBLE PRECISION, tee_lng DOUBLE PRECISION,
+                        basket_lat DOUBLE PRECISION, basket_lng DOUBLE PRECISION, PRIMARY KEY (course_id, number))
+                    """,
+                    "INSERT INTO holes_surveyed SELECT course_id, number, par, \(positions.joined(separator: ", ")) FROM holes",
+                    "DROP TABLE holes", "ALTER TABLE holes_surveyed RENAME TO holes",
+                ]
+            }
+        },
     ]
 }

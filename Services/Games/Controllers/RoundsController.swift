@@ -14,6 +14,9 @@ struct RoundsController: Controller {
         router.on(
             GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) },
             use: score)
+        router.on(
+            GamesAPI.addRoundPlayer,
+            authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) }, use: addPlayer)
         router.on(GamesAPI.finishRound, use: finishRound)
         router.on(GamesAPI.stats, use: stats)
     }
@@ -21,7 +24,6 @@ struct RoundsController: Controller {
     /// `POST /v1/rounds`
     @Sendable func startRound(_ body: StartRoundRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
         try await rounds.start(body, by: context.userID, requestID: context.requestID)
-
     }
 
     /// `GET /v1/rounds`
@@ -38,6 +40,11 @@ struct RoundsController: Controller {
     /// `PUT /v1/rounds/{id}/scores`
     @Sendable func score(_ body: ScoreUpdate, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
         try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
+    }
+
+    /// `POST /v1/rounds/{id}/players`
+    @Sendable func addPlayer(_ body: RoundPlayerRequest, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.addPlayer(body, to: try context.parameters.id(RoundID.self), by: context.userID, requestID: context.requestID)
     }
 
     /// `POST /v1/rounds/{id}/finish`

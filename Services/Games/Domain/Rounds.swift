@@ -22,15 +22,15 @@ struct Rounds: Sendable {
     /// Holes and pars are copied from catalog now, so later edits of the course leave this round
     /// alone. The starter plays; no hole has a score until a player records one.
     func start(_ request: StartRoundRequest, by user: UserID, requestID: String) async throws -> Scorecard {
+        let course = try RoundCourse.asked(in: request)
         let entries = try await players(request.players, starter: user, requestID: requestID)
-        guard let course = try await catalog.course(request.courseId, requestID: requestID) else {
-            throw CommonError.invalid("courseId", "no course with id \(request.courseId)")
-        }
-        let holes = course.holes.map { ScorecardHole(number: $0.number, par: $0.par) }
-        let card = Scorecard(
-            id: RoundID(), courseId: course.id, courseName: course.name, status: .ongoing, version: 0, currentHole: 1, holes: holes,
+        let (courseID, name, holes) = try await played(course, requestID: requestID)
+        var started = Scorecard(
+            id: RoundID(), courseId: courseID, courseName: name, status: .ongoing, version: 0, currentHole: 1, holes: holes,
             players: entries.map { Scoring.line(playerId: RoundPlayerID(), userId: $0.userId, name: $0.name, strokes: [:], holes: holes) },
             startedBy: user, startedAt: now())
+        if case .unlisted = course { started.courseUnlisted = true }
+        let card = started
         try await database.transaction { sql in
             try await rounds.insert(card, on: sql)
             let added = card.players.compactMap(\.userId).filter { $0 != user }
@@ -39,6 +39,49 @@ struct Rounds: Sendable {
                 payload: RoundEvent.RoundChanged(scorecard: card, addedUserIds: added), on: sql)
         }
         return card
+    }
+
+    /// The course's id, name and holes as the round keeps them: a listed course's from catalog, an
+    /// unlisted one's as the player gave them, under an id of the round's own.
+    private func played(_ course: RoundCourse, requestID: String) async throws -> (CourseID, String, [ScorecardHole]) {
+        switch course {
+        case .listed(let id):
+            guard let course = try await catalog.course(id, requestID: requestID) else {
+                throw CommonError.invalid("courseId", "no course with id \(id)")
+            }
+            return (course.id, course.name, course.holes.map { ScorecardHole(number: $0.number, par: $0.par) })
+        case .unlisted(let course):
+            return (CourseID(), course.name.trimmingBlanks, course.holes.sorted { $0.number < $1.number })
+        }
+    }
+
+    /// A player joins the round under way, asked by any of its players: their holes start unplayed,
+    /// and the devices on the live card get the whole card with them in it.
+    func addPlayer(_ request: RoundPlayerRequest, to id: RoundID, by user: UserID, requestID: String) async throws -> Scorecard {
+        guard let entry = try await players([request], starter: user, requestID: requestID).dropFirst().first else {
+            throw CommonError.invalid("userId", "already plays this round")
+        }
+        return try await database.transaction { sql in
+            let card = try await playedCard(id, by: user, locked: true, on: sql)
+            guard card.status == .ongoing else { throw GamesError.roundFinished }
+            guard card.players.count < Self.maxPlayers else {
+                throw CommonError.invalid("players", "a round has at most \(Self.maxPlayers) players, you included")
+            }
+            if let added = entry.userId, card.players.contains(where: { $0.userId == added }) {
+                throw CommonError.invalid("userId", "already plays this round")
+            }
+            let version = card.version + 1
+            let player = RoundPlayerID()
+            try await rounds.addPlayer(player, userId: entry.userId, name: entry.name, to: id, version: version, on: sql)
+            try await database.notify(channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
+            let changed = try await storedCard(id, on: sql)
+            if let added = entry.userId {
+                try await outbox.append(
+                    RoundEvent.playerAdded, aggregateID: id.description,
+                    payload: RoundEvent.RoundChanged(scorecard: changed, addedUserIds: [added]), on: sql)
+            }
+            return changed
+        }
     }
 
     /// The card, for its players only: to anyone else the round does not exist.
@@ -166,5 +209,36 @@ struct Rounds: Sendable {
             if let name = entry.guestName?.trimmingBlanks { entries.append((nil, name)) }
         }
         return entries
+    }
+}
+
+/// The course a round is asked to be played on: listed (`courseId`) or described (`course`), one or the other.
+enum RoundCourse {
+    case listed(CourseID)
+    case unlisted(UnlistedCourse)
+
+    static func asked(in request: StartRoundRequest) throws -> RoundCourse {
+        switch (request.courseId, request.course) {
+        case (let id?, nil): return .listed(id)
+        case (nil, let course?):
+            try FieldRules.require(Self.problems(of: course))
+            return .unlisted(course)
+        default: throw CommonError.invalid("courseId", "give either courseId or course")
+        }
+    }
+
+    /// A name, and holes numbered 1…n without gaps or repeats, each with a par in range.
+    static func problems(of course: UnlistedCourse) -> [Problem.FieldError] {
+        var errors = TextRule.catalogName.problem(course.name).map { [Problem.FieldError(field: "course.name", message: $0)] } ?? []
+        guard (1...Hole.maxNumber).contains(course.holes.count) else {
+            return errors + [.invalid("course.holes", "must list 1 to \(Hole.maxNumber) holes")]
+        }
+        for (index, hole) in course.holes.enumerated() where !Hole.parRange.contains(hole.par) {
+            errors.append(.invalid("course.holes[\(index)].par", "must be from \(Hole.parRange.lowerBound) to \(Hole.parRange.upperBound)"))
+        }
+        if Set(course.holes.map(\.number)) != Set(1...course.holes.count) {
+            errors.append(.invalid("course.holes", "must be numbered 1 to \(course.holes.count) without gaps"))
+        }
+        return errors
     }
 }

@@ -127,5 +127,9 @@ enum GamesMigrations {
         Migration(version: 18, name: "series of games") { _ in
             ["ALTER TABLE games ADD COLUMN series_id TEXT", "CREATE INDEX games_by_series ON games (series_id, starts_at)"]
         },
+        // Rounds on a course not in catalog's list (`Scorecard.courseUnlisted`).
+        Migration(version: 19, name: "rounds on unlisted courses") { kind in
+            ["ALTER TABLE rounds ADD COLUMN course_unlisted \(kind.boolean) NOT NULL DEFAULT FALSE"]
+        },
     ]
 }

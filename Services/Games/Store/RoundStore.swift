@@ -13,6 +13,9 @@ protocol RoundStore: Sendable {
     /// Writes one cell and logs it as `version`.
     func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
         async throws
+    /// Seats a player after the others, with no scores, and logs it as `version`.
+    func addPlayer(_ player: RoundPlayerID, userId: UserID?, name: String, to round: RoundID, version: Int, on sql: any SQLDatabase)
+        async throws
     /// Marks the round completed and logs it as `version`.
     func finish(_ round: RoundID, version: Int, at date: Date, on sql: any SQLDatabase) async throws
     /// Changes after `version`, oldest first, as live messages.
@@ -29,10 +32,11 @@ struct SQLRoundStore: RoundStore {
     func insert(_ card: Scorecard, on sql: any SQLDatabase) async throws {
         let id = SQLBind(card.id.description)
         try await sql.insert(into: "rounds")
-            .columns("id", "course_id", "course_name", "status", "version", "current_hole", "started_by", "started_at")
+            .columns("id", "course_id", "course_name", "status", "version", "current_hole", "started_by", "started_at", "course_unlisted")
             .values(
                 id, SQLBind(card.courseId.description), SQLBind(card.courseName), SQLBind(card.status.rawValue), SQLBind(card.version),
-                SQLBind(card.currentHole), SQLBind(card.startedBy.description), SQLBind(card.startedAt)
+                SQLBind(card.currentHole), SQLBind(card.startedBy.description), SQLBind(card.startedAt),
+                SQLBind(card.courseUnlisted ?? false)
             ).run()
         let holes: [[any SQLExpression]] = card.holes.map { [id, SQLBind($0.number), SQLBind($0.par)] }
         try await sql.insert(into: "round_holes").columns("round_id", "number", "par").rows(holes).run()
@@ -76,6 +80,20 @@ struct SQLRoundStore: RoundStore {
             round, version: version, kind: .score, values: [SQLBind(player.description), SQLBind(hole), SQLBind(strokes)], on: sql)
     }
 
+    func addPlayer(_ player: RoundPlayerID, userId: UserID?, name: String, to round: RoundID, version: Int, on sql: any SQLDatabase)
+        async throws
+    {
+        let seats =
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "seats").from("round_players")
+            .where("round_id", .equal, SQLBind(round.description)).first()?.decode(column: "seats", as: Int.self) ?? 0
+        try await sql.insert(into: "round_players").columns("round_id", "player_id", "user_id", "name", "seat")
+            .values(SQLBind(round.description), SQLBind(player.description), SQLBind(userId?.description), SQLBind(name), SQLBind(seats))
+            .run()
+        try await sql.update("rounds").set("version", to: SQLBind(version)).where("id", .equal, SQLBind(round.description)).run()
+        try await logChange(
+            round, version: version, kind: .playerAdded, values: [SQLBind(player.description), SQLLiteral.null, SQLLiteral.null], on: sql)
+    }
+
     func finish(_ round: RoundID, version: Int, at date: Date, on sql: any SQLDatabase) async throws {
         try await sql.update("rounds").set("status", to: SQLBind(RoundStatus.completed.rawValue)).set("version", to: SQLBind(version))
             .set("finished_at", to: SQLBind(date)).where("id", .equal, SQLBind(round.description)).run()
@@ -92,9 +110,11 @@ struct SQLRoundStore: RoundStore {
                     playerId: try row.decode(column: "player_id", as: String?.self).flatMap(RoundPlayerID.init),
                     hole: try row.decode(column: "hole", as: Int?.self), strokes: try row.decode(column: "strokes", as: Int?.self))
             }
-        // The last message of a round carries its final card.
-        if let finished = messages.firstIndex(where: { $0.type == .finished }) {
-            messages[finished].card = try await card(round, on: sql)
+        // The last message of a round carries its final card, and a player's arrival the card with them in it
+        // (the card as it now is: later changes are in it too, and the versions after still follow).
+        let whole: Set<LiveMessage.Kind> = [.finished, .playerAdded]
+        if messages.contains(where: { whole.contains($0.type) }), let card = try await card(round, on: sql) {
+            for index in messages.indices where whole.contains(messages[index].type) { messages[index].card = card }
         }
         return messages
     }
@@ -115,6 +135,7 @@ struct SQLRoundStore: RoundStore {
 
     static let roundColumns = [
         "id", "course_id", "course_name", "status", "version", "current_hole", "started_by", "started_at", "finished_at",
+        "course_unlisted",
     ]
 
     private func logChange(_ round: RoundID, version: Int, kind: LiveMessage.Kind, values: [any SQLExpression], on sql: any SQLDatabase)
@@ -159,13 +180,15 @@ struct SQLRoundStore: RoundStore {
         }
         return try rounds.map { row in
             let id = try row.decode(column: "id", as: String.self)
-            return Scorecard(
+            var card = Scorecard(
                 id: try row.typedID("id"), courseId: try row.typedID("course_id"),
                 courseName: try row.decode(column: "course_name", as: String.self), status: try row.enumValue("status"),
                 version: try row.decode(column: "version", as: Int.self), currentHole: try row.decode(column: "current_hole", as: Int.self),
                 holes: holes[id] ?? [], players: players[id] ?? [], startedBy: try row.typedID("started_by"),
                 startedAt: try row.decode(column: "started_at", as: Date.self),
                 finishedAt: try row.decode(column: "finished_at", as: Date?.self))
+            if try row.decode(column: "course_unlisted", as: Bool.self) { card.courseUnlisted = true }
+            return card
         }
     }
 }

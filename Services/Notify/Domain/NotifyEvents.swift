@@ -128,7 +128,8 @@ struct NotifyEvents: Sendable {
                 return []
             }
         }
-        on.on(RoundEvent.started) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) } }
+        on.on(RoundEvent.started, RoundEvent.playerAdded) { changed, _ in { notify, sql in try await notify.roundStarted(changed, on: sql) }
+        }
         on.on(ModerationEvent.caseDecided) { decided, _ in { _, _ in NotifyEvents.decided(decided) } }
         on.on(ModerationEvent.caseOpened) { opened, _ in
             { _, _ in

@@ -16,6 +16,7 @@ enum SearchEvents {
         on.on(CatalogEvent.membershipChanged) { change, _ in .memberCount(change) }
         on.on(CatalogEvent.teamDeleted) { deleted, _ in .delete(.team, id: deleted.teamId.description) }
         on.on(CatalogEvent.courseChanged) { changed, _ in .set(try Indexer.document(for: changed.course)) }
+        on.on(CatalogEvent.courseDeleted) { deleted, _ in .delete(.course, id: deleted.courseId.description) }
         on.on(CatalogEvent.venueChanged) { changed, _ in .set(try Indexer.document(for: changed.venue)) }
         on.on(AuthEvent.profileChanged) { changed, _ in .player(PlayerResult(id: changed.profile.id, name: changed.profile.name)) }
         on.on(PurchasesEvent.entitlementsChanged) { change, _ in .entitlements(change) }

@@ -67,7 +67,8 @@ enum DemoGames {
         _ = try await DemoPurchases.afterUnlock { try await games.value(GamesAPI.joinGame, protected.id, token: chloe) }
     }
 
-    /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it.
+    /// Dmitri, Bruno and a guest play Rakke's nine holes; Dmitri keeps the card and finishes it. Then
+    /// a round on a course off the list, under way.
     private static func seedRound(catalog: APIClient, games: APIClient, dmitri: Session, bruno: Session) async throws {
         let rounds = try await games.value(GamesAPI.myRounds, query: Query.mineScope(.mine) + Query.limit(1), token: dmitri.accessToken)
         guard rounds.items.isEmpty else { return }
@@ -83,5 +84,12 @@ enum DemoGames {
             }
         }
         _ = try await games.value(GamesAPI.finishRound, card.id, token: dmitri.accessToken)
+        // Bruno practises on a field no course list has; Dmitri joins him after the first hole.
+        let field = UnlistedCourse(name: "Pirita beach field", holes: (1...6).map { ScorecardHole(number: $0, par: 3) })
+        let practice = try await games.value(GamesAPI.startRound, body: StartRoundRequest(course: field), token: bruno.accessToken)
+        let first = ScoreUpdate(playerId: practice.players[0].playerId, hole: 1, strokes: 3)
+        _ = try await games.value(GamesAPI.score, practice.id, body: first, token: bruno.accessToken)
+        _ = try await games.value(
+            GamesAPI.addRoundPlayer, practice.id, body: RoundPlayerRequest(userId: dmitri.user.id), token: bruno.accessToken)
     }
 }

@@ -14,6 +14,8 @@ public enum CatalogEvent {
     /// Its manager deleted it; its teams stay.
     public static let leagueDeleted = EventType<LeagueDeleted>("catalog.league.deleted", owner: .catalog)
     public static let courseChanged = EventType<CourseChanged>("catalog.course.changed", owner: .catalog)
+    /// An administrator deleted it; rounds played on it keep their copied holes.
+    public static let courseDeleted = EventType<CourseDeleted>("catalog.course.deleted", owner: .catalog)
     public static let venueChanged = EventType<VenueChanged>("catalog.venue.changed", owner: .catalog)
 
     /// `teamCreated`, `teamUpdated`: the team as it now is (without a caller's membership).
@@ -47,6 +49,11 @@ public enum CatalogEvent {
     public struct LeagueDeleted: Codable, Equatable, Sendable {
         public var leagueId: LeagueID
         public init(leagueId: LeagueID) { self.leagueId = leagueId }
+    }
+
+    public struct CourseDeleted: Codable, Equatable, Sendable {
+        public var courseId: CourseID
+        public init(courseId: CourseID) { self.courseId = courseId }
     }
 
     public struct LeagueChanged: Codable, Equatable, Sendable {

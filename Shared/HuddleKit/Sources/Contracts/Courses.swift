@@ -1,16 +1,20 @@
 public import Foundation
 
-/// One disc golf hole: where to throw from and where the basket is.
+/// One disc golf hole: where to throw from and where the basket is, when someone has surveyed them.
 public struct Hole: Codable, Equatable, Sendable {
     /// Courses have 1 to 36 holes, numbered from 1.
     public static let maxNumber = 36
 
     public var number: Int
     public var par: Int
-    public var tee: Coordinates
-    public var basket: Coordinates
+    /// Absent until surveyed: the hole can be played and scored, but not navigated to.
+    public var tee: Coordinates?
+    public var basket: Coordinates?
 
-    public init(number: Int, par: Int, tee: Coordinates, basket: Coordinates) {
+    /// Whether navigation can lead to this hole: both its tee and its basket are known.
+    public var hasPositions: Bool { tee != nil && basket != nil }
+
+    public init(number: Int, par: Int, tee: Coordinates? = nil, basket: Coordinates? = nil) {
         self.number = number
         self.par = par
         self.tee = tee
@@ -18,7 +22,7 @@ public struct Hole: Codable, Equatable, Sendable {
     }
 }
 
-/// A disc golf course. `holeCount` and `par` are derived from `holes`.
+/// A disc golf course. `holeCount`, `par` and `navigationAvailable` are derived from `holes`.
 public struct Course: Codable, Equatable, Sendable {
     public var id: CourseID
     public var name: String
@@ -26,6 +30,8 @@ public struct Course: Codable, Equatable, Sendable {
     public var website: String?
     public var holeCount: Int
     public var par: Int
+    /// Whether every hole has its tee and basket, so navigation leads around the whole course.
+    public var navigationAvailable: Bool
     public var holes: [Hole]
 
     public init(id: CourseID, name: String, location: Location, website: String?, holes: [Hole]) {
@@ -36,6 +42,31 @@ public struct Course: Codable, Equatable, Sendable {
         self.holes = holes.sorted { $0.number < $1.number }
         self.holeCount = holes.count
         self.par = holes.reduce(0) { $0 + $1.par }
+        self.navigationAvailable = !holes.isEmpty && holes.allSatisfy(\.hasPositions)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name, location, website, holeCount, par, navigationAvailable, holes }
+
+    // The derived fields are worked out again, so a course stored before one of them existed reads whole.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(CourseID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            location: try container.decode(Location.self, forKey: .location),
+            website: try container.decodeIfPresent(String.self, forKey: .website), holes: try container.decode([Hole].self, forKey: .holes))
+    }
+}
+
+/// `PATCH /v1/courses/{id}`: absent fields stay as they are.
+public struct UpdateCourseRequest: Codable, Equatable, Sendable {
+    public var name: String?
+    public var location: Location?
+    public var website: String?
+
+    public init(name: String? = nil, location: Location? = nil, website: String? = nil) {
+        self.name = name
+        self.location = location
+        self.website = website
     }
 }
 
@@ -53,13 +84,13 @@ public struct CreateCourseRequest: Codable, Equatable, Sendable {
     }
 }
 
-/// `PUT /v1/courses/{id}/holes/{number}`.
+/// `PUT /v1/courses/{id}/holes/{number}`: without `tee` and `basket` until they are surveyed.
 public struct UpdateHoleRequest: Codable, Equatable, Sendable {
     public var par: Int
-    public var tee: Coordinates
-    public var basket: Coordinates
+    public var tee: Coordinates?
+    public var basket: Coordinates?
 
-    public init(par: Int, tee: Coordinates, basket: Coordinates) {
+    public init(par: Int, tee: Coordinates? = nil, basket: Coordinates? = nil) {
         self.par = par
         self.tee = tee
         self.basket = basket

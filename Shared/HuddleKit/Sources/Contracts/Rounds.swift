@@ -21,14 +21,34 @@ public struct RoundPlayerRequest: Codable, Equatable, Sendable {
     }
 }
 
-/// `POST /v1/rounds`. The starter always plays; `players` lists the others.
+/// `POST /v1/rounds`, on a listed course (`courseId`) or on one that is not in the list (`course`),
+/// one or the other. The starter always plays; `players` lists the others.
 public struct StartRoundRequest: Codable, Equatable, Sendable {
-    public var courseId: CourseID
+    public var courseId: CourseID?
+    /// A course not in the list, played as the starter's own: its name and holes with their pars.
+    public var course: UnlistedCourse?
     public var players: [RoundPlayerRequest]
 
     public init(courseId: CourseID, players: [RoundPlayerRequest] = []) {
         self.courseId = courseId
         self.players = players
+    }
+
+    public init(course: UnlistedCourse, players: [RoundPlayerRequest] = []) {
+        self.course = course
+        self.players = players
+    }
+}
+
+/// A course that is not in Huddle's list, as the players at it describe it.
+public struct UnlistedCourse: Codable, Equatable, Sendable {
+    public var name: String
+    /// Numbered 1…n without gaps, par 2–7.
+    public var holes: [ScorecardHole]
+
+    public init(name: String, holes: [ScorecardHole]) {
+        self.name = name
+        self.holes = holes
     }
 }
 
@@ -101,8 +121,11 @@ public struct ScorecardPlayer: Codable, Equatable, Sendable {
 /// A round's one shared scorecard. `version` grows by one with every change.
 public struct Scorecard: Codable, Equatable, Sendable {
     public var id: RoundID
+    /// The listed course it is played on; on an unlisted course (`courseUnlisted`), an id of the round's own.
     public var courseId: CourseID
     public var courseName: String
+    /// True when the course is not in the list (`StartRoundRequest.course`): `GET /v1/courses/{courseId}` does not know it.
+    public var courseUnlisted: Bool?
     public var status: RoundStatus
     public var version: Int
     /// The hole most recently scored (1 before any score).
@@ -153,10 +176,11 @@ public struct ScoreUpdate: Codable, Equatable, Sendable {
 /// - `card`: the whole card at `version` (on connecting without `afterVersion`);
 /// - `score`: one change, `{version, playerId, hole, strokes}`;
 /// - `finished`: the round was finished at `version`, with the final `card`;
+/// - `playerAdded`: a player joined the round under way at `version` (`playerId`), with the whole `card`;
 /// - `error`: a score sent on the socket was refused (`problem`); nothing changed.
 public struct LiveMessage: Codable, Equatable, Sendable {
     public enum Kind: String, Codable, Sendable, CaseIterable, WireEnum {
-        case card, score, finished, error
+        case card, score, finished, playerAdded, error
     }
 
     public var type: Kind

@@ -15,7 +15,8 @@ extension Scorecard {
                 card.players[player].recount(holes: card.holes)
                 card.currentHole = message.hole ?? card.currentHole
                 card.version = message.version
-            case .finished:
+            case .finished, .playerAdded:
+                // The whole card as the server read it then: a later change it already holds is applied again, the same.
                 if let whole = message.card { card = whole }
             case .error:
                 continue

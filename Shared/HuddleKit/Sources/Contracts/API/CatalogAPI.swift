@@ -84,16 +84,30 @@ public enum CatalogAPI {
         .post, "/v1/courses", owner: .catalog, summary: "Create a disc golf course (administrators)", status: 201,
         problems: [.forbidden], traits: .idempotent)
     public static let courses = Endpoint<Anyone, NoBody, Page<Course>>(
-        .get, "/v1/courses", owner: .catalog, summary: "Courses by name", query: Query.paging)
+        .get, "/v1/courses", owner: .catalog, summary: "Courses by name; q keeps those whose name holds it",
+        query: [courseText] + Query.paging)
+    public static let courseText = Query.text("q", TeamSearch.text, description: "name substring, any case")
     public static let course = Endpoint<Anyone, NoBody, Course>(
         .get, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes")
+    public static let updateCourse = Endpoint<SignedIn, UpdateCourseRequest, Course>(
+        .patch, "/v1/courses/{id}", owner: .catalog, summary: "Rename, move or change a course's website (administrators)",
+        problems: [.forbidden])
+    public static let deleteCourse = Endpoint<SignedIn, NoBody, NoContent>(
+        .delete, "/v1/courses/{id}", owner: .catalog,
+        summary: "Delete a course (administrators); rounds played on it keep their card, holes and pars", problems: [.forbidden])
     public static let saveHole = Endpoint<SignedIn, UpdateHoleRequest, Course>(
-        .put, "/v1/courses/{id}/holes/{number}", owner: .catalog, summary: "Replace a hole, or add the next one (administrators)",
+        .put, "/v1/courses/{id}/holes/{number}", owner: .catalog,
+        summary: "Replace a hole, or add the next one (administrators); tee and basket may wait until surveyed",
+        pathParameters: ["number": .integer(1...Hole.maxNumber)], problems: [.forbidden, .validationFailed])
+    public static let deleteHole = Endpoint<SignedIn, NoBody, Course>(
+        .delete, "/v1/courses/{id}/holes/{number}", owner: .catalog,
+        summary: "Remove a hole (administrators); the holes after it move up one number. A course keeps at least one hole",
         pathParameters: ["number": .integer(1...Hole.maxNumber)], problems: [.forbidden, .validationFailed])
     public static let navigation = Endpoint<Anyone, NoBody, Navigation>(
         .get, "/v1/courses/{id}/navigation", owner: .catalog,
-        summary: "Distance and bearing from where I stand to a hole's tee and basket, and the next tee",
-        query: [Query.place, navigationHole])
+        summary: "Distance and bearing from where I stand to a hole's tee and basket, and the next tee when it is known; "
+            + "409 NO_HOLE_POSITIONS for a hole whose tee or basket is not surveyed",
+        query: [Query.place, navigationHole], problems: [.noHolePositions])
     public static let navigationHole = Query.integer("hole", 1...Hole.maxNumber, fallback: 1, description: "a hole of the course")
     public static let weather = Endpoint<Anyone, NoBody, Weather>(
         .get, "/v1/courses/{id}/weather", owner: .catalog, summary: "Current weather at the course, cached for a few minutes",
@@ -127,7 +141,8 @@ public enum CatalogAPI {
         createTeam.operation, teams.operation, team.operation, updateTeam.operation,
         deleteTeam.operation, members.operation, joinTeam.operation, inviteToTeam.operation, approveTeamRequest.operation,
         declineTeamRequest.operation, removeMember.operation, createCourse.operation, courses.operation, course.operation,
-        saveHole.operation, navigation.operation, weather.operation, createVenue.operation, venues.operation, venue.operation,
+        saveHole.operation, updateCourse.operation, deleteCourse.operation, deleteHole.operation, navigation.operation, weather.operation,
+        createVenue.operation, venues.operation, venue.operation,
         news.operation, bookmarks.operation, article.operation, bookmark.operation, removeBookmark.operation,
         publishNews.operation,
     ]

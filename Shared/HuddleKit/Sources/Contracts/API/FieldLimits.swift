@@ -56,6 +56,15 @@ extension CreateCourseRequest: FieldConstraints {
     }
 }
 
+extension UpdateCourseRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { CreateCourseRequest.constraints }
+}
+
+extension UpdateHoleRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["par": .integer(Hole.parRange)] }
+    public static var note: String? { "tee and basket together, or neither" }
+}
+
 extension UpdateProfileRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] {
         [
@@ -68,6 +77,21 @@ extension UpdateProfileRequest: FieldConstraints {
 extension RoundPlayerRequest: FieldConstraints {
     public static let guestName = TextRule(1...40)
     public static var constraints: [String: JSONSchema] { ["guestName": guestName.schema] }
+}
+
+extension UnlistedCourse: FieldConstraints {
+    public static var constraints: [String: JSONSchema] {
+        ["name": TextRule.catalogName.schema, "holes": JSONSchema().items(1...Hole.maxNumber)]
+    }
+}
+
+extension ScorecardHole: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { ["number": .integer(1...Hole.maxNumber), "par": .integer(Hole.parRange)] }
+}
+
+extension StartRoundRequest: FieldConstraints {
+    public static var constraints: [String: JSONSchema] { [:] }
+    public static var note: String? { "courseId or course, one of the two" }
 }
 
 extension Hole: FieldConstraints {

@@ -74,8 +74,14 @@ public enum GamesAPI {
     public static let startRound = Endpoint<SignedIn, StartRoundRequest, Scorecard>(
         .post, "/v1/rounds", owner: .games,
         summary: "Start a disc golf round on a course: holes and pars are copied, every hole starts unplayed (strokes null: "
-            + "an app that shows par must write it); you play, with the listed players and guests",
+            + "an app that shows par must write it); you play, with the listed players and guests. A course not in the list is "
+            + "given whole (course: {name, holes}) instead of courseId, and played as your own (courseUnlisted)",
         status: 201, problems: [.dependencyUnavailable], traits: .idempotent)
+    public static let addRoundPlayer = Endpoint<SignedIn, RoundPlayerRequest, Scorecard>(
+        .post, "/v1/rounds/{id}/players", owner: .games,
+        summary: "Add a registered player (userId) or a guest (guestName) to a round under way (any of its players); their holes "
+            + "start unplayed, and every device on the live card gets a playerAdded frame",
+        problems: [.roundFinished, .dependencyUnavailable])
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
         .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
         query: [Query.mineScope, roundStatus] + Query.paging)
@@ -122,7 +128,8 @@ public enum GamesAPI {
         remind.operation,
         roster.operation,
         setStatus.operation, rsvp.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
-        inviteToGame.operation, askForSubstitutes.operation, startRound.operation, myRounds.operation, round.operation,
+        inviteToGame.operation, askForSubstitutes.operation, startRound.operation, addRoundPlayer.operation, myRounds.operation,
+        round.operation,
         score.operation, finishRound.operation, liveRound.operation, stats.operation, matches.operation, match.operation,
         liveMatch.operation,
     ]

@@ -60,6 +60,7 @@ extension ProblemCode {
     public static let managerCannotLeave = ProblemCode(409, "MANAGER_CANNOT_LEAVE")
     public static let sportMismatch = ProblemCode(422, "SPORT_MISMATCH")
     public static let weatherUnavailable = ProblemCode(503, "WEATHER_UNAVAILABLE")
+    public static let noHolePositions = ProblemCode(409, "NO_HOLE_POSITIONS")
 
     // Games.
     public static let gameCancelled = ProblemCode(409, "GAME_CANCELLED")
