@@ -25,6 +25,31 @@ enum APIFootball {
         enum Keys: String, CodingKey { case get, parameters, errors, results, paging, response }
     }
 
+    /// One item of `/predictions`: the chances as "45%" strings, with the advice and teams beside them.
+    struct Prediction: Encodable {
+        struct Predictions: Encodable {
+            struct Percent: Encodable {
+                let home: String
+                let draw: String
+                let away: String
+            }
+            let winner: Team?
+            let win_or_draw: Bool
+            let advice: String
+            let percent: Percent
+        }
+        struct Team: Encodable {
+            let id: Int
+            let name: String
+        }
+        struct Teams: Encodable {
+            let home: Team
+            let away: Team
+        }
+        let predictions: Predictions
+        let teams: Teams
+    }
+
     struct Fixture: Encodable {
         struct Details: Encodable {
             let id: Int
@@ -248,6 +273,26 @@ extension FootballFixture {
             time: .init(elapsed: event.elapsed, extra: nil), team: .init(id: Self.teamID(team), name: team),
             player: .init(id: Self.teamID(event.player), name: event.player), assist: .init(id: nil, name: nil), type: event.type,
             detail: event.detail, comments: nil)
+    }
+
+    /// As `/predictions?fixture=` answers: the chances a test set, or the odds' implied chances
+    /// (1 / price, shared out to 100); nil with neither.
+    var wirePrediction: APIFootball.Prediction? {
+        var chances = prediction
+        if chances == nil, let odds, let home = Double(odds.home), let draw = Double(odds.draw), let away = Double(odds.away) {
+            let implied = [1 / home, 1 / draw, 1 / away], total = implied.reduce(0, +)
+            let shares = implied.map { Int(($0 / total * 100).rounded()) }
+            chances = (shares[0], shares[1], 100 - shares[0] - shares[1])
+        }
+        guard let chances else { return nil }
+        let homeTeam = APIFootball.Prediction.Team(id: Self.teamID(home), name: home)
+        let awayTeam = APIFootball.Prediction.Team(id: Self.teamID(away), name: away)
+        let favourite = chances.home >= chances.away ? homeTeam : awayTeam
+        return .init(
+            predictions: .init(
+                winner: favourite, win_or_draw: true, advice: "Double chance : \(favourite.name) or draw",
+                percent: .init(home: "\(chances.home)%", draw: "\(chances.draw)%", away: "\(chances.away)%")),
+            teams: .init(home: homeTeam, away: awayTeam))
     }
 
     /// "Match Winner" from one bookmaker, as `/odds?fixture=` answers; nil without odds.

@@ -37,6 +37,10 @@ public struct FootballControlClient: Sendable {
         _ = try await send(.PUT, "/test/football/fixtures/\(fixture)/odds", odds)
     }
 
+    public func setPrediction(_ fixture: Int, _ prediction: FootballControl.Prediction) async throws {
+        _ = try await send(.PUT, "/test/football/fixtures/\(fixture)/prediction", prediction)
+    }
+
     public func setOutage(_ down: Bool) async throws {
         _ = try await send(.POST, "/test/football/outage", FootballControl.Outage(down: down))
     }

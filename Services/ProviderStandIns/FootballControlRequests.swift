@@ -20,10 +20,14 @@ public enum FootballControl {
         public let kickoff: Date
         public let league: League?
         public let odds: Odds?
+        public let prediction: Prediction?
 
-        private enum Keys: String, CodingKey { case home, away, kickoff, league, odds }
+        private enum Keys: String, CodingKey { case home, away, kickoff, league, odds, prediction }
 
-        public init(home: String, away: String, kickoff: Date, league: League? = nil, odds: Odds? = nil) {
+        public init(
+            home: String, away: String, kickoff: Date, league: League? = nil, odds: Odds? = nil, prediction: Prediction? = nil
+        ) {
+            self.prediction = prediction
             self.home = home
             self.away = away
             self.kickoff = kickoff
@@ -42,6 +46,7 @@ public enum FootballControl {
             self.kickoff = kickoff
             league = try container.decodeIfPresent(League.self, forKey: .league)
             odds = try container.decodeIfPresent(Odds.self, forKey: .odds)
+            prediction = try container.decodeIfPresent(Prediction.self, forKey: .prediction)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -51,6 +56,7 @@ public enum FootballControl {
             try container.encode(ISO8601DateFormatter().string(from: kickoff), forKey: .kickoff)
             try container.encodeIfPresent(league, forKey: .league)
             try container.encodeIfPresent(odds, forKey: .odds)
+            try container.encodeIfPresent(prediction, forKey: .prediction)
         }
     }
 
@@ -61,6 +67,19 @@ public enum FootballControl {
         public let away: String
 
         public init(home: String, draw: String, away: String) {
+            self.home = home
+            self.draw = draw
+            self.away = away
+        }
+    }
+
+    /// `PUT /test/football/fixtures/{id}/prediction`: the chances of each result, in percent.
+    public struct Prediction: Codable, Sendable {
+        public let home: Int
+        public let draw: Int
+        public let away: Int
+
+        public init(home: Int, draw: Int, away: Int) {
             self.home = home
             self.draw = draw
             self.away = away

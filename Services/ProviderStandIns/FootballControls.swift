@@ -43,6 +43,13 @@ struct FootballControls: Sendable {
             }
             return try await apply(context) { $0.odds = (odds.home, odds.draw, odds.away) }
         }
+        fixtures.put(":id/prediction") { request, context in
+            let chances = try await request.decode(as: FootballControl.Prediction.self, context: context)
+            guard [chances.home, chances.draw, chances.away].allSatisfy({ (0...100).contains($0) }) else {
+                throw HTTPError(.badRequest, message: "chances are percentages, 0 to 100")
+            }
+            return try await apply(context) { $0.prediction = (chances.home, chances.draw, chances.away) }
+        }
     }
 
     /// Changes the fixture named by the path and answers it as the provider's `ids=` call would.

@@ -119,6 +119,8 @@ struct FootballFixture: Sendable {
     var events: [Event] = []
     /// Decimal strings, as the provider sends them.
     var odds: (home: String, draw: String, away: String)?
+    /// Percentages a test set; without them, the odds' implied chances are the prediction.
+    var prediction: (home: Int, draw: Int, away: Int)?
     /// When the lineups are announced: an hour before kickoff.
     var lineupsFrom: Date
 
@@ -129,6 +131,7 @@ struct FootballFixture: Sendable {
         away = request.away
         kickoff = request.kickoff
         odds = request.odds.map { ($0.home, $0.draw, $0.away) }
+        prediction = request.prediction.map { ($0.home, $0.draw, $0.away) }
         lineupsFrom = request.kickoff.addingTimeInterval(-3600)
     }
 

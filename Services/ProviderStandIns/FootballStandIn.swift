@@ -7,13 +7,15 @@ import NIOConcurrencyHelpers
 /// API-Football v3, as the stand-in answers it:
 ///
 /// - `GET /fixtures?date=YYYY-MM-DD`, `?live=all`, `?ids=1-2-3` (at most 20; with events, lineups and
-///   statistics), `GET /odds?fixture=` (market "Match Winner"). Header `x-apisports-key` must be the
+///   statistics), `GET /odds?fixture=` (market "Match Winner"), `GET /predictions?fixture=` (the chances
+///   a test set, or else the odds' implied ones). Header `x-apisports-key` must be the
 ///   configured key; a missing or wrong one gets the provider's `200` with `errors.token`. Every answer
 ///   carries the provider's rate-limit headers; more than the per-minute allowance gets 429.
-/// - Test controls: `POST /test/football/fixtures {home, away, kickoff, league?, odds?}` → `{id}`;
+/// - Test controls: `POST /test/football/fixtures {home, away, kickoff, league?, odds?, prediction?}` → `{id}`;
 ///   `POST /test/football/fixtures/{id}/status {status, elapsed?}`;
 ///   `POST /test/football/fixtures/{id}/events {type, detail, team: home|away, player, elapsed}`;
-///   `PUT /test/football/fixtures/{id}/odds {home, draw, away}`; `GET /test/football/requests`, the
+///   `PUT /test/football/fixtures/{id}/odds {home, draw, away}`; `PUT /test/football/fixtures/{id}/prediction
+///   {home, draw, away}` (percent); `GET /test/football/requests`, the
 ///   calls answered and who made them.
 struct FootballStandIn: Sendable {
     let feed = FootballFeed()
@@ -55,6 +57,12 @@ struct FootballStandIn: Sendable {
             try await answer(request, "odds") { query -> Outcome<APIFootball.Odds> in
                 guard let id = query["fixture"].flatMap(Int.init) else { return .refused(["fixture": "The Fixture field is required."]) }
                 return .items((await feed.fixture(id)?.wireOdds).map { [$0] } ?? [])
+            }
+        }
+        router.get("predictions") { request, _ in
+            try await answer(request, "predictions") { query -> Outcome<APIFootball.Prediction> in
+                guard let id = query["fixture"].flatMap(Int.init) else { return .refused(["fixture": "The Fixture field is required."]) }
+                return .items((await feed.fixture(id)?.wirePrediction).map { [$0] } ?? [])
             }
         }
         FootballControls(feed: feed, requests: requests).add(to: router)

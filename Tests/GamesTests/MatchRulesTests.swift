@@ -107,6 +107,27 @@ struct MatchRulesTests {
             MatchRules.listTag([(a, 1)]) == MatchRules.listTag([(a, 1)])
                 && MatchRules.matchTag(a, version: 1) != MatchRules.matchTag(a, version: 2))
     }
+
+    @Test("a prediction is a version of its own, kept by later reports; one asked is not asked again until the recheck")
+    func predictions() throws {
+        let report = Self.report()
+        let listed = try #require(MatchRules.applying(report, to: nil, at: Self.kickoff.addingTimeInterval(-7200)))
+        let chances = Match.Prediction(home: 50, draw: 30, away: 20)
+        let predicted = try #require(MatchRules.predicted(listed, chances, at: Self.kickoff.addingTimeInterval(-3600)))
+        #expect(predicted.version == listed.version + 1 && predicted.prediction == chances)
+        #expect(MatchRules.predicted(predicted, chances, at: Self.kickoff) == nil)
+        #expect(MatchRules.applying(Self.report(status: .firstHalf), to: predicted, at: Self.kickoff)?.prediction == chances)
+
+        let now = Self.kickoff.addingTimeInterval(-3600)
+        func awaits(_ status: MatchStatus, kickoff: Date = Self.kickoff, askedAt: Date? = nil) -> Bool {
+            MatchRules.awaitsPrediction(status: status, kickoff: kickoff, askedAt: askedAt, now: now, ahead: 86_400, recheck: 43_200)
+        }
+        #expect(awaits(.notStarted))
+        #expect(!awaits(.firstHalf))
+        #expect(!awaits(.notStarted, kickoff: now.addingTimeInterval(2 * 86_400)))
+        #expect(!awaits(.notStarted, askedAt: now.addingTimeInterval(-3600)))
+        #expect(awaits(.notStarted, askedAt: now.addingTimeInterval(-43_200)))
+    }
 }
 
 @Suite("Poll schedule")
@@ -179,4 +200,5 @@ struct CalendarDayTests {
         }
         #expect(try #require(CalendarDay("2026-12-31")).next.description == "2027-01-01")
     }
+
 }

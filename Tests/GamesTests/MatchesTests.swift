@@ -184,6 +184,39 @@ struct MatchesTests {
         }
     }
 
+    @Test(
+        "A match carries the provider's prediction as a version of its own, the chances a test set or the odds' implied ones; a fixture without one is asked once, not every tick",
+        arguments: TestStore.all)
+    func predictions(store: TestStore) async throws {
+        try await MatchesHarness.with(store: store) { h in
+            // Given with the fixture, so the poller never finds it without one.
+            let chances = FootballControl.Prediction(home: 45, draw: 30, away: 25)
+            let setID = try await h.feed.schedule(
+                .init(home: "Levadia", away: "Flora", kickoff: Date().addingTimeInterval(600), prediction: chances))
+            let set = (fixture: setID, match: MatchRules.id(ofFixture: setID))
+            let priced = try await h.feed.schedule(
+                .init(
+                    home: "Kalju", away: "Paide", kickoff: Date().addingTimeInterval(3 * 3600),
+                    odds: .init(home: "2.00", draw: "4.00", away: "4.00")))
+            let none = try await h.fixture("Tammeka", "Trans", kickoff: Date().addingTimeInterval(4 * 3600))
+            let predicted = try #require(try await h.waitFor(set.match) { $0.prediction != nil })
+            #expect(predicted.prediction == chances.asMatchPrediction)
+            let implied = try #require(try await h.waitFor(MatchRules.id(ofFixture: priced)) { $0.prediction != nil })
+            #expect(implied.prediction == Match.Prediction(home: 50, draw: 25, away: 25))
+            // A later report of the fixture keeps the prediction.
+            try await h.status(set.fixture, "1H", elapsed: 1)
+            #expect(try await h.waitFor(set.match, \.status, .firstHalf)?.prediction == predicted.prediction)
+            #expect(try await h.match(none.match)?.prediction == nil)
+            // A prediction changed later is taken at the next ask (twelve hours on), not before.
+            try await h.feed.setPrediction(set.fixture, .init(home: 40, draw: 30, away: 30))
+            func asked() async throws -> Int { try await h.feed.requests().filter { $0.resource == "predictions" }.count }
+            #expect(try await eventually { try await asked() == 3 })
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await asked() == 3)
+            #expect(try await h.match(set.match)?.prediction == chances.asMatchPrediction)
+        }
+    }
+
     @Test("A phone that reconnects with afterVersion gets each version after it, then live ones", arguments: TestStore.all)
     func resume(store: TestStore) async throws {
         try await MatchesHarness.with(store: store) { h in
@@ -272,4 +305,8 @@ struct MatchesTests {
 /// Waits until the recorded event types satisfy `condition`.
 func eventuallyHeard(_ subscriber: RecordingSubscriber, _ condition: @escaping ([String]) -> Bool) async throws -> Bool {
     try await eventually { condition(subscriber.events.map(\.type)) }
+}
+
+extension FootballControl.Prediction {
+    var asMatchPrediction: Match.Prediction { Match.Prediction(home: home, draw: draw, away: away) }
 }

@@ -131,5 +131,9 @@ enum GamesMigrations {
         Migration(version: 19, name: "rounds on unlisted courses") { kind in
             ["ALTER TABLE rounds ADD COLUMN course_unlisted \(kind.boolean) NOT NULL DEFAULT FALSE"]
         },
+        // When the provider was last asked for each match's prediction (`Match.prediction`).
+        Migration(version: 20, name: "match predictions asked") { kind in
+            ["ALTER TABLE matches ADD COLUMN prediction_asked_at \(kind.timestamp)"]
+        },
     ]
 }

@@ -23,16 +23,37 @@ enum MatchRules {
     /// (a day listing) keeps those already known; a report that differs in anything, a correction
     /// included, is a new version.
     static func applying(_ report: ReportedMatch, to current: Match?, at now: Date) -> Match? {
-        let next = Match(
+        var next = Match(
             id: id(ofFixture: report.fixtureID), league: report.league, kickoff: report.kickoff, status: report.status,
             minute: report.minute, home: report.home, away: report.away, score: report.score, halftime: report.halftime,
             fulltime: report.fulltime, events: report.events ?? current?.events ?? [], lineups: report.lineups ?? current?.lineups,
             statistics: report.statistics ?? current?.statistics, version: (current?.version ?? 0) + 1, updatedAt: now)
+        // The prediction comes from another call (`predicted`) and stays until it changes.
+        next.prediction = current?.prediction
         guard let current else { return next }
         var unchanged = next
         unchanged.version = current.version
         unchanged.updatedAt = current.updatedAt
         return unchanged == current ? nil : next
+    }
+
+    /// The next version of `match` with the provider's prediction, or nil when it says the same.
+    static func predicted(_ match: Match, _ prediction: Match.Prediction, at now: Date) -> Match? {
+        guard match.prediction != prediction else { return nil }
+        var next = match
+        next.prediction = prediction
+        next.version += 1
+        next.updatedAt = now
+        return next
+    }
+
+    /// Whether the poller asks the provider's prediction of a match: before kickoff, within `ahead`
+    /// of it, and not asked since `recheck` ago (a prediction moves little; a fixture may have none).
+    static func awaitsPrediction(
+        status: MatchStatus, kickoff: Date, askedAt: Date?, now: Date, ahead: TimeInterval, recheck: TimeInterval
+    ) -> Bool {
+        guard MatchStatus.beforeKickoff.contains(status), kickoff > now, kickoff.timeIntervalSince(now) <= ahead else { return false }
+        return askedAt.map { now.timeIntervalSince($0) >= recheck } ?? true
     }
 
     /// The next version of a match in play the provider last reported at `lastReported`, marked

@@ -101,6 +101,30 @@ struct Matches: Sendable {
         try await database.read { sql in try await store.changes(of: id, after: version, on: sql) }
     }
 
+    /// Fixtures whose prediction the poller should ask for now (`MatchRules.awaitsPrediction`), soonest first.
+    func awaitingPrediction(at now: Date, ahead: TimeInterval, recheck: TimeInterval, limit: Int) async throws -> [Int] {
+        try await database.read { sql in try await store.predictionCandidates(kickoff: now..<now.addingTimeInterval(ahead), on: sql) }
+            .filter {
+                MatchRules.awaitsPrediction(
+                    status: $0.status, kickoff: $0.kickoff, askedAt: $0.askedAt, now: now, ahead: ahead, recheck: recheck)
+            }
+            .prefix(limit).map(\.fixtureID)
+    }
+
+    /// Records that the provider was asked, and a prediction it gave as a new version of the match
+    /// (announced to its followers like any change; no event: nothing else acts on it).
+    func predict(fixture: Int, _ prediction: Match.Prediction?, at now: Date) async throws {
+        let id = MatchRules.id(ofFixture: fixture)
+        try await database.transaction { sql in
+            try await store.predictionAsked(fixtureID: fixture, at: now, on: sql)
+            guard let prediction, let current = try await store.lock(id, on: sql),
+                let next = MatchRules.predicted(current, prediction, at: now)
+            else { return }
+            try await store.save(next, fixtureID: fixture, isNew: false, on: sql)
+            try await database.notify(channel: ChangeChannel.matches, payload: ChangeChannel.payload(id, version: next.version), on: sql)
+        }
+    }
+
     /// Fixtures the poller asks about on every live tick (`MatchRules.isFollowedLive`).
     func followedLive(at now: Date, lead: TimeInterval) async throws -> [Int] {
         try await database.read { sql in try await store.schedule(since: now.addingTimeInterval(-6 * 3600), on: sql) }

@@ -37,6 +37,37 @@ struct APIFootballClient: Sendable {
         return Answer(matches: matches, remaining: remaining)
     }
 
+    /// The provider's prediction of a fixture's result (`GET /predictions?fixture=`), with the calls
+    /// left; nil when it has none.
+    func prediction(ofFixture fixture: Int) async throws -> (prediction: Match.Prediction?, remaining: Int?) {
+        let (items, remaining) = try await transport.get("predictions", ["fixture": String(fixture)], as: PredictionItem.self)
+        return (items.lazy.compactMap(\.percentages).first, remaining)
+    }
+
+    /// One item of `/predictions`, the fields read here: `predictions.percent` as "45%" strings.
+    struct PredictionItem: Decodable {
+        struct Predictions: Decodable {
+            struct Percent: Decodable {
+                let home: String?
+                let draw: String?
+                let away: String?
+            }
+            let percent: Percent?
+        }
+        let predictions: Predictions?
+
+        var percentages: Match.Prediction? {
+            func value(_ text: String?) -> Int? {
+                text.flatMap { Int($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "%", with: "")) }
+                    .flatMap { (0...100).contains($0) ? $0 : nil }
+            }
+            guard let percent = predictions?.percent, let home = value(percent.home), let draw = value(percent.draw),
+                let away = value(percent.away)
+            else { return nil }
+            return Match.Prediction(home: home, draw: draw, away: away)
+        }
+    }
+
     private func get(_ query: [String: String]) async throws -> Answer {
         let (items, remaining) = try await transport.get("fixtures", query, as: APIFootballAnswer.Item.self)
         return Answer(matches: items.compactMap(\.report), remaining: remaining)

@@ -26,6 +26,10 @@ protocol MatchStore: Sendable {
     func unreported(since cutoff: Date, on sql: any SQLDatabase) async throws -> [(match: Match, reportedAt: Date)]
     /// Fixture ids with their status and kickoff, for matches kicking off from `since` on or in play.
     func schedule(since: Date, on sql: any SQLDatabase) async throws -> [(fixtureID: Int, status: MatchStatus, kickoff: Date)]
+    /// Matches kicking off in `kickoff`, soonest first, with when their prediction was last asked for.
+    func predictionCandidates(kickoff: Range<Date>, on sql: any SQLDatabase) async throws
+        -> [(fixtureID: Int, status: MatchStatus, kickoff: Date, askedAt: Date?)]
+    func predictionAsked(fixtureID: Int, at: Date, on sql: any SQLDatabase) async throws
 }
 
 /// Which matches a list shows: kicking off within `kickoff` (nil: any day), only in play when
@@ -117,6 +121,24 @@ struct SQLMatchStore: MatchStore {
                     try row.decode(column: "kickoff", as: Date.self)
                 )
             }
+    }
+
+    func predictionCandidates(kickoff: Range<Date>, on sql: any SQLDatabase) async throws
+        -> [(fixtureID: Int, status: MatchStatus, kickoff: Date, askedAt: Date?)]
+    {
+        try await sql.select().columns("fixture_id", "status", "kickoff", "prediction_asked_at").from("matches")
+            .where("kickoff", .greaterThanOrEqual, SQLBind(kickoff.lowerBound)).where("kickoff", .lessThan, SQLBind(kickoff.upperBound))
+            .orderBy("kickoff").orderBy("id").all()
+            .map { row in
+                (
+                    try row.decode(column: "fixture_id", as: Int.self), try row.enumValue("status"),
+                    try row.decode(column: "kickoff", as: Date.self), try row.decode(column: "prediction_asked_at", as: Date?.self)
+                )
+            }
+    }
+
+    func predictionAsked(fixtureID: Int, at: Date, on sql: any SQLDatabase) async throws {
+        try await sql.update("matches").set("prediction_asked_at", to: SQLBind(at)).where("fixture_id", .equal, SQLBind(fixtureID)).run()
     }
 
     private func select(_ columns: [String], _ listing: MatchListing, on sql: any SQLDatabase) -> SQLSelectBuilder {

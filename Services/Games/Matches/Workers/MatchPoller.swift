@@ -21,6 +21,11 @@ struct MatchPoller: Service {
         var silentAfter: Duration
         /// How long before kickoff a fixture is asked for on every tick (lineups come about an hour before).
         var lead: TimeInterval = 3600
+        /// Predictions are asked for fixtures kicking off within this, again after `predictionRecheck`,
+        /// a few a tick so the allowance stays with live play.
+        var predictionAhead: TimeInterval = 2 * 86_400
+        var predictionRecheck: TimeInterval = 12 * 3600
+        var predictionsPerTick = 3
     }
 
     let settings: Settings
@@ -79,6 +84,13 @@ struct MatchPoller: Service {
                 let answer = try await client.fixtures(ids: live)
                 schedule.answered(remaining: answer.remaining, at: time)
                 try await matches.ingest(followed(answer.matches), at: now())
+            }
+            let predicting = try await matches.awaitingPrediction(
+                at: time, ahead: settings.predictionAhead, recheck: settings.predictionRecheck, limit: settings.predictionsPerTick)
+            for fixture in predicting where schedule.mayCall(at: time) {
+                let answer = try await client.prediction(ofFixture: fixture)
+                schedule.answered(remaining: answer.remaining, at: time)
+                try await matches.predict(fixture: fixture, answer.prediction, at: now())
             }
         } catch APIFootballClient.Failure.rateLimited(let seconds) {
             logger.warning("football provider: rate limited, next call in \(seconds) s")

@@ -138,6 +138,20 @@ public struct Match: Codable, Equatable, Sendable {
     /// last report. Cleared by the next report. Unless one comes within betting's window for a
     /// postponed match (48 hours by default), its open legs are void.
     public var silentSince: Date?
+    /// The provider's prediction of the result, in percent; nil while it has none.
+    public var prediction: Prediction?
+
+    /// The chances of each result the provider gives before kickoff, in percent.
+    public struct Prediction: Codable, Equatable, Sendable {
+        public var home: Int
+        public var draw: Int
+        public var away: Int
+        public init(home: Int, draw: Int, away: Int) {
+            self.home = home
+            self.draw = draw
+            self.away = away
+        }
+    }
 
     public init(
         id: MatchID, league: League, kickoff: Date, status: MatchStatus, minute: Int?, home: Team, away: Team, score: Score,
