@@ -34,9 +34,14 @@ enum APIFootball {
                 let away: String
             }
             let winner: Team?
-            let win_or_draw: Bool
+            let winOrDraw: Bool
             let advice: String
             let percent: Percent
+
+            private enum CodingKeys: String, CodingKey {
+                case winner, advice, percent
+                case winOrDraw = "win_or_draw"
+            }
         }
         struct Team: Encodable {
             let id: Int
@@ -290,7 +295,7 @@ extension FootballFixture {
         let favourite = chances.home >= chances.away ? homeTeam : awayTeam
         return .init(
             predictions: .init(
-                winner: favourite, win_or_draw: true, advice: "Double chance : \(favourite.name) or draw",
+                winner: favourite, winOrDraw: true, advice: "Double chance : \(favourite.name) or draw",
                 percent: .init(home: "\(chances.home)%", draw: "\(chances.draw)%", away: "\(chances.away)%")),
             teams: .init(home: homeTeam, away: awayTeam))
     }
