@@ -25,7 +25,7 @@ extension ModuleBuilder {
 /// `auth.events.subscribers`.
 public func buildCatalogService(reader: ConfigReader, dependencies: ServiceDependencies) async throws -> some Service {
     var service = try await ServiceSkeleton(.catalog, reader: reader, dependencies: dependencies, migrations: CatalogMigrations.all)
-    let settings = CatalogSettings(reader: reader)
+    let settings = try CatalogSettings(reader: reader)
     let database = service.database
     let now = dependencies.effects.now
     let gatekeeper = Gatekeeper(gates: try EntitlementGates(reader: reader), now: now)

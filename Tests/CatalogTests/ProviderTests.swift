@@ -1,3 +1,4 @@
+import Configuration
 import Contracts
 import Foundation
 import Hummingbird
@@ -6,6 +7,8 @@ import NIOConcurrencyHelpers
 import ServiceHTTP
 import ServiceKitTesting
 import Testing
+
+@testable import CatalogService
 
 /// A weather and news provider served by the test itself, counting the calls it gets.
 struct FakeProviders {
@@ -19,6 +22,13 @@ struct FakeProviders {
           {"source":{"name":"Postimees"},"title":"Flora signs a striker","description":null,
            "url":"https://news.example/flora","urlToImage":null,"publishedAt":"2026-11-22T08:00:00Z"},
           {"source":{"name":"Spam"},"title":"[Removed]","description":"","url":"https://removed.com","publishedAt":"2026-11-22T08:00:00Z"}
+        ]}
+        """#
+
+    static let italianFeed = #"""
+        {"status":"ok","totalResults":1,"articles":[
+          {"source":{"name":"La Gazzetta dello Sport"},"title":"Il Milan vince il derby","description":"Decide un gol nel finale.",
+           "url":"https://news.example/it/derby","urlToImage":null,"publishedAt":"2026-11-22T09:00:00Z"}
         ]}
         """#
 
@@ -44,6 +54,12 @@ struct FakeProviders {
             calls.withLockedValue { $0["news", default: 0] += 1 }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: feed)))
         }
+        router.get("/news/it") { _, _ in
+            calls.withLockedValue { $0["news/it", default: 0] += 1 }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: italianFeed)))
+        }
+        router.get("/news/down") { _, _ in Response(status: .serviceUnavailable) }
         return try await withServerOnPort0({ onListening in
             Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -106,6 +122,34 @@ struct ProviderTests {
                 #expect(news.items.allSatisfy { $0.sport == .soccer })
             }
         }
+    }
+
+    @Test("Several feeds are polled, each article marked with its feed's country and language; one feed down leaves the others")
+    func newsForACountry() async throws {
+        try await FakeProviders.with { providers in
+            let feeds = "it:it=\(providers.url)/news/it, ee:et:soccer=\(providers.url)/news, it:en=\(providers.url)/news/down"
+            try await CatalogHarness.with(config: ["catalog.news.feeds": feeds, "catalog.news.poll.ms": "50"]) { h in
+                func titles(_ query: QueryItems = QueryItems()) async throws -> [String] {
+                    try await h.catalog.call(CatalogAPI.news, query: query).decode(Page<NewsArticle>.self).items.map(\.title)
+                }
+                #expect(try await eventually { try await titles().count == 3 })
+                #expect(try await titles(CatalogAPI.newsCountry("it") + CatalogAPI.newsLanguage("it")) == ["Il Milan vince il derby"])
+                #expect(try await titles(CatalogAPI.newsCountry("EE")) == ["Flora signs a striker", "Levadia wins the derby"])
+                #expect(try await titles(CatalogAPI.newsLanguage("en")).isEmpty)
+                let italian = try await h.catalog.call(CatalogAPI.news, query: CatalogAPI.newsCountry("it")).decode(Page<NewsArticle>.self)
+                #expect(italian.items.first?.country == "it" && italian.items.first?.language == "it")
+                let bad = try await h.catalog.call(CatalogAPI.news, rawQuery: "country=ita")
+                #expect(bad.status == 422 && bad.problem?.errors?.map(\.field) == ["country"])
+            }
+        }
+    }
+
+    @Test("A news feed entry that is not country:language[:sport]=url stops catalog from starting, naming the key")
+    func badFeedEntry() throws {
+        let reader = ConfigReader(provider: EnvironmentVariablesProvider.settings(["catalog.news.feeds": "italy=https://feed.example"]))
+        #expect(throws: MissingConfiguration.self) { try CatalogSettings(reader: reader) }
+        #expect(NewsPoller.Feed("it:it:cricket=https://feed.example/it")?.sport == .cricket)
+        #expect(NewsPoller.Feed("it:it=ftp://feed.example") == nil)
     }
 
     @Test(

@@ -17,8 +17,10 @@ struct NewsController: Controller {
 
     /// `GET /v1/news`
     @Sendable func listNews(_ request: Request, _ context: HuddleRequestContext) async throws -> Page<NewsArticle> {
-        try await news.list(
-            sport: try request.query(Query.sport), page: try PageRequest(request), viewer: context.identity?.userID)
+        let filter = NewsFilter(
+            sport: try request.query(Query.sport), country: try request.query(CatalogAPI.newsCountry),
+            language: try request.query(CatalogAPI.newsLanguage))
+        return try await news.list(filter, page: try PageRequest(request), viewer: context.identity?.userID)
     }
 
     /// `GET /v1/news/bookmarks`

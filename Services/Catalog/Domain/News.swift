@@ -36,7 +36,8 @@ struct News: Sendable {
                 let record = NewsArticle(
                     id: ArticleID(), title: article.title.trimmingBlanks, summary: article.summary.trimmingBlanks, url: article.url,
                     imageUrl: article.imageUrl, source: article.source.trimmingBlanks, sport: article.sport,
-                    publishedAt: article.publishedAt)
+                    publishedAt: article.publishedAt, country: article.country.flatMap(NewsArticle.country(_:)),
+                    language: article.language.flatMap(NewsArticle.language(_:)))
                 if try await store.insertIfNew(record, on: sql) { inserted += 1 }
             }
             return inserted
@@ -44,10 +45,10 @@ struct News: Sendable {
         return NewsIngestResult(inserted: inserted, duplicates: request.articles.count - inserted)
     }
 
-    func list(sport: Sport?, page: PageRequest, viewer: UserID?) async throws -> Page<NewsArticle> {
+    func list(_ filter: NewsFilter, page: PageRequest, viewer: UserID?) async throws -> Page<NewsArticle> {
         let before = try TimeCursor(page)
         let rows = try await database.read { sql in
-            try await markBookmarks(try await store.articles(sport: sport, before: before, limit: page.limit + 1, on: sql), viewer, sql)
+            try await markBookmarks(try await store.articles(filter, before: before, limit: page.limit + 1, on: sql), viewer, sql)
         }
         return page.page(rows) { TimeCursor(time: $0.publishedAt, id: $0.id).encoded }
     }

@@ -128,5 +128,12 @@ enum CatalogMigrations {
                 ]
             }
         },
+        // Which country an article is for and its language (`GET /v1/news?country=&language=`).
+        Migration(version: 16, name: "news for a country") { _ in
+            [
+                "ALTER TABLE news_articles ADD COLUMN country TEXT", "ALTER TABLE news_articles ADD COLUMN language TEXT",
+                "CREATE INDEX news_by_country ON news_articles (country, language, published_at)",
+            ]
+        },
     ]
 }

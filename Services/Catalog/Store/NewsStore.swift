@@ -9,7 +9,7 @@ protocol NewsStore: Sendable {
     func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool
     func article(_ id: ArticleID, on sql: any SQLDatabase) async throws -> NewsArticle?
     /// Newest first; `before` is the position of the last article of the previous page.
-    func articles(sport: Sport?, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle]
+    func articles(_ filter: NewsFilter, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle]
     /// Idempotent.
     func bookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
     func removeBookmark(_ article: ArticleID, for user: UserID, on sql: any SQLDatabase) async throws
@@ -19,18 +19,25 @@ protocol NewsStore: Sendable {
     func bookmarks(of user: UserID, before: Int64?, limit: Int, on sql: any SQLDatabase) async throws -> [(NewsArticle, Int64)]
 }
 
+/// Which articles a news list shows: of a sport, for a country, in a language (each when set).
+struct NewsFilter: Sendable, Equatable {
+    var sport: Sport?
+    var country: String?
+    var language: String?
+}
+
 struct SQLNewsStore: NewsStore {
     /// The module's clock, which stamps the rows this store writes.
     let now: @Sendable () -> Date
 
-    static let columns = ["id", "title", "summary", "url", "image_url", "source", "sport", "published_at"]
+    static let columns = ["id", "title", "summary", "url", "image_url", "source", "sport", "published_at", "country", "language"]
 
     func insertIfNew(_ article: NewsArticle, on sql: any SQLDatabase) async throws -> Bool {
         let inserted = try await sql.insert(into: "news_articles").columns(Self.columns + ["ingested_at"])
             .values(
                 SQLBind(article.id.description), SQLBind(article.title), SQLBind(article.summary), SQLBind(article.url),
                 SQLBind(article.imageUrl), SQLBind(article.source), SQLBind(article.sport.rawValue), SQLBind(article.publishedAt),
-                SQLBind(now())
+                SQLBind(article.country), SQLBind(article.language), SQLBind(now())
             )
             .ignoringConflicts(with: ["url"]).returning("id").all()
         return !inserted.isEmpty
@@ -40,9 +47,11 @@ struct SQLNewsStore: NewsStore {
         try await select(on: sql).where("id", .equal, SQLBind(id.description)).first().map(Self.decode)
     }
 
-    func articles(sport: Sport?, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle] {
+    func articles(_ filter: NewsFilter, before: TimeCursor?, limit: Int, on sql: any SQLDatabase) async throws -> [NewsArticle] {
         var query = select(on: sql)
-        if let sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
+        if let sport = filter.sport { query = query.where("sport", .equal, SQLBind(sport.rawValue)) }
+        if let country = filter.country { query = query.where("country", .equal, SQLBind(country)) }
+        if let language = filter.language { query = query.where("language", .equal, SQLBind(language)) }
         if let before {
             query = query.where(before.continuation(time: SQLColumn("published_at"), id: SQLColumn("id"), descending: true))
         }
@@ -91,6 +100,7 @@ struct SQLNewsStore: NewsStore {
             id: try row.typedID("id"), title: try row.decode(column: "title", as: String.self),
             summary: try row.decode(column: "summary", as: String.self), url: try row.decode(column: "url", as: String.self),
             imageUrl: try row.decode(column: "image_url", as: String?.self), source: try row.decode(column: "source", as: String.self),
-            sport: try row.enumValue("sport"), publishedAt: try row.decode(column: "published_at", as: Date.self))
+            sport: try row.enumValue("sport"), publishedAt: try row.decode(column: "published_at", as: Date.self),
+            country: try row.decode(column: "country", as: String?.self), language: try row.decode(column: "language", as: String?.self))
     }
 }

@@ -176,13 +176,22 @@ enum DemoCatalog {
         article(
             "Tartu hosts the national basketball cup final", "The final will be played at the University of Tartu sports hall.",
             .basketball, "2026-11-17T17:45:00Z", "tartu-cup-final"),
+        // iSport's readers ask for Italian headlines (`GET /v1/news?country=it&language=it`).
+        article(
+            "Il derby di Milano finisce in parità", "Un gol per parte a San Siro, con il pareggio nei minuti di recupero.", .soccer,
+            "2026-11-22T20:45:00Z", "derby-milano", country: "it", language: "it"),
+        article(
+            "Levadia võitis Tallinna derbi", "Otsustav värav tuli viimastel minutitel.", .soccer, "2026-11-22T19:00:00Z",
+            "levadia-derby-et", country: "ee", language: "et"),
     ]
 
-    private static func article(_ title: String, _ summary: String, _ sport: Sport, _ published: String, _ slug: String)
-        -> NewsIngestRequest.Article
-    {
+    private static func article(
+        _ title: String, _ summary: String, _ sport: Sport, _ published: String, _ slug: String, country: String? = nil,
+        language: String? = nil
+    ) -> NewsIngestRequest.Article {
         NewsIngestRequest.Article(
             title: title, summary: summary, url: "https://news.huddle.dev/demo/\(slug)", imageUrl: nil, source: "Huddle Demo Wire",
-            sport: sport, publishedAt: ISO8601DateFormatter().date(from: published) ?? Date(timeIntervalSince1970: 0))
+            sport: sport, publishedAt: ISO8601DateFormatter().date(from: published) ?? Date(timeIntervalSince1970: 0), country: country,
+            language: language)
     }
 }

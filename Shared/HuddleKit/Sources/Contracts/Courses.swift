@@ -223,11 +223,17 @@ public struct NewsArticle: Codable, Equatable, Sendable {
     public var publishedAt: Date
     /// Whether the caller saved it; absent for anonymous callers.
     public var bookmarked: Bool?
+    /// Who it is for (ISO 3166-1 alpha-2, lower case) and what it is written in (ISO 639-1), when its
+    /// feed or publisher said.
+    public var country: String?
+    public var language: String?
 
     public init(
         id: ArticleID, title: String, summary: String, url: String, imageUrl: String?, source: String, sport: Sport,
-        publishedAt: Date, bookmarked: Bool? = nil
+        publishedAt: Date, bookmarked: Bool? = nil, country: String? = nil, language: String? = nil
     ) {
+        self.country = country
+        self.language = language
         self.id = id
         self.title = title
         self.summary = summary
@@ -250,10 +256,15 @@ public struct NewsIngestRequest: Codable, Equatable, Sendable {
         public var source: String
         public var sport: Sport
         public var publishedAt: Date
+        public var country: String?
+        public var language: String?
 
         public init(
-            title: String, summary: String, url: String, imageUrl: String?, source: String, sport: Sport, publishedAt: Date
+            title: String, summary: String, url: String, imageUrl: String?, source: String, sport: Sport, publishedAt: Date,
+            country: String? = nil, language: String? = nil
         ) {
+            self.country = country
+            self.language = language
             self.title = title
             self.summary = summary
             self.url = url

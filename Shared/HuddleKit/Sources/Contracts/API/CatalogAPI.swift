@@ -121,8 +121,14 @@ public enum CatalogAPI {
 
     // MARK: News
     public static let news = Endpoint<Anyone, NoBody, Page<NewsArticle>>(
-        .get, "/v1/news", owner: .catalog, summary: "News, newest first (with bookmarked when signed in)",
-        query: [Query.sport] + Query.paging, traits: .optionalSignIn)
+        .get, "/v1/news", owner: .catalog,
+        summary: "News, newest first (with bookmarked when signed in); country and language keep the articles for that country "
+            + "and in that language",
+        query: [Query.sport, newsCountry, newsLanguage] + Query.paging, traits: .optionalSignIn)
+    public static let newsCountry = Query.optional(
+        "country", NewsArticle.countrySchema, description: "ISO 3166-1 alpha-2", parse: NewsArticle.country(_:), text: { $0 })
+    public static let newsLanguage = Query.optional(
+        "language", NewsArticle.languageSchema, description: "ISO 639-1", parse: NewsArticle.language(_:), text: { $0 })
     public static let bookmarks = Endpoint<SignedIn, NoBody, Page<NewsArticle>>(
         .get, "/v1/news/bookmarks", owner: .catalog, summary: "My saved articles, most recently saved first", query: Query.paging)
     public static let article = Endpoint<Anyone, NoBody, NewsArticle>(

@@ -176,6 +176,20 @@ extension NewsIngestRequest: FieldConstraints {
     public static var constraints: [String: JSONSchema] { ["articles": JSONSchema().items(count)] }
 }
 
+extension NewsArticle {
+    public static let countrySchema = Postcode.countrySchema
+    public static let languageSchema = JSONSchema.text(2...2).pattern(JSONSchema.whole("[A-Za-z]{2}"))
+
+    /// A country code as stored: two letters, lower case; nil for anything else.
+    public static func country(_ text: String) -> String? { twoLetters(text) }
+    /// A language code as stored: two letters, lower case; nil for anything else.
+    public static func language(_ text: String) -> String? { twoLetters(text) }
+
+    private static func twoLetters(_ text: String) -> String? {
+        text.count == 2 && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) } ? text.lowercased() : nil
+    }
+}
+
 extension NewsIngestRequest.Article: FieldConstraints {
     public static let title = TextRule(1...300)
     public static let summary = TextRule(0...2000)
@@ -184,7 +198,7 @@ extension NewsIngestRequest.Article: FieldConstraints {
     public static var constraints: [String: JSONSchema] {
         [
             "title": title.schema, "summary": summary.schema, "source": source.schema, "url": address.schema,
-            "imageUrl": address.schema,
+            "imageUrl": address.schema, "country": NewsArticle.countrySchema, "language": NewsArticle.languageSchema,
         ]
     }
 
@@ -193,6 +207,8 @@ extension NewsIngestRequest.Article: FieldConstraints {
         let checks: [(String, String?)] = [
             ("title", Self.title.problem(title)), ("summary", Self.summary.problem(summary)), ("source", Self.source.problem(source)),
             ("url", Self.address.problem(url)), ("imageUrl", imageUrl.flatMap(Self.address.problem)),
+            ("country", country.flatMap { NewsArticle.country($0) == nil ? "must be an ISO 3166-1 alpha-2 code" : nil }),
+            ("language", language.flatMap { NewsArticle.language($0) == nil ? "must be an ISO 639-1 code" : nil }),
         ]
         return checks.compactMap { name, message in message.map { ("\(field).\(name)", $0) } }
     }
