@@ -501,7 +501,8 @@ let package = Package(
             name: "StackTests",
             dependencies: [
                 .effects,
-                "HuddleModules", "MediaService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting", .contracts,
+                "HuddleModules", "MediaService", "CatalogService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting",
+                .contracts,
                 .serverContracts,
                 "ServiceHTTP", .configuration, .logging,
                 .nioCore, .nioHTTP1,

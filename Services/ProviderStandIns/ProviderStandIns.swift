@@ -15,6 +15,7 @@ import NIOCore
 /// - `GET /me?fields=id,name,email&access_token=` → `{id, name, email}`
 /// - `GET /v1/forecast?latitude=&longitude=&current_weather=true` → Open-Meteo's answer
 /// - `GET /search?postalcode=&countrycode=&format=jsonv2` → Nominatim's places (`GeocodingStandIn`)
+/// - `GET /api/explore/v2.1/catalog/datasets/sports-grounds/records` → Casey's grounds (`OpenDataStandIn`)
 /// - API-Football v3 (`/fixtures`, `/odds`) and its test controls (`FootballStandIn`)
 /// - with `appStore`, the App Store's test controls (`AppStoreStandIn`)
 /// - with `appleID`, Sign in with Apple's key set and controls (`AppleIDStandIn`)
@@ -38,6 +39,7 @@ public func buildProviderStandIns(
     router.get("health") { _, _ in "ok" }
     WeatherStandIn.add(to: router)
     GeocodingStandIn.add(to: router)
+    OpenDataStandIn.add(to: router)
     PushInspection.add(to: router, pushes: pushes)
     FCMStandIn(reader: reader, pushes: pushes).add(to: router)
     let football = FootballStandIn(

@@ -94,6 +94,26 @@ done
 echo "== seed the demo through the gateway (its unlocks bought from the stand-in's App Store)"
 "$BIN/huddle" demo --url http://gateway:8080 --app-store http://stand-in:8080 --log-level warning
 
+echo "== grounds from the stand-in's open data into catalog's store, twice: the second import changes nothing"
+catalog_db=$(service_env catalog | sed -n 's/^CATALOG_DB_URL=//p')
+"$BIN/huddle" import venues --source casey --url http://stand-in:8080 --set "catalog.db.url=$catalog_db"
+again=$("$BIN/huddle" import venues --source casey --url http://stand-in:8080 --set "catalog.db.url=$catalog_db")
+echo "  $again"
+case "$again" in *" 0 created, 0 updated,"*) ;; *) echo "the second import changed venues" >&2; exit 1 ;; esac
+# Catalog sends them on to search: the nearest ground to Casey Fields' record is found there, with its postcode.
+token=$(curl -sf http://gateway:8080/v1/auth/login -H 'Content-Type: application/json' \
+  -d '{"email":"bruno@huddle.dev","password":"huddle-demo-player"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+found=no
+for _ in $(seq 60); do
+  if curl -sf "http://gateway:8080/v1/search/venues?lat=-38.1038&lng=145.3140&limit=1" -H "Authorization: Bearer $token" \
+    | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)["items"][0].get("postcode") != "3977")'; then
+    found=yes
+    break
+  fi
+  sleep 0.5
+done
+[ "$found" = yes ] || { echo "search did not find the imported grounds" >&2; exit 1; }
+
 echo "== journeys through the gateway (StackTests against the compose topology)"
 HUDDLE_TEST_GATEWAY_URL=http://gateway:8080 HUDDLE_TEST_STANDIN_URL=http://stand-in:8080 \
   swift test --skip-build --filter "StackTests|DemoThroughGatewayTests"

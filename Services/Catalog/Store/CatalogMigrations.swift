@@ -135,5 +135,9 @@ enum CatalogMigrations {
                 "CREATE INDEX news_by_country ON news_articles (country, language, published_at)",
             ]
         },
+        // The open-data record an imported venue came from (`casey:R0042`), so a second import updates it.
+        Migration(version: 17, name: "venues from open data") { _ in
+            ["ALTER TABLE venues ADD COLUMN source TEXT", "CREATE UNIQUE INDEX venues_by_source ON venues (source)"]
+        },
     ]
 }

@@ -19,7 +19,7 @@ public struct HuddleCommand: AsyncParsableCommand {
             Any configuration key can be set with --set key=value or its environment variable
             (auth.db.url ↔ AUTH_DB_URL). Keys are listed in README.md.
             """,
-        subcommands: [DemoCommand.self, ComposeCommand.self, InternalKeysCommand.self])
+        subcommands: [DemoCommand.self, ComposeCommand.self, InternalKeysCommand.self, ImportCommand.self])
 
     @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
     var modules = "all"
