@@ -24,8 +24,12 @@ public struct HuddleCommand: AsyncParsableCommand {
     @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
     var modules = "all"
 
-    @Option(help: "Directory for the SQLite files of modules without a PostgreSQL URL.")
-    var dataDir = "data"
+    /// `--data-dir`, `--set`, `--log-level`: shared with the subcommands that open the same stores
+    /// (`huddle import`), which read them through the same group.
+    @OptionGroup var store: StoreOptions
+    var dataDir: String { store.dataDir }
+    var set: [String] { store.set }
+    var logLevel: String { store.logLevel }
 
     @Flag(inversion: .prefixedNo, help: "Create demo users on first start and print their credentials.")
     var demo = true
@@ -39,12 +43,6 @@ public struct HuddleCommand: AsyncParsableCommand {
             """
     )
     var standIn = true
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
-
-    @Option(help: "Set a configuration key, e.g. --set gateway.ratelimit.rate=200 (repeatable).")
-    var set: [String] = []
 
     @Flag(name: .customLong("print-openapi"), help: "Print the OpenAPI document the gateway serves, and exit.")
     var printOpenAPI = false
@@ -195,4 +193,17 @@ extension HuddleCommand {
 
     /// Entry point of the `huddle` executable.
     public static func start() async { await main() }
+}
+
+/// Where `huddle` keeps its stores and how it is configured and logs, for it and for the subcommands
+/// that work on the same stores: an option given after a subcommand's name reaches it too.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "Directory for the SQLite files of modules without a PostgreSQL URL.")
+    var dataDir = "data"
+
+    @Option(help: "Set a configuration key, e.g. --set gateway.ratelimit.rate=200 (repeatable).")
+    var set: [String] = []
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
 }

@@ -2,8 +2,10 @@ public import ArgumentParser
 import AsyncHTTPClient
 public import CatalogService
 import Configuration
+import Contracts
 import Foundation
 import ModuleLauncher
+import ServiceHTTP
 
 /// `huddle import venues --source casey [--url …]`: grounds from open data into catalog's store.
 struct ImportCommand: AsyncParsableCommand {
@@ -27,30 +29,33 @@ struct ImportVenuesCommand: AsyncParsableCommand {
     @Option(help: "The dataset of grounds on the portal.")
     var dataset: String?
 
-    @Option(help: "Directory of the SQLite files, as `huddle` was started with.")
-    var dataDir = "data"
-
-    @Option(help: "Set a configuration key, e.g. --set catalog.db.url=postgres://… (repeatable).")
-    var set: [String] = []
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "warning"
+    /// `--data-dir` (as `huddle` was started with), `--set catalog.db.url=…`, `--log-level`.
+    @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let logger = bootstrapLogging(level: logLevel, label: "huddle.import")
+        let logger = bootstrapLogging(level: store.logLevel, label: "huddle.import")
         let reader = try await ConfigReader.huddle(
-            overrides: try parseSettings(set), defaults: ["catalog.db.url": "sqlite:\(dataDir)/catalog.sqlite"])
+            overrides: try parseSettings(store.set), defaults: ["catalog.db.url": "sqlite:\(store.dataDir)/catalog.sqlite"])
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let summary = try await VenueImport.run(
                 source, url: url ?? source.defaultURL, dataset: dataset ?? source.defaultDataset, reader: reader, http: http,
                 logger: logger)
             try await http.shutdown()
-            print("Venues from \(source.rawValue): \(summary).")
+            print("Venues from \(source.rawValue) into \(Self.described(reader.databaseURL(for: .catalog))): \(summary).")
         } catch {
             try? await http.shutdown()
             throw error
         }
+    }
+}
+
+extension ImportVenuesCommand {
+    /// A store's URL without its password, to say where an import wrote.
+    static func described(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "…"
+        return components.string ?? url
     }
 }
 
