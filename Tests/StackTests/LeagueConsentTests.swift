@@ -33,6 +33,14 @@ struct LeagueConsentTests {
             #expect(try await commissioner.addTeam(theirs.id, toLeague: cup.id) == .requested(.init(leagueId: cup.id, teamId: theirs.id)))
             _ = try await commissioner.addTeam(other.id, toLeague: cup.id)
             #expect(try await captain.send(CatalogAPI.team, theirs.id).leagueRequests == [cup.id])
+            // Their manager is told, in the inbox (and on the phone), to answer on the team's page.
+            #expect(
+                try await eventually {
+                    try await captain.send(NotifyAPI.inbox).items.contains {
+                        $0.category == .invitation && $0.data.leagueId == cup.id && $0.data.teamId == theirs.id
+                            && $0.body.contains("Kit Theirs")
+                    }
+                })
             #expect(try await captain.acceptLeague(cup.id, for: theirs.id).teamCount == 2)
             try await captain.declineLeague(cup.id, for: other.id)
             #expect(try await captain.send(CatalogAPI.team, other.id).leagueRequests == nil)

@@ -84,6 +84,10 @@ struct Leagues: Sendable {
             let members = try await leagues.teamIDs(in: id, on: sql)
             guard team.managerId == user || members.contains(teamID) else {
                 try await leagues.request(teamID, for: id, on: sql)
+                try await outbox.append(
+                    CatalogEvent.leagueTeamRequested, aggregateID: id.description,
+                    payload: CatalogEvent.LeagueTeamRequested(league: league, teamId: team.id, teamName: team.name, managerId: team.managerId),
+                    on: sql)
                 return .other(LeagueTeamRequest(leagueId: id, teamId: teamID), status: 202)
             }
             return .described(try await join(teamID, to: id, on: sql))

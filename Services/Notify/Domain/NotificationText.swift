@@ -74,6 +74,11 @@ enum NotificationText {
         texts("becameManager.title", "becameManager.team.body") { _ in ([team], []) }
     }
 
+    /// A league asks a manager's team to join it.
+    static func leagueRequest(league: String, team: String) -> Texts {
+        texts("leagueRequest.title", "leagueRequest.body") { _ in ([], [league, team]) }
+    }
+
     static func becameManager(league: String) -> Texts {
         texts("becameManager.title", "becameManager.league.body") { _ in ([league], []) }
     }

@@ -76,6 +76,16 @@ struct NotifyEvents: Sendable {
                 ]
             }
         }
+        on.on(CatalogEvent.leagueTeamRequested) { asked, _ in
+            { _, _ in
+                [
+                    Planned(
+                        recipients: [asked.managerId], category: .invitation,
+                        text: NotificationText.leagueRequest(league: asked.league.name, team: asked.teamName),
+                        data: NotificationData(teamId: asked.teamId, leagueId: asked.league.id))
+                ]
+            }
+        }
         on.on(GameEvent.created) { changed, event in
             { notify, sql in try await notify.game(changed, at: event.occurredAt, created: true, on: sql) }
         }

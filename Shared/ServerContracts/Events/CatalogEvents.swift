@@ -11,6 +11,8 @@ public enum CatalogEvent {
     public static let leagueTeamAdded = EventType<LeagueChanged>("catalog.league.teamAdded", owner: .catalog)
     /// A league passed to a new manager because its manager deleted their account.
     public static let leagueHandedOver = EventType<LeagueChanged>("catalog.league.handedOver", owner: .catalog)
+    /// Its manager asked to add a team another manager manages, who is asked to accept.
+    public static let leagueTeamRequested = EventType<LeagueTeamRequested>("catalog.league.teamRequested", owner: .catalog)
     /// Its manager deleted it; its teams stay.
     public static let leagueDeleted = EventType<LeagueDeleted>("catalog.league.deleted", owner: .catalog)
     public static let courseChanged = EventType<CourseChanged>("catalog.course.changed", owner: .catalog)
@@ -49,6 +51,20 @@ public enum CatalogEvent {
     public struct LeagueDeleted: Codable, Equatable, Sendable {
         public var leagueId: LeagueID
         public init(leagueId: LeagueID) { self.leagueId = leagueId }
+    }
+
+    public struct LeagueTeamRequested: Codable, Equatable, Sendable {
+        public var league: League
+        public var teamId: TeamID
+        public var teamName: String
+        /// The team's manager, who answers.
+        public var managerId: UserID
+        public init(league: League, teamId: TeamID, teamName: String, managerId: UserID) {
+            self.league = league
+            self.teamId = teamId
+            self.teamName = teamName
+            self.managerId = managerId
+        }
     }
 
     public struct CourseDeleted: Codable, Equatable, Sendable {
