@@ -50,6 +50,15 @@ enum DemoGames {
             _ = try await games.call(GamesAPI.setStatus, game.id, body: SetRosterStatusRequest(status: .going), token: dmitri)
             _ = try await games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 2), token: chloe)
         }
+        // A private team short of a player: search shows strangers its sport, time and call, nothing more.
+        if let hoopers = teams.items.first(where: { $0.name == "Tartu Hoopers" }) {
+            let game = try await games.value(
+                GamesAPI.createGame,
+                body: CreateGameRequest(
+                    kind: .team, teamId: hoopers.id, startsAt: day(4, hour: 16), timeZone: "Europe/Tallinn", capacity: 10),
+                token: chloe)
+            _ = try await games.call(GamesAPI.askForSubstitutes, game.id, body: SubstitutesRequest(needed: 1), token: chloe)
+        }
         // At the Casey Race centre, so the ground's page lists it.
         let grounds = try await catalog.value(CatalogAPI.venues, query: Query.limit(100))
         let caseyRace = grounds.items.first { $0.name.hasPrefix("Casey Race") }
