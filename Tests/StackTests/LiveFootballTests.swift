@@ -79,4 +79,23 @@ struct LiveFootballTests {
                 #expect(counted.notModified > 0 && counted.fresh <= changes.count + 1)
             })
     }
+
+    @Test(
+        "an app reads the provider's prediction of a match (home, draw, away) with the match", StackTests.embeddedOnly,
+        arguments: StackTests.stores)
+    func prediction(store: TestStore) async throws {
+        try await StackTests.withFootballStack(store: store) { gateway, feed in
+            let kickoff = Date().addingTimeInterval(3 * 3600)
+            _ = try await feed.schedule(
+                .init(home: "Nõmme Kalju", away: "Paide", kickoff: kickoff, prediction: .init(home: 48, draw: 27, away: 25)))
+            let app = HuddleClient(baseURL: URL(string: gateway.baseURL)!, tokens: InMemoryTokenStore())
+            let predicted = try await poll {
+                try await app.send(GamesAPI.matches, query: GamesAPI.matchesDay(CalendarDay(containing: kickoff))).items
+                    .first { $0.home.name == "Nõmme Kalju" }
+            } until: {
+                $0?.prediction != nil
+            }
+            #expect(predicted?.prediction == Match.Prediction(home: 48, draw: 27, away: 25))
+        }
+    }
 }

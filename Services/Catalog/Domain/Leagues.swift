@@ -86,7 +86,8 @@ struct Leagues: Sendable {
                 try await leagues.request(teamID, for: id, on: sql)
                 try await outbox.append(
                     CatalogEvent.leagueTeamRequested, aggregateID: id.description,
-                    payload: CatalogEvent.LeagueTeamRequested(league: league, teamId: team.id, teamName: team.name, managerId: team.managerId),
+                    payload: CatalogEvent.LeagueTeamRequested(
+                        league: league, teamId: team.id, teamName: team.name, managerId: team.managerId),
                     on: sql)
                 return .other(LeagueTeamRequest(leagueId: id, teamId: teamID), status: 202)
             }
