@@ -75,7 +75,9 @@ struct RoundPlayersTests {
             let again = try await add(.init(userId: cleo.user.id), as: ann)
             #expect(again.status == 422 && again.problem?.errors?.map(\.field) == ["userId"])
             let unclear = try await add(.init(), as: ann)
-            #expect(unclear.status == 422)
+            #expect(unclear.status == 422 && unclear.problem?.errors?.map(\.field) == ["userId"])
+            let unknown = try await add(.init(userId: UserID()), as: ann)
+            #expect(unknown.status == 422 && unknown.problem?.errors?.map(\.field) == ["userId"])
             let withGus = try await expect(200, add(.init(guestName: "Gus"), as: cleo)).decode(Scorecard.self)
             #expect(withGus.players.last?.name == "Gus" && withGus.players.last?.userId == nil)
             // A device that connects later catches up through the same frames.

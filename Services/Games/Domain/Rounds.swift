@@ -58,7 +58,7 @@ struct Rounds: Sendable {
     /// A player joins the round under way, asked by any of its players: their holes start unplayed,
     /// and the devices on the live card get the whole card with them in it.
     func addPlayer(_ request: RoundPlayerRequest, to id: RoundID, by user: UserID, requestID: String) async throws -> Scorecard {
-        guard let entry = try await players([request], starter: user, requestID: requestID).dropFirst().first else {
+        guard let entry = try await joining(request, by: user, requestID: requestID) else {
             throw CommonError.invalid("userId", "already plays this round")
         }
         return try await database.transaction { sql in
@@ -81,6 +81,21 @@ struct Rounds: Sendable {
                     payload: RoundEvent.RoundChanged(scorecard: changed, addedUserIds: [added]), on: sql)
             }
             return changed
+        }
+    }
+
+    /// The player `request` adds (nil when it names `user`, who plays already), its problems named as
+    /// the body's own fields rather than as an entry of a list of players.
+    private func joining(_ request: RoundPlayerRequest, by user: UserID, requestID: String) async throws -> (userId: UserID?, name: String)?
+    {
+        do {
+            return try await players([request], starter: user, requestID: requestID).dropFirst().first
+        } catch CommonError.validation(let errors) {
+            throw CommonError.validation(
+                errors.map { error in
+                    let field = error.field == "players[0]" ? "userId" : error.field.replacingOccurrences(of: "players[0].", with: "")
+                    return Problem.FieldError(field: field, message: error.message)
+                })
         }
     }
 

@@ -54,7 +54,7 @@ extension ImportVenuesCommand {
     /// A store's URL without its password, to say where an import wrote.
     static func described(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "…"
+        components.password = "xxxxx"
         return components.string ?? url
     }
 }
