@@ -50,4 +50,39 @@ struct LanguagesThroughGatewayTests {
             }
         }
     }
+
+    @Test(
+        "what the server names for itself reads in the request's language: the global room, and a deleted player's messages",
+        arguments: StackTests.stores)
+    func wordsTheServerWrites(store: TestStore) async throws {
+        try await StackTests.withStack(store: store) { gateway in
+            let reader = try await gateway.register(name: "Liis Lugeja"), leaver = try await gateway.register(name: "Lauri Lahkuja")
+            func global(_ language: String?) async throws -> ChatRoom? {
+                try await gateway.value(
+                    ChatAPI.rooms, token: reader.accessToken, headers: language.map { ["Accept-Language": $0] } ?? [:]
+                ).items.first { $0.kind == .global }
+            }
+            #expect(try await global("et")?.name == "Kõik")
+            #expect(try await global("it-IT")?.name == "Tutti")
+            let room = try #require(try await global(nil))
+            #expect(room.name == "Everyone")
+
+            let said = try await gateway.value(
+                ChatAPI.send, room.id, body: SendChatMessage(text: "head aega", clientMessageId: UUID().uuidString),
+                token: leaver.accessToken)
+            _ = try expect(
+                204,
+                try await gateway.call(
+                    AuthAPI.deleteMe, body: DeleteAccountRequest(password: "correct horse battery"), token: leaver.accessToken))
+            func sender(_ language: String) async throws -> String? {
+                try await gateway.value(
+                    ChatAPI.messages, room.id, query: Query.limit(100), token: reader.accessToken, headers: ["Accept-Language": language]
+                ).items.first { $0.id == said.id }?.senderName
+            }
+            // Chat erases the account when auth's event reaches it; its message stays, under no one's name.
+            #expect(try await eventually { try await sender("et") == "Endine mängija" })
+            #expect(try await sender("it") == "Ex giocatore")
+            #expect(try await sender("en") == "Former player")
+        }
+    }
 }

@@ -206,7 +206,9 @@ struct Teams: Sendable {
         }
         let shown = team.membership == .manager ? memberships : memberships.filter { $0.role.isMember }
         let profiles = try await auth.profiles(shown.map(\.userId), requestID: requestID)
-        return shown.map { TeamMember(userId: $0.userId, name: profiles[$0.userId]?.name ?? "Former player", role: $0.role) }
+        return shown.map {
+            TeamMember(userId: $0.userId, name: profiles[$0.userId]?.name ?? ShownWords.formerPlayer.localized, role: $0.role)
+        }
     }
 
     // MARK: Helpers

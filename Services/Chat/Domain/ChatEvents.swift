@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import SQLKit
 import ServerContracts
+import ServiceHTTP
 
 /// The events chat takes from other modules. Rooms and who may use them are kept in step with the events of the services that own teams, games,
 /// matches and players: a team's room follows its members, a game's room its roster (going, maybe,
@@ -159,7 +160,7 @@ struct ChatEvents: Sendable {
     }
 
     /// The name a deleted account's messages are shown under.
-    static let formerPlayer = "Former player"
+    static let formerPlayer = ShownWords.formerPlayer.english
 
     private func remove(_ user: UserID, from room: StoredRoom, on sql: any SQLDatabase) async throws {
         guard try await rooms.removeMember(user, from: room.id, on: sql) else { return }

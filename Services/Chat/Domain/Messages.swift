@@ -184,7 +184,7 @@ struct Messages: Sendable {
 
     /// The name of a sender neither chat nor auth could name (a shared ticket's, before its owner's
     /// profile event arrives).
-    static let unnamedPlayer = "Player"
+    static let unnamedPlayer = ShownWords.player.english
 
     private struct Repeated: Error {}
 

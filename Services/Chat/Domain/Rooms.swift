@@ -126,7 +126,8 @@ struct Rooms: Sendable {
         try await database.transaction { sql in
             if try await rooms.room(kind: .global, subject: Self.globalSubject, on: sql) != nil { return }
             _ = try await rooms.upsert(
-                kind: .global, subject: Self.globalSubject, name: "Everyone", startsAt: nil, endedAt: nil, at: now(), on: sql)
+                kind: .global, subject: Self.globalSubject, name: ShownWords.everyone.english, startsAt: nil, endedAt: nil, at: now(),
+                on: sql)
         }
     }
 
@@ -134,11 +135,11 @@ struct Rooms: Sendable {
     private func view(_ room: StoredRoom, for user: UserID, on sql: any SQLDatabase) async throws -> ChatRoom {
         let readSeq = try await rooms.readSeq(of: user, in: room.id, on: sql)
         let last = try await messages.history(of: room.id, .before(nil), limit: 1, viewer: user, on: sql).first
-        var name = room.name, subject: String? = room.kind == .global ? nil : room.subject
+        var name = ShownWords.shown(room.name), subject: String? = room.kind == .global ? nil : room.subject
         if room.kind == .direct {
             let other = room.subject.split(separator: ":").map(String.init).first { $0 != user.description }.flatMap(UserID.init)
             subject = other?.description
-            if let other { name = try await people.names(of: [other], on: sql)[other] ?? "Player" }
+            if let other { name = ShownWords.shown(try await people.names(of: [other], on: sql)[other] ?? ShownWords.player.english) }
         }
         let mute = try await mutes.mute(of: room.id, by: user, at: now(), on: sql)
         return ChatRoom(

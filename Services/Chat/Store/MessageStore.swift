@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServiceHTTP
 import ServiceStore
 
 /// Which of a room's messages a page holds.
@@ -138,7 +139,7 @@ struct SQLMessageStore: MessageStore {
         let withheld = deletedAt == nil && hiddenAt != nil
         return ChatMessage(
             id: try row.typedID("id"), roomId: try row.typedID("room_id"), seq: try row.decode(column: "seq", as: Int.self),
-            senderId: try row.typedID("sender_id"), senderName: try row.decode(column: "sender_name", as: String.self),
+            senderId: try row.typedID("sender_id"), senderName: ShownWords.shown(try row.decode(column: "sender_name", as: String.self)),
             text: withheld ? "" : try row.decode(column: "text", as: String.self),
             clientMessageId: try row.decode(column: "client_message_id", as: String.self),
             sentAt: try row.decode(column: "sent_at", as: Date.self), editedAt: try row.decode(column: "edited_at", as: Date?.self),

@@ -105,7 +105,8 @@ extension Games {
         let profiles = try await auth.profiles(shown.map(\.userId), requestID: requestID)
         return shown.map {
             RosterEntry(
-                userId: $0.userId, name: profiles[$0.userId]?.name ?? "Former player", status: $0.status, position: $0.position,
+                userId: $0.userId, name: profiles[$0.userId]?.name ?? ShownWords.formerPlayer.localized, status: $0.status,
+                position: $0.position,
                 substitute: $0.substitute)
         }
     }

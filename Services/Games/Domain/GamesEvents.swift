@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import ServerContracts
 import ServiceFeatures
+import ServiceHTTP
 
 /// The events games takes from other modules, each handed to the use case it changes. Catalog's keep
 /// games in step with its teams: someone who joins a team is
@@ -13,7 +14,7 @@ import ServiceFeatures
 /// games are cancelled, and scorecards show a former player in its place.
 struct GamesEvents: Sendable {
     /// The name a deleted account's place on scorecards is shown under.
-    static let formerPlayer = "Former player"
+    static let formerPlayer = ShownWords.formerPlayer.english
 
     let games: Games
     let erasure: any ErasureStore

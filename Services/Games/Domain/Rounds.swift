@@ -219,7 +219,7 @@ struct Rounds: Sendable {
         try FieldRules.require(unknown.map { .invalid("players[\($0.0)].userId", "no player with id \($0.1)") })
         var seen: Set<UserID> = []
         var entries: [(userId: UserID?, name: String)] = []
-        for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? "Player")) }
+        for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? ShownWords.player.english)) }
         for entry in requested {
             if let name = entry.guestName?.trimmingBlanks { entries.append((nil, name)) }
         }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import SQLKit
+import ServiceHTTP
 import ServiceStore
 
 /// Rounds with their copied holes, players, scores and the log of changes by version.
@@ -175,7 +176,7 @@ struct SQLRoundStore: RoundStore {
             players[round, default: []].append(
                 Scoring.line(
                     playerId: playerId, userId: try row.decode(column: "user_id", as: String?.self).flatMap(UserID.init),
-                    name: try row.decode(column: "name", as: String.self), strokes: strokes[round + "/" + player] ?? [:],
+                    name: ShownWords.shown(try row.decode(column: "name", as: String.self)), strokes: strokes[round + "/" + player] ?? [:],
                     holes: holes[round] ?? []))
         }
         return try rounds.map { row in
