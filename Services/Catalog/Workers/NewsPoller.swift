@@ -35,6 +35,9 @@ struct NewsPoller: Service {
             self.language = language
         }
 
+        /// How logs name the feed: its audience and host, never its address, whose query holds the feed's key.
+        var label: String { "\(country ?? "-")/\(language ?? "-") at \(URLComponents(string: url)?.host ?? "?")" }
+
         /// `country:language[:sport]=url`, as `catalog.news.feeds` lists them; nil when it is not one.
         init?(_ entry: String) {
             guard let equals = entry.firstIndex(of: "=") else { return nil }
@@ -70,9 +73,9 @@ struct NewsPoller: Service {
                     let articles = try await fetch(feed)
                     guard !articles.isEmpty else { continue }
                     let result = try await news.ingest(NewsIngestRequest(articles: articles))
-                    logger.info("news \(feed.country ?? "-"): \(result.inserted) new, \(result.duplicates) known")
+                    logger.info("news \(feed.label): \(result.inserted) new, \(result.duplicates) known")
                 } catch {
-                    if !Task.isCancelled { logger.warning("news feed \(feed.url) failed: \(error)") }
+                    if !Task.isCancelled { logger.warning("news feed \(feed.label) failed: \(error)") }
                 }
             }
             return poll.pause

@@ -58,7 +58,8 @@ struct Rounds: Sendable {
     /// A player joins the round under way, asked by any of its players: their holes start unplayed,
     /// and the devices on the live card get the whole card with them in it.
     func addPlayer(_ request: RoundPlayerRequest, to id: RoundID, by user: UserID, requestID: String) async throws -> Scorecard {
-        guard let entry = try await joining(request, by: user, requestID: requestID) else {
+        // The body is one player: its problems name its own fields.
+        guard let entry = try await players([request], starter: user, requestID: requestID, field: { _ in "" }).dropFirst().first else {
             throw CommonError.invalid("userId", "already plays this round")
         }
         return try await database.transaction { sql in
@@ -81,21 +82,6 @@ struct Rounds: Sendable {
                     payload: RoundEvent.RoundChanged(scorecard: changed, addedUserIds: [added]), on: sql)
             }
             return changed
-        }
-    }
-
-    /// The player `request` adds (nil when it names `user`, who plays already), its problems named as
-    /// the body's own fields rather than as an entry of a list of players.
-    private func joining(_ request: RoundPlayerRequest, by user: UserID, requestID: String) async throws -> (userId: UserID?, name: String)?
-    {
-        do {
-            return try await players([request], starter: user, requestID: requestID).dropFirst().first
-        } catch CommonError.validation(let errors) {
-            throw CommonError.validation(
-                errors.map { error in
-                    let field = error.field == "players[0]" ? "userId" : error.field.replacingOccurrences(of: "players[0].", with: "")
-                    return Problem.FieldError(field: field, message: error.message)
-                })
         }
     }
 
@@ -190,10 +176,11 @@ struct Rounds: Sendable {
         return card
     }
 
-    /// The starter first, then the listed players and guests, each registered player once.
-    private func players(_ requested: [RoundPlayerRequest], starter: UserID, requestID: String) async throws
-        -> [(userId: UserID?, name: String)]
-    {
+    /// The starter first, then the listed players and guests, each registered player once. A problem
+    /// names the entry's field under `field` of its index (`players[1].guestName`).
+    private func players(
+        _ requested: [RoundPlayerRequest], starter: UserID, requestID: String, field: (Int) -> String = { "players[\($0)]" }
+    ) async throws -> [(userId: UserID?, name: String)] {
         guard requested.count < Self.maxPlayers else {
             throw CommonError.invalid("players", "a round has at most \(Self.maxPlayers) players, you included")
         }
@@ -201,10 +188,10 @@ struct Rounds: Sendable {
         for (index, entry) in requested.enumerated() {
             switch (entry.userId, entry.guestName) {
             case (nil, nil), (.some, .some):
-                errors.append(.invalid("players[\(index)]", "give either userId or guestName"))
+                errors.append(.invalid(field(index).isEmpty ? "userId" : field(index), "give either userId or guestName"))
             case (nil, let name?):
                 if let message = RoundPlayerRequest.guestName.problem(name) {
-                    errors.append(.init(field: "players[\(index)].guestName", message: message))
+                    errors.append(.init(field: FieldRules.path(field(index), "guestName"), message: message))
                 }
             default:
                 break
@@ -216,7 +203,7 @@ struct Rounds: Sendable {
         let unknown = requested.enumerated().compactMap { index, player in
             player.userId.flatMap { profiles[$0] == nil ? (index, $0) : nil }
         }
-        try FieldRules.require(unknown.map { .invalid("players[\($0.0)].userId", "no player with id \($0.1)") })
+        try FieldRules.require(unknown.map { .invalid(FieldRules.path(field($0.0), "userId"), "no player with id \($0.1)") })
         var seen: Set<UserID> = []
         var entries: [(userId: UserID?, name: String)] = []
         for id in userIDs where seen.insert(id).inserted { entries.append((id, profiles[id]?.name ?? ShownWords.player.english)) }
