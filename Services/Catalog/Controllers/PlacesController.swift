@@ -11,7 +11,7 @@ struct PlacesController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.sports, use: sports)
         router.on(CatalogAPI.courses, use: courses)
-        router.on(CatalogAPI.course, use: course)
+        router.on(CatalogAPI.course, conditional: course)
         router.on(CatalogAPI.navigation, use: navigation)
         router.on(CatalogAPI.weather, use: getWeather)
         let administrator: @Sendable (AuthenticatedContext) async throws -> Void = { try places.requireAdministrator($0.identity) }
@@ -36,8 +36,12 @@ struct PlacesController: Controller {
     }
 
     /// `GET /v1/courses/{id}`
-    @Sendable func course(_ request: Request, _ context: HuddleRequestContext) async throws -> Course {
-        try await places.course(try context.parameters.id(CourseID.self))
+    /// Named by its stored version (its holes' changes raise it), read before the course itself; a
+    /// course changes seldom, so a copy may be used for five minutes without asking.
+    @Sendable func course(_ request: Request, _ context: HuddleRequestContext) async throws -> Conditional<Course> {
+        let id = try context.parameters.id(CourseID.self)
+        let version = try await places.version(of: id)
+        return Conditional(etag: "\"\(id.description.prefix(8))-\(version)\"", maxAgeSeconds: 300) { try await places.course(id) }
     }
 
     /// `GET /v1/courses/{id}/navigation`

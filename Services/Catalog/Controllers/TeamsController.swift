@@ -9,14 +9,14 @@ struct TeamsController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(CatalogAPI.createTeam, use: createTeam)
-        router.on(CatalogAPI.teams, use: listTeams)
-        router.on(CatalogAPI.team, use: team)
+        router.on(CatalogAPI.teams, conditional: listTeams)
+        router.on(CatalogAPI.team, conditional: team)
         let manager: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await teams.requireManager(of: try $0.parameters.id(TeamID.self), user: $0.userID)
         }
         router.on(CatalogAPI.updateTeam, authorizing: manager, use: updateTeam)
         router.on(CatalogAPI.deleteTeam, use: deleteTeam)
-        router.on(CatalogAPI.members, use: members)
+        router.on(CatalogAPI.members, conditional: members)
         router.on(CatalogAPI.joinTeam, use: joinTeam)
         router.on(CatalogAPI.inviteToTeam, authorizing: manager, use: inviteToTeam)
         router.on(CatalogAPI.approveTeamRequest, use: approveTeamRequest)
@@ -30,13 +30,16 @@ struct TeamsController: Controller {
     }
 
     /// `GET /v1/teams`
-    @Sendable func listTeams(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Team> {
-        try await list(request, context)
+    @Sendable func listTeams(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<Team>> {
+        let page = try await list(request, context)
+        return Versioned(page, parts: try await teams.tagParts(of: page.items) + [page.nextCursor ?? ""])
     }
 
     /// `GET /v1/teams/{id}`
-    @Sendable func team(_ request: Request, _ context: AuthenticatedContext) async throws -> Team {
-        try await teams.team(try context.parameters.id(TeamID.self), viewer: context.userID, from: try request.query(Query.position))
+    @Sendable func team(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Team> {
+        let team = try await teams.team(
+            try context.parameters.id(TeamID.self), viewer: context.userID, from: try request.query(Query.position))
+        return Versioned(team, parts: try await teams.tagParts(of: [team]), maxAgeSeconds: 60)
     }
 
     /// `PATCH /v1/teams/{id}`
@@ -51,10 +54,13 @@ struct TeamsController: Controller {
     }
 
     /// `GET /v1/teams/{id}/members`
-    @Sendable func members(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<TeamMember> {
-        let members = try await teams.roster(
-            try context.parameters.id(TeamID.self), viewer: context.userID, requestID: context.requestID)
-        return Page(items: members, nextCursor: nil)
+    /// The members' names come from auth, which keeps no version the tag could name: they are parts of it.
+    @Sendable func members(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<TeamMember>> {
+        let id = try context.parameters.id(TeamID.self)
+        let members = try await teams.roster(id, viewer: context.userID, requestID: context.requestID)
+        return Versioned(
+            Page(items: members, nextCursor: nil),
+            parts: try await teams.tagParts(ofTeams: [id]) + members.map { "\($0.userId)=\($0.name)" })
     }
 
     /// `POST /v1/teams/{id}/join`

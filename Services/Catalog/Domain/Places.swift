@@ -31,6 +31,12 @@ struct Places: Sendable {
         return try await database.read { sql in try await courses.course(id, on: sql) }.orMissing(id)
     }
 
+    /// The course's stored version (`Migration.rowVersions`); 404 for a course that is not there.
+    func version(of id: CourseID) async throws -> Int {
+        try await database.read { sql in try await RowVersions(of: "courses").versions(of: [id.description], on: sql) }[id.description]
+            .orMissing(id)
+    }
+
     func courses(matching text: String?, page: PageRequest) async throws -> Page<Course> {
         let after = try NameCursor(page)
         let rows = try await database.read { sql in

@@ -61,6 +61,23 @@ struct Teams: Sendable {
         }
     }
 
+    /// What names `shown` for a conditional read: each team's stored version (its members' and
+    /// leagues' changes raise it) and what shapes it for the viewer beyond that: whether moderators
+    /// hid it and whether its place was shown, which the viewer's entitlements decide.
+    func tagParts(of shown: [Team]) async throws -> [String] {
+        let versions = try await database.read { sql in
+            try await RowVersions(of: "teams").versions(of: shown.map(\.id.description), on: sql)
+        }
+        return shown.map {
+            "\($0.id)/\(versions[$0.id.description] ?? -1)/\($0.hidden == true ? "hidden" : "")/\($0.location == nil ? "placeHidden" : "placeShown")"
+        }
+    }
+
+    /// The stored versions of `ids`, as parts of an entity tag.
+    func tagParts(ofTeams ids: [TeamID]) async throws -> [String] {
+        try await database.read { sql in try await RowVersions(of: "teams").tagParts(of: ids.map(\.description), on: sql) }
+    }
+
     /// My teams (any standing) when `mine`, otherwise public and protected teams whose name contains `text`.
     func list(mine: Bool, text: String?, sport: Sport?, viewer: UserID, from position: Coordinates? = nil, page: PageRequest) async throws
         -> Page<Team>

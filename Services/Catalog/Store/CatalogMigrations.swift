@@ -139,5 +139,14 @@ enum CatalogMigrations {
         Migration(version: 17, name: "venues from open data") { _ in
             ["ALTER TABLE venues ADD COLUMN source TEXT", "CREATE UNIQUE INDEX venues_by_source ON venues (source)"]
         },
+        // Versions raised by the database on any change of a team (its members, leagues and the
+        // leagues' asks included) or a course (its holes included), for conditional reads.
+        .rowVersions(
+            version: 18, table: "teams",
+            children: [
+                (table: "memberships", column: "team_id"), (table: "league_teams", column: "team_id"),
+                (table: "league_requests", column: "team_id"),
+            ]),
+        .rowVersions(version: 19, table: "courses", children: [(table: "holes", column: "course_id")]),
     ]
 }

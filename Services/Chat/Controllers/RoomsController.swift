@@ -9,8 +9,8 @@ struct RoomsController: Controller {
     let nameFromAuth: @Sendable (UserID) async throws -> String?
 
     func register(on router: Router<HuddleRequestContext>) {
-        router.on(ChatAPI.rooms, use: listRooms)
-        router.on(ChatAPI.room, use: room)
+        router.on(ChatAPI.rooms, conditional: listRooms)
+        router.on(ChatAPI.room, conditional: room)
         router.on(ChatAPI.follow, use: follow)
         router.on(ChatAPI.unfollow, use: unfollow)
         router.on(ChatAPI.mute, use: mute)
@@ -20,8 +20,9 @@ struct RoomsController: Controller {
     }
 
     /// `GET /v1/chat/rooms`
-    @Sendable func listRooms(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<ChatRoom> {
-        try await rooms.list(for: context.userID, kind: try request.query(ChatAPI.roomKind), page: try PageRequest(request))
+    @Sendable func listRooms(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<ChatRoom>> {
+        let page = try await rooms.list(for: context.userID, kind: try request.query(ChatAPI.roomKind), page: try PageRequest(request))
+        return Versioned(page, parts: try await rooms.tagParts(of: page.items) + [page.nextCursor ?? ""])
     }
 
     /// `PUT /v1/chat/rooms/{id}/mute`
@@ -35,8 +36,9 @@ struct RoomsController: Controller {
     }
 
     /// `GET /v1/chat/rooms/{id}`
-    @Sendable func room(_ request: Request, _ context: AuthenticatedContext) async throws -> ChatRoom {
-        try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID)
+    @Sendable func room(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<ChatRoom> {
+        let room = try await rooms.room(try context.parameters.id(RoomID.self), for: context.userID)
+        return Versioned(room, parts: try await rooms.tagParts(of: [room]))
     }
 
     /// `PUT /v1/chat/rooms/{id}/follow`

@@ -14,6 +14,19 @@ struct Rooms: Sendable {
     let settings: ChatSettings
     let now: @Sendable () -> Date
 
+    /// What names `shown` for a conditional read: each room's stored version (every message, edit
+    /// and deletion raises it) and what is the reader's own: their read marker and mute. The name
+    /// is a part too: a team's is renamed with it, a direct room's is the other player's.
+    func tagParts(of shown: [ChatRoom]) async throws -> [String] {
+        let versions = try await database.read { sql in
+            try await RowVersions(of: "rooms", column: "version").versions(of: shown.map(\.id.description), on: sql)
+        }
+        return shown.map { room in
+            let muted = room.muted ? "muted:\(room.mutedUntil.map { "\($0.timeIntervalSince1970)" } ?? "")" : ""
+            return "\(room.id)/\(versions[room.id.description] ?? -1)/\(room.readSeq)/\(muted)/\(room.name)"
+        }
+    }
+
     static let globalSubject = "global"
 
     /// The room if `user` may use it; 404 otherwise (a room one may not use is not shown to exist).

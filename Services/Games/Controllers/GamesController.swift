@@ -15,16 +15,16 @@ struct GamesController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.createGame, use: createGame)
-        router.on(GamesAPI.myGames, use: myGames)
+        router.on(GamesAPI.myGames, conditional: myGames)
         router.on(GamesAPI.venueGames, use: venueGames)
-        router.on(GamesAPI.game, use: getGame)
+        router.on(GamesAPI.game, conditional: getGame)
         let organizer: @Sendable (AuthenticatedContext) async throws -> Void = {
             try await games.requireOrganizer(of: try $0.parameters.id(GameID.self), user: $0.userID)
         }
         router.on(GamesAPI.updateGame, authorizing: organizer, use: updateGame)
         router.on(GamesAPI.cancelGame, use: cancelGame)
         router.on(GamesAPI.remind, use: remind)
-        router.on(GamesAPI.roster, use: roster)
+        router.on(GamesAPI.roster, conditional: roster)
         router.on(GamesAPI.setStatus, use: setStatus)
         router.on(GamesAPI.rsvp, use: rsvp)
         router.on(GamesAPI.joinGame, use: joinGame)
@@ -41,10 +41,11 @@ struct GamesController: Controller {
     }
 
     /// `GET /v1/games`
-    @Sendable func myGames(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Game> {
-        try await games.mine(
+    @Sendable func myGames(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<Game>> {
+        let page = try await games.mine(
             context.userID, window: try request.query(GamesAPI.gamesWhen), from: try request.query(Query.position),
             page: try PageRequest(request))
+        return Versioned(page, parts: try await games.tagParts(of: page.items) + [page.nextCursor ?? ""])
     }
 
     /// `GET /v1/venues/{id}/games`
@@ -55,8 +56,10 @@ struct GamesController: Controller {
     }
 
     /// `GET /v1/games/{id}`
-    @Sendable func getGame(_ request: Request, _ context: AuthenticatedContext) async throws -> Game {
-        try await games.game(try context.parameters.id(GameID.self), viewer: context.userID, from: try request.query(Query.position))
+    @Sendable func getGame(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Game> {
+        let game = try await games.game(
+            try context.parameters.id(GameID.self), viewer: context.userID, from: try request.query(Query.position))
+        return Versioned(game, parts: try await games.tagParts(of: [game]), maxAgeSeconds: 60)
     }
 
     /// `PATCH /v1/games/{id}`
@@ -77,10 +80,13 @@ struct GamesController: Controller {
     }
 
     /// `GET /v1/games/{id}/roster`
-    @Sendable func roster(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<RosterEntry> {
-        Page(
-            items: try await games.roster(try context.parameters.id(GameID.self), viewer: context.userID, requestID: context.requestID),
-            nextCursor: nil)
+    /// The players' names come from auth, which keeps no version the tag could name: they are parts of it.
+    @Sendable func roster(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<RosterEntry>> {
+        let id = try context.parameters.id(GameID.self)
+        let entries = try await games.roster(id, viewer: context.userID, requestID: context.requestID)
+        return Versioned(
+            Page(items: entries, nextCursor: nil),
+            parts: try await games.tagParts(ofGames: [id]) + entries.map { "\($0.userId)=\($0.name)" })
     }
 
     /// `PUT /v1/games/{id}/status`

@@ -9,8 +9,8 @@ struct RoundsController: Controller {
 
     func register(on router: Router<HuddleRequestContext>) {
         router.on(GamesAPI.startRound, use: startRound)
-        router.on(GamesAPI.myRounds, use: myRounds)
-        router.on(GamesAPI.round, use: round)
+        router.on(GamesAPI.myRounds, conditional: myRounds)
+        router.on(GamesAPI.round, conditional: round)
         router.on(
             GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) },
             use: score)
@@ -27,15 +27,19 @@ struct RoundsController: Controller {
     }
 
     /// `GET /v1/rounds`
-    @Sendable func myRounds(_ request: Request, _ context: AuthenticatedContext) async throws -> Page<Scorecard> {
-        try await rounds.mine(
-            context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
+    @Sendable func myRounds(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Page<Scorecard>> {
+        let page = try await rounds.mine(context.userID, status: try request.query(GamesAPI.roundStatus), page: try PageRequest(request))
+        return Versioned(page, parts: page.items.map(Self.tagPart) + [page.nextCursor ?? ""])
     }
 
     /// `GET /v1/rounds/{id}`
-    @Sendable func round(_ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
-        try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID)
+    @Sendable func round(_ request: Request, _ context: AuthenticatedContext) async throws -> Versioned<Scorecard> {
+        let card = try await rounds.card(try context.parameters.id(RoundID.self), viewer: context.userID)
+        return Versioned(card, parts: [Self.tagPart(card)])
     }
+
+    /// A card is named by its version, which every change of it raises.
+    static func tagPart(_ card: Scorecard) -> String { "\(card.id)/\(card.version)" }
 
     /// `PUT /v1/rounds/{id}/scores`
     @Sendable func score(_ body: ScoreUpdate, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {

@@ -89,6 +89,20 @@ struct Games: Sendable {
         return GameView.shown(game, to: viewer, from: position, placeUnlocked: unlocked)
     }
 
+    /// What names `shown` for a conditional read: each game's stored version (its roster's changes
+    /// raise it) and whether its place was shown, which the viewer's entitlements decide.
+    func tagParts(of shown: [Game]) async throws -> [String] {
+        let versions = try await database.read { sql in
+            try await RowVersions(of: "games").versions(of: shown.map(\.id.description), on: sql)
+        }
+        return shown.map { "\($0.id)/\(versions[$0.id.description] ?? -1)/\($0.location == nil ? "placeHidden" : "placeShown")" }
+    }
+
+    /// The stored versions of `ids`, as parts of an entity tag.
+    func tagParts(ofGames ids: [GameID]) async throws -> [String] {
+        try await database.read { sql in try await RowVersions(of: "games").tagParts(of: ids.map(\.description), on: sql) }
+    }
+
     /// The viewer's games in `window`, paged by (startsAt, id).
     func mine(_ viewer: UserID, window: GameWindow, from position: Coordinates?, page: PageRequest) async throws -> Page<Game> {
         let after = try TimeCursor(page)

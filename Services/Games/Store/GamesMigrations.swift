@@ -135,5 +135,7 @@ enum GamesMigrations {
         Migration(version: 20, name: "match predictions asked") { kind in
             ["ALTER TABLE matches ADD COLUMN prediction_asked_at \(kind.timestamp)"]
         },
+        // A game's version, raised by the database on any change of it or its roster (conditional reads).
+        .rowVersions(version: 21, table: "games", children: [(table: "roster", column: "game_id")]),
     ]
 }

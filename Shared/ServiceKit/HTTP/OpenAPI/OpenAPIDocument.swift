@@ -165,7 +165,10 @@ public enum OpenAPIDocument {
 
     static let cachingHeaders: [String: HeaderObject] = [
         "ETag": HeaderObject(description: "names this version of the answer; send it back as If-None-Match", schema: .string),
-        "Cache-Control": HeaderObject(description: "public, max-age: how long the answer stays current", schema: .string),
+        "Cache-Control": HeaderObject(
+            description: "how long the answer may be used without asking again: public, max-age=N where anyone gets the same answer; "
+                + "private, max-age=N for a signed-in player's own (0: ask again with If-None-Match each time)",
+            schema: .string),
     ]
 
     /// `POST /v1/teams/{id}/join` → `postTeamsIdJoin`.

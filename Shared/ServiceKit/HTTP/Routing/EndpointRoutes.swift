@@ -1,4 +1,5 @@
 public import Contracts
+import Crypto
 import Foundation
 public import Hummingbird
 public import ServerContracts
@@ -170,11 +171,36 @@ extension RouterMethods where Context == HuddleRequestContext {
         _ endpoint: Endpoint<Anyone, NoBody, Output>,
         conditional handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Conditional<Output>
     ) -> Self {
-        precondition(endpoint.operation.isConditional, "\(endpoint.operation.name) is not described as conditional")
-        let described = DescribedHandling(endpoint.operation)
-        on(RouterPath(endpoint.operation.path.text), method: endpoint.operation.method.httpMethod) { request, context -> Response in
+        registerConditional(endpoint.operation, cacheability: "public") { request, context in
+            try await handler(request, context)
+        }
+    }
+
+    /// A signed-in conditional read (`traits: .conditional`): the handler answers the body with the
+    /// versions it was read at (`Versioned`); the entity tag names those versions for this caller in
+    /// this language, so a phone holding the current copy is answered 304 without a body.
+    @discardableResult
+    public func on<Output>(
+        _ endpoint: Endpoint<SignedIn, NoBody, Output>,
+        conditional handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Versioned<Output>
+    ) -> Self {
+        registerConditional(endpoint.operation, cacheability: "private") { request, context in
+            let signedIn = try AuthenticatedContext(context: context)
+            return try await handler(request, signedIn).conditional(for: signedIn.userID, asking: request.uri.description)
+        }
+    }
+
+    /// Answers 304 with the tag when the caller's `If-None-Match` names it, else the body with it.
+    private func registerConditional<Output>(
+        _ operation: APIOperation, cacheability: String,
+        _ handler: @escaping @Sendable (Request, HuddleRequestContext) async throws -> Conditional<Output>
+    ) -> Self {
+        precondition(operation.isConditional, "\(operation.name) is not described as conditional")
+        let described = DescribedHandling(operation)
+        on(RouterPath(operation.path.text), method: operation.method.httpMethod) { request, context -> Response in
+            if operation.access == .signedIn { _ = try AuthenticatedContext(context: context) }
             let answer = try await described.run(request) { try await handler(request, context) }
-            let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "public, max-age=\(answer.maxAgeSeconds)"]
+            let headers: HTTPFields = [.eTag: answer.etag, .cacheControl: "\(cacheability), max-age=\(answer.maxAgeSeconds)"]
             if answer.isCurrent(for: request.headers[values: .ifNoneMatch]) { return Response(status: .notModified, headers: headers) }
             return try JSONResponse(try await answer.body(), headers: headers).response(from: request, context: context)
         }
@@ -259,5 +285,27 @@ public struct Conditional<Output: Encodable & Sendable>: Sendable {
         let listed = ifNoneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         func opaque(_ tag: some StringProtocol) -> Substring { tag.hasPrefix("W/") ? Substring(tag.dropFirst(2)) : Substring(tag) }
         return listed.contains { $0 == "*" || opaque($0) == opaque(etag) }
+    }
+}
+
+/// A signed-in read's answer with what it was read at: the stored versions of what it shows
+/// (`RowVersions`), and whatever else shapes it for this caller (their standing, a gate), as short
+/// texts. The entity tag is made from these, the caller and the language, never from the body.
+public struct Versioned<Output: Encodable & Sendable>: Sendable {
+    public let value: Output
+    public let parts: [String]
+    public let maxAgeSeconds: Int
+
+    public init(_ value: Output, parts: [String], maxAgeSeconds: Int = 0) {
+        self.value = value
+        self.parts = parts
+        self.maxAgeSeconds = maxAgeSeconds
+    }
+
+    /// The tag for `user` asking `uri` (the query shapes the answer too) in the request's language.
+    func conditional(for user: UserID, asking uri: String) -> Conditional<Output> {
+        let named = ([user.description, RequestLanguage.current.rawValue, uri] + parts).joined(separator: "\n")
+        let tag = "\"" + SHA256.hash(data: Data(named.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        return Conditional(etag: tag, maxAgeSeconds: maxAgeSeconds) { value }
     }
 }

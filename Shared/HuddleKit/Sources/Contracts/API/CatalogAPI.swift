@@ -41,7 +41,7 @@ public enum CatalogAPI {
     public static let teams = Endpoint<SignedIn, NoBody, Page<Team>>(
         .get, "/v1/teams", owner: .catalog,
         summary: "Teams: member=me for mine (with pending and invited), else a name search over public and protected teams",
-        query: [teamMember, teamText, Query.sport, Query.position] + Query.paging)
+        query: [teamMember, teamText, Query.sport, Query.position] + Query.paging, traits: .conditional)
     /// `?member=me`: my teams rather than a search.
     public static let teamMember = Query.choice("member", MemberFilter.self)
     public static let teamText = Query.text("q", TeamSearch.text, description: "name substring, any case")
@@ -50,7 +50,7 @@ public enum CatalogAPI {
         summary: "A team (404 when private and you have no standing). A protected or private team's place only for its members, "
             + "with distanceMeters from lat/lng for anyone; where the location gate is on, a public team's only for members and "
             + "holders of the location entitlement",
-        query: [Query.position])
+        query: [Query.position], traits: .conditional)
     public static let updateTeam = Endpoint<SignedIn, UpdateTeamRequest, Team>(
         .patch, "/v1/teams/{id}", owner: .catalog,
         summary: "Change a team (manager only); logoMediaId is one of my completed teamLogo uploads, null removes the logo",
@@ -59,7 +59,7 @@ public enum CatalogAPI {
         .delete, "/v1/teams/{id}", owner: .catalog, summary: "Delete a team (manager only)", problems: [.forbidden])
     public static let members = Endpoint<SignedIn, NoBody, Page<TeamMember>>(
         .get, "/v1/teams/{id}/members", owner: .catalog, summary: "Roster with roles; the manager also sees pending and invited",
-        problems: [.dependencyUnavailable])
+        problems: [.dependencyUnavailable], traits: .conditional)
     public static let joinTeam = Endpoint<SignedIn, NoBody, Team>(
         .post, "/v1/teams/{id}/join", owner: .catalog,
         summary: "Join: public → player, protected → pending, private → only when invited (403 otherwise). Where the join gate is "
@@ -88,7 +88,7 @@ public enum CatalogAPI {
         query: [courseText] + Query.paging)
     public static let courseText = Query.text("q", TeamSearch.text, description: "name substring, any case")
     public static let course = Endpoint<Anyone, NoBody, Course>(
-        .get, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes")
+        .get, "/v1/courses/{id}", owner: .catalog, summary: "A course with its holes", traits: .conditional)
     public static let updateCourse = Endpoint<SignedIn, UpdateCourseRequest, Course>(
         .patch, "/v1/courses/{id}", owner: .catalog, summary: "Rename, move or change a course's website (administrators)",
         problems: [.forbidden])

@@ -6,11 +6,11 @@ public enum ChatAPI {
         summary: "Rooms I chose — the global room, my teams', my games', my direct rooms and the match rooms I opened — most recent "
             + "activity first, each with unreadCount, lastSeq and the last message; kind=match lists live or upcoming matches' rooms "
             + "to choose from, any other kind narrows my rooms to it",
-        query: [roomKind] + Query.paging)
+        query: [roomKind] + Query.paging, traits: .conditional)
     public static let roomKind = Query.choice("kind", RoomKind.self, description: "only rooms of this kind")
     public static let room = Endpoint<SignedIn, NoBody, ChatRoom>(
         .get, "/v1/chat/rooms/{id}", owner: .chat,
-        summary: "One room I may use (404 for any other)")
+        summary: "One room I may use (404 for any other)", traits: .conditional)
     public static let follow = Endpoint<SignedIn, NoBody, ChatRoom>(
         .put, "/v1/chat/rooms/{id}/follow", owner: .chat,
         summary: "Put a match's room in my rooms, as subscribing to it on the live socket does (idempotent); any other room I may "

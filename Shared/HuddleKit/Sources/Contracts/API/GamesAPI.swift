@@ -9,7 +9,7 @@ public enum GamesAPI {
     public static let myGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/games", owner: .games,
         summary: "My games from my teams and pick-ups: upcoming soonest first, past most recent first, pending = waiting for an answer",
-        query: [Query.mineScope, gamesWhen, Query.position] + Query.paging)
+        query: [Query.mineScope, gamesWhen, Query.position] + Query.paging, traits: .conditional)
     public static let gamesWhen = Query.choice("when", fallback: GameWindow.upcoming)
     public static let venueGames = Endpoint<SignedIn, NoBody, Page<Game>>(
         .get, "/v1/venues/{id}/games", owner: .games,
@@ -21,7 +21,7 @@ public enum GamesAPI {
         .get, "/v1/games/{id}", owner: .games,
         summary: "A game; the exact location only for participants and public games (where the location gate is on, for "
             + "participants and holders of the location entitlement), others get distanceMeters",
-        query: [Query.position])
+        query: [Query.position], traits: .conditional)
     public static let updateGame = Endpoint<SignedIn, UpdateGameRequest, Game>(
         .patch, "/v1/games/{id}", owner: .games,
         summary: "Change a game (organiser only); more capacity seats the waiting list. In a series, scope=following changes the "
@@ -41,7 +41,7 @@ public enum GamesAPI {
     public static let roster = Endpoint<SignedIn, NoBody, Page<RosterEntry>>(
         .get, "/v1/games/{id}/roster", owner: .games,
         summary: "Players with their status and waiting-list position; pending requests only for the organiser",
-        problems: [.dependencyUnavailable])
+        problems: [.dependencyUnavailable], traits: .conditional)
     public static let setStatus = Endpoint<SignedIn, SetRosterStatusRequest, RosterPlace>(
         .put, "/v1/games/{id}/status", owner: .games,
         summary: "Set my own answer: going (waiting list when full), maybe, notGoing (withdraws a pending request)",
@@ -84,10 +84,11 @@ public enum GamesAPI {
         problems: [.roundFinished, .dependencyUnavailable])
     public static let myRounds = Endpoint<SignedIn, NoBody, Page<Scorecard>>(
         .get, "/v1/rounds", owner: .games, summary: "My rounds, most recent first",
-        query: [Query.mineScope, roundStatus] + Query.paging)
+        query: [Query.mineScope, roundStatus] + Query.paging, traits: .conditional)
     public static let roundStatus = Query.choice("status", RoundStatus.self)
     public static let round = Endpoint<SignedIn, NoBody, Scorecard>(
-        .get, "/v1/rounds/{id}", owner: .games, summary: "The scorecard (players of the round only; 404 for others)")
+        .get, "/v1/rounds/{id}", owner: .games, summary: "The scorecard (players of the round only; 404 for others)",
+        traits: .conditional)
     public static let score = Endpoint<SignedIn, ScoreUpdate, Scorecard>(
         .put, "/v1/rounds/{id}/scores", owner: .games,
         summary: "Set one player's strokes on one hole; bumps the version. With expectedVersion, a card that moved on is "

@@ -14,7 +14,8 @@ public enum NotifyAPI {
         summary: "Stop pushing to one of my devices (404 for a token that is not mine)")
     public static let inbox = Endpoint<SignedIn, NoBody, InboxPage>(
         .get, "/v1/notifications", owner: .notify,
-        summary: "My notifications, newest first, with how many of them are unread", query: Query.paging)
+        summary: "My notifications, newest first, with how many of them are unread", query: Query.paging,
+        traits: .conditional)
     public static let read = Endpoint<SignedIn, NoBody, InboxUnread>(
         .post, "/v1/notifications/{id}/read", owner: .notify,
         summary: "Mark one of my notifications read (again is fine); answers how many are still unread")
