@@ -10,7 +10,7 @@ struct HuddleBench: AsyncParsableCommand {
             LiveScoresBenchmark.self, LiveMatchBenchmark.self, SearchBenchmark.self, TicketsBenchmark.self, ChatBenchmark.self,
             JSONBenchmark.self, EventsBenchmark.self, ForgotBenchmark.self, MediaBenchmark.self, UploadsBenchmark.self,
             PushesBenchmark.self, ChatPushBenchmark.self, ChatPushSends.self, BalanceBenchmark.self, TracingBenchmark.self,
-            GatewayBenchmark.self,
+            GatewayBenchmark.self, HomeRefreshBenchmark.self,
         ])
 
     /// The benchmarks' devices hold a socket each, ten thousand at a time: the open files' soft limit is
