@@ -14,6 +14,8 @@ let package = Package(
     targets: [
         .target(name: "Contracts", swiftSettings: swiftSettings),
         .target(name: "HuddleKit", dependencies: ["Contracts"], swiftSettings: swiftSettings),
+        // Runs without a server; the offline journey also runs against a stack when HUDDLE_GATEWAY_URL names its gateway.
+        .testTarget(name: "HuddleKitTests", dependencies: ["HuddleKit"], swiftSettings: swiftSettings),
     ]
 )
 

@@ -129,6 +129,45 @@ struct RoundTests {
         }
     }
 
+    @Test(
+        "A cleared cell is a hole not played: a new version, live to devices as a score without strokes; clearing again changes nothing; the last write to a cell wins",
+        arguments: TestStore.all)
+    func clear(store: TestStore) async throws {
+        try await GamesHarness.with(store: store) { h in
+            let course = try await h.course(pars: [3, 4, 3])
+            let ann = try await h.player("Ann"), ben = try await h.player("Ben"), stranger = try await h.player()
+            let card = try await h.startRound(on: course, by: ann, with: [.init(userId: ben.user.id)])
+            let phone = try await h.socket(card, as: ben)
+            let scored = try await expect(200, h.score(card, player: 1, hole: 2, strokes: 5, as: ben)).decode(Scorecard.self)
+            let ids = (card.id, card.players[1].playerId)
+            let cleared = try await expect(200, h.games.call(GamesAPI.clearScore, ids.0, ids.1, 2, token: ann.accessToken))
+                .decode(Scorecard.self)
+            #expect(cleared.version == scored.version + 1 && cleared.players[1].scores.map(\.strokes) == [nil, nil, nil])
+            #expect(cleared.players[1].total == 0 && cleared.players[1].holesPlayed == 0)
+            #expect(
+                try await h.games.call(GamesAPI.clearScore, ids.0, ids.1, 2, token: ann.accessToken).decode(Scorecard.self).version == 2)
+            // The device that held the score is told of the clear, and ends on the server's card.
+            #expect(try await phone.waitFor { $0.version == 2 })
+            #expect(phone.messages.last?.type == .score && phone.messages.last?.strokes == nil)
+            #expect(card.applying(phone.messages) == (try await h.card(card.id, as: ben)))
+            // Scored again after the clear: the later write is the cell's value.
+            let again = try await expect(200, h.score(card, player: 1, hole: 2, strokes: 3, as: ann)).decode(Scorecard.self)
+            #expect(again.players[1].scores.map(\.strokes) == [nil, 3, nil])
+
+            #expect(try await h.games.call(GamesAPI.clearScore, ids.0, ids.1, 2, token: stranger.accessToken).status == 404)
+            #expect(
+                try await h.games.call(GamesAPI.clearScore, ids.0, ids.1, 9, token: ann.accessToken).problem?.errors?.map(\.field) == [
+                    "hole"
+                ])
+            #expect(
+                try await h.games.call(GamesAPI.clearScore, ids.0, RoundPlayerID(), 2, token: ann.accessToken).problem?.errors?.map(\.field)
+                    == ["playerId"])
+            _ = try await expect(200, h.games.call(GamesAPI.finishRound, card.id, token: ann.accessToken))
+            #expect(try await h.games.call(GamesAPI.clearScore, ids.0, ids.1, 2, token: ann.accessToken).problem?.code == "ROUND_FINISHED")
+            await phone.close()
+        }
+    }
+
     @Test("Any player finishes a round; then it is read-only and listed as completed", arguments: TestStore.all)
     func finish(store: TestStore) async throws {
         try await GamesHarness.with(store: store) { h in

@@ -181,3 +181,29 @@ func answer(_ action: String, userInfo: [AnyHashable: Any], on huddle: HuddleCli
     else { return }
     try await huddle.answer(game, rsvpToken: token, status: status)  // INVALID_TOKEN once the game has started
 }
+
+struct Banner { func show(_ text: String) {} }
+
+func playOffline(courseID: CourseID, roundID: RoundID, player: RoundPlayerID, banner: Banner) async throws -> Scorecard {
+    let device = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0].appendingPathComponent("Huddle")
+    let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0].appendingPathComponent("Huddle")
+    let huddle = HuddleClient(
+        baseURL: URL(string: "https://api.huddle.dev")!, tokens: KeychainTokens(),
+        keptReads: KeptReads(directory: caches, capacityBytes: 20 << 20),
+        queuedWrites: QueuedWrites(file: device.appendingPathComponent("queued-writes.json")))
+
+    // Read at the car park, the course opens in the forest: the kept copy, marked stale.
+    let course = try await huddle.read(CatalogAPI.course, courseID)
+    if course.isStale { banner.show("No signal — as of \(course.savedAt.formatted(date: .omitted, time: .shortened))") }
+
+    // Each score goes into the queue: sent at once with signal, kept on the phone without (across restarts).
+    try await huddle.queue(GamesAPI.score, roundID, body: ScoreUpdate(playerId: player, hole: 7, strokes: 3))
+    try await huddle.queue(GamesAPI.clearScore, roundID, player, 8)  // a hole scored by mistake
+
+    // When the path monitor sees the network again, and when the app starts:
+    for outcome in await huddle.sendQueuedWrites() {
+        if case .refused(let write, let error) = outcome { banner.show("Not saved: \(error) (\(write.operation))") }
+    }
+    let card = try await huddle.read(GamesAPI.round, roundID).value  // the card every phone ends on
+    return card
+}

@@ -14,6 +14,7 @@ struct RoundsController: Controller {
         router.on(
             GamesAPI.score, authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) },
             use: score)
+        router.on(GamesAPI.clearScore, use: clearScore)
         router.on(
             GamesAPI.addRoundPlayer,
             authorizing: { try await rounds.requirePlayer(of: try $0.parameters.id(RoundID.self), user: $0.userID) }, use: addPlayer)
@@ -44,6 +45,13 @@ struct RoundsController: Controller {
     /// `PUT /v1/rounds/{id}/scores`
     @Sendable func score(_ body: ScoreUpdate, _ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
         try await rounds.score(body, in: try context.parameters.id(RoundID.self), by: context.userID)
+    }
+
+    /// `DELETE /v1/rounds/{id}/scores/{playerId}/{hole}`
+    @Sendable func clearScore(_ request: Request, _ context: AuthenticatedContext) async throws -> Scorecard {
+        try await rounds.clear(
+            try context.parameters.id(RoundPlayerID.self, at: "playerId"), hole: try context.parameters.integer(at: "hole"),
+            in: try context.parameters.id(RoundID.self), by: context.userID)
     }
 
     /// `POST /v1/rounds/{id}/players`

@@ -101,21 +101,36 @@ struct Rounds: Sendable {
     /// Writes one cell (last write wins per cell). With `expectedVersion`, a card that has moved on
     /// is a 409 with the current card, so the client can show what it missed.
     func score(_ update: ScoreUpdate, in id: RoundID, by user: UserID) async throws -> Scorecard {
+        try await write(update.strokes, of: update.playerId, hole: update.hole, expectedVersion: update.expectedVersion, in: id, by: user)
+    }
+
+    /// Clears one cell: the hole is not played by that player (`DELETE .../scores/{playerId}/{hole}`).
+    func clear(_ player: RoundPlayerID, hole: Int, in id: RoundID, by user: UserID) async throws -> Scorecard {
+        try await write(nil, of: player, hole: hole, expectedVersion: nil, in: id, by: user)
+    }
+
+    /// The rule that makes phones converge (README, "Offline"): writes to one cell — a score or a
+    /// clear — are applied one at a time under the round's lock, in the order they arrive, each
+    /// making the next version; the last applied is the cell's value, and every device that catches
+    /// up from its version ends on the same card.
+    private func write(
+        _ strokes: Int?, of playerID: RoundPlayerID, hole: Int, expectedVersion: Int?, in id: RoundID, by user: UserID
+    ) async throws -> Scorecard {
         let card = try await database.transaction { sql -> Scorecard in
             let card = try await playedCard(id, by: user, locked: true, on: sql)
             guard card.status == .ongoing else { throw GamesError.roundFinished }
             var errors: [Problem.FieldError] = []
-            let player = card.players.first { $0.playerId == update.playerId }
+            let player = card.players.first { $0.playerId == playerID }
             if player == nil { errors.append(.invalid("playerId", "is not a player of this round")) }
-            if !card.holes.contains(where: { $0.number == update.hole }) {
+            if !card.holes.contains(where: { $0.number == hole }) {
                 errors.append(.invalid("hole", "this course has holes 1 to \(card.holes.count)"))
             }
             try FieldRules.require(errors)
-            if let expected = update.expectedVersion, expected != card.version { throw GamesError.versionConflict(card) }
+            if let expected = expectedVersion, expected != card.version { throw GamesError.versionConflict(card) }
             // The same value again (a retry) changes nothing and makes no version.
-            if player?.scores.first(where: { $0.hole == update.hole })?.strokes == update.strokes { return card }
+            if player?.scores.first(where: { $0.hole == hole })?.strokes == strokes { return card }
             let version = card.version + 1
-            try await rounds.setScore(update.strokes, of: update.playerId, hole: update.hole, in: id, version: version, on: sql)
+            try await rounds.setScore(strokes, of: playerID, hole: hole, in: id, version: version, on: sql)
             try await database.notify(
                 channel: ChangeChannel.rounds, payload: ChangeChannel.payload(id, version: version), on: sql)
             return try await storedCard(id, on: sql)

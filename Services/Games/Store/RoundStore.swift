@@ -12,7 +12,8 @@ protocol RoundStore: Sendable {
     /// out one at a time (a row lock on PostgreSQL; SQLite transactions already run one by one).
     func lock(_ id: RoundID, on sql: any SQLDatabase) async throws -> Scorecard?
     /// Writes one cell and logs it as `version`.
-    func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
+    /// `strokes` nil clears the cell.
+    func setScore(_ strokes: Int?, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
         async throws
     /// Seats a player after the others, with no scores, and logs it as `version`.
     func addPlayer(_ player: RoundPlayerID, userId: UserID?, name: String, to round: RoundID, version: Int, on sql: any SQLDatabase)
@@ -68,13 +69,19 @@ struct SQLRoundStore: RoundStore {
         ).first
     }
 
-    func setScore(_ strokes: Int, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
+    func setScore(_ strokes: Int?, of player: RoundPlayerID, hole: Int, in round: RoundID, version: Int, on sql: any SQLDatabase)
         async throws
     {
-        // A hole's first score makes its row; a later one replaces it.
-        try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes")
-            .values(SQLBind(round.description), SQLBind(player.description), SQLBind(hole), SQLBind(strokes))
-            .onConflict(with: ["round_id", "player_id", "hole"]) { $0.set(excludedValueOf: "strokes") }.run()
+        if let strokes {
+            // A hole's first score makes its row; a later one replaces it.
+            try await sql.insert(into: "round_scores").columns("round_id", "player_id", "hole", "strokes")
+                .values(SQLBind(round.description), SQLBind(player.description), SQLBind(hole), SQLBind(strokes))
+                .onConflict(with: ["round_id", "player_id", "hole"]) { $0.set(excludedValueOf: "strokes") }.run()
+        } else {
+            // A cleared cell is a hole not played: no row.
+            try await sql.delete(from: "round_scores").where("round_id", .equal, SQLBind(round.description))
+                .where("player_id", .equal, SQLBind(player.description)).where("hole", .equal, SQLBind(hole)).run()
+        }
         try await sql.update("rounds").set("version", to: SQLBind(version)).set("current_hole", to: SQLBind(hole))
             .where("id", .equal, SQLBind(round.description)).run()
         try await logChange(

@@ -16,6 +16,8 @@ struct HomeRefreshBenchmark: AsyncParsableCommand {
     @Option(help: "Upcoming games the player is invited to.") var games = 20
     @Option(help: "Teams the games are shared among.") var teams = 3
     @Option(help: "Rounds of a full read and a refresh.") var rounds = 5
+    @Option(help: "Fail when a refresh takes more than this percentage of a full read (bytes do not vary with the machine's load).")
+    var atMost: Double?
 
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("home-bench-\(UUID().uuidString)")
@@ -66,6 +68,9 @@ struct HomeRefreshBenchmark: AsyncParsableCommand {
         print(
             "home: full read \(Spread(fullReads, unit: " B", digits: 0)), refresh when unchanged \(Spread(refreshes, unit: " B", digits: 0)): "
                 + "\(Spread(shares, unit: " %", digits: 1)) of a full read")
+        if let atMost, let worst = shares.max(), worst > atMost {
+            throw ValidationError(String(format: "a refresh took %.1f%% of a full read, above %.1f%%", worst, atMost))
+        }
     }
 
     /// A manager, `teams` teams with the player in each, `games` games among them, a message in

@@ -174,7 +174,7 @@ public struct ScoreUpdate: Codable, Equatable, Sendable {
 
 /// A message on `GET /v1/rounds/{id}/live`:
 /// - `card`: the whole card at `version` (on connecting without `afterVersion`);
-/// - `score`: one change, `{version, playerId, hole, strokes}`;
+/// - `score`: one change, `{version, playerId, hole, strokes}` (no `strokes`: the cell was cleared);
 /// - `finished`: the round was finished at `version`, with the final `card`;
 /// - `playerAdded`: a player joined the round under way at `version` (`playerId`), with the whole `card`;
 /// - `error`: a score sent on the socket was refused (`problem`); nothing changed.

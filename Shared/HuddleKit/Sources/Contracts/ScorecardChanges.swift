@@ -9,9 +9,10 @@ extension Scorecard {
                 if let whole = message.card { card = whole }
             case .score:
                 guard let player = card.players.firstIndex(where: { $0.playerId == message.playerId }),
-                    let hole = card.players[player].scores.firstIndex(where: { $0.hole == message.hole }), let strokes = message.strokes
+                    let hole = card.players[player].scores.firstIndex(where: { $0.hole == message.hole })
                 else { continue }
-                card.players[player].scores[hole].strokes = strokes
+                // Without strokes, the cell was cleared.
+                card.players[player].scores[hole].strokes = message.strokes
                 card.players[player].recount(holes: card.holes)
                 card.currentHole = message.hole ?? card.currentHole
                 card.version = message.version

@@ -25,16 +25,25 @@ public final class HuddleClient: Sendable {
     /// The language Huddle answers in (`Accept-Language`: problems' title and detail); pushes, the
     /// inbox and mails follow the profile's `locale` instead, as they reach the player without a request.
     public let locale: String?
+    /// What the player read, for `read` (README, "Offline"); nil keeps nothing.
+    public let keptReads: KeptReads?
+    /// Writes made offline, for `queue`; nil queues nothing.
+    public let queuedWrites: QueuedWrites?
+    let now: @Sendable () -> Date
 
     /// `now` is the only clock HuddleKit reads (when an access token expires); a test sets its own.
     /// `locale`: a BCP 47 tag, such as `Locale.preferredLanguages.first` (Huddle writes `en`, `et` and
-    /// `it`; others read English).
+    /// `it`; others read English). `keptReads` and `queuedWrites`: where what was read and what was
+    /// written offline are kept (README, "Offline").
     public init(
         baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), liveTransport: any LiveTransport = URLSessionLiveTransport(),
         tokens: any TokenStore = InMemoryTokenStore(), retry: RetryPolicy = .standard, locale: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        keptReads: KeptReads? = nil, queuedWrites: QueuedWrites? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.locale = locale
+        self.keptReads = keptReads
+        self.queuedWrites = queuedWrites
+        self.now = now
         self.baseURL = baseURL
         self.transport = transport
         self.liveTransport = liveTransport
@@ -54,13 +63,7 @@ public final class HuddleClient: Sendable {
     public func send<Access, Body, Output>(
         _ endpoint: Endpoint<Access, Body, Output>, _ path: any CustomStringConvertible..., query: QueryItems = QueryItems(), body: Body
     ) async throws -> Output {
-        let data: Data
-        do {
-            data = try HuddleJSON.encoder.encode(body)
-        } catch {
-            throw HuddleError(kind: .unexpectedAnswer)
-        }
-        return try decode(Output.self, from: try await perform(endpoint.operation, path.map(\.description), query, body: data))
+        try decode(Output.self, from: try await perform(endpoint.operation, path.map(\.description), query, body: try encoded(body)))
     }
 
     /// Calls an operation without a body.
@@ -96,14 +99,20 @@ public final class HuddleClient: Sendable {
 
     // MARK: The exchange
 
-    func perform(_ operation: APIOperation, _ path: [String], _ query: QueryItems, body: Data?) async throws -> HTTPResponse {
+    /// `ifNoneMatch`: the tag of a kept copy (a 304 is then an answer); `idempotencyKey`: one made
+    /// before (a queued write's); `retrying`: false makes one attempt only.
+    func perform(
+        _ operation: APIOperation, _ path: [String], _ query: QueryItems, body: Data?, ifNoneMatch: String? = nil,
+        idempotencyKey: String? = nil, retrying: Bool = true
+    ) async throws -> HTTPResponse {
         let url = try url(operation, path, query)
         let wantsToken = operation.access == .signedIn || operation.optionalSignIn
         var token = wantsToken ? try await sessions.accessToken(refresh: refresher) : nil
         if operation.access == .signedIn, token == nil { throw HuddleError(kind: .notSignedIn) }
-        let idempotencyKey = operation.acceptsIdempotencyKey ? UUID().uuidString : nil
+        let idempotencyKey = operation.acceptsIdempotencyKey ? idempotencyKey ?? UUID().uuidString : nil
+        let retries = retrying ? retry.retries : 0
         let repeatable = [.get, .put, .delete].contains(operation.method) || idempotencyKey != nil
-        var retries = 0, refreshedAfterRefusal = false
+        var attempts = 0, refreshedAfterRefusal = false
         while true {
             var request = HTTPRequest(method: operation.method.rawValue, url: url, headers: ["Accept": "application/json"], body: body)
             if body != nil { request.headers["Content-Type"] = "application/json" }
@@ -111,13 +120,14 @@ public final class HuddleClient: Sendable {
             if let idempotencyKey { request.headers[Routes.Header.idempotencyKey] = idempotencyKey }
             if let traceparent = Self.traceparent { request.headers["traceparent"] = traceparent }
             if let locale { request.headers["Accept-Language"] = locale }
+            if let ifNoneMatch { request.headers["If-None-Match"] = ifNoneMatch }
             let response: HTTPResponse
             do {
                 response = try await transport.send(request)
             } catch is TransportFailure {
-                guard repeatable, retries < retry.retries else { throw HuddleError(kind: .unreachable) }
-                retries += 1
-                try await Task.sleep(for: retry.delay(beforeRetry: retries, retryAfter: nil))
+                guard repeatable, attempts < retries else { throw HuddleError(kind: .unreachable) }
+                attempts += 1
+                try await Task.sleep(for: retry.delay(beforeRetry: attempts, retryAfter: nil))
                 continue
             }
             if response.status == 401, let sent = token, !refreshedAfterRefusal {
@@ -125,12 +135,14 @@ public final class HuddleClient: Sendable {
                 token = try await sessions.accessToken(after: sent, refresh: refresher)
                 continue
             }
-            if RetryPolicy.retriedStatuses.contains(response.status), repeatable, retries < retry.retries {
-                retries += 1
-                try await Task.sleep(for: retry.delay(beforeRetry: retries, retryAfter: response.headers["retry-after"]))
+            if RetryPolicy.retriedStatuses.contains(response.status), repeatable, attempts < retries {
+                attempts += 1
+                try await Task.sleep(for: retry.delay(beforeRetry: attempts, retryAfter: response.headers["retry-after"]))
                 continue
             }
-            guard (200..<300).contains(response.status) else { throw Self.failure(response) }
+            guard (200..<300).contains(response.status) || (response.status == 304 && ifNoneMatch != nil) else {
+                throw Self.failure(response)
+            }
             return response
         }
     }
@@ -156,6 +168,15 @@ public final class HuddleClient: Sendable {
         components.percentEncodedQuery = items.isEmpty ? nil : query.encoded
         guard let url = components.url else { throw HuddleError(kind: .unexpectedAnswer) }
         return url
+    }
+
+    /// A body as JSON; one that cannot be written is a mistake in the calling code's types.
+    func encoded(_ body: some Encodable) throws -> Data {
+        do {
+            return try HuddleJSON.encoder.encode(body)
+        } catch {
+            throw HuddleError(kind: .unexpectedAnswer)
+        }
     }
 
     func decode<Output: Decodable>(_ type: Output.Type, from response: HTTPResponse) throws -> Output {

@@ -19,6 +19,9 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         case unsupported
         /// What was waited for (a data export) was not ready within the time allowed.
         case timedOut
+        /// A write that needs the server's answer there and then (a bet, a purchase, a deletion) was
+        /// given to the queue of writes made offline (`HuddleClient.queue`).
+        case onlineOnly
     }
 
     public let kind: Kind
@@ -51,6 +54,7 @@ public struct HuddleError: Error, Sendable, CustomStringConvertible {
         case .unexpectedAnswer: return "an answer HuddleKit cannot read (status \(status ?? 0))\(request)"
         case .unsupported: return "this platform's URLSession cannot open the live socket; pass a LiveTransport"
         case .timedOut: return "not ready within the time allowed"
+        case .onlineOnly: return "this write needs the server's answer at once and is not queued offline"
         }
     }
 }

@@ -113,6 +113,7 @@ extension HuddleClient {
     /// ends, here too. App Review asks apps that make accounts to offer this.
     public func deleteAccount(password: String) async throws {
         _ = try await send(AuthAPI.deleteMe, body: DeleteAccountRequest(password: password))
+        await forgetDevice()
         await sessions.end(.signedOut)
     }
 
@@ -120,13 +121,24 @@ extension HuddleClient {
     /// Apple identity token, or a Facebook access token.
     public func deleteAccount(provider: DeleteAccountRequest.Provider, token: String) async throws {
         _ = try await send(AuthAPI.deleteMe, body: DeleteAccountRequest(provider: provider, token: token))
+        await forgetDevice()
         await sessions.end(.signedOut)
     }
 
-    /// Ends the session on the server (when it answers) and here.
+    /// Ends the session on the server (when it answers) and here, after sending the writes still
+    /// queued (those the server cannot be reached for are dropped with the rest of what the device
+    /// kept: the next player on this phone must not see or send them).
     public func signOut() async {
+        _ = await sendQueuedWrites()
         _ = try? await send(AuthAPI.logout)
+        await forgetDevice()
         await sessions.end(.signedOut)
+    }
+
+    /// Clears what this device kept for the player: the answers read and the writes queued.
+    private func forgetDevice() async {
+        await keptReads?.clear()
+        await queuedWrites?.clear()
     }
 
     /// Who is signed in, or nil.

@@ -94,6 +94,11 @@ public enum GamesAPI {
         summary: "Set one player's strokes on one hole; bumps the version. With expectedVersion, a card that moved on is "
             + "a 409 VERSION_CONFLICT whose body also carries the card (ScoreConflict)",
         problems: [.roundFinished, .versionConflict], otherAnswers: [409: ScoreConflict.self])
+    public static let clearScore = Endpoint<SignedIn, NoBody, Scorecard>(
+        .delete, "/v1/rounds/{id}/scores/{playerId}/{hole}", owner: .games,
+        summary: "Clear one player's strokes on one hole (not played); bumps the version. Scores and clears of one cell are applied "
+            + "in the order the server receives them, and the last applied is the cell's value on every device",
+        pathParameters: ["hole": .integer(1...Hole.maxNumber)], problems: [.roundFinished])
     public static let finishRound = Endpoint<SignedIn, NoBody, Scorecard>(
         .post, "/v1/rounds/{id}/finish", owner: .games, summary: "Finish the round (any player); it becomes read-only",
         traits: .idempotent)
@@ -131,7 +136,8 @@ public enum GamesAPI {
         setStatus.operation, rsvp.operation, joinGame.operation, approveGameRequest.operation, declineGameRequest.operation,
         inviteToGame.operation, askForSubstitutes.operation, startRound.operation, addRoundPlayer.operation, myRounds.operation,
         round.operation,
-        score.operation, finishRound.operation, liveRound.operation, stats.operation, matches.operation, match.operation,
+        score.operation, clearScore.operation, finishRound.operation, liveRound.operation, stats.operation, matches.operation,
+        match.operation,
         liveMatch.operation,
     ]
 }
