@@ -98,7 +98,7 @@ public enum GamesAPI {
         .delete, "/v1/rounds/{id}/scores/{playerId}/{hole}", owner: .games,
         summary: "Clear one player's strokes on one hole (not played); bumps the version. Scores and clears of one cell are applied "
             + "in the order the server receives them, and the last applied is the cell's value on every device",
-        pathParameters: ["hole": .integer(1...Hole.maxNumber)], problems: [.roundFinished])
+        pathParameters: ["hole": .integer(1...Hole.maxNumber)], problems: [.roundFinished, .validationFailed])
     public static let finishRound = Endpoint<SignedIn, NoBody, Scorecard>(
         .post, "/v1/rounds/{id}/finish", owner: .games, summary: "Finish the round (any player); it becomes read-only",
         traits: .idempotent)
