@@ -312,7 +312,7 @@ let package = Package(
             name: "HuddleModules",
             dependencies: [
                 .effects,
-                "ModuleLauncher", "ServiceHTTP", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService",
+                "ModuleLauncher", "ServiceHTTP", "ServiceStore", .serverContracts, "Gateway", "AuthService", "CatalogService", "GamesService",
                 "SearchService", "BettingService",
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "MediaService", "ProviderStandIns",
                 "ServiceClients",
@@ -504,7 +504,7 @@ let package = Package(
                 "HuddleModules", "MediaService", "CatalogService", "ModuleLauncher", .huddleKit, "ProviderStandIns", "ServiceKitTesting",
                 .contracts,
                 .serverContracts,
-                "ServiceHTTP", .configuration, .logging,
+                "ServiceHTTP", "ServiceStore", .configuration, .logging,
                 .nioCore, .nioHTTP1,
                 .nioPosix, .nioConcurrencyHelpers, .webSocketClient, .httpTypes, .nioWebSocket, .crypto, .tracing, .serviceContext,
                 .hummingbird, .asyncHTTPClient, .nioFoundationCompat,

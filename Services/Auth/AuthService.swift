@@ -82,7 +82,8 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         database: service.database, users: users, store: deletions, exports: exportStore, hasher: accounts.hasher,
         verifier: service.verifier,
         facebook: accounts.facebook, apple: accounts.apple, google: accounts.google, appleRevocations: appleRevocations,
-        outboxErasure: service.outboxErasure, logger: dependencies.logger, now: now)
+        outboxErasure: service.outboxErasure, journal: ErasureJournal(file: settings.erasureJournal), logger: dependencies.logger,
+        now: now)
 
     let appleNotifications = AppleNotifications(
         database: service.database, users: users, sessions: sessions, verifier: service.verifier, apple: accounts.apple,
@@ -112,6 +113,10 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
         ExportWorker(exports: exports, interval: settings.exportsPoll), mailQueued,
         MailWorker(requests: mailRequests, delivery: mail, queued: mailQueued))
     let database = service.database
-    service.beforeServerStarts { try await issuer.prepare(configuredKey: settings.signingKey, database: database) }
+    service.beforeServerStarts {
+        try await issuer.prepare(configuredKey: settings.signingKey, database: database)
+        // After a restore, the accounts deleted since its point are erased again before anyone is answered.
+        _ = try await deletion.replay(deletion.journal)
+    }
     return try service.application()
 }

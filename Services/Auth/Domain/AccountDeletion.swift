@@ -24,6 +24,8 @@ struct AccountDeletion: Sendable {
     let google: GoogleIdentityVerifier
     let appleRevocations: AppleRevocations
     let outboxErasure: OutboxErasure
+    /// Every deletion written down apart from the store, so a restore cannot bring it back.
+    let journal: ErasureJournal
     let logger: Logger
     var outbox: Outbox { Outbox(now: now) }
     /// The clock: tests set it.
@@ -38,9 +40,11 @@ struct AccountDeletion: Sendable {
     }
 
     /// Deletes the account now: what `delete` does once the proof is checked, and what Apple's
-    /// `account-delete` notification asks.
-    func erase(_ user: User) async throws {
+    /// `account-delete` notification asks. Written to the journal first, unless it is the journal's
+    /// own entry being applied again (`replay`).
+    func erase(_ user: User, journaled: Bool = true) async throws {
         let at = now()
+        if journaled { try journal.record(user.id, at: at) }
         let ended = try await database.transaction { sql in
             let ended = try await store.erase(user, at: at, on: sql)
             if let sealed = user.appleRefreshToken {

@@ -19,7 +19,9 @@ public struct HuddleCommand: AsyncParsableCommand {
             Any configuration key can be set with --set key=value or its environment variable
             (auth.db.url ↔ AUTH_DB_URL). Keys are listed in README.md.
             """,
-        subcommands: [DemoCommand.self, ComposeCommand.self, InternalKeysCommand.self, ImportCommand.self])
+        subcommands: [
+            DemoCommand.self, ComposeCommand.self, InternalKeysCommand.self, ImportCommand.self, BackupCommand.self, RestoreCommand.self,
+        ])
 
     @Option(help: "Modules to run: 'all' or a comma-separated list (\(ServiceModule.allCases.map(\.rawValue).joined(separator: ","))).")
     var modules = "all"
@@ -67,6 +69,8 @@ public struct HuddleCommand: AsyncParsableCommand {
             defaults["\(module.rawValue).url"] = "http://127.0.0.1:\(module.defaultPort)"
             defaults["\(module.rawValue).db.url"] = "sqlite:\(dataDir)/\(module.rawValue).sqlite"
         }
+        // Deletions written down beside the stores but outside their backups (`huddle backup`).
+        defaults["auth.erasure.journal.file"] = "\(dataDir)/\(AllInOneBackup.journalName)"
         // Photos as files beside the stores, read back through the gateway.
         defaults["media.storage.dir"] = "\(dataDir)/media"
         if standIn {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Contracts
 import Foundation
+import HuddleEffects
 import ServiceKitTesting
 
 /// `huddle-bench home`: the bytes a phone downloads to refresh its home screen — my upcoming games, my
@@ -90,7 +91,7 @@ struct HomeRefreshBenchmark: AsyncParsableCommand {
             _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: player.accessToken)
             teamIDs.append(team.id)
         }
-        let start = (Date().timeIntervalSince1970 + 86_400).rounded(.down)
+        let start = (Effects.system.now().timeIntervalSince1970 + 86_400).rounded(.down)
         for index in 0..<games {
             _ = try await gateway.value(
                 GamesAPI.createGame,

@@ -1,0 +1,84 @@
+import Contracts
+import Foundation
+import HuddleEffects
+import HuddleModules
+import Logging
+import ServiceKitTesting
+import ServiceStore
+import Testing
+
+/// The all-in-one's stores backed up while it runs and put back after a player deleted their account.
+@Suite("Backups of the all-in-one")
+struct BackupRestoreTests {
+    @Test(
+        "restored from a backup taken before a player deleted their account, the stack keeps them deleted, holds what the rest did until the backup, and events flow again",
+        StackTests.embeddedOnly)
+    func deletionsStayDeleted() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)")
+        let backupDir = dataDir.appendingPathExtension("backup")
+        defer {
+            try? FileManager.default.removeItem(at: dataDir)
+            try? FileManager.default.removeItem(at: backupDir)
+        }
+        var config = Dictionary(
+            uniqueKeysWithValues: ServiceModule.allCases.filter { $0 != .gateway }.map {
+                ("\($0.rawValue).db.url", "sqlite:\(dataDir.path)/\($0.rawValue).sqlite")
+            })
+        config["auth.erasure.journal.file"] = dataDir.appendingPathComponent(AllInOneBackup.journalName).path
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let (annEmail, boEmail, password) = ("ann-\(run)@example.com", "bo-\(run)@example.com", "correct horse battery")
+
+        let (team, ann) = try await StackTests.withStack(store: .sqlite, config: config) { gateway in
+            let ann = try await gateway.register(name: "Ann Restored", email: annEmail)
+            let bo = try await gateway.register(name: "Bo Restored", email: boEmail)
+            let team = try await gateway.value(
+                CatalogAPI.createTeam,
+                body: CreateTeamRequest(
+                    name: "Restored \(run)", sport: .soccer, privacy: .public, location: Location(lat: 59.44, lng: 24.75), ageGroup: .adult,
+                    gender: .coed, skill: .any),
+                token: bo.accessToken)
+            _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: ann.accessToken)
+            // Taken while the stack runs; then Ann deletes her account and Bo renames the team.
+            let manifest = try await AllInOneBackup.take(
+                dataDir: dataDir, to: backupDir, now: Effects.system.now, logger: Logger(label: "backup"))
+            #expect(manifest.stores.map(\.name).contains("auth") && manifest.stores.allSatisfy { $0.bytes > 0 })
+            #expect(manifest.stores.contains { $0.name == "catalog" && ($0.lastEvent ?? 0) > 0 })
+            let deleted = try await gateway.call(AuthAPI.deleteMe, body: DeleteAccountRequest(password: password), token: ann.accessToken)
+            #expect(deleted.status == 204)
+            _ = try await gateway.value(
+                CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Renamed \(run)"), token: bo.accessToken)
+            return (team, ann.user)
+        }
+
+        let manifest = try AllInOneBackup.restore(from: backupDir, into: dataDir)
+        #expect(!manifest.stores.isEmpty)
+        try await StackTests.withStack(store: .sqlite, config: config) { gateway in
+            // The backup held Ann's account; auth erased it again before answering anyone.
+            let annAgain = try await gateway.call(AuthAPI.login, body: LoginRequest(email: annEmail, password: password))
+            #expect(annAgain.status == 401)
+            let bo = try await gateway.value(AuthAPI.login, body: LoginRequest(email: boEmail, password: password))
+            // What happened after the backup is gone (the team's old name), and the other modules erase Ann again.
+            #expect(try await gateway.value(CatalogAPI.team, team.id, token: bo.accessToken).name == "Restored \(run)")
+            #expect(
+                try await eventually {
+                    try await gateway.value(CatalogAPI.members, team.id, token: bo.accessToken).items.map(\.userId) == [bo.user.id]
+                })
+            #expect(try await gateway.call(AuthAPI.profile, ann.id, token: bo.accessToken).status == 404)
+            // Events flow again from where the backup stood: Bo's new game gets its chat room.
+            let game = try await gateway.value(
+                GamesAPI.createGame,
+                body: CreateGameRequest(kind: .team, teamId: team.id, startsAt: Date(timeIntervalSinceNow: 86_400).rounded()),
+                token: bo.accessToken)
+            #expect(
+                try await eventually {
+                    try await gateway.value(ChatAPI.rooms, query: Query.limit(100), token: bo.accessToken).items.contains {
+                        $0.subjectId == game.id.description
+                    }
+                })
+        }
+    }
+}
+
+extension Date {
+    fileprivate func rounded() -> Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}
