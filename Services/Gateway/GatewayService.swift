@@ -197,7 +197,8 @@ private func upgrade(
 }
 
 /// Why the module refused an upgrade: what it answers the same request as plain HTTP (401 with its
-/// challenge, 404, 422). A module that would have taken it (its 426) failed in between: 502.
+/// challenge, 404, 422, or 503 with `Retry-After` from an instance holding all the sockets it takes).
+/// A module that would have taken it (its 426) failed in between: 502.
 private func refusal(
     of path: String, headers: HTTPFields, module: ServiceModule, base: String, client: UpstreamClient, timeout: Duration
 ) async -> (Problem, HTTPFields) {
@@ -220,8 +221,11 @@ private func refusal(
         }
     }
     let status = answer.head.status.code
-    guard (400..<500).contains(status), status != 426,
+    guard (400..<500).contains(status) || status == 503, status != 426,
         let problem = try? HuddleJSON.decoder.decode(Problem.self, from: Data(body.readableBytesView))
     else { return (GatewayError.badUpstream(module).problem, [:]) }
-    return (problem, answer.head.headers.value(of: "WWW-Authenticate").map { [.wwwAuthenticate: $0] } ?? [:])
+    var passed: HTTPFields = [:]
+    if let challenge = answer.head.headers.value(of: "WWW-Authenticate") { passed[.wwwAuthenticate] = challenge }
+    if let retryAfter = answer.head.headers.value(of: "Retry-After") { passed[.retryAfter] = retryAfter }
+    return (problem, passed)
 }

@@ -32,9 +32,32 @@ public enum KubernetesCheck {
             if Wiring.stores.contains(module) { findings += store(of: module, workload, manifests) }
             findings += policies(of: module, workload, deployed: deployed, manifests: manifests)
         }
+        findings += scaling(manifests)
         if let gateway = deployed[.gateway] {
             let expected = Wiring.publicOwners.filter { deployed[$0] != nil }
             findings += list("GATEWAY_MODULES", of: gateway, expected: expected, because: "the gateway routes to them")
+        }
+        return findings
+    }
+
+    /// An autoscaler owns its Deployment's count: a `replicas` written beside it is set again by every
+    /// apply, scaling the Deployment back and dropping the sockets of the pods it stops.
+    static func scaling(_ manifests: KubernetesManifests) -> [String] {
+        var findings: [String] = []
+        for autoscaler in manifests.autoscalers {
+            guard let workload = manifests.workloads.first(where: { $0.name == autoscaler.target }) else {
+                findings.append("the autoscaler \(autoscaler.name) scales \(autoscaler.target), which no Deployment is")
+                continue
+            }
+            if let replicas = workload.replicas {
+                findings.append(
+                    "\(workload.name): replicas is pinned at \(replicas) beside the autoscaler \(autoscaler.name), which owns the count")
+            }
+            if autoscaler.maxReplicas < autoscaler.minReplicas {
+                findings.append(
+                    "the autoscaler \(autoscaler.name) may scale to \(autoscaler.maxReplicas), fewer than its minimum \(autoscaler.minReplicas)"
+                )
+            }
         }
         return findings
     }

@@ -17,6 +17,14 @@ public struct KubernetesManifests: Sendable {
         public var module: ServiceModule? { environment["HUDDLE_MODULE"].flatMap(ServiceModule.init(rawValue:)) }
     }
 
+    /// A HorizontalPodAutoscaler: the Deployment whose count it owns, and its bounds.
+    public struct Autoscaler: Sendable {
+        public let name: String
+        public let target: String
+        public let minReplicas: Int
+        public let maxReplicas: Int
+    }
+
     public struct Service: Sendable {
         public let name: String
         public let selector: [String: String]
@@ -48,6 +56,7 @@ public struct KubernetesManifests: Sendable {
     }
 
     public let workloads: [Workload]
+    public let autoscalers: [Autoscaler]
     public let services: [Service]
     public let policies: [Policy]
     /// Secret name → key → decoded value (what the overlay itself carries; production's are made by operators).
@@ -70,12 +79,17 @@ public struct KubernetesManifests: Sendable {
             default: break
             }
         }
-        var workloads: [Workload] = [], services: [Service] = [], policies: [Policy] = []
+        var workloads: [Workload] = [], services: [Service] = [], policies: [Policy] = [], autoscalers: [Autoscaler] = []
         for document in documents {
             let name = (document["metadata"] as? [String: Any])?["name"] as? String ?? ""
             let spec = document["spec"] as? [String: Any] ?? [:]
             switch document["kind"] as? String {
             case "Deployment": workloads.append(Self.workload(name, spec, configMaps: configMaps))
+            case "HorizontalPodAutoscaler":
+                autoscalers.append(
+                    Autoscaler(
+                        name: name, target: (spec["scaleTargetRef"] as? [String: Any])?["name"] as? String ?? "",
+                        minReplicas: spec["minReplicas"] as? Int ?? 1, maxReplicas: spec["maxReplicas"] as? Int ?? 0))
             case "Service":
                 let ports = (spec["ports"] as? [[String: Any]] ?? []).compactMap { $0["port"] as? Int }
                 services.append(Service(name: name, selector: Self.strings(spec["selector"]), ports: ports))
@@ -94,6 +108,7 @@ public struct KubernetesManifests: Sendable {
             }
         }
         self.workloads = workloads
+        self.autoscalers = autoscalers
         self.services = services
         self.policies = policies
         self.secrets = secrets

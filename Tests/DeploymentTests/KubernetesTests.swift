@@ -34,12 +34,14 @@ struct KubernetesTests {
         #expect(findings == [], "\(findings)")
     }
 
-    @Test("production runs every module in two or more replicas, each with a disruption budget")
+    @Test("production runs every module in two or more replicas, counted by an autoscaler alone, each with a disruption budget")
     func productionReplicas() throws {
         let yaml = try Self.rendered("production")
         let manifests = try KubernetesManifests(yaml: yaml)
         for module in HuddleModules.available {
-            #expect(manifests.workloads.first { $0.module == module }?.replicas ?? 0 >= 2, "\(module.rawValue)")
+            let workload = try #require(manifests.workloads.first { $0.module == module }, "\(module.rawValue)")
+            let autoscaler = manifests.autoscalers.first { $0.target == workload.name }
+            #expect(workload.replicas == nil && autoscaler?.minReplicas ?? 0 >= 2, "\(module.rawValue)")
         }
         // One a module, and the trace collector's (components/tracing).
         #expect(yaml.components(separatedBy: "kind: PodDisruptionBudget").count - 1 == HuddleModules.available.count + 1)
@@ -100,5 +102,21 @@ struct KubernetesTests {
             try Self.findings(swapped) == [
                 "huddle-games: games-internal-key is not the private key of the public key internal-keys gives for games"
             ])
+    }
+
+    @Test("a count pinned beside an autoscaler, or an autoscaler of nothing, is caught")
+    func pinnedReplicasAreCaught() throws {
+        let yaml = try Self.rendered("production")
+        let documents = yaml.components(separatedBy: "\n---\n")
+        let pinned = documents.map { document in
+            guard document.contains("kind: Deployment"), document.contains("\n  name: chat\n") else { return document }
+            return document.replacingOccurrences(of: "\nspec:\n", with: "\nspec:\n  replicas: 2\n")
+        }.joined(separator: "\n---\n")
+        #expect(pinned != yaml)
+        #expect(try Self.findings(pinned) == ["chat: replicas is pinned at 2 beside the autoscaler chat, which owns the count"])
+        let orphan = yaml.replacingOccurrences(
+            of: "    kind: Deployment\n    name: search\n", with: "    kind: Deployment\n    name: serch\n")
+        #expect(orphan != yaml)
+        #expect(try Self.findings(orphan) == ["the autoscaler search scales serch, which no Deployment is"])
     }
 }

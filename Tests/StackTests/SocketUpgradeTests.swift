@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import HTTPTypes
+import NIOConcurrencyHelpers
 import ServiceKitTesting
 import Testing
 
@@ -50,6 +51,41 @@ struct SocketUpgradeTests {
 
             let (noRoute, noRouteProblem, _) = try await Self.upgrade(gateway, "/v1/nothing/live", bearer)
             #expect(noRoute == 404 && noRouteProblem?.code == ProblemCode.noSuchRoute.code)
+        }
+    }
+
+    @Test("an instance holding all the sockets it takes answers the next upgrade 503 with Retry-After; one freed, it takes one again")
+    func socketCap() async throws {
+        try await StackTests.withStack(store: .sqlite, config: ["chat.sockets.max": "1"]) { gateway in
+            let player = try await gateway.register(name: "Capped Phone")
+            let global = try #require(
+                try await gateway.value(ChatAPI.rooms, token: player.accessToken).items.first { $0.kind == .global })
+            func connect() async throws -> LiveDevice<ChatServerFrame> {
+                let device = try await LiveDevice<ChatServerFrame>.connect(
+                    baseURL: gateway.baseURL, path: ChatAPI.live.path(), token: player.accessToken)
+                try device.send(ChatClientFrame.subscribe(global.id))
+                return device
+            }
+            let first = try await connect()
+            #expect(try await first.waitFor { $0.type == .subscribed })
+
+            let bearer = "Authorization: Bearer \(player.accessToken)\r\n"
+            let (status, problem, answer) = try await Self.upgrade(gateway, ChatAPI.live.path(), bearer)
+            #expect(status == 503 && problem?.code == ProblemCode.dependencyUnavailable.code, "\(answer)")
+            #expect(answer.contains("Retry-After: 5"))
+            // The first socket closed, the instance takes another.
+            await first.close()
+            let taken = NIOLockedValueBox<LiveDevice<ChatServerFrame>?>(nil)
+            // Until the instance has counted the first one out, the next is still refused.
+            #expect(
+                try await eventually {
+                    guard let device = try? await connect() else { return false }
+                    taken.withLockedValue { $0 = device }
+                    return true
+                })
+            let second = try #require(taken.withLockedValue { $0 })
+            #expect(try await second.waitFor { $0.type == .subscribed })
+            await second.close()
         }
     }
 

@@ -38,6 +38,8 @@ public struct ServiceSkeleton {
     private var publishes = false
     /// What this module keeps only for a while (`Retention`).
     private var retained: [RetentionRule] = []
+    /// The live sockets the instance holds, and the most it takes.
+    private let sockets: OpenSockets
 
     /// `keys`: where access tokens are verified from; every module but auth asks auth (`AuthKeys`).
     public init(
@@ -56,6 +58,8 @@ public struct ServiceSkeleton {
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck],
             readiness: readiness)
+        sockets = OpenSockets(module: module, cap: reader.socketCap(for: module))
+        router.add(middleware: sockets.middleware)
         // Operations that require a key keep it themselves, in the transaction of their effect.
         if API.operations(of: module).contains(where: { $0.acceptsIdempotencyKey && !$0.requiresIdempotencyKey }) {
             retained.append(.idempotencyKeys)
@@ -195,6 +199,6 @@ public struct ServiceSkeleton {
         app.addServices(services.map { dependencies.running.tracking($0, as: "\(module.rawValue): \(type(of: $0))", logger: logger) })
         let startup = startup
         app.beforeServerStarts { for work in startup { try await work() } }
-        return StagedShutdown(app, readiness: readiness, sockets: OpenSockets(module: module), logger: logger)
+        return StagedShutdown(app, readiness: readiness, sockets: sockets, logger: logger)
     }
 }

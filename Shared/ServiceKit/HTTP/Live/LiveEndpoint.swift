@@ -30,10 +30,13 @@ extension RouterMethods where Context == HuddleRequestContext {
                 return try await described.run(request) { try await admit(request, context) }
             }
             guard request.isWebSocketUpgrade else {
+                // As an upgrade would be answered now: a full instance says so (the gateway asks this to learn why).
+                try OpenSockets.admitAnother()
                 _ = try await admitted()
                 throw CommonError.webSocketRequired
             }
             return await UpgradeRefusal.upgrade(request, on: context.channel) {
+                try OpenSockets.admitAnother()
                 let found = try await admitted()
                 context.admission.withLockedValue { $0 = LiveAdmission(found: found, language: RequestLanguage.current) }
                 // Kept only when recorded: the socket's span then lasts its life (below).

@@ -1,4 +1,5 @@
 public import Contracts
+public import Hummingbird
 public import HummingbirdWebSocket
 import Metrics
 import NIOConcurrencyHelpers
@@ -22,12 +23,40 @@ public final class OpenSockets: Sendable {
     }
     private let open = NIOLockedValueBox(Open())
     private let gauge: Meter
+    /// The most sockets the instance holds (`<module>.sockets.max`); nil holds as many as come.
+    public let cap: Int?
 
-    public init(module: ServiceModule? = nil) {
+    public init(module: ServiceModule? = nil, cap: Int? = nil) {
         gauge = Meter(label: "live_sockets", dimensions: module.map { [("module", $0.rawValue)] } ?? [])
+        self.cap = cap
     }
 
     public var count: Int { open.withLockedValue { $0.writers.count } }
+
+    /// Refuses another socket when the instance holds its cap: a 503 with `Retry-After`, so the
+    /// device connects again in a while (the autoscaler adding instances meanwhile) and the gateway
+    /// may try another instance, instead of one instance taking sockets until it runs out of memory.
+    static func admitAnother() throws {
+        guard let sockets = current, let cap = sockets.cap, sockets.count >= cap else { return }
+        throw CommonError.atCapacity(retryAfterSeconds: Self.retryAfterSeconds)
+    }
+
+    /// How long a device refused at the cap waits before it connects again.
+    static let retryAfterSeconds = 5
+
+    /// Makes these sockets known to every request the instance answers, a socket's upgrade among them:
+    /// Hummingbird decides an upgrade in a task of its own, which does not inherit the server's
+    /// task-local values, so the cap could not be found there otherwise.
+    public var middleware: some RouterMiddleware<HuddleRequestContext> { Known(sockets: self) }
+
+    private struct Known: RouterMiddleware {
+        let sockets: OpenSockets
+        func handle(
+            _ request: Request, context: HuddleRequestContext, next: (Request, HuddleRequestContext) async throws -> Response
+        ) async throws -> Response {
+            try await OpenSockets.$current.withValue(sockets) { try await next(request, context) }
+        }
+    }
 
     /// Runs `body` with `writer` (of `session`'s device, when signed in) counted among the instance's
     /// open sockets, when there is an instance to count it.

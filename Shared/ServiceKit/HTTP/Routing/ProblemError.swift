@@ -68,6 +68,8 @@ public enum CommonError: ProblemError {
     case idempotencyKeyRequired
     case dependencyUnavailable(String)
     case rateLimited(retryAfterSeconds: Int, policy: RateLimitPolicy)
+    /// The instance holds all the live sockets it takes (`OpenSockets.cap`): 503 with `Retry-After`.
+    case atCapacity(retryAfterSeconds: Int)
     case payloadTooLarge(limitBytes: Int)
     /// A live socket's path asked for over plain HTTP.
     case webSocketRequired
@@ -125,6 +127,10 @@ public enum CommonError: ProblemError {
             return Problem(
                 .rateLimited,
                 title: "Too many requests", detail: localized("Try again in \(seconds) s."))
+        case .atCapacity(let seconds):
+            return Problem(
+                .dependencyUnavailable, title: "Service unavailable",
+                detail: localized("This server holds all the live connections it takes; connect again in \(seconds) s."))
         case .payloadTooLarge(let limit):
             return Problem(
                 .payloadTooLarge,
@@ -149,6 +155,7 @@ public enum CommonError: ProblemError {
         switch self {
         case .rateLimited(let seconds, let policy): policy.refusal(retryAfter: seconds)
         case .methodNotAllowed(let allow): [.allow: allow.joined(separator: ", ")]
+        case .atCapacity(let seconds): [.retryAfter: String(seconds)]
         default: [:]
         }
     }

@@ -31,6 +31,16 @@ extension ConfigReader {
     /// two; none at 4,096), each waiting a second or more for TCP to try again.
     public static let defaultBacklog = 4096
 
+    /// The most live sockets one instance of `module` holds (`<module>.sockets.max`, default 12,000;
+    /// 0 takes as many as come); past it new upgrades are answered 503 with `Retry-After`. Sized to the
+    /// overlays' 512 MiB for a live module (base/live-socket-pods.yaml): a device costs chat 29.8 KB
+    /// and games 34.3 KB on a live match (`huddle-bench chat`, `live-match`), so 12,000 devices are at
+    /// most 412 MB beside the 60–95 MB a module holds with none. The autoscaler adds pods at 8,000.
+    public func socketCap(for module: ServiceModule) -> Int? {
+        let cap = int(forKey: ConfigKey("\(module.rawValue).sockets.max"), default: 12_000)
+        return cap > 0 ? cap : nil
+    }
+
     public func serverConfiguration(for module: ServiceModule) -> ApplicationConfiguration {
         serverConfiguration(for: module.rawValue, defaultPort: module.defaultPort)
     }

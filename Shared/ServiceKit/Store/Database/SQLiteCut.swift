@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 import SQLKit
+import SQLiteNIO
 
 /// Copies of several SQLite stores as they all stood at one instant, taken while they are in use:
 /// every store's write lock is taken first (writers elsewhere wait, up to their busy timeout of five
@@ -18,7 +19,29 @@ public enum SQLiteCut {
     }
 
     /// Copies each store of `stores` (name → the SQLite file) into `directory` as `name.sqlite`.
+    ///
+    /// The locks are taken one store after another, and a module may hold one store's lock while it
+    /// waits for another's (a transaction that calls another module, which writes): taking them can
+    /// meet such a writer head on. So the copy waits at most a second for each lock, lets go of all of
+    /// them when one does not come, and tries again a little later, up to `attempts` times; the
+    /// modules' writers, which wait five seconds, go on meanwhile.
     public static func copy(
+        _ stores: [(name: String, file: URL)], into directory: URL, now: @escaping @Sendable () -> Date, logger: Logger,
+        attempts: Int = 10
+    ) async throws -> [Copy] {
+        var attempt = 1
+        while true {
+            do {
+                return try await copyOnce(stores, into: directory, now: now, logger: logger)
+            } catch let error as SQLiteError where [.busy, .busyTimeout, .locked].contains(error.reason) && attempt < attempts {
+                logger.notice("a store's write lock did not come within a second; the backup lets go of every lock and tries again")
+                try await Task.sleep(for: .milliseconds(100 * attempt))
+                attempt += 1
+            }
+        }
+    }
+
+    private static func copyOnce(
         _ stores: [(name: String, file: URL)], into directory: URL, now: @escaping @Sendable () -> Date, logger: Logger
     ) async throws -> [Copy] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,6 +51,7 @@ public enum SQLiteCut {
             databases.append(try await Database.open(url: "sqlite:\(store.file.path)", now: now, logger: logger))
         }
         let (holders, readers) = (databases.prefix(stores.count), Array(databases.suffix(stores.count)))
+        for holder in holders { try await holder.read { sql in try await sql.raw("PRAGMA busy_timeout=1000").run() } }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // Each connection is closed when its `run` is cancelled, as a module's are at shutdown.
             for database in databases { group.addTask { try await database.run() } }
