@@ -33,6 +33,13 @@ public enum KubernetesCheck {
             findings += policies(of: module, workload, deployed: deployed, manifests: manifests)
         }
         findings += scaling(manifests)
+        // Where the overlay has Prometheus scrape pods, it scrapes every module.
+        if !manifests.scraped.isEmpty {
+            for (module, workload) in deployed.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+            where !manifests.scraped.contains(where: { $0.matches(workload.podLabels) }) {
+                findings.append("\(module.rawValue): no PodMonitor scrapes its pods")
+            }
+        }
         if let gateway = deployed[.gateway] {
             let expected = Wiring.publicOwners.filter { deployed[$0] != nil }
             findings += list("GATEWAY_MODULES", of: gateway, expected: expected, because: "the gateway routes to them")

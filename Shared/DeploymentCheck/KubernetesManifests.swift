@@ -57,6 +57,8 @@ public struct KubernetesManifests: Sendable {
 
     public let workloads: [Workload]
     public let autoscalers: [Autoscaler]
+    /// The pods each PodMonitor has Prometheus scrape.
+    public let scraped: [LabelSelector]
     public let services: [Service]
     public let policies: [Policy]
     /// Secret name → key → decoded value (what the overlay itself carries; production's are made by operators).
@@ -80,11 +82,13 @@ public struct KubernetesManifests: Sendable {
             }
         }
         var workloads: [Workload] = [], services: [Service] = [], policies: [Policy] = [], autoscalers: [Autoscaler] = []
+        var scraped: [LabelSelector] = []
         for document in documents {
             let name = (document["metadata"] as? [String: Any])?["name"] as? String ?? ""
             let spec = document["spec"] as? [String: Any] ?? [:]
             switch document["kind"] as? String {
             case "Deployment": workloads.append(Self.workload(name, spec, configMaps: configMaps))
+            case "PodMonitor": scraped.append(Self.selector(spec["selector"]))
             case "HorizontalPodAutoscaler":
                 autoscalers.append(
                     Autoscaler(
@@ -109,6 +113,7 @@ public struct KubernetesManifests: Sendable {
         }
         self.workloads = workloads
         self.autoscalers = autoscalers
+        self.scraped = scraped
         self.services = services
         self.policies = policies
         self.secrets = secrets

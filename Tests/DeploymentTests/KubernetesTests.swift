@@ -104,6 +104,15 @@ struct KubernetesTests {
             ])
     }
 
+    @Test("production's Prometheus scrapes every module; a module its PodMonitors leave out is caught")
+    func everyModuleScraped() throws {
+        let yaml = try Self.rendered("production")
+        #expect(try KubernetesManifests(yaml: yaml).scraped.count == 2)
+        let unscraped = yaml.replacingOccurrences(of: "      - purchases\n      - search\n", with: "      - purchases\n")
+        #expect(unscraped != yaml)
+        #expect(try Self.findings(unscraped) == ["search: no PodMonitor scrapes its pods"])
+    }
+
     @Test("a count pinned beside an autoscaler, or an autoscaler of nothing, is caught")
     func pinnedReplicasAreCaught() throws {
         let yaml = try Self.rendered("production")

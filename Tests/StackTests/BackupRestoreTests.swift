@@ -1,8 +1,6 @@
 import Contracts
 import Foundation
-import HuddleEffects
 import HuddleModules
-import Logging
 import ServiceKitTesting
 import ServiceStore
 import Testing
@@ -38,9 +36,9 @@ struct BackupRestoreTests {
                     gender: .coed, skill: .any),
                 token: bo.accessToken)
             _ = try await gateway.value(CatalogAPI.joinTeam, team.id, token: ann.accessToken)
-            // Taken while the stack runs; then Ann deletes her account and Bo renames the team.
-            let manifest = try await AllInOneBackup.take(
-                dataDir: dataDir, to: backupDir, now: Effects.system.now, logger: Logger(label: "backup"))
+            // Taken while the stack runs, as an operator takes it: by `huddle backup`, a process of its own.
+            try await Self.huddle(["backup", "--to", backupDir.path, "--data-dir", dataDir.path])
+            let manifest = try Self.manifest(of: backupDir)
             #expect(manifest.stores.map(\.name).contains("auth") && manifest.stores.allSatisfy { $0.bytes > 0 })
             #expect(manifest.stores.contains { $0.name == "catalog" && ($0.lastEvent ?? 0) > 0 })
             let deleted = try await gateway.call(AuthAPI.deleteMe, body: DeleteAccountRequest(password: password), token: ann.accessToken)
@@ -50,8 +48,7 @@ struct BackupRestoreTests {
             return (team, ann.user)
         }
 
-        let manifest = try AllInOneBackup.restore(from: backupDir, into: dataDir)
-        #expect(!manifest.stores.isEmpty)
+        try await Self.huddle(["restore", "--from", backupDir.path, "--data-dir", dataDir.path])
         try await StackTests.withStack(store: .sqlite, config: config) { gateway in
             // The backup held Ann's account; auth erased it again before answering anyone.
             let annAgain = try await gateway.call(AuthAPI.login, body: LoginRequest(email: annEmail, password: password))
@@ -76,6 +73,31 @@ struct BackupRestoreTests {
                     }
                 })
         }
+    }
+}
+
+extension BackupRestoreTests {
+    /// Runs the built `huddle` with `arguments` and waits for it, without holding a thread; it must succeed.
+    static func huddle(_ arguments: [String]) async throws {
+        let process = Process()
+        process.executableURL = ServiceProcess.executable("huddle")
+        process.arguments = arguments + ["--log-level", "error"]
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        #expect(status == 0, "huddle \(arguments.joined(separator: " "))")
+    }
+
+    static func manifest(of backup: URL) throws -> AllInOneBackup.Manifest {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(AllInOneBackup.Manifest.self, from: Data(contentsOf: backup.appendingPathComponent("backup.json")))
     }
 }
 
