@@ -44,7 +44,9 @@ public struct MailDelivery: Sendable {
         do {
             guard try await lease.acquire(at: now()) else { return }
             for mail in try await due() {
-                guard await send(mail, through: client) else { return }
+                // The lease again before each mail: a relay slow enough for it to lapse mid-batch lets
+                // another instance take the queue, and both would send what is left of the batch.
+                guard try await lease.acquire(at: now()), await send(mail, through: client) else { return }
             }
         } catch {
             logger.warning("mail queue unavailable: \(error)")
