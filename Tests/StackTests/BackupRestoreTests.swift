@@ -6,11 +6,13 @@ import ServiceStore
 import Testing
 
 /// The all-in-one's stores backed up while it runs and put back after a player deleted their account.
+/// On its own after the suite: while the backup holds every store's write lock, the stack's writers wait
+/// on the thread pool SQLite work shares with every other stack the test process runs.
 @Suite("Backups of the all-in-one")
 struct BackupRestoreTests {
     @Test(
         "restored from a backup taken before a player deleted their account, the stack keeps them deleted, holds what the rest did until the backup, and events flow again",
-        StackTests.embeddedOnly)
+        StackTests.embeddedOnly, StackTests.onTheirOwn)
     func deletionsStayDeleted() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)")
         let backupDir = dataDir.appendingPathExtension("backup")
