@@ -42,16 +42,18 @@ struct ConditionalReadsTests {
                 GamesAPI.startRound, body: StartRoundRequest(courseId: course.id, players: [RoundPlayerRequest(userId: maria.user.id)]),
                 token: paul.accessToken)
             let mariaLine = try #require(round.players.first { $0.userId == maria.user.id })
-            // Rooms and the inbox follow from events: wait until Paul has his team's room and a notification.
-            let teamRoom = try #require(
-                try await poll {
-                    try await gateway.value(ChatAPI.rooms, query: Query.limit(100), token: paul.accessToken).items.first {
-                        $0.subjectId == team.id.description
-                    }
-                } until: {
-                    $0 != nil
+            // Rooms and the inbox follow from events: wait until Paul has the team's and the game's rooms and
+            // the game's notification, so that nothing arriving late changes what the reads below keep.
+            let rooms = try await poll {
+                try await gateway.value(ChatAPI.rooms, query: Query.limit(100), token: paul.accessToken).items
+            } until: { rooms in
+                [team.id.description, game.id.description].allSatisfy { subject in rooms.contains { $0.subjectId == subject } }
+            }
+            let teamRoom = try #require(rooms.first { $0.subjectId == team.id.description })
+            #expect(
+                try await eventually {
+                    try await gateway.value(NotifyAPI.inbox, token: paul.accessToken).items.contains { $0.data.gameId == game.id }
                 })
-            #expect(try await eventually { try await !gateway.value(NotifyAPI.inbox, token: paul.accessToken).items.isEmpty })
 
             var strokes = 2
             let reads: [(String, (_ tag: String?) async throws -> APIClient.Response, () async throws -> Void)] = [
