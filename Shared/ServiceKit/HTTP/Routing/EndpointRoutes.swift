@@ -305,7 +305,7 @@ public struct Versioned<Output: Encodable & Sendable>: Sendable {
     /// The tag for `user` asking `uri` (the query shapes the answer too) in the request's language.
     func conditional(for user: UserID, asking uri: String) -> Conditional<Output> {
         let named = ([user.description, RequestLanguage.current.rawValue, uri] + parts).joined(separator: "\n")
-        let tag = "\"" + SHA256.hash(data: Data(named.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + SHA256.hash(data: Data(named.utf8)).prefix(16).hexString + "\""
         return Conditional(etag: tag, maxAgeSeconds: maxAgeSeconds) { value }
     }
 }
