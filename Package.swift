@@ -119,8 +119,8 @@ let package = Package(
             dependencies: [
                 .effects,
                 .contracts, .serverContracts, .hummingbird, .jwtKit, .crypto, .asyncHTTPClient, .serviceLifecycle, .configuration,
-                .logging, .prometheus, .httpTypes, .nioCore, .nioConcurrencyHelpers, .nioFoundationCompat, .nioHTTP1, .webSocket,
-                .tracing, .instrumentation, .serviceContext, .otel, .nioWebSocket, .unixSignals,
+                .logging, .prometheus, .httpTypes, .nioCore, .nioConcurrencyHelpers, .nioFoundationCompat, .nioHTTP1, .nioPosix,
+                .webSocket, .tracing, .instrumentation, .serviceContext, .otel, .nioWebSocket, .unixSignals,
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

@@ -17,7 +17,7 @@ enum RefreshToken {
     }
 }
 
-/// bcrypt on the thread pool: hashing takes hundreds of milliseconds at cost 12 and must never
+/// bcrypt on `ComputePool`: hashing takes hundreds of milliseconds at cost 12 and must never
 /// run on an event loop.
 ///
 /// bcrypt reads only the first 72 bytes of its input, and a password of 30 non-Latin letters is
@@ -31,7 +31,7 @@ struct PasswordHasher: Sendable {
 
     init(cost: UInt8) async throws {
         self.cost = cost
-        self.dummyHash = try await NIOThreadPool.singleton.runIfActive {
+        self.dummyHash = try await ComputePool.shared.runIfActive {
             Bcrypt.hash("not-a-real-password-\(UUID())", cost: cost)
         }
     }
@@ -39,13 +39,13 @@ struct PasswordHasher: Sendable {
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
         let input = Self.bcryptInput(password)
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
+        return try await ComputePool.shared.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     func verify(_ password: String, against hash: String?) async throws -> Bool {
         let hash = hash ?? dummyHash
         let input = Self.bcryptInput(password)
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
+        let matches = try await ComputePool.shared.runIfActive { Bcrypt.verify(input, hash: hash) }
         return matches && hash != dummyHash
     }
 

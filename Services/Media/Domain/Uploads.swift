@@ -137,7 +137,7 @@ struct Uploads: Sendable {
         let made: (ImageHeader, [ImageVariant])
         do {
             // libvips blocks for as long as it works: never on an event loop.
-            made = try await NIOThreadPool.singleton.runIfActive { try processor.variants(of: bytes, declared: declared) }
+            made = try await ComputePool.shared.runIfActive { try processor.variants(of: bytes, declared: declared) }
         } catch let refusal as ImageRefusal {
             throw MediaError.unsupported(refusal.explanation(maxPixels: processor.maxPixels))
         }

@@ -46,9 +46,25 @@ extension ConfigReader {
     }
 
     /// Store of a module. Key: `<module>.db.url` — `postgres://…`, `sqlite:PATH`, or `sqlite::memory:`.
-    /// Default: `sqlite:data/<module>.sqlite`.
+    /// Default: `sqlite:data/<module>.sqlite`. A PostgreSQL URL may leave its password to
+    /// `<module>.db.password`, so the password lives in one Secret that the database's operator reads
+    /// to set the role's password and the module's pods mount (deploy/kubernetes/components/cloudnative-pg).
     public func databaseURL(for module: ServiceModule) -> String {
-        string(forKey: ConfigKey("\(module.rawValue).db.url"), default: "sqlite:data/\(module.rawValue).sqlite")
+        let url = string(forKey: ConfigKey("\(module.rawValue).db.url"), default: "sqlite:data/\(module.rawValue).sqlite")
+        return Self.databaseURL(url, password: string(forKey: ConfigKey("\(module.rawValue).db.password"), isSecret: true))
+    }
+
+    /// `url` with `password` in its user information; a URL that is not PostgreSQL's, or already names
+    /// a password, is left as it is.
+    static func databaseURL(_ url: String, password: String?) -> String {
+        guard let password, !password.isEmpty, url.hasPrefix("postgres"), var parts = URLComponents(string: url),
+            parts.user != nil, parts.password == nil
+        else { return url }
+        // Only unreserved characters stay as they are: Foundation would leave a ':' in the password,
+        // which a reader splitting the user information at its last ':' would misread.
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        parts.percentEncodedPassword = password.addingPercentEncoding(withAllowedCharacters: unreserved)
+        return parts.string ?? url
     }
 
     /// A duration configured in milliseconds; by convention such keys end in `.ms`.
