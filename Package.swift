@@ -130,7 +130,7 @@ let package = Package(
             dependencies: [
                 .effects,
                 .contracts, .serverContracts, "ServiceHTTP", .hummingbird, .sqlKit, .serviceLifecycle, .configuration,
-                .logging, .nioCore, .nioConcurrencyHelpers, .tracing, .instrumentation, .serviceContext,
+                .logging, .nioCore, .nioConcurrencyHelpers, .nioSSL, .tracing, .instrumentation, .serviceContext,
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

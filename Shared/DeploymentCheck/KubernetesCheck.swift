@@ -33,6 +33,7 @@ public enum KubernetesCheck {
             findings += policies(of: module, workload, deployed: deployed, manifests: manifests)
         }
         findings += scaling(manifests)
+        findings += database(manifests, deployed: deployed)
         // Where the overlay has Prometheus scrape pods, it scrapes every module.
         if !manifests.scraped.isEmpty {
             for (module, workload) in deployed.sorted(by: { $0.key.rawValue < $1.key.rawValue })

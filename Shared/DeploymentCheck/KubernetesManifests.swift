@@ -64,6 +64,11 @@ public struct KubernetesManifests: Sendable {
     /// Secret name → key → decoded value (what the overlay itself carries; production's are made by operators).
     public let secrets: [String: [String: String]]
     public let configMaps: [String: [String: String]]
+    /// CloudNativePG's Cluster, databases, poolers and backups, where the overlay has them.
+    public let postgres: PostgresOperatorObjects
+    /// The pods that serve PostgreSQL to the modules (labelled huddle.dev/database=postgres): a
+    /// StatefulSet's or a Pooler's, by the name of what runs them.
+    public let databasePods: [(name: String, labels: [String: String])]
 
     public init(yaml: String) throws {
         let documents = try Yams.load_all(yaml: yaml).compactMap { $0 as? [String: Any] }
@@ -82,13 +87,16 @@ public struct KubernetesManifests: Sendable {
             }
         }
         var workloads: [Workload] = [], services: [Service] = [], policies: [Policy] = [], autoscalers: [Autoscaler] = []
-        var scraped: [LabelSelector] = []
+        var scraped: [LabelSelector] = [], databasePods: [(name: String, labels: [String: String])] = []
         for document in documents {
             let name = (document["metadata"] as? [String: Any])?["name"] as? String ?? ""
             let spec = document["spec"] as? [String: Any] ?? [:]
             switch document["kind"] as? String {
             case "Deployment": workloads.append(Self.workload(name, spec, configMaps: configMaps))
             case "PodMonitor": scraped.append(Self.selector(spec["selector"]))
+            case "StatefulSet":
+                let labels = Self.strings(((spec["template"] as? [String: Any])?["metadata"] as? [String: Any])?["labels"])
+                if labels[Self.databaseLabel] == "postgres" { databasePods.append((name, labels)) }
             case "HorizontalPodAutoscaler":
                 autoscalers.append(
                     Autoscaler(
@@ -118,7 +126,13 @@ public struct KubernetesManifests: Sendable {
         self.policies = policies
         self.secrets = secrets
         self.configMaps = configMaps
+        self.postgres = PostgresOperatorObjects(documents: documents)
+        self.databasePods =
+            databasePods + postgres.poolers.filter { $0.podLabels[Self.databaseLabel] == "postgres" }.map { ($0.name, $0.podLabels) }
     }
+
+    /// What the modules' NetworkPolicies let them reach their database by.
+    static let databaseLabel = "huddle.dev/database"
 
     private static func workload(_ name: String, _ spec: [String: Any], configMaps: [String: [String: String]]) -> Workload {
         let template = spec["template"] as? [String: Any] ?? [:]

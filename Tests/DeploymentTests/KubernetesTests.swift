@@ -128,4 +128,67 @@ struct KubernetesTests {
         #expect(orphan != yaml)
         #expect(try Self.findings(orphan) == ["the autoscaler search scales serch, which no Deployment is"])
     }
+
+    /// `yaml` with `old` replaced by `new` in the one document of `kind` named `name`.
+    static func changing(_ yaml: String, kind: String, name: String, _ old: String, _ new: String) -> String {
+        yaml.components(separatedBy: "\n---\n").map { document in
+            guard document.contains("kind: \(kind)\n"), document.contains("\n  name: \(name)\n") else { return document }
+            return document.replacingOccurrences(of: old, with: new)
+        }.joined(separator: "\n---\n")
+    }
+
+    @Test(
+        "production's PostgreSQL: a Cluster of one, WAL archived nowhere, a backup of no cluster, a transaction pooler, a module without its database, password or way in are each caught"
+    )
+    func databaseMistakesAreCaught() throws {
+        let yaml = try Self.rendered("production")
+        let cases: [(String, String)] = [
+            (
+                Self.changing(yaml, kind: "Cluster", name: "huddle-pg", "  instances: 3\n", "  instances: 1\n"),
+                "the Cluster huddle-pg runs 1 instance(s): it cannot lose a node and keep a standby in step"
+            ),
+            (
+                Self.changing(
+                    yaml, kind: "Cluster", name: "huddle-pg", "barmanObjectName: huddle-backups", "barmanObjectName: huddle-backup"),
+                "the Cluster huddle-pg archives its WAL to the ObjectStore huddle-backup, which is not here"
+            ),
+            (
+                Self.changing(yaml, kind: "ScheduledBackup", name: "huddle-pg-nightly", "    name: huddle-pg\n", "    name: huddle-pq\n"),
+                "the ScheduledBackup huddle-pg-nightly backs up huddle-pq, which no Cluster is"
+            ),
+            (
+                Self.changing(yaml, kind: "Pooler", name: "huddle-pg-pooler-rw", "poolMode: session", "poolMode: transaction"),
+                "the Pooler huddle-pg-pooler-rw pools by transaction: the modules LISTEN for events, which needs a session"
+            ),
+            (
+                Self.changing(yaml, kind: "Database", name: "huddle-pg-moderation", "  owner: huddle_moderation", "  owner: huddle_media"),
+                "no Database of the Cluster huddle-pg is huddle_moderation owned by huddle_moderation, which moderation uses"
+            ),
+            (
+                Self.changing(
+                    yaml, kind: "Deployment", name: "chat", "              name: huddle-pg-chat\n", "              name: huddle-pg-games\n"),
+                "chat: its pods do not project huddle-pg-chat, the password of huddle_chat"
+            ),
+            (
+                Self.changing(yaml, kind: "NetworkPolicy", name: "huddle-pg-pooler", "          - moderation\n", ""),
+                "huddle-pg-pooler-rw: no NetworkPolicy lets moderation in, whose store is there"
+            ),
+        ]
+        for (planted, expected) in cases {
+            #expect(planted != yaml, "\(expected)")
+            let findings = try Self.findings(planted)
+            #expect(findings.contains(expected), "\(findings)")
+        }
+        // Chat holding games' password is also said as such.
+        let sharing = cases[5].0
+        #expect(try Self.findings(sharing).contains("chat: projects huddle-pg-games, the password of huddle_games"))
+    }
+
+    @Test("the development overlay's PostgreSQL lets in every module with a store; one left out is caught")
+    func developmentDatabaseLetsEveryStoreIn() throws {
+        let yaml = try Self.rendered("development")
+        let planted = Self.changing(yaml, kind: "NetworkPolicy", name: "postgres", "          - moderation\n", "")
+        #expect(planted != yaml)
+        #expect(try Self.findings(planted) == ["postgres: no NetworkPolicy lets moderation in, whose store is there"])
+    }
 }

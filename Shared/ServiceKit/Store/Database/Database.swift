@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 import PostgresKit
 import PostgresNIO
 public import SQLKit
@@ -313,10 +314,11 @@ public final class Database: Service, Sendable {
         let parsed = try SQLPostgresConfiguration(url: url)
         let core = parsed.coreConfiguration
         guard let host = core.host else { throw DatabaseUnreachable(url: redact(url), reason: "the URL names no host") }
-        let tls: PostgresClient.Configuration.TLS =
+        var tls: PostgresClient.Configuration.TLS =
             if let context = core.tls.sslContext {
                 core.tls.isEnforced ? .require(context.configuration) : .prefer(context.configuration)
             } else { .disable }
+        if let authority = try certificateAuthority(url: url) { tls = .require(authority) }
         var configuration = PostgresClient.Configuration(
             host: host, port: core.port ?? 5432, username: core.username, password: core.password,
             database: core.database, tls: tls)
@@ -324,6 +326,18 @@ public final class Database: Service, Sendable {
         configuration.options.maximumConnections = 20
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        return configuration
+    }
+
+    /// `sslrootcert=PATH`, as libpq spells it: TLS verified against the CA in that PEM file rather than
+    /// the system's (a PostgreSQL operator signs its servers' certificates with a CA of its own).
+    static func certificateAuthority(url: String) throws -> TLSConfiguration? {
+        guard let path = URLComponents(string: url)?.queryItems?.last(where: { $0.name == "sslrootcert" })?.value else { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw DatabaseUnreachable(url: redact(url), reason: "its sslrootcert \(path) cannot be read")
+        }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .file(path)
         return configuration
     }
 
