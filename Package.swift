@@ -317,7 +317,7 @@ let package = Package(
                 "ChatService", "NotifyService", "PurchasesService", "ModerationService", "MediaService", "ProviderStandIns",
                 "ServiceClients",
                 .contracts,
-                "DeploymentCheck", .asyncHTTPClient, .configuration,
+                "DeploymentCheck", .asyncHTTPClient, .configuration, .crypto,
                 .serviceLifecycle, .unixSignals, .logging, .nioCore, .nioPosix, .nioHTTP1,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -121,9 +121,9 @@ public struct HuddleCommand: AsyncParsableCommand {
         // (GET /test/traces/{traceId}); before any HTTP client is made, which takes the tracer when created.
         let tracing = try HuddleTracing.bootstrap(serviceName: "huddle", defaults: standIn ? Self.standInTracing : [:])
 
-        // Modules in one process sign their internal calls with keys made for this run, unless keys
-        // are configured; they only have to be stable while it runs.
-        let internalKeys = try InternalKeys.configured(by: reader) ?? .generate()
+        // Modules in one process sign their internal calls, and the tokens in their pushes, with keys
+        // kept in the data folder, unless keys are configured.
+        let internalKeys = try InternalKeys.configured(by: reader) ?? KeptInternalKeys.load(dataDir: dataDir)
         let pushes = PushRecorder(), mail = MailRecorder()
         let host = reader.string(forKey: "standin.http.host", default: "127.0.0.1")
         let extras: [any Service] =
