@@ -111,7 +111,10 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     service.addServices(
         AppleRevocationWorker(revocations: appleRevocations, interval: settings.appleRevokeRetry), exportRequested,
         ExportWorker(exports: exports, interval: settings.exportsPoll), mailQueued,
-        MailWorker(requests: mailRequests, delivery: mail, queued: mailQueued))
+        MailWorker(requests: mailRequests, delivery: mail, queued: mailQueued),
+        QueueAgeWatch("huddle_mail_queue_age_seconds", database: service.database, now: now, logger: dependencies.logger) { sql, _ in
+            try await MailDelivery.oldestWaiting(on: sql)
+        })
     let database = service.database
     service.beforeServerStarts {
         try await issuer.prepare(configuredKey: settings.signingKey, database: database)

@@ -105,6 +105,10 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         ChatPushWorker(
             database: database, pushes: chatPushes, batch: settings.reminderBatch,
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
+    service.addServices(
+        QueueAgeWatch("notify_push_queue_age_seconds", database: database, now: now, logger: dependencies.logger) { sql, _ in
+            try await pushes.nextDue(on: sql)
+        })
     for _ in 0..<settings.push.workers {
         service.addServices(
             PushWorker(

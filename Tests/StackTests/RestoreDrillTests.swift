@@ -104,7 +104,8 @@ struct RestoreDrillTests {
             }
             let response = try await gateway.call(
                 BettingAPI.placeTicket,
-                body: PlaceTicket(stake: 100, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: odds.home)], acceptBetterOdds: true),
+                body: PlaceTicket(
+                    stake: 100, selections: [TicketPick(fixtureId: fixture.id, pick: .home, odds: odds.home)], acceptBetterOdds: true),
                 token: token, headers: ["Idempotency-Key": "drill-\(state.ann)-\(label)"])
             if (200..<300).contains(response.status) { return try response.decode(Ticket.self).id }
             try #require(response.status == 409, "placing the \(label) ticket: \(response.status)")

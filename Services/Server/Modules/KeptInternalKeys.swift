@@ -19,7 +19,9 @@ public enum KeptInternalKeys {
                 let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let module = ServiceModule(rawValue: parts[0]), let raw = Data(base64Encoded: parts[1]),
                     let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-                else { throw MissingConfiguration(key: path, hint: "a line is not module:base64-private-key; remove the file to make new keys") }
+                else {
+                    throw MissingConfiguration(key: path, hint: "a line is not module:base64-private-key; remove the file to make new keys")
+                }
                 privateKeys[module] = key
             }
         }

@@ -2,7 +2,7 @@ import Contracts
 public import Foundation
 public import Logging
 import Metrics
-import SQLKit
+public import SQLKit
 import ServiceHTTP
 public import ServiceStore
 
@@ -56,6 +56,14 @@ public struct MailDelivery: Sendable {
     /// How soon to look again: the lease's heartbeat (a third of a short lease), so another
     /// instance takes over in time.
     public let pause: Duration
+
+    /// When the oldest mail not yet sent nor given up was queued (`huddle_mail_queue_age_seconds`):
+    /// mail waiting for a retry waits too.
+    public static func oldestWaiting(on sql: any SQLDatabase) async throws -> Date? {
+        try await sql.select().column("queued_at").from("mail_queue")
+            .where("sent_at", .is, SQLLiteral.null).where("failed_at", .is, SQLLiteral.null)
+            .orderBy("queued_at").limit(1).first()?.decode(column: "queued_at", as: Date.self)
+    }
 
     private struct Queued {
         let id: String
