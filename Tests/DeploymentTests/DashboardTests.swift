@@ -5,7 +5,7 @@ import Testing
 /// in the code, or misspelt in a panel, would leave a panel empty without anyone noticing.
 @Suite("Dashboards")
 struct DashboardTests {
-    static let dashboards = WiringTests.root.appendingPathComponent("deploy/compose/observability/grafana/dashboards")
+    static let dashboards = WiringTests.root.appendingPathComponent("deploy/kubernetes/components/monitoring/dashboards")
 
     /// Every metric name the services' code makes, as Prometheus spells it (dots become underscores).
     static func metricsMade() throws -> Set<String> {
@@ -44,7 +44,7 @@ struct DashboardTests {
         #expect(made.isSuperset(of: ["outbox_lag_seconds", "live_sockets", "notify_pushes_total", "betting_tickets_placed_total"]))
         let files = try FileManager.default.contentsOfDirectory(at: Self.dashboards, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" }
-        #expect(files.count == 10)
+        #expect(files.count == 11)
         for file in files {
             let dashboard = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
             let panels = dashboard?["panels"] as? [[String: Any]] ?? []

@@ -192,4 +192,15 @@ struct KubernetesTests {
         #expect(planted != yaml)
         #expect(try Self.findings(planted) == ["postgres: no NetworkPolicy lets moderation in, whose store is there"])
     }
+
+    @Test("production ships every dashboard compose shows, as a ConfigMap Grafana's sidecar loads")
+    func dashboardsShipped() throws {
+        let manifests = try KubernetesManifests(yaml: try Self.rendered("production"))
+        let shipped = try #require(manifests.configMaps["huddle-dashboards"])
+        let files = try FileManager.default.contentsOfDirectory(at: DashboardTests.dashboards, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "json" }
+        #expect(Set(shipped.keys) == Set(files.map(\.lastPathComponent)))
+        for file in files { #expect(shipped[file.lastPathComponent] == (try String(contentsOf: file, encoding: .utf8))) }
+        #expect(try Self.rendered("production").contains("grafana_dashboard: \"1\""))
+    }
 }

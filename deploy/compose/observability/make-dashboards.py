@@ -1,11 +1,12 @@
-"""Writes grafana/dashboards/<service>.json: a dashboard per service with its request rate, errors and
+"""Writes deploy/kubernetes/components/monitoring/dashboards/<service>.json, which compose's Grafana
+provisions and the Kubernetes overlays ship as a ConfigMap: a dashboard per service with its request rate, errors and
 latency by route (the metrics every service serves at /metrics), and the panels particular to it.
 Run it again after changing the panels: python3 deploy/compose/observability/make-dashboards.py
 """
 import json
 import pathlib
 
-SERVICES = ["gateway", "auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases", "moderation"]
+SERVICES = ["gateway", "auth", "catalog", "games", "search", "betting", "chat", "notify", "purchases", "moderation", "media"]
 # The services that publish events (Wiring.eventConsumers), and those that hold live sockets.
 PUBLISHERS = ["auth", "catalog", "games", "purchases", "moderation", "betting"]
 SOCKETS = ["gateway", "games", "chat"]
@@ -15,7 +16,11 @@ EXTRA = {
         ("Oldest open case", 'moderation_oldest_open_case_age_seconds{service="moderation"}', "s", "oldest"),
         ("Overdue cases", 'moderation_overdue_cases{service="moderation"}', "short", "overdue"),
     ],
+    "auth": [
+        ("Oldest mail waiting", 'huddle_mail_queue_age_seconds{service="auth"}', "s", "oldest"),
+    ],
     "notify": [
+        ("Oldest push waiting", 'notify_push_queue_age_seconds{service="notify"}', "s", "oldest"),
         ("Pushes by platform and result", 'sum by (platform, result) (rate(notify_pushes_total{service="notify"}[5m]))', "ops",
          "{{platform}} {{result}}"),
     ],
@@ -58,7 +63,7 @@ def dashboard(service):
     }
 
 
-here = pathlib.Path(__file__).parent / "grafana" / "dashboards"
+here = pathlib.Path(__file__).parents[2] / "kubernetes" / "components" / "monitoring" / "dashboards"
 here.mkdir(parents=True, exist_ok=True)
 for service in SERVICES:
     (here / f"{service}.json").write_text(json.dumps(dashboard(service), indent=2) + "\n")
