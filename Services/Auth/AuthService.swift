@@ -78,11 +78,17 @@ public func buildAuthService(reader: ConfigReader, dependencies: ServiceDependen
     let exportStore = SQLExportStore()
     let appleRevocations = AppleRevocations(
         database: service.database, store: deletions, exchange: appleTokens, sealer: settings.appleRefreshKey, logger: dependencies.logger)
+    let journal: ErasureJournal.Place? =
+        if let bucket = settings.erasureJournalBucket {
+            .objects(try await bucket.store(httpClient: dependencies.providerClient, now: now))
+        } else {
+            settings.erasureJournal.map(ErasureJournal.Place.file)
+        }
     let deletion = AccountDeletion(
         database: service.database, users: users, store: deletions, exports: exportStore, hasher: accounts.hasher,
         verifier: service.verifier,
         facebook: accounts.facebook, apple: accounts.apple, google: accounts.google, appleRevocations: appleRevocations,
-        outboxErasure: service.outboxErasure, journal: ErasureJournal(file: settings.erasureJournal), logger: dependencies.logger,
+        outboxErasure: service.outboxErasure, journal: ErasureJournal(journal), logger: dependencies.logger,
         now: now)
 
     let appleNotifications = AppleNotifications(

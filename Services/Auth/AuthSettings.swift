@@ -24,8 +24,10 @@ struct AuthSettings: Sendable {
     var appleRefreshKey: TokenSealer?
     /// How often revocations Apple has not taken yet are tried again (`auth.oauth.apple.revoke.retry.ms`, 60000).
     var appleRevokeRetry: Duration
-    /// The erasure journal's file (`auth.erasure.journal.file`; `huddle`: `data/erasure-journal.jsonl`); none keeps no journal.
+    /// The erasure journal's file (`auth.erasure.journal.file`; `huddle`: `data/erasure-journal.jsonl`)
+    /// or, taking precedence, its bucket (`auth.erasure.journal.s3.*`); neither keeps no journal.
     var erasureJournal: URL?
+    var erasureJournalBucket: BucketSettings?
     /// How long a ready data export is kept (`auth.exports.keep.ms`, seven days).
     var exportsKept: Duration
     /// How often pending exports are looked for when none was announced (`auth.exports.poll.ms`, 2000).
@@ -51,7 +53,8 @@ struct AuthSettings: Sendable {
     /// bytes, base64, that seal Apple's refresh tokens), sign-in codes are exchanged at Apple.
     /// `auth.oauth.google.url` (`https://www.googleapis.com` or the stand-in), `.client-ids` (the OAuth client ids ID
     /// tokens may be issued to, comma-separated; none turns Sign in with Google off), `.timeout.ms`, `.keys.refetch.ms`.
-    /// `auth.erasure.journal.file`: where every account deletion is also written down (`ErasureJournal`).
+    /// `auth.erasure.journal.file` or the bucket `auth.erasure.journal.s3.*` (`BucketSettings`): where every
+    /// account deletion is also written down (`ErasureJournal`).
     /// `auth.exports.keep.ms` and `auth.exports.poll.ms`: data exports. `auth.password.reset.ttl.ms`, and
     /// `MailSettings`' `mail.*`.
     init(reader: ConfigReader) throws {
@@ -82,6 +85,7 @@ struct AuthSettings: Sendable {
             refetchAfter: reader.milliseconds("auth.oauth.google.keys.refetch.ms", default: 5000))
         appleRevokeRetry = reader.milliseconds("auth.oauth.apple.revoke.retry.ms", default: 60_000)
         erasureJournal = reader.text("auth.erasure.journal.file").map { URL(fileURLWithPath: $0) }
+        erasureJournalBucket = try BucketSettings(reader: reader, prefix: "auth.erasure.journal.s3")
         exportsKept = reader.milliseconds("auth.exports.keep.ms", default: 7 * 86_400_000)
         exportsPoll = reader.milliseconds("auth.exports.poll.ms", default: 2000)
         accessLifetime = TimeInterval(max(1000, reader.integer("auth.access.lifetime.ms", default: 900_000))) / 1000

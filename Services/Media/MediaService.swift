@@ -32,14 +32,9 @@ public func buildMediaService(reader: ConfigReader, dependencies: ServiceDepende
     switch settings.storage {
     case .directory(let path):
         objects = try FileObjectStore(directory: URL(fileURLWithPath: path))
-    case .s3(let endpoint, let clientEndpoint, let bucket, let region, let accessKey, let secretKey, let createBucket):
-        let bucketStore = S3ObjectStore(
-            endpoint: endpoint, clientEndpoint: clientEndpoint, bucket: bucket,
-            signer: SigV4(accessKey: accessKey, secretKey: secretKey, region: region), httpClient: dependencies.providerClient, now: now)
-        if createBucket {
-            try await bucketStore.createBucket()
-            try await bucketStore.allowPublicReads(under: "public/")
-        }
+    case .s3(let bucket):
+        let bucketStore = try await bucket.store(httpClient: dependencies.providerClient, now: now)
+        if bucket.createBucket { try await bucketStore.allowPublicReads(under: "public/") }
         objects = bucketStore
     }
     let chat = InternalClient(.chat, dependencies: dependencies)

@@ -35,6 +35,27 @@ struct ObjectStoreTests {
         try await store.delete(key)
     }
 
+    /// Five objects under a prefix and one beside it: a listing of the prefix names the five, in order.
+    static func listing(_ store: any ObjectStore) async throws {
+        let prefix = "journal-\(UUID().uuidString.prefix(8).lowercased())/"
+        let keys = (1...5).map { "\(prefix)000\($0)-entry" }
+        for key in keys.reversed() { try await store.put(key, Data("{}".utf8), contentType: "application/json", cacheControl: nil) }
+        try await store.put("\(prefix.dropLast())-beside", Data(), contentType: "application/json", cacheControl: nil)
+        #expect(try await store.keys(under: prefix) == keys)
+        #expect(try await store.keys(under: "nothing-here/").isEmpty)
+    }
+
+    @Test("a directory and an S3-compatible server list the keys under a prefix, over several pages of the server's listing")
+    func keysUnderPrefix() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objects-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.listing(try FileObjectStore(directory: directory))
+        guard Self.s3URL != nil else { return }
+        var bucket = try await Self.s3()
+        bucket.listPageSize = 2
+        try await Self.listing(bucket)
+    }
+
     @Test("a directory keeps, returns and removes an object, and refuses a key that climbs out")
     func directory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objects-\(UUID().uuidString)")

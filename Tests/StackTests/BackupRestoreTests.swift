@@ -12,8 +12,8 @@ import Testing
 struct BackupRestoreTests {
     @Test(
         "restored from a backup taken before a player deleted their account, the stack keeps them deleted, holds what the rest did until the backup, and events flow again",
-        StackTests.embeddedOnly, StackTests.onTheirOwn)
-    func deletionsStayDeleted() async throws {
+        StackTests.embeddedOnly, StackTests.onTheirOwn, arguments: JournalPlace.available)
+    func deletionsStayDeleted(journal: JournalPlace) async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("restore-\(UUID().uuidString)")
         let backupDir = dataDir.appendingPathExtension("backup")
         defer {
@@ -24,7 +24,16 @@ struct BackupRestoreTests {
             uniqueKeysWithValues: ServiceModule.allCases.filter { $0 != .gateway }.map {
                 ("\($0.rawValue).db.url", "sqlite:\(dataDir.path)/\($0.rawValue).sqlite")
             })
-        config["auth.erasure.journal.file"] = dataDir.appendingPathComponent(AllInOneBackup.journalName).path
+        let journalFile = dataDir.appendingPathComponent(AllInOneBackup.journalName).path
+        config["auth.erasure.journal.file"] = journalFile
+        if case .bucket = journal, let s3 = JournalPlace.s3URL {
+            // As auth's pods keep it in production: in a bucket every pod reaches, apart from the backups.
+            config.merge([
+                "auth.erasure.journal.s3.url": s3, "auth.erasure.journal.s3.bucket": "journal-\(UUID().uuidString.prefix(8).lowercased())",
+                "auth.erasure.journal.s3.access-key": "huddle-test", "auth.erasure.journal.s3.secret-key": "huddle-test-secret",
+                "auth.erasure.journal.s3.create-bucket": "true",
+            ]) { _, new in new }
+        }
         let run = UUID().uuidString.prefix(8).lowercased()
         let (annEmail, boEmail, password) = ("ann-\(run)@example.com", "bo-\(run)@example.com", "correct horse battery")
 
@@ -45,6 +54,7 @@ struct BackupRestoreTests {
             #expect(manifest.stores.contains { $0.name == "catalog" && ($0.lastEvent ?? 0) > 0 })
             let deleted = try await gateway.call(AuthAPI.deleteMe, body: DeleteAccountRequest(password: password), token: ann.accessToken)
             #expect(deleted.status == 204)
+            if case .bucket = journal { #expect(!FileManager.default.fileExists(atPath: journalFile), "the bucket is the journal") }
             _ = try await gateway.value(
                 CatalogAPI.updateTeam, team.id, body: UpdateTeamRequest(name: "Renamed \(run)"), token: bo.accessToken)
             return (team, ann.user)
@@ -76,6 +86,15 @@ struct BackupRestoreTests {
                 })
         }
     }
+}
+
+/// Where auth keeps its erasure journal: a file beside the stores, or a bucket (moto's in CI,
+/// `HUDDLE_TEST_S3_URL`), where the file must then stay empty.
+enum JournalPlace: Sendable, CustomStringConvertible {
+    case file, bucket
+    static let s3URL = ProcessInfo.processInfo.environment["HUDDLE_TEST_S3_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var available: [JournalPlace] { s3URL == nil ? [.file] : [.file, .bucket] }
+    var description: String { self == .file ? "a file" : "a bucket" }
 }
 
 extension BackupRestoreTests {

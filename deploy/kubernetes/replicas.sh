@@ -8,7 +8,8 @@
 #
 # Deviations, because this machine has one network namespace and no outside network: each
 # `*_HTTP_HOST` is the instance's own address instead of 0.0.0.0; the providers are the stand-in's
-# (as in the development overlay), polled every second.
+# (as in the development overlay), polled every second; the object store is moto's; PostgreSQL is one
+# server, not the overlay's CloudNativePG cluster, so the modules' URLs come from secret files.
 #
 # Then: the demo is seeded, the StackTests journeys run with requests alternating between the two
 # gateways, each event is checked delivered once per subscriber (the outboxes against both instances'
@@ -109,11 +110,18 @@ start() {
   # The bucket's keys: a secret (huddle-media-storage), here moto's, which takes any.
   printf '%s' huddle >"$secrets/media-s3-access-key"
   printf '%s' huddle-dev-storage >"$secrets/media-s3-secret-key"
-  mapfile -t environment <"$WORK/$name.env"
-  for i in "${!environment[@]}"; do
-    case "${environment[$i]}" in
-      *_HTTP_HOST=*) environment[$i]="${environment[$i]%%=*}=$address" ;;
-      HUDDLE_SECRETS_DIR=*) environment[$i]="HUDDLE_SECRETS_DIR=$secrets" ;;
+  # The journal's bucket: moto's, which takes any keys (a secret, huddle-erasure-journal).
+  printf '%s' huddle >"$secrets/auth-erasure-journal-s3-access-key"
+  printf '%s' huddle-dev-storage >"$secrets/auth-erasure-journal-s3-secret-key"
+  mapfile -t rendered <"$WORK/$name.env"
+  local environment=()
+  for variable in "${rendered[@]}"; do
+    case "$variable" in
+      *_HTTP_HOST=*) environment+=("${variable%%=*}=$address") ;;
+      HUDDLE_SECRETS_DIR=*) environment+=("HUDDLE_SECRETS_DIR=$secrets") ;;
+      # The overlay's CloudNativePG pooler is not here: the database URL comes from the secret file above.
+      *_DB_URL=*) ;;
+      *) environment+=("$variable") ;;
     esac
   done
   environment+=(
@@ -124,6 +132,7 @@ start() {
     NOTIFY_FCM_URL=http://stand-in:8080 MAIL_SMTP_TRUST_FILE="$WORK/smtp-certificate.pem"
     # The bucket here, made at start; the journeys reach the gateways by these names.
     MEDIA_S3_URL=http://object-storage:9000 MEDIA_S3_CREATE_BUCKET=true MEDIA_API_URL=http://gateway-1:8080
+    AUTH_ERASURE_JOURNAL_S3_URL=http://object-storage:9000 AUTH_ERASURE_JOURNAL_S3_CREATE_BUCKET=true
     # Spans to the stand-in's collector instead of the production overlay's (components/tracing).
     OTEL_EXPORTER_OTLP_ENDPOINT=http://stand-in:8080 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
     PURCHASES_APPSTORE_ENVIRONMENT=Sandbox PURCHASES_APPSTORE_ROOTS_FILE="$WORK/appstore-root.pem"

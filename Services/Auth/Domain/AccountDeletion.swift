@@ -44,7 +44,7 @@ struct AccountDeletion: Sendable {
     /// own entry being applied again (`replay`).
     func erase(_ user: User, journaled: Bool = true) async throws {
         let at = now()
-        if journaled { try journal.record(user.id, at: at) }
+        if journaled { try await journal.record(user.id, at: at) }
         let ended = try await database.transaction { sql in
             let ended = try await store.erase(user, at: at, on: sql)
             if let sealed = user.appleRefreshToken {

@@ -28,6 +28,18 @@ public struct FileObjectStore: ObjectStore {
         if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
     }
 
+    public func keys(under prefix: String) async throws -> [String] {
+        let base = directory.standardizedFileURL.path + "/"
+        var keys: [String] = []
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        while let file = files?.nextObject() as? URL {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+            let key = String(file.standardizedFileURL.path.dropFirst(base.count))
+            if key.hasPrefix(prefix), !key.hasSuffix(".tmp") { keys.append(key) }
+        }
+        return keys.sorted()
+    }
+
     public func uploadTarget(for key: String, contentType: String, byteSize: Int, expires: Date, now: Date) -> UploadTarget? { nil }
 
     private func path(of key: String) throws -> URL {

@@ -10,6 +10,8 @@ public protocol ObjectStore: Sendable {
     func get(_ key: String, limit: Int) async throws -> Data?
     /// Removes the object; removing one that is not there is not an error.
     func delete(_ key: String) async throws
+    /// The keys of every object whose key starts with `prefix`, in key order.
+    func keys(under prefix: String) async throws -> [String]
     /// Where a client may PUT `key` itself until `expires` (a presigned URL), with the headers it
     /// must send; nil when the store takes no uploads but through the module.
     func uploadTarget(for key: String, contentType: String, byteSize: Int, expires: Date, now: Date) -> UploadTarget?

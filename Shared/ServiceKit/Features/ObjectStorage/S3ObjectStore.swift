@@ -17,6 +17,8 @@ public struct S3ObjectStore: ObjectStore {
     let httpClient: HTTPClient
     let timeout: Duration
     let now: @Sendable () -> Date
+    /// Keys a listing asks for at a time (S3 answers at most a thousand).
+    public var listPageSize = 1000
 
     public init(
         endpoint: URL, clientEndpoint: URL? = nil, bucket: String, signer: SigV4, httpClient: HTTPClient, timeout: Duration = .seconds(10),
@@ -58,6 +60,35 @@ public struct S3ObjectStore: ObjectStore {
         guard [.noContent, .ok, .notFound].contains(response.status) else {
             throw ObjectStoreUnavailable("DELETE \(key): \(response.status.code) \(response.text)")
         }
+    }
+
+    /// ListObjectsV2, `listPageSize` keys a page. The answer is read with a pattern
+    /// rather than an XML parser (FoundationXML would link libxml2 for two elements): keys Huddle
+    /// writes hold only `ObjectKey`'s characters, of which S3 escapes none, and the page's token is
+    /// S3's own opaque text, whose entities are undone.
+    public func keys(under prefix: String) async throws -> [String] {
+        var keys: [String] = [], token: String?
+        repeat {
+            var query = "list-type=2&max-keys=\(listPageSize)&prefix=\(SigV4.encode(prefix))"
+            if let token { query += "&continuation-token=\(SigV4.encode(token))" }
+            let url = URL(string: "\(endpoint.absoluteString.trimmingSuffix("/"))/\(bucket)?\(query)")!
+            let response = try await send("GET", url, limit: 4 << 20)
+            guard response.status == .ok else {
+                throw ObjectStoreUnavailable("listing \(prefix): \(response.status.code) \(response.text)")
+            }
+            let page = String(decoding: response.body, as: UTF8.self)
+            keys += page.matches(of: #/<Key>([^<]*)</Key>/#).map { Self.unescaped(String($0.output.1)) }
+            token = page.firstMatch(of: #/<NextContinuationToken>([^<]*)</NextContinuationToken>/#).map {
+                Self.unescaped(String($0.output.1))
+            }
+        } while token != nil
+        return keys
+    }
+
+    static func unescaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
     }
 
     public func uploadTarget(for key: String, contentType: String, byteSize: Int, expires: Date, now: Date) -> UploadTarget? {
