@@ -13,7 +13,9 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`auth`) run it.
-    public static let auth = ModuleBuilder(.auth) { try await buildAuthService(reader: $0, dependencies: $1) }
+    public static let auth = ModuleBuilder(.auth, migrate: { try await migrateStore(.auth, reader: $0, logger: $1, AuthMigrations.all) }) {
+        try await buildAuthService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the auth service: accounts, sessions, tokens, profiles and follows.

@@ -10,7 +10,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`betting`) run it.
-    public static let betting = ModuleBuilder(.betting) { try await buildBettingService(reader: $0, dependencies: $1) }
+    public static let betting = ModuleBuilder(
+        .betting, migrate: { try await migrateStore(.betting, reader: $0, logger: $1, BettingMigrations.all) }
+    ) {
+        try await buildBettingService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the betting service: fixtures from games' match events with the provider's 1X2 odds, a

@@ -13,7 +13,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`catalog`) run it.
-    public static let catalog = ModuleBuilder(.catalog) { try await buildCatalogService(reader: $0, dependencies: $1) }
+    public static let catalog = ModuleBuilder(
+        .catalog, migrate: { try await migrateStore(.catalog, reader: $0, logger: $1, CatalogMigrations.all) }
+    ) {
+        try await buildCatalogService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the catalog service: sports, leagues, teams and membership, disc golf courses, venues, news.

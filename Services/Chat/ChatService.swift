@@ -13,7 +13,9 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`chat`) run it.
-    public static let chat = ModuleBuilder(.chat) { try await buildChatService(reader: $0, dependencies: $1) }
+    public static let chat = ModuleBuilder(.chat, migrate: { try await migrateStore(.chat, reader: $0, logger: $1, ChatMigrations.all) }) {
+        try await buildChatService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the chat service: the global room, team, game and match rooms kept in step with catalog's

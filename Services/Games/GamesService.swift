@@ -13,7 +13,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`games`) run it.
-    public static let games = ModuleBuilder(.games) { try await buildGamesService(reader: $0, dependencies: $1) }
+    public static let games = ModuleBuilder(
+        .games, migrate: { try await migrateStore(.games, reader: $0, logger: $1, GamesMigrations.all) }
+    ) {
+        try await buildGamesService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the games service: team, league and pick-up games, rosters, waiting lists and substitutes;

@@ -12,7 +12,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`media`) run it.
-    public static let media = ModuleBuilder(.media) { try await buildMediaService(reader: $0, dependencies: $1) }
+    public static let media = ModuleBuilder(
+        .media, migrate: { try await migrateStore(.media, reader: $0, logger: $1, MediaMigrations.all) }
+    ) {
+        try await buildMediaService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the media service: photos uploaded to object storage (through presigned URLs, or through

@@ -12,7 +12,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`moderation`) run it.
-    public static let moderation = ModuleBuilder(.moderation) { try await buildModerationService(reader: $0, dependencies: $1) }
+    public static let moderation = ModuleBuilder(
+        .moderation, migrate: { try await migrateStore(.moderation, reader: $0, logger: $1, ModerationMigrations.all) }
+    ) {
+        try await buildModerationService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the moderation service: players' reports, gathered into cases moderators decide, with an

@@ -15,7 +15,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`notify`) run it.
-    public static let notify = ModuleBuilder(.notify) { try await buildNotifyService(reader: $0, dependencies: $1) }
+    public static let notify = ModuleBuilder(
+        .notify, migrate: { try await migrateStore(.notify, reader: $0, logger: $1, NotifyMigrations.all) }
+    ) {
+        try await buildNotifyService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the notify service: devices for push, an inbox per user, preferences per category, and

@@ -11,7 +11,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`purchases`) run it.
-    public static let purchases = ModuleBuilder(.purchases) { try await buildPurchasesService(reader: $0, dependencies: $1) }
+    public static let purchases = ModuleBuilder(
+        .purchases, migrate: { try await migrateStore(.purchases, reader: $0, logger: $1, PurchasesMigrations.all) }
+    ) {
+        try await buildPurchasesService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the purchases service: the products the operator sells, App Store transactions verified

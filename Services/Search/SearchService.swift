@@ -12,7 +12,11 @@ import ServiceStore
 
 extension ModuleBuilder {
     /// The module as `huddle` and its own executable (`search`) run it.
-    public static let search = ModuleBuilder(.search) { try await buildSearchService(reader: $0, dependencies: $1) }
+    public static let search = ModuleBuilder(
+        .search, migrate: { try await migrateStore(.search, reader: $0, logger: $1, SearchMigrations.all) }
+    ) {
+        try await buildSearchService(reader: $0, dependencies: $1)
+    }
 }
 
 /// Builds the search service: games, teams, courses and venues near a place, and players by name,

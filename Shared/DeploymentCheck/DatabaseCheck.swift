@@ -34,6 +34,30 @@ extension KubernetesCheck {
         }
         for (module, workload) in deployed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where Wiring.stores.contains(module) {
             findings += operatorStore(of: module, workload, objects)
+            findings += migrations(of: module, workload, manifests.migrationJobs)
+        }
+        return findings
+    }
+
+    /// A module whose pods wait for their schema (`<MODULE>_DB_MIGRATE=wait`) has a Job that applies
+    /// it, with the module's own configuration and database secrets.
+    private static func migrations(
+        of module: ServiceModule, _ workload: KubernetesManifests.Workload, _ jobs: [KubernetesManifests.Workload]
+    ) -> [String] {
+        let variable = variable(module, "DB_MIGRATE"), url = Self.variable(module, "DB_URL")
+        guard workload.environment[variable] == "wait" else { return [] }
+        guard let job = jobs.first(where: { $0.module == module }) else {
+            return ["\(workload.name): waits for its migrations (\(variable)=wait), but no Job runs `\(module.rawValue) --migrate`"]
+        }
+        var findings: [String] = []
+        let needed = Set(workload.secretFiles.filter { $0 == "huddle-\(module.rawValue)" || $0.hasPrefix("huddle-pg-") })
+        let missing = needed.subtracting(job.secretFiles)
+        if !missing.isEmpty {
+            findings.append(
+                "\(job.name): does not project \(missing.sorted().joined(separator: ", ")), which \(workload.name) reaches its store with")
+        }
+        if job.environment[url] != workload.environment[url] {
+            findings.append("\(job.name): migrates another database than \(workload.name) uses")
         }
         return findings
     }

@@ -64,6 +64,8 @@ public struct KubernetesManifests: Sendable {
     /// Secret name → key → decoded value (what the overlay itself carries; production's are made by operators).
     public let secrets: [String: [String: String]]
     public let configMaps: [String: [String: String]]
+    /// The Jobs that apply a module's migrations (their container runs `--migrate`).
+    public let migrationJobs: [Workload]
     /// CloudNativePG's Cluster, databases, poolers and backups, where the overlay has them.
     public let postgres: PostgresOperatorObjects
     /// The pods that serve PostgreSQL to the modules (labelled huddle.dev/database=postgres): a
@@ -88,11 +90,19 @@ public struct KubernetesManifests: Sendable {
         }
         var workloads: [Workload] = [], services: [Service] = [], policies: [Policy] = [], autoscalers: [Autoscaler] = []
         var scraped: [LabelSelector] = [], databasePods: [(name: String, labels: [String: String])] = []
+        var migrationJobs: [Workload] = []
         for document in documents {
             let name = (document["metadata"] as? [String: Any])?["name"] as? String ?? ""
             let spec = document["spec"] as? [String: Any] ?? [:]
             switch document["kind"] as? String {
             case "Deployment": workloads.append(Self.workload(name, spec, configMaps: configMaps))
+            case "Job":
+                let container = (((spec["template"] as? [String: Any])?["spec"] as? [String: Any])?["containers"] as? [[String: Any]])?
+                    .first
+                let command = ((container?["command"] as? [Any] ?? []) + (container?["args"] as? [Any] ?? [])).map { "\($0)" }
+                if command.contains(where: { $0.contains("--migrate") }) {
+                    migrationJobs.append(Self.workload(name, spec, configMaps: configMaps))
+                }
             case "PodMonitor": scraped.append(Self.selector(spec["selector"]))
             case "StatefulSet":
                 let labels = Self.strings(((spec["template"] as? [String: Any])?["metadata"] as? [String: Any])?["labels"])
@@ -126,6 +136,7 @@ public struct KubernetesManifests: Sendable {
         self.policies = policies
         self.secrets = secrets
         self.configMaps = configMaps
+        self.migrationJobs = migrationJobs
         self.postgres = PostgresOperatorObjects(documents: documents)
         self.databasePods =
             databasePods + postgres.poolers.filter { $0.podLabels[Self.databaseLabel] == "postgres" }.map { ($0.name, $0.podLabels) }

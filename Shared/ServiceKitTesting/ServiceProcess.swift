@@ -61,7 +61,15 @@ public final class ServiceProcess: @unchecked Sendable {
         }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // `HUDDLE_TEST_PROCESS_LOGS=<folder>` keeps each process's log there, to see why one did not start.
+        if let folder = ProcessInfo.processInfo.environment["HUDDLE_TEST_PROCESS_LOGS"],
+            FileManager.default.createFile(atPath: "\(folder)/\(name)-\(port).log", contents: nil),
+            let log = FileHandle(forWritingAtPath: "\(folder)/\(name)-\(port).log")
+        {
+            process.standardError = log
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         let (exited, exit) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exit.finish() }
         try process.run()

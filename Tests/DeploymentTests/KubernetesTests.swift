@@ -2,6 +2,7 @@ import Contracts
 import DeploymentCheck
 import Foundation
 import HuddleModules
+import ServiceHTTP
 import Testing
 
 /// kubectl, which renders the overlays with its Kustomize, where this machine has it.
@@ -202,5 +203,23 @@ struct KubernetesTests {
         #expect(Set(shipped.keys) == Set(files.map(\.lastPathComponent)))
         for file in files { #expect(shipped[file.lastPathComponent] == (try String(contentsOf: file, encoding: .utf8))) }
         #expect(try Self.rendered("production").contains("grafana_dashboard: \"1\""))
+    }
+
+    @Test("production migrates once a rollout: each module's pods wait, its Job migrates; a missing Job or its password is caught")
+    func migrationJobs() throws {
+        let yaml = try Self.rendered("production")
+        let manifests = try KubernetesManifests(yaml: yaml)
+        #expect(Set(manifests.migrationJobs.compactMap(\.module)) == Set(Wiring.stores))
+        let documents = yaml.components(separatedBy: "\n---\n")
+        let withoutJob = documents.filter { !($0.contains("kind: Job\n") && $0.contains("\n  name: migrate-search\n")) }
+        #expect(withoutJob.count == documents.count - 1)
+        #expect(
+            try Self.findings(withoutJob.joined(separator: "\n---\n")) == [
+                "search: waits for its migrations (SEARCH_DB_MIGRATE=wait), but no Job runs `search --migrate`"
+            ])
+        let withoutPassword = Self.changing(
+            yaml, kind: "Job", name: "migrate-chat", "              name: huddle-pg-chat\n", "              name: huddle-pg-chats\n")
+        #expect(withoutPassword != yaml)
+        #expect(try Self.findings(withoutPassword) == ["migrate-chat: does not project huddle-pg-chat, which chat reaches its store with"])
     }
 }

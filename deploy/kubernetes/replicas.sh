@@ -91,9 +91,10 @@ run_named stand-in env -i PATH="$PATH" HOME="$WORK" STANDIN_HTTP_HOST=127.0.3.2 
   STANDIN_SMTP_PORT=2525 STANDIN_SMTP_CERT_FILE="$WORK/smtp-certificate.pem" \
   "$BIN/stand-in"
 
-# Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address).
+# Starts instance $2 of deployment $1 (its rendered environment, its secrets as files, its own address);
+# with a third argument `migrate`, runs the module's migration Job instead (`--migrate`), and waits for it.
 start() {
-  local name=$1 instance=$2 module=$1 secrets="$WORK/secrets-$1-$2"
+  local name=$1 instance=$2 module=$1 secrets="$WORK/secrets-$1-$2" job=${3:-}
   local address=${ADDRESS[$name-$instance]}
   mkdir -p "$secrets"
   # Every pod reads the public keys (huddle-internal); a module's pods alone hold its private key (huddle-<module>).
@@ -146,6 +147,10 @@ start() {
   # The journeys come from one address, twenty suites at once: the gateways' limit for one client is
   # lifted for them (deploy/compose/topology.sh says why).
   [ "$module" = gateway ] && environment+=(GATEWAY_RATELIMIT_RATE=2000 GATEWAY_RATELIMIT_BURST=4000)
+  if [ "$job" = migrate ]; then
+    env -i PATH="$PATH" HOME="$WORK" HOSTNAME="migrate-$module" "${environment[@]}" "$BIN/$module" --migrate >>"$WORK/migrate.log" 2>&1
+    return
+  fi
   # HOSTNAME as Kubernetes gives it (the pod's name): it names the instance to the providers.
   run_named "$name-$instance" env -i PATH="$PATH" HOME="$WORK" HOSTNAME="$name-$instance" "${environment[@]}" "$BIN/$module"
 }
@@ -157,8 +162,9 @@ ready() {
   return 1
 }
 
-echo "== two instances of every module, then two gateways"
+echo "== two instances of every module, which wait for their schema (<MODULE>_DB_MIGRATE=wait), then the migration Jobs, then two gateways"
 for module in "${MODULES[@]}"; do start "$module" 1; start "$module" 2; done
+for module in "${MODULES[@]}"; do start "$module" 1 migrate; done
 for module in "${MODULES[@]}"; do for instance in 1 2; do ready "http://$module-$instance:8080/health/ready"; done; done
 ADDRESS[gateway-1]=127.0.3.11 ADDRESS[gateway-2]=127.0.3.12
 start gateway 1

@@ -19,6 +19,14 @@ public enum ModuleCommand {
             let logger = bootstrapLogging(level: reader.string(forKey: "log.level", default: "info"), label: "huddle.\(module.rawValue)")
             OpenFilesLimit.raise(logging: logger)
             // Before any HTTP client is made: AsyncHTTPClient takes the tracer when it is created.
+            if options.migrate {
+                guard let migrate = builder.migrate else {
+                    throw MissingConfiguration(key: "--migrate", hint: "\(module.rawValue) has no store")
+                }
+                try await migrate(reader, logger)
+                logger.info("\(module.rawValue): every migration applied")
+                return
+            }
             let tracing = try HuddleTracing.bootstrap(serviceName: module.rawValue)
             // No deadline of its own: a migration over a large table (search's index over a million
             // games took 30–70 s here) would be cut off and retried at every start. The orchestrator's
@@ -36,6 +44,10 @@ public enum ModuleCommand {
     struct Options: ParsableArguments {
         @Option(help: "Set a configuration key, e.g. --set auth.http.port=9000 (repeatable).")
         var set: [String] = []
+        @Flag(
+            help: "Apply the module's migrations to its store, then exit (run once a rollout; the pods wait with <module>.db.migrate=wait)."
+        )
+        var migrate = false
     }
 }
 

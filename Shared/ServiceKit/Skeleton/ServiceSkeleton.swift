@@ -73,7 +73,11 @@ public struct ServiceSkeleton {
                 verifier: verifier, interval: reader.milliseconds("\(module.rawValue).revocation.poll.ms", default: 500), logger: logger),
         ]
         let database = database
-        startup.append { try await database.migrate(migrations, logger: logger) }
+        if try reader.migratesAtStart(module) {
+            startup.append { try await database.migrate(migrations, logger: logger) }
+        } else {
+            startup.append { try await database.waitForMigrations(migrations, logger: logger) }
+        }
     }
 
     public func add(_ controllers: any Controller...) {

@@ -13,11 +13,16 @@ public import UnixSignals
 public struct ModuleBuilder: Sendable {
     public let module: ServiceModule
     public let build: @Sendable (ConfigReader, ServiceDependencies) async throws -> any Service
+    /// Applies the module's migrations to its store and returns (`<module> --migrate`); nil for a
+    /// module without a store.
+    public let migrate: (@Sendable (ConfigReader, Logger) async throws -> Void)?
 
     public init(
-        _ module: ServiceModule, build: @escaping @Sendable (ConfigReader, ServiceDependencies) async throws -> any Service
+        _ module: ServiceModule, migrate: (@Sendable (ConfigReader, Logger) async throws -> Void)? = nil,
+        build: @escaping @Sendable (ConfigReader, ServiceDependencies) async throws -> any Service
     ) {
         self.module = module
+        self.migrate = migrate
         self.build = build
     }
 }

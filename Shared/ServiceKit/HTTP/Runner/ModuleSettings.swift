@@ -67,6 +67,17 @@ extension ConfigReader {
         return parts.string ?? url
     }
 
+    /// Whether a module applies its migrations as it starts (`<module>.db.migrate`: `start`, the default)
+    /// or waits until something else has (`wait`: the production overlay's `migrate-<module>` Job, run
+    /// once a rollout), not ready meanwhile.
+    public func migratesAtStart(_ module: ServiceModule) throws -> Bool {
+        switch text("\(module.rawValue).db.migrate", default: "start") {
+        case "start": return true
+        case "wait": return false
+        case let other: throw MissingConfiguration(key: "\(module.rawValue).db.migrate", hint: "start or wait, not '\(other)'")
+        }
+    }
+
     /// A duration configured in milliseconds; by convention such keys end in `.ms`.
     public func milliseconds(_ key: String, default defaultValue: Int) -> Duration {
         .milliseconds(int(forKey: ConfigKey(key), default: defaultValue))

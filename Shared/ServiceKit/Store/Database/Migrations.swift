@@ -56,4 +56,30 @@ extension Database {
         }
         self.migrated.withLockedValue { $0 = true }
     }
+
+    /// Waits, checking every `interval`, until the store holds every one of `migrations`, applied by
+    /// another process (`<module> --migrate`); the module is not ready meanwhile.
+    public func waitForMigrations(_ migrations: [Migration], logger: Logger, interval: Duration = .seconds(2)) async throws {
+        try await checkReachable()
+        let needed = Set(migrations.map(\.version))
+        var told = false
+        while true {
+            // No table yet reads as nothing applied; so does a moment without the database, which the
+            // next look may find again.
+            let applied =
+                (try? await read { sql in
+                    Set(
+                        try await sql.raw("SELECT version FROM schema_migrations").all().map {
+                            try $0.decode(column: "version", as: Int.self)
+                        })
+                }) ?? []
+            if applied.isSuperset(of: needed) { break }
+            if !told {
+                logger.notice("waiting for migrations \(needed.subtracting(applied).sorted()) (applied by `<module> --migrate`)")
+                told = true
+            }
+            try await Task.sleep(for: interval)
+        }
+        self.migrated.withLockedValue { $0 = true }
+    }
 }
