@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# The restore drill, on a throwaway PostgreSQL 15 that archives its WAL as production's does (there to
-# object storage by the operator's Barman Cloud plugin, here to a folder by archive_command):
+# The restore drill, on a throwaway PostgreSQL 15 that archives its WAL and keeps its base backups in an
+# S3-compatible bucket as production's does (there by the operator's Barman Cloud plugin; here by
+# archive_command, restore_command and curl's SigV4 against moto's S3 server):
 #
 #   1. the all-in-one runs with every module's store in that cluster, its erasure journal in a folder
 #      of its own, apart from anything backed up;
 #   2. a player places a ticket and sends a message (RestoreDrillTests, step "before");
-#   3. a base backup is taken while it runs (pg_basebackup);
+#   3. a base backup is taken while it runs (pg_basebackup) and put in the bucket;
 #   4. another ticket and message ("between"); the time is noted; a third ticket and message, and a
 #      second player deletes his account ("after");
 #   5. the node is lost: huddle and PostgreSQL are stopped, the data folder thrown away;
-#   6. the base backup is restored and the archived WAL replayed to the noted time (recovery_target_time),
-#      timed; huddle starts on it with the same journal, and auth deletes the player again before
+#   6. the base backup is fetched from the bucket and unpacked, and the archived WAL fetched and replayed
+#      to the noted time (recovery_target_time), timed; huddle starts on it with the same journal, and auth deletes the player again before
 #      answering anyone;
 #   7. checked: the deleted player stays deleted; the first two tickets, messages and receipts are there
 #      once each and the third is not; a new ticket and message flow to their receipt ("restored");
@@ -35,9 +36,13 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--games N] [--no-journeys]" >&2; exit 2 ;;
   esac
 done
+S3PORT=${DRILL_S3PORT:-54356}
+S3="http://127.0.0.1:$S3PORT/huddle-backups"
+# moto takes any keys; a real bucket's go here.
+SIGNED="--aws-sigv4 aws:amz:us-east-1:s3 --user huddle:huddle-drill"
 WORK=$(mktemp -d)
 chmod 755 "$WORK"
-mkdir -p "$WORK/archive" "$WORK/journal" "$WORK/data"
+mkdir -p "$WORK/journal" "$WORK/data"
 
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -47,6 +52,7 @@ psql_in() { local database=$1; shift; as_postgres "$PGBIN/psql" -h "$WORK" -p "$
 finish() {
   status=$?
   [ -n "${HUDDLE:-}" ] && kill "$HUDDLE" 2>/dev/null && wait "$HUDDLE" 2>/dev/null
+  [ -n "${MOTO:-}" ] && kill "$MOTO" 2>/dev/null
   as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -m fast -w stop >/dev/null 2>&1 || true
   if [ $status -ne 0 ]; then
     for log in "$WORK"/*.log; do echo "== $(basename "$log") (last 30 lines)"; tail -30 "$log"; done
@@ -58,7 +64,7 @@ trap finish EXIT
 start_postgres() {
   as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -l "$WORK/postgres.log" -w -t 600 -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $WORK \
     -c max_connections=300 -c wal_level=replica -c archive_mode=on -c archive_timeout=60 \
-    -c archive_command='test ! -f $WORK/archive/%f && cp %p $WORK/archive/%f'" start >/dev/null
+    -c archive_command='curl -sf $SIGNED -T %p $S3/wal/%f'" start >/dev/null
 }
 
 start_huddle() {
@@ -86,7 +92,13 @@ step() {
   grep -q "✔ Test run with 1 test" "$WORK/step-$1.log" || { echo "the drill's step $1 failed" >&2; cat "$WORK/step-$1.log" | tail -30; return 1; }
 }
 
-echo "== PostgreSQL 15 on 127.0.0.1:$PGPORT, archiving its WAL to $WORK/archive"
+echo "== the bucket: moto's S3-compatible server on 127.0.0.1:$S3PORT"
+moto_server -H 127.0.0.1 -p "$S3PORT" >"$WORK/moto.log" 2>&1 &
+MOTO=$!
+for _ in $(seq 60); do curl -s "http://127.0.0.1:$S3PORT/" >/dev/null && break; sleep 0.5; done
+curl -sf $SIGNED -X PUT "$S3" >/dev/null
+
+echo "== PostgreSQL 15 on 127.0.0.1:$PGPORT, archiving its WAL to $S3/wal"
 if [ "$(id -u)" = 0 ]; then
   id postgres >/dev/null 2>&1 || useradd -r postgres
   chown -R postgres:postgres "$WORK"
@@ -116,10 +128,12 @@ SQL
   echo "written in $(echo "$(date +%s.%N) - $started" | bc) s; the cluster holds $(psql_in postgres -c "SELECT pg_size_pretty(sum(pg_database_size(datname))) FROM pg_database")"
 fi
 
-echo "== base backup, taken while huddle runs"
+echo "== base backup, taken while huddle runs, into the bucket"
 started=$(date +%s.%N)
-as_postgres "$PGBIN/pg_basebackup" -h "$WORK" -p "$PGPORT" -U postgres -D "$WORK/base" -X stream -c fast
-echo "base backup: $(du -sh "$WORK/base" | cut -f1) in $(echo "$(date +%s.%N) - $started" | bc) s"
+as_postgres "$PGBIN/pg_basebackup" -h "$WORK" -p "$PGPORT" -U postgres -D "$WORK/base" -Ft -z -X stream -c fast
+for part in base pg_wal; do curl -sf $SIGNED -T "$WORK/base/$part.tar.gz" "$S3/base/$part.tar.gz"; done
+echo "base backup: $(du -sh "$WORK/base" | cut -f1) compressed, taken and stored in $(echo "$(date +%s.%N) - $started" | bc) s"
+rm -rf "$WORK/base"
 
 step between
 target=$(psql_in postgres -c "SELECT clock_timestamp()")
@@ -139,11 +153,14 @@ stop_huddle
 as_postgres "$PGBIN/pg_ctl" -D "$WORK/pgdata" -m immediate -w stop >/dev/null
 rm -rf "$WORK/pgdata"
 
-echo "== restore: the base backup, then the archived WAL replayed to $target"
+echo "== restore: the base backup from the bucket, then the archived WAL fetched and replayed to $target"
 started=$(date +%s.%N)
-as_postgres cp -a "$WORK/base" "$WORK/pgdata"
+as_postgres mkdir -m 700 "$WORK/pgdata"
+for part in base pg_wal; do as_postgres curl -sf $SIGNED -o "$WORK/$part.tar.gz" "$S3/base/$part.tar.gz"; done
+as_postgres tar -xzf "$WORK/base.tar.gz" -C "$WORK/pgdata"
+as_postgres tar -xzf "$WORK/pg_wal.tar.gz" -C "$WORK/pgdata/pg_wal"
 as_postgres tee -a "$WORK/pgdata/postgresql.auto.conf" >/dev/null <<CONF
-restore_command = 'cp $WORK/archive/%f %p'
+restore_command = 'curl -sf $SIGNED -o %p $S3/wal/%f'
 recovery_target_time = '$target'
 recovery_target_action = 'promote'
 CONF
