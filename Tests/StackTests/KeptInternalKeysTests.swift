@@ -20,7 +20,7 @@ struct KeptInternalKeysTests {
         let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
 
-        try Data("games:not a key".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("internal.keys=games:not a key".utf8).write(to: URL(fileURLWithPath: file))
         #expect { try KeptInternalKeys.load(dataDir: dataDir.path) } throws: { "\($0)".contains(file) }
     }
 }

@@ -22,7 +22,7 @@ struct QueueWatch: Service {
         await cases.database.repeatUntilShutdown {
             do {
                 let (oldest, late) = try await cases.queueAge()
-                oldestAge.record(oldest.map { max(0, cases.now().timeIntervalSince($0)) } ?? 0)
+                oldestAge.record(QueueAgeWatch.age(of: oldest, at: cases.now()))
                 overdue.record(late)
                 if late > 0 { cases.logger.warning("\(late) moderation cases open past the response time") }
             } catch {

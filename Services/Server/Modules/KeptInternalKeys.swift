@@ -1,5 +1,5 @@
+import Configuration
 import Contracts
-import Crypto
 import Foundation
 public import ServiceHTTP
 
@@ -7,34 +7,38 @@ public import ServiceHTTP
 /// alone): made on the first start and read on every later one. Besides the modules' calls to each
 /// other they sign what outlives a run — the answer tokens in game pushes already on players' lock
 /// screens — which a key made afresh at each start refused after every restart or restore.
-/// A deployment configures its keys instead (`internal.keys`, `<module>.internal.key`).
+/// A deployment configures its keys instead; the file holds the same keys (`internal.keys`,
+/// `<module>.internal.key`, a `key=value` line each) and is read as that configuration is.
 public enum KeptInternalKeys {
     public static let fileName = "internal-keys"
 
     public static func load(dataDir: String) throws -> InternalKeys {
         let path = URL(fileURLWithPath: dataDir).appendingPathComponent(fileName).path
-        var privateKeys: [ServiceModule: Curve25519.Signing.PrivateKey] = [:]
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            var settings: [String: String] = [:]
             for line in text.split(separator: "\n") {
-                let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let module = ServiceModule(rawValue: parts[0]), let raw = Data(base64Encoded: parts[1]),
-                    let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-                else {
-                    throw MissingConfiguration(key: path, hint: "a line is not module:base64-private-key; remove the file to make new keys")
-                }
-                privateKeys[module] = key
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                settings[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            do {
+                let kept = try InternalKeys.configured(by: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)))
+                if let kept, ServiceModule.allCases.allSatisfy({ kept.privateKeys[$0] != nil }) { return kept }
+            } catch {
+                throw MissingConfiguration(key: path, hint: "\(error); remove the file to make new keys")
             }
         }
-        let missing = ServiceModule.allCases.filter { privateKeys[$0] == nil }
-        if !missing.isEmpty {
-            for module in missing { privateKeys[module] = Curve25519.Signing.PrivateKey() }
-            let text = privateKeys.sorted { $0.key.rawValue < $1.key.rawValue }
-                .map { "\($0.key.rawValue):\($0.value.rawRepresentation.base64EncodedString())" }.joined(separator: "\n")
-            try? FileManager.default.removeItem(atPath: path)
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw MissingConfiguration(key: path, hint: "the data folder is not writable")
-            }
+        // None kept yet, or made before a module was added: a new set for every module.
+        let keys = InternalKeys.generate()
+        let lines =
+            ["internal.keys=\(keys.publicKeyList)"]
+            + ServiceModule.allCases.compactMap { module in keys.privateKeyText(of: module).map { "\(module.rawValue).internal.key=\($0)" } }
+        try? FileManager.default.removeItem(atPath: path)
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(lines.joined(separator: "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw MissingConfiguration(key: path, hint: "the data folder is not writable")
         }
-        return InternalKeys(publicKeys: privateKeys.mapValues(\.publicKey), privateKeys: privateKeys)
+        return keys
     }
 }

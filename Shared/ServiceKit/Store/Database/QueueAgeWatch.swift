@@ -43,7 +43,7 @@ public struct QueueAgeWatch: Service {
     }
 
     /// Seconds since `started`; 0 for none, or for one the clock says is yet to come.
-    static func age(of started: Date?, at now: Date) -> Double {
+    public static func age(of started: Date?, at now: Date) -> Double {
         started.map { max(0, now.timeIntervalSince($0)) } ?? 0
     }
 }
