@@ -31,7 +31,8 @@ public enum KeptInternalKeys {
         let keys = InternalKeys.generate()
         let lines =
             ["internal.keys=\(keys.publicKeyList)"]
-            + ServiceModule.allCases.compactMap { module in keys.privateKeyText(of: module).map { "\(module.rawValue).internal.key=\($0)" } }
+            + ServiceModule.allCases.compactMap { module in keys.privateKeyText(of: module).map { "\(module.rawValue).internal.key=\($0)" }
+            }
         try? FileManager.default.removeItem(atPath: path)
         guard
             FileManager.default.createFile(
