@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Gateway
 import HTTPTypes
+import HuddleEffects
 import HummingbirdWSClient
 import Logging
 import NIOHTTP1
@@ -16,9 +17,10 @@ struct GatewayTests {
 
     /// A gateway whose catalog upstream is `upstream` (any URL, reachable or not).
     static func withGateway<T>(
-        catalog upstream: String, config: [String: String] = [:], body: (TestClient, TestStack) async throws -> T
+        catalog upstream: String, config: [String: String] = [:], effects: Effects = .system,
+        body: (TestClient, TestStack) async throws -> T
     ) async throws -> T {
-        try await TestStack.with([builder], config: config, directory: [.catalog: upstream]) { stack in
+        try await TestStack.with([builder], config: config, directory: [.catalog: upstream], effects: effects) { stack in
             try await body(stack.client(.gateway), stack)
         }
     }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HuddleEffects
 import NIOHTTP1
 import ServiceKitTesting
 import Testing
@@ -29,9 +30,13 @@ struct TrustedProxiesTests {
         "behind a trusted proxy, each client has its own rate-limit bucket and auth sees its address; untrusted, the header is not believed"
     )
     func limitsPerClient() async throws {
+        // The buckets refill by the gateway's clock, held still here: three requests on a loaded machine may
+        // take longer than the second that would refill one.
+        let clock = SettableClock(Date())
+        let still = Effects(now: { clock.now })
         try await FakeUpstream.with { upstream in
             let config = ["gateway.proxies.trusted": "127.0.0.1/32", "gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2"]
-            try await GatewayTests.withGateway(catalog: upstream.url, config: config) { _, stack in
+            try await GatewayTests.withGateway(catalog: upstream.url, config: config, effects: still) { _, stack in
                 let gateway = TestClient(baseURL: stack.url(.gateway))
                 func statuses(as client: String) async throws -> [Int] {
                     var statuses: [Int] = []
@@ -48,7 +53,7 @@ struct TrustedProxiesTests {
                 #expect(echoed.text.contains(#""203.0.113.3""#), "\(echoed.text)")
             }
             try await GatewayTests.withGateway(
-                catalog: upstream.url, config: ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2"]
+                catalog: upstream.url, config: ["gateway.ratelimit.rate": "1", "gateway.ratelimit.burst": "2"], effects: still
             ) {
                 _, stack in
                 let gateway = TestClient(baseURL: stack.url(.gateway))
