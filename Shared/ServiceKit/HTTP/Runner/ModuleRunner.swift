@@ -37,6 +37,9 @@ public final class ModuleRunner: Sendable {
     private let listening = ListeningModules()
     private let httpClient: HTTPClient
     private let providerClient: HTTPClient
+    /// Connections opened to one module's address before a call waits for one to come free. The
+    /// called module's database pool bounds its work; this only keeps a burst from queueing here.
+    static let connectionsPerModule = 256
     /// How long stopping may wait for connections and requests to finish before they are cancelled.
     private let shutdownGrace: Duration
 
@@ -53,12 +56,17 @@ public final class ModuleRunner: Sendable {
         // client that keeps it open, a request stuck) is cancelled, and the stores still close.
         shutdownGrace = max(.milliseconds(1), reader.milliseconds("shutdown.grace.ms", default: 25_000))
         directory = ServiceDirectory(reader: reader)
-        httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(
-                // A refused connection is retried until the connect timeout; keep it short so a
-                // dependency that is down answers 503 quickly instead of hanging the caller.
-                timeout: .init(connect: .milliseconds(Int64(reader.integer("internal.connect.ms", default: 500))), read: .seconds(10))))
+        var internalConfiguration = HTTPClient.Configuration(
+            // A refused connection is retried until the connect timeout; keep it short so a
+            // dependency that is down answers 503 quickly instead of hanging the caller.
+            timeout: .init(connect: .milliseconds(Int64(reader.integer("internal.connect.ms", default: 500))), read: .seconds(10)))
+        // AsyncHTTPClient opens 8 connections a host and queues further requests, failing one that
+        // waits past the connect timeout: a burst of calls to one module (every module asking auth
+        // for its keys and revocations at start-up, a room's members checked at once) was answered
+        // 503 while that module was up and answering. A module may take as many calls as come.
+        internalConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: Self.connectionsPerModule)
+        httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: internalConfiguration)
         // Outside providers sit across the internet (and TLS): a connection there may take longer
         // than one inside the cluster. Each call still has its own deadline, its provider's timeout.
         providerClient = HTTPClient(
