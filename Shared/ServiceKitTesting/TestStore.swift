@@ -17,13 +17,21 @@ public enum TestStore: String, Sendable, CaseIterable {
 
     public static var all: [TestStore] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
 
-    /// A database URL no other test uses: an in-memory SQLite, or a new PostgreSQL database, named
+    /// Where tests' SQLite files go: a file, as deployed (a reader beside the writer, WAL), but on a
+    /// memory-backed file system where there is one, so a commit's sync costs nothing.
+    static let sqliteFolder: URL = {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let base = FileManager.default.fileExists(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("huddle-tests")
+    }()
+
+    /// A database URL no other test uses: a new SQLite file, or a new PostgreSQL database, named
     /// with the second it was made in (`huddle_t_<seconds>_<random>`) so that a later run can tell
     /// a leftover from one in use.
     public func freshDatabaseURL() async throws -> String {
         switch self {
         case .sqlite:
-            return "sqlite::memory:"
+            return "sqlite:" + Self.sqliteFolder.appendingPathComponent("\(UUID.random().lowercasedString).sqlite").path
         case .postgres:
             guard let base = Self.postgresURL, var components = URLComponents(string: base) else {
                 throw MissingConfiguration(key: "HUDDLE_TEST_POSTGRES_URL", hint: "set it to run PostgreSQL tests")
@@ -52,6 +60,10 @@ public enum TestStore: String, Sendable, CaseIterable {
     /// modules makes eight, a benchmark's million games about 900 MB; thousands left behind kept
     /// PostgreSQL's autovacuum launcher at a sixth of a core.
     public static func dropDatabases(_ urls: some Sequence<String>) async {
+        for url in urls where url.hasPrefix("sqlite:" + sqliteFolder.path) {
+            let file = String(url.dropFirst("sqlite:".count))
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        }
         let names = urls.compactMap { URLComponents(string: $0)?.path.dropFirst() }.filter { $0.hasPrefix(namePrefix) }
         guard let base = postgresURL, !names.isEmpty else { return }
         try? await administer(base) { sql in

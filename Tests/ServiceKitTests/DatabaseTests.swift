@@ -60,6 +60,59 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a read neither waits for a transaction under way nor sees it before it commits", arguments: TestStore.all)
+    func readBesideTransaction(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            @Sendable func bodies() async throws -> [String] {
+                try await database.read { sql in
+                    try await sql.select().column("body").from("notes").orderBy("id").all(decodingColumn: "body", as: String.self)
+                }
+            }
+            @Sendable func insert(_ body: String, on sql: any SQLDatabase) async throws {
+                try await sql.insert(into: "notes").columns("body", "at").values(SQLBind(body), SQLBind(Date())).run()
+            }
+            try await database.transaction { sql in try await insert("before", on: sql) }
+            let (written, writtenSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let writing = Task {
+                try await database.transaction { sql in
+                    try await insert("during", on: sql)
+                    writtenSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in written { break }
+            // Within five seconds, or the writer is let go so that the read (and the test) can end.
+            let seen = try await withThrowingTaskGroup(of: [String]?.self) { group in
+                group.addTask { try await bodies() }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(5))
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                releaseSignal.yield()
+                group.cancelAll()
+                return first
+            }
+            #expect(seen == ["before"], "the read waited for the transaction, or saw it uncommitted")
+            try await writing.value
+            #expect(try await bodies() == ["before", "during"])
+        }
+    }
+
+    @Test("on SQLite a write sent where reads go is refused, not run past the writer's lock")
+    func readsDoNotWrite() async throws {
+        try await Self.withDatabase(.sqlite) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            await #expect(throws: (any Error).self) {
+                try await database.read { sql in
+                    try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("stray"), SQLBind(Date())).run()
+                }
+            }
+        }
+    }
+
     @Test("a transaction whose task is cancelled rolls back and leaves the store usable", arguments: TestStore.all)
     func cancelledTransaction(store: TestStore) async throws {
         try await Self.withDatabase(store) { database in

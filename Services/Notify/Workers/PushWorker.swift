@@ -48,8 +48,8 @@ struct PushWorker: Service {
     /// one group. (A transaction per answer held the queue to about 320 pushes a second on SQLite.)
     func drainOnce() async throws -> Int {
         let at = now()
-        // One statement: it needs no transaction of its own.
-        let claimed = try await database.read { sql in
+        // One statement, but a write: it goes where writes go.
+        let claimed = try await database.transaction { sql in
             try await jobs.claim(settings.batch, dueBy: at, leaseUntil: at.addingTimeInterval(settings.lease), on: sql)
         }
         guard !claimed.isEmpty else { return 0 }

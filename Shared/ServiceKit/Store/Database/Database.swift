@@ -31,7 +31,7 @@ public final class Database: Service, Sendable {
     }
 
     enum Backend: Sendable {
-        case sqlite(SQLiteConnection, AsyncLock)
+        case sqlite(SQLiteSides)
         /// Its statements go through `ConnectionClosings`, so none waits for ever on a closed connection.
         case postgres(PostgresClient, ConnectionClosings)
     }
@@ -96,7 +96,7 @@ public final class Database: Service, Sendable {
         }
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         let sql = SQLiteStatements(connection)
-        // WAL lets readers of other processes (backups, sqlite3 shell) work while we write. A 64 MiB
+        // WAL lets readers (ours, and other processes': backups, sqlite3 shell) work while we write. A 64 MiB
         // page cache (the default is 2 MiB) and reads through a 1 GiB memory map keep the indexes
         // of a large read model close at hand; neither is allocated before it is used. Statement
         // journals (kept by every multi-row upsert inside a transaction) stay in memory instead of
@@ -111,14 +111,35 @@ public final class Database: Service, Sendable {
         for pragma in pragmas {
             try await sql.raw(SQLQueryString(pragma)).run()
         }
-        return Database(kind: .sqlite, displayURL: url, backend: .sqlite(connection, AsyncLock()), now: now, logger: logger)
+        let writer = SQLiteSides.Side(connection: connection, lock: AsyncLock())
+        var sides = SQLiteSides(writer: writer, reader: writer)
+        // A database in memory is its connection's alone: it is read where it is written.
+        if case .file = storage {
+            let reader = try await SQLiteConnection.open(storage: storage, logger: logger)
+            let readerPragmas = [
+                "PRAGMA query_only=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536", "PRAGMA mmap_size=1073741824",
+                "PRAGMA temp_store=MEMORY",
+            ]
+            for pragma in readerPragmas {
+                try await SQLiteStatements(reader).raw(SQLQueryString(pragma)).run()
+            }
+            sides = SQLiteSides(writer: writer, reader: .init(connection: reader, lock: AsyncLock()))
+        }
+        return Database(kind: .sqlite, displayURL: url, backend: .sqlite(sides), now: now, logger: logger)
+    }
+
+    /// Runs statements on the connection that writes, outside a transaction: a setting of how it
+    /// writes (a `PRAGMA`), or a statement that writes a file of its own (`VACUUM INTO`). On PostgreSQL, `read`.
+    func onWriter<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        guard case .sqlite(let sides) = backend else { return try await read(body) }
+        return try await sides.writer.lock.withLock { try await body(SQLiteStatements(sides.writer.connection)) }
     }
 
     /// Runs statements outside an explicit transaction (each statement is atomic on its own).
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
-        case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(SQLiteStatements(connection)) }
+        case .sqlite(let sides):
+            return try await sides.reader.lock.withLock { try await body(SQLiteStatements(sides.reader.connection)) }
         case .postgres(let client, let closings):
             return try await client.withConnection { connection in try await body(closings.statements(on: connection)) }
         }
@@ -152,9 +173,9 @@ public final class Database: Service, Sendable {
 
     private func committed<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
-        case .sqlite(let connection, let lock):
-            return try await lock.withLock {
-                let sql = SQLiteStatements(connection)
+        case .sqlite(let sides):
+            return try await sides.writer.lock.withLock {
+                let sql = SQLiteStatements(sides.writer.connection)
                 try await sql.control("BEGIN IMMEDIATE")
                 do {
                     let result = try await body(sql)
@@ -294,19 +315,19 @@ public final class Database: Service, Sendable {
     }
 
     private func closeSQLite() async throws {
-        guard case .sqlite(let connection, _) = backend,
+        guard case .sqlite(let sides) = backend,
             sqliteClosed.withLockedValue({ closed in
                 defer { closed = true }
                 return !closed
             })
         else { return }
-        try await connection.close()
+        for connection in sides.connections { try await connection.close() }
     }
 
     deinit {
         // A store that was opened but never run (start-up failed elsewhere) still closes its file.
-        if case .sqlite(let connection, _) = backend, !sqliteClosed.withLockedValue({ $0 }) {
-            _ = connection.close()
+        if case .sqlite(let sides) = backend, !sqliteClosed.withLockedValue({ $0 }) {
+            for connection in sides.connections { _ = connection.close() }
         }
     }
 

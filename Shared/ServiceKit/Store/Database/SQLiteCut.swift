@@ -51,7 +51,7 @@ public enum SQLiteCut {
             databases.append(try await Database.open(url: "sqlite:\(store.file.path)", now: now, logger: logger))
         }
         let (holders, readers) = (databases.prefix(stores.count), Array(databases.suffix(stores.count)))
-        for holder in holders { try await holder.read { sql in try await sql.raw("PRAGMA busy_timeout=1000").run() } }
+        for holder in holders { try await holder.onWriter { sql in try await sql.raw("PRAGMA busy_timeout=1000").run() } }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // Each connection is closed when its `run` is cancelled, as a module's are at shutdown.
             for database in databases { group.addTask { try await database.run() } }
@@ -61,7 +61,8 @@ public enum SQLiteCut {
                 for (store, reader) in zip(stores, readers) {
                     let target = directory.appendingPathComponent("\(store.name).sqlite")
                     try? FileManager.default.removeItem(at: target)
-                    copies.append(try await reader.read { sql in try await copy(store.name, on: sql, to: target) })
+                    // `VACUUM INTO` writes a file: a store's reading connection may not.
+                    copies.append(try await reader.onWriter { sql in try await copy(store.name, on: sql, to: target) })
                 }
                 return copies
             }
