@@ -95,8 +95,9 @@ struct RestoreDrillTests {
         let room = try await teamRoom(state, gateway, token: token)
         _ = try await gateway.value(
             ChatAPI.send, room.id, body: SendChatMessage(text: "drill \(label)", clientMessageId: "drill-\(label)"), token: token)
-        // The feed's odds move every few seconds: a ticket priced a moment ago may be refused; read again.
-        for _ in 0..<10 {
+        // The feed's odds move every few seconds: a ticket priced a moment ago may be refused; read again. A
+        // fixture may be waiting for its price (betting asks every few seconds), so read for up to a minute.
+        for _ in 0..<60 {
             let fixtures = try await gateway.value(BettingAPI.fixtures, token: token).items
             guard let fixture = fixtures.first(where: { $0.open && $0.odds != nil }), let odds = fixture.odds else {
                 try await Task.sleep(for: .seconds(1))

@@ -71,7 +71,10 @@ start_huddle() {
   local settings=(--set auth.bcrypt.cost=4 --set auth.erasure.journal.file="$WORK/journal/erasure-journal.jsonl"
     --set auth.admin.emails=ada@huddle.dev,stack-admin@example.com --set auth.staff.second-factor=optional
     --set gateway.ratelimit.rate=2000 --set gateway.ratelimit.burst=4000
-    --set auth.oauth.apple.audiences=dev.huddle.app,app.huddle.ios)
+    --set auth.oauth.apple.audiences=dev.huddle.app,app.huddle.ios
+    # The steps bet on the stand-in's matchday: priced within seconds of games reporting it, rather than at
+    # betting's next minute, so a step never finds only the demo's match, being played, open.
+    --set betting.odds.poll.ms=5000)
   for module in "${MODULES[@]}"; do
     settings+=(--set "$module.db.url=postgres://huddle_$module@127.0.0.1:$PGPORT/huddle_$module?sslmode=disable")
   done
