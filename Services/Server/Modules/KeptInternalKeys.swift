@@ -1,6 +1,7 @@
 import Configuration
 import Contracts
 import Foundation
+import ModuleLauncher
 public import ServiceHTTP
 
 /// The all-in-one's internal keys, kept in its data folder (`internal-keys`, readable by its owner
@@ -15,12 +16,9 @@ public enum KeptInternalKeys {
     public static func load(dataDir: String) throws -> InternalKeys {
         let path = URL(fileURLWithPath: dataDir).appendingPathComponent(fileName).path
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            var settings: [String: String] = [:]
-            for line in text.split(separator: "\n") {
-                guard let equals = line.firstIndex(of: "=") else { continue }
-                settings[String(line[..<equals])] = String(line[line.index(after: equals)...])
-            }
             do {
+                // The lines are settings as `--set` takes them.
+                let settings = try parseSettings(text.split(separator: "\n").map(String.init))
                 let kept = try InternalKeys.configured(by: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)))
                 if let kept, ServiceModule.allCases.allSatisfy({ kept.privateKeys[$0] != nil }) { return kept }
             } catch {

@@ -104,11 +104,10 @@ public final class Database: Service, Sendable {
         // database at 64 MiB instead of 4 MiB, by the commit that crosses it: a page written by many
         // commits (a spatial index's nodes, a table's last page) is copied once for all of them, which
         // took search's indexing at a million games from 9,919 to 11,456 events/s.
-        let pragmas = [
-            "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536",
-            "PRAGMA mmap_size=1073741824", "PRAGMA temp_store=MEMORY", "PRAGMA wal_autocheckpoint=16384",
+        let eitherSide = [
+            "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536", "PRAGMA mmap_size=1073741824", "PRAGMA temp_store=MEMORY",
         ]
-        for pragma in pragmas {
+        for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA wal_autocheckpoint=16384"] + eitherSide {
             try await sql.raw(SQLQueryString(pragma)).run()
         }
         let writer = SQLiteSides.Side(connection: connection, lock: AsyncLock())
@@ -116,11 +115,7 @@ public final class Database: Service, Sendable {
         // A database in memory is its connection's alone: it is read where it is written.
         if case .file = storage {
             let reader = try await SQLiteConnection.open(storage: storage, logger: logger)
-            let readerPragmas = [
-                "PRAGMA query_only=ON", "PRAGMA busy_timeout=5000", "PRAGMA cache_size=-65536", "PRAGMA mmap_size=1073741824",
-                "PRAGMA temp_store=MEMORY",
-            ]
-            for pragma in readerPragmas {
+            for pragma in ["PRAGMA query_only=ON"] + eitherSide {
                 try await SQLiteStatements(reader).raw(SQLQueryString(pragma)).run()
             }
             sides = SQLiteSides(writer: writer, reader: .init(connection: reader, lock: AsyncLock()))
