@@ -209,6 +209,43 @@ struct DatabaseTests {
     }
 
     @Test(
+        "reads and transactions leased connections the server has just ended run on others, and nothing runs twice",
+        .enabled(if: TestStore.postgresURL != nil), .timeLimit(.minutes(1)))
+    func endedConnectionsInThePool() async throws {
+        try await Self.withDatabase(.postgres) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            // The pool opens a connection for each of these at once.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { try await database.read { try await $0.raw("SELECT pg_sleep(0.1)").run() } } }
+                try await group.waitForAll()
+            }
+            let ended = try await database.read { sql in
+                try await sql.raw(
+                    "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ).all(decodingColumn: "ended", as: Bool.self)
+            }
+            #expect(ended.count >= 7)
+            // At once, before the pool has seen every end.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try await database.transaction { sql in
+                            try await sql.insert(into: "notes").columns("body", "at").values(SQLBind("note \(index)"), SQLBind(Date()))
+                                .run()
+                        }
+                    }
+                    group.addTask { _ = try await database.read { try await $0.select().column("body").from("notes").all() } }
+                }
+                try await group.waitForAll()
+            }
+            let bodies = try await database.read { sql in
+                try await sql.select().column("body").from("notes").all(decodingColumn: "body", as: String.self)
+            }
+            #expect(bodies.sorted() == (0..<8).map { "note \($0)" }.sorted())
+        }
+    }
+
+    @Test(
         "a listener whose session the server ends listens again, says so, and hears what is notified after",
         .enabled(if: TestStore.postgresURL != nil), .timeLimit(.minutes(1)))
     func listeningAgain() async throws {

@@ -136,7 +136,16 @@ public final class Database: Service, Sendable {
         case .sqlite(let sides):
             return try await sides.reader.lock.withLock { try await body(SQLiteStatements(sides.reader.connection)) }
         case .postgres(let client, let closings):
-            return try await client.withConnection { connection in try await body(closings.statements(on: connection)) }
+            // A read writes nothing, so one that met a connection the server had closed runs again on another.
+            return try await Self.onOpenConnection {
+                try await client.withConnection { connection in
+                    do {
+                        return try await body(closings.statements(on: connection))
+                    } catch  where Self.isEndedConnection(error) {
+                        throw ClosedBeforeWork(error: error)
+                    }
+                }
+            }
         }
     }
 
@@ -184,19 +193,52 @@ public final class Database: Service, Sendable {
         case .postgres(let client, let closings):
             // BEGIN, COMMIT and ROLLBACK go through the watched statements too (PostgresClient's
             // `withTransaction` writes them on the bare connection), and callers see their own errors.
-            return try await client.withConnection { connection in
-                let sql = closings.statements(on: connection)
-                try await sql.raw("BEGIN").run()
-                do {
-                    let result = try await body(sql)
-                    try await sql.raw("COMMIT").run()
-                    return result
-                } catch {
-                    try? await sql.raw("ROLLBACK").run()
-                    throw error
+            // A transaction whose BEGIN met an ended connection has done nothing: it starts on another.
+            return try await Self.onOpenConnection {
+                try await client.withConnection { connection in
+                    let sql = closings.statements(on: connection)
+                    do {
+                        try await sql.raw("BEGIN").run()
+                    } catch  where Self.isEndedConnection(error) {
+                        throw ClosedBeforeWork(error: error)
+                    }
+                    do {
+                        let result = try await body(sql)
+                        try await sql.raw("COMMIT").run()
+                        return result
+                    } catch {
+                        try? await sql.raw("ROLLBACK").run()
+                        throw error
+                    }
                 }
             }
         }
+    }
+
+    /// `work` again, up to twice, while it fails because its leased connection had closed: the pool
+    /// can lease a connection whose end it has not seen yet (the server ended its session, restarted,
+    /// failed over), and a closed connection is not a reason to refuse the request. Only for work that
+    /// had written nothing when it failed.
+    private static func onOpenConnection<T>(_ work: () async throws -> T) async throws -> T {
+        for _ in 1..<3 {
+            do { return try await work() } catch is ClosedBeforeWork { continue }
+        }
+        do { return try await work() } catch let notRun as ClosedBeforeWork { throw notRun.error }
+    }
+
+    /// Work that met an ended connection before it had written anything.
+    private struct ClosedBeforeWork: Error {
+        let error: any Error
+    }
+
+    /// Whether `error` says the statement's connection had ended: closed under it, or ended by the
+    /// server (its FATAL "terminating connection", SQLSTATE class 57P, comes as the reason).
+    static func isEndedConnection(_ error: any Error) -> Bool {
+        if error is PostgresConnectionClosed { return true }
+        guard let psql = error as? PSQLError else { return false }
+        if psql.code == .serverClosedConnection || psql.code == .clientClosedConnection { return true }
+        let reason = (psql.underlying as? PSQLError) ?? psql
+        return reason.serverInfo?[.sqlState]?.hasPrefix("57P") == true
     }
 
     /// Whether `error` is PostgreSQL's unique violation (SQLSTATE 23505): a statement that inserted a
