@@ -141,7 +141,7 @@ public final class Database: Service, Sendable {
                 try await client.withConnection { connection in
                     do {
                         return try await body(closings.statements(on: connection))
-                    } catch  where Self.isEndedConnection(error) {
+                    } catch let error where Self.isEndedConnection(error) {
                         throw ClosedBeforeWork(error: error)
                     }
                 }
@@ -199,7 +199,7 @@ public final class Database: Service, Sendable {
                     let sql = closings.statements(on: connection)
                     do {
                         try await sql.raw("BEGIN").run()
-                    } catch  where Self.isEndedConnection(error) {
+                    } catch let error where Self.isEndedConnection(error) {
                         throw ClosedBeforeWork(error: error)
                     }
                     do {
