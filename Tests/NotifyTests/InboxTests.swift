@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ProviderStandIns
 import SQLKit
 import ServiceKitTesting
 import ServiceStore
@@ -109,6 +110,7 @@ import Testing
     func aCategoryTurnedOffIsKeptInTheInboxButNotPushed(store: TestStore) async throws {
         try await NotifyHarness.with(store: store) { harness in
             let ana = try await harness.player("Ana"), ben = try await harness.player("Ben"), cid = try await harness.player("Cid")
+            let dee = try await harness.player("Dee")
             let phone = NotifyHarness.apnsToken()
             _ = try await expect(201, harness.register(phone, ana))
             let defaults = try await expect(200, harness.notify.call(NotifyAPI.preferences, token: ana.accessToken))
@@ -119,7 +121,7 @@ import Testing
             let auth = harness.stack.client(.auth)
             _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: ben.accessToken))
             let pushed = try #require(try await harness.inbox(ana, reaching: 1).items.first)
-            #expect(try await harness.pushedTokens(of: pushed.id) == [phone])
+            #expect(try await harness.pushed(pushed.id, to: phone))
 
             let off = try await expect(
                 200,
@@ -131,7 +133,18 @@ import Testing
             _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: cid.accessToken))
             let kept = try #require(try await harness.inbox(ana, reaching: 2).items.first)
             #expect(kept.body == "Cid follows you.")
-            #expect(try await harness.pushedTokens(of: kept.id).isEmpty)
+            // Turned on again, the next is pushed; the queue sends in order, so the one before it would have gone first.
+            _ = try await expect(
+                200,
+                harness.notify.call(
+                    NotifyAPI.setPreferences, body: NotificationPreferences(categories: CategorySwitches([.newFollower: true])),
+                    token: ana.accessToken))
+            _ = try await expect(204, auth.call(AuthAPI.follow, ana.user.id, token: dee.accessToken))
+            let next = try #require(try await harness.inbox(ana, reaching: 3).items.first)
+            #expect(try await harness.pushed(next.id, to: phone))
+            let received = try await harness.standIn.pushes("apns", to: phone)
+            #expect(received.count == 2)
+            #expect(!received.contains { $0.payload.contains(kept.id.description) })
 
             let unknown = try await harness.notify.call(
                 NotifyAPI.setPreferences, rawBody: Data(#"{"categories":{"goals":false}}"#.utf8), token: ana.accessToken,

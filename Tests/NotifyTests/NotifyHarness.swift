@@ -115,12 +115,15 @@ struct NotifyHarness {
             token: player.accessToken)
     }
 
-    /// The tokens queued for pushes of `notification`.
-    func pushedTokens(of notification: NotificationID) async throws -> [String] {
-        try await store.read { sql in
-            try await sql.select().column("token").from("push_jobs").where("notification_id", .equal, SQLBind(notification.description))
-                .orderBy("token").all().map { try $0.decode(column: "token", as: String.self) }
+    /// Whether the stand-in's `service` accepted a push of `notification` for `token`, waiting (up to
+    /// thirty seconds) until it has. (A sent job leaves the queue: the stand-in is where a push is seen.)
+    func pushed(_ notification: NotificationID, to token: String, service: String = "apns") async throws -> Bool {
+        let accepted = try await poll {
+            try await standIn.pushes(service, to: token)
+        } until: {
+            $0.contains { $0.payload.contains(notification.description) }
         }
+        return accepted.contains { $0.payload.contains(notification.description) }
     }
 
     func team(_ name: String, managedBy manager: Session, privacy: Privacy = .public) async throws -> Team {

@@ -123,12 +123,10 @@ struct NotifyKillTests {
             )
         }
         #expect(fired == players.count)
-        // Fired once: one inbox entry per player, one push job per entry, each sent.
+        // Fired once: one inbox entry per player; every push job sent (a sent job is deleted), none dropped.
         #expect(notes.count == players.count)
         #expect(Set(notes.map(\.1)) == Set(players.keys.map(\.description)))
-        #expect(jobs.count == players.count)
-        #expect(Set(jobs.map(\.0)) == Set(notes.map(\.0)))
-        #expect(jobs.allSatisfy { $0.1 == "sent" })
+        #expect(jobs.isEmpty, "jobs left: \(jobs.prefix(5))")
         let noteOf = Dictionary(uniqueKeysWithValues: notes.map { ($0.1, $0.0) })
         let received = recorder.attempts(service: "apns")
         var repeated = 0

@@ -33,9 +33,10 @@ import Testing
             #expect(note.title == "New game: Huddle Rovers")
             #expect(note.data.gameId == game.id && note.data.teamId == team.id)
             #expect(anaInbox.unreadCount == 1)
-            #expect(try await harness.pushedTokens(of: note.id) == [anaPhone, anaTablet].sorted())
+            #expect(try await harness.pushed(note.id, to: anaPhone))
+            #expect(try await harness.pushed(note.id, to: anaTablet))
             let benNote = try #require(try await harness.inbox(ben, reaching: 1).items.first)
-            #expect(try await harness.pushedTokens(of: benNote.id) == [benPhone])
+            #expect(try await harness.pushed(benNote.id, to: benPhone, service: "fcm"))
             // The manager made the game: nothing for them.
             #expect(try await harness.inbox(manager).items.isEmpty)
         }

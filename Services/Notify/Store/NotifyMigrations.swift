@@ -100,5 +100,17 @@ enum NotifyMigrations {
                 "ALTER TABLE chat_push_batches DROP COLUMN texts",
             ]
         },
+        // A job is leased by a column no index holds, and a sent one is deleted: on PostgreSQL the claim
+        // rewrites the row in its page (a HOT update, with room left in the page for it) and the send marks
+        // it dead, where both wrote a new version of the row into every index. The queue's index keeps the
+        // pending jobs only. `SQLPushJobStore` says how.
+        Migration(version: 9, name: "push jobs leased apart from when they are due, and deleted once sent") { kind in
+            [
+                "ALTER TABLE push_jobs ADD COLUMN leased_until \(kind.timestamp)",
+                "DROP INDEX push_jobs_due",
+                "CREATE INDEX push_jobs_due ON push_jobs (run_at) WHERE state = 'pending'",
+                "DELETE FROM push_jobs WHERE state = 'sent'",
+            ] + (kind == .postgres ? ["ALTER TABLE push_jobs SET (fillfactor = 70)"] : [])
+        },
     ]
 }

@@ -22,15 +22,21 @@ struct PushJob: Equatable, Sendable {
     var trace: CarriedTrace? = nil
 }
 
-/// The push queue: a job is a row from when its notification is written until it is sent or
-/// dropped. Workers claim due jobs with `FOR UPDATE SKIP LOCKED` on PostgreSQL (each job goes to one
-/// worker of one replica) and push them back by a lease, so a worker killed mid-send leaves its jobs
-/// to be claimed again when the lease runs out.
+/// The push queue: a job is a row from when its notification is written until it is sent (then
+/// deleted) or dropped (kept a while, with why). Workers claim due jobs with `FOR UPDATE SKIP LOCKED`
+/// on PostgreSQL (each job goes to one worker of one replica) and lease them, so a worker killed
+/// mid-send leaves its jobs to be claimed again when the lease runs out.
+///
+/// The lease is a column of its own, in no index, and a sent job is deleted rather than marked: every
+/// job of a push to a 1,000-member room is claimed and finished, and on PostgreSQL a write to an
+/// indexed column puts a new version of the row into every index where one to an unindexed column
+/// rewrites it in its page. In a benchmark of 9,000 chat pushes the claims took 1,125 ms and the
+/// finishes 733 ms of notify's 3,328 ms in PostgreSQL, when each was such a rewrite of `run_at` or `state`.
 protocol PushJobStore: Sendable {
     func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws
     /// Up to `limit` jobs due by `now`, oldest first, leased until `leaseUntil`.
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob]
-    /// Sent or dropped: done, with one attempt more.
+    /// Sent (deleted) or dropped (kept, with why, one attempt more).
     func finish(_ ids: [PushJobID], state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws
     /// Due again at `runAt`, one attempt more.
     func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws
@@ -67,31 +73,39 @@ struct SQLPushJobStore: PushJobStore {
     }
 
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob] {
-        // One statement chooses the due jobs, locks them (skipping those another worker holds) and
-        // leases them.
+        // One statement chooses the due jobs not leased, locks them (skipping those another worker
+        // holds) and leases them.
         let due = SQLSubquery.select { due in
-            let chosen = due.column("id").from("push_jobs").where("state", .equal, SQLBind(PushJobState.pending.rawValue))
-                .where("run_at", .lessThanOrEqual, SQLBind(now)).orderBy("run_at").limit(limit)
+            // The state written out, not bound: only then may SQLite read the index of pending jobs.
+            let chosen = due.column("id").from("push_jobs").where("state", .equal, SQLLiteral.string(PushJobState.pending.rawValue))
+                .where("run_at", .lessThanOrEqual, SQLBind(now))
+                .where { $0.where("leased_until", .is, SQLLiteral.null).orWhere("leased_until", .lessThanOrEqual, SQLBind(now)) }
+                .orderBy("run_at").limit(limit)
             // SQLite has one writer at a time, and the transaction around this is it.
             return kind == .postgres ? chosen.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) : chosen
         }
-        // RETURNING answers the leased rows in no set order (their `runAt` is the lease); ids are
-        // time-ordered, so sorting by them sends the oldest first.
-        return try await sql.update("push_jobs").set("run_at", to: SQLBind(leaseUntil)).where("id", .in, due)
+        // RETURNING answers the leased rows in no set order; ids are time-ordered, so sorting by them
+        // sends the oldest first.
+        return try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where("id", .in, due)
             .returning(Self.columns.map { SQLColumn($0) }).all().map(Self.decode).sorted { $0.id.uuid < $1.id.uuid }
     }
 
     func finish(_ ids: [PushJobID], state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws {
         for slice in ids.statementSlices() {
+            let chosen = SQLBind.group(slice.map(\.description))
+            guard state != .sent else {
+                try await sql.delete(from: "push_jobs").where("id", .in, chosen).run()
+                continue
+            }
             try await sql.update("push_jobs").set("state", to: SQLBind(state.rawValue)).set("last_error", to: SQLBind(error))
-                .set("finished_at", to: SQLBind(now)).set("attempts", to: SQLRaw("attempts + 1"))
-                .where("id", .in, SQLBind.group(slice.map(\.description))).run()
+                .set("finished_at", to: SQLBind(now)).set("attempts", to: SQLRaw("attempts + 1")).where("id", .in, chosen).run()
         }
     }
 
     func retry(_ id: PushJobID, at runAt: Date, error: String, on sql: any SQLDatabase) async throws {
-        try await sql.update("push_jobs").set("run_at", to: SQLBind(runAt)).set("last_error", to: SQLBind(error))
-            .set("attempts", to: SQLRaw("attempts + 1")).where("id", .equal, SQLBind(id.description)).run()
+        try await sql.update("push_jobs").set("run_at", to: SQLBind(runAt)).set("leased_until", to: SQLLiteral.null)
+            .set("last_error", to: SQLBind(error)).set("attempts", to: SQLRaw("attempts + 1"))
+            .where("id", .equal, SQLBind(id.description)).run()
     }
 
     func dropPending(token: String, reason: String, at now: Date, on sql: any SQLDatabase) async throws {
@@ -101,8 +115,10 @@ struct SQLPushJobStore: PushJobStore {
     }
 
     func nextDue(on sql: any SQLDatabase) async throws -> Date? {
-        try await sql.select().column(SQLFunction("MIN", args: SQLColumn("run_at")), as: "due").from("push_jobs")
-            .where("state", .equal, SQLBind(PushJobState.pending.rawValue)).first()?.decode(column: "due", as: Date?.self)
+        // A leased job is due again when its lease runs out, if that is later.
+        try await sql.raw(
+            "SELECT MIN(CASE WHEN leased_until > run_at THEN leased_until ELSE run_at END) AS due FROM push_jobs WHERE state = 'pending'"
+        ).first()?.decode(column: "due", as: Date?.self)
     }
 
     private static func decode(_ row: any SQLRow) throws -> PushJob {
