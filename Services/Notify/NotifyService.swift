@@ -70,10 +70,9 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     service.exportPersonalData(NotifyPersonalData.export)
     service.consumeEvents(
         NotifyEvents.handlers, with: EventConsumer(database: database) { event, sql in try await events.apply(event, on: sql) })
-    // Pushes sent, given up or expired, kept a week to look into; one still pending is never pruned.
+    // Pushes given up or expired, kept a week to look into (a sent one is deleted); one still pending is never pruned.
     service.retain(RetentionRule("pushjobs", table: "push_jobs", column: "run_at", defaultDays: 7, condition: "state <> 'pending'"))
-    // Chat pushes are not kept in the inbox: their texts go after a week (their jobs by then long done), their pace after a day.
-    service.retain(RetentionRule("chatpushes", table: "notifications", column: "created_at", defaultDays: 7, condition: "kept = FALSE"))
+    // A room's chat push pace goes after a day, its batches sent a day after they were due.
     service.retain(RetentionRule("chatpace", table: "chat_push_rooms", column: "next_at", defaultDays: 1))
     service.retain(RetentionRule("chatbatches", table: "chat_push_batches", column: "due_at", defaultDays: 1, condition: "state = 'sent'"))
 

@@ -53,15 +53,15 @@ struct PushRulesTests {
 
     @Test func theAPNsPayloadCarriesTheAlertAndTheIdsTheAppOpens() throws {
         let game = GameID()
-        let notification = InboxNotification(
+        let notification = PushContent(
             id: NotificationID(), category: .reminder, title: "In an hour", body: "Huddle Rovers at 18:00",
-            data: NotificationData(gameId: game), createdAt: now)
+            data: NotificationData(gameId: game))
         let job = PushJob(
-            id: PushJobID(), notification: notification.id,
+            id: PushJobID(), content: notification, recipient: UserID(),
             device: Device(platform: .apns, token: "ab", environment: .sandbox, topic: "app.huddle.ios", registeredAt: now),
             urgent: true, timeSensitive: true, attempts: 0, runAt: now, expiresAt: expires)
         let json = try #require(
-            try JSONSerialization.jsonObject(with: APNsSender.payload(OutgoingPush(job: job, notification: notification, badge: 3)))
+            try JSONSerialization.jsonObject(with: APNsSender.payload(OutgoingPush(job: job, badge: 3)))
                 as? [String: Any])
         let aps = try #require(json["aps"] as? [String: Any])
         #expect((aps["alert"] as? [String: String]) == ["title": "In an hour", "body": "Huddle Rovers at 18:00"])

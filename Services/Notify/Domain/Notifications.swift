@@ -17,7 +17,8 @@ struct Planned: Equatable, Sendable {
     /// Pushed to the recipients' devices; otherwise only kept in the inbox (a receipt for what the
     /// player just did on their phone).
     var pushed = true
-    /// Kept in the inbox (and counted unread); a chat push is not: the room keeps the message.
+    /// Kept in the inbox (and counted unread); a chat push is not: the room keeps the message, and its
+    /// jobs are all that is written of it.
     var kept = true
     /// When its pushes go: at once when nil (a chat push held back to the end of its quiet interval).
     var pushAt: Date? = nil
@@ -47,8 +48,8 @@ struct Notifications: Sendable {
     let answerToken: @Sendable (UserID, Answerable) async throws -> String?
     let now: @Sendable () -> Date
 
-    /// One inbox entry per recipient, and a push job per device of those who did not turn the
-    /// category off, all in the caller's transaction (the one that applies the event). Answers each
+    /// One inbox entry per recipient (unless not `kept`), and a push job per device of those who did
+    /// not turn the category off, all in the caller's transaction (the one that applies the event). Answers each
     /// recipient's notification.
     @discardableResult
     func deliver(_ planned: Planned, on sql: any SQLDatabase) async throws -> [UserID: NotificationID] {
@@ -68,7 +69,7 @@ struct Notifications: Sendable {
         let devicesOf = try await devices.devices(of: everyone, on: sql)
         let languages = try await directory.languages(of: everyone, on: sql)
         let trace = CarriedTrace.recorded
-        var inbox: [(InboxNotification, UserID)] = [], pushOnly: [(InboxNotification, UserID)] = []
+        var inbox: [(InboxNotification, UserID)] = []
         var jobs: [PushJob] = [], written: [[UserID: NotificationID]] = []
         for planned in plans {
             var ids: [UserID: NotificationID] = [:]
@@ -76,26 +77,30 @@ struct Notifications: Sendable {
             for user in Set(planned.recipients) {
                 var data = planned.data
                 if let answers = planned.answers, answers.kickoff > at { data.rsvpToken = try await answerToken(user, answers) }
-                // One not kept is written as read: the badge counts only the inbox.
                 let text = planned.text[languages[user] ?? .en]
-                let notification = InboxNotification(
-                    id: .timeOrdered(at: at), category: planned.category, title: text.title, body: text.body,
-                    data: data, createdAt: at, readAt: planned.kept ? nil : at)
-                if planned.kept { inbox.append((notification, user)) } else { pushOnly.append((notification, user)) }
-                ids[user] = notification.id
+                let content = PushContent(
+                    id: .timeOrdered(at: at), category: planned.category, title: text.title, body: text.body, data: data)
+                if planned.kept {
+                    inbox.append(
+                        (
+                            InboxNotification(
+                                id: content.id, category: content.category, title: content.title, body: content.body, data: data,
+                                createdAt: at, readAt: nil), user
+                        ))
+                }
+                ids[user] = content.id
                 guard planned.pushed, muted[planned.category]?.contains(user) != true else { continue }
                 for device in devicesOf[user] ?? [] {
                     jobs.append(
                         PushJob(
-                            id: .timeOrdered(at: at), notification: notification.id, device: device, urgent: planned.urgent,
+                            id: .timeOrdered(at: at), content: content, recipient: user, device: device, urgent: planned.urgent,
                             timeSensitive: planned.timeSensitive, attempts: 0, runAt: runAt,
                             expiresAt: runAt.addingTimeInterval(pushLifetime), trace: trace))
                 }
             }
             written.append(ids)
         }
-        try await store.insert(inbox, kept: true, on: sql)
-        try await store.insert(pushOnly, kept: false, on: sql)
+        try await store.insert(inbox, on: sql)
         try await pushes.enqueue(jobs, on: sql)
         if !jobs.isEmpty { try await pushesQueued?.ring(on: sql) }
         return written

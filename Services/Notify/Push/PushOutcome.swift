@@ -49,7 +49,7 @@ protocol PushSender: Sendable {
 /// A push as the worker hands it to a sender: the job and what its notification says.
 struct OutgoingPush: Sendable {
     let job: PushJob
-    let notification: InboxNotification
+    var notification: PushContent { job.content }
     /// Unread notifications of the recipient, for the app icon's badge.
     let badge: Int?
 

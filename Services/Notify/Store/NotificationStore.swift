@@ -6,8 +6,8 @@ import ServiceStore
 
 /// Users' inboxes.
 protocol NotificationStore: Sendable {
-    /// Keeps each notification in its recipient's inbox; one not `kept` is only what its pushes show.
-    func insert(_ notifications: [(InboxNotification, UserID)], kept: Bool, on sql: any SQLDatabase) async throws
+    /// Keeps each notification in its recipient's inbox.
+    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws
     /// Newest first.
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification>
     func unreadCount(of user: UserID, on sql: any SQLDatabase) async throws -> Int
@@ -16,30 +16,27 @@ protocol NotificationStore: Sendable {
     /// Marks it read (once: a second call keeps the first time); false when it is not `user`'s.
     func markRead(_ id: NotificationID, of user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> Bool
     func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws
-    /// The notifications of `ids` with their recipients (for their pushes).
-    func notifications(_ ids: [NotificationID], on sql: any SQLDatabase) async throws -> [NotificationID: (InboxNotification, UserID)]
 }
 
 struct SQLNotificationStore: NotificationStore {
     private static let columns = ["id", "category", "title", "body", "data", "created_at", "read_at"]
 
-    func insert(_ notifications: [(InboxNotification, UserID)], kept: Bool, on sql: any SQLDatabase) async throws {
+    func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws {
         for slice in notifications.statementSlices() {
             let rows = try slice.map { notification, user -> [any SQLExpression] in
                 let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
                 return [
                     SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
                     SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
-                    SQLBind(notification.readAt), SQLBind(kept),
+                    SQLBind(notification.readAt),
                 ]
             }
-            try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns + ["kept"]).rows(rows).run()
+            try await sql.insert(into: "notifications").columns(["user_id"] + Self.columns).rows(rows).run()
         }
     }
 
     func page(of user: UserID, _ page: PageRequest, on sql: any SQLDatabase) async throws -> Page<InboxNotification> {
         var query = sql.select().columns(Self.columns).from("notifications").where("user_id", .equal, SQLBind(user.description))
-            .where("kept", .equal, SQLBind(true))
         if let cursor = try TimeCursor(page) {
             query = query.where(cursor.continuation(time: SQLColumn("created_at"), id: SQLColumn("id"), descending: true))
         }
@@ -74,18 +71,6 @@ struct SQLNotificationStore: NotificationStore {
     func markAllRead(of user: UserID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.update("notifications").set("read_at", to: SQLBind(now)).where("user_id", .equal, SQLBind(user.description))
             .where("read_at", .is, SQLLiteral.null).run()
-    }
-
-    func notifications(_ ids: [NotificationID], on sql: any SQLDatabase) async throws -> [NotificationID: (InboxNotification, UserID)] {
-        guard !ids.isEmpty else { return [:] }
-        let rows = try await sql.select().columns(Self.columns + ["user_id"]).from("notifications")
-            .where("id", .in, SQLBind.group(Set(ids).map(\.description))).all()
-        var found: [NotificationID: (InboxNotification, UserID)] = [:]
-        for row in rows {
-            let notification = try Self.decode(row)
-            found[notification.id] = (notification, try row.typedID("user_id"))
-        }
-        return found
     }
 
     private static func decode(_ row: any SQLRow) throws -> InboxNotification {

@@ -112,5 +112,25 @@ enum NotifyMigrations {
                 "DELETE FROM push_jobs WHERE state = 'sent'",
             ] + (kind == .postgres ? ["ALTER TABLE push_jobs SET (fillfactor = 70)"] : [])
         },
+        // A job carries what its push shows and whose it is (`PushContent`), and a push kept in no inbox
+        // (a chat message's) has no notification row: it was one row more per recipient, written, read
+        // back by the worker and pruned. Pending jobs take their notification's words; rows kept in no
+        // inbox go.
+        Migration(version: 10, name: "push jobs carry what they show") { _ in
+            ["user_id", "category", "title", "body", "data"].map { "ALTER TABLE push_jobs ADD COLUMN \($0) TEXT NOT NULL DEFAULT ''" } + [
+                "DELETE FROM push_jobs WHERE state = 'pending' AND notification_id NOT IN (SELECT id FROM notifications)",
+                """
+                UPDATE push_jobs SET
+                    user_id = (SELECT n.user_id FROM notifications n WHERE n.id = push_jobs.notification_id),
+                    category = (SELECT n.category FROM notifications n WHERE n.id = push_jobs.notification_id),
+                    title = (SELECT n.title FROM notifications n WHERE n.id = push_jobs.notification_id),
+                    body = (SELECT n.body FROM notifications n WHERE n.id = push_jobs.notification_id),
+                    data = (SELECT n.data FROM notifications n WHERE n.id = push_jobs.notification_id)
+                WHERE state = 'pending'
+                """,
+                "DELETE FROM notifications WHERE NOT kept",
+                "ALTER TABLE notifications DROP COLUMN kept",
+            ]
+        },
     ]
 }

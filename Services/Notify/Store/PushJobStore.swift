@@ -7,10 +7,22 @@ import ServiceStore
 enum PushJobTag {}
 typealias PushJobID = TypedID<PushJobTag>
 
+/// What a push shows: its notification's words and data. Each job carries its own, so a push kept in
+/// no inbox (a chat message's) is written once, as its jobs, and a worker reads nothing else to send it.
+struct PushContent: Equatable, Sendable {
+    var id: NotificationID
+    var category: NotificationCategory
+    var title: String
+    var body: String
+    var data: NotificationData
+}
+
 /// One push of one notification to one device.
 struct PushJob: Equatable, Sendable {
     var id: PushJobID
-    var notification: NotificationID
+    var content: PushContent
+    /// Whose device it is: the badge counts their inbox.
+    var recipient: UserID
     var device: Device
     var urgent: Bool
     var timeSensitive: Bool
@@ -54,15 +66,19 @@ struct SQLPushJobStore: PushJobStore {
     let kind: Database.Kind
 
     private static let columns = [
-        "id", "notification_id", "token", "platform", "environment", "topic", "urgent", "time_sensitive", "attempts", "run_at",
+        "id", "notification_id", "user_id", "category", "title", "body", "data", "token", "platform", "environment", "topic", "urgent",
+        "time_sensitive", "attempts", "run_at",
         "expires_at", "traceparent", "tracestate",
     ]
 
     func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws {
         for slice in jobs.statementSlices() {
-            let rows = slice.map { job -> [any SQLExpression] in
-                [
-                    SQLBind(job.id.description), SQLBind(job.notification.description), SQLBind(job.device.token),
+            let rows = try slice.map { job -> [any SQLExpression] in
+                let content = job.content
+                return [
+                    SQLBind(job.id.description), SQLBind(content.id.description), SQLBind(job.recipient.description),
+                    SQLBind(content.category.rawValue), SQLBind(content.title), SQLBind(content.body),
+                    SQLBind(String(decoding: try HuddleJSON.encoder.encode(content.data), as: UTF8.self)), SQLBind(job.device.token),
                     SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
                     SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
                     SQLBind(job.trace?.traceparent), SQLBind(job.trace?.tracestate), SQLBind(PushJobState.pending.rawValue),
@@ -123,7 +139,13 @@ struct SQLPushJobStore: PushJobStore {
 
     private static func decode(_ row: any SQLRow) throws -> PushJob {
         PushJob(
-            id: try row.typedID("id"), notification: try row.typedID("notification_id"),
+            id: try row.typedID("id"),
+            content: PushContent(
+                id: try row.typedID("notification_id"), category: try row.enumValue("category"),
+                title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
+                data: try HuddleJSON.decoder.decode(NotificationData.self, from: Data(try row.decode(column: "data", as: String.self).utf8))
+            ),
+            recipient: try row.typedID("user_id"),
             device: Device(
                 platform: try row.enumValue("platform"), token: try row.decode(column: "token", as: String.self),
                 environment: try row.decode(column: "environment", as: String?.self).flatMap(APNsEnvironment.init(rawValue:)),

@@ -54,10 +54,7 @@ struct PushWorker: Service {
         }
         guard !claimed.isEmpty else { return 0 }
         // Each push's badge is its player's unread inbox, counted as the batch is sent.
-        let (contents, unread) = try await database.read { sql in
-            let contents = try await notifications.notifications(claimed.map(\.notification), on: sql)
-            return (contents, try await notifications.unreadCounts(of: Set(contents.values.map(\.1)), on: sql))
-        }
+        let unread = try await database.read { sql in try await notifications.unreadCounts(of: Set(claimed.map(\.recipient)), on: sql) }
         let group = max(1, settings.concurrency / 2)
         await withTaskGroup(of: Answer.self) { sends in
             var running = 0, answered: [Answer] = []
@@ -68,8 +65,7 @@ struct PushWorker: Service {
                     if answered.count >= group { await record(&answered) }
                 }
                 running += 1
-                let content = contents[job.notification]
-                sends.addTask { await attempt(job, content?.0, badge: content.map { unread[$0.1] ?? 0 }) }
+                sends.addTask { await attempt(job, badge: unread[job.recipient] ?? 0) }
             }
             for await answer in sends {
                 answered.append(answer)
@@ -96,15 +92,12 @@ struct PushWorker: Service {
         }
     }
 
-    private func attempt(_ job: PushJob, _ notification: InboxNotification?, badge: Int?) async -> Answer {
+    private func attempt(_ job: PushJob, badge: Int) async -> Answer {
         let outcome: PushOutcome
-        if let notification, let sender = senders[job.device.platform] {
+        if let sender = senders[job.device.platform] {
             outcome =
                 job.expiresAt <= now()
-                ? .rejected(reason: "expired")
-                : await sending(job) { await sender.send(OutgoingPush(job: job, notification: notification, badge: badge)) }
-        } else if notification == nil {
-            outcome = .rejected(reason: "the notification is gone")
+                ? .rejected(reason: "expired") : await sending(job) { await sender.send(OutgoingPush(job: job, badge: badge)) }
         } else {
             outcome = .retry(reason: "no \(job.device.platform.rawValue) credentials configured", after: nil)
         }
