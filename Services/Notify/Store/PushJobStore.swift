@@ -46,7 +46,7 @@ struct PushJob: Equatable, Sendable {
 /// finishes 733 ms of notify's 3,328 ms in PostgreSQL, when each was such a rewrite of `run_at` or `state`.
 protocol PushJobStore: Sendable {
     func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws
-    /// Up to `limit` jobs due by `now`, oldest first, leased until `leaseUntil`.
+    /// Up to `limit` jobs due by `now`, oldest first, leased until `leaseUntil`; in a transaction.
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob]
     /// Sent (deleted) or dropped (kept, with why, one attempt more).
     func finish(_ ids: [PushJobID], state: PushJobState, error: String?, at now: Date, on sql: any SQLDatabase) async throws
@@ -102,7 +102,19 @@ struct SQLPushJobStore: PushJobStore {
         }
         // RETURNING answers the leased rows in no set order; ids are time-ordered, so sorting by them
         // sends the oldest first.
-        return try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where("id", .in, due)
+        // The queue grows from nothing to thousands of jobs within a second (a message to a 1,000-member
+        // room), faster than PostgreSQL's statistics follow; believing the queue nearly empty, the
+        // planner read every due job and sorted them for the first hundred, each claim. Walking the
+        // index in order and stopping at the limit is right at any size: in a benchmark of 9,000 chat
+        // pushes the claims took 11,394 ms the planner's way (17.6 ms each, 7,900 rows read and sorted).
+        if kind == .postgres { try await sql.raw("SET LOCAL enable_sort = off").run() }
+        // On PostgreSQL the chosen ids are handed over as an array: as `IN (subquery)` the planner may
+        // join them by hashing a scan of the whole table, dead rows of sent jobs too.
+        let chosen: any SQLExpression =
+            kind == .postgres
+            ? SQLBinaryExpression(SQLColumn("id"), .equal, SQLFunction("ANY", args: SQLList([SQLRaw("ARRAY"), due], separator: SQLRaw(""))))
+            : SQLBinaryExpression(SQLColumn("id"), .in, due)
+        return try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where(chosen)
             .returning(Self.columns.map { SQLColumn($0) }).all().map(Self.decode).sorted { $0.id.uuid < $1.id.uuid }
     }
 
