@@ -112,7 +112,8 @@ struct SQLPushJobStore: PushJobStore {
         // join them by hashing a scan of the whole table, dead rows of sent jobs too.
         let chosen: any SQLExpression =
             kind == .postgres
-            ? SQLBinaryExpression(SQLColumn("id"), .equal, SQLFunction("ANY", args: SQLList([SQLRaw("ARRAY"), due], separator: SQLRaw(""))))
+            ? SQLBinaryExpression(
+                SQLColumn("id"), .equal, SQLFunction("ANY", args: SQLList([SQLRaw("ARRAY"), due], separator: SQLRaw(""))))
             : SQLBinaryExpression(SQLColumn("id"), .in, due)
         return try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where(chosen)
             .returning(Self.columns.map { SQLColumn($0) }).all().map(Self.decode).sorted { $0.id.uuid < $1.id.uuid }
