@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ProviderStandIns
 import ServiceFeatures
 import ServiceHTTP
@@ -50,6 +51,26 @@ struct SMTPClientTests {
             let received = try #require(await recorder.mails(to: "tonu@example.com").first)
             #expect(received.subject == message.subject && received.html == "<p>Hi</p>")
             #expect(received.text == message.text && received.messageId == message.messageID)
+        }
+    }
+
+    @Test("a queue's mails go in one session, each answered in order; told to stop, the session sends no more")
+    func manyInOneSession() async throws {
+        try await Self.withRelay(mechanisms: "PLAIN") { port, certificate, recorder in
+            let relay = try #require(SMTPRelay(url: "smtp://huddle:huddle-dev-mail@127.0.0.1:\(port)", trustFile: certificate))
+            let batch = ["one", "two", "three"].map { Self.message(to: "\($0)@example.com") }
+            let answers = NIOLockedValueBox<[Int]>([])
+            try await SMTPClient(relay: relay).send(batch) { index, outcome in
+                if case .success = outcome { answers.withLockedValue { $0.append(index) } }
+                return true
+            }
+            #expect(answers.withLockedValue { $0 } == [0, 1, 2])
+            for address in ["one", "two", "three"] { #expect(await recorder.mails(to: "\(address)@example.com").count == 1) }
+
+            let stopped = ["four", "five"].map { Self.message(to: "\($0)@example.com") }
+            try await SMTPClient(relay: relay).send(stopped) { _, _ in false }
+            #expect(await recorder.mails(to: "four@example.com").count == 1)
+            #expect(await recorder.mails(to: "five@example.com").isEmpty)
         }
     }
 

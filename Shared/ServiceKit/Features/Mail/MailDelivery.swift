@@ -2,6 +2,7 @@ import Contracts
 public import Foundation
 public import Logging
 import Metrics
+import NIOConcurrencyHelpers
 public import SQLKit
 import ServiceHTTP
 public import ServiceStore
@@ -43,10 +44,22 @@ public struct MailDelivery: Sendable {
         guard let client else { return }
         do {
             guard try await lease.acquire(at: now()) else { return }
-            for mail in try await due() {
-                // The lease again before each mail: a relay slow enough for it to lapse mid-batch lets
-                // another instance take the queue, and both would send what is left of the batch.
-                guard try await lease.acquire(at: now()), await send(mail, through: client) else { return }
+            let due = try await due()
+            // One session for the batch; each answer recorded as it comes. The lease again before each
+            // next mail: a relay slow enough for it to lapse mid-batch lets another instance take the
+            // queue, and both would send what is left of the batch.
+            let answered = NIOLockedValueBox(0)
+            do {
+                try await client.send(due.map(\.message)) { index, outcome in
+                    answered.withLockedValue { $0 = index + 1 }
+                    let goOn = await record(due[index], outcome)
+                    return goOn && index + 1 < due.count ? ((try? await lease.acquire(at: now())) ?? false) : goOn
+                }
+            } catch {
+                // The relay could not be reached, or dropped the session: the mail it was on tried again later.
+                if let unanswered = due.dropFirst(answered.withLockedValue { $0 }).first {
+                    _ = await record(unanswered, .failure(SMTPFailure(reply: "\(error)", permanent: false)))
+                }
             }
         } catch {
             logger.warning("mail queue unavailable: \(error)")
@@ -87,11 +100,12 @@ public struct MailDelivery: Sendable {
         }
     }
 
-    /// Whether to go on with the next mail: false when the relay could not be reached or did not answer.
-    private func send(_ mail: Queued, through client: SMTPClient) async -> Bool {
+    /// Records what the relay answered for `mail`; answers whether to go on with the next: false when
+    /// the relay refused it for now (a 4xx: the next would be refused too).
+    private func record(_ mail: Queued, _ outcome: Result<Void, SMTPFailure>) async -> Bool {
         let attempts = mail.attempts + 1
         do {
-            try await client.send(mail.message)
+            try outcome.get()
             try await record(mail.id, attempts: attempts) { $0.set("sent_at", to: SQLBind(now())) }
             sent.increment()
             return true

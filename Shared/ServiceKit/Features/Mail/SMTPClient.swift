@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
@@ -23,10 +24,28 @@ public struct SMTPClient: Sendable {
 
     /// Sends `message`; throws `SMTPFailure` saying whether trying again can help.
     public func send(_ message: MailMessage) async throws {
+        let outcome = NIOLockedValueBox<Result<Void, SMTPFailure>?>(nil)
+        try await send([message]) { _, answer in
+            outcome.withLockedValue { $0 = answer }
+            return true
+        }
+        try outcome.withLockedValue { $0 }?.get()
+    }
+
+    /// Sends `messages` in one session, a mail transaction each (RFC 5321 §3.3: a session carries
+    /// many), so a queue is not a connection, a TLS handshake and a login per mail: sent one session
+    /// a mail, a burst of registrations' mails held a password reset behind them for over 30 s.
+    /// `answered` is told each mail's outcome, in order, and answers whether to go on. A relay that
+    /// cannot be reached, or drops the session, throws; the mails not yet answered were not sent.
+    /// The session is given `timeout` for each mail it carries.
+    public func send(
+        _ messages: [MailMessage], answered: @escaping @Sendable (Int, Result<Void, SMTPFailure>) async -> Bool
+    ) async throws {
+        guard !messages.isEmpty else { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await exchange(message) }
+            group.addTask { try await exchange(messages, answered: answered) }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await Task.sleep(for: timeout * messages.count)
                 throw SMTPFailure(reply: "no answer within \(timeout)", permanent: false)
             }
             defer { group.cancelAll() }
@@ -34,7 +53,9 @@ public struct SMTPClient: Sendable {
         }
     }
 
-    private func exchange(_ message: MailMessage) async throws {
+    private func exchange(
+        _ messages: [MailMessage], answered: @escaping @Sendable (Int, Result<Void, SMTPFailure>) async -> Bool
+    ) async throws {
         let tls = try relay.tlsConfiguration()
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
@@ -67,10 +88,20 @@ public struct SMTPClient: Sendable {
                 capabilities = try await session.command("EHLO \(heloName)", expecting: 250).lines
             }
             if let credentials = relay.credentials { try await session.authenticate(credentials, offered: capabilities) }
-            try await session.command("MAIL FROM:<\(message.from.email)>", expecting: 250)
-            try await session.command("RCPT TO:<\(message.to.email)>", expecting: 250, 251)
-            try await session.command("DATA", expecting: 354)
-            try await session.command(SMTPSession.dotStuffed(message.rendered()) + ".", expecting: 250)
+            for (index, message) in messages.enumerated() {
+                do {
+                    try await session.command("MAIL FROM:<\(message.from.email)>", expecting: 250)
+                    try await session.command("RCPT TO:<\(message.to.email)>", expecting: 250, 251)
+                    try await session.command("DATA", expecting: 354)
+                    try await session.command(SMTPSession.dotStuffed(message.rendered()) + ".", expecting: 250)
+                } catch let refused as SMTPFailure {
+                    guard await answered(index, .failure(refused)) else { break }
+                    // The refused transaction is reset; a relay that does not answer has dropped the session.
+                    try await session.command("RSET", expecting: 250)
+                    continue
+                }
+                guard await answered(index, .success(())) else { break }
+            }
             _ = try? await session.command("QUIT", expecting: 221)
         }
     }
