@@ -11,9 +11,9 @@ import Testing
 /// Two `auth` replicas share one PostgreSQL and send a queue of mail through the stand-in's relay,
 /// and both are killed with SIGKILL while the sender is in the middle of it, three times. Afterwards
 /// every mail is marked sent and reached the relay whole; a mail arrives twice only where the relay
-/// had taken it and the killed sender had not yet recorded that (at most one per kill and session, since one
-/// instance sends one mail at a time in each of its `MailDelivery.sessions`), and the repeat carries the same `Message-ID`, so a mail
-/// reader shows it once.
+/// had taken it and the killed sender had not yet recorded that (at most one per kill and session,
+/// since one instance sends one mail at a time in each of its `MailDelivery.sessions`), and the
+/// repeat carries the same `Message-ID`, so a mail reader shows it once.
 ///
 /// It runs when `HUDDLE_KILL_TESTS=1` (`.ci/run` runs the kill tests on their own after the suite).
 @Suite("Mail survives SIGKILL", .serialized)

@@ -14,8 +14,8 @@ public import ServiceStore
 /// and counted (`huddle_mail_failed_total`) so an operator sees it.
 ///
 /// Once the relay has answered 250 to the data the mail is the relay's; only an instance killed in
-/// the moment between that answer and its own commit sends it again (one mail per session it had open). A relay drops a message whose
-/// data did not end, so a kill mid-send never leaves half a mail.
+/// the moment between that answer and its own commit sends it again (one mail per session it had
+/// open). A relay drops a message whose data did not end, so a kill mid-send never leaves half a mail.
 public struct MailDelivery: Sendable {
     public let database: Database
     /// nil: no relay configured (`mail.smtp.url`); mail waits in the queue.
