@@ -79,8 +79,7 @@ struct SQLFixtureStore: FixtureStore {
     }
 
     func save(_ match: Match, providerFixtureID: Int, voidAt: Date?, on sql: any SQLDatabase) async throws -> Bool {
-        let body = SQLBind(
-            String(decoding: try HuddleJSON.encoder.encode(Facts(league: match.league, home: match.home, away: match.away)), as: UTF8.self))
+        let body = SQLBind(try StoredJSON.text(Facts(league: match.league, home: match.home, away: match.away)))
         let values: [(String, any SQLExpression)] = [
             ("provider_fixture_id", SQLBind(providerFixtureID)), ("kickoff", SQLBind(match.kickoff)),
             ("status", SQLBind(match.status.rawValue)),
@@ -122,7 +121,7 @@ struct SQLFixtureStore: FixtureStore {
     }
 
     private static func decode(_ row: any SQLRow) throws -> StoredFixture {
-        let facts = try HuddleJSON.decoder.decode(Facts.self, from: Data(try row.decode(column: "body", as: String.self).utf8))
+        let facts = try row.requiredJSON("body", as: Facts.self)
         func odds(_ column: String) throws -> Odds? { try row.decode(column: column, as: Int?.self).flatMap { Odds(thousandths: $0) } }
         var prices: MatchOdds?
         if let home = try odds("odds_home"), let draw = try odds("odds_draw"), let away = try odds("odds_away") {

@@ -50,7 +50,7 @@ struct SQLChatPushWindowStore: ChatPushWindowStore {
     }
 
     func hold(_ batch: ChatPushBatch, on sql: any SQLDatabase) async throws -> Int {
-        let data = String(decoding: try HuddleJSON.encoder.encode(batch.data), as: UTF8.self)
+        let data = try StoredJSON.text(batch.data)
         return try await sql.insert(into: "chat_push_batches").columns("room_id", "due_at", "data", "messages", "state")
             .values(SQLBind(batch.room.description), SQLBind(batch.due), SQLBind(data), SQLBind(1), SQLBind("pending"))
             .onConflict(with: ["room_id", "due_at"]) {
@@ -67,8 +67,7 @@ struct SQLChatPushWindowStore: ChatPushWindowStore {
         for row in try await query.all() {
             let batch = ChatPushBatch(
                 room: try row.typedID("room_id"), due: try row.decode(column: "due_at", as: Date.self),
-                data: try HuddleJSON.decoder.decode(
-                    NotificationData.self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+                data: try row.requiredJSON("data", as: NotificationData.self),
                 messages: try row.decode(column: "messages", as: Int.self))
             try await sql.update("chat_push_batches").set("state", to: SQLBind("sent"))
                 .where("room_id", .equal, SQLBind(batch.room.description)).where("due_at", .equal, SQLBind(batch.due)).run()

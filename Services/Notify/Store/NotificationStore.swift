@@ -24,7 +24,7 @@ struct SQLNotificationStore: NotificationStore {
     func insert(_ notifications: [(InboxNotification, UserID)], on sql: any SQLDatabase) async throws {
         for slice in notifications.statementSlices() {
             let rows = try slice.map { notification, user -> [any SQLExpression] in
-                let data = String(decoding: try HuddleJSON.encoder.encode(notification.data), as: UTF8.self)
+                let data = try StoredJSON.text(notification.data)
                 return [
                     SQLBind(user.description), SQLBind(notification.id.description), SQLBind(notification.category.rawValue),
                     SQLBind(notification.title), SQLBind(notification.body), SQLBind(data), SQLBind(notification.createdAt),
@@ -74,11 +74,10 @@ struct SQLNotificationStore: NotificationStore {
     }
 
     private static func decode(_ row: any SQLRow) throws -> InboxNotification {
-        let data = try row.decode(column: "data", as: String.self)
-        return InboxNotification(
+        InboxNotification(
             id: try row.typedID("id"), category: try row.enumValue("category"), title: try row.decode(column: "title", as: String.self),
             body: try row.decode(column: "body", as: String.self),
-            data: try HuddleJSON.decoder.decode(NotificationData.self, from: Data(data.utf8)),
+            data: try row.requiredJSON("data", as: NotificationData.self),
             createdAt: try row.decode(column: "created_at", as: Date.self), readAt: try row.decode(column: "read_at", as: Date?.self))
     }
 }

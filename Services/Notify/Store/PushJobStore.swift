@@ -78,7 +78,7 @@ struct SQLPushJobStore: PushJobStore {
                 return [
                     SQLBind(job.id.description), SQLBind(content.id.description), SQLBind(job.recipient.description),
                     SQLBind(content.category.rawValue), SQLBind(content.title), SQLBind(content.body),
-                    SQLBind(String(decoding: try HuddleJSON.encoder.encode(content.data), as: UTF8.self)), SQLBind(job.device.token),
+                    SQLBind(try StoredJSON.text(content.data)), SQLBind(job.device.token),
                     SQLBind(job.device.platform.rawValue), SQLBind(job.device.environment?.rawValue), SQLBind(job.device.topic),
                     SQLBind(job.urgent), SQLBind(job.timeSensitive), SQLBind(job.attempts), SQLBind(job.runAt), SQLBind(job.expiresAt),
                     SQLBind(job.trace?.traceparent), SQLBind(job.trace?.tracestate), SQLBind(PushJobState.pending.rawValue),
@@ -100,8 +100,6 @@ struct SQLPushJobStore: PushJobStore {
             // SQLite has one writer at a time, and the transaction around this is it.
             return kind == .postgres ? chosen.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) : chosen
         }
-        // RETURNING answers the leased rows in no set order; ids are time-ordered, so sorting by them
-        // sends the oldest first.
         // The queue grows from nothing to thousands of jobs within a second (a message to a 1,000-member
         // room), faster than PostgreSQL's statistics follow; believing the queue nearly empty, the
         // planner read every due job and sorted them for the first hundred, each claim. Walking the
@@ -115,6 +113,8 @@ struct SQLPushJobStore: PushJobStore {
             ? SQLBinaryExpression(
                 SQLColumn("id"), .equal, SQLFunction("ANY", args: SQLList([SQLRaw("ARRAY"), due], separator: SQLRaw(""))))
             : SQLBinaryExpression(SQLColumn("id"), .in, due)
+        // RETURNING answers the leased rows in no set order; ids are time-ordered, so sorting by them
+        // sends the oldest first.
         return try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where(chosen)
             .returning(Self.columns.map { SQLColumn($0) }).all().map(Self.decode).sorted { $0.id.uuid < $1.id.uuid }
     }
@@ -156,7 +156,7 @@ struct SQLPushJobStore: PushJobStore {
             content: PushContent(
                 id: try row.typedID("notification_id"), category: try row.enumValue("category"),
                 title: try row.decode(column: "title", as: String.self), body: try row.decode(column: "body", as: String.self),
-                data: try HuddleJSON.decoder.decode(NotificationData.self, from: Data(try row.decode(column: "data", as: String.self).utf8))
+                data: try row.requiredJSON("data", as: NotificationData.self)
             ),
             recipient: try row.typedID("user_id"),
             device: Device(

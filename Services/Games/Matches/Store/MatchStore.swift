@@ -47,7 +47,7 @@ struct SQLMatchStore: MatchStore {
     }
 
     func save(_ match: Match, fixtureID: Int, isNew: Bool, on sql: any SQLDatabase) async throws {
-        let body = SQLBind(String(decoding: try HuddleJSON.encoder.encode(match), as: UTF8.self))
+        let body = SQLBind(try StoredJSON.text(match))
         if isNew {
             try await sql.insert(into: "matches")
                 .columns("id", "fixture_id", "league_id", "kickoff", "status", "version", "body", "updated_at")
@@ -153,6 +153,6 @@ struct SQLMatchStore: MatchStore {
     }
 
     private static func decode(_ row: any SQLRow) throws -> Match {
-        try HuddleJSON.decoder.decode(Match.self, from: Data(try row.decode(column: "body", as: String.self).utf8))
+        try row.requiredJSON("body", as: Match.self)
     }
 }

@@ -23,6 +23,12 @@ extension SQLRow {
         do { return try HuddleJSON.decoder.decode(T.self, from: Data(text.utf8)) } catch { throw CorruptRow(column: column, value: text) }
     }
 
+    /// A value stored as JSON text in a column that is never null.
+    public func requiredJSON<T: Decodable>(_ column: String, as type: T.Type) throws -> T {
+        guard let value = try json(column, as: type) else { throw CorruptRow(column: column, value: "null") }
+        return value
+    }
+
     /// A list of enums stored as comma-separated raw strings; values this version does not know are skipped.
     public func enumList<T: RawRepresentable>(_ column: String) throws -> [T] where T.RawValue == String {
         try decode(column: column, as: String.self).split(separator: ",").compactMap { T(rawValue: String($0)) }
