@@ -118,12 +118,13 @@ struct NotifyHarness {
     /// Whether the stand-in's `service` accepted a push of `notification` for `token`, waiting (up to
     /// thirty seconds) until it has. (A sent job leaves the queue: the stand-in is where a push is seen.)
     func pushed(_ notification: NotificationID, to token: String, service: String = "apns") async throws -> Bool {
-        let accepted = try await poll {
-            try await standIn.pushes(service, to: token)
-        } until: {
-            $0.contains { $0.payload.contains(notification.description) }
-        }
-        return accepted.contains { $0.payload.contains(notification.description) }
+        let ofIt = { (attempts: [PushRecorder.Attempt]) in attempts.contains { $0.payload.contains(notification.description) } }
+        return ofIt(
+            try await poll {
+                try await standIn.pushes(service, to: token)
+            } until: {
+                ofIt($0)
+            })
     }
 
     func team(_ name: String, managedBy manager: Session, privacy: Privacy = .public) async throws -> Team {

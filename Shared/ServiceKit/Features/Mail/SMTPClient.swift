@@ -45,8 +45,9 @@ public struct SMTPClient: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await exchange(messages, answered: answered) }
             group.addTask {
-                try await Task.sleep(for: timeout * messages.count)
-                throw SMTPFailure(reply: "no answer within \(timeout)", permanent: false)
+                let limit = timeout * messages.count
+                try await Task.sleep(for: limit)
+                throw SMTPFailure(reply: "no answer within \(limit)", permanent: false)
             }
             defer { group.cancelAll() }
             try await group.next()
