@@ -49,6 +49,16 @@ public final class TestStack: Sendable {
     /// The PostgreSQL databases made for this stack's modules, dropped once it stops.
     private let madeDatabases: [String]
 
+    /// Generous timeouts for the gateway's calls and the modules' connections to each other, and a
+    /// cheap bcrypt: tests run many stacks at once on a small machine, and what they check is
+    /// behaviour, not how fast a loaded machine answers (with sixteen stacks at once, connecting to
+    /// auth took past its 500 ms, and a revocation poll, a seeding call or a course's creation failed
+    /// with a 503; moderation's call to chat took past the 2 s a quiet machine gives it).
+    public static let loadedMachineSettings: [String: String] = [
+        "auth.bcrypt.cost": "4", "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
+        "gateway.upstream.timeout.ms": "30000", "gateway.health.timeout.ms": "10000", "internal.timeout.ms": "10000",
+    ]
+
     /// Starts `builders` with test defaults (port 0, bcrypt cost 4, a fresh `store` per module),
     /// overridden by `config`. `extraServices` run in the same group (e.g. a stub provider). The
     /// modules log to `logger`, by default critical lines only (`HUDDLE_TEST_LOG_LEVEL` for more).
@@ -57,15 +67,7 @@ public final class TestStack: Sendable {
         extraServices: [any Service] = [], directory extraURLs: [ServiceModule: String] = [:], effects: Effects = .system,
         logger given: Logger? = nil
     ) async throws -> TestStack {
-        // Generous timeouts for the gateway's calls and the modules' connections to each other:
-        // tests run many stacks at once on a small machine, and what they check is behaviour, not
-        // how fast a loaded machine answers (with sixteen stacks at once, connecting to auth took
-        // past its 500 ms, and a revocation poll or a seeding call failed).
-        var values: [String: String] = [
-            "auth.bcrypt.cost": "4", "internal.connect.ms": "5000", "gateway.upstream.connect.ms": "5000",
-            "gateway.upstream.timeout.ms": "30000",
-            "gateway.health.timeout.ms": "10000", "internal.timeout.ms": "10000",
-        ]
+        var values = loadedMachineSettings
         values.merge(internalKeySettings) { _, new in new }
         let modules = builders.map(\.module)
         let made = try await store.freshDatabases(for: modules, besides: config)

@@ -96,14 +96,10 @@ struct StackTests {
     /// The settings of a stack whose modules listen on ports of their own choosing; `config` comes last
     /// (and names each module's store).
     static func settings(adminEmail: String = adminEmail, config: [String: String] = [:]) -> [String: String] {
-        var settings = [
-            "auth.bcrypt.cost": "4", "auth.admin.emails": adminEmail, "gateway.upstream.connect.ms": "5000",
-            "gateway.upstream.timeout.ms": "30000",
-            // As `TestStack` gives them, for the same reason: moderation's call to chat to block a
-            // reported author once took past the 2 s a quiet machine gives it (a 503, in one CI run).
-            "gateway.health.timeout.ms": "10000", "internal.timeout.ms": "10000",
+        var settings = TestStack.loadedMachineSettings.merging([
+            "auth.admin.emails": adminEmail,
             "gateway.modules": HuddleModules.available.filter { $0 != .gateway }.map(\.rawValue).joined(separator: ","),
-        ]
+        ]) { _, new in new }
         settings.merge(Wiring.subscriberSettings(for: HuddleModules.available)) { _, new in new }
         for module in HuddleModules.available {
             settings["\(module.rawValue).http.port"] = "0"
