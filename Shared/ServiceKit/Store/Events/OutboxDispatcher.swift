@@ -3,6 +3,7 @@ public import Contracts
 public import Foundation
 public import Logging
 import Metrics
+import SQLKit
 public import ServerContracts
 import ServiceHTTP
 public import ServiceLifecycle
@@ -209,10 +210,13 @@ public struct OutboxDispatcher: Service {
     /// behind a transaction still open. Throws `BatchRefused` when the subscriber refused the batch.
     func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool) {
         let name = stream.subscriber.rawValue
-        let stored: OutboxBatch? = try await database.read { sql in
+        let read: @Sendable (any SQLDatabase) async throws -> OutboxBatch? = { sql in
             guard let position = try await outbox.deliveredPosition(of: name, in: stream.partition, on: sql) else { return nil }
             return try await outbox.next(after: position, in: stream.partition, limit: limit, on: sql)
         }
+        // A partition's read pins its plan for the length of a transaction (`Outbox.next`).
+        let pinned = database.kind == .postgres && stream.partition.count > 1
+        let stored = try await pinned ? database.transaction(read) : database.read(read)
         let next: OutboxBatch
         if let stored {
             next = stored
