@@ -23,7 +23,8 @@ import ServiceStore
 ///
 /// With `--apart`, chat and notify run as a deployment runs them, on CPUs of their own: auth and chat
 /// with the timed sender (`chatpush-sends`, a process of its own) on the first core, notify in its own
-/// `huddle` with this process (the stand-in that takes the pushes) on the second.
+/// `huddle` with this process (the stand-in that takes the pushes) on the second. With
+/// `--notify-on-sqlite`, notify's statements leave the PostgreSQL the sends use.
 struct ChatPushBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chatpush", abstract: "Chat messages pushed to members away from the room.")
@@ -36,12 +37,17 @@ struct ChatPushBenchmark: AsyncParsableCommand {
     @Option(help: "Messages of the burst, one a second.") var burst = 10
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
     @Flag(help: "Chat and its sender on core 0, notify and the stand-in on core 1.") var apart = false
+    @Flag(
+        name: .customLong("notify-on-sqlite"),
+        help: "With --postgres, notify's store a SQLite file of its own: how much of the send path's growth is notify's statements.")
+    var notifyOnSQLite = false
 
     func run() async throws {
         guard online < members else { throw ValidationError("--online must be fewer than --members") }
         try await BenchStore.with(postgres: postgres, name: "chatpush") { store in
             let data = store.directory
-            let (chatDB, notifyDB, authDB) = (try await store.url("chat"), try await store.url("notify"), try await store.url("auth"))
+            let (chatDB, authDB) = (try await store.url("chat"), try await store.url("auth"))
+            let notifyDB = notifyOnSQLite ? "sqlite:\(data.path)/notify.sqlite" : try await store.url("notify")
             if apart { try await ChildProcess.keepSelf(on: "1") }
             try await withPushStandIns { pushSettings, _, recorder in
                 let settings =
