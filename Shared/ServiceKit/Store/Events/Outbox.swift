@@ -35,12 +35,31 @@ public struct Outbox: Sendable {
         TransactionEffects.current?.markAppendedEvents()
     }
 
+    /// `subscriber`'s next batch in `partition` from `database`: the events after its cursor (`next`),
+    /// its cursors first written again when they are not of this count (`resetCursors`). On
+    /// PostgreSQL a partition's read runs in a transaction, so that `next` can pin its plan there.
+    func nextBatch(for subscriber: String, in partition: OutboxPartition, limit: Int, from database: Database) async throws
+        -> OutboxBatch
+    {
+        let read: @Sendable (any SQLDatabase) async throws -> OutboxBatch? = { sql in
+            guard let position = try await deliveredPosition(of: subscriber, in: partition, on: sql) else { return nil }
+            return try await next(after: position, in: partition, limit: limit, on: sql)
+        }
+        let pinned = database.kind == .postgres && partition.count > 1
+        if let stored = try await pinned ? database.transaction(read) : database.read(read) { return stored }
+        return try await database.transaction { sql in
+            let position = try await resetCursors(of: subscriber, for: partition, on: sql)
+            return try await next(after: position, in: partition, limit: limit, on: sql)
+        }
+    }
+
     /// The events after `position` that may go out now, oldest first, with their positions: those of
     /// every transaction that had ended when this statement began, in the order of the transactions'
     /// ids, then of `seq`; only `partition`'s. And when the oldest event after `position` happened,
     /// whether or not it may go yet (`outbox_lag_seconds`).
     ///
-    /// On PostgreSQL a partition's read (`count` above 1) is made in a transaction, which pins its plan.
+    /// On PostgreSQL a partition's read (`count` above 1) must be made in a transaction (`nextBatch`),
+    /// where it pins its plan.
     ///
     /// Sequence numbers are taken at insert but become visible at commit, so reading by `seq` alone
     /// could pass an event whose transaction is still open and never come back for it. A transaction
@@ -65,8 +84,8 @@ public struct Outbox: Sendable {
             // event after the position and sorted them for the first hundred of this partition
             // (25,000 rows, 14 ms a batch at two partitions in a 50,000-event backlog: two senders
             // delivered less than one). Walking the order's index and stopping at the limit reads
-            // `limit × count` rows whatever the backlog; the caller runs this in a transaction on
-            // PostgreSQL (`SET LOCAL`), as the push queue's claim does.
+            // `limit × count` rows whatever the backlog; `nextBatch` reads in a transaction on
+            // PostgreSQL for this `SET LOCAL`, as the push queue's claim does.
             if onPostgres { try await sql.raw("SET LOCAL enable_sort = off").run() }
             query = query.where(
                 SQLBinaryExpression(

@@ -3,7 +3,6 @@ public import Contracts
 public import Foundation
 public import Logging
 import Metrics
-import SQLKit
 public import ServerContracts
 import ServiceHTTP
 public import ServiceLifecycle
@@ -210,22 +209,7 @@ public struct OutboxDispatcher: Service {
     /// behind a transaction still open. Throws `BatchRefused` when the subscriber refused the batch.
     func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool) {
         let name = stream.subscriber.rawValue
-        let read: @Sendable (any SQLDatabase) async throws -> OutboxBatch? = { sql in
-            guard let position = try await outbox.deliveredPosition(of: name, in: stream.partition, on: sql) else { return nil }
-            return try await outbox.next(after: position, in: stream.partition, limit: limit, on: sql)
-        }
-        // A partition's read pins its plan for the length of a transaction (`Outbox.next`).
-        let pinned = database.kind == .postgres && stream.partition.count > 1
-        let stored = try await pinned ? database.transaction(read) : database.read(read)
-        let next: OutboxBatch
-        if let stored {
-            next = stored
-        } else {
-            next = try await database.transaction { sql in
-                let position = try await outbox.resetCursors(of: name, for: stream.partition, on: sql)
-                return try await outbox.next(after: position, in: stream.partition, limit: limit, on: sql)
-            }
-        }
+        let next = try await outbox.nextBatch(for: name, in: stream.partition, limit: limit, from: database)
         let batch = next.events
         let metrics = metrics[stream.subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: stream.subscriber)
         metrics.lag.record(next.oldestWaiting.map { max(0, database.now().timeIntervalSince($0)) } ?? 0)
