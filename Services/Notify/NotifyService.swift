@@ -59,7 +59,7 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
         windows: SQLChatPushWindowStore(kind: database.kind), notifications: notifications,
         pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now)
     let events = NotifyEvents(
-        directory: directory, erasure: SQLErasureStore(), notifications: notifications,
+        directory: directory, erasure: SQLErasureStore(pushes: pushes), notifications: notifications,
         reminders: Reminders(store: reminderStore, directory: directory, schedule: settings.reminders, now: now),
         chatPushes: chatPushes,
         nameFromAuth: { try await auth.profiles([$0])[$0]?.name })

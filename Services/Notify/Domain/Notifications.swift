@@ -74,12 +74,20 @@ struct Notifications: Sendable {
         for planned in plans {
             var ids: [UserID: NotificationID] = [:]
             let runAt = planned.pushAt ?? at
+            // A push kept in no inbox and answered by no one shows the same to all who read a language:
+            // one content, whose jobs the store keeps in rows its devices share. One kept takes the id
+            // of each player's inbox entry.
+            let alike = !planned.kept && planned.answers == nil
+            var contentIn: [Language: PushContent] = [:]
             for user in Set(planned.recipients) {
                 var data = planned.data
                 if let answers = planned.answers, answers.kickoff > at { data.rsvpToken = try await answerToken(user, answers) }
-                let text = planned.text[languages[user] ?? .en]
-                let content = PushContent(
-                    id: .timeOrdered(at: at), category: planned.category, title: text.title, body: text.body, data: data)
+                let language = languages[user] ?? .en
+                let text = planned.text[language]
+                let content =
+                    (alike ? contentIn[language] : nil)
+                    ?? PushContent(id: .timeOrdered(at: at), category: planned.category, title: text.title, body: text.body, data: data)
+                if alike { contentIn[language] = content }
                 if planned.kept {
                     inbox.append(
                         (

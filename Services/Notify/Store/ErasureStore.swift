@@ -11,6 +11,8 @@ protocol ErasureStore: Sendable {
 }
 
 struct SQLErasureStore: ErasureStore {
+    let pushes: any PushJobStore
+
     func erase(_ user: UserID, name: String?, formerName: String, on sql: any SQLDatabase) async throws {
         let id = SQLBind(user.description)
         try await sql.raw(
@@ -19,6 +21,7 @@ struct SQLErasureStore: ErasureStore {
             OR token IN (SELECT token FROM devices WHERE user_id = \(bind: user.description))
             """
         ).run()
+        try await pushes.withdraw(user, on: sql)
         let sentBy = "%\(user.description)%"
         let chat = [NotificationCategory.chatMessage, .mention].map(\.rawValue)
         try await sql.raw(

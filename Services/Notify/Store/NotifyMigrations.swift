@@ -132,5 +132,15 @@ enum NotifyMigrations {
                 "ALTER TABLE notifications DROP COLUMN kept",
             ]
         },
+        // A push many devices show alike (a chat message's) is a row per hundred of its devices
+        // (`targets`: JSON, a device left blank when withdrawn), answered in order (`answered`: how many
+        // of its `devices` are done). `SQLPushJobStore` says why.
+        Migration(version: 11, name: "push jobs shared by a push's devices") { _ in
+            [
+                "ALTER TABLE push_jobs ADD COLUMN targets TEXT",
+                "ALTER TABLE push_jobs ADD COLUMN devices INTEGER NOT NULL DEFAULT 1",
+                "ALTER TABLE push_jobs ADD COLUMN answered INTEGER NOT NULL DEFAULT 0",
+            ]
+        },
     ]
 }

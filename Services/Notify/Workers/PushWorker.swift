@@ -55,6 +55,7 @@ struct PushWorker: Service {
         guard !claimed.isEmpty else { return 0 }
         // Each push's badge is its player's unread inbox, counted as the batch is sent.
         let unread = try await database.read { sql in try await notifications.unreadCounts(of: Set(claimed.map(\.recipient)), on: sql) }
+        var progress = SharedProgress(claimed)
         let group = max(1, settings.concurrency / 2)
         await withTaskGroup(of: Answer.self) { sends in
             var running = 0, answered: [Answer] = []
@@ -62,29 +63,39 @@ struct PushWorker: Service {
                 if running == settings.concurrency, let answer = await sends.next() {
                     answered.append(answer)
                     running -= 1
-                    if answered.count >= group { await record(&answered) }
+                    if answered.count >= group { await record(&answered, &progress) }
                 }
                 running += 1
                 sends.addTask { await attempt(job, badge: unread[job.recipient] ?? 0) }
             }
             for await answer in sends {
                 answered.append(answer)
-                if answered.count >= group { await record(&answered) }
+                if answered.count >= group { await record(&answered, &progress) }
             }
-            await record(&answered)
+            await record(&answered, &progress)
         }
         return claimed.count
     }
 
     typealias Answer = (job: PushJob, outcome: PushOutcome, decision: PushDecision)
 
-    /// Writes the answers in one transaction and empties them.
-    private func record(_ answers: inout [Answer]) async {
+    /// Writes the answers in one transaction, with how far the shared rows they belong to are now
+    /// answered, and empties them.
+    private func record(_ answers: inout [Answer], _ progress: inout SharedProgress) async {
         guard !answers.isEmpty else { return }
         let written = answers
         answers = []
+        var after = progress
+        let advanced = after.answer(written.compactMap { answer in answer.job.shared.map { (row: answer.job.id, index: $0.index) } })
         do {
-            try await database.transaction { sql in try await record(written, on: sql) }
+            try await database.transaction { sql in
+                try await record(written, on: sql)
+                let leaseUntil = now().addingTimeInterval(settings.lease)
+                for (row, answered, devices) in advanced {
+                    try await jobs.advance(row, answered: answered, of: devices, leaseUntil: leaseUntil, on: sql)
+                }
+            }
+            progress = after
             Self.count(written)
         } catch {
             // The lease brings the jobs back; a repeat collapses on the phone.
@@ -121,21 +132,29 @@ struct PushWorker: Service {
     }
 
     /// The sent in one statement and the dropped in one per reason; retries and forgotten tokens,
-    /// which are rare, one at a time.
+    /// which are rare, one at a time. A device of a shared row that is not sent leaves the row as a
+    /// job of its own, due again or dropped; one sent is done with the row (`SharedProgress`).
     private func record(_ decided: [Answer], on sql: any SQLDatabase) async throws {
         var sent: [PushJobID] = [], dropped: [String: [PushJobID]] = [:]
         for (job, outcome, decision) in decided {
-            switch decision {
-            case .sent:
-                sent.append(job.id)
-            case .retry(let at):
-                try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
-            case .drop(let reason):
-                dropped[reason, default: []].append(job.id)
-            case .forgetToken(let reason):
-                dropped[reason, default: []].append(job.id)
+            if case .forgetToken(let reason) = decision {
                 try await devices.forget(job.device.token, on: sql)
                 try await jobs.dropPending(token: job.device.token, reason: reason, at: now(), on: sql)
+            }
+            guard job.shared == nil else {
+                switch decision {
+                case .sent: break
+                case .retry(let at):
+                    try await jobs.setApart(job, state: .pending, runAt: at, error: Self.reason(of: outcome), at: now(), on: sql)
+                case .drop(let reason), .forgetToken(let reason):
+                    try await jobs.setApart(job, state: .dropped, runAt: job.runAt, error: reason, at: now(), on: sql)
+                }
+                continue
+            }
+            switch decision {
+            case .sent: sent.append(job.id)
+            case .retry(let at): try await jobs.retry(job.id, at: at, error: Self.reason(of: outcome), on: sql)
+            case .drop(let reason), .forgetToken(let reason): dropped[reason, default: []].append(job.id)
             }
         }
         try await jobs.finish(sent, state: .sent, error: nil, at: now(), on: sql)
