@@ -19,12 +19,12 @@ import ServiceStore
 /// of its devices rather than one each (`targets`, `devices`, and how many of them were `answered`):
 /// a message to a room of 1,000 members away is ten rows inserted, claimed and deleted where it was
 /// 900, which were most of the statements notify ran in PostgreSQL beside chat's sends. A claim takes
-/// rows until they hold about `limit` devices; the worker records how far a row was answered as it
+/// rows until they hold `limit` devices; the worker records how far a row was answered as it
 /// goes (so a kill repeats no more than a row of one's would), and a device whose push must go again
 /// or was refused leaves the row as a job of its own.
 protocol PushJobStore: Sendable {
     func enqueue(_ jobs: [PushJob], on sql: any SQLDatabase) async throws
-    /// Jobs due by `now`, oldest first, about `limit` devices (at least one row), leased until
+    /// Jobs due by `now`, oldest first, `limit` devices or a few more (at least one row), leased until
     /// `leaseUntil`; a shared row's devices not yet answered, each as a job; in a transaction.
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob]
     /// Sent (deleted) or dropped (kept, with why, one attempt more).
@@ -76,33 +76,45 @@ struct SQLPushJobStore: PushJobStore {
     }
 
     func claim(_ limit: Int, dueBy now: Date, leaseUntil: Date, on sql: any SQLDatabase) async throws -> [PushJob] {
-        // The due rows not leased, oldest first, locked (skipping those another worker holds; SQLite has
-        // one writer at a time, and the transaction around this is it), then as many of them as hold
-        // `limit` devices between them, the first whatever its size. The state is written out, not
-        // bound: only then may SQLite read the index of pending jobs.
-        let locking: SQLQueryString = kind == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
-        let chosen: SQLQueryString = """
-            SELECT id FROM (
-                SELECT id, SUM(devices - answered) OVER (ORDER BY run_at, id ROWS UNBOUNDED PRECEDING) - (devices - answered) AS before
-                FROM (
-                    SELECT id, run_at, devices, answered FROM push_jobs
-                    WHERE state = 'pending' AND run_at <= \(bind: now) AND (leased_until IS NULL OR leased_until <= \(bind: now))
-                    ORDER BY run_at LIMIT \(literal: limit) \(locking)
-                ) AS due
-            ) AS counted WHERE before < \(literal: limit)
-            """
         // The queue grows from nothing to thousands of jobs within a second (a message to a 1,000-member
         // room), faster than PostgreSQL's statistics follow; believing the queue nearly empty, the
         // planner read every due job and sorted them for the first hundred, each claim. Walking the
         // index in order and stopping at the limit is right at any size: in a benchmark of 9,000 chat
         // pushes the claims took 11,394 ms the planner's way (17.6 ms each, 7,900 rows read and sorted).
         if kind == .postgres { try await sql.raw("SET LOCAL enable_sort = off").run() }
+        // How many of the oldest due rows hold `limit` devices, read without a lock: locking all the
+        // rows a claim might take, to lease one shared row, wrote a lock into each (90 a claim while a
+        // room's pushes were queued) and left the other worker nothing to take meanwhile.
+        let waiting = try await sql.raw(
+            """
+            SELECT devices - answered AS waiting FROM push_jobs
+            WHERE state = 'pending' AND run_at <= \(bind: now) AND (leased_until IS NULL OR leased_until <= \(bind: now))
+            ORDER BY run_at LIMIT \(literal: limit)
+            """
+        ).all(decodingColumn: "waiting", as: Int.self)
+        var rows = 0, devices = 0
+        for count in waiting where devices < limit { (rows, devices) = (rows + 1, devices + count) }
+        guard rows > 0 else { return [] }
+        // One statement chooses that many due rows not leased, locks them (skipping those another worker
+        // holds) and leases them.
+        let due = SQLSubquery.select { due in
+            // The state written out, not bound: only then may SQLite read the index of pending jobs.
+            let chosen = due.column("id").from("push_jobs").where("state", .equal, SQLLiteral.string(PushJobState.pending.rawValue))
+                .where("run_at", .lessThanOrEqual, SQLBind(now))
+                .where { $0.where("leased_until", .is, SQLLiteral.null).orWhere("leased_until", .lessThanOrEqual, SQLBind(now)) }
+                .orderBy("run_at").limit(rows)
+            // SQLite has one writer at a time, and the transaction around this is it.
+            return kind == .postgres ? chosen.lockingClause(SQLRaw("FOR UPDATE SKIP LOCKED")) : chosen
+        }
         // On PostgreSQL the chosen ids are handed over as an array: as `IN (subquery)` the planner may
         // join them by hashing a scan of the whole table, dead rows of sent jobs too.
-        let which: SQLQueryString = kind == .postgres ? "id = ANY(ARRAY(\(chosen)))" : "id IN (\(chosen))"
-        let leased = try await sql.raw(
-            "UPDATE push_jobs SET leased_until = \(bind: leaseUntil) WHERE \(which) RETURNING \(unsafeRaw: Self.columns.joined(separator: ", "))"
-        ).all()
+        let chosen: any SQLExpression =
+            kind == .postgres
+            ? SQLBinaryExpression(
+                SQLColumn("id"), .equal, SQLFunction("ANY", args: SQLList([SQLRaw("ARRAY"), due], separator: SQLRaw(""))))
+            : SQLBinaryExpression(SQLColumn("id"), .in, due)
+        let leased = try await sql.update("push_jobs").set("leased_until", to: SQLBind(leaseUntil)).where(chosen)
+            .returning(Self.columns.map { SQLColumn($0) }).all()
         var claimed: [PushJob] = [], spent: [PushJobID] = []
         for row in leased {
             let jobs = try Self.jobs(in: row)
