@@ -12,9 +12,10 @@ import Testing
 
 @testable import NotifyService
 
-/// Two `notify` replicas share one PostgreSQL while reminders fall due, and each is killed with
-/// SIGKILL several times and started again. Afterwards every reminder fired once (one inbox entry,
-/// one push job each) and every phone had its push; a push sent just before a kill and not yet
+/// Two `notify` replicas share one PostgreSQL while reminders fall due, beside chat pushes kept in
+/// rows their devices share, and each is killed with SIGKILL several times and started again.
+/// Afterwards every reminder fired once (one inbox entry, one push job each) and every phone had its
+/// push; a push sent just before a kill and not yet
 /// recorded goes again, always with the notification's id as `apns-collapse-id`, so the phone
 /// shows it once, and no more of them than the killed replica had in flight.
 ///
@@ -29,6 +30,8 @@ struct NotifyKillTests {
     static let kills = ProcessInfo.processInfo.environment["HUDDLE_NOTIFY_KILLS"].flatMap(Int.init) ?? 4
     /// Seconds over which the reminders fall due.
     static let window = 8.0
+    /// Chat pushes due over the window beside the reminders, each to this many devices (two shared rows).
+    static let chatPushes = 10, chatDevices = 200
 
     @Test(
         "reminders due while two replicas are killed and restarted: each fires once, each phone is pushed, repeats share the collapse id",
@@ -51,10 +54,11 @@ struct NotifyKillTests {
                     defer { group.cancelAll() }
                     do {
                         let players = try await seed(database)
+                        let chatPhones = try await seedChatPushes(database)
                         try await replicas[1].start()
                         try await killAndRestart(replicas)
                         try await waitUntilDone(database)
-                        try await check(database, players: players, recorder: recorder)
+                        try await check(database, players: players, chatPhones: chatPhones, recorder: recorder)
                     } catch {
                         for replica in replicas { await replica.stop() }
                         throw error
@@ -85,6 +89,21 @@ struct NotifyKillTests {
         return players
     }
 
+    /// `chatPushes` pushes kept in no inbox, due over the window, each shown alike by `chatDevices`
+    /// phones; answers each phone's room (a chat push collapses by it).
+    private func seedChatPushes(_ database: Database) async throws -> [String: RoomID] {
+        let start = Date().addingTimeInterval(1)
+        let pushes = (0..<Self.chatPushes).map { index in
+            SharedPushRowsTests.jobs(
+                Self.chatDevices, content: SharedPushRowsTests.content(.chatMessage),
+                at: start.addingTimeInterval(Self.window * Double(index) / Double(Self.chatPushes)))
+        }
+        try await database.transaction { sql in
+            for jobs in pushes { try await SQLPushJobStore(kind: .postgres).enqueue(jobs, on: sql) }
+        }
+        return Dictionary(uniqueKeysWithValues: pushes.joined().map { ($0.device.token, $0.content.data.roomId!) })
+    }
+
     /// Kills a replica at a random moment while reminders fall due, and starts it again; the
     /// replicas take turns.
     private func killAndRestart(_ replicas: [ServiceProcess]) async throws {
@@ -112,7 +131,9 @@ struct NotifyKillTests {
         if !done { Issue.record("reminders or pushes still pending after a minute") }
     }
 
-    private func check(_ database: Database, players: [UserID: String], recorder: PushRecorder) async throws {
+    private func check(_ database: Database, players: [UserID: String], chatPhones: [String: RoomID], recorder: PushRecorder)
+        async throws
+    {
         let (fired, notes, jobs) = try await database.read { sql in
             (
                 try await sql.raw("SELECT COUNT(*) AS n FROM reminders WHERE state = 'sent'").first()?.decode(column: "n", as: Int.self),
@@ -136,9 +157,21 @@ struct NotifyKillTests {
             #expect(accepted.allSatisfy { $0.headers["apns-collapse-id"] == noteOf[user.description] })
             if accepted.count > 1 { repeated += 1 }
         }
+        var chatRepeated = 0
+        for (token, room) in chatPhones {
+            let accepted = (received[token] ?? []).filter { $0.status == 200 }
+            #expect(!accepted.isEmpty, "no chat push reached \(token)")
+            #expect(accepted.allSatisfy { $0.headers["apns-collapse-id"] == room.description })
+            if accepted.count > 1 { chatRepeated += 1 }
+        }
+        // A shared row's answers count once all before them are in, so those recorded out of turn
+        // (at most the sends under way) go again too.
+        #expect(chatRepeated <= Self.kills * 2 * (32 + 16 + 32))
         // A repeat is a push the killed replica had sent and not yet recorded: per kill at most its
         // two workers' sends under way (32 each) and the answers waiting to be written (16 each).
         #expect(repeated <= Self.kills * 2 * (32 + 16))
-        print("notify kill test: \(players.count) reminders, \(Self.kills) kills, \(repeated) pushes repeated (same collapse id)")
+        print(
+            "notify kill test: \(players.count) reminders and \(chatPhones.count) chat pushes in shared rows, \(Self.kills) kills, "
+                + "\(repeated) reminders' and \(chatRepeated) chat pushes repeated (same collapse id)")
     }
 }
