@@ -7,7 +7,7 @@ extension Database {
     /// A statement is a transaction of its own: a span of the request's trace named by the statement,
     /// as `transaction` is.
     public func prepared<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        guard case .postgres(let client, _) = backend else { throw PreparedStatementsNeedPostgres() }
+        guard case .postgres(let client, _, _) = backend else { throw PreparedStatementsNeedPostgres() }
         return try await traced("SQL \(Statement.name)") {
             var rows: [Statement.Row] = []
             for try await row in try await client.execute(statement) { rows.append(row) }

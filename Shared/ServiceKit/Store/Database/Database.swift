@@ -32,8 +32,9 @@ public final class Database: Service, Sendable {
 
     enum Backend: Sendable {
         case sqlite(SQLiteSides)
-        /// Its statements go through `ConnectionClosings`, so none waits for ever on a closed connection.
-        case postgres(PostgresClient, ConnectionClosings)
+        /// Its statements go through `ConnectionClosings`, so none waits for ever on a closed connection;
+        /// `connections`: the most its pool holds.
+        case postgres(PostgresClient, ConnectionClosings, connections: Int)
     }
 
     public let kind: Kind
@@ -83,7 +84,8 @@ public final class Database: Service, Sendable {
             configuration.options.keepAliveBehavior = nil
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             return Database(
-                kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings()), now: now, logger: logger)
+                kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings(), connections: configuration.options.maximumConnections), now: now,
+                logger: logger)
         }
         let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url
         let storage: SQLiteConnection.Storage
@@ -135,9 +137,9 @@ public final class Database: Service, Sendable {
         switch backend {
         case .sqlite(let sides):
             return try await sides.reader.lock.withLock { try await body(SQLiteStatements(sides.reader.connection)) }
-        case .postgres(let client, let closings):
+        case .postgres(let client, let closings, let connections):
             // A read writes nothing, so one that met a connection the server had closed runs again on another.
-            return try await Self.onOpenConnection {
+            return try await Self.onOpenConnection(pooled: connections) {
                 try await client.withConnection { connection in
                     do {
                         return try await body(closings.statements(on: connection))
@@ -190,11 +192,11 @@ public final class Database: Service, Sendable {
                     throw error
                 }
             }
-        case .postgres(let client, let closings):
+        case .postgres(let client, let closings, let connections):
             // BEGIN, COMMIT and ROLLBACK go through the watched statements too (PostgresClient's
             // `withTransaction` writes them on the bare connection), and callers see their own errors.
             // A transaction whose BEGIN met an ended connection has done nothing: it starts on another.
-            return try await Self.onOpenConnection {
+            return try await Self.onOpenConnection(pooled: connections) {
                 try await client.withConnection { connection in
                     let sql = closings.statements(on: connection)
                     do {
@@ -215,12 +217,15 @@ public final class Database: Service, Sendable {
         }
     }
 
-    /// `work` again, up to twice, while it fails because its leased connection had closed: the pool
-    /// can lease a connection whose end it has not seen yet (the server ended its session, restarted,
-    /// failed over), and a closed connection is not a reason to refuse the request. Only for work that
-    /// had written nothing when it failed.
-    private static func onOpenConnection<T>(_ work: () async throws -> T) async throws -> T {
-        for _ in 1..<3 {
+    /// `work` again while it fails because its leased connection had closed: the pool can lease a
+    /// connection whose end it has not seen yet (the server ended its session, restarted, failed
+    /// over), and a closed connection is not a reason to refuse the request. Only for work that had
+    /// written nothing when it failed. Each ended connection fails one lease, then the pool drops it,
+    /// so work tried once more than the pool holds connections has met an open one or a server that
+    /// is down. (Three tries, as before, once failed the test that ends eight sessions at once, on a
+    /// loaded machine in CI.)
+    private static func onOpenConnection<T>(pooled connections: Int, _ work: () async throws -> T) async throws -> T {
+        for _ in 0..<connections {
             do { return try await work() } catch is ClosedBeforeWork { continue }
         }
         do { return try await work() } catch let notRun as ClosedBeforeWork { throw notRun.error }
@@ -297,7 +302,7 @@ public final class Database: Service, Sendable {
     public func listen(channel: String, onListening: @Sendable () async -> Void = {}, handle: @escaping @Sendable (String) async -> Void)
         async throws
     {
-        guard case .postgres(let client, _) = backend else {
+        guard case .postgres(let client, _, _) = backend else {
             let id = UUID()
             localListeners.withLockedValue { $0[channel, default: [:]][id] = handle }
             defer { localListeners.withLockedValue { _ = $0[channel]?.removeValue(forKey: id) } }
@@ -342,7 +347,7 @@ public final class Database: Service, Sendable {
 
     public func run() async throws {
         switch backend {
-        case .postgres(let client, _):
+        case .postgres(let client, _, _):
             await client.run()
         case .sqlite:
             try? await gracefulShutdown()
