@@ -83,9 +83,8 @@ public final class Database: Service, Sendable {
             configuration.options.minimumConnections = min(max(0, keptOpen), configuration.options.maximumConnections)
             configuration.options.keepAliveBehavior = nil
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            return Database(
-                kind: .postgres, displayURL: redact(url), backend: .postgres(client, ConnectionClosings(), connections: configuration.options.maximumConnections), now: now,
-                logger: logger)
+            let backend = Backend.postgres(client, ConnectionClosings(), connections: configuration.options.maximumConnections)
+            return Database(kind: .postgres, displayURL: redact(url), backend: backend, now: now, logger: logger)
         }
         let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url
         let storage: SQLiteConnection.Storage
