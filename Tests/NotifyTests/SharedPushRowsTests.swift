@@ -158,10 +158,13 @@ import Testing
             return job
         }
         var progress = SharedProgress(claimed)
-        #expect(progress.answer([(row, 3)]).isEmpty)
+        // Not moved, but still told: its lease is held on.
+        #expect(progress.answer([(row, 3)]).map { [$0.answered, $0.devices] } == [[2, 6]])
         // 2 and 3 done, and 4 blank: up to 5.
         #expect(progress.answer([(row, 2)]).map { [$0.answered, $0.devices] } == [[5, 6]])
         #expect(progress.answer([(row, 5)]).map { [$0.answered, $0.devices] } == [[6, 6]])
+        // Finished and told: not again.
+        #expect(progress.answer([]).isEmpty)
     }
 
     static func content(_ category: NotificationCategory) -> PushContent {

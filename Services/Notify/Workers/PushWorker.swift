@@ -79,19 +79,19 @@ struct PushWorker: Service {
 
     typealias Answer = (job: PushJob, outcome: PushOutcome, decision: PushDecision)
 
-    /// Writes the answers in one transaction, with how far the shared rows they belong to are now
-    /// answered, and empties them.
+    /// Writes the answers in one transaction, with how far each shared row the worker holds is now
+    /// answered (its lease held on), and empties them.
     private func record(_ answers: inout [Answer], _ progress: inout SharedProgress) async {
         guard !answers.isEmpty else { return }
         let written = answers
         answers = []
         var after = progress
-        let advanced = after.answer(written.compactMap { answer in answer.job.shared.map { (row: answer.job.id, index: $0.index) } })
+        let held = after.answer(written.compactMap { answer in answer.job.shared.map { (row: answer.job.id, index: $0.index) } })
         do {
             try await database.transaction { sql in
                 try await record(written, on: sql)
                 let leaseUntil = now().addingTimeInterval(settings.lease)
-                for (row, answered, devices) in advanced {
+                for (row, answered, devices) in held {
                     try await jobs.advance(row, answered: answered, of: devices, leaseUntil: leaseUntil, on: sql)
                 }
             }

@@ -10,6 +10,8 @@ struct SharedProgress: Sendable {
         let devices: Int
         /// Places after `answered` that are done: answered out of turn, or blank (withdrawn) when claimed.
         var done: Set<Int>
+        /// Told as finished once; not told again.
+        var told = false
     }
 
     private var rows: [PushJobID: Row] = [:]
@@ -23,15 +25,17 @@ struct SharedProgress: Sendable {
         }
     }
 
-    /// Counts the places answered; the rows that moved, with how many of their devices are done now.
+    /// Counts the places answered; every row still held, with how many of its devices are done now
+    /// (each is written with its lease held on, moved or not: one send slower than the lease must not
+    /// let another worker take the row and send all after it again), and each row finished, once.
     mutating func answer(_ places: [(row: PushJobID, index: Int)]) -> [(row: PushJobID, answered: Int, devices: Int)] {
         for (row, index) in places { rows[row]?.done.insert(index) }
-        return Set(places.map(\.row)).sorted { $0.description < $1.description }.compactMap { id in
-            guard var row = rows[id] else { return nil }
-            let before = row.answered
+        return rows.keys.sorted { $0.description < $1.description }.compactMap { id in
+            guard var row = rows[id], !row.told else { return nil }
             while row.answered < row.devices, row.done.remove(row.answered) != nil { row.answered += 1 }
+            row.told = row.answered == row.devices
             rows[id] = row
-            return row.answered > before ? (id, row.answered, row.devices) : nil
+            return (id, row.answered, row.devices)
         }
     }
 }
