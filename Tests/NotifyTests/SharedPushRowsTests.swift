@@ -19,9 +19,7 @@ import Testing
 
     @Test(arguments: TestStore.all)
     func aPushAlikeForManyDevicesIsARowPerHundredClaimedByDevices(store: TestStore) async throws {
-        try await store.withDatabase(logger: Self.logger) { database in
-            try await database.migrate(NotifyMigrations.all, logger: Self.logger)
-            let jobs = SQLPushJobStore(kind: database.kind)
+        try await Self.withQueue(store) { database, jobs in
             let chat = Self.jobs(250, content: Self.content(.chatMessage))
             // Due a second later, so it is claimed after the shared rows.
             let reminder = Self.jobs(1, content: Self.content(.reminder), at: Self.now.addingTimeInterval(1))[0]
@@ -43,9 +41,7 @@ import Testing
 
     @Test(arguments: TestStore.all)
     func aRowClaimedAgainAfterItsLeaseGoesOnWhereItsAnswersStopped(store: TestStore) async throws {
-        try await store.withDatabase(logger: Self.logger) { database in
-            try await database.migrate(NotifyMigrations.all, logger: Self.logger)
-            let jobs = SQLPushJobStore(kind: database.kind)
+        try await Self.withQueue(store) { database, jobs in
             let chat = Self.jobs(100, content: Self.content(.chatMessage))
             try await database.transaction { sql in try await jobs.enqueue(chat, on: sql) }
             let row = try #require(try await Self.claim(100, jobs, database, at: Self.now).first?.id)
@@ -71,9 +67,7 @@ import Testing
 
     @Test(arguments: TestStore.all)
     func aRowWhoseDevicesLeftWereAllWithdrawnIsDroppedWhenClaimed(store: TestStore) async throws {
-        try await store.withDatabase(logger: Self.logger) { database in
-            try await database.migrate(NotifyMigrations.all, logger: Self.logger)
-            let jobs = SQLPushJobStore(kind: database.kind)
+        try await Self.withQueue(store) { database, jobs in
             let chat = Self.jobs(2, content: Self.content(.chatMessage))
             try await database.transaction { sql in
                 try await jobs.enqueue(chat, on: sql)
@@ -165,6 +159,14 @@ import Testing
         #expect(progress.answer([(row, 5)]).map { [$0.answered, $0.devices] } == [[6, 6]])
         // Finished and told: not again.
         #expect(progress.answer([]).isEmpty)
+    }
+
+    /// A fresh notify store, migrated, and its push queue.
+    static func withQueue(_ store: TestStore, _ body: (Database, SQLPushJobStore) async throws -> Void) async throws {
+        try await store.withDatabase(logger: logger) { database in
+            try await database.migrate(NotifyMigrations.all, logger: logger)
+            try await body(database, SQLPushJobStore(kind: database.kind))
+        }
     }
 
     static func content(_ category: NotificationCategory) -> PushContent {
