@@ -18,6 +18,9 @@ import ServiceStore
 /// goes out with `--partitions` senders; then how long a game made through the API takes to be
 /// applied by search, with nothing else going on and (on PostgreSQL) while a write transaction is
 /// held open in another module's database.
+///
+/// With `--apart`, games (with auth) and search run in `huddle` processes of their own, as a
+/// deployment runs them, rather than together in this one.
 struct EventsBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events", abstract: "Event delivery: the rate games → search, and its latency beside an open transaction.")
@@ -28,6 +31,7 @@ struct EventsBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds a write transaction is held open in auth's database while games are made (PostgreSQL).")
     var heldSeconds = 60
     @Option(help: "A PostgreSQL URL whose user may create databases; SQLite files otherwise.") var postgres: String?
+    @Flag(help: "Games (with auth) and search each in a `huddle` process of its own rather than in this one.") var apart = false
 
     func run() async throws {
         var logger = Logger(label: "bench")
@@ -37,19 +41,30 @@ struct EventsBenchmark: AsyncParsableCommand {
                 "auth": try await store.url("auth"), "games": try await store.url("games"), "search": try await store.url("search"),
             ]
             let settings = [
-                "auth.bcrypt.cost": "4", "auth.http.port": "0", "games.http.port": "0", "search.http.port": "0", "log.level": "error",
+                "auth.bcrypt.cost": "4", "log.level": "error",
                 "auth.db.url": urls["auth"]!, "games.db.url": urls["games"]!, "search.db.url": urls["search"]!,
                 "games.events.subscribers": "search", "games.events.partitions": String(partitions),
                 // The backlog is written from outside games, so no commit of its own wakes the dispatcher.
                 "games.events.poll.ms": "50",
             ].merging(AbsentModules.addresses(besides: [.auth, .games, .search])) { given, _ in given }
+            let measured = { (games: String, auth: String) in
+                try await withOpen([urls["games"]!, urls["search"]!, urls["auth"]!], logger: logger) { databases in
+                    try await measure(
+                        games: databases[0], search: databases[1], auth: databases[2], gamesURL: games, authURL: auth, kind: store.kind)
+                }
+            }
+            if apart {
+                try await measureApart(settings: settings, data: store.directory, measured)
+                return
+            }
             let stack = try await EmbeddedStack.start(
-                modules: [.auth, .games, .search], reader: ConfigReader(provider: EnvironmentVariablesProvider.settings(settings)),
+                modules: [.auth, .games, .search],
+                reader: ConfigReader(
+                    provider: EnvironmentVariablesProvider.settings(
+                        settings.merging(["auth.http.port": "0", "games.http.port": "0", "search.http.port": "0"]) { given, _ in given })),
                 internalKeys: TestStack.internalKeys, logger: logger)
             do {
-                try await withOpen([urls["games"]!, urls["search"]!, urls["auth"]!], logger: logger) { databases in
-                    try await measure(games: databases[0], search: databases[1], auth: databases[2], stack: stack, kind: store.kind)
-                }
+                try await measured(stack.url(of: .games), stack.url(of: .auth))
             } catch {
                 try? await stack.stop()
                 throw error
@@ -58,7 +73,29 @@ struct EventsBenchmark: AsyncParsableCommand {
         }
     }
 
-    private func measure(games: Database, search: Database, auth: Database, stack: EmbeddedStack, kind: String) async throws {
+    /// `measured` with auth and games in one `huddle` and search in another.
+    private func measureApart(
+        settings: [String: String], data: URL, _ measured: (_ games: String, _ auth: String) async throws -> Void
+    ) async throws {
+        let ports = ["auth": 28091, "games": 28092, "search": 28093]
+        let addressed = ports.flatMap { module, port in
+            ["\(module).http.port=\(port)", "\(module).url=http://127.0.0.1:\(port)"]
+        }
+        let all = settings.map { "\($0.key)=\($0.value)" } + addressed
+        let search = try ChildProcess.huddle(["--modules", "search"], settings: all, data: data)
+        let games = try ChildProcess.huddle(["--modules", "auth,games"], settings: all, data: data)
+        defer {
+            games.stop()
+            search.stop()
+        }
+        try await ChildProcess.waitForHealth("http://127.0.0.1:28093")
+        try await ChildProcess.waitForHealth("http://127.0.0.1:28092")
+        try await measured("http://127.0.0.1:28092", "http://127.0.0.1:28091")
+    }
+
+    private func measure(
+        games: Database, search: Database, auth: Database, gamesURL: String, authURL: String, kind: String
+    ) async throws {
         let applied = { try await search.read { sql in try await Self.count(of: "inbox", on: sql) } }
         // The backlog: committed at once, from outside games, then timed until search has applied it all.
         var random = SplitMix64(seed: 7)
@@ -72,17 +109,27 @@ struct EventsBenchmark: AsyncParsableCommand {
             for event in backlog { try await Outbox(now: Effects.system.now).append(event, on: sql) }
         }
         let started = ContinuousClock.now
-        // Counted every 50 ms, a percent of a run: every 10 ms, counting search's inbox took a fifth
-        // of a core of PostgreSQL's time, from the two cores the delivery runs on.
-        while try await applied() < before + events { try await Task.sleep(for: .milliseconds(50)) }
+        // A partition is delivered in order, so once the backlog's last hundred events of every
+        // partition are applied, all are. Looked up by id every 50 ms: counting search's whole
+        // inbox as often took a fifth of a core of PostgreSQL's time from the delivery it timed.
+        let tail = backlog.suffix(100 * partitions).map { $0.id.description }
+        func tailApplied() async throws -> Bool {
+            try await search.read { sql in
+                try await sql.select().column(SQLFunction("count", args: SQLLiteral.all), as: "n").from("inbox")
+                    .where("event_id", .in, SQLBind.group(tail)).first()?.decode(column: "n", as: Int.self)
+            } == tail.count
+        }
+        while try await !tailApplied() { try await Task.sleep(for: .milliseconds(50)) }
         let took = ContinuousClock.now - started
+        let delivered = try await applied() - before
+        guard delivered == events else { throw ValidationError("search applied \(delivered) of the \(events) events") }
         print(
             String(
-                format: "events: %d games.game.created games → search on %@, %d partition(s): %.0f events/s (%.2f s)", events, kind,
-                partitions, Double(events) / took.seconds, took.seconds))
+                format: "events: %d games.game.created games → search on %@, %d partition(s)%@: %.0f events/s (%.2f s)", events, kind,
+                partitions, apart ? ", apart" : "", Double(events) / took.seconds, took.seconds))
 
-        let client = TestClient(baseURL: stack.url(of: .games))
-        let token = try await TestClient(baseURL: stack.url(of: .auth)).register(name: "Bench Organiser").accessToken
+        let client = TestClient(baseURL: gamesURL)
+        let token = try await TestClient(baseURL: authURL).register(name: "Bench Organiser").accessToken
         /// `samples` games, each `apart` after the one before began.
         func latencies(_ label: String, apart: Duration = .zero) async throws {
             var taken: [Double] = []
