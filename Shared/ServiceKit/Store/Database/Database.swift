@@ -235,12 +235,15 @@ public final class Database: Service, Sendable {
         let error: any Error
     }
 
-    /// Whether `error` says the statement's connection had ended: closed under it, or ended by the
-    /// server (its FATAL "terminating connection", SQLSTATE class 57P, comes as the reason).
+    /// Whether `error` says the statement's connection had ended: closed under it, its socket failed
+    /// or cut off mid-message (which is how an end the pool had not seen yet may show on a loaded
+    /// machine), or ended by the server (its FATAL "terminating connection", SQLSTATE class 57P,
+    /// comes as the reason).
     static func isEndedConnection(_ error: any Error) -> Bool {
         if error is PostgresConnectionClosed { return true }
         guard let psql = error as? PSQLError else { return false }
-        if psql.code == .serverClosedConnection || psql.code == .clientClosedConnection { return true }
+        let ended: [PSQLError.Code] = [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown]
+        if ended.contains(psql.code) { return true }
         let reason = (psql.underlying as? PSQLError) ?? psql
         return reason.serverInfo?[.sqlState]?.hasPrefix("57P") == true
     }
