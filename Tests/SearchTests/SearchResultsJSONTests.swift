@@ -28,6 +28,12 @@ struct SearchResultsJSONTests {
         id: GameID(), kind: .pickup, organizerId: UserID(), startsAt: Date(timeIntervalSince1970: 1_800_000_000), sport: .basketball,
         privacy: .protected, ageGroup: .any, gender: .any, skill: .any, createdAt: Date(timeIntervalSince1970: 1_799_000_000))
 
+    static let fewestFieldsWithPlace = {
+        var game = fewestFields
+        game.location = Location(lat: 58.38, lng: 26.72)
+        return game
+    }()
+
     @Test("a game with its distance is written as encoding Nearby writes it", arguments: [everyField, fewestFields])
     func gameWithDistance(game: Game) throws {
         for meters in [0, 7, 49_999] {

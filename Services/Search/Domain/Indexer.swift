@@ -106,13 +106,20 @@ struct Indexer: Sendable {
         batch.set(document)
     }
 
+    /// Without the viewer's own fields (`myStatus`, `distanceMeters`), which a document does not keep.
     static func document(for game: Game) throws -> PlaceDocument? {
-        guard let location = game.location else { return nil }
+        guard game.location != nil else { return nil }
         var stored = game
         stored.myStatus = nil
         stored.distanceMeters = nil
+        return document(for: ChangedGame.Columns(stored), json: try HuddleJSON.encoder.encode(stored))
+    }
+
+    /// A game's document from its columns and its JSON as stored.
+    static func document(for game: ChangedGame.Columns, json: Data) -> PlaceDocument? {
+        guard let location = game.location else { return nil }
         return PlaceDocument(
-            kind: .game, id: game.id.description, doc: try HuddleJSON.encoder.encode(stored), coordinates: location.coordinates,
+            kind: .game, id: game.id.description, doc: json, coordinates: location.coordinates,
             privacy: game.privacy, sport: game.sport, skill: game.skill, ageGroup: game.ageGroup, gender: game.gender,
             startsAt: game.startsAt, subsNeeded: game.subsNeeded, cancelled: game.status == .cancelled,
             isFull: game.capacity.map { game.goingCount >= $0 } ?? false)

@@ -60,7 +60,25 @@ enum NearbyJSON {
         return page
     }
 
+    /// The JSON of the top-level member `name` of `document`, as written there; nil when `document`
+    /// is not an object or has no such member. Search stores a changed game's own JSON from its
+    /// event this way rather than decoding the whole game and encoding it again (`ChangedGame`).
+    static func member(_ name: String, of document: Data) -> Data? {
+        let name = Array(name.utf8)
+        return document.withUnsafeBytes { raw -> Data? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let member = topLevelMembers(of: bytes)?.first(where: { bytes[$0.key].elementsEqual(name) }) else { return nil }
+            let isSeparator = { (byte: UInt8) in byte == UInt8(ascii: ":") || whitespace.contains(byte) }
+            // After the key's closing quote: the colon and any whitespace around the value.
+            var value = (member.key.upperBound + 1)..<member.whole.upperBound
+            while let first = value.first, isSeparator(bytes[first]) { value = value.dropFirst() }
+            while let last = value.last, whitespace.contains(bytes[last]) { value = value.dropLast() }
+            return Data(UnsafeBufferPointer(rebasing: bytes[value]))
+        }
+    }
+
     private static let key = Array("distanceMeters".utf8)
+    private static let whitespace: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
 
     /// A top-level member: its key's bytes, and everything from the key's opening quote to the end of its value.
     private struct Member {

@@ -5,8 +5,8 @@ import ServerContracts
 /// The events search takes from other modules, each made the change to its index that `Indexer` folds.
 enum SearchEvents {
     static let handlers = EventHandlers<IndexChange> { on in
-        on.on(GameEvent.created, GameEvent.updated, GameEvent.cancelled) { changed, _ in
-            try Indexer.document(for: changed.game).map(IndexChange.set) ?? .ignored
+        on.on(GameEvent.created, GameEvent.updated, GameEvent.cancelled, reading: ChangedGame.self) { changed, event in
+            try ChangedGame.document(from: event, columns: changed.game).map(IndexChange.set) ?? .ignored
         }
         on.on(GameEvent.rosterChanged) { change, _ in .rosterCounts(change) }
         on.on(GameEvent.needsPlayersChanged) { change, _ in .subsNeeded(change) }

@@ -110,11 +110,24 @@ public struct EventHandlers<Step: Sendable>: Sendable {
     public mutating func on<Payload>(
         _ types: EventType<Payload>..., handle: @escaping @Sendable (Payload, EventEnvelope) throws -> Step
     ) {
+        for type in types { register(type) { event in try handle(try type.payload(of: event), event) } }
+    }
+
+    /// Handles the events of `types` by `View`, a type that decodes only the part of their payload
+    /// the consumer needs: for a large payload of which a few fields are read on a hot path.
+    public mutating func on<Payload, View: Decodable & Sendable>(
+        _ types: EventType<Payload>..., reading view: View.Type,
+        handle: @escaping @Sendable (View, EventEnvelope) throws -> Step
+    ) {
         for type in types {
-            precondition(handlers[type.name] == nil, "\(type.name) has two handlers")
-            handlers[type.name] = { event in try handle(try type.payload(of: event), event) }
-            kinds[type.name] = type.owner
+            register(type) { event in try handle(try HuddleJSON.decoder.decode(View.self, from: event.payload), event) }
         }
+    }
+
+    private mutating func register(_ type: some EventKind, _ handler: @escaping @Sendable (EventEnvelope) throws -> Step) {
+        precondition(handlers[type.name] == nil, "\(type.name) has two handlers")
+        handlers[type.name] = handler
+        kinds[type.name] = type.owner
     }
 
     /// The step for `event`, nil when no handler takes its kind.
