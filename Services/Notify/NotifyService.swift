@@ -54,8 +54,9 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
     let devices = Devices(database: database, store: deviceStore, pushes: pushes, defaultTopic: settings.apnsTopic, now: now)
     let auth = AuthClient(dependencies: dependencies, timeout: .seconds(2))
     let reminderStore = SQLReminderStore(kind: database.kind)
+    let chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))
     let chatPushes = ChatPushes(
-        message: { [chat = ChatClient(dependencies: dependencies, timeout: .seconds(2))] in try await chat.messagePush($0) },
+        message: { try await chat.messagePush($0) }, messages: { try await chat.messagePushes($0) },
         windows: SQLChatPushWindowStore(kind: database.kind), notifications: notifications,
         pacing: ChatPushPacing(quiet: settings.chatQuiet), now: now)
     let events = NotifyEvents(

@@ -63,6 +63,37 @@ struct PushAudienceTests {
         }
     }
 
+    @Test(
+        "Several messages are asked about at once, answered as each alone, without those deleted or unknown; more than fifty are refused",
+        arguments: TestStore.all)
+    func severalAtOnce(store: TestStore) async throws {
+        try await ChatHarness.with(store: store) { chat in
+            let mia = try await chat.player("Mia Several"), ana = try await chat.player("Ana Away"), ben = try await chat.player("Ben Away")
+            let pumas = try await chat.team("Several Pumas", manager: mia, players: [ana])
+            let lions = try await chat.team("Several Lions", manager: mia, players: [ana, ben])
+            let first = try await Self.send(chat, "Pumas train at 19", in: pumas.id, by: mia)
+            let gone = try await Self.send(chat, "wrong room", in: pumas.id, by: mia)
+            let second = try await Self.send(chat, "@Ben Away, Lions at 20", in: lions.id, by: mia)
+            _ = try await expect(204, chat.chat.call(ChatAPI.delete, pumas.id, gone.id, token: mia.accessToken))
+
+            let asked = MessagePushesRequest(ids: [second.id, gone.id, ChatMessageID(), first.id])
+            let answer = try await expect(200, chat.chat.call(ChatAPI.Internal.messagePushes, body: asked)).decode(
+                MessagePushesResponse.self)
+            #expect(answer.items.map(\.messageId) == [second.id, first.id])
+            for push in answer.items {
+                let alone = try await expect(200, chat.chat.call(ChatAPI.Internal.messagePush, push.messageId)).decode(ChatMessagePush.self)
+                #expect(push == alone)
+            }
+            #expect(
+                Dictionary(uniqueKeysWithValues: answer.items[0].recipients.map { ($0.userId, $0.mentioned) })
+                    == [ana.user.id: false, ben.user.id: true])
+
+            let tooMany = MessagePushesRequest(ids: (0...MessagePushesRequest.maxIDs).map { _ in first.id })
+            let refused = try await chat.chat.call(ChatAPI.Internal.messagePushes, body: tooMany)
+            #expect(refused.status == 422)
+        }
+    }
+
     @Test("A socket on either of two chat instances keeps its player from being pushed")
     func acrossInstances() async throws {
         guard TestStore.postgresURL != nil else { return }

@@ -71,11 +71,19 @@ struct RoomsInternalController: Controller {
     func register(on router: Router<HuddleRequestContext>) {
         router.on(ChatAPI.Internal.roomMember, use: member)
         router.on(ChatAPI.Internal.messagePush, use: push)
+        router.on(ChatAPI.Internal.messagePushes, use: pushes)
     }
 
     /// `GET /internal/chat/messages/{id}/push`
     @Sendable func push(_ request: Request, _ context: HuddleRequestContext) async throws -> ChatMessagePush {
         try await pushes.push(of: try context.parameters.id(ChatMessageID.self))
+    }
+
+    /// `POST /internal/chat/message-pushes`
+    @Sendable func pushes(_ body: MessagePushesRequest, _ request: Request, _ context: HuddleRequestContext) async throws
+        -> MessagePushesResponse
+    {
+        try await pushes.pushes(of: body.ids)
     }
 
     /// `GET /internal/chat/rooms/{id}/members/{userId}`

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import SQLKit
 import ServerContracts
 import ServiceHTTP
 import ServiceStore
@@ -16,29 +17,48 @@ struct MessagePushes: Sendable {
     let now: @Sendable () -> Date
 
     func push(of id: ChatMessageID) async throws -> ChatMessagePush {
-        try await database.read { sql in
-            guard let message = try await messages.message(id, on: sql), message.deleted != true, message.hidden != true,
-                let room = try await rooms.room(message.roomId, on: sql), room.closedAt == nil
-            else { throw CommonError.missing(id) }
-            let at = now()
-            let sender = message.senderId
-            let candidates = message.text.contains("@") ? Mentions.candidates(in: message.text) : []
-            var listeners: [Listener]
-            switch room.kind {
-            case .team, .game, .direct: listeners = try await audience.members(of: room.id, besides: sender, at: at, on: sql)
-            case .global, .match: listeners = try await audience.named(candidates, in: room.id, besides: sender, at: at, on: sql)
-            }
-            let named = Mentions.named(in: message.text, among: Dictionary(listeners.map { ($0.userId, $0.name) }) { first, _ in first })
-            let pushesAll = room.kind == .team || room.kind == .game || room.kind == .direct
-            let recipients = listeners.compactMap { listener -> ChatMessagePush.Recipient? in
-                let mentioned = named.contains(listener.userId), everyMessage = pushesAll && !listener.muted
-                guard mentioned || everyMessage else { return nil }
-                return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned, everyMessage: everyMessage)
-            }
-            return ChatMessagePush(
-                messageId: message.id, roomId: room.id, roomKind: room.kind,
-                roomName: room.kind == .direct ? message.senderName : room.name, senderId: sender, senderName: message.senderName,
-                text: message.text, photoCount: message.attachments?.count ?? 0, recipients: recipients)
+        guard let push = try await database.read({ sql in try await push(of: id, at: now(), on: sql) }) else {
+            throw CommonError.missing(id)
         }
+        return push
+    }
+
+    /// The pushes of the messages still shown among `ids`, in their order, read together.
+    func pushes(of ids: [ChatMessageID]) async throws -> MessagePushesResponse {
+        guard ids.count <= MessagePushesRequest.maxIDs else {
+            throw CommonError.invalid("ids", "must hold at most \(MessagePushesRequest.maxIDs) ids")
+        }
+        let at = now()
+        return MessagePushesResponse(
+            items: try await database.read { sql in
+                var pushes: [ChatMessagePush] = []
+                for id in ids { if let push = try await push(of: id, at: at, on: sql) { pushes.append(push) } }
+                return pushes
+            })
+    }
+
+    /// Nil for a message deleted or withheld, or in a closed room.
+    private func push(of id: ChatMessageID, at: Date, on sql: any SQLDatabase) async throws -> ChatMessagePush? {
+        guard let message = try await messages.message(id, on: sql), message.deleted != true, message.hidden != true,
+            let room = try await rooms.room(message.roomId, on: sql), room.closedAt == nil
+        else { return nil }
+        let sender = message.senderId
+        let candidates = message.text.contains("@") ? Mentions.candidates(in: message.text) : []
+        var listeners: [Listener]
+        switch room.kind {
+        case .team, .game, .direct: listeners = try await audience.members(of: room.id, besides: sender, at: at, on: sql)
+        case .global, .match: listeners = try await audience.named(candidates, in: room.id, besides: sender, at: at, on: sql)
+        }
+        let named = Mentions.named(in: message.text, among: Dictionary(listeners.map { ($0.userId, $0.name) }) { first, _ in first })
+        let pushesAll = room.kind == .team || room.kind == .game || room.kind == .direct
+        let recipients = listeners.compactMap { listener -> ChatMessagePush.Recipient? in
+            let mentioned = named.contains(listener.userId), everyMessage = pushesAll && !listener.muted
+            guard mentioned || everyMessage else { return nil }
+            return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned, everyMessage: everyMessage)
+        }
+        return ChatMessagePush(
+            messageId: message.id, roomId: room.id, roomKind: room.kind,
+            roomName: room.kind == .direct ? message.senderName : room.name, senderId: sender, senderName: message.senderName,
+            text: message.text, photoCount: message.attachments?.count ?? 0, recipients: recipients)
     }
 }

@@ -16,6 +16,8 @@ import ServerContracts
 struct ChatPushes: Sendable {
     /// The message and whom to push it to, from chat; nil once it was deleted or withheld.
     let message: @Sendable (ChatMessageID) async throws -> ChatMessagePush?
+    /// Those of several messages still shown, asked at once.
+    let messages: @Sendable ([ChatMessageID]) async throws -> [ChatMessagePush]
     let windows: any ChatPushWindowStore
     let notifications: Notifications
     let pacing: ChatPushPacing
@@ -57,12 +59,16 @@ struct ChatPushes: Sendable {
 
     /// The batches due, each pushed to whom chat names for its latest message now (its members away,
     /// who did not mute the room), telling of the latest with how many more; answers how many were due.
-    /// A batch whose latest message was deleted meanwhile goes to no one.
+    /// A batch whose latest message was deleted meanwhile goes to no one. Chat is asked once for them
+    /// all: rooms whose first messages came together fall due together, and asking for each in turn
+    /// was ten reads of a thousand members in a row beside the sends chat was serving.
     func sendDue(_ limit: Int, on sql: any SQLDatabase) async throws -> Int {
         let due = try await windows.takeDue(limit, at: now(), on: sql)
+        let latest = due.compactMap(\.data.messageId)
+        let pushes = Dictionary(try await (latest.isEmpty ? [] : messages(latest)).map { ($0.messageId, $0) }) { first, _ in first }
         var planned: [Planned] = []
         for batch in due {
-            guard let messageId = batch.data.messageId, let push = try await message(messageId) else { continue }
+            guard let messageId = batch.data.messageId, let push = pushes[messageId] else { continue }
             let players = push.recipients.filter(\.everyMessage).map(\.userId)
             guard !players.isEmpty else { continue }
             planned.append(
