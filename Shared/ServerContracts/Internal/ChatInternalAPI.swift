@@ -104,7 +104,8 @@ extension ChatMessagePush {
     private enum CodingKeys: String, CodingKey {
         case messageId, roomId, roomKind, roomName, senderId, senderName, text, photoCount
         case everyMessage, mentioned
-        /// The form before the two lists, one object a recipient: read from a chat not upgraded yet.
+        /// The form before the two lists, one object a recipient: read from a chat not upgraded yet (notify
+        /// is upgraded first: one from before reads only this form).
         case recipients
     }
 
