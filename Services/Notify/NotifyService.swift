@@ -7,6 +7,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOSSL
+import ServerContracts
 import ServiceClients
 public import ServiceHTTP
 import ServiceKit
@@ -106,8 +107,9 @@ public func buildNotifyService(reader: ConfigReader, dependencies: ServiceDepend
             database: database, store: reminderStore, directory: directory, notifications: notifications, batch: settings.reminderBatch,
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     service.addServices(
+        // A batch's due rooms are asked about in one call to chat, which takes at most so many.
         ChatPushWorker(
-            database: database, pushes: chatPushes, batch: settings.reminderBatch,
+            database: database, pushes: chatPushes, batch: min(settings.reminderBatch, MessagePushesRequest.maxIDs),
             poll: settings.reminderPoll, logger: dependencies.logger, now: now))
     service.addServices(
         QueueAgeWatch("notify_push_queue_age_seconds", database: database, now: now, logger: dependencies.logger) { sql, _ in

@@ -15,15 +15,9 @@ public struct ChatClient: Sendable {
         try await client.call(ChatAPI.Internal.messagePush, path: [id], requestID: requestID)
     }
 
-    /// The messages still shown, each with the players to push it to now, asked in as few calls as the
-    /// endpoint's limit allows.
+    /// The messages still shown among `ids` (at most `MessagePushesRequest.maxIDs`), each with the players
+    /// to push it to now.
     public func messagePushes(_ ids: [ChatMessageID], requestID: String? = nil) async throws -> [ChatMessagePush] {
-        var pushes: [ChatMessagePush] = []
-        for start in stride(from: 0, to: ids.count, by: MessagePushesRequest.maxIDs) {
-            let slice = Array(ids[start..<min(start + MessagePushesRequest.maxIDs, ids.count)])
-            pushes += try await client.call(ChatAPI.Internal.messagePushes, body: MessagePushesRequest(ids: slice), requestID: requestID)
-                .items
-        }
-        return pushes
+        try await client.call(ChatAPI.Internal.messagePushes, body: MessagePushesRequest(ids: ids), requestID: requestID).items
     }
 }
