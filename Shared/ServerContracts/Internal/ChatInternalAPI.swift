@@ -142,11 +142,13 @@ extension ChatMessagePush {
         try container.encode(recipients.filter(\.mentioned).map(\.userId), forKey: .mentioned)
     }
 
-    /// Each player of either list once, in the order of their ids (the order chat lists them in).
+    /// Each player of either list once: those pushed every message in chat's order, then those only named.
+    /// Order means nothing to notify, so the ids are not sorted again.
     private static func recipients(everyMessage: [UserID], mentioned: [UserID]) -> [Recipient] {
-        let every = Set(everyMessage), named = Set(mentioned)
-        return every.union(named).sorted { $0.description < $1.description }.map {
-            Recipient(userId: $0, mentioned: named.contains($0), everyMessage: every.contains($0))
-        }
+        let named = Set(mentioned)
+        let pushedEvery = everyMessage.map { Recipient(userId: $0, mentioned: named.contains($0), everyMessage: true) }
+        guard !named.isEmpty else { return pushedEvery }
+        let every = Set(everyMessage)
+        return pushedEvery + mentioned.filter { !every.contains($0) }.map { Recipient(userId: $0, mentioned: true, everyMessage: false) }
     }
 }
