@@ -2,6 +2,7 @@ import AuthService
 import ChatService
 import Contracts
 import Foundation
+import HuddleEffects
 import ServerContracts
 import ServiceHTTP
 import ServiceKitTesting
@@ -18,10 +19,14 @@ struct ChatHarness {
     let stack: TestStack
     var chat: TestClient { stack.client(.chat) }
 
-    static func with(store: TestStore = .sqlite, config: [String: String] = [:], body: (ChatHarness) async throws -> Void) async throws {
+    static func with(
+        store: TestStore = .sqlite, config: [String: String] = [:], effects: Effects = .system, body: (ChatHarness) async throws -> Void
+    ) async throws {
         var settings = ["auth.events.subscribers": "chat"]
         settings.merge(config) { _, new in new }
-        try await TestStack.with(builders, store: store, config: settings) { stack in try await body(ChatHarness(stack: stack)) }
+        try await TestStack.with(builders, store: store, config: settings, effects: effects) { stack in
+            try await body(ChatHarness(stack: stack))
+        }
     }
 
     func player(_ name: String = "Chatter") async throws -> Session { try await stack.client(.auth).register(name: name) }

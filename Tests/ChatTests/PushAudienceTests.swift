@@ -1,6 +1,7 @@
 import ChatService
 import Contracts
 import Foundation
+import HuddleEffects
 import ServerContracts
 import ServiceHTTP
 import ServiceKitTesting
@@ -50,6 +51,21 @@ struct PushAudienceTests {
             // Someone not in the room can mute nothing there.
             let stranger = try await chat.player("Stranger")
             #expect(try await chat.chat.call(ChatAPI.mute, room.id, body: MuteRoomRequest(), token: stranger.accessToken).status == 404)
+        }
+    }
+
+    @Test("A mute with an end stops counting when it ends: the player is pushed every message again", arguments: TestStore.all)
+    func muteEnds(store: TestStore) async throws {
+        let clock = SettableClock(Date().wholeSeconds)
+        try await ChatHarness.with(store: store, effects: Effects(now: { clock.now })) { chat in
+            let mia = try await chat.player("Mia Timed"), ben = try await chat.player("Ben Timed")
+            let room = try await chat.team("Timed Pumas", manager: mia, players: [ben])
+            let minute = MuteRoomRequest(until: clock.now.addingTimeInterval(60))
+            _ = try await expect(200, chat.chat.call(ChatAPI.mute, room.id, body: minute, token: ben.accessToken))
+            #expect(try await Self.recipients(chat, "still muted", in: room.id, by: mia).isEmpty)
+            #expect(try await Self.recipients(chat, "@Ben Timed you too", in: room.id, by: mia) == [ben.user.id: true])
+            clock.advance(by: 61)
+            #expect(try await Self.recipients(chat, "the mute is over", in: room.id, by: mia) == [ben.user.id: false])
         }
     }
 

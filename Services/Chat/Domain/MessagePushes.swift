@@ -44,17 +44,17 @@ struct MessagePushes: Sendable {
         else { return nil }
         let sender = message.senderId
         let candidates = message.text.contains("@") ? Mentions.candidates(in: message.text) : []
-        var listeners: [Listener]
-        switch room.kind {
-        case .team, .game, .direct: listeners = try await audience.members(of: room.id, besides: sender, at: at, on: sql)
-        case .global, .match: listeners = try await audience.named(candidates, in: room.id, besides: sender, at: at, on: sql)
-        }
+        let membersOnly = room.kind == .team || room.kind == .game || room.kind == .direct
+        let listeners = try await audience.named(candidates, in: room.id, membersOnly: membersOnly, besides: sender, at: at, on: sql)
         let named = Mentions.named(in: message.text, among: Dictionary(listeners.map { ($0.userId, $0.name) }) { first, _ in first })
-        let pushesAll = room.kind == .team || room.kind == .game || room.kind == .direct
-        let recipients = listeners.compactMap { listener -> ChatMessagePush.Recipient? in
-            let mentioned = named.contains(listener.userId), everyMessage = pushesAll && !listener.muted
-            guard mentioned || everyMessage else { return nil }
-            return ChatMessagePush.Recipient(userId: listener.userId, mentioned: mentioned, everyMessage: everyMessage)
+        var recipients: [ChatMessagePush.Recipient]
+        if membersOnly {
+            let members = try await audience.members(of: room.id, besides: sender, at: at, on: sql)
+            recipients =
+                members.listening.map { .init(userId: $0, mentioned: named.contains($0), everyMessage: true) }
+                + members.muted.filter(named.contains).map { .init(userId: $0, mentioned: true, everyMessage: false) }
+        } else {
+            recipients = listeners.filter { named.contains($0.userId) }.map { .init(userId: $0.userId, mentioned: true, everyMessage: false) }
         }
         return ChatMessagePush(
             messageId: message.id, roomId: room.id, roomKind: room.kind,

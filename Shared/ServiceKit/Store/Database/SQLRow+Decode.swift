@@ -10,6 +10,15 @@ extension SQLRow {
         return id
     }
 
+    /// Typed ids an aggregate joined with commas (`string_agg`, `group_concat`); none when the column is null.
+    public func joinedIDs<Tag>(_ column: String) throws -> [TypedID<Tag>] {
+        guard let raw = try decode(column: column, as: String?.self) else { return [] }
+        return try raw.split(separator: ",").map {
+            guard let id = TypedID<Tag>(String($0)) else { throw CorruptRow(column: column, value: String($0)) }
+            return id
+        }
+    }
+
     /// An enum stored as its raw string.
     public func enumValue<T: RawRepresentable>(_ column: String) throws -> T where T.RawValue == String {
         let raw = try decode(column: column, as: String.self)
