@@ -54,7 +54,8 @@ struct MessagePushes: Sendable {
                 members.listening.map { .init(userId: $0, mentioned: named.contains($0), everyMessage: true) }
                 + members.muted.filter(named.contains).map { .init(userId: $0, mentioned: true, everyMessage: false) }
         } else {
-            recipients = listeners.filter { named.contains($0.userId) }.map { .init(userId: $0.userId, mentioned: true, everyMessage: false) }
+            let mentioned = listeners.map(\.userId).filter(named.contains)
+            recipients = mentioned.map { .init(userId: $0, mentioned: true, everyMessage: false) }
         }
         return ChatMessagePush(
             messageId: message.id, roomId: room.id, roomKind: room.kind,
