@@ -25,7 +25,7 @@ small() { # the arguments that make a subcommand's run small
     live-match) echo "--clients 20 --seconds 3 --get-seconds 1 --concurrency 2" ;;
     search) echo "--games 5000 --queries 20 --wrk-seconds 1" ;;
     pushes) echo "--reminders 500 --window 5 --team 5 --games 3" ;;
-    chatpush) echo "--members 50 --online 5 --rooms 2 --sends 20 --burst 3 --apart" ;;
+    chatpush) echo "--members 50 --online 5 --rooms 2 --sends 20 --rounds 1 --burst 3 --apart" ;;
     json) echo "--count 20 --runs 1 --seconds 1" ;;
     events) echo "--events 500 --samples 5 --held-seconds 2 ${POSTGRES[*]}" ;;
     forgot) echo "--accounts 10 --rounds 1" ;;

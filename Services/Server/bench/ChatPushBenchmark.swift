@@ -15,7 +15,9 @@ import ServiceStore
 /// others each have an iPhone in notify's:
 /// 1. the send path without pushes: `--sends` messages at `--rate` a second over the rooms, each one's
 ///    time through chat's API, p50/p99, with chat and auth alone (no one takes chat's events);
-/// 2. the same with notify beside them, pushing;
+/// 2. the same with notify beside them, pushing, and its held pushes let go before what follows;
+///    the two phases alternate `--rounds` times, each round's p99s printed and all rounds' times pooled
+///    (the p99 of one phase's 400 sends is its fourth slowest, which one stray pause moves by half);
 /// 3. push latency: one message to each of `--rooms` fresh rooms; from its send to each offline member's
 ///    push accepted at the stand-in, p50/p99/max;
 /// 4. a burst: `--burst` messages one a second to one more room; how many pushes each offline member
@@ -34,6 +36,7 @@ struct ChatPushBenchmark: AsyncParsableCommand {
     @Option(help: "Rooms for the push latency (one message each).") var rooms = 10
     @Option(help: "Messages timed on the send path, with pushes and without.") var sends = 400
     @Option(help: "Messages a second on the send path.") var rate = 20
+    @Option(help: "Rounds of the send path, each timed without pushes and then with them; all rounds' times pooled.") var rounds = 3
     @Option(help: "Messages of the burst, one a second.") var burst = 10
     @Option(help: "A PostgreSQL URL whose user may create databases; a SQLite file when absent.") var postgres: String?
     @Flag(help: "Chat and its sender on core 0, notify and the stand-in on core 1.") var apart = false
@@ -58,7 +61,8 @@ struct ChatPushBenchmark: AsyncParsableCommand {
                         "chat.db.url=\(chatDB)", "notify.db.url=\(notifyDB)",
                     ] + pushSettings.map { "\($0.key)=\($0.value)" }
                     + AbsentModules.addresses(besides: [.auth, .chat, .notify]).map { "\($0.key)=\($0.value)" }
-                var server = try ChildProcess.huddle(["--modules", "auth,chat"], settings: settings, data: data, cores: apart ? "0" : nil)
+                var server = try chatAlone(settings, data: data)
+                defer { server.stop() }
                 try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
                 let sender = try await TestClient(baseURL: "http://127.0.0.1:28081").register(name: "Coach Sender")
                 let people = (0..<members).map(Self.member)
@@ -74,39 +78,43 @@ struct ChatPushBenchmark: AsyncParsableCommand {
                 }
                 let sendRooms = Array(timedRooms.prefix(rooms)), latencyRooms = Array(timedRooms.dropFirst(rooms).prefix(rooms))
                 let burstRoom = timedRooms[2 * rooms]
-                let without = try await sendPath(sender, rooms: sendRooms)
-                // Started again, so chat's deliveries to notify start afresh rather than after their backoff.
-                server.stop()
-                var notify: ChildProcess? = nil
-                if apart {
-                    // A module delivers its events to those in its own process unless told of others.
-                    server = try ChildProcess.huddle(
-                        ["--modules", "auth,chat"], settings: settings + ["chat.events.subscribers=notify"], data: data, cores: "0")
-                    notify = try ChildProcess.huddle(["--modules", "notify"], settings: settings, data: data, cores: "1")
-                } else {
-                    server = try ChildProcess.huddle(["--modules", "auth,chat,notify"], settings: settings, data: data)
-                }
-                defer {
+                // Notify apart keeps running: without chat's events it has nothing to do.
+                let notify = apart ? try ChildProcess.huddle(["--modules", "notify"], settings: settings, data: data, cores: "1") : nil
+                defer { notify?.stop() }
+                // The phases alternate, so that what changes on the machine meanwhile falls on both alike.
+                var without: [Double] = [], with: [Double] = []
+                for round in 1...rounds {
+                    // Started afresh each phase, so chat's deliveries to notify start at once rather than after a backoff.
+                    if round > 1 {
+                        server.stop()
+                        server = try chatAlone(settings, data: data)
+                        try await ChildProcess.waitForHealth("http://127.0.0.1:28086")
+                    }
+                    let alone = try await sendPath(sender, rooms: sendRooms)
                     server.stop()
-                    notify?.stop()
+                    server = try pushingChat(settings, data: data)
+                    try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
+                    if round == 1 { try await Self.phones(for: people.dropFirst(online), notifyDB) }
+                    let pushing = try await sendPath(sender, rooms: sendRooms)
+                    // The held pushes go before what comes next, timed without them.
+                    try await Self.drained(notifyDB)
+                    without += alone
+                    with += pushing
+                    let (aloneP99, pushingP99) = (percentile(alone.sorted(), 0.99), percentile(pushing.sorted(), 0.99))
+                    print(
+                        String(
+                            format: "chatpush: round %d of the send path: p99 %.1f ms without pushes, %.1f ms with (%+.0f%%)", round,
+                            aloneP99, pushingP99, (pushingP99 / aloneP99 - 1) * 100))
                 }
-                try await ChildProcess.waitForHealth("http://127.0.0.1:28087")
-                let notifyStore = try await Database.open(url: notifyDB, now: Effects.system.now, logger: .quiet("bench"))
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await notifyStore.run() }
-                    defer { group.cancelAll() }
-                    try await Self.phones(for: people.dropFirst(online), notifyStore)
-                }
-                let with = try await sendPath(sender, rooms: sendRooms)
+                without.sort()
+                with.sort()
                 print(
                     String(
                         format: "chatpush: send path, %d messages at %d/s to %d-member rooms: p50 %.1f ms, p99 %.1f ms without pushes; "
-                            + "p50 %.1f ms, p99 %.1f ms with pushes (%+.0f%% at p99)",
-                        sends, rate, members, percentile(without, 0.5), percentile(without, 0.99), percentile(with, 0.5),
-                        percentile(with, 0.99), (percentile(with, 0.99) / percentile(without, 0.99) - 1) * 100))
+                            + "p50 %.1f ms, p99 %.1f ms with pushes (%+.0f%% at p99; %d rounds pooled)",
+                        sends * rounds, rate, members, percentile(without, 0.5), percentile(without, 0.99), percentile(with, 0.5),
+                        percentile(with, 0.99), (percentile(with, 0.99) / percentile(without, 0.99) - 1) * 100, rounds))
                 let offline = Array(people.dropFirst(online))
-                // The send path's last held pushes go first: the latency is a message's own, not its wait behind them.
-                try await Self.drained(notifyDB)
                 try await pushLatency(sender, rooms: latencyRooms, offline: offline, recorder: recorder)
                 try await burstPace(sender, room: burstRoom, offline: offline, recorder: recorder)
             }
@@ -167,6 +175,28 @@ struct ChatPushBenchmark: AsyncParsableCommand {
                 ).run()
         }
         return room
+    }
+
+    /// Auth and chat, no one taking chat's events.
+    private func chatAlone(_ settings: [String], data: URL) throws -> ChildProcess {
+        try ChildProcess.huddle(["--modules", "auth,chat"], settings: settings, data: data, cores: apart ? "0" : nil)
+    }
+
+    /// Chat with notify taking its events: beside it in this `huddle`, or apart in its own (`--apart`).
+    private func pushingChat(_ settings: [String], data: URL) throws -> ChildProcess {
+        // A module delivers its events to those in its own process unless told of others.
+        guard apart else { return try ChildProcess.huddle(["--modules", "auth,chat,notify"], settings: settings, data: data) }
+        return try ChildProcess.huddle(
+            ["--modules", "auth,chat"], settings: settings + ["chat.events.subscribers=notify"], data: data, cores: "0")
+    }
+
+    private static func phones(for people: ArraySlice<(UserID, String)>, _ url: String) async throws {
+        let store = try await Database.open(url: url, now: Effects.system.now, logger: .quiet("bench"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await store.run() }
+            defer { group.cancelAll() }
+            try await phones(for: people, store)
+        }
     }
 
     private static func phones(for people: ArraySlice<(UserID, String)>, _ store: Database) async throws {
