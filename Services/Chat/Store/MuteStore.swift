@@ -7,8 +7,11 @@ import ServiceStore
 struct RoomMute: Equatable, Sendable {
     var until: Date?
 
-    /// A mute counts until its time has passed.
-    static func isMuted(_ muted: Bool, until: Date?, at now: Date) -> Bool { muted && (until.map { $0 > now } ?? true) }
+    /// A mute counts until its time has passed: the rule as a condition on a row of `room_mutes`
+    /// (named `row` in the statement), so that one mute and a room's thousand are judged alike.
+    static func counts(at now: Date, row: String = "room_mutes") -> SQLQueryString {
+        "(\(unsafeRaw: row).muted_until IS NULL OR \(unsafeRaw: row).muted_until > \(bind: now))"
+    }
 }
 
 /// Players' mutes of rooms.
@@ -32,11 +35,11 @@ struct SQLMuteStore: MuteStore {
     }
 
     func mute(of room: RoomID, by user: UserID, at now: Date, on sql: any SQLDatabase) async throws -> RoomMute? {
-        guard
-            let row = try await sql.select().column("muted_until").from("room_mutes").where("user_id", .equal, SQLBind(user.description))
-                .where("room_id", .equal, SQLBind(room.description)).first()
-        else { return nil }
-        let until = try row.decode(column: "muted_until", as: Date?.self)
-        return RoomMute.isMuted(true, until: until, at: now) ? RoomMute(until: until) : nil
+        try await sql.raw(
+            """
+            SELECT muted_until FROM room_mutes
+            WHERE user_id = \(bind: user.description) AND room_id = \(bind: room.description) AND \(RoomMute.counts(at: now))
+            """
+        ).first().map { RoomMute(until: try $0.decode(column: "muted_until", as: Date?.self)) }
     }
 }
