@@ -134,6 +134,59 @@ struct OutboxTests {
         }
     }
 
+    /// About 400 KB each as sent (base64), the fourth about 2 MB.
+    static let paddedKilobytes = [300, 300, 300, 1500, 300]
+
+    /// One event of each size in `paddedKilobytes`, aggregates a0, a1 …, committed together.
+    static func commitPadded(in database: Database) async throws {
+        try await database.transaction { sql in
+            for (index, size) in paddedKilobytes.enumerated() {
+                let payload = Data(#"{"pad":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: size * 1000) + Data(#""}"#.utf8)
+                try await Outbox(now: database.now).append(
+                    EventEnvelope(type: "test", aggregateID: "a\(index)", occurredAt: Date(), payload: payload), on: sql)
+            }
+        }
+    }
+
+    @Test("a batch stops at about a megabyte of events, a larger event going alone, and says more is ready", arguments: TestStore.all)
+    func batchesStopAtAMegabyte(store: TestStore) async throws {
+        try await Self.withOutbox(store) { database, outbox in
+            try await Self.commitPadded(in: database)
+            var position = OutboxPosition.start, batches: [(count: Int, full: Bool)] = []
+            for _ in 0..<4 {
+                let after = position
+                let batch = try await poll {
+                    try await database.read { sql in try await outbox.next(after: after, limit: 100, on: sql) }
+                } until: {
+                    !$0.events.isEmpty
+                }
+                batches.append((batch.events.count, batch.full))
+                position = try #require(batch.events.last?.0)
+            }
+            #expect(batches.map(\.count) == [2, 1, 1, 1])
+            #expect(batches.map(\.full) == [true, true, true, false])
+            let end = position
+            #expect(try await database.read { sql in try await outbox.next(after: end, limit: 100, on: sql) }.events.isEmpty)
+        }
+    }
+
+    @Test("the dispatcher sends a batch cut short by its size and goes on at once", arguments: TestStore.all)
+    func batchesCutShortGoOnAtOnce(store: TestStore) async throws {
+        let transport = CountingTransport()
+        try await Self.whileDispatching(store, to: transport, .init(subscribers: [.search], pollInterval: .seconds(60))) { database in
+            try await Self.commitPadded(in: database)
+            // Within 4 s: a sender that waited after each cut batch would wake only to renew its lease
+            // (every 3 s), and the next poll is a minute away.
+            let received = try await poll(within: .seconds(4)) {
+                transport.received.withLockedValue { $0 }
+            } until: {
+                $0.events.count == Self.paddedKilobytes.count
+            }
+            #expect(received.events.map(\.aggregateID) == ["a0", "a1", "a2", "a3", "a4"])
+            #expect(received.calls == 4)
+        }
+    }
+
     /// A fresh migrated store whose outbox a dispatcher sends to `transport` during `body`.
     static func whileDispatching(
         _ store: TestStore, to transport: some EventTransport, _ settings: OutboxDispatcher.Settings,

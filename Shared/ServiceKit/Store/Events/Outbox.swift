@@ -88,15 +88,33 @@ public struct Outbox: Sendable {
         }
         let rows = try await query.orderBy("tx").orderBy("seq").limit(limit).all()
         var batch = OutboxBatch(events: [], oldestWaiting: try rows.first?.decode(column: "occurred_at", as: Date.self))
+        batch.full = rows.count == limit
+        var bytes = 0
         for row in rows {
             if onPostgres, try !row.decode(column: "final", as: Bool.self) {
                 batch.heldBack = true
+                batch.full = false
                 break
             }
-            batch.events.append((try OutboxPosition(row), try Self.event(in: row)))
+            let event = try Self.event(in: row)
+            bytes += Self.bytesSent(event)
+            if bytes > Self.batchBytes, !batch.events.isEmpty {
+                batch.full = true
+                break
+            }
+            batch.events.append((try OutboxPosition(row), event))
         }
         return batch
     }
+
+    /// At most about this much of a subscriber's request a batch takes, however many events fit: half
+    /// the 2 MiB a module reads of a request's body (Hummingbird's `maxUploadSize`), so that a batch of
+    /// large events is cut short rather than refused. An event larger than this goes alone.
+    static let batchBytes = 1 << 20
+
+    /// About what `event` adds to a delivery's JSON: its payload in base64 (how `Data` encodes) and
+    /// a generous allowance for its id, type, aggregate, time and trace context.
+    static func bytesSent(_ event: EventEnvelope) -> Int { (event.payload.count + 2) / 3 * 4 + 512 }
 
     /// Whether a row's transaction has ended, on PostgreSQL: its id is below every transaction still
     /// open that could write this outbox. The snapshot lists the transactions open in the whole
@@ -249,6 +267,8 @@ struct OutboxBatch: Sendable {
     var events: [(OutboxPosition, EventEnvelope)]
     var oldestWaiting: Date?
     var heldBack = false
+    /// More events may be ready now: the batch stopped at its limit or its size (`Outbox.batchBytes`).
+    var full = false
 }
 
 /// Where an event stands in the order of delivery: its transaction's id (0 on SQLite), then its

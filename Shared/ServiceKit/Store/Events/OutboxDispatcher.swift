@@ -37,6 +37,8 @@ public struct OutboxDispatcher: Service {
         public var pollInterval: Duration
         public var firstRetry: Duration
         public var maxRetry: Duration
+        /// The most events a call to the subscriber takes (and about `Outbox.batchBytes` at most): a
+        /// backlog goes in fewer, larger calls, each one transaction at the subscriber.
         public var batchSize: Int
         /// How long after a batch the next waits, to take together the events committed meanwhile.
         public var gather: Duration
@@ -52,7 +54,7 @@ public struct OutboxDispatcher: Service {
 
         public init(
             subscribers: [ServiceModule], pollInterval: Duration = .seconds(1), firstRetry: Duration = .milliseconds(100),
-            maxRetry: Duration = .seconds(30), batchSize: Int = 100, gather: Duration = .milliseconds(20), partitions: Int = 1,
+            maxRetry: Duration = .seconds(30), batchSize: Int = 500, gather: Duration = .milliseconds(20), partitions: Int = 1,
             maxAttempts: Int = 10, leaseDuration: TimeInterval = FeedLease.takeover
         ) {
             self.subscribers = subscribers
@@ -142,7 +144,7 @@ public struct OutboxDispatcher: Service {
                 refusals.delivered(through: sent.last)
                 let sentAt = ContinuousClock.now
                 backoff.reset()
-                if sent.count == settings.batchSize || refusals.isolating { continue }
+                if sent.full || refusals.isolating { continue }
                 if sent.heldBack {
                     // Held back by a transaction that began before theirs (`Outbox.next`), which rings
                     // nothing when it ends if it wrote no events; such a transaction is usually within
@@ -205,15 +207,15 @@ public struct OutboxDispatcher: Service {
     }
 
     /// Sends `stream`'s next batch of at most `limit` events and records it as delivered; answers how
-    /// many events it sent and the last one's position, and whether committed events were held back
-    /// behind a transaction still open. Throws `BatchRefused` when the subscriber refused the batch.
-    func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool) {
+    /// many events it sent and the last one's position, whether committed events were held back
+    /// behind a transaction still open, and whether more may be ready (the batch was full). Throws `BatchRefused` when the subscriber refused the batch.
+    func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool, full: Bool) {
         let name = stream.subscriber.rawValue
         let next = try await outbox.nextBatch(for: name, in: stream.partition, limit: limit, from: database)
         let batch = next.events
         let metrics = metrics[stream.subscriber] ?? OutboxMetrics(publisher: settings.publisher, subscriber: stream.subscriber)
         metrics.lag.record(next.oldestWaiting.map { max(0, database.now().timeIntervalSince($0)) } ?? 0)
-        guard let last = batch.last?.0 else { return (0, nil, next.heldBack) }
+        guard let last = batch.last?.0 else { return (0, nil, next.heldBack, false) }
         do {
             try await EventTracing.dispatching(batch.map(\.1), from: settings.publisher, to: stream.subscriber) { events in
                 try await transport.deliver(events, to: stream.subscriber)
@@ -225,7 +227,7 @@ public struct OutboxDispatcher: Service {
             try await outbox.recordDelivered(to: name, in: stream.partition, through: last, on: sql)
         }
         metrics.delivered.increment(by: batch.count)
-        return (batch.count, last, next.heldBack)
+        return (batch.count, last, next.heldBack, next.full)
     }
 
     /// Sets `event` aside for `stream`'s subscriber, which refused it alone `maxAttempts` times, and
@@ -365,7 +367,7 @@ struct RetryBackoff {
 extension OutboxDispatcher.Settings {
     /// Keys: `<module>.events.subscribers` (modules, comma-separated; default none),
     /// `<module>.events.poll.ms` (default 1000), `<module>.events.retry.max.ms` (default 30000),
-    /// `<module>.events.gather.ms` (default 20), `<module>.events.partitions` (default 1),
+    /// `<module>.events.gather.ms` (default 20), `<module>.events.batch` (default 500), `<module>.events.partitions` (default 1),
     /// `<module>.events.attempts` (default 10: about two minutes of refusals at the default backoff).
     public init(reader: ConfigReader, module: ServiceModule) throws {
         let prefix = "\(module.rawValue).events"
@@ -373,6 +375,7 @@ extension OutboxDispatcher.Settings {
             subscribers: try ServiceModule.parseList(reader.list("\(prefix).subscribers").joined(separator: ",")),
             pollInterval: reader.milliseconds("\(prefix).poll.ms", default: 1000),
             maxRetry: reader.milliseconds("\(prefix).retry.max.ms", default: 30_000),
+            batchSize: max(1, reader.integer("\(prefix).batch", default: 500)),
             gather: reader.milliseconds("\(prefix).gather.ms", default: 20),
             partitions: reader.integer("\(prefix).partitions", default: 1),
             maxAttempts: reader.integer("\(prefix).attempts", default: 10))
