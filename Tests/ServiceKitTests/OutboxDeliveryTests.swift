@@ -157,6 +157,68 @@ struct OutboxDeliveryTests {
         }
     }
 
+    /// Fails, as a call that timed out does, when given more than `most` events; records the calls it took.
+    final class SlowTransport: EventTransport {
+        let most: Int
+        let calls = NIOLockedValueBox<[[EventEnvelope]]>([])
+        struct TimedOut: Error {}
+
+        init(takingAtMost most: Int) { self.most = most }
+
+        func deliver(_ events: [EventEnvelope], to subscriber: ServiceModule) async throws {
+            guard events.count <= most else { throw TimedOut() }
+            calls.withLockedValue { $0.append(events) }
+        }
+    }
+
+    @Test("a subscriber too slow for a full batch gets its events in smaller calls, in order", arguments: TestStore.all)
+    func failedCallsGoInHalves(store: TestStore) async throws {
+        try await DatabaseTests.withDatabase(store) { database in
+            try await database.migrate(OutboxTests.migrations, logger: DatabaseTests.logger)
+            let transport = SlowTransport(takingAtMost: 2)
+            let settings = OutboxDispatcher.Settings(
+                subscribers: [.search], pollInterval: .milliseconds(100), firstRetry: .milliseconds(5), maxRetry: .milliseconds(20),
+                batchSize: 8)
+            // Committed before the sender starts, so that its first call asks for eight.
+            try await Self.commit(12, aggregates: 1, in: database)
+            let running = Self.instance(database, transport, settings)
+            defer { running.cancel() }
+            let calls = try await poll {
+                transport.calls.withLockedValue { $0 }
+            } until: {
+                $0.joined().count >= 12
+            }
+            #expect(try OutboxTests.numbers(Array(calls.joined())).compactMap { $0 } == Array(0..<12))
+            #expect(calls.allSatisfy { $0.count <= 2 })
+        }
+    }
+
+    @Test("the batch size rule: halved after each failed call, down to one, doubled back after full batches in a row")
+    func batchSizeRule() {
+        var size = BatchSize(8, steadyCalls: 2)
+        size.failed()
+        #expect(size.current == 4)
+        size.failed()
+        size.failed()
+        size.failed()
+        #expect(size.current == 1)
+        size.delivered(full: true)
+        #expect(size.current == 1)
+        size.delivered(full: true)
+        #expect(size.current == 2)
+        // A batch that was not full starts the count again.
+        size.delivered(full: true)
+        size.delivered(full: false)
+        size.delivered(full: true)
+        #expect(size.current == 2)
+        size.delivered(full: true)
+        #expect(size.current == 4)
+        for _ in 0..<6 { size.delivered(full: true) }
+        #expect(size.current == 8)
+        size.failed()
+        #expect(size.current == 4)
+    }
+
     @Test("the refusal rule: retry, then one at a time through the refused batch, then park the one refused alone")
     func refusalRule() {
         var refusals = Refusals(maxAttempts: 2)

@@ -19,7 +19,7 @@ public protocol EventTransport: Sendable {
 /// the instance holding its lease (`FeedLease`, renewed every few seconds, taken over within
 /// `FeedLease.takeover` of its holder dying, released at shutdown). A subscriber that is down is
 /// retried with exponential backoff and resumes where it stopped: its cursor is stored with the
-/// outbox and only moves forward. One that answers and refuses a batch `maxAttempts` times has the
+/// outbox and only moves forward; a call that failed goes again with half the events (`BatchSize`). One that answers and refuses a batch `maxAttempts` times has the
 /// events of that batch sent one at a time, and the one it refuses `maxAttempts` times is parked
 /// (`outbox_dead_letters`, logged, `outbox_dead_letters` gauge) while the stream goes on.
 /// Delivery is at least once; subscribers drop repeats with `Inbox`.
@@ -127,6 +127,7 @@ public struct OutboxDispatcher: Service {
     private func deliverForever(_ stream: Stream) async {
         var backoff = RetryBackoff(first: settings.firstRetry, max: settings.maxRetry)
         var refusals = Refusals(maxAttempts: settings.maxAttempts)
+        var size = BatchSize(settings.batchSize)
         var renewDue = ContinuousClock.now
         let committed = database.outboxCommitted
         while !Task.isCancelled {
@@ -140,8 +141,9 @@ public struct OutboxDispatcher: Service {
                     }
                     renewDue = .now + FeedLease.heartbeat
                 }
-                let sent = try await deliverNextBatch(stream, limit: refusals.batchSize(settings.batchSize))
+                let sent = try await deliverNextBatch(stream, limit: refusals.batchSize(size.current))
                 refusals.delivered(through: sent.last)
+                size.delivered(full: sent.full)
                 let sentAt = ContinuousClock.now
                 backoff.reset()
                 if sent.full || refusals.isolating { continue }
@@ -177,7 +179,9 @@ public struct OutboxDispatcher: Service {
                 // A call cut short by shutdown is not a failed delivery; the batch goes again at next start.
                 if Task.isCancelled { return }
                 let wait = backoff.next()
-                logger.warning("events to \(stream.subscriber.rawValue) not delivered, retrying in \(wait): \(error)")
+                size.failed()
+                logger.warning(
+                    "events to \(stream.subscriber.rawValue) not delivered, retrying in \(wait), \(size.current) at most: \(error)")
                 try? await Task.sleep(for: wait)
             }
         }
