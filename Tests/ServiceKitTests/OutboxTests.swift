@@ -143,7 +143,7 @@ struct OutboxTests {
             for (index, size) in paddedKilobytes.enumerated() {
                 let payload = Data(#"{"pad":""#.utf8) + Data(repeating: UInt8(ascii: "x"), count: size * 1000) + Data(#""}"#.utf8)
                 try await Outbox(now: database.now).append(
-                    EventEnvelope(type: "test", aggregateID: "a\(index)", occurredAt: Date(), payload: payload), on: sql)
+                    EventEnvelope(type: "test", aggregateID: "a\(index)", occurredAt: database.now(), payload: payload), on: sql)
             }
         }
     }

@@ -19,9 +19,10 @@ public protocol EventTransport: Sendable {
 /// the instance holding its lease (`FeedLease`, renewed every few seconds, taken over within
 /// `FeedLease.takeover` of its holder dying, released at shutdown). A subscriber that is down is
 /// retried with exponential backoff and resumes where it stopped: its cursor is stored with the
-/// outbox and only moves forward; a call that failed goes again with half the events (`BatchSize`). One that answers and refuses a batch `maxAttempts` times has the
-/// events of that batch sent one at a time, and the one it refuses `maxAttempts` times is parked
-/// (`outbox_dead_letters`, logged, `outbox_dead_letters` gauge) while the stream goes on.
+/// outbox and only moves forward; a call that failed goes again with half the events (`BatchSize`).
+/// One that answers and refuses a batch `maxAttempts` times has the events of that batch sent one
+/// at a time, and the one it refuses `maxAttempts` times is parked (`outbox_dead_letters`, logged,
+/// `outbox_dead_letters` gauge) while the stream goes on.
 /// Delivery is at least once; subscribers drop repeats with `Inbox`.
 ///
 /// A commit on this instance that wrote events wakes it at once (`Database.outboxCommitted`); the
@@ -212,7 +213,8 @@ public struct OutboxDispatcher: Service {
 
     /// Sends `stream`'s next batch of at most `limit` events and records it as delivered; answers how
     /// many events it sent and the last one's position, whether committed events were held back
-    /// behind a transaction still open, and whether more may be ready (the batch was full). Throws `BatchRefused` when the subscriber refused the batch.
+    /// behind a transaction still open, and whether more may be ready (the batch was full). Throws
+    /// `BatchRefused` when the subscriber refused the batch.
     func deliverNextBatch(_ stream: Stream, limit: Int) async throws -> (count: Int, last: OutboxPosition?, heldBack: Bool, full: Bool) {
         let name = stream.subscriber.rawValue
         let next = try await outbox.nextBatch(for: name, in: stream.partition, limit: limit, from: database)
@@ -371,7 +373,8 @@ struct RetryBackoff {
 extension OutboxDispatcher.Settings {
     /// Keys: `<module>.events.subscribers` (modules, comma-separated; default none),
     /// `<module>.events.poll.ms` (default 1000), `<module>.events.retry.max.ms` (default 30000),
-    /// `<module>.events.gather.ms` (default 20), `<module>.events.batch` (default 500), `<module>.events.partitions` (default 1),
+    /// `<module>.events.gather.ms` (default 20), `<module>.events.batch` (default 500),
+    /// `<module>.events.partitions` (default 1),
     /// `<module>.events.attempts` (default 10: about two minutes of refusals at the default backoff).
     public init(reader: ConfigReader, module: ServiceModule) throws {
         let prefix = "\(module.rawValue).events"
