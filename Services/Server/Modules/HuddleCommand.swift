@@ -185,9 +185,13 @@ extension HuddleCommand {
     /// Where the providers' stand-in listens when `huddle` runs it (its default port).
     static let standInURL = "http://127.0.0.1:8090"
     /// Where `huddle` sends its spans by default: the stand-in's collector, as OTLP/HTTP JSON, every second.
+    /// swift-otel sends at most a batch a second (512 spans by default) until its queue (2,048) is full, and
+    /// then drops what comes while it sends: a test suite's journeys in parallel through one process made more
+    /// than that, and a test looking for its span found it dropped. Four batches' worth a second, and a queue
+    /// of eight seconds of them, leave room for bursts.
     static let standInTracing = [
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "\(standInURL)/v1/traces", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json",
-        "OTEL_BSP_SCHEDULE_DELAY": "1000",
+        "OTEL_BSP_SCHEDULE_DELAY": "1000", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "2048", "OTEL_BSP_MAX_QUEUE_SIZE": "16384",
     ]
     static let apnsStandInURL = "https://127.0.0.1:8091"
     /// The demo app's bundle id, which purchases expects and the stand-in App Store signs for.
