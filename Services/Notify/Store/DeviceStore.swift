@@ -54,7 +54,7 @@ struct SQLDeviceStore: DeviceStore {
     func devices(of users: [UserID], on sql: any SQLDatabase) async throws -> [UserID: [Device]] {
         guard !users.isEmpty else { return [:] }
         let rows = try await sql.select().columns(Self.columns).from("devices")
-            .where("user_id", .in, SQLBind.group(users.map(\.description))).orderBy("registered_at").all()
+            .where(SQLInList("user_id", users.map(\.description))).orderBy("registered_at").all()
         var devices: [UserID: [Device]] = [:]
         for row in rows { devices[try row.typedID("user_id"), default: []].append(try Self.decode(row)) }
         return devices

@@ -51,7 +51,7 @@ struct SQLDirectoryStore: DirectoryStore {
         var found: [UserID: Language] = [:]
         for slice in users.statementSlices() {
             let rows = try await sql.select().columns("user_id", "locale").from("people")
-                .where("user_id", .in, SQLBind.group(slice.map(\.description))).where("locale", .isNot, SQLLiteral.null).all()
+                .where(SQLInList("user_id", slice.map(\.description))).where("locale", .isNot, SQLLiteral.null).all()
             for row in rows { found[try row.typedID("user_id")] = Language(tag: try row.decode(column: "locale", as: String?.self)) }
         }
         return found

@@ -54,7 +54,7 @@ struct SQLNotificationStore: NotificationStore {
     func unreadCounts(of users: Set<UserID>, on sql: any SQLDatabase) async throws -> [UserID: Int] {
         guard !users.isEmpty else { return [:] }
         let rows = try await sql.select().column("user_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
-            .from("notifications").where("user_id", .in, SQLBind.group(users.map(\.description))).where("read_at", .is, SQLLiteral.null)
+            .from("notifications").where(SQLInList("user_id", users.map(\.description))).where("read_at", .is, SQLLiteral.null)
             .groupBy("user_id").all()
         return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.typedID("user_id"), try $0.decode(column: "n", as: Int.self)) })
     }

@@ -35,7 +35,7 @@ struct SQLPreferenceStore: PreferenceStore {
     func mutedUsers(_ users: [UserID], category: NotificationCategory, on sql: any SQLDatabase) async throws -> Set<UserID> {
         guard !users.isEmpty else { return [] }
         let rows = try await sql.select().column("user_id").from("preferences")
-            .where("user_id", .in, SQLBind.group(users.map(\.description))).where("category", .equal, SQLBind(category.rawValue))
+            .where(SQLInList("user_id", users.map(\.description))).where("category", .equal, SQLBind(category.rawValue))
             .where("pushed", .equal, SQLBind(false)).all()
         return Set(try rows.map { try $0.typedID("user_id") })
     }
