@@ -60,6 +60,35 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a long list of values reads the rows it names, as one array on PostgreSQL", arguments: TestStore.all)
+    func longList(store: TestStore) async throws {
+        try await Self.withDatabase(store) { database in
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            let stored = (0..<3000).map { "tag-\($0)" }
+            try await database.transaction { sql in
+                for slice in stored.statementSlices() {
+                    try await sql.insert(into: "tags").columns("name").rows(slice.map { [SQLBind($0)] }).run()
+                }
+            }
+            // Every other stored tag, some named twice, and names that match nothing.
+            let asked = stride(from: 0, to: 3000, by: 2).map { "tag-\($0)" } + ["tag-0", "tag-2", "no-such-tag", "tag-3000"]
+            let (found, none, binds) = try await database.read { sql in
+                @Sendable func names(_ values: [String]) async throws -> [String] {
+                    try await sql.select().column("name").from("tags").where(SQLInList("name", values)).all(
+                        decodingColumn: "name", as: String.self)
+                }
+                var serializer = SQLSerializer(database: sql)
+                SQLInList("name", asked).serialize(to: &serializer)
+                return (try await names(asked), try await names([]), serializer.binds.count)
+            }
+            #expect(found.count == 1500)
+            #expect(Set(found) == Set(stride(from: 0, to: 3000, by: 2).map { "tag-\($0)" }))
+            #expect(none.isEmpty)
+            // One bound value on PostgreSQL, whatever the list's length, so its planning does not grow with it.
+            #expect(binds == (store == .sqlite ? asked.count : 1))
+        }
+    }
+
     @Test("a read neither waits for a transaction under way nor sees it before it commits", arguments: TestStore.all)
     func readBesideTransaction(store: TestStore) async throws {
         try await Self.withDatabase(store) { database in
@@ -175,6 +204,46 @@ struct DatabaseTests {
             // A hang, not this machine's speed, is what this catches: a connect to a dead address can
             // take minutes.
             #expect(ContinuousClock.now - started < .seconds(30))
+        }
+    }
+
+    @Test(
+        "on PostgreSQL a statement run again is prepared once on its connection, and one first met in an aborted transaction runs later",
+        .enabled(if: TestStore.postgresURL != nil))
+    func preparedStatements() async throws {
+        let url = try await TestStore.postgres.freshDatabaseURL()
+        defer { Task { await TestStore.dropDatabases([url]) } }
+        // One connection, so every statement below meets the same one.
+        let database = try await Database.open(url: url, now: Effects.system.now, logger: Self.logger, maxConnections: 1, keptOpen: 1)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await database.run() }
+            defer { group.cancelAll() }
+            try await database.migrate(Self.migrations, logger: Self.logger)
+            @Sendable func tagged(_ name: String, on sql: any SQLDatabase) async throws -> [String] {
+                try await sql.select().column("name").from("tags").where("name", .equal, SQLBind(name)).all(
+                    decodingColumn: "name", as: String.self)
+            }
+            // The transaction is aborted by the second insert; the read after it is the statement's first
+            // preparation on the connection, and fails.
+            let refused = try await database.transaction { sql in
+                try await sql.insert(into: "tags").columns("name").values(SQLBind("twice")).run()
+                var refused = 0
+                do { try await sql.insert(into: "tags").columns("name").values(SQLBind("twice")).run() } catch { refused += 1 }
+                do { _ = try await tagged("twice", on: sql) } catch { refused += 1 }
+                return refused
+            }
+            #expect(refused == 2)
+            let (found, prepared) = try await database.read { sql in
+                var found: [String] = []
+                for _ in 0..<5 { found += try await tagged("twice", on: sql) }
+                let prepared = try await sql.raw(
+                    "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE \(bind: "SELECT \"name\" FROM \"tags\"%")"
+                ).first()?.decode(column: "n", as: Int.self)
+                return (found, prepared)
+            }
+            #expect(found.isEmpty)
+            // The failed preparation's name was given up; the statement was prepared once more and then reused.
+            #expect(prepared == 1)
         }
     }
 

@@ -53,7 +53,8 @@ public struct ServiceSkeleton {
         database = try await Database.open(
             url: reader.databaseURL(for: module), now: dependencies.effects.now, logger: logger,
             maxConnections: reader.integer("\(module.rawValue).db.pool", default: 20),
-            keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4))
+            keptOpen: reader.integer("\(module.rawValue).db.pool.open", default: 4),
+            prepared: reader.text("\(module.rawValue).db.prepared", default: "true") != "false")
         verifier = TokenVerifier(source: keys?(database) ?? AuthKeys(dependencies: dependencies), now: dependencies.effects.now)
         router = Router<HuddleRequestContext>.huddle(
             module: module, verifier: verifier, dependencies: dependencies, healthChecks: ["database": database.healthCheck],

@@ -65,7 +65,10 @@ public final class Database: Service, Sendable {
     }
 
     /// Opens `postgres://user:pass@host:port/db?sslmode=disable`, `sqlite:PATH` or `sqlite::memory:`;
-    /// on PostgreSQL with at most `maxConnections` connections, `keptOpen` of them open all the time.
+    /// on PostgreSQL with at most `maxConnections` connections, `keptOpen` of them open all the time,
+    /// and the statements run often kept prepared on each (`PreparedStatements`) unless not `prepared`
+    /// (a pooler between that does not carry prepared statements, such as PgBouncer's transaction mode
+    /// before 1.21).
     ///
     /// PostgresNIO's pool arms a keep-alive timer (30 s) and, for a connection beyond those kept open,
     /// an idle timer (60 s) each time a connection goes back to it unused; the next lease cancels
@@ -75,7 +78,8 @@ public final class Database: Service, Sendable {
     /// learns of a connection the server closed from its socket, as it does under load) and connections
     /// kept open for the usual load, which takes the lowest connections first.
     public static func open(
-        url: String, now: @escaping @Sendable () -> Date, logger: Logger, maxConnections: Int = 20, keptOpen: Int = 4
+        url: String, now: @escaping @Sendable () -> Date, logger: Logger, maxConnections: Int = 20, keptOpen: Int = 4,
+        prepared: Bool = true
     ) async throws -> Database {
         if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             var configuration = try postgresConfiguration(url: url)
@@ -83,7 +87,8 @@ public final class Database: Service, Sendable {
             configuration.options.minimumConnections = min(max(0, keptOpen), configuration.options.maximumConnections)
             configuration.options.keepAliveBehavior = nil
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let backend = Backend.postgres(client, ConnectionClosings(), connections: configuration.options.maximumConnections)
+            let backend = Backend.postgres(
+                client, ConnectionClosings(preparing: prepared), connections: configuration.options.maximumConnections)
             return Database(kind: .postgres, displayURL: redact(url), backend: backend, now: now, logger: logger)
         }
         let path = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url

@@ -44,21 +44,38 @@ struct PostgresConnectionStatements: SQLDatabase {
     }
 
     /// Runs `query` on the connection with its rows read by `PostgresRowReader`, as PostgresKit runs it
-    /// (the same SQL, binds and log line); a query with a bind only PostgresKit can encode runs its way.
+    /// (the same SQL, binds and log line) but prepared once per connection when the pool keeps it
+    /// (`PreparedStatements`); a query with a bind only PostgresKit can encode runs its way.
     private func run(_ query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let (sql, binds) = StatementText.of(query, for: self)
         var bindings = PostgresBindings(capacity: binds.count)
+        var types: [PostgresDataType] = []
         do {
             for bind in binds {
-                guard try bindings.appendEncodedByPostgresNIO(bind) else { return base.execute(sql: query, onRow) }
+                guard let type = try bindings.appendEncodedByPostgresNIO(bind) else { return base.execute(sql: query, onRow) }
+                types.append(type)
             }
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
         logStatement(sql, binds)
-        return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger) { row in
-            onRow(PostgresRowReader(row))
-        }.map { _ in }
+        guard let name = closings.preparedName(of: sql, types: types, on: connection) else {
+            return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger) { row in
+                onRow(PostgresRowReader(row))
+            }.map { _ in }
+        }
+        return eventLoop.makeFutureWithTask { [connection, closings, bindings, types] in
+            do {
+                try await NamedStatement.$running.withValue(NamedStatement.Text(name: name, sql: sql, types: types)) {
+                    for try await row in try await connection.execute(NamedStatement(bindings: bindings), logger: connection.logger) {
+                        onRow(PostgresRowReader(row))
+                    }
+                }
+            } catch {
+                closings.renamePrepared(on: connection)
+                throw error
+            }
+        }
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
@@ -75,12 +92,31 @@ struct PostgresConnectionStatements: SQLDatabase {
 final class ConnectionClosings: Sendable {
     private struct Open {
         var awaiting: [UInt64: EventLoopPromise<Void>] = [:]
+        /// Which names its prepared statements have (`PreparedStatements`).
+        var generation = 0
     }
     private struct State {
         var open: [ObjectIdentifier: Open] = [:]
         var nextTicket: UInt64 = 0
     }
     private let state = NIOLockedValueBox(State())
+    /// The statements kept prepared on the pool's connections; nil when none are.
+    private let prepared: PreparedStatements?
+
+    init(preparing: Bool) { prepared = preparing ? PreparedStatements() : nil }
+
+    /// The name `sql` is prepared under on `connection`, or nil to run it unnamed.
+    func preparedName(of sql: String, types: [PostgresDataType], on connection: PostgresConnection) -> String? {
+        guard let prepared, let generation = state.withLockedValue({ $0.open[ObjectIdentifier(connection)]?.generation }) else {
+            return nil
+        }
+        return prepared.name(of: sql, types: types, generation: generation)
+    }
+
+    /// Gives `connection`'s statements new names after a failure, so that each is prepared again.
+    func renamePrepared(on connection: PostgresConnection) {
+        state.withLockedValue { $0.open[ObjectIdentifier(connection)]?.generation += 1 }
+    }
 
     /// `connection`'s statements, watched.
     func statements(on connection: PostgresConnection) -> any SQLDatabase {

@@ -52,15 +52,16 @@ struct PostgresRowReader: SQLRow {
 }
 
 extension PostgresBindings {
-    /// Appends `value` as PostgresKit does when PostgresNIO encodes its type (or it is nil); false,
-    /// with nothing appended, for a value that needs PostgresKit's other ways.
-    mutating func appendEncodedByPostgresNIO<T: Encodable>(_ value: T) throws -> Bool {
+    /// Appends `value` as PostgresKit does when PostgresNIO encodes its type (or it is nil) and answers
+    /// the type it was sent as (`.null` for nil: the server infers it); nil, with nothing appended, for
+    /// a value that needs PostgresKit's other ways.
+    mutating func appendEncodedByPostgresNIO<T: Encodable>(_ value: T) throws -> PostgresDataType? {
         if (value as Optional<Any>) == nil {
             appendNull()
-            return true
+            return .null
         }
-        guard let encodable = value as? any PostgresThrowingDynamicTypeEncodable else { return false }
+        guard let encodable = value as? any PostgresThrowingDynamicTypeEncodable else { return nil }
         try append(encodable, context: .default)
-        return true
+        return encodable.psqlType
     }
 }
