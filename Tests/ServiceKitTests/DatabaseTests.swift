@@ -208,7 +208,7 @@ struct DatabaseTests {
     }
 
     @Test(
-        "on PostgreSQL a statement run again is prepared once on its connection, and one first met in an aborted transaction runs later",
+        "on PostgreSQL a statement run again is prepared once on its connection, one first met in an aborted transaction runs later, one planned each run is not kept",
         .enabled(if: TestStore.postgresURL != nil))
     func preparedStatements() async throws {
         let url = try await TestStore.postgres.freshDatabaseURL()
@@ -233,17 +233,23 @@ struct DatabaseTests {
                 return refused
             }
             #expect(refused == 2)
-            let (found, prepared) = try await database.read { sql in
+            let (found, prepared, plannedEachRun) = try await database.read { sql in
                 var found: [String] = []
                 for _ in 0..<5 { found += try await tagged("twice", on: sql) }
-                let prepared = try await sql.raw(
-                    "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE \(bind: "SELECT \"name\" FROM \"tags\"%")"
-                ).first()?.decode(column: "n", as: Int.self)
-                return (found, prepared)
+                for _ in 0..<5 {
+                    try await sql.raw("SELECT \(unsafeRaw: PreparedStatements.plannedEachRun) name FROM tags WHERE name = \(bind: "x")")
+                        .run()
+                }
+                let prepared = { (pattern: String) in
+                    try await sql.raw("SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE \(bind: pattern)").first()?
+                        .decode(column: "n", as: Int.self)
+                }
+                return (found, try await prepared("SELECT \"name\" FROM \"tags\"%"), try await prepared("%planned each run%"))
             }
             #expect(found.isEmpty)
             // The failed preparation's name was given up; the statement was prepared once more and then reused.
             #expect(prepared == 1)
+            #expect(plannedEachRun == 0)
         }
     }
 

@@ -72,7 +72,7 @@ public struct Outbox: Sendable {
         let onPostgres = sql.dialect.name == "postgresql"
         var query = sql.select()
             .columns("tx", "seq", "event_id", "type", "aggregate_id", "occurred_at", "payload", "traceparent", "tracestate")
-        if onPostgres { query = query.column(SQLRaw(Self.isFinal + " AS final")) }
+        if onPostgres { query = query.column(SQLRaw(PreparedStatements.plannedEachRun + " " + Self.isFinal + " AS final")) }
         query = query.from("outbox").where(Self.order, .greaterThan, position.pair)
         if partition.count > 1 {
             // PostgreSQL guesses an expression's equality true of one row in 200, so it read every
