@@ -12,9 +12,9 @@ import PostgresNIO
 ///
 /// Kept: a `SELECT`, `INSERT`, `UPDATE`, `DELETE` or `WITH` of at most 64 values and 8 KB, up to
 /// 1,000 different ones a module, unless it says it is `plannedEachRun`; the rest (a migration's DDL,
-/// a long list of rows or values) runs unnamed as before. PostgresNIO remembers a failed preparation for the connection's life, so after
-/// any failure the connection's statements take new names and are prepared again: a statement first
-/// met in a transaction already aborted is not refused for ever.
+/// a long list of rows or values) runs unnamed as before. PostgresNIO remembers a failed preparation
+/// for the connection's life, so after any failure the connection's statements take new names and
+/// are prepared again: a statement first met in a transaction already aborted is not refused for ever.
 final class PreparedStatements: Sendable {
     static let maximumValues = 64
     static let maximumLength = 8192
