@@ -59,20 +59,21 @@ struct PostgresConnectionStatements: SQLDatabase {
             return eventLoop.makeFailedFuture(error)
         }
         logStatement(sql, binds)
-        guard let name = closings.preparedName(of: sql, types: types, on: connection) else {
+        guard let prepared = closings.prepared(sql, types: types, on: connection) else {
             return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connection.logger) { row in
                 onRow(PostgresRowReader(row))
             }.map { _ in }
         }
         return eventLoop.makeFutureWithTask { [connection, closings, bindings, types] in
             do {
-                try await NamedStatement.$running.withValue(NamedStatement.Text(name: name, sql: sql, types: types)) {
+                try await NamedStatement.$running.withValue(NamedStatement.Text(name: prepared.name, sql: sql, types: types)) {
                     for try await row in try await connection.execute(NamedStatement(bindings: bindings), logger: connection.logger) {
                         onRow(PostgresRowReader(row))
                     }
                 }
+                if !prepared.isPrepared { closings.ran(prepared, on: connection) }
             } catch {
-                closings.renamePrepared(on: connection)
+                if !prepared.isPrepared { closings.failedToPrepare(prepared, on: connection) }
                 throw error
             }
         }
@@ -92,8 +93,10 @@ struct PostgresConnectionStatements: SQLDatabase {
 final class ConnectionClosings: Sendable {
     private struct Open {
         var awaiting: [UInt64: EventLoopPromise<Void>] = [:]
-        /// Which names its prepared statements have (`PreparedStatements`).
-        var generation = 0
+        /// The statements prepared on it (`PreparedStatements`' numbers).
+        var prepared: Set<Int> = []
+        /// How many times each statement whose preparation failed on it was given a new name.
+        var renamed: [Int: Int] = [:]
     }
     private struct State {
         var open: [ObjectIdentifier: Open] = [:]
@@ -105,17 +108,33 @@ final class ConnectionClosings: Sendable {
 
     init(preparing: Bool) { prepared = preparing ? PreparedStatements() : nil }
 
-    /// The name `sql` is prepared under on `connection`, or nil to run it unnamed.
-    func preparedName(of sql: String, types: [PostgresDataType], on connection: PostgresConnection) -> String? {
-        guard let prepared, let generation = state.withLockedValue({ $0.open[ObjectIdentifier(connection)]?.generation }) else {
-            return nil
-        }
-        return prepared.name(of: sql, types: types, generation: generation)
+    /// A statement kept prepared: its name on a connection, and whether it is prepared there already.
+    struct Prepared {
+        let number: Int
+        let name: String
+        let isPrepared: Bool
     }
 
-    /// Gives `connection`'s statements new names after a failure, so that each is prepared again.
-    func renamePrepared(on connection: PostgresConnection) {
-        state.withLockedValue { $0.open[ObjectIdentifier(connection)]?.generation += 1 }
+    /// How `sql` runs prepared on `connection`, or nil to run it unnamed.
+    func prepared(_ sql: String, types: [PostgresDataType], on connection: PostgresConnection) -> Prepared? {
+        guard let number = prepared?.number(of: sql, types: types) else { return nil }
+        return state.withLockedValue { state in
+            state.open[ObjectIdentifier(connection)].map { open in
+                Prepared(
+                    number: number, name: "huddle_\(number)_\(open.renamed[number] ?? 0)", isPrepared: open.prepared.contains(number))
+            }
+        }
+    }
+
+    /// `statement` ran on `connection`, so it is prepared there.
+    func ran(_ statement: Prepared, on connection: PostgresConnection) {
+        state.withLockedValue { _ = $0.open[ObjectIdentifier(connection)]?.prepared.insert(statement.number) }
+    }
+
+    /// `statement` failed on `connection` before it was prepared there: PostgresNIO would answer its name
+    /// with that failure from now on, so it takes a new one.
+    func failedToPrepare(_ statement: Prepared, on connection: PostgresConnection) {
+        state.withLockedValue { $0.open[ObjectIdentifier(connection)]?.renamed[statement.number, default: 0] += 1 }
     }
 
     /// `connection`'s statements, watched.

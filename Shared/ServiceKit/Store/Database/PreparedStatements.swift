@@ -13,8 +13,9 @@ import PostgresNIO
 /// Kept: a `SELECT`, `INSERT`, `UPDATE`, `DELETE` or `WITH` of at most 64 values and 8 KB, up to
 /// 1,000 different ones a module, unless it says it is `plannedEachRun`; the rest (a migration's DDL,
 /// a long list of rows or values) runs unnamed as before. PostgresNIO remembers a failed preparation
-/// for the connection's life, so after any failure the connection's statements take new names and
-/// are prepared again: a statement first met in a transaction already aborted is not refused for ever.
+/// for the connection's life, so a statement whose preparation failed on a connection (first met in a
+/// transaction already aborted, say) takes a new name there and is prepared again next time
+/// (`ConnectionClosings`); a statement that failed once prepared keeps its name.
 final class PreparedStatements: Sendable {
     static let maximumValues = 64
     static let maximumLength = 8192
@@ -27,22 +28,25 @@ final class PreparedStatements: Sendable {
     /// fell from 8,149–9,091 to 5,007–5,664 events a second with it prepared).
     static let plannedEachRun = "/* planned each run */"
 
-    private let numbers = NIOLockedValueBox([String: Int]())
+    private struct Key: Hashable {
+        let sql: String
+        let types: [PostgresDataType]
+    }
 
-    /// The name `sql` with values of `types` has on a connection in its `generation` of names, or nil
-    /// when it is not kept.
-    func name(of sql: String, types: [PostgresDataType], generation: Int) -> String? {
+    private let numbers = NIOLockedValueBox([Key: Int]())
+
+    /// The number `sql` with values of `types` goes by in this module, or nil when it is not kept.
+    func number(of sql: String, types: [PostgresDataType]) -> Int? {
         guard types.count <= Self.maximumValues, sql.utf8.count <= Self.maximumLength, Self.isKept(sql),
             !sql.contains(Self.plannedEachRun)
         else { return nil }
-        let key = types.map { String($0.rawValue) }.joined(separator: ",") + " " + sql
-        let number = numbers.withLockedValue { numbers -> Int? in
+        let key = Key(sql: sql, types: types)
+        return numbers.withLockedValue { numbers -> Int? in
             if let number = numbers[key] { return number }
             guard numbers.count < Self.maximumStatements else { return nil }
             numbers[key] = numbers.count + 1
             return numbers.count
         }
-        return number.map { "huddle_\($0)_\(generation)" }
     }
 
     private static func isKept(_ sql: String) -> Bool {
